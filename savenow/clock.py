@@ -1,0 +1,71 @@
+"""Time in the configured time zone. ``SAVENOW_NOW`` (ISO-8601) fixes the clock.
+
+Everything that asks "what time is it" takes a :class:`Clock`, so tests inject
+one and never sleep for a TTL.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta, tzinfo
+
+from .errors import ConfigError
+
+NOW_ENV = "SAVENOW_NOW"
+
+
+def load_timezone(name: str | None) -> tzinfo | None:
+    """An IANA zone, or None for the system's local zone."""
+    if not name:
+        return None
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ConfigError(f"timezone: unknown time zone {name!r}", f"timezone：未知时区 {name!r}") from exc
+
+
+def parse_now(value: str, tz: tzinfo | None = None) -> datetime:
+    """Parse a ``SAVENOW_NOW`` value; a naive time is taken in ``tz`` (or local)."""
+    try:
+        parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError as exc:
+        raise ConfigError(
+            f"{NOW_ENV}: not an ISO-8601 time: {value!r}", f"{NOW_ENV}：不是 ISO-8601 时间：{value!r}"
+        ) from exc
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=tz) if tz else parsed.astimezone()
+    return parsed
+
+
+@dataclass
+class Clock:
+    """Wall clock in a zone; ``fixed`` pins it (``SAVENOW_NOW`` or a test)."""
+
+    tz: tzinfo | None = None
+    fixed: datetime | None = None
+    _source: Callable[[], datetime] | None = field(default=None, repr=False)
+
+    @classmethod
+    def from_env(cls, tz: tzinfo | None = None) -> Clock:
+        raw = os.environ.get(NOW_ENV)
+        return cls(tz=tz, fixed=parse_now(raw, tz) if raw else None)
+
+    def now(self) -> datetime:
+        if self.fixed is not None:
+            current = self.fixed
+        elif self._source is not None:
+            current = self._source()
+        else:
+            current = datetime.now().astimezone()
+        return current.astimezone(self.tz) if self.tz else current.astimezone()
+
+    def today(self) -> date:
+        return self.now().date()
+
+    def advance(self, **delta: float) -> None:
+        """Move a fixed clock forward (tests)."""
+        self.fixed = self.now() + timedelta(**delta)

@@ -1,0 +1,182 @@
+"""Settings (DESIGN §11): command-line flags > ``SAVENOW_`` environment > YAML file > defaults.
+
+A bad value raises :class:`ConfigError` naming the key and the source it came from.
+"""
+
+from __future__ import annotations
+
+import os
+from contextvars import ContextVar
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+from .errors import ConfigError
+
+CONFIG_ENV = "SAVENOW_CONFIG"
+DEFAULT_CONFIG_PATH = Path("~/.config/savenow/config.yaml")
+
+
+class LLMSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    base_url: str | None = None
+    model: str | None = None
+    api_key: SecretStr | None = None  # never logged: SecretStr prints as '**********'
+    timeout_s: float = Field(60, gt=0, le=600)
+    max_prompt_tokens: int = Field(12000, ge=1000, le=1_000_000)
+    max_retries: int = Field(3, ge=0, le=10)
+    fallback_to_heuristic: bool = False  # off by default (issue 6): a failure is reported, not hidden
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.base_url and self.api_key and self.api_key.get_secret_value())
+
+
+class TelegramSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    token: SecretStr | None = None
+    api_base_url: str | None = None
+    allowed_user_ids: list[int] = Field(default_factory=list)
+    allowed_chat_ids: list[int] = Field(default_factory=list)
+    admin_user_ids: list[int] = Field(default_factory=list)  # may press others' Apply/Cancel
+    language: Literal["auto", "en", "zh"] = "auto"
+    idle_gap_minutes: int = Field(24 * 60, ge=1)  # recorder: a new session id after this much silence
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="SAVENOW_",
+        env_nested_delimiter="__",
+        extra="forbid",
+        validate_default=True,
+    )
+
+    workspace: Path = Path("~/.openclaw/workspace")
+    sessions_dir: Path | None = Path("~/.openclaw/agents/main/sessions")
+    recorder_dir: Path | None = None
+    agent_id: str = Field("main", pattern=r"^[A-Za-z0-9_.-]{1,64}$")
+    timezone: str | None = None
+    preview_ttl_minutes: int = Field(30, ge=1, le=24 * 60)
+    transcript_limit: int = Field(150, ge=120, le=180)
+    extractor: Literal["auto", "heuristic", "llm"] = "auto"
+    llm: LLMSettings = Field(default_factory=LLMSettings)
+    telegram: TelegramSettings = Field(default_factory=TelegramSettings)
+
+    @field_validator("workspace", "sessions_dir", "recorder_dir", mode="after")
+    @classmethod
+    def _expand(cls, value: Path | None) -> Path | None:
+        return value.expanduser() if value is not None else None
+
+    @property
+    def state_dir(self) -> Path:
+        """savenow's own state (locks, journal, pending): never under memory/ (DESIGN §8)."""
+        return self.workspace / ".savenow"
+
+    @property
+    def effective_recorder_dir(self) -> Path:
+        return self.recorder_dir or self.state_dir / "sessions"
+
+    @property
+    def memory_dir(self) -> Path:
+        return self.workspace / "memory"
+
+    @property
+    def use_llm(self) -> bool:
+        return self.extractor == "llm" or (self.extractor == "auto" and self.llm.configured)
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # Precedence, highest first: flags (init), environment, the YAML file (DESIGN §11).
+        return (init_settings, env_settings, _YamlSource(settings_cls, _yaml_data.get()))
+
+
+class _YamlSource(PydanticBaseSettingsSource):
+    """The YAML file's values, handed in by :func:`load_settings` through a context variable."""
+
+    def __init__(self, settings_cls: type[BaseSettings], data: dict[str, Any]) -> None:
+        super().__init__(settings_cls)
+        self._data = data
+
+    def get_field_value(self, field: Any, field_name: str) -> tuple[Any, str, bool]:
+        return self._data.get(field_name), field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        return dict(self._data)
+
+
+_yaml_data: ContextVar[dict[str, Any]] = ContextVar("savenow_yaml_data", default={})
+
+
+def _read_yaml(path: Path) -> dict[str, Any]:
+    import yaml
+
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except OSError as exc:
+        raise ConfigError(f"config file {path}: cannot read ({exc.strerror})", f"配置文件 {path} 无法读取") from exc
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"config file {path}: not valid YAML ({exc})", f"配置文件 {path} 不是合法的 YAML") from exc
+    if not isinstance(data, dict):
+        raise ConfigError(f"config file {path}: must be a mapping of keys", f"配置文件 {path} 必须是键值映射")
+    return data
+
+
+def _config_path(explicit: str | os.PathLike[str] | None) -> Path | None:
+    if explicit:
+        path = Path(explicit).expanduser()
+        if not path.is_file():
+            raise ConfigError(f"config file {path}: not found", f"找不到配置文件 {path}")
+        return path
+    if os.environ.get(CONFIG_ENV):
+        return _config_path(os.environ[CONFIG_ENV])
+    default = DEFAULT_CONFIG_PATH.expanduser()
+    return default if default.is_file() else None
+
+
+def _source_of(loc: tuple[Any, ...], flags: dict[str, Any], yaml_data: dict[str, Any], yaml_path: Path | None) -> str:
+    def has(data: dict[str, Any]) -> bool:
+        node: Any = data
+        for part in loc:
+            if not isinstance(node, dict) or part not in node:
+                return False
+            node = node[part]
+        return True
+
+    if has(flags):
+        return "command-line flag"
+    env_name = "SAVENOW_" + "__".join(str(p).upper() for p in loc)
+    if any(k.upper() == env_name for k in os.environ):
+        return f"environment variable {env_name}"
+    if has(yaml_data):
+        return f"config file {yaml_path}"
+    return "default"
+
+
+def load_settings(config_file: str | os.PathLike[str] | None = None, **flags: Any) -> Settings:
+    """Build the settings from every source; ``flags`` holds the command line's values (None = unset)."""
+    flags = {k: v for k, v in flags.items() if v is not None}
+    yaml_path = _config_path(config_file)
+    yaml_data = _read_yaml(yaml_path) if yaml_path else {}
+    token = _yaml_data.set(yaml_data)
+    try:
+        return Settings(**flags)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        loc = tuple(error.get("loc", ()))
+        key = ".".join(str(p) for p in loc) or "(root)"
+        source = _source_of(loc, flags, yaml_data, yaml_path)
+        message = error.get("msg", "invalid value")
+        raise ConfigError(f"config: {key} ({source}): {message}", f"配置项 {key}（来自 {source}）无效：{message}") from exc
+    finally:
+        _yaml_data.reset(token)

@@ -1,0 +1,158 @@
+"""The shared vocabulary of savenow: messages, entries, sections.
+
+These are plain dataclasses, not pydantic models, on purpose: the script
+drop-ins (``savenow preview-diff`` …) import this module and must start as
+fast as the Node scripts they replace; importing pydantic alone costs ~50 ms.
+Validation of the entries JSON (DESIGN §5.2) is done by :func:`parse_entries`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .errors import BadInputError
+
+Role = Literal["user", "assistant"]
+Action = Literal["add", "merge", "skip"]
+ACTIONS: tuple[str, ...] = ("add", "merge", "skip")
+
+MAX_ENTRIES = 5
+MAX_TITLE_CHARS = 200
+MAX_BULLET_CHARS = 1000
+MAX_BULLETS = 10
+
+
+@dataclass(frozen=True)
+class ChatMessage:
+    """One cleaned transcript message (DESIGN §4)."""
+
+    role: Role
+    text: str
+    timestamp: str | None = None  # ISO-8601 when the store has one
+
+
+@dataclass(frozen=True)
+class MemorySection:
+    """A ``## `` section of today's memory file as extractors see it."""
+
+    title: str  # heading text without "## " and without the "HH:MM - " prefix
+    bullets: tuple[str, ...] = ()
+    time: str | None = None  # "HH:MM" when the heading has one
+
+
+@dataclass
+class Entry:
+    """What an extractor proposes (DESIGN §5.2)."""
+
+    title: str
+    bullets: list[str]
+    action: Action = "add"
+    merge_target_title: str | None = None
+    reason: str | None = None
+    candidate_index: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "candidate_index": self.candidate_index,
+            "title": self.title,
+            "bullets": list(self.bullets),
+            "action": self.action,
+            "merge_target_title": self.merge_target_title,
+            "reason": self.reason,
+        }
+
+
+@dataclass
+class DroppedEntry:
+    """An entry an extractor or the comparer refused, with the reason shown in the preview."""
+
+    title: str
+    reason: str
+
+
+@dataclass
+class ExtractionResult:
+    entries: list[Entry]
+    dropped: list[DroppedEntry] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)  # e.g. "LLM failed; used the offline extractor"
+    usage: dict[str, int] | None = None  # token usage reported by an LLM server
+
+
+def _clean_text(value: Any, what: str, limit: int) -> str:
+    if not isinstance(value, str):
+        raise BadInputError(f"{what} must be a string", f"{what} 必须是字符串")
+    text = " ".join(value.split()) if "\n" in value else value.strip()
+    if len(text) > limit:
+        raise BadInputError(
+            f"{what} is too long ({len(text)} characters, at most {limit})",
+            f"{what} 太长（{len(text)} 个字符，最多 {limit}）",
+        )
+    return text
+
+
+def parse_entry(raw: Any, index: int) -> Entry | None:
+    """One item of the entries JSON; None when it has no title or no bullets (dropped)."""
+    where = f"entries[{index}]"
+    if not isinstance(raw, dict):
+        raise BadInputError(f"{where} must be an object", f"{where} 必须是对象")
+    title = _clean_text(raw.get("title", ""), f"{where}.title", MAX_TITLE_CHARS)
+    bullets_raw = raw.get("bullets", [])
+    if isinstance(bullets_raw, str):
+        bullets_raw = [bullets_raw]
+    if not isinstance(bullets_raw, list):
+        raise BadInputError(f"{where}.bullets must be a list of strings", f"{where}.bullets 必须是字符串列表")
+    if len(bullets_raw) > MAX_BULLETS:
+        raise BadInputError(
+            f"{where}.bullets has {len(bullets_raw)} items, at most {MAX_BULLETS}",
+            f"{where}.bullets 有 {len(bullets_raw)} 条，最多 {MAX_BULLETS} 条",
+        )
+    bullets = [
+        b
+        for i, item in enumerate(bullets_raw)
+        if (b := _clean_text(item, f"{where}.bullets[{i}]", MAX_BULLET_CHARS).removeprefix("- ").strip())
+    ]
+    if not title or not bullets:
+        return None
+    action = raw.get("action") or "add"
+    if action not in ACTIONS:
+        raise BadInputError(
+            f"{where}.action must be add, merge or skip, not {action!r}",
+            f"{where}.action 只能是 add、merge 或 skip，而不是 {action!r}",
+        )
+    target = raw.get("merge_target_title")
+    if target is not None:
+        target = _clean_text(target, f"{where}.merge_target_title", MAX_TITLE_CHARS) or None
+    reason = raw.get("reason")
+    if reason is not None:
+        reason = _clean_text(reason, f"{where}.reason", MAX_BULLET_CHARS) or None
+    candidate_index = raw.get("candidate_index", index)
+    if not isinstance(candidate_index, int) or isinstance(candidate_index, bool):
+        candidate_index = index
+    return Entry(
+        title=title,
+        bullets=bullets,
+        action=action,
+        merge_target_title=target,
+        reason=reason,
+        candidate_index=candidate_index,
+    )
+
+
+def parse_entries(data: Any) -> list[Entry]:
+    """Validate the entries JSON (a list, or ``{"entries": [...]}``, or one bare entry).
+
+    Raises :class:`BadInputError` with a specific message on the wrong shape;
+    silently drops entries without a title or bullets (DESIGN §5.2).
+    """
+    if isinstance(data, dict) and "entries" in data:
+        data = data["entries"]
+    elif isinstance(data, dict):
+        data = [data]
+    if not isinstance(data, list):
+        raise BadInputError(
+            "entries must be a JSON array of {title, bullets, ...} objects",
+            "entries 必须是 {title, bullets, ...} 对象组成的 JSON 数组",
+        )
+    entries = [e for i, raw in enumerate(data) if (e := parse_entry(raw, i)) is not None]
+    return entries
