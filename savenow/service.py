@@ -1,29 +1,39 @@
-"""The behaviour tables of DESIGN §2–§3. Knows nothing of Telegram.
-
-API CONTRACT (adapters code against this; the bodies are filled in by the integration work):
+"""The behaviour tables of DESIGN §2–§3, and nothing of Telegram.
 
     service = SaveNowService(settings, clock=Clock(...), extractor=None)
-    service.run(scope, argument)      -> Outcome   (the /savenow routing table, §2)
-    service.preview(scope, key=None, date=None)   -> PreviewResult
-    service.auto(scope, key=None, date=None)      -> ApplyResult
-    service.apply(scope, pending_id=None, user_id=None) -> ApplyResult
-    service.cancel(scope, pending_id=None, user_id=None) -> CancelResult
-    service.list_sessions(scope)      -> ListResult
-    service.undo()                    -> UndoResult
+    service.run(scope, argument)                    the /savenow routing table (§2)
+    service.preview(scope, key=None, day=None)      -> PreviewResult   (stores a pending preview)
+    service.auto(scope, key=None, day=None)         -> ApplyResult     (writes directly)
+    service.apply(scope, pending_id=None)           -> ApplyResult
+    service.cancel(scope, pending_id=None)          -> CancelResult
+    service.list_sessions(scope)                    -> ListResult
+    service.undo()                                  -> UndoResult
 
-All methods are synchronous and may do file and network I/O: the Telegram layer
-calls them off the event loop. Refusals raise ``SaveNowError`` subclasses.
+Methods are synchronous and do file (and, with an LLM, network) I/O: the Telegram
+layer calls them off the event loop. Refusals raise ``SaveNowError`` subclasses.
 """
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
-from datetime import date as Date
-from datetime import datetime
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Literal
 
-from .models import Entry
+from .clock import Clock, load_timezone
+from .config import Settings
+from .errors import AccessDeniedError, ForbiddenTargetError, NoPendingError
+from .extract.base import Extractor
+from .memory.compare import Decision, plan
+from .memory.document import MemoryDocument
+from .memory.preview import render_preview
+from .memory.writer import WriteOutcome, write_entries
+from .models import Entry, ExtractionResult
+from .pending import PendingPreview, PendingStore, apply_pending, check_pending
+from .fileio import read_exact
+from .sessions.resolve import SessionCatalog
+from .sessions.store import SessionInfo
 
 ChatType = Literal["direct", "group"]
 
@@ -35,9 +45,14 @@ class Scope:
     chat_id: str | None = None
     thread_id: str | None = None
     user_id: str | None = None
-    chat_type: ChatType | None = None  # None: negative chat ids are groups, others direct
-    target_session_key: str | None = None  # OpenClaw's CommandTargetSessionKey, wins (§3.1)
-    is_admin: bool = False  # may apply/cancel another user's preview
+    chat_type: ChatType | None = None  # None: a chat id starting with "-" is a group, others direct
+    target_session_key: str | None = None  # OpenClaw's CommandTargetSessionKey wins (§3.1)
+    is_admin: bool = False  # may apply or cancel another user's preview
+
+    @property
+    def pending_key(self) -> str:
+        """One pending preview per (chat, thread)."""
+        return f"{self.chat_id or 'local'}:{self.thread_id or 'main'}"
 
 
 @dataclass
@@ -59,13 +74,13 @@ class ApplyResult:
     session_key: str
     memory_path: Path
     entries: list[Entry]
-    written: bool  # False: nothing to write, or already applied
+    written: bool  # False: nothing new to write, or already applied
     already_applied: bool = False
     created_file: bool = False
     added_titles: list[str] = field(default_factory=list)
     merged_titles: list[str] = field(default_factory=list)
     skipped_titles: list[str] = field(default_factory=list)
-    markdown: str = ""  # a short human summary (auto: the preview Markdown then the summary)
+    markdown: str = ""  # auto: the preview Markdown it acted on
 
 
 @dataclass
@@ -79,7 +94,7 @@ class SessionSummary:
     key: str
     updated_at: datetime | None
     thread_id: str | None
-    messages: int
+    messages: int  # how many messages a preview would read
     source: str  # "openclaw" or "recorder"
 
 
@@ -98,27 +113,275 @@ class UndoResult:
 Outcome = PreviewResult | ApplyResult | CancelResult | ListResult
 
 
-class SaveNowService:  # pragma: no cover - filled in by the integration work
-    def __init__(self, settings, *, clock=None, extractor=None) -> None:  # noqa: ANN001
-        raise NotImplementedError
+@dataclass
+class _Proposal:
+    """A session read, extracted and compared against one day's memory file."""
+
+    session: SessionInfo
+    memory_path: Path
+    day: date
+    decisions: list[Decision]
+    extraction: ExtractionResult
+    base_sha256: str | None
+
+
+class SaveNowService:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        clock: Clock | None = None,
+        extractor: Extractor | None = None,
+        catalog: SessionCatalog | None = None,
+    ) -> None:
+        self.settings = settings
+        self.clock = clock or Clock.from_env(load_timezone(settings.timezone))
+        self._extractor = extractor
+        self._catalog = catalog
+        self.pending = PendingStore(settings.state_dir)
+
+    # -- collaborators, built on first use so `list` never builds an LLM client --------------
+
+    @property
+    def extractor(self) -> Extractor:
+        if self._extractor is None:
+            from .extract import build_extractor
+
+            self._extractor = build_extractor(self.settings)
+        return self._extractor
+
+    @property
+    def catalog(self) -> SessionCatalog:
+        if self._catalog is None:
+            self._catalog = SessionCatalog.from_settings(self.settings)
+        return self._catalog
+
+    # -- §2: routing --------------------------------------------------------------------------
 
     def run(self, scope: Scope, argument: str = "") -> Outcome:
-        raise NotImplementedError
+        tokens = argument.split()
+        head = tokens[0].lower() if tokens else ""
+        if not head:
+            return self.preview(scope)
+        if head == "list":
+            return self.list_sessions(scope)
+        if head == "apply":
+            return self.apply(scope)
+        if head == "cancel":
+            return self.cancel(scope)
+        if head == "auto":
+            return self.auto(scope, tokens[1] if len(tokens) > 1 else None)
+        return self.preview(scope, tokens[0])
 
-    def preview(self, scope: Scope, key: str | None = None, date: Date | None = None) -> PreviewResult:
-        raise NotImplementedError
+    # -- the commands -------------------------------------------------------------------------
 
-    def auto(self, scope: Scope, key: str | None = None, date: Date | None = None) -> ApplyResult:
-        raise NotImplementedError
+    def preview(self, scope: Scope, key: str | None = None, day: date | None = None) -> PreviewResult:
+        proposal = self._propose(scope, key, day)
+        entries = [d.entry for d in proposal.decisions]
+        markdown = self._render(proposal)
+        pending_id = None
+        if entries:
+            pending = self._pending_for(scope, proposal, entries)
+            self.pending.save(scope.pending_key, pending)
+            pending_id = pending.id
+        else:
+            # A newer preview replaces the older one, even when it found nothing.
+            self.pending.delete(scope.pending_key)
+        return PreviewResult(
+            session_key=proposal.session.key,
+            memory_path=proposal.memory_path,
+            entries=entries,
+            markdown=markdown,
+            pending_id=pending_id,
+            notices=list(proposal.extraction.notices),
+        )
+
+    def auto(self, scope: Scope, key: str | None = None, day: date | None = None) -> ApplyResult:
+        proposal = self._propose(scope, key, day)
+        entries = [d.entry for d in proposal.decisions]
+        outcome = self._write(proposal.memory_path, entries, proposal.day)
+        return self._apply_result(proposal.session.key, proposal.memory_path, entries, outcome, self._render(proposal))
 
     def apply(self, scope: Scope, pending_id: str | None = None) -> ApplyResult:
-        raise NotImplementedError
+        pending = self._own_pending(scope, pending_id)
+        check_pending(pending, now=self.clock.now(), thread_id=scope.thread_id)
+        memory_path = self._checked_memory_path(Path(pending.memoryPath))
+        entries = [e for e in pending.entry_objects()]
+        outcome = apply_pending(pending, now=self.clock.now(), workspace=self.settings.workspace)
+        if outcome.written or pending.appliedAt is not None:
+            self.pending.save(scope.pending_key, pending)
+        return self._apply_result(pending.sessionKey, memory_path, entries, outcome, "")
 
     def cancel(self, scope: Scope, pending_id: str | None = None) -> CancelResult:
-        raise NotImplementedError
+        pending = self._own_pending(scope, pending_id)
+        self.pending.delete(scope.pending_key)
+        return CancelResult(cancelled=True, session_key=pending.sessionKey)
 
     def list_sessions(self, scope: Scope) -> ListResult:
-        raise NotImplementedError
+        if scope.chat_id is None or self._chat_type(scope) == "direct":
+            sessions = [self._resolve(scope, None)]
+        else:
+            sessions = self.catalog.candidates(scope.chat_id, scope.thread_id)
+        summaries = [self._summary(info) for info in sessions]
+        return ListResult(sessions=summaries, resolved_key=sessions[0].key if sessions else None)
 
     def undo(self) -> UndoResult:
-        raise NotImplementedError
+        from .journal import undo_last
+
+        memory_path, removed = undo_last(self.settings.workspace)
+        return UndoResult(memory_path=Path(memory_path), removed_lines=removed)
+
+    # -- steps --------------------------------------------------------------------------------
+
+    def memory_path(self, day: date) -> Path:
+        return self.settings.memory_dir / f"{day.isoformat()}.md"
+
+    def _chat_type(self, scope: Scope) -> ChatType:
+        if scope.chat_type:
+            return scope.chat_type
+        return "group" if (scope.chat_id or "").startswith("-") else "direct"
+
+    def _resolve(self, scope: Scope, key: str | None) -> SessionInfo:
+        if scope.chat_id is None and key is None and scope.target_session_key is None:
+            # The command line with no chat: the agent's main session (§3, a direct chat without topics).
+            key = f"agent:{self.settings.agent_id}:main"
+        return self.catalog.resolve(
+            chat_id=scope.chat_id,
+            thread_id=scope.thread_id,
+            chat_type=self._chat_type(scope) if scope.chat_id is not None else None,
+            explicit_key=key,
+            target_key=scope.target_session_key,
+        )
+
+    def _propose(self, scope: Scope, key: str | None, day: date | None) -> _Proposal:
+        session = self._resolve(scope, key)
+        transcript = self.catalog.read_messages(session, self.settings.transcript_limit)
+        day = day or self.clock.today()
+        memory_path = self.memory_path(day)
+        memory_text = read_exact(memory_path)
+        sections = MemoryDocument.parse(memory_text).memory_sections() if memory_text else []
+        extraction = self.extractor.extract(transcript.messages, sections)
+        decisions = plan(extraction.entries, memory_text)
+        return _Proposal(
+            session=session,
+            memory_path=memory_path,
+            day=day,
+            decisions=decisions,
+            extraction=extraction,
+            base_sha256=_sha256(memory_text),
+        )
+
+    def _render(self, proposal: _Proposal) -> str:
+        return render_preview(
+            proposal.decisions,
+            memory_label=f"memory/{proposal.day.isoformat()}.md",
+            ttl_minutes=self.settings.preview_ttl_minutes,
+            dropped=proposal.extraction.dropped,
+            notices=proposal.extraction.notices,
+        )
+
+    def _pending_for(self, scope: Scope, proposal: _Proposal, entries: list[Entry]) -> PendingPreview:
+        now = self.clock.now()
+        return PendingPreview(
+            id=secrets.token_urlsafe(9),
+            sessionKey=proposal.session.key,
+            messageThreadId=scope.thread_id,
+            generatedAt=_iso(now),
+            expiresAt=_iso(now + timedelta(minutes=self.settings.preview_ttl_minutes)),
+            memoryPath=str(proposal.memory_path),
+            entriesFile=None,
+            entries=[e.to_json() for e in entries],
+            chatId=scope.chat_id,
+            userId=scope.user_id,
+            date=proposal.day.isoformat(),
+            baseSha256=proposal.base_sha256,
+        )
+
+    def _own_pending(self, scope: Scope, pending_id: str | None) -> PendingPreview:
+        pending = self.pending.load(scope.pending_key)
+        if pending is None:
+            raise NoPendingError(
+                "No pending preview, run /savenow first.", "没有待确认的预览，请先运行 /savenow。"
+            )
+        if pending_id is not None and pending.id != pending_id:
+            raise NoPendingError(
+                "This preview was replaced by a newer one; use the latest preview's buttons.",
+                "这个预览已被更新的预览取代，请使用最新预览的按钮。",
+            )
+        if pending.userId and scope.user_id and pending.userId != scope.user_id and not scope.is_admin:
+            raise AccessDeniedError(
+                "Only the person who asked for this preview can apply or cancel it.",
+                "只有发起这个预览的人可以应用或取消它。",
+            )
+        return pending
+
+    def _checked_memory_path(self, path: Path) -> Path:
+        """The chat commands only ever write <workspace>/memory/YYYY-MM-DD.md (DESIGN §5.3)."""
+        memory_dir = self.settings.memory_dir.resolve()
+        resolved = path.resolve()
+        if resolved.parent != memory_dir or not _is_daily_name(resolved.name):
+            raise ForbiddenTargetError(
+                f"Refusing to write {path}: savenow only writes {memory_dir}/YYYY-MM-DD.md.",
+                f"拒绝写入 {path}：savenow 只写 {memory_dir}/YYYY-MM-DD.md。",
+            )
+        return path
+
+    def _write(self, memory_path: Path, entries: list[Entry], day: date) -> WriteOutcome:
+        self._checked_memory_path(memory_path)
+        return write_entries(
+            memory_path, entries, workspace=self.settings.workspace, now=self.clock.now(), day=day
+        )
+
+    def _apply_result(
+        self, session_key: str, memory_path: Path, entries: list[Entry], outcome: WriteOutcome, markdown: str
+    ) -> ApplyResult:
+        return ApplyResult(
+            session_key=session_key,
+            memory_path=memory_path,
+            entries=entries,
+            written=outcome.written,
+            already_applied=getattr(outcome, "already_applied", False),
+            created_file=outcome.created_file,
+            added_titles=list(outcome.added_titles),
+            merged_titles=list(outcome.merged_titles),
+            skipped_titles=list(outcome.skipped_titles),
+            markdown=markdown,
+        )
+
+    def _summary(self, info: SessionInfo) -> SessionSummary:
+        transcript = self.catalog.read_messages(info, self.settings.transcript_limit)
+        updated = (
+            datetime.fromtimestamp(info.updated_at_ms / 1000, tz=timezone.utc).astimezone(self.clock.now().tzinfo)
+            if info.updated_at_ms
+            else None
+        )
+        return SessionSummary(
+            key=info.key,
+            updated_at=updated,
+            thread_id=info.thread_id,
+            messages=len(transcript.messages),
+            source=info.source,
+        )
+
+
+def _iso(moment: datetime) -> str:
+    return moment.isoformat(timespec="seconds")
+
+
+def _sha256(text: str | None) -> str | None:
+    if text is None:
+        return None
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _is_daily_name(name: str) -> bool:
+    stem, dot, suffix = name.partition(".")
+    if suffix != "md" or not dot:
+        return False
+    try:
+        date.fromisoformat(stem)
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,66 @@
+"""`savenow demo`: the whole /savenow flow on a bundled sample, offline, with no configuration.
+
+Copies the sample workspace and OpenClaw session store to a temporary folder, then for each
+sample topic runs a preview, prints it, applies it, and finally prints the resulting memory file.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from datetime import datetime
+from importlib import resources
+from pathlib import Path
+from typing import TextIO
+
+from .clock import Clock, load_timezone
+from .config import Settings
+from .service import SaveNowService, Scope
+
+
+def _copy_sample(target: Path) -> dict[str, object]:
+    source = resources.files("savenow") / "demo_data"
+    with resources.as_file(source) as folder:
+        shutil.copytree(folder, target, dirs_exist_ok=True)
+    return json.loads((target / "demo.json").read_text(encoding="utf-8"))
+
+
+def run_demo(keep: str | None = None, out: TextIO | None = None) -> int:
+    import sys
+
+    out = out or sys.stdout
+    with tempfile.TemporaryDirectory(prefix="savenow-demo-") as scratch:
+        root = Path(keep).expanduser() if keep else Path(scratch)
+        root.mkdir(parents=True, exist_ok=True)
+        meta = _copy_sample(root)
+        tz = load_timezone(str(meta["timezone"]))
+        settings = Settings(
+            workspace=root / "workspace",
+            sessions_dir=root / "sessions",
+            extractor="heuristic",
+            timezone=str(meta["timezone"]),
+        )
+        clock = Clock(tz=tz, fixed=datetime.fromisoformat(str(meta["now"])))
+        service = SaveNowService(settings, clock=clock)
+        memory_path = None
+        for topic in meta["topics"]:  # type: ignore[union-attr]
+            scope = Scope(chat_id=str(meta["chat_id"]), thread_id=str(topic["thread_id"]), user_id="1")
+            print(f"$ /savenow        (in topic “{topic['title']}”)\n", file=out)
+            preview = service.preview(scope)
+            print(preview.markdown, file=out)
+            if preview.pending_id:
+                print("\n$ /savenow apply\n", file=out)
+                result = service.apply(scope)
+                print(
+                    f"Applied: {len(result.added_titles)} added, {len(result.merged_titles)} merged, "
+                    f"{len(result.skipped_titles)} skipped.\n",
+                    file=out,
+                )
+            memory_path = preview.memory_path
+        if memory_path is not None and memory_path.exists():
+            print(f"$ cat {memory_path.relative_to(root)}\n", file=out)
+            print(memory_path.read_text(encoding="utf-8"), file=out)
+        if keep:
+            print(f"The sample workspace is kept in {root}.", file=out)
+    return 0
