@@ -1,0 +1,442 @@
+"""OpenClaw's on-disk session store (DESIGN §5.1), read only.
+
+``<dir>/sessions.json`` maps session key → entry; each entry's transcript is a
+pi v3 JSONL file in the same folder. The bot's recorder writes the same layout
+into its own folder, so this one reader serves both (``source`` tells them apart).
+
+Choices (see docs/sessions.md):
+
+* **Tail only.** Transcripts are read backwards from the end in blocks until
+  ``limit`` user/assistant messages are collected, so a 200 MB file costs what
+  its last few hundred lines cost. A single line over 8 MB (a pasted image, a
+  huge tool result) is skipped and counted as malformed.
+* **Compaction is not a boundary.** A ``compaction`` entry only tells the model
+  to forget; the messages before it are still in the file and were still said in
+  this conversation, so they are read (up to ``limit``). The compaction summary
+  itself is model-written, not said by anyone, and is not shown.
+* **Reset is a boundary.** ``/new`` and ``/reset`` start a new session id and a
+  new file; a ``session`` header met mid-file (a file continued after a reset)
+  also ends the window.
+* **Line order, not the parentId tree.** Concurrent writers (delivery mirrors,
+  the recorder) append lines whose parent is not the previous line; every line
+  in the file was shown in the chat, so the file order is the conversation.
+* **"No user message"** is decided lazily, only for the few sessions that match a
+  chat and thread (:meth:`OpenClawFileStore.probe_user_message`): a missing
+  transcript has none; otherwise the first 256 KB are scanned, and a larger file
+  whose head shows none is presumed to have one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+
+from ..errors import BadInputError
+from ..models import ChatMessage
+from .keys import chat_id_from_key, chat_type_from_key, thread_id_from_key
+from .store import SessionInfo, Transcript
+from .transcript import clean_text, message_from_line
+
+STORE_FILE = "sessions.json"
+TRANSCRIPT_SUFFIX = ".jsonl"
+EDIT_CUSTOM_TYPE = "savenow.edit"  # the recorder's "this message was edited" line
+
+BLOCK_BYTES = 128 * 1024
+MAX_LINE_BYTES = 8 * 1024 * 1024
+HEAD_PROBE_BYTES = 256 * 1024
+_CHEAP_SKIP_BYTES = 64 * 1024  # big lines are checked for "toolResult" before a full JSON parse
+
+_SAFE_NAME_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+=-]{0,159}$")
+_NUMERIC_ID = re.compile(r"^-?\d+$")
+_ADDRESS_WORDS = frozenset({"telegram", "group", "supergroup", "channel", "direct", "dm", "user", "chat"})
+
+
+# ---- sessions.json, validated at the edge (lenient: unknown fields ignored) -------------------
+
+
+class _Lenient(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+
+class _DeliveryContext(_Lenient):
+    channel: str | None = None
+    to: str | int | None = None
+    accountId: str | int | None = None
+    threadId: str | int | float | None = None
+
+
+class _Origin(_Lenient):
+    provider: str | None = None
+    chatType: str | None = None
+    to: str | int | None = None
+    threadId: str | int | float | None = None
+
+
+class _Entry(_Lenient):
+    sessionId: str
+    updatedAt: int | float | str | None = None
+    chatType: str | None = None
+    sessionFile: str | None = None
+    origin: _Origin | None = None
+    deliveryContext: _DeliveryContext | None = None
+    lastThreadId: str | int | float | None = None
+    lastTo: str | int | None = None
+    displayName: str | None = None
+    subject: str | None = None
+    label: str | None = None
+
+
+_ENTRIES = TypeAdapter(dict[str, _Entry])
+_ENTRY = TypeAdapter(_Entry)
+
+
+@dataclass
+class _Snapshot:
+    signature: tuple[int, int, int]
+    sessions: dict[str, SessionInfo]
+    skipped_entries: int
+
+
+class OpenClawFileStore:
+    """A folder holding ``sessions.json`` and its transcripts; a missing folder is an empty store."""
+
+    def __init__(self, sessions_dir: Path, source: str = "openclaw") -> None:
+        self.sessions_dir = Path(sessions_dir).expanduser()
+        self.source = source
+        self._snapshot: _Snapshot | None = None
+        self._lock = threading.Lock()
+
+    # -- the SessionStore interface --
+
+    def list_sessions(self) -> list[SessionInfo]:
+        return list(self._load().values())
+
+    def get(self, key: str) -> SessionInfo | None:
+        return self._load().get(key)
+
+    def read_messages(self, info: SessionInfo, limit: int) -> Transcript:
+        if info.transcript_path is None or limit <= 0:
+            return Transcript(messages=[], malformed_lines=0, total_messages_seen=0)
+        try:
+            return read_transcript_tail(info.transcript_path, limit)
+        except FileNotFoundError:
+            return Transcript(messages=[], malformed_lines=0, total_messages_seen=0)
+
+    # -- extras the catalog uses --
+
+    @property
+    def skipped_entries(self) -> int:
+        """Entries of sessions.json that were not objects with a usable sessionId."""
+        self._load()
+        return self._snapshot.skipped_entries if self._snapshot else 0
+
+    def probe_user_message(self, info: SessionInfo) -> bool:
+        """Whether the session has a user message, from a bounded scan of the transcript's head."""
+        if info.has_user_message is not None:
+            return info.has_user_message
+        if info.transcript_path is None:
+            return False
+        try:
+            return transcript_has_user_message(info.transcript_path)
+        except FileNotFoundError:
+            return False
+
+    # -- loading, cached on the file's (mtime, size, inode) --
+
+    def _load(self) -> dict[str, SessionInfo]:
+        path = self.sessions_dir / STORE_FILE
+        try:
+            stat = path.stat()
+        except (FileNotFoundError, NotADirectoryError):
+            return {}
+        signature = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+        with self._lock:
+            if self._snapshot is None or self._snapshot.signature != signature:
+                sessions, skipped = self._parse(path)
+                self._snapshot = _Snapshot(signature, sessions, skipped)
+            return self._snapshot.sessions
+
+    def _parse(self, path: Path) -> tuple[dict[str, SessionInfo], int]:
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise BadInputError(
+                f"cannot read session store {path}: {exc.strerror}", f"无法读取会话存储 {path}：{exc.strerror}"
+            ) from exc
+        if not raw.strip():
+            return {}, 0
+        try:
+            data = json.loads(raw)
+        except ValueError as exc:
+            raise BadInputError(
+                f"session store {path} is not valid JSON ({exc})", f"会话存储 {path} 不是合法的 JSON（{exc}）"
+            ) from exc
+        if not isinstance(data, dict):
+            raise BadInputError(
+                f"session store {path} must map session keys to entries",
+                f"会话存储 {path} 必须是「会话键 → 条目」的映射",
+            )
+        entries, skipped = _validate_entries(data)
+        names = _directory_names(self.sessions_dir)
+        resolver = _TranscriptResolver(self.sessions_dir, names)
+        sessions = {key: self._info(key, entry, resolver) for key, entry in entries.items()}
+        return sessions, skipped
+
+    def _info(self, key: str, entry: _Entry, resolver: _TranscriptResolver) -> SessionInfo:
+        delivery = entry.deliveryContext
+        origin = entry.origin
+        key_thread = thread_id_from_key(key)
+        thread_ids = _unique(
+            _id_text(value)
+            for value in (
+                key_thread,
+                delivery.threadId if delivery else None,
+                entry.lastThreadId,
+                origin.threadId if origin else None,
+            )
+        )
+        chat_id = chat_id_from_key(key) or _chat_from_address(
+            (delivery.to if delivery else None), entry.lastTo, (origin.to if origin else None)
+        )
+        chat_type = entry.chatType or (origin.chatType if origin else None) or chat_type_from_key(key)
+        transcript = resolver.resolve(entry.sessionId, entry.sessionFile, key_thread or next(iter(thread_ids), None))
+        return SessionInfo(
+            key=key,
+            session_id=entry.sessionId,
+            updated_at_ms=_millis(entry.updatedAt),
+            chat_type=chat_type,
+            thread_id=thread_ids[0] if thread_ids else None,
+            transcript_path=transcript,
+            source=self.source,
+            has_user_message=False if transcript is None else None,
+            chat_id=chat_id,
+            thread_ids=thread_ids,
+            label=entry.displayName or entry.subject or entry.label,
+        )
+
+
+def _validate_entries(data: dict[str, Any]) -> tuple[dict[str, _Entry], int]:
+    try:
+        return _ENTRIES.validate_python(data), 0
+    except ValidationError:
+        pass  # one bad entry must not hide the others: validate them one by one
+    entries: dict[str, _Entry] = {}
+    for key, value in data.items():
+        try:
+            entries[key] = _ENTRY.validate_python(value)
+        except ValidationError:
+            continue
+    return entries, len(data) - len(entries)
+
+
+def _directory_names(folder: Path) -> frozenset[str]:
+    try:
+        with os.scandir(folder) as listing:
+            return frozenset(item.name for item in listing if item.name.endswith(TRANSCRIPT_SUFFIX))
+    except OSError:
+        return frozenset()
+
+
+class _TranscriptResolver:
+    """Maps an entry to its transcript path without touching the disk per entry."""
+
+    def __init__(self, folder: Path, names: frozenset[str]) -> None:
+        self.folder = folder
+        self.names = names
+        self._roots = {os.path.abspath(folder), os.path.realpath(folder)}
+
+    def resolve(self, session_id: str, session_file: str | None, thread_id: str | None) -> Path | None:
+        if session_file:
+            inside = self._inside(session_file)
+            if inside is not None and (inside.name in self.names or inside.exists()):
+                return inside
+            # A sessionFile outside the folder (a store copied from another host, or a hostile
+            # entry) is never opened; the conventional name inside the folder is tried instead.
+        if not _SAFE_NAME_PART.match(session_id) or ".." in session_id:
+            return None
+        if thread_id and _SAFE_NAME_PART.match(thread_id):
+            topic_name = f"{session_id}-topic-{thread_id}{TRANSCRIPT_SUFFIX}"
+            if topic_name in self.names:
+                return self.folder / topic_name
+        plain = f"{session_id}{TRANSCRIPT_SUFFIX}"
+        return self.folder / plain if plain in self.names else None
+
+    def _inside(self, session_file: str) -> Path | None:
+        if "\x00" in session_file:
+            return None
+        joined = os.path.normpath(os.path.join(self.folder, os.path.expanduser(session_file)))
+        absolute = os.path.abspath(joined)
+        for root in self._roots:
+            if absolute != root and os.path.commonpath([absolute, root]) == root:
+                return Path(absolute)
+        return None
+
+
+def _unique(values: Iterator[str | None] | Any) -> tuple[str, ...]:
+    seen: dict[str, None] = {}
+    for value in values:
+        if value:
+            seen.setdefault(value, None)
+    return tuple(seen)
+
+
+def _id_text(value: str | int | float | None) -> str | None:
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else None
+    text = str(value).strip()
+    return text or None
+
+
+def _chat_from_address(*addresses: str | int | None) -> str | None:
+    """The chat id in a delivery address such as ``telegram:-100123`` or ``group:-100123:topic:7``."""
+    for address in addresses:
+        if address is None:
+            continue
+        for token in str(address).split(":"):
+            if token.lower() in _ADDRESS_WORDS or not token:
+                continue
+            if _NUMERIC_ID.match(token) or token.startswith("@"):
+                return token
+            break
+    return None
+
+
+def _millis(value: int | float | str | None) -> int | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int | float):
+        return int(value) if value > 0 else None
+    try:
+        from datetime import datetime
+
+        return int(datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp() * 1000)
+    except ValueError:
+        return None
+
+
+# ---- transcripts ------------------------------------------------------------------------------
+
+
+def iter_lines_backwards(
+    path: Path, *, block_bytes: int = BLOCK_BYTES, max_line_bytes: int = MAX_LINE_BYTES
+) -> Iterator[bytes | None]:
+    """Yield a file's lines last to first, reading blocks from the end.
+
+    An over-long line is yielded as ``None`` (skipped by the caller) and never held
+    in memory whole, so memory stays bounded by ``max_line_bytes`` + one block.
+    """
+    with open(path, "rb") as handle:
+        position = handle.seek(0, os.SEEK_END)
+        partial = b""  # the end of a line whose start is further back
+        oversized = False
+        while position > 0:
+            step = min(block_bytes, position)
+            position -= step
+            handle.seek(position)
+            block = handle.read(step)
+            if oversized:
+                newline = block.rfind(b"\n")
+                if newline < 0:
+                    continue
+                yield None
+                oversized = False
+                block = block[:newline]
+                partial = b""
+            else:
+                block += partial
+            lines = block.split(b"\n")
+            partial = lines[0]
+            yield from reversed(lines[1:])
+            if len(partial) > max_line_bytes:
+                oversized, partial = True, b""
+        if oversized:
+            yield None
+        elif partial:
+            yield partial
+
+
+def read_transcript_tail(path: Path, limit: int) -> Transcript:
+    """The last ``limit`` user/assistant messages of a pi transcript, oldest first (DESIGN §4)."""
+    newest_first: list[ChatMessage] = []
+    edits: dict[str, str] = {}  # entry id -> newest edited text (recorder edits)
+    malformed = 0
+    seen = 0
+    for raw in iter_lines_backwards(path):
+        if raw is None:
+            malformed += 1
+            continue
+        line = raw.strip()
+        if not line:
+            continue
+        if len(line) > _CHEAP_SKIP_BYTES and b'"toolResult"' in line[:512]:
+            seen += 1  # a huge tool result: never shown, not worth parsing
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            malformed += 1
+            continue
+        if not isinstance(obj, dict):
+            malformed += 1
+            continue
+        kind = obj.get("type")
+        if kind == "session":
+            break  # the header: where this conversation starts
+        if kind == "custom" and obj.get("customType") == EDIT_CUSTOM_TYPE:
+            _remember_edit(obj, edits)
+            continue
+        if kind != "message":
+            continue
+        seen += 1
+        message = message_from_line(obj)
+        entry_id = obj.get("id")
+        if isinstance(entry_id, str) and entry_id in edits and message is not None:
+            edited = clean_text(edits[entry_id])
+            message = replace(message, text=edited) if edited else None
+        if message is None:
+            continue
+        newest_first.append(message)
+        if len(newest_first) >= limit:
+            break
+    newest_first.reverse()
+    return Transcript(messages=newest_first, malformed_lines=malformed, total_messages_seen=seen)
+
+
+def _remember_edit(obj: dict[str, Any], edits: dict[str, str]) -> None:
+    data = obj.get("data")
+    if not isinstance(data, dict):
+        return
+    target, text = data.get("targetId"), data.get("text")
+    if isinstance(target, str) and isinstance(text, str):
+        edits.setdefault(target, text)  # read backwards: the first seen is the newest edit
+
+
+def transcript_has_user_message(path: Path, head_bytes: int = HEAD_PROBE_BYTES) -> bool:
+    """Scan the first ``head_bytes`` for a user message with visible text."""
+    with open(path, "rb") as handle:
+        head = handle.read(head_bytes)
+        truncated = bool(handle.read(1))
+    lines = head.split(b"\n")
+    if truncated:
+        lines = lines[:-1]  # the last piece may be cut mid-line
+    for line in lines:
+        if b'"user"' not in line:
+            continue
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            continue
+        message = message_from_line(obj)
+        if message is not None and message.role == "user":
+            return True
+    return truncated
