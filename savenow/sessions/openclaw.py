@@ -34,6 +34,7 @@ import re
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -169,7 +170,8 @@ class OpenClawFileStore:
             raw = path.read_bytes()
         except OSError as exc:
             raise BadInputError(
-                f"cannot read session store {path}: {exc.strerror}", f"无法读取会话存储 {path}：{exc.strerror}"
+                f"cannot read session store {path}: {exc.strerror}",
+                f"无法读取会话存储 {path}：{exc.strerror}",
             ) from exc
         if not raw.strip():
             return {}, 0
@@ -207,7 +209,9 @@ class OpenClawFileStore:
             (delivery.to if delivery else None), entry.lastTo, (origin.to if origin else None)
         )
         chat_type = entry.chatType or (origin.chatType if origin else None) or chat_type_from_key(key)
-        transcript = resolver.resolve(entry.sessionId, entry.sessionFile, key_thread or next(iter(thread_ids), None))
+        transcript = resolver.resolve(
+            entry.sessionId, entry.sessionFile, key_thread or next(iter(thread_ids), None)
+        )
         return SessionInfo(
             key=key,
             session_id=entry.sessionId,
@@ -288,7 +292,7 @@ def _unique(values: Iterator[str | None] | Any) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def _id_text(value: str | int | float | None) -> str | None:
+def _id_text(value: str | float | None) -> str | None:
     if value is None or isinstance(value, bool):
         return None
     if isinstance(value, float):
@@ -311,15 +315,13 @@ def _chat_from_address(*addresses: str | int | None) -> str | None:
     return None
 
 
-def _millis(value: int | float | str | None) -> int | None:
+def _millis(value: float | str | None) -> int | None:
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int | float):
         return int(value) if value > 0 else None
     try:
-        from datetime import datetime
-
-        return int(datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp() * 1000)
+        return int(datetime.fromisoformat(value).timestamp() * 1000)
     except ValueError:
         return None
 

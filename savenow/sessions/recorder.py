@@ -78,7 +78,9 @@ class SessionRecorder:
             now = self.clock.now()
             entry = store.get(key)
             if entry is None or self._is_idle(entry, now):
-                entry = self._open_session(key, entry, now, chat_id=chat_id, chat_type=chat_type, thread_id=thread_id)
+                entry = self._open_session(
+                    key, entry, now, chat_id=chat_id, chat_type=chat_type, thread_id=thread_id
+                )
             entry_id = _new_entry_id()
             line = {
                 "type": "message",
@@ -124,7 +126,11 @@ class SessionRecorder:
                     "id": entry_id,
                     "parentId": entry.get(_LEAF_FIELD),
                     "timestamp": _iso(now),
-                    "data": {"targetId": target, "messageId": str(message_id), "text": text[:MAX_RECORDED_CHARS]},
+                    "data": {
+                        "targetId": target,
+                        "messageId": str(message_id),
+                        "text": text[:MAX_RECORDED_CHARS],
+                    },
                 },
             )
             entry[_LEAF_FIELD] = entry_id
@@ -170,7 +176,9 @@ class SessionRecorder:
         """A new session id and transcript file (header line written) for ``key``."""
         session_id = str(uuid.uuid4())
         topic = thread_id_from_key(key) or (str(thread_id) if thread_id is not None else None)
-        file_name = f"{session_id}-topic-{topic}{TRANSCRIPT_SUFFIX}" if topic else f"{session_id}{TRANSCRIPT_SUFFIX}"
+        file_name = (
+            f"{session_id}-topic-{topic}{TRANSCRIPT_SUFFIX}" if topic else f"{session_id}{TRANSCRIPT_SUFFIX}"
+        )
         entry = {k: v for k, v in (previous or {}).items() if k not in (_LEAF_FIELD, "sessionFile")}
         entry.update(
             {
@@ -263,7 +271,11 @@ def _find_entry_id(path: Path, message_id: str) -> str | None:
             except ValueError:
                 continue
             meta = obj.get("savenow") if isinstance(obj, dict) else None
-            if obj.get("type") == "message" and isinstance(meta, dict) and meta.get("messageId") == message_id:
+            if (
+                obj.get("type") == "message"
+                and isinstance(meta, dict)
+                and meta.get("messageId") == message_id
+            ):
                 entry_id = obj.get("id")
                 return entry_id if isinstance(entry_id, str) else None
     except FileNotFoundError:
@@ -282,7 +294,9 @@ def _pi_message(role: Role, text: str, now: datetime) -> dict[str, Any]:
     }
 
 
-def _delivery_fields(chat_id: str, chat_type: ChatType, thread_id: str | None, sender: str | None) -> dict[str, Any]:
+def _delivery_fields(
+    chat_id: str, chat_type: ChatType, thread_id: str | None, sender: str | None
+) -> dict[str, Any]:
     address = f"telegram:{chat_id}"
     thread = None if thread_id is None else str(thread_id)
     fields: dict[str, Any] = {
@@ -292,7 +306,13 @@ def _delivery_fields(chat_id: str, chat_type: ChatType, thread_id: str | None, s
         "lastTo": address,
         "deliveryContext": _compact({"channel": "telegram", "to": address, "threadId": thread}),
         "origin": _compact(
-            {"provider": "telegram", "surface": "telegram", "chatType": chat_type, "to": address, "threadId": thread}
+            {
+                "provider": "telegram",
+                "surface": "telegram",
+                "chatType": chat_type,
+                "to": address,
+                "threadId": thread,
+            }
         ),
     }
     if thread is not None:

@@ -166,7 +166,8 @@ class SessionCatalog:
         where = f"chat {chat}" if chat is not None else "this chat"
         raise SessionResolutionError(
             f"No session with a user message was found for {where}. " + _HOW_TO_PICK_EN,
-            f"没有找到{'聊天 ' + chat if chat is not None else '本聊天'}中含有用户消息的会话。" + _HOW_TO_PICK_ZH,
+            f"没有找到{'聊天 ' + chat if chat is not None else '本聊天'}中含有用户消息的会话。"
+            + _HOW_TO_PICK_ZH,
         )
 
     def _store_of(self, info: SessionInfo) -> SessionStore:

@@ -62,7 +62,9 @@ def content_text(content: Any) -> str:
     parts = [
         block["text"]
         for block in content
-        if isinstance(block, dict) and block.get("type") in _TEXT_BLOCK_TYPES and isinstance(block.get("text"), str)
+        if isinstance(block, dict)
+        and block.get("type") in _TEXT_BLOCK_TYPES
+        and isinstance(block.get("text"), str)
     ]
     return "\n".join(part for part in parts if part.strip())
 
