@@ -112,7 +112,7 @@ def test_selected_sections_keep_file_order() -> None:
         MemorySection(t, ("x",)) for t in ("Backups restic", "Nginx upload limit", "Restic retention")
     ]
 
-    chosen = select_sections(sections, "restic backups retention policy restic", budget_tokens=13)
+    chosen = select_sections(sections, "restic backups retention policy restic", budget_tokens=14)
 
     assert [s.title for s in chosen] == ["Backups restic", "Restic retention"]
 
