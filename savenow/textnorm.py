@@ -26,10 +26,14 @@ from rapidfuzz import fuzz
 __all__ = [
     "bigrams",
     "bullet_key",
+    "bullet_keys",
     "cjk_ratio",
     "compact",
+    "compact_many",
+    "compact_similarity",
     "has_cjk",
     "normalize",
+    "normalize_many",
     "similarity",
 ]
 
@@ -123,3 +127,34 @@ def similarity(a: str, b: str) -> float:
     score below 0.2. Empty text is similar to nothing.
     """
     return compact_similarity(compact(a), compact(b))
+
+
+_BLANKS_EXCEPT_NEWLINE = re.compile(r"[^\S\n]+")
+_NEWLINE_EDGES = re.compile(r" ?\n ?")
+
+
+def normalize_many(texts: list[str]) -> list[str]:
+    """:func:`normalize` for many one-line texts at once (one pass of C code, not one per text)."""
+    if not texts:
+        return []
+    joined = "\n".join(texts)
+    if joined.count("\n") != len(texts) - 1:  # a text spans lines: do them one by one
+        return [normalize(text) for text in texts]
+    folded = unicodedata.normalize("NFKC", joined).casefold()
+    if folded.count("\n") != len(texts) - 1:  # pragma: no cover - NFKC never makes newlines today
+        return [normalize(text) for text in texts]
+    cleaned = _BLANKS_EXCEPT_NEWLINE.sub(" ", _NOT_WORD.sub(" ", folded))
+    return _NEWLINE_EDGES.sub("\n", cleaned).strip(" ").split("\n")
+
+
+def compact_many(texts: list[str]) -> list[str]:
+    """:func:`compact` for many one-line texts at once."""
+    if not texts:
+        return []
+    joined = "\n".join(normalize_many(texts))
+    return _SPACE_NEXT_TO_CJK.sub("", joined).split("\n")
+
+
+def bullet_keys(texts: list[str]) -> list[str]:
+    """:func:`bullet_key` for many one-line texts at once."""
+    return [text.replace(" ", "") for text in normalize_many(texts)]

@@ -1,0 +1,217 @@
+"""Drop-ins for the OpenClaw savenow skill's Node scripts (DESIGN §6, §10).
+
+``savenow preview-diff``, ``savenow merge-daily-memory``, ``savenow apply
+--pending-file`` and ``savenow cancel --pending-file`` take the Node scripts'
+flags and print their outputs. They import only the memory engine (rapidfuzz,
+standard library): no pydantic, telegram, httpx or yaml, so a whole process
+starts about as fast as ``node`` does.
+
+Workspace (memory locks, journal): the folder holding the target's
+``memory/`` folder, else the current directory (DESIGN §8). The skill's
+pending file stays where the skill puts it; its lock lives in the system
+temp folder, so preview, apply and cancel agree on it whatever the cwd. Relative paths resolve
+against the current directory. Bad input raises a ``SaveNowError``; the CLI
+prints it as one line and exits 2 before any file is touched.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from datetime import date, timedelta
+from pathlib import Path
+from typing import Any
+
+from .clock import Clock, load_timezone
+from .errors import BadInputError, FileMissingError
+from .fileio import read_exact, refuse_memory_md, sha256_text
+from .memory.compare import plan
+from .memory.preview import render_preview
+from .memory.writer import write_entries
+from .models import Entry, parse_entries
+
+TIMEZONE_ENV = "SAVENOW_TIMEZONE"
+MAX_TTL_MINUTES = 24 * 60
+
+
+def _clock() -> Clock:
+    return Clock.from_env(load_timezone(os.environ.get(TIMEZONE_ENV)))
+
+
+def _resolve(raw: str) -> Path:
+    """An absolute path for a command-line path, relative to the current directory (not symlink-resolved)."""
+    return Path(os.path.abspath(os.path.expanduser(raw)))
+
+
+def _day(raw: str | None, clock: Clock) -> date:
+    if not raw:
+        return clock.today()
+    try:
+        return date.fromisoformat(raw)
+    except ValueError as exc:
+        raise BadInputError(
+            f"--date must be YYYY-MM-DD, not {raw!r}", f"--date 必须是 YYYY-MM-DD，而不是 {raw!r}"
+        ) from exc
+
+
+def _memory_path(raw: str | None, day: date) -> Path:
+    path = _resolve(raw) if raw else Path.cwd() / "memory" / f"{day.isoformat()}.md"
+    refuse_memory_md(path)
+    if path.is_dir():
+        raise BadInputError(
+            f"--memory-path {path} is a folder, not a file", f"--memory-path {path} 是文件夹，不是文件"
+        )
+    return path
+
+
+def workspace_for(memory_path: Path) -> Path:
+    """The folder that holds the target's ``memory/`` folder, or the current directory (DESIGN §8)."""
+    if memory_path.parent.name == "memory":
+        return memory_path.parent.parent
+    return Path.cwd()
+
+
+def _memory_label(memory_path: Path) -> str:
+    """As the Node script shows it: relative to the current directory when that is shorter."""
+    try:
+        relative = os.path.relpath(memory_path, Path.cwd())
+    except ValueError:  # pragma: no cover - another drive on Windows
+        return str(memory_path)
+    return relative.replace(os.sep, "/") if relative else str(memory_path)
+
+
+def read_entries_file(raw: str) -> tuple[Path, list[Entry]]:
+    path = _resolve(raw)
+    text = read_exact(path)
+    if text is None:
+        raise FileMissingError(f"entries file not found: {path}", f"找不到 entries 文件：{path}")
+    try:
+        data = json.loads(text.lstrip("\ufeff"))
+    except ValueError as exc:
+        raise BadInputError(
+            f"entries file {path} is not valid JSON ({exc})", f"entries 文件 {path} 不是合法的 JSON（{exc}）"
+        ) from exc
+    return path, parse_entries(data)
+
+
+def _ttl(value: Any) -> int:
+    if not isinstance(value, int) or not 1 <= value <= MAX_TTL_MINUTES:
+        raise BadInputError(
+            f"--ttl-minutes must be between 1 and {MAX_TTL_MINUTES}, not {value!r}",
+            f"--ttl-minutes 必须在 1 到 {MAX_TTL_MINUTES} 之间，而不是 {value!r}",
+        )
+    return value
+
+
+def _print_json(data: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+
+
+def preview_diff(args: argparse.Namespace) -> int:
+    """Print the §6 preview; with ``--pending-file``, store the pending preview (not for 0 candidates)."""
+    from .pending import PendingPreview, write_pending
+
+    clock = _clock()
+    now = clock.now()
+    ttl = _ttl(args.ttl_minutes)
+    day = _day(args.date, clock)
+    entries_file, entries = read_entries_file(args.entries_file)
+    memory_path = _memory_path(args.memory_path, day)
+    pending_file = _resolve(args.pending_file) if args.pending_file else None
+    if pending_file is not None:
+        refuse_memory_md(pending_file)
+    memory_text = read_exact(memory_path)
+    decisions = plan(entries, memory_text)
+    markdown = render_preview(decisions, memory_label=_memory_label(memory_path), ttl_minutes=ttl)
+    if pending_file is not None and decisions:
+        pending = PendingPreview(
+            sessionKey=args.session_key or None,
+            messageThreadId=args.message_thread_id or None,
+            generatedAt=now.isoformat(),
+            expiresAt=(now + timedelta(minutes=ttl)).isoformat(),
+            memoryPath=str(memory_path),
+            entriesFile=str(entries_file),
+            entries=[entry.to_json() for entry in entries],
+            date=day.isoformat(),
+            baseSha256=sha256_text(memory_text),
+        )
+        write_pending(pending_file, pending)  # skill pending files lock in the system temp dir
+    sys.stdout.write(markdown)
+    if pending_file is not None and decisions:
+        sys.stderr.write(f"pending written: {pending_file}\n")
+    return 0
+
+
+def merge_daily_memory(args: argparse.Namespace) -> int:
+    """Apply the entries file to the memory file; print the §6 merge JSON."""
+    clock = _clock()
+    now = clock.now()
+    day = _day(args.date, clock)
+    _, entries = read_entries_file(args.entries_file)
+    memory_path = _memory_path(args.memory_path, day)
+    outcome = write_entries(
+        memory_path,
+        entries,
+        workspace=workspace_for(memory_path),
+        now=now,
+        day=day,
+        allow_merge=str(args.allow_merge).lower() != "false",
+    )
+    _print_json(outcome.to_json())
+    return 0
+
+
+def apply_pending_file(args: argparse.Namespace) -> int:
+    """Check the skill's pending file (TTL, session, topic) and write its entries; print the merge JSON."""
+    from .errors import NoPendingError
+    from .pending import NO_PENDING_EN, NO_PENDING_ZH, read_pending
+    from .pending import apply_pending_file as apply_locked
+
+    clock = _clock()
+    now = clock.now()
+    pending_path = _resolve(args.pending_file)
+    peek = read_pending(pending_path)  # only to learn where the memory file (and its workspace) is
+    if peek is None:
+        raise NoPendingError(NO_PENDING_EN, NO_PENDING_ZH)
+    memory_path = _resolve(peek.memoryPath)
+    refuse_memory_md(memory_path)
+    pending, outcome = apply_locked(
+        pending_path,
+        now=now,
+        memory_workspace=workspace_for(memory_path),
+        session_key=args.session_key,
+        thread_id=args.message_thread_id,
+    )
+    _print_json(outcome.to_json())
+    if outcome.already_applied:
+        sys.stderr.write(f"Preview already applied ({pending.appliedAt}); nothing written.\n")
+    return 0
+
+
+def cancel_pending_file(args: argparse.Namespace) -> int:
+    """Delete the skill's pending file; never writes memory."""
+    from .pending import delete_pending
+
+    pending_path = _resolve(args.pending_file)
+    refuse_memory_md(pending_path)
+    if read_exact(pending_path) is None:
+        print("No pending preview to cancel.")
+        return 0
+    pending = delete_pending(pending_path)
+    if pending is not None and pending.appliedAt:
+        print("Pending preview was already applied; removed it. Nothing written.")
+    else:
+        print("Pending preview cancelled. Nothing written.")
+    return 0
+
+
+__all__ = [
+    "apply_pending_file",
+    "cancel_pending_file",
+    "merge_daily_memory",
+    "preview_diff",
+    "read_entries_file",
+    "workspace_for",
+]

@@ -1,0 +1,350 @@
+"""Pending previews (DESIGN §5.4): what a preview proposed, waiting for Apply or Cancel.
+
+The JSON is the OpenClaw skill's ``temp/savenow-pending.json``
+(``version, sessionKey, messageThreadId, generatedAt, expiresAt, memoryPath,
+entriesFile, entries``) plus ``chatId, userId, date, baseSha256`` and two of
+ours: ``id`` (a short token for Telegram callback data) and ``appliedAt``.
+Attribute names follow the JSON keys, so code and files read the same.
+
+Apply is idempotent: a pending with ``appliedAt`` set writes nothing;
+:func:`apply_pending` then returns ``WriteOutcome(written=False,
+already_applied=True)`` rather than raising, so callers can say "already
+applied" without an error path. The locked helpers (:func:`apply_pending_file`,
+:meth:`PendingStore.apply`) read, check, write and mark the pending under the
+pending file's lock, so a double tap cannot write twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+import secrets
+from dataclasses import dataclass, field
+from datetime import date as Date
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from .errors import BadInputError, NoPendingError, PendingExpiredError, ScopeMismatchError
+from .fileio import atomic_write, delete_file, file_lock, read_exact, refuse_memory_md
+from .memory.writer import WriteOutcome, write_entries
+from .models import Entry, parse_entries
+
+PENDING_VERSION = 1
+NO_PENDING_EN = "No pending preview, run /savenow first."
+NO_PENDING_ZH = "没有待确认的预览，请先运行 /savenow。"
+SCOPE_MISMATCH_EN = "Pending preview is from a different topic. Rerun /savenow here."
+SCOPE_MISMATCH_ZH = "待确认的预览来自另一个话题。请在这里重新运行 /savenow。"
+
+
+def new_pending_id() -> str:
+    """12 URL-safe characters: fits Telegram's 64-byte callback data with room to spare."""
+    return secrets.token_urlsafe(9)
+
+
+def _iso(value: datetime) -> str:
+    return value.isoformat()
+
+
+def _parse_time(value: Any, what: str) -> datetime:
+    if not isinstance(value, str):
+        raise _malformed(f"{what} must be an ISO-8601 time string")
+    try:
+        parsed = datetime.fromisoformat(value.strip())  # 3.11+ reads "Z"
+    except ValueError as exc:
+        raise _malformed(f"{what} is not an ISO-8601 time: {value!r}") from exc
+    return parsed if parsed.tzinfo else parsed.astimezone()
+
+
+def _malformed(detail: str) -> BadInputError:
+    return BadInputError(f"pending preview is malformed: {detail}", f"待确认的预览文件格式错误：{detail}")
+
+
+def _optional_text(data: dict[str, Any], key: str) -> str | None:
+    value = data.get(key)
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise _malformed(f"{key} must be a string")
+    return str(value)
+
+
+@dataclass
+class PendingPreview:
+    sessionKey: str | None
+    messageThreadId: str | None
+    generatedAt: str
+    expiresAt: str
+    memoryPath: str
+    entries: list[dict[str, Any]]
+    entriesFile: str | None = None
+    chatId: str | None = None
+    userId: str | None = None
+    date: str | None = None  # YYYY-MM-DD of the memory file (a preview before midnight keeps its day)
+    baseSha256: str | None = None  # the memory file when previewed; None = it did not exist
+    id: str = field(default_factory=new_pending_id)
+    appliedAt: str | None = None
+    version: int = PENDING_VERSION
+    baseKnown: bool = field(default=True, repr=False)  # False for a Node-made file without baseSha256
+
+    @property
+    def generated_at(self) -> datetime:
+        return _parse_time(self.generatedAt, "generatedAt")
+
+    @property
+    def expires_at(self) -> datetime:
+        return _parse_time(self.expiresAt, "expiresAt")
+
+    @property
+    def day(self) -> Date | None:
+        return Date.fromisoformat(self.date) if self.date else None
+
+    def entry_objects(self) -> list[Entry]:
+        return parse_entries(self.entries)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "version": self.version,
+            "id": self.id,
+            "sessionKey": self.sessionKey or "",
+            "messageThreadId": self.messageThreadId or "",
+            "chatId": self.chatId,
+            "userId": self.userId,
+            "generatedAt": self.generatedAt,
+            "expiresAt": self.expiresAt,
+            "date": self.date,
+            "memoryPath": self.memoryPath,
+            "entriesFile": self.entriesFile,
+            "baseSha256": self.baseSha256,
+            "appliedAt": self.appliedAt,
+            "entries": list(self.entries),
+        }
+        if not self.baseKnown:
+            del data["baseSha256"]
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> PendingPreview:
+        """Validate a pending JSON object (ours or the Node skill's)."""
+        if not isinstance(data, dict):
+            raise _malformed("expected a JSON object")
+        memory_path = data.get("memoryPath")
+        if not isinstance(memory_path, str) or not memory_path:
+            raise _malformed("memoryPath is missing")
+        entries = data.get("entries")
+        if not isinstance(entries, list):
+            raise _malformed("entries must be a list")
+        parse_entries(entries)  # the wrong shape is refused now, not at apply time
+        generated = data.get("generatedAt")
+        _parse_time(generated, "generatedAt")
+        expires = data.get("expiresAt")
+        _parse_time(expires, "expiresAt")
+        day = _optional_text(data, "date")
+        if day is not None:
+            try:
+                Date.fromisoformat(day)
+            except ValueError as exc:
+                raise _malformed(f"date must be YYYY-MM-DD, not {day!r}") from exc
+        base = data.get("baseSha256")
+        if base is not None and not isinstance(base, str):
+            raise _malformed("baseSha256 must be a string or null")
+        pending_id = _optional_text(data, "id") or new_pending_id()
+        return cls(
+            version=int(data.get("version") or PENDING_VERSION),
+            id=pending_id,
+            sessionKey=_optional_text(data, "sessionKey"),
+            messageThreadId=_optional_text(data, "messageThreadId"),
+            chatId=_optional_text(data, "chatId"),
+            userId=_optional_text(data, "userId"),
+            generatedAt=str(generated),
+            expiresAt=str(expires),
+            date=day,
+            memoryPath=memory_path,
+            entriesFile=_optional_text(data, "entriesFile"),
+            baseSha256=base,
+            baseKnown="baseSha256" in data,
+            appliedAt=_optional_text(data, "appliedAt"),
+            entries=entries,
+        )
+
+
+def _same(expected: str | None, given: str | int | None) -> bool:
+    return (expected or "") == ("" if given is None else str(given))
+
+
+def check_pending(
+    pending: PendingPreview | None,
+    *,
+    now: datetime,
+    session_key: str | None = None,
+    thread_id: str | int | None = None,
+    chat_id: str | int | None = None,
+) -> PendingPreview:
+    """Refuse a missing, expired or other-scope pending (the skill's three one-liners).
+
+    A scope value passed as None is not checked; any other value must equal
+    the pending's (an empty value matches an empty one).
+    """
+    if pending is None:
+        raise NoPendingError(NO_PENDING_EN, NO_PENDING_ZH)
+    expires = pending.expires_at
+    if now > expires:
+        minutes = max(1, math.ceil((now - expires).total_seconds() / 60))
+        raise PendingExpiredError(
+            f"Preview expired ({minutes} min ago), rerun /savenow.",
+            f"预览已过期（{minutes} 分钟前），请重新运行 /savenow。",
+        )
+    for expected, given in (
+        (pending.sessionKey, session_key),
+        (pending.messageThreadId, thread_id),
+        (pending.chatId, chat_id),
+    ):
+        if given is not None and not _same(expected, given):
+            raise ScopeMismatchError(SCOPE_MISMATCH_EN, SCOPE_MISMATCH_ZH)
+    return pending
+
+
+def apply_pending(
+    pending: PendingPreview, *, now: datetime, workspace: Path, allow_merge: bool = True
+) -> WriteOutcome:
+    """Write the pending's entries to the memory path fixed at preview time; sets ``appliedAt``.
+
+    Already applied → nothing written, ``already_applied=True``. The entries
+    are re-planned against the file's current content under its lock, so a
+    file changed since the preview gets them re-applied, never overwritten.
+    """
+    memory_path = Path(pending.memoryPath)
+    refuse_memory_md(memory_path)
+    if pending.appliedAt:
+        return WriteOutcome(memory_path=memory_path, already_applied=True)
+    extra: dict[str, Any] = {"base_sha256": pending.baseSha256} if pending.baseKnown else {}
+    outcome = write_entries(
+        memory_path,
+        pending.entry_objects(),
+        workspace=workspace,
+        now=now,
+        day=pending.day or now.date(),
+        allow_merge=allow_merge,
+        **extra,
+    )
+    pending.appliedAt = _iso(now)
+    return outcome
+
+
+# -- files ------------------------------------------------------------------------------------
+
+
+def read_pending(path: Path) -> PendingPreview | None:
+    """The pending at ``path``; None when there is none. Malformed → BadInputError."""
+    text = read_exact(path)
+    if text is None:
+        return None
+    try:
+        data = json.loads(text.lstrip("\ufeff"))
+    except ValueError as exc:
+        raise BadInputError(
+            f"pending file {path} is not valid JSON ({exc})", f"待确认的预览文件 {path} 不是合法的 JSON"
+        ) from exc
+    return PendingPreview.from_json(data)
+
+
+def _store(path: Path, pending: PendingPreview) -> None:
+    atomic_write(path, json.dumps(pending.to_json(), ensure_ascii=False, indent=2) + "\n")
+
+
+def write_pending(path: Path, pending: PendingPreview, *, workspace: Path | None = None) -> None:
+    """Atomically (re)place the pending file, under its lock."""
+    refuse_memory_md(path)
+    with file_lock(path, workspace):
+        _store(path, pending)
+
+
+def delete_pending(path: Path, *, workspace: Path | None = None) -> PendingPreview | None:
+    """Remove the pending file; returns what it held (None when there was none)."""
+    with file_lock(path, workspace):
+        try:
+            pending = read_pending(path)
+        except BadInputError:
+            pending = None  # a broken pending file is still removed by cancel
+        delete_file(path)
+    return pending
+
+
+def apply_pending_file(
+    path: Path,
+    *,
+    now: datetime,
+    workspace: Path | None = None,
+    session_key: str | None = None,
+    thread_id: str | int | None = None,
+    chat_id: str | int | None = None,
+    pending_id: str | None = None,
+    memory_workspace: Path | None = None,
+) -> tuple[PendingPreview, WriteOutcome]:
+    """Read, check, apply and mark the pending at ``path``, all under the pending file's lock.
+
+    ``workspace`` holds the pending file's lock; ``memory_workspace`` (default:
+    the same) holds the memory file's lock and the journal.
+    """
+    with file_lock(path, workspace):
+        pending = check_pending(
+            read_pending(path), now=now, session_key=session_key, thread_id=thread_id, chat_id=chat_id
+        )
+        if pending_id is not None and pending.id != pending_id:
+            raise NoPendingError(
+                "This preview was replaced by a newer one; use the latest preview's buttons.",
+                "这个预览已被更新的预览取代，请使用最新预览的按钮。",
+            )
+        target_workspace = memory_workspace or workspace
+        if target_workspace is None:
+            raise BadInputError("no workspace for the memory file's lock and journal", "缺少工作区")
+        outcome = apply_pending(pending, now=now, workspace=target_workspace)
+        if not outcome.already_applied:
+            _store(path, pending)
+    return pending, outcome
+
+
+class PendingStore:
+    """The bot's pending previews: one per scope, ``<state_dir>/pending/<safe scope name>.json``."""
+
+    def __init__(self, state_dir: Path) -> None:
+        self.state_dir = Path(state_dir)
+        self.workspace = self.state_dir.parent  # locks go to <workspace>/.savenow/locks
+
+    def path(self, scope_key: str) -> Path:
+        safe = re.sub(r"[^A-Za-z0-9._-]+", "_", scope_key).strip("._")[:64] or "scope"
+        digest = hashlib.sha256(scope_key.encode("utf-8")).hexdigest()[:12]
+        return self.state_dir / "pending" / f"{safe}.{digest}.json"
+
+    def save(self, scope_key: str, pending: PendingPreview) -> None:
+        """A newer preview replaces the older one of the same scope."""
+        write_pending(self.path(scope_key), pending, workspace=self.workspace)
+
+    def load(self, scope_key: str) -> PendingPreview | None:
+        return read_pending(self.path(scope_key))
+
+    def delete(self, scope_key: str) -> PendingPreview | None:
+        return delete_pending(self.path(scope_key), workspace=self.workspace)
+
+    def apply(
+        self,
+        scope_key: str,
+        *,
+        now: datetime,
+        workspace: Path | None = None,
+        thread_id: str | int | None = None,
+        chat_id: str | int | None = None,
+        pending_id: str | None = None,
+    ) -> tuple[PendingPreview, WriteOutcome]:
+        """Check and apply this scope's pending under its lock (see :func:`apply_pending_file`)."""
+        return apply_pending_file(
+            self.path(scope_key),
+            now=now,
+            workspace=self.workspace,
+            thread_id=thread_id,
+            chat_id=chat_id,
+            pending_id=pending_id,
+            memory_workspace=workspace or self.workspace,
+        )
