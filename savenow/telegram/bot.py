@@ -1,0 +1,207 @@
+"""``savenow bot``: a standalone polling bot built from the configuration.
+
+    SAVENOW_TELEGRAM__TOKEN=123:ABC savenow bot --workspace ~/.openclaw/workspace
+    savenow bot --api-base-url http://127.0.0.1:8081     # a local Bot API server
+
+Start-up problems (no token, a token Telegram rejects, a missing workspace, an
+unreachable Bot API) end with one clear line and exit status 2 (1 when the
+Bot API cannot be reached). Once running, network errors are logged and
+polling carries on; 429s are retried after the server's ``retry_after``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from telegram import BotCommand, LinkPreviewOptions, Update
+from telegram.constants import ParseMode
+from telegram.error import InvalidToken, NetworkError, TelegramError
+from telegram.ext import AIORateLimiter, Application, BaseRateLimiter, ContextTypes, Defaults
+
+from ..clock import Clock
+from ..config import Settings, load_settings
+from ..errors import ConfigError, SaveNowInternalError
+from . import i18n
+from .plugin import SaveNowPlugin, register
+
+log = logging.getLogger("savenow.telegram")
+
+_SETTINGS_FLAGS = ("workspace", "sessions_dir", "recorder_dir", "timezone", "extractor", "transcript_limit")
+RATE_LIMIT_RETRIES = 3
+DEFAULT_API = "https://api.telegram.org"
+
+
+def run_from_cli(args: argparse.Namespace) -> int:
+    flags = {name: getattr(args, name, None) for name in _SETTINGS_FLAGS}
+    settings = load_settings(getattr(args, "config", None), **flags)
+    if getattr(args, "api_base_url", None):
+        settings.telegram = settings.telegram.model_copy(update={"api_base_url": args.api_base_url})
+    _configure_logging()
+    check_startup_settings(settings)
+    try:
+        asyncio.run(_serve_until_signal(settings))
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+def _configure_logging() -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # httpx logs every request URL at INFO, and a Bot API URL contains the token.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    logging.getLogger("httpcore").setLevel(logging.WARNING)
+
+
+def check_startup_settings(settings: Settings) -> str:
+    """The token, once the settings can run a bot; a ``ConfigError`` saying what to fix otherwise."""
+    token = settings.telegram.token.get_secret_value().strip() if settings.telegram.token else ""
+    if not token:
+        raise ConfigError(
+            "telegram.token is not set: get one from @BotFather and set SAVENOW_TELEGRAM__TOKEN "
+            "or telegram.token in the config file",
+            "未设置 telegram.token：请向 @BotFather 申请令牌，并设置 SAVENOW_TELEGRAM__TOKEN 或配置文件中的 telegram.token",
+        )
+    if not settings.workspace.is_dir():
+        raise ConfigError(
+            f"workspace {settings.workspace} does not exist: create it or set SAVENOW_WORKSPACE / --workspace",
+            f"工作区 {settings.workspace} 不存在：请创建它，或设置 SAVENOW_WORKSPACE / --workspace",
+        )
+    return token
+
+
+def api_urls(api_base_url: str | None) -> tuple[str, str]:
+    """(base_url, base_file_url) for PTB, which appends the token to each.
+
+    Accepts a server root (``http://127.0.0.1:8081``) or a URL already ending in ``/bot``.
+    """
+    root = (api_base_url or DEFAULT_API).rstrip("/")
+    root = root.removesuffix("/bot")
+    return f"{root}/bot", f"{root}/file/bot"
+
+
+def build_application(settings: Settings, *, rate_limiter: BaseRateLimiter | None = None) -> Application:
+    """A PTB Application: HTML by default, no quoting, no link previews, 429s retried."""
+    token = check_startup_settings(settings)
+    base_url, base_file_url = api_urls(settings.telegram.api_base_url)
+    defaults = Defaults(
+        parse_mode=ParseMode.HTML,
+        do_quote=False,
+        link_preview_options=LinkPreviewOptions(is_disabled=True),
+        block=False,
+    )
+    return (
+        Application.builder()
+        .token(token)
+        .base_url(base_url)
+        .base_file_url(base_file_url)
+        .defaults(defaults)
+        .rate_limiter(rate_limiter or AIORateLimiter(max_retries=RATE_LIMIT_RETRIES))
+        .build()
+    )
+
+
+async def serve(
+    settings: Settings,
+    stop: asyncio.Event,
+    *,
+    clock: Clock | None = None,
+    service: Any = None,
+    rate_limiter: BaseRateLimiter | None = None,
+    poll_timeout: float = 10,
+    poll_interval: float = 0.0,
+    on_ready: Callable[[SaveNowPlugin], None] | None = None,
+) -> None:
+    """Run the bot until ``stop`` is set."""
+    application = build_application(settings, rate_limiter=rate_limiter)
+    plugin = register(application, settings, clock=clock, service=service)
+    application.add_error_handler(_log_error)
+    try:
+        await _initialize(application, settings)
+        await _announce(application)
+        assert application.updater is not None
+        await application.updater.start_polling(
+            poll_interval=poll_interval,
+            timeout=timedelta(seconds=poll_timeout),
+            allowed_updates=Update.ALL_TYPES,
+            error_callback=_log_polling_error,
+        )
+        await application.start()
+        log.info("savenow bot @%s is running; stop with Ctrl-C", application.bot.username)
+        if on_ready:
+            on_ready(plugin)
+        await stop.wait()
+    finally:
+        if application.updater is not None and application.updater.running:
+            await application.updater.stop()
+        if application.running:
+            await application.stop()
+        await application.shutdown()
+        plugin.close()
+
+
+async def _initialize(application: Application, settings: Settings) -> None:
+    try:
+        await application.initialize()  # getMe: checks the token
+    except InvalidToken as error:
+        raise ConfigError(
+            "telegram.token was rejected by the Bot API (401/404): check the token from @BotFather",
+            "Bot API 拒绝了 telegram.token（401/404）：请检查 @BotFather 给出的令牌",
+        ) from error
+    except NetworkError as error:
+        url = settings.telegram.api_base_url or DEFAULT_API
+        raise SaveNowInternalError(
+            f"cannot reach the Bot API at {url}: {error.message}",
+            f"无法连接 Bot API {url}：{error.message}",
+        ) from error
+
+
+async def _announce(application: Application) -> None:
+    """Log what the bot can see in groups, and publish /savenow in the command menu."""
+    me = application.bot.bot
+    if me.can_read_all_group_messages:
+        log.info(
+            "privacy mode is off: the bot sees every group message, so the recorder can record group "
+            "conversations for /savenow"
+        )
+    else:
+        log.warning(
+            "privacy mode is ON: in groups the bot only sees commands and replies to it, so the recorder "
+            "cannot record group conversations. Turn it off in @BotFather (/setprivacy → Disable, then "
+            "remove and re-add the bot to the group), or point sessions_dir at OpenClaw's sessions, "
+            "which hold both sides of the chat. Private chats are recorded either way."
+        )
+    for lang in ("en", "zh"):
+        command = BotCommand("savenow", i18n.text("command_description", lang))
+        try:
+            await application.bot.set_my_commands([command], language_code=None if lang == "en" else lang)
+        except TelegramError as error:
+            log.warning("could not publish the /savenow command: %s", error)
+
+
+async def _serve_until_signal(settings: Settings) -> None:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):  # not on this platform / not the main thread
+            pass
+    await serve(settings, stop)
+
+
+async def _log_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    error = context.error
+    if isinstance(error, NetworkError):
+        log.warning("network error (will keep going): %s", error)
+    else:
+        log.error("unhandled error while handling an update", exc_info=error)
+
+
+def _log_polling_error(error: TelegramError) -> None:
+    log.warning("polling error (will retry): %s", error)
