@@ -1,0 +1,447 @@
+"""The offline extractor: durable notes from a chat without a model (DESIGN §7).
+
+For users without an API key this *is* the product, so it aims for few,
+precise notes rather than many. The pipeline, in order:
+
+1. **Statements** — every message is split into sentences (fenced code and
+   pasted logs are context, never note text). Each sentence is scored from
+   signals (:mod:`.signals`): explicit markers ("for the notes", 记住, 以后,
+   root cause / 根因, owns / 负责 …), identifiers, an assistant restating what
+   the user said, the user confirming a fix afterwards, a yes to "对吗？".
+   Questions, hypotheses that were ruled out, attempts the user reports as
+   still failing, proposals the user turned down, chit-chat, status pings and
+   one-off plans score nothing.
+2. **Notes** — statements are grouped around the strongest ones (shared
+   identifiers or near-identical wording), so the same fix said three times
+   becomes one note; the best 1–3 sentences of a group are its bullets.
+3. **Placement** (:mod:`.placement`) — a note already in today's file becomes
+   ``skip``, a note that extends an existing section's topic ``merge``, the
+   rest ``add``. The comparer (``savenow.memory.compare.plan``) still has the
+   last word.
+4. The five most valuable notes are kept (skips only fill free slots).
+
+Deterministic, no I/O, a few milliseconds for 180 messages.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..models import MAX_ENTRIES, ChatMessage, Entry, ExtractionResult, MemorySection
+from ..textnorm import similarity
+from . import signals
+from .placement import Placement, place
+from .signals import LEX
+
+__all__ = ["HeuristicExtractor", "Note", "Statement", "find_notes"]
+
+SEED_MIN = 4.0  # a statement this strong can start a note on its own
+MEMBER_MIN = 1.5  # weaker statements may only support a note started by a stronger one
+BULLET_RATIO = 0.55  # a supporting sentence becomes a bullet when it scores this share of the seed
+MAX_BULLETS = 3
+MAX_BULLET_CHARS = 320
+SAME_TEXT = 0.5  # similarity above which two sentences say the same thing
+CONFIRM_WINDOW = 6  # messages after a fix in which the user's "works" counts as confirmation
+
+
+@dataclass
+class Statement:
+    """One sentence of the chat, with what the signals say about it."""
+
+    message: int  # index of its message
+    role: str
+    text: str
+    bullet: str
+    ids: frozenset[str]
+    score: float = 0.0
+    kinds: set[str] = field(default_factory=set)  # note, future, root_cause, fix, owner, preference
+    prior: bool = False  # says it is already saved / agreed before
+
+
+@dataclass
+class Note:
+    """A group of statements about one durable fact."""
+
+    seed: Statement
+    members: list[Statement] = field(default_factory=list)
+
+    @property
+    def score(self) -> float:
+        support = sum(1 for m in self.members if m is not self.seed and m.score >= 2.0)
+        roles = {m.role for m in self.members}
+        return self.seed.score + 0.5 * min(support, 2) + (0.5 if len(roles) == 2 else 0.0)
+
+    @property
+    def ids(self) -> frozenset[str]:
+        return frozenset().union(*(m.ids for m in self.members))
+
+    @property
+    def kinds(self) -> set[str]:
+        return set().union(*(m.kinds for m in self.bullets()))
+
+    def bullets(self) -> list[Statement]:
+        chosen: list[Statement] = [self.seed]
+        ranked = sorted(self.members, key=lambda m: (-m.score, m.message))
+        for member in ranked:
+            if len(chosen) == MAX_BULLETS:
+                break
+            if member is self.seed or member.score < self.seed.score * BULLET_RATIO:
+                continue
+            if any(_same_fact(member, other) for other in chosen):
+                continue
+            chosen.append(member)
+        return chosen
+
+
+class HeuristicExtractor:
+    """Rule-based extractor: deterministic, offline, no model downloads."""
+
+    name = "heuristic"
+
+    def extract(self, messages: Sequence[ChatMessage], sections: Sequence[MemorySection]) -> ExtractionResult:
+        language = signals.conversation_language(m.text for m in messages if m.role == "user")
+        notes = find_notes(messages)
+        placed = [
+            (note, place(note.bullets(), note.ids, note.kinds, note.seed.prior, sections)) for note in notes
+        ]
+        placed = [(n, p) for n, p in placed if p is not None]
+        kept = [(n, p) for n, p in placed if p.action != "skip"][:MAX_ENTRIES]
+        skips = _unique_skips([(n, p) for n, p in placed if p.action == "skip"])
+        kept += skips[: MAX_ENTRIES - len(kept)]
+        entries = [_entry(note, placement, language, index) for index, (note, placement) in enumerate(kept)]
+        return ExtractionResult(entries=entries)
+
+
+# --------------------------------------------------------------------------- statements
+
+
+@dataclass
+class _Message:
+    role: str
+    text: str
+    items: list[tuple[str | None, str]]  # (list label, sentence)
+    is_paste: bool
+    chosen: str | None = None  # the list label the user picked from this message's options
+
+
+def _messages(messages: Sequence[ChatMessage]) -> list[_Message]:
+    result = []
+    for message in messages:
+        text = message.text or ""
+        items = signals.sentence_items(text)
+        prose_chars = sum(len(sentence) for _, sentence in items)
+        is_paste = bool(signals.code_blocks(text)) and prose_chars < 40
+        result.append(_Message(message.role, text, items, is_paste))
+    _mark_choices(result)
+    return result
+
+
+def _mark_choices(chat: list[_Message]) -> None:
+    """ "option 1" / "那就改 2" after a numbered list: remember which item the user picked."""
+    for index, message in enumerate(chat):
+        if message.role != "user" or message.is_paste:
+            continue
+        match = LEX.CHOICE.search(signals.prose(message.text))
+        if not match:
+            continue
+        label = (match.group(1) or match.group(2)).casefold()
+        for earlier in range(index - 1, max(index - 4, -1), -1):
+            offered = {item_label for item_label, _ in chat[earlier].items if item_label}
+            if chat[earlier].role == "assistant" and offered:
+                if label in offered:
+                    chat[earlier].chosen = label
+                break
+
+
+def _user_reply(chat: list[_Message], index: int) -> _Message | None:
+    for later in chat[index + 1 : index + 3]:
+        if later.role == "user" and not later.is_paste:
+            return later
+    return None
+
+
+def _confirmed_after(chat: list[_Message], index: int) -> bool:
+    """A user message soon after says it works (and not that it still fails)."""
+    for later in chat[index + 1 : index + 1 + CONFIRM_WINDOW]:
+        if later.role != "user" or later.is_paste:
+            continue
+        text = signals.prose(later.text)
+        if LEX.REJECT.search(text):
+            return False
+        if LEX.CONFIRM.search(text) and not signals.is_question(text.strip()):
+            return True
+    return False
+
+
+def _rejected_after(chat: list[_Message], index: int) -> bool:
+    """The user's next words report the suggestion failed or turn it down."""
+    reply = _user_reply(chat, index)
+    if reply is None:
+        return False
+    text = signals.prose(reply.text)
+    return bool(LEX.REJECT.search(text) or _TURNED_DOWN.search(text))
+
+
+_TURNED_DOWN = re.compile(
+    r"^\s*(?:nah|no(?:pe)?\b|not now|forget it|never ?mind|算了|不用|先不|先这样|不了|再说)", re.IGNORECASE
+)
+_ACK_START = re.compile(
+    r"^\s*(?:got it|noted|understood|ok(?:ay)?[,.:]|sure[,.:]|记下了|记住了|明白|收到|好[，,。.]|好的|了解)",
+    re.IGNORECASE,
+)
+_NAME = re.compile(r"(?<![A-Za-z])[A-Z][a-z]{2,}(?![A-Za-z])|[\u4e00-\u9fff]{2,3}(?=负责)")
+_DEFINITION = re.compile(
+    r"(?<![A-Za-z])(?:is|are|runs?|lives?|sits?|uses?|goes|connects? to|on|in|at)(?![A-Za-z])|在|是|用|放|走",
+    re.IGNORECASE,
+)
+_CARRIED = ("note", "root_cause", "fix")  # a marker sentence lends its kind to the rest of its message
+MARKER_ONLY_CHARS = 24
+
+
+@dataclass
+class _Context:
+    """What the surrounding conversation says about one message."""
+
+    restates: bool
+    confirmed: bool
+    rejected: bool
+    reply: _Message | None
+    has_name: bool
+    chosen: str | None
+
+
+def statements(messages: Sequence[ChatMessage]) -> list[Statement]:
+    """Every sentence of the chat, scored."""
+    chat = _messages(messages)
+    result: list[Statement] = []
+    for index, message in enumerate(chat):
+        if message.is_paste:
+            continue
+        result.extend(_message_statements(chat, index))
+    _propagate_prior(chat, result)
+    return result
+
+
+def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
+    message = chat[index]
+    whole = signals.prose(message.text)
+    assistant = message.role == "assistant"
+    context = _Context(
+        restates=assistant and bool(_ACK_START.search(whole)) and index > 0,
+        confirmed=assistant and _confirmed_after(chat, index),
+        rejected=assistant and _rejected_after(chat, index),
+        reply=_user_reply(chat, index),
+        has_name=bool(_NAME.search(whole)),
+        chosen=message.chosen,
+    )
+    minor = bool(LEX.MINOR.search(whole))
+    carried: set[str] = set()
+    result = []
+    for label, sentence in message.items:
+        statement = Statement(
+            message=index,
+            role=message.role,
+            text=sentence,
+            bullet=_clip(signals.clean_bullet(sentence)),
+            ids=frozenset(signals.identifiers(sentence)),
+            prior=bool(LEX.PRIOR.search(sentence)),
+        )
+        statement.score = _score(statement, context, carried, label)
+        if len(statement.bullet) <= MARKER_ONLY_CHARS and not statement.ids:
+            # "There it is." / "修法：" — the marker speaks for the sentences that follow.
+            carried |= statement.kinds & set(_CARRIED)
+            statement.score = 0.0
+        else:
+            carried |= statement.kinds & {"note"}
+        if minor:
+            statement.score *= 0.25
+        result.append(statement)
+    return result
+
+
+def _score(statement: Statement, context: _Context, carried: set[str], label: str | None) -> float:
+    text = statement.text
+    bullet = statement.bullet
+    if len(bullet) < 6 or not re.search(r"[\w\u4e00-\u9fff]{2}", bullet):
+        return 0.0
+    if LEX.CHITCHAT.search(text) or LEX.DEFERRAL.search(text) or LEX.STATUS.search(text):
+        return 0.0
+    if LEX.RULED_OUT.search(text):
+        return 0.0
+    confirmed_question = False
+    if signals.is_question(text):
+        reply = context.reply
+        confirmed_question = bool(
+            statement.role == "assistant"
+            and LEX.CONFIRM_QUESTION.search(text)
+            and reply is not None
+            and LEX.YES.search(signals.prose(reply.text))
+        )
+        if not confirmed_question:
+            return 0.0
+        statement.bullet = _clip(signals.clean_bullet(LEX.CONFIRM_QUESTION.sub("", text)))
+
+    score = 1.0 if statement.prior else 0.0
+    kinds = statement.kinds
+    if LEX.NOTE.search(text):
+        kinds.add("note")
+        score += 3.0
+    elif "note" in carried:
+        score += 2.0
+    if LEX.FUTURE.search(text):
+        kinds.add("future")
+        score += 2.0
+    if LEX.OWNER.search(text) and context.has_name:
+        kinds.add("owner")
+        score += 2.5
+    if LEX.PREFERENCE.search(text) and "future" in kinds:
+        kinds.add("preference")
+        score += 1.0
+    if LEX.ROOT_CAUSE.search(text) or "root_cause" in carried:
+        kinds.add("root_cause")
+        score += 1.5 + (1.5 if context.confirmed else 0.0)
+    if LEX.FIX.search(text) or "fix" in carried:
+        kinds.add("fix")
+        score += 1.0 + (1.0 if context.confirmed else 0.0)
+    if LEX.DONE.search(text) and statement.role == "assistant":
+        kinds.add("change")
+        score += 1.5 + (1.0 if context.confirmed else 0.0)
+    ids = len(statement.ids)
+    score += min(2.0, 0.6 * ids)
+    if context.restates and ids:
+        score += 3.0
+    if confirmed_question:
+        score += 2.5
+    if statement.role == "user" and ids and _DEFINITION.search(text):
+        score += 0.5
+    if label and context.chosen:
+        score += 3.0 if label.casefold() == context.chosen else -3.0
+    if LEX.HEDGE.search(text):
+        score -= 1.5
+    if LEX.NOT_CHOSEN.search(text):
+        score -= 2.0
+    if LEX.PROBE.search(bullet):
+        score -= 2.0
+    if context.rejected:
+        score -= 3.0
+    return max(score, 0.0)
+
+
+def _propagate_prior(chat: list[_Message], found: list[Statement]) -> None:
+    """ "That's what we said this morning" marks the message it answers as already saved."""
+    by_message: dict[int, list[Statement]] = {}
+    for statement in found:
+        by_message.setdefault(statement.message, []).append(statement)
+    for index, message in enumerate(chat):
+        own = by_message.get(index, [])
+        if not any(s.prior for s in own) or any(s.ids for s in own if s.prior):
+            continue
+        for earlier in range(index - 1, max(index - 3, -1), -1):
+            if chat[earlier].role != message.role and earlier in by_message:
+                for statement in by_message[earlier]:
+                    statement.prior = True
+                break
+
+
+def _clip(text: str) -> str:
+    if len(text) <= MAX_BULLET_CHARS:
+        return text
+    cut = text[:MAX_BULLET_CHARS]
+    boundary = max(cut.rfind(mark) for mark in ("；", "，", "; ", ", ", " — "))
+    return (cut[:boundary] if boundary > MAX_BULLET_CHARS // 2 else cut).rstrip() + "…"
+
+
+# --------------------------------------------------------------------------- notes
+
+
+def _same_fact(a: Statement, b: Statement) -> bool:
+    if similarity(a.bullet, b.bullet) >= SAME_TEXT:
+        return True
+    return bool(a.ids) and a.ids <= b.ids and similarity(a.bullet, b.bullet) >= 0.3
+
+
+def _related(seed: Statement, other: Statement) -> bool:
+    if seed.prior != other.prior:
+        return False
+    if seed.ids & other.ids:
+        return True
+    return similarity(seed.bullet, other.bullet) >= SAME_TEXT
+
+
+def find_notes(messages: Sequence[ChatMessage]) -> list[Note]:
+    """Group the scored statements into notes, strongest first."""
+    ranked = sorted(
+        (s for s in statements(messages) if s.score >= MEMBER_MIN or (s.prior and s.score > 0)),
+        key=lambda s: (-s.score, s.message),
+    )
+    notes: list[Note] = []
+    for statement in ranked:
+        home = next((note for note in notes if _related(note.seed, statement)), None)
+        if home is not None:
+            home.members.append(statement)
+        elif statement.score >= SEED_MIN or (statement.prior and statement.score >= 1.0):
+            notes.append(Note(seed=statement, members=[statement]))
+    notes.sort(key=lambda note: -note.score)
+    return notes
+
+
+# --------------------------------------------------------------------------- entries
+
+
+def _unique_skips(placed: list[tuple[Note, Placement]]) -> list[tuple[Note, Placement]]:
+    seen: set[tuple[str | None, str | None]] = set()
+    result = []
+    for note, placement in placed:
+        key = (placement.section_title, placement.matched_bullet)
+        if key not in seen:
+            seen.add(key)
+            result.append((note, placement))
+    return result
+
+
+_KIND_LABELS = {
+    "en": {
+        "owner": "Owner",
+        "preference": "Preference",
+        "root_cause": "Root cause",
+        "fix": "Fix",
+        "note": "Note",
+    },
+    "zh": {"owner": "负责人", "preference": "偏好", "root_cause": "根因", "fix": "修复", "note": "备注"},
+}
+
+
+def _entry(note: Note, placement: Placement, language: str, index: int) -> Entry:
+    bullets = [s.bullet for s in note.bullets()]
+    return Entry(
+        title=_title(note, language),
+        bullets=bullets,
+        action=placement.action,
+        merge_target_title=placement.section_title if placement.action == "merge" else None,
+        reason=placement.reason,
+        candidate_index=index,
+    )
+
+
+_TITLE_CUT = re.compile(r"[，,；;。:：—(（]| because | so that | which | - ")
+
+
+def _title(note: Note, language: str) -> str:
+    """A short heading: the kind of fact, then the gist of its strongest sentence."""
+    gist = _TITLE_CUT.split(note.seed.bullet, maxsplit=1)[0].strip(" `")
+    if len(gist) < 8:
+        gist = note.seed.bullet
+    limit = 28 if language == "zh" else 60
+    if len(gist) > limit:
+        gist = gist[:limit].rstrip() + "…"
+    kinds = note.seed.kinds
+    for kind in ("owner", "preference", "root_cause"):
+        if kind in kinds:
+            return (
+                f"{_KIND_LABELS[language][kind]}：{gist}"
+                if language == "zh"
+                else f"{_KIND_LABELS['en'][kind]}: {gist}"
+            )
+    return gist

@@ -1,0 +1,689 @@
+"""Signals the offline extractor reads from chat text, in English and Chinese.
+
+Everything here is a pure function of one piece of text: sentence splitting,
+identifiers (paths, hosts, env vars, IDs, code spans …) and the marker
+lexicons (rules, root causes, owners, preferences, confirmations, chit-chat …).
+The lexicons describe *kinds* of language, never facts of a particular chat.
+
+English words are matched with letter lookarounds rather than ``\\b``: in
+Python's Unicode regexes a Chinese character counts as a word character, so
+``\\bemoji\\b`` would not match inside ``用emoji了``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ..textnorm import cjk_ratio, has_cjk
+
+__all__ = [
+    "LEX",
+    "Lexicon",
+    "clean_bullet",
+    "code_blocks",
+    "conversation_language",
+    "identifiers",
+    "is_question",
+    "prose",
+    "sentences",
+]
+
+
+def _en(*words: str) -> str:
+    """English words/phrases, not inside a longer Latin word."""
+    return "(?<![A-Za-z])(?:" + "|".join(words) + ")(?![A-Za-z])"
+
+
+def _any(*parts: str) -> re.Pattern[str]:
+    return re.compile("|".join(parts), re.IGNORECASE)
+
+
+class Lexicon:
+    """The marker patterns, grouped by what they say about a sentence."""
+
+    # Someone says "this is worth keeping".
+    NOTE = _any(
+        _en(
+            "for the notes?",
+            "for the record",
+            "worth remembering",
+            "remember(?: this| that)?",
+            "rule of thumb",
+            "note to self",
+            "keep in mind",
+            "takeaway",
+            "tl;dr",
+            "lesson learned",
+            "(?:the )?rule is",
+            "to summari[sz]e",
+            "in summary",
+            "summary",
+        ),
+        "记住",
+        "记一下",
+        "记下",
+        "备忘",
+        "规则(?:就)?是",
+        "约定",
+        "规定",
+        "总结",
+        "结论是",
+        "要点",
+    )
+    # Standing rules and preferences: "from now on", "以后", "always/never".
+    FUTURE = _any(
+        _en(
+            "from now on",
+            "going forward",
+            "in (?:the )?future",
+            "from here on",
+            "always",
+            "never",
+            "must(?: not)?",
+            "do not ever",
+            "don't ever",
+            "any(?:thing|one|time)(?: that)? (?:over|above|with)",
+            "whenever",
+            "every time",
+            "by default",
+            "default(?:s)? to",
+        ),
+        "以后",
+        "今后",
+        "往后",
+        "从现在起",
+        "从今天起",
+        "一律",
+        "统一",
+        "必须",
+        "禁止",
+        "绝不",
+        "千万别",
+        "不要再",
+        "别再",
+        "只认",
+        "只用",
+        "只留给",
+        "默认",
+        "每次",
+        "任何",
+    )
+    ROOT_CAUSE = _any(
+        _en(
+            "root cause",
+            "the cause",
+            "caused by",
+            "that's it",
+            "there it is",
+            "that's the problem",
+            "the culprit",
+            "turns out",
+            "the reason (?:is|was)",
+            "because",
+            "found it",
+        ),
+        "根因",
+        "原因是",
+        "原因找到",
+        "找到原因",
+        "就是这个",
+        "问题在于",
+        "问题出在",
+        "确认了",
+        "确定了",
+        "就是因为",
+        "罪魁",
+        "之所以",
+    )
+    FIX = _any(
+        _en(
+            "fix(?:ed)?",
+            "the fix",
+            "solution",
+            "workaround",
+            "resolved by",
+            "change(?:d)? (?:it )?to",
+            "set it to",
+        ),
+        "修法",
+        "修复",
+        "解决",
+        "改成",
+        "改为",
+        "换成",
+        "改用",
+        "写死",
+    )
+    OWNER = _any(
+        _en(
+            "owns",
+            "owner of",
+            "in charge of",
+            "responsible for",
+            "maintains",
+            "took over",
+            "takes care of",
+            "goes? through (?:him|her|them)",
+            "ask (?:him|her|them)",
+            "is the owner",
+        ),
+        "负责",
+        "接手",
+        "归(?=\\s*[A-Za-z\u4e00-\u9fff])",
+        "找他",
+        "找她",
+        "对接人",
+        "管理员是",
+    )
+    PREFERENCE = _any(
+        _en(
+            "prefer(?:ence|s)?",
+            "reply",
+            "replies",
+            "respond",
+            "answers? in",
+            "don't use",
+            "no emoji",
+            "style",
+        ),
+        "偏好",
+        "回复",
+        "回答",
+        "别用",
+        "不要用",
+        "不用",
+        "先给",
+        "风格",
+    )
+    # Someone refers to what is already saved.
+    PRIOR = _any(
+        _en(
+            "already in (?:today's |the |your )?notes",
+            "in today's notes",
+            "according to (?:today's |the |your )?notes",
+            "we saved",
+            "saved earlier",
+            "what we said",
+            "as agreed",
+            "as noted",
+            "as before",
+            "we noted",
+            "matches what we",
+            "already noted",
+            "already saved",
+        ),
+        "之前的约定",
+        "之前定",
+        "之前记",
+        "之前说",
+        "按之前",
+        "上次定",
+        "早就定",
+        "已经记",
+        "记过",
+        "之前约好",
+        "之前的规矩",
+        "之前定好",
+    )
+    # The user says it works now.
+    CONFIRM = _any(
+        _en(
+            "works?",
+            "worked",
+            "working",
+            "fixed",
+            "answers again",
+            "went through",
+            "all good",
+            "perfect",
+            "success(?:ful)?",
+            "nice",
+            "great",
+            "awesome",
+            "green",
+            "it's back",
+            "back up",
+            "that did it",
+            "solved",
+        ),
+        "正常了",
+        "好了",
+        "可以了",
+        "成功",
+        "起来了",
+        "绿了",
+        "能看到",
+        "解决了",
+        "搞定",
+        "通了",
+        "没问题了",
+        "恢复了",
+        "能用了",
+        "稳定了",
+        "正常",
+        "✅",
+        "🎉",
+    )
+    REJECT = _any(
+        _en(
+            "still (?:fails|failing|broken|the same|doesn't|not|no)",
+            "no luck",
+            "didn't help",
+            "not it",
+            "same error",
+            "no change",
+        ),
+        "还是(?:不行|一样|报|失败|不通)",
+        "没用",
+        "不行",
+        "不对",
+        "没变化",
+        "又来了",
+    )
+    # The assistant rules something out or corrects itself.
+    RULED_OUT = _any(
+        _en(
+            "isn't it",
+            "is not it",
+            "not it either",
+            "wasn't it",
+            "was wrong",
+            "isn't the (?:problem|cause)",
+            "so it isn't",
+            "so that's not",
+            "not the problem",
+            "no need to",
+            "ruled out",
+        ),
+        "判断不对",
+        "不是(?:[^，。,]{0,8})(?:问题|原因)",
+        "没关系",
+        "排除",
+        "那不是",
+        "不是防火墙",
+        "无关",
+        "不影响",
+    )
+    HEDGE = _any(
+        _en(
+            "maybe",
+            "might",
+            "perhaps",
+            "probably",
+            "possibly",
+            "my (?:first )?guess",
+            "i suspect",
+            "could be",
+            "i think",
+            "let's try",
+            "try",
+            "i'd",
+            "options?",
+        ),
+        "可能",
+        "也许",
+        "怀疑",
+        "猜",
+        "试试",
+        "先试",
+        "大概",
+        "或许",
+        "是不是",
+        "会不会",
+        "要不",
+        "有没有",
+        "建议",
+    )
+    CHITCHAT = _any(
+        _en(
+            "lol",
+            "haha+",
+            "thanks?",
+            "thx",
+            "ty",
+            "brb",
+            "coffee",
+            "lunch",
+            "dinner",
+            "breakfast",
+            "wtf",
+            "good (?:morning|night)",
+            "enjoy",
+            "cheers",
+            "anytime",
+            "nice",
+            "cool",
+            "yay",
+            "oops",
+        ),
+        "哈哈",
+        "谢谢",
+        "谢了",
+        "辛苦",
+        "吃饭",
+        "午饭",
+        "晚饭",
+        "午觉",
+        "睡",
+        "早安",
+        "晚安",
+        "午安",
+        "下班",
+        "开会",
+        "不客气",
+        "😄",
+        "😂",
+        "👍",
+        "😩",
+        "👀",
+        "😕",
+        "🙏",
+    )
+    DEFERRAL = _any(
+        _en(
+            "later",
+            "tonight",
+            "tomorrow",
+            "this (?:afternoon|evening|weekend)",
+            "next week",
+            "not (?:now|today)",
+            "for now",
+            "after (?:lunch|standup|the meeting)",
+            "remind me",
+            "i'll (?:ping|tell|ask|look|check)",
+        ),
+        "明天",
+        "明早",
+        "今晚",
+        "下午",
+        "晚点",
+        "回头",
+        "改天",
+        "过两天",
+        "再说",
+        "下次",
+        "先不",
+        "等.{1,8}再",
+        "提醒我",
+        "今天先",
+        "先这样",
+        "还没想好",
+    )
+    STATUS = _any(
+        _en(
+            "still running",
+            "running now",
+            "in progress",
+            "deploying",
+            "message_id",
+            'sent "',
+            "deleted",
+            "re-ran",
+            "ran at",
+            "done:",
+            "took \\d",
+            "so far",
+        ),
+        "还在(?:跑|装|下)",
+        "部署中",
+        "已删除",
+        "已发",
+        "跑完了",
+        "用时",
+        "目前",
+        "进度",
+        "已改成",
+        r"\d+\s*m\s*\d+\s*s",
+        r"\d+\s*分\s*\d+\s*秒",
+        r"(?<![\w.])\d+\s?ms(?![A-Za-z])",
+        r"\d+/\d+\s*(?:chunks|个)?",
+        r"\d+(?:\.\d+)?%",
+    )
+    MINOR = _any(
+        _en("not important", "minor", "unimportant", "doesn't matter"), "不重要", "无所谓", "不关键", "次要"
+    )
+    # Diagnostics the assistant asks the user to run: steps, not facts.
+    PROBE = re.compile(
+        r"^(?:先|再)?(?:看|看看|看一下|看下|查|检查|确认|试|跑|grep)|^(?:let's|let us|can you|could you|check|run|try"
+        r"|look at|first,? )",
+        re.IGNORECASE,
+    )
+    ACK_PREFIX = re.compile(
+        r"^(?:(?:ok(?:ay)?|good|great|nice|right|yes|yep|yeah|sure|done|got it|noted|understood|perfect|cool|"
+        r"alright|so|also|btw|oh|and|hmm|好的?|好吧|收到|明白|了解|记下了|对|嗯|行|哦|是的|没错|对了|话说|另外|还有)"
+        r"[\s,，.。!！:：—\-–]+)+",
+        re.IGNORECASE,
+    )
+    NOTE_LEAD = re.compile(
+        r"^(?:for the notes?|for the record|worth remembering|rule of thumb(?: from now on)?|note to self|"
+        r"keep in mind|remember|takeaway|summary|tl;dr|记住|记一下|备忘|总结(?:一下)?|结论|要点)[^:：]{0,12}[:：]\s*",
+        re.IGNORECASE,
+    )
+    # The assistant reports a change it made ("Done", 改好了): a configuration that now holds.
+    DONE = _any(
+        _en("done", "updated", "configured", "set up", "created", "now (?:runs|points|uses|goes)"),
+        "改好了",
+        "已改好",
+        "建好了",
+        "已建好",
+        "已更新",
+        "配置好了",
+        "已提",
+        "加好了",
+        "已加",
+    )
+    NOT_CHOSEN = _any(
+        _en("not recommended", "not worth", "too much work", "overkill"), "不推荐", "不建议", "没必要"
+    )
+    # "option 1", "a.", "那就改 2": the user picks one item of a list the assistant offered.
+    CHOICE = re.compile(
+        r"(?:option|方案|选项?|那就(?:改|用|选)?|就(?:改|用|选)|go with|let's do)\s*\(?([0-9a-z])\)?(?![0-9a-z])"
+        r"|^\s*\(?([0-9a-z])\)?(?:[.)。,，]|\s*$)",
+        re.IGNORECASE,
+    )
+    CONFIRM_QUESTION = re.compile(
+        r"(?:对吗|对不对|是吗|right|correct|is that right)\s*[?？]\s*$", re.IGNORECASE
+    )
+    YES = re.compile(r"^\s*(?:对|是|是的|没错|yes|yep|yeah|correct|right|exactly|嗯)", re.IGNORECASE)
+
+
+LEX = Lexicon
+
+
+# --------------------------------------------------------------------------- text shape
+
+_FENCE = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
+_INLINE_CODE = re.compile(r"`([^`\n]{1,160})`")
+_LIST_MARK = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)、]|[a-z][.)])\s+")
+# Sentence ends: CJK terminators always; Latin ones only before whitespace (keeps nginx.conf intact).
+_SENTENCE_END = re.compile(r"(?<=[。！？；])|(?<=[.!?;])(?=\s)")
+
+
+def code_blocks(text: str) -> list[str]:
+    return [block.strip() for block in _FENCE.findall(text)]
+
+
+def prose(text: str) -> str:
+    """The message without fenced code blocks (pasted logs, configs, commands)."""
+    return _FENCE.sub("\n", text)
+
+
+def sentences(text: str) -> list[str]:
+    """Split prose into sentences; list items are sentences of their own; inline code stays whole."""
+    return [sentence for _, sentence in sentence_items(text)]
+
+
+_LIST_LABEL = re.compile(r"^\s*(?:(\d{1,2}|[a-z])[.)、]|\(([a-z0-9])\)|[-*•])\s+")
+_SHORT_CODE_LINE = 100
+
+
+def sentence_items(text: str) -> list[tuple[str | None, str]]:
+    """Sentences with the label of the list item they start ("1", "a"), if any.
+
+    A short code block right after a sentence ending in a colon ("修法：" + one
+    config line) is the sentence's object, so it is appended as inline code.
+    """
+    spans: list[str] = []
+
+    def protect(match: re.Match[str]) -> str:
+        spans.append(match.group(0))
+        return f"\x00{len(spans) - 1}\x00"
+
+    result: list[tuple[str | None, str]] = []
+    for chunk, is_code in _chunks(text):
+        if is_code:
+            _attach_code(result, chunk)
+            continue
+        for line in chunk.splitlines():
+            line = _INLINE_CODE.sub(protect, line)
+            match = _LIST_LABEL.match(line)
+            label = (match.group(1) or match.group(2)) if match else None
+            line = line[match.end() :] if match else line
+            for number, piece in enumerate(_SENTENCE_END.split(line.strip())):
+                piece = re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], piece).strip()
+                if piece:
+                    result.append((label if number == 0 else None, piece))
+    return result
+
+
+def _chunks(text: str) -> list[tuple[str, bool]]:
+    """Alternating prose and fenced-code chunks, in order."""
+    chunks: list[tuple[str, bool]] = []
+    position = 0
+    for match in _FENCE.finditer(text):
+        chunks.append((text[position : match.start()], False))
+        chunks.append((match.group(1), True))
+        position = match.end()
+    chunks.append((text[position:], False))
+    return chunks
+
+
+def _attach_code(result: list[tuple[str | None, str]], block: str) -> None:
+    lines = [
+        line.strip()
+        for line in block.splitlines()
+        if line.strip() and not re.fullmatch(r"\[[^\]]+\]|#.*|//.*", line.strip())
+    ]
+    if not result or not result[-1][1].endswith((":", "：")) or not 1 <= len(lines) <= 2:
+        return
+    if any(len(line) > _SHORT_CODE_LINE or "`" in line for line in lines):
+        return
+    label, sentence = result[-1]
+    result[-1] = (label, sentence + " " + "; ".join(f"`{line}`" for line in lines))
+
+
+def is_question(sentence: str) -> bool:
+    stripped = sentence.rstrip()
+    return stripped.endswith(("?", "？")) or bool(re.search(r"[吗呢](?:[。!！]*)$", stripped))
+
+
+# --------------------------------------------------------------------------- identifiers
+
+_ID_PATTERNS = [
+    re.compile(r"https?://[^\s`'\"<>)]+"),
+    re.compile(r"(?<![\w/])(?:~|\.{1,2})?/[\w.\-]+(?:/[\w.\-<>]*)+"),  # /etc/x, ~/.openclaw/x
+    re.compile(r"(?<![\w/])[\w\-]+(?:/[\w.\-]+)+"),  # reports/db.py, sites-enabled/files.conf
+    re.compile(
+        r"(?<![\w-])[\w-]+\.(?:conf|py|js|ts|json5?|ya?ml|toml|md|sh|service|timer|env|txt|ini|cfg|sql|log)\b"
+    ),
+    re.compile(r"(?<![A-Za-z0-9_])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![A-Za-z0-9_])"),  # ENV_VARS
+    re.compile(r"(?<![\w.])[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+(?![\w])"),  # gateway.auth.token, a.b.dev
+    re.compile(r"(?<![\w.])-?\d{4,}(?!\w|\.\w)"),  # chat ids, ports, long numbers
+    re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?"),  # IPv4
+    re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+|\.[A-Z]+)*(?!\w|\.\w)"),  # versions
+    re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:[KMGT]B|[kmg]b?|GiB|MiB)(?![A-Za-z])"),  # sizes
+    re.compile(r"(?<![\w-])[A-Za-z][a-z0-9]*(?:-[A-Za-z0-9]+)+(?![\w-])"),  # kebab names: billing-svc, edge-1
+    re.compile(r"(?<![\w])[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+(?![\w])"),  # CamelCase: ExecStart, OnCalendar
+    re.compile(r"(?<![\w])[A-Z][a-z]+(?:-[A-Z][a-z]+)+(?![\w])"),  # Header-Case: Retry-After
+    re.compile(r"(?<!\w)@\w{3,}"),
+    re.compile(r"(?<![\w.-])[a-z]+[0-9]+[a-z0-9]*(?![\w.-])"),  # fsn1, qwen2, g5
+    re.compile(r"(?<![\w])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w])"),  # snake_case keys
+]
+# Everyday hyphenated words and dotted abbreviations are not identifiers.
+_NOT_IDS = frozenset(
+    {
+        "e.g",
+        "i.e",
+        "etc",
+        "vs",
+        "re-run",
+        "re-ran",
+        "long-lived",
+        "built-in",
+        "follow-up",
+        "set-up",
+        "e-mail",
+        "one-off",
+        "off-by-one",
+        "up-to-date",
+        "opt-in",
+        "opt-out",
+        "read-only",
+        "so-called",
+        "self-hosted",
+        "dns-only",
+        "per-bot",
+        "plug-in",
+        "co-worker",
+        "day-to-day",
+        "check-in",
+        "sign-in",
+        "log-in",
+        "non-zero",
+        "pre-commit",
+        "x-ray",
+        "t-shirt",
+    }
+)
+
+
+def identifiers(text: str) -> set[str]:
+    """Distinctive tokens, case-folded: code spans and what they contain, paths, hosts, IDs, keys."""
+    found: set[str] = set()
+    for span in _INLINE_CODE.findall(text):
+        stripped = span.strip()
+        if 2 <= len(stripped) <= 80:
+            found.add(stripped.casefold())
+    for pattern in _ID_PATTERNS:
+        for match in pattern.findall(text):
+            token = match.strip().rstrip(".,:;)")
+            key = token.casefold()
+            if (
+                len(key) >= 3
+                and key not in _NOT_IDS
+                and not key.replace(".", "").isdigit()
+                or _long_number(key)
+            ):
+                found.add(key)
+    return found
+
+
+def _long_number(key: str) -> bool:
+    return key.lstrip("-").isdigit() and len(key.lstrip("-")) >= 4
+
+
+# --------------------------------------------------------------------------- cleaning
+
+_TRAILING_PUNCT = re.compile(r"[\s,，;；:：—\-–]+$")
+
+
+def clean_bullet(sentence: str) -> str:
+    """A sentence as a note bullet: without acknowledgements, note lead-ins or a dangling colon."""
+    text = " ".join(sentence.split())
+    for _ in range(3):
+        before = text
+        text = LEX.ACK_PREFIX.sub("", text)
+        text = LEX.NOTE_LEAD.sub("", text)
+        if text == before:
+            break
+    text = _TRAILING_PUNCT.sub("", text)
+    if text.endswith(("。", ".")) is False and has_cjk(text):
+        text = text.rstrip("，,")
+    return text[:1].upper() + text[1:] if text[:1].isascii() and not text.startswith("`") else text
+
+
+def conversation_language(texts: Iterable[str]) -> str:
+    """ "zh" when the user's side is mostly Chinese, else "en"."""
+    joined = "".join(prose(t) for t in texts)
+    return "zh" if cjk_ratio(joined) >= 0.15 else "en"
