@@ -33,7 +33,7 @@ import os
 import re
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -95,104 +95,52 @@ class _Entry(_Lenient):
     label: str | None = None
 
 
-_ENTRIES = TypeAdapter(dict[str, _Entry])
 _ENTRY = TypeAdapter(_Entry)
+_INVALID = object()  # memo marker: the entry failed validation
 
 
-@dataclass
 class _Snapshot:
-    signature: tuple[int, int, int]
-    sessions: dict[str, SessionInfo]
-    skipped_entries: int
+    """One parse of sessions.json: raw entries, a chat index, and SessionInfo built on demand.
 
+    Building (and validating) all 5,000 entries of a big store costs ~100 ms; a
+    /savenow in a topic only needs the handful of entries of its chat, so entries
+    are validated lazily and an index from chat id to keys is built up front.
+    """
 
-class OpenClawFileStore:
-    """A folder holding ``sessions.json`` and its transcripts; a missing folder is an empty store."""
-
-    def __init__(self, sessions_dir: Path, source: str = "openclaw") -> None:
-        self.sessions_dir = Path(sessions_dir).expanduser()
-        self.source = source
-        self._snapshot: _Snapshot | None = None
+    def __init__(self, signature: tuple[int, ...], raw: dict[str, Any], store: OpenClawFileStore) -> None:
+        self.signature = signature
+        self.raw = raw
+        self.source = store.source
+        self.resolver = _TranscriptResolver(store.sessions_dir, _directory_names(store.sessions_dir))
+        self.by_chat: dict[str, list[str]] = {}
+        for key, value in raw.items():
+            chat = _raw_chat_id(key, value)
+            if chat is not None:
+                self.by_chat.setdefault(chat, []).append(key)
+        self._infos: dict[str, Any] = {}
         self._lock = threading.Lock()
 
-    # -- the SessionStore interface --
+    def info(self, key: str) -> SessionInfo | None:
+        found = self._infos.get(key)
+        if found is None:
+            value = self.raw.get(key)
+            if value is None:
+                return None
+            try:
+                found = self._build(key, _ENTRY.validate_python(value))
+            except ValidationError:
+                found = _INVALID  # not an object with a usable sessionId: skipped, never fatal
+            with self._lock:
+                self._infos[key] = found
+        return None if found is _INVALID else found
 
-    def list_sessions(self) -> list[SessionInfo]:
-        return list(self._load().values())
+    def all(self) -> list[SessionInfo]:
+        return [info for key in self.raw if (info := self.info(key)) is not None]
 
-    def get(self, key: str) -> SessionInfo | None:
-        return self._load().get(key)
+    def skipped(self) -> int:
+        return len(self.raw) - len(self.all())
 
-    def read_messages(self, info: SessionInfo, limit: int) -> Transcript:
-        if info.transcript_path is None or limit <= 0:
-            return Transcript(messages=[], malformed_lines=0, total_messages_seen=0)
-        try:
-            return read_transcript_tail(info.transcript_path, limit)
-        except FileNotFoundError:
-            return Transcript(messages=[], malformed_lines=0, total_messages_seen=0)
-
-    # -- extras the catalog uses --
-
-    @property
-    def skipped_entries(self) -> int:
-        """Entries of sessions.json that were not objects with a usable sessionId."""
-        self._load()
-        return self._snapshot.skipped_entries if self._snapshot else 0
-
-    def probe_user_message(self, info: SessionInfo) -> bool:
-        """Whether the session has a user message, from a bounded scan of the transcript's head."""
-        if info.has_user_message is not None:
-            return info.has_user_message
-        if info.transcript_path is None:
-            return False
-        try:
-            return transcript_has_user_message(info.transcript_path)
-        except FileNotFoundError:
-            return False
-
-    # -- loading, cached on the file's (mtime, size, inode) --
-
-    def _load(self) -> dict[str, SessionInfo]:
-        path = self.sessions_dir / STORE_FILE
-        try:
-            stat = path.stat()
-        except (FileNotFoundError, NotADirectoryError):
-            return {}
-        signature = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
-        with self._lock:
-            if self._snapshot is None or self._snapshot.signature != signature:
-                sessions, skipped = self._parse(path)
-                self._snapshot = _Snapshot(signature, sessions, skipped)
-            return self._snapshot.sessions
-
-    def _parse(self, path: Path) -> tuple[dict[str, SessionInfo], int]:
-        try:
-            raw = path.read_bytes()
-        except OSError as exc:
-            raise BadInputError(
-                f"cannot read session store {path}: {exc.strerror}",
-                f"无法读取会话存储 {path}：{exc.strerror}",
-            ) from exc
-        if not raw.strip():
-            return {}, 0
-        try:
-            data = json.loads(raw)
-        except ValueError as exc:
-            raise BadInputError(
-                f"session store {path} is not valid JSON ({exc})", f"会话存储 {path} 不是合法的 JSON（{exc}）"
-            ) from exc
-        if not isinstance(data, dict):
-            raise BadInputError(
-                f"session store {path} must map session keys to entries",
-                f"会话存储 {path} 必须是「会话键 → 条目」的映射",
-            )
-        entries, skipped = _validate_entries(data)
-        names = _directory_names(self.sessions_dir)
-        resolver = _TranscriptResolver(self.sessions_dir, names)
-        sessions = {key: self._info(key, entry, resolver) for key, entry in entries.items()}
-        return sessions, skipped
-
-    def _info(self, key: str, entry: _Entry, resolver: _TranscriptResolver) -> SessionInfo:
+    def _build(self, key: str, entry: _Entry) -> SessionInfo:
         delivery = entry.deliveryContext
         origin = entry.origin
         key_thread = thread_id_from_key(key)
@@ -209,7 +157,7 @@ class OpenClawFileStore:
             (delivery.to if delivery else None), entry.lastTo, (origin.to if origin else None)
         )
         chat_type = entry.chatType or (origin.chatType if origin else None) or chat_type_from_key(key)
-        transcript = resolver.resolve(
+        transcript = self.resolver.resolve(
             entry.sessionId, entry.sessionFile, key_thread or next(iter(thread_ids), None)
         )
         return SessionInfo(
@@ -227,18 +175,120 @@ class OpenClawFileStore:
         )
 
 
-def _validate_entries(data: dict[str, Any]) -> tuple[dict[str, _Entry], int]:
-    try:
-        return _ENTRIES.validate_python(data), 0
-    except ValidationError:
-        pass  # one bad entry must not hide the others: validate them one by one
-    entries: dict[str, _Entry] = {}
-    for key, value in data.items():
+def _raw_chat_id(key: str, value: Any) -> str | None:
+    """The chat of an unvalidated entry, for the index (the same rule as SessionInfo.chat_id)."""
+    chat = chat_id_from_key(key)
+    if chat is not None or not isinstance(value, dict):
+        return chat
+    delivery, origin = value.get("deliveryContext"), value.get("origin")
+    return _chat_from_address(
+        delivery.get("to") if isinstance(delivery, dict) else None,
+        value.get("lastTo"),
+        origin.get("to") if isinstance(origin, dict) else None,
+    )
+
+
+# Parsed stores shared by every OpenClawFileStore in the process (the bot builds a catalog per
+# command), keyed by folder and source and revalidated on each use by the files' stat signature.
+_SNAPSHOTS: dict[tuple[str, str], _Snapshot] = {}
+_SNAPSHOTS_LOCK = threading.Lock()
+
+
+class OpenClawFileStore:
+    """A folder holding ``sessions.json`` and its transcripts; a missing folder is an empty store."""
+
+    def __init__(self, sessions_dir: Path, source: str = "openclaw") -> None:
+        self.sessions_dir = Path(sessions_dir).expanduser()
+        self.source = source
+
+    # -- the SessionStore interface --
+
+    def list_sessions(self) -> list[SessionInfo]:
+        snapshot = self._load()
+        return snapshot.all() if snapshot else []
+
+    def get(self, key: str) -> SessionInfo | None:
+        snapshot = self._load()
+        return snapshot.info(key) if snapshot else None
+
+    def read_messages(self, info: SessionInfo, limit: int) -> Transcript:
+        if info.transcript_path is None or limit <= 0:
+            return Transcript(messages=[], malformed_lines=0, total_messages_seen=0)
         try:
-            entries[key] = _ENTRY.validate_python(value)
-        except ValidationError:
-            continue
-    return entries, len(data) - len(entries)
+            return read_transcript_tail(info.transcript_path, limit)
+        except FileNotFoundError:
+            return Transcript(messages=[], malformed_lines=0, total_messages_seen=0)
+
+    # -- extras the catalog uses --
+
+    def sessions_in_chat(self, chat_id: str) -> list[SessionInfo]:
+        """The sessions whose key or delivery address names ``chat_id`` (an index lookup)."""
+        snapshot = self._load()
+        if snapshot is None:
+            return []
+        return [info for key in snapshot.by_chat.get(chat_id, ()) if (info := snapshot.info(key)) is not None]
+
+    @property
+    def skipped_entries(self) -> int:
+        """Entries of sessions.json that were not objects with a usable sessionId."""
+        snapshot = self._load()
+        return snapshot.skipped() if snapshot else 0
+
+    def probe_user_message(self, info: SessionInfo) -> bool:
+        """Whether the session has a user message, from a bounded scan of the transcript's head."""
+        if info.has_user_message is not None:
+            return info.has_user_message
+        if info.transcript_path is None:
+            return False
+        try:
+            return transcript_has_user_message(info.transcript_path)
+        except FileNotFoundError:
+            return False
+
+    # -- loading, cached on the files' stat signature --
+
+    @property
+    def _cache_key(self) -> tuple[str, str]:
+        return (os.path.abspath(self.sessions_dir), self.source)
+
+    def _load(self) -> _Snapshot | None:
+        path = self.sessions_dir / STORE_FILE
+        try:
+            stat = path.stat()
+            folder = self.sessions_dir.stat()
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        # The folder's mtime covers transcripts created or renamed since (topic files, resets).
+        signature = (stat.st_mtime_ns, stat.st_size, stat.st_ino, folder.st_mtime_ns)
+        with _SNAPSHOTS_LOCK:
+            snapshot = _SNAPSHOTS.get(self._cache_key)
+            if snapshot is None or snapshot.signature != signature:
+                snapshot = _Snapshot(signature, self._parse(path), self)
+                _SNAPSHOTS[self._cache_key] = snapshot
+            return snapshot
+
+    def _parse(self, path: Path) -> dict[str, Any]:
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise BadInputError(
+                f"cannot read session store {path}: {exc.strerror}",
+                f"无法读取会话存储 {path}：{exc.strerror}",
+            ) from exc
+        if not raw.strip():
+            return {}
+        try:
+            data = json.loads(raw)
+        except ValueError as exc:
+            raise BadInputError(
+                f"session store {path} is not valid JSON ({exc})", f"会话存储 {path} 不是合法的 JSON（{exc}）"
+            ) from exc
+        if not isinstance(data, dict):
+            raise BadInputError(
+                f"session store {path} must map session keys to entries",
+                f"会话存储 {path} 必须是「会话键 → 条目」的映射",
+            )
+        return data
 
 
 def _directory_names(folder: Path) -> frozenset[str]:

@@ -87,15 +87,29 @@ class SessionCatalog:
         """
         chat = _text(chat_id)
         thread = _text(thread_id)
+        if chat is None and thread is None:
+            return []
+        pool = self.list_sessions() if chat is None else self._sessions_in_chat(chat)
         matching = [
             info
-            for info in self.list_sessions()
+            for info in pool
             if not is_excluded_key(info.key)
             and (chat is None or info.chat_id == chat)
             and (thread is None or thread in info.thread_ids)
-            and (chat is not None or thread is not None)
         ]
         return [info for info in matching if self.has_user_message(info)]
+
+    def _sessions_in_chat(self, chat: str) -> list[SessionInfo]:
+        """A chat's sessions across stores (first store wins a key), newest first; indexed when the store can."""
+        merged: dict[str, SessionInfo] = {}
+        for position, store in enumerate(self.stores):
+            finder = getattr(store, "sessions_in_chat", None)
+            found = finder(chat) if finder is not None else store.list_sessions()
+            for info in found:
+                if info.key in merged or any(earlier.get(info.key) for earlier in self.stores[:position]):
+                    continue
+                merged[info.key] = info
+        return _newest_first(merged.values())
 
     def resolve(
         self,
@@ -150,7 +164,7 @@ class SessionCatalog:
         if chat is not None:
             direct = [
                 info
-                for info in self.list_sessions()
+                for info in self._sessions_in_chat(chat)
                 if not is_excluded_key(info.key)
                 and info.chat_id == chat
                 and (info.chat_type in (None, "direct"))
