@@ -41,7 +41,7 @@ from ..models import (
     MemorySection,
     parse_entry,
 )
-from .prompt import FORMAT_LADDER, build_prompt, correction_message, response_format
+from .prompt import FORMAT_LADDER, Prompt, build_prompt, correction_message, response_format
 
 __all__ = ["LLMExtractor", "parse_reply"]
 
@@ -55,7 +55,8 @@ _ANSWER_ATTEMPTS = 2  # an invalid answer is asked for once more, then reported
 _SERVER_TEXT_LIMIT = 300
 _THINK_BLOCK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 _HEADING_PREFIX = re.compile(r"^#+\s*|^\d{1,2}:\d{2}\s*[-–—]\s*")
-_SECRET_SHAPES = re.compile(r"\b((?:sk|pk|rk|gsk|xai|key|api)[-_])[A-Za-z0-9_\-*]{6,}", re.IGNORECASE)
+# Key-like tokens ("sk-proj-…", "gsk_…"); a digit is required so words like "api-version" survive.
+_SECRET_SHAPES = re.compile(r"\b((?:sk|pk|rk|gsk|xai|key|api)[-_])(?=[\w\-*]*\d)[\w\-*]{6,}", re.IGNORECASE)
 _BEARER = re.compile(r"(Bearer\s+)\S+", re.IGNORECASE)
 
 
@@ -162,6 +163,7 @@ class LLMExtractor:
                     continue
                 result = entries_from_reply(raw_entries)
                 result.usage = usage.as_dict()
+                result.notices.extend(_budget_notices(prompt))
                 log.info(
                     "LLM proposed %d entries (%d dropped); usage %s",
                     len(result.entries),
@@ -342,6 +344,20 @@ class _Usage:
             "requests": self.requests,
             "estimated_prompt_tokens": self.estimated_prompt_tokens,
         }
+
+
+def _budget_notices(prompt: Prompt) -> list[str]:
+    """Say what the token budget left out, so a missing note can be explained."""
+    notices = []
+    if prompt.messages_dropped:
+        notices.append(
+            f"The {prompt.messages_dropped} oldest messages were left out to fit llm.max_prompt_tokens."
+        )
+    if prompt.sections_omitted:
+        notices.append(
+            f"{prompt.sections_omitted} memory sections least related to this chat were not sent to the LLM."
+        )
+    return notices
 
 
 # -- parsing the answer (pure functions, tested on their own) --------------------------------------------

@@ -507,3 +507,13 @@ def test_the_key_never_reaches_logs_or_error_messages(
     assert all(TEST_API_KEY not in text for text in texts)
     assert all("SECRET" not in text for text in texts)
     assert "LLM request: POST" in caplog.text  # the logs do say what happened
+
+
+def test_what_the_budget_left_out_is_a_notice(fake_llm: FakeLLMServer, llm_settings: MakeSettings) -> None:
+    fake_llm.script(chat_reply(GOOD_ANSWER))
+    long_chat = [ChatMessage("user", f"message {i} " + "gateway port 18789 " * 30) for i in range(100)]
+
+    result = make_extractor(llm_settings(max_prompt_tokens=1500)).extract(long_chat, SECTIONS)
+
+    assert len(result.notices) == 1
+    assert result.notices[0].startswith("The ") and "oldest messages were left out" in result.notices[0]

@@ -62,3 +62,7 @@ def test_redact_removes_the_key_and_key_shaped_strings() -> None:
     cleaned = redact(text, "hunter2-secret")
 
     assert "sk-abc123456789" not in cleaned and "xyz.987" not in cleaned and "hunter2" not in cleaned
+
+
+def test_redact_leaves_ordinary_words_alone() -> None:
+    assert redact("unsupported api-version and key_format", "") == "unsupported api-version and key_format"
