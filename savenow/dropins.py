@@ -151,6 +151,7 @@ def merge_daily_memory(args: argparse.Namespace) -> int:
     day = _day(args.date, clock)
     _, entries = read_entries_file(args.entries_file)
     memory_path = _memory_path(args.memory_path, day)
+    read_exact(memory_path)  # refuse a non-UTF-8 file before any lock or state file is created
     outcome = write_entries(
         memory_path,
         entries,
