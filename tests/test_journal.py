@@ -63,7 +63,7 @@ def test_undo_with_nothing_journaled(tmp_path: Path) -> None:
 def test_undo_after_unrelated_edit_removes_only_inserted_lines(workspace: Path) -> None:
     write(workspace, [Entry("x", ["b"], "merge", "Target"), Entry("New", ["n"])])
     path = workspace / "memory" / "2026-05-15.md"
-    path.write_bytes(path.read_bytes().replace(b"# 2026-05-15", "# 2026-05-15 (edited)".encode()))
+    path.write_bytes(path.read_bytes().replace(b"# 2026-05-15", b"# 2026-05-15 (edited)"))
     undo_last(workspace)
     assert memory_bytes(workspace) == ORIGINAL.replace("# 2026-05-15", "# 2026-05-15 (edited)").encode()
 

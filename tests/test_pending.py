@@ -162,7 +162,7 @@ def test_pending_file_helpers(workspace: Path) -> None:
     pending = make_pending(workspace)
     write_pending(path, pending)
     assert read_pending(path) == pending
-    applied, outcome = apply_pending_file(path, now=NOW, memory_workspace=workspace, thread_id="42")
+    _applied, outcome = apply_pending_file(path, now=NOW, memory_workspace=workspace, thread_id="42")
     assert outcome.written and read_pending(path).appliedAt == NOW.isoformat()  # type: ignore[union-attr]
     _, second = apply_pending_file(path, now=NOW, memory_workspace=workspace)
     assert second.already_applied

@@ -36,8 +36,10 @@ def design_decisions() -> list[Decision]:
     add = Entry(
         "Gateway token mismatch fix",
         [
-            "Resolved `unauthorized: gateway token mismatch` by updating `gateway.cmd` and the related env "
-            "variables."
+            (
+                "Resolved `unauthorized: gateway token mismatch` by updating `gateway.cmd` and the related env "
+                "variables."
+            )
         ],
     )
     merge = Entry(
