@@ -53,9 +53,10 @@ def _header(session_id: str, ms: int) -> str:
 
 
 def _user(n: int, ms: int, text: str) -> str:
+    conversation = json.dumps({"chat_id": f"telegram:{CHAT_ID}", "topic_id": TARGET_THREAD})
     meta = (
-        'Conversation info (untrusted metadata):\n```json\n{"chat_id": "telegram:%s", "topic_id": "%s"}\n```\n\n'
-        'Sender (untrusted metadata):\n```json\n{"label": "Dana (4242)"}\n```\n\n' % (CHAT_ID, TARGET_THREAD)
+        f"Conversation info (untrusted metadata):\n```json\n{conversation}\n```\n\n"
+        'Sender (untrusted metadata):\n```json\n{"label": "Dana (4242)"}\n```\n\n'
     )
     content = meta + f"[Thu 2026-11-26 10:{n % 60:02d} GMT+8] {text}"
     return _line("message", n, ms, message={"role": "user", "content": content, "timestamp": ms})
