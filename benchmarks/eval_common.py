@@ -110,7 +110,9 @@ def run_cli(case: dict[str, Any], root: Path, extractor: str = "heuristic") -> l
         "--workspace", str(workspace), "--sessions-dir", str(sessions_dir),
         "--chat-id", CHAT_ID, "--thread-id", str(THREAD_ID), "--extractor", extractor,
     ]  # fmt: skip
-    done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=root, timeout=120)
+    done = subprocess.run(
+        command, check=False, capture_output=True, text=True, env=env, cwd=root, timeout=120
+    )
     if done.returncode != 0:
         raise RuntimeError(f"savenow preview failed ({done.returncode}): {done.stderr.strip()[:500]}")
     return list(json.loads(done.stdout)["entries"])

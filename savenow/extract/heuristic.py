@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..models import MAX_ENTRIES, ChatMessage, Entry, ExtractionResult, MemorySection
-from ..textnorm import similarity
+from ..textnorm import compact, compact_similarity, similarity
 from . import signals
 from .placement import Placement, place
 from .signals import LEX
@@ -43,7 +43,7 @@ BULLET_RATIO = 0.55  # a supporting sentence becomes a bullet when it scores thi
 MAX_BULLETS = 3
 MAX_BULLET_CHARS = 320
 SAME_TEXT = 0.5  # similarity above which two sentences say the same thing
-CONFIRM_WINDOW = 6  # messages after a fix in which the user's "works" counts as confirmation
+CONFIRM_WINDOW = 10  # messages after a fix in which the user's "works" counts as confirmation
 
 
 @dataclass
@@ -58,6 +58,13 @@ class Statement:
     score: float = 0.0
     kinds: set[str] = field(default_factory=set)  # note, future, root_cause, fix, owner, preference
     prior: bool = False  # says it is already saved / agreed before
+    _compact: str | None = field(default=None, repr=False)
+
+    @property
+    def compact(self) -> str:
+        if self._compact is None:
+            self._compact = compact(self.bullet)
+        return self._compact
 
 
 @dataclass
@@ -175,6 +182,17 @@ def _confirmed_after(chat: list[_Message], index: int) -> bool:
     return False
 
 
+def _confirmed_before(chat: list[_Message], index: int) -> bool:
+    """The assistant sums up right after the user said it works."""
+    for earlier in range(index - 1, max(index - 3, -1), -1):
+        if chat[earlier].role == "assistant":
+            return False
+        text = signals.prose(chat[earlier].text)
+        if LEX.CONFIRM.search(text) and not LEX.REJECT.search(text):
+            return True
+    return False
+
+
 def _rejected_after(chat: list[_Message], index: int) -> bool:
     """The user's next words report the suggestion failed or turn it down."""
     reply = _user_reply(chat, index)
@@ -209,7 +227,29 @@ class _Context:
     rejected: bool
     reply: _Message | None
     has_name: bool
+    name: str | None
     chosen: str | None
+
+
+def _single_name(text: str) -> str | None:
+    """The one capitalized name a message mentions (not at a sentence start), if exactly one."""
+    names = {m.group(0) for m in _NAME.finditer(text) if not m.group(0).isupper()}
+    names -= _NOT_NAMES
+    return next(iter(names)) if len(names) == 1 else None
+
+
+_NOT_NAMES = frozenset(
+    {"The", "This", "That", "Then", "And", "But", "She", "They", "API", "Fix", "Yes", "Got"}
+)
+
+
+def _echoes_user(chat: list[_Message], index: int) -> bool:
+    """The assistant's message repeats identifiers or wording of the user's message before it."""
+    if index == 0 or chat[index - 1].role != "user":
+        return False
+    said = signals.prose(chat[index - 1].text)
+    answer = signals.prose(chat[index].text)
+    return bool(signals.identifiers(said) & signals.identifiers(answer)) or similarity(said, answer) >= 0.35
 
 
 def statements(messages: Sequence[ChatMessage]) -> list[Statement]:
@@ -229,11 +269,12 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
     whole = signals.prose(message.text)
     assistant = message.role == "assistant"
     context = _Context(
-        restates=assistant and bool(_ACK_START.search(whole)) and index > 0,
-        confirmed=assistant and _confirmed_after(chat, index),
+        restates=assistant and bool(_ACK_START.search(whole)) and _echoes_user(chat, index),
+        confirmed=assistant and (_confirmed_after(chat, index) or _confirmed_before(chat, index)),
         rejected=assistant and _rejected_after(chat, index),
         reply=_user_reply(chat, index),
         has_name=bool(_NAME.search(whole)),
+        name=_single_name(whole),
         chosen=message.chosen,
     )
     minor = bool(LEX.MINOR.search(whole))
@@ -249,7 +290,9 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
             prior=bool(LEX.PRIOR.search(sentence)),
         )
         statement.score = _score(statement, context, carried, label)
-        if len(statement.bullet) <= MARKER_ONLY_CHARS and not statement.ids:
+        if "owner" in statement.kinds:
+            statement.bullet = _resolve_pronoun(statement.bullet, context.name)
+        if (len(statement.bullet) <= MARKER_ONLY_CHARS and not statement.ids) or _is_lead_in(sentence):
             # "There it is." / "修法：" — the marker speaks for the sentences that follow.
             carried |= statement.kinds & set(_CARRIED)
             statement.score = 0.0
@@ -261,10 +304,56 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
     return result
 
 
+def _marker_score(statement: Statement, context: _Context, carried: set[str]) -> float:
+    """What the explicit markers say; also records the statement's kinds."""
+    text = statement.text
+    kinds = statement.kinds
+    score = 0.0
+    if LEX.NOTE.search(text):
+        kinds.add("note")
+        score += 4.0
+    elif "note" in carried:
+        score += 2.0
+    if LEX.FUTURE.search(text):
+        kinds.add("future")
+        score += 2.0
+    if LEX.OWNER.search(text) and context.has_name:
+        kinds.add("owner")
+        score += 4.0
+    if LEX.PREFERENCE.search(text) and "future" in kinds:
+        kinds.add("preference")
+        score += 2.0
+    if LEX.ROOT_CAUSE.search(text) or "root_cause" in carried:
+        kinds.add("root_cause")
+        score += 1.5 + (1.5 if context.confirmed else 0.0)
+    if LEX.FIX.search(text) or "fix" in carried:
+        kinds.add("fix")
+        score += 1.0 + (1.0 if context.confirmed else 0.0)
+    if LEX.DONE.search(text) and statement.role == "assistant":
+        kinds.add("change")
+        score += 1.5 + (1.0 if context.confirmed else 0.0)
+    return score
+
+
+def _is_lead_in(sentence: str) -> bool:
+    """ "Fix in `config.json`:" introduces a block: not a fact on its own."""
+    return sentence.rstrip().endswith((":", "：")) and len(sentence) <= 80
+
+
+def _resolve_pronoun(bullet: str, name: str | None) -> str:
+    """ "She owns billing" → "Priya owns billing" when the message named one person."""
+    if not name:
+        return bullet
+    return _PRONOUN.sub(name + " ", bullet, count=1)
+
+
+_PRONOUN = re.compile(r"^(?:she|he|they)\s+(?=\w)|^(?:她|他)(?=[\u4e00-\u9fff])", re.IGNORECASE)
+
+
 def _score(statement: Statement, context: _Context, carried: set[str], label: str | None) -> float:
     text = statement.text
-    bullet = statement.bullet
-    if len(bullet) < 6 or not re.search(r"[\w\u4e00-\u9fff]{2}", bullet):
+    score = _marker_score(statement, context, carried)
+    if len(statement.bullet) < 6 or not re.search(r"[\w\u4e00-\u9fff]{2}", statement.bullet):
         return 0.0
     if LEX.CHITCHAT.search(text) or LEX.DEFERRAL.search(text) or LEX.STATUS.search(text):
         return 0.0
@@ -282,36 +371,12 @@ def _score(statement: Statement, context: _Context, carried: set[str], label: st
         if not confirmed_question:
             return 0.0
         statement.bullet = _clip(signals.clean_bullet(LEX.CONFIRM_QUESTION.sub("", text)))
-
-    score = 1.0 if statement.prior else 0.0
-    kinds = statement.kinds
-    if LEX.NOTE.search(text):
-        kinds.add("note")
-        score += 3.0
-    elif "note" in carried:
-        score += 2.0
-    if LEX.FUTURE.search(text):
-        kinds.add("future")
-        score += 2.0
-    if LEX.OWNER.search(text) and context.has_name:
-        kinds.add("owner")
-        score += 2.5
-    if LEX.PREFERENCE.search(text) and "future" in kinds:
-        kinds.add("preference")
+    if statement.prior:
         score += 1.0
-    if LEX.ROOT_CAUSE.search(text) or "root_cause" in carried:
-        kinds.add("root_cause")
-        score += 1.5 + (1.5 if context.confirmed else 0.0)
-    if LEX.FIX.search(text) or "fix" in carried:
-        kinds.add("fix")
-        score += 1.0 + (1.0 if context.confirmed else 0.0)
-    if LEX.DONE.search(text) and statement.role == "assistant":
-        kinds.add("change")
-        score += 1.5 + (1.0 if context.confirmed else 0.0)
     ids = len(statement.ids)
     score += min(2.0, 0.6 * ids)
-    if context.restates and ids:
-        score += 3.0
+    if context.restates and (ids or statement.kinds & {"future", "owner"}):
+        score += 3.0 if ids else 2.0
     if confirmed_question:
         score += 2.5
     if statement.role == "user" and ids and _DEFINITION.search(text):
@@ -322,7 +387,7 @@ def _score(statement: Statement, context: _Context, carried: set[str], label: st
         score -= 1.5
     if LEX.NOT_CHOSEN.search(text):
         score -= 2.0
-    if LEX.PROBE.search(bullet):
+    if LEX.PROBE.search(statement.bullet):
         score -= 2.0
     if context.rejected:
         score -= 3.0
@@ -357,9 +422,8 @@ def _clip(text: str) -> str:
 
 
 def _same_fact(a: Statement, b: Statement) -> bool:
-    if similarity(a.bullet, b.bullet) >= SAME_TEXT:
-        return True
-    return bool(a.ids) and a.ids <= b.ids and similarity(a.bullet, b.bullet) >= 0.3
+    alike = compact_similarity(a.compact, b.compact)
+    return alike >= SAME_TEXT or (bool(a.ids) and a.ids <= b.ids and alike >= 0.3)
 
 
 def _related(seed: Statement, other: Statement) -> bool:
@@ -367,20 +431,39 @@ def _related(seed: Statement, other: Statement) -> bool:
         return False
     if seed.ids & other.ids:
         return True
-    return similarity(seed.bullet, other.bullet) >= SAME_TEXT
+    episode = {"root_cause", "fix"}
+    if seed.message == other.message and seed.kinds & episode and other.kinds & episode:
+        return True
+    return compact_similarity(seed.compact, other.compact) >= SAME_TEXT
 
 
 def find_notes(messages: Sequence[ChatMessage]) -> list[Note]:
-    """Group the scored statements into notes, strongest first."""
+    """Group the scored statements into notes, strongest first.
+
+    Single-link over shared identifiers or near-identical wording, but only a
+    statement strong enough on its own (``SEED_MIN``) may open a note.
+    """
     ranked = sorted(
         (s for s in statements(messages) if s.score >= MEMBER_MIN or (s.prior and s.score > 0)),
         key=lambda s: (-s.score, s.message),
     )
     notes: list[Note] = []
     for statement in ranked:
-        home = next((note for note in notes if _related(note.seed, statement)), None)
-        if home is not None:
+        strong = statement.score >= SEED_MIN
+        homes = [
+            note
+            for note in notes
+            if any(
+                _related(member, statement) for member in note.members if strong or member.score >= SEED_MIN
+            )
+        ]
+        if homes:
+            home = homes[0]
             home.members.append(statement)
+            # Two notes joined by a strong statement are one fact; weak ones never chain notes.
+            for other in homes[1:] if strong else []:
+                home.members.extend(other.members)
+                notes.remove(other)
         elif statement.score >= SEED_MIN or (statement.prior and statement.score >= 1.0):
             notes.append(Note(seed=statement, members=[statement]))
     notes.sort(key=lambda note: -note.score)
@@ -415,8 +498,9 @@ _KIND_LABELS = {
 
 def _entry(note: Note, placement: Placement, language: str, index: int) -> Entry:
     bullets = [s.bullet for s in note.bullets()]
+    title = placement.section_title if placement.action == "skip" and placement.section_title else None
     return Entry(
-        title=_title(note, language),
+        title=title or _title(note, language),
         bullets=bullets,
         action=placement.action,
         merge_target_title=placement.section_title if placement.action == "merge" else None,

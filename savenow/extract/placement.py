@@ -53,7 +53,8 @@ def place(
     sections: Sequence[MemorySection],
 ) -> Placement | None:
     """The placement of a note; None for a "we already saved this" note today's file lacks."""
-    duplicate = _duplicate(bullets, prior, sections)
+    # A prior-reference note is a duplicate when any sentence matches; a new note only by its lead sentence.
+    duplicate = _duplicate(bullets if prior else bullets[:1], prior, sections)
     if duplicate is not None:
         section, bullet = duplicate
         return Placement(

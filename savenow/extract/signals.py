@@ -122,6 +122,7 @@ class Lexicon:
             "the reason (?:is|was)",
             "because",
             "found it",
+            "same (?:problem|issue|root cause|bug)",
         ),
         "根因",
         "原因是",
@@ -135,6 +136,8 @@ class Lexicon:
         "就是因为",
         "罪魁",
         "之所以",
+        "同一个问题",
+        "同样的问题",
     )
     FIX = _any(
         _en(
@@ -391,6 +394,9 @@ class Lexicon:
             "for now",
             "after (?:lunch|standup|the meeting)",
             "remind me",
+            "i'll",
+            "i will",
+            "let me",
             "i'll (?:ping|tell|ask|look|check)",
         ),
         "明天",
@@ -406,6 +412,8 @@ class Lexicon:
         "先不",
         "等.{1,8}再",
         "提醒我",
+        "我来",
+        "我去",
         "今天先",
         "先这样",
         "还没想好",
@@ -445,7 +453,7 @@ class Lexicon:
     )
     # Diagnostics the assistant asks the user to run: steps, not facts.
     PROBE = re.compile(
-        r"^(?:先|再)?(?:看|看看|看一下|看下|查|检查|确认|试|跑|grep)|^(?:let's|let us|can you|could you|check|run|try"
+        r"^(?:先|再)?(?:看|看看|看一下|看下|查|检查|确认一?下|试|跑|grep)|^(?:let's|let us|can you|could you|check|run|try"
         r"|look at|first,? )",
         re.IGNORECASE,
     )
