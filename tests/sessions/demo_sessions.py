@@ -30,9 +30,11 @@ ZH_SCRIPT: list[tuple[str, str, str]] = [
     (
         "t",
         "journalctl -u openclaw-gateway --since '2 hours ago' | tail -n 5",
-        "Nov 26 09:58:11 ops-1 gateway[2211]: listening on 127.0.0.1:18789\n"
-        "Nov 26 10:02:40 ops-1 gateway[2211]: ws connect rejected: unauthorized: gateway token mismatch\n"
-        "Nov 26 10:02:41 ops-1 gateway[2211]: ws connect rejected: unauthorized: gateway token mismatch",
+        (
+            "Nov 26 09:58:11 ops-1 gateway[2211]: listening on 127.0.0.1:18789\n"
+            "Nov 26 10:02:40 ops-1 gateway[2211]: ws connect rejected: unauthorized: gateway token mismatch\n"
+            "Nov 26 10:02:41 ops-1 gateway[2211]: ws connect rejected: unauthorized: gateway token mismatch"
+        ),
     ),
     ("a", "", "日志里每次 ws 连接都被拒绝，原因是 token 不匹配。网关本身是正常启动的。"),
     ("u", "阿杰", "会不会是服务器时间不对？上次证书过期也是这种感觉"),
@@ -59,8 +61,10 @@ ZH_SCRIPT: list[tuple[str, str, str]] = [
     (
         "a",
         "",
-        "找到了：`gateway.cmd` 里还是旧 token（oc_live_7f3a…），而 systemd 的环境变量 "
-        "`OPENCLAW_GATEWAY_TOKEN` 已经是新 token。重启后网关读了 gateway.cmd 的旧值，客户端用的是新值。",
+        (
+            "找到了：`gateway.cmd` 里还是旧 token（oc_live_7f3a…），而 systemd 的环境变量 "
+            "`OPENCLAW_GATEWAY_TOKEN` 已经是新 token。重启后网关读了 gateway.cmd 的旧值，客户端用的是新值。"
+        ),
     ),
     ("u", "小林", "啊，上周轮换 token 的时候只改了环境变量，忘了 gateway.cmd"),
     ("u", "阿杰", "那把 gateway.cmd 也改成新的？"),
@@ -73,8 +77,10 @@ ZH_SCRIPT: list[tuple[str, str, str]] = [
     (
         "a",
         "",
-        "总结：根因是轮换 token 时只更新了 `OPENCLAW_GATEWAY_TOKEN`，没更新 `gateway.cmd`；"
-        "修复是同步更新 gateway.cmd 后重启网关。",
+        (
+            "总结：根因是轮换 token 时只更新了 `OPENCLAW_GATEWAY_TOKEN`，没更新 `gateway.cmd`；"
+            "修复是同步更新 gateway.cmd 后重启网关。"
+        ),
     ),
     (
         "u",
@@ -336,7 +342,7 @@ def build() -> dict[str, str]:
     for topic in TOPICS:
         thread, session_id = str(topic["thread_id"]), str(topic["session_id"])
         lines = transcript_lines(session_id, topic["script"], topic["start"], thread)  # type: ignore[arg-type]
-        last = datetime.fromisoformat(json.loads(lines[-1])["timestamp"].replace("Z", "+00:00"))
+        last = datetime.fromisoformat(json.loads(lines[-1])["timestamp"])
         files[f"sessions/{session_id}-topic-{thread}.jsonl"] = "\n".join(lines) + "\n"
         key = f"agent:main:telegram:group:{CHAT_ID}:topic:{thread}"
         store[key] = _entry(session_id, thread, last, topic["start"], str(topic["title"]))  # type: ignore[arg-type]
