@@ -10,7 +10,8 @@ next entry is compared against, so a batch never repeats itself):
   disallowed, or no target named) the entry falls back to ``add``. Bullets
   already in the target (normalized) are dropped; when none is left the merge
   becomes ``skip`` (``all-bullets-duplicate``).
-* ``add`` (and a merge fallen back to add) becomes ``skip`` when all its
+* ``add`` (and a merge fallen back to add) becomes ``skip`` when nothing is
+  left of its title or bullets once normalized (``empty``), when all its
   bullets are already somewhere in the file, or when a section nearly
   duplicates it: title similarity ≥ :data:`DUPLICATE_TITLE_THRESHOLD` and
   content similarity ≥ :data:`DUPLICATE_CONTENT_THRESHOLD`, or content
@@ -53,6 +54,7 @@ REASON_MERGE_DISALLOWED = "merge-disallowed-or-empty-target"
 REASON_ALL_BULLETS_DUPLICATE = "all-bullets-duplicate"
 REASON_DUPLICATE_BULLETS = "duplicate:all-bullets-present"
 REASON_DUPLICATE_SECTION = "duplicate:similar-section"
+REASON_EMPTY = "empty"  # nothing left of the title or bullets after normalization (e.g. only emoji)
 
 
 @dataclass(frozen=True)
@@ -94,8 +96,13 @@ class Decision:
 
     @property
     def is_duplicate_skip(self) -> bool:
-        """An add the comparer turned into skip (the merge JSON's ``fallbackSkipped``)."""
+        """An add the comparer found already saved."""
         return self.reason.startswith("duplicate:")
+
+    @property
+    def is_comparer_skip(self) -> bool:
+        """An add the comparer turned into skip (the merge JSON's ``fallbackSkipped``)."""
+        return self.is_duplicate_skip or self.reason == REASON_EMPTY
 
 
 class _Index:
@@ -217,9 +224,9 @@ def _merge(entry: Entry, compact_title: str, index: _Index) -> Decision:
     keys = bullet_keys(entry.bullets)
     new_bullets: list[str] = []
     new_keys: list[str] = []
-    seen = set(index.bullet_keys[number])
+    seen: set[str] = set()
     for bullet, key in zip(entry.bullets, keys, strict=True):
-        if key and key not in seen:
+        if key and key not in seen and key not in index.section_of_bullet:
             seen.add(key)
             new_bullets.append(bullet)
             new_keys.append(key)
@@ -250,8 +257,17 @@ def _add(entry: Entry, compact_title: str, index: _Index, fallback_reason: str |
     requested = entry.merge_target_title if fallback else None
     matches = index.closest(compact_title)
     shown = [match for match in matches[:2] if match.similarity >= SHOW_MATCH_THRESHOLD]
-    keys = bullet_keys(entry.bullets)
-    present = [key for key in keys if key]
+    bullets, keys = _distinct_bullets(entry.bullets)
+    if not compact_title or not bullets:
+        return Decision(
+            entry=replace(entry, action="skip", merge_target_title=None),
+            proposed_action=proposed,
+            reason=REASON_EMPTY,
+            fallback=fallback,
+            requested_target=requested,
+        )
+    entry = replace(entry, bullets=bullets)
+    present = keys
 
     duplicate = _duplicate_of(entry, matches, index)
     if duplicate is None and present and all(key in index.section_of_bullet for key in present):
@@ -294,6 +310,17 @@ def _add(entry: Entry, compact_title: str, index: _Index, fallback_reason: str |
         )
     index.add_section(entry, compact_title, keys)
     return decision
+
+
+def _distinct_bullets(bullets: list[str]) -> tuple[list[str], list[str]]:
+    """The bullets worth writing (non-empty once normalized, first of each key) and their keys."""
+    kept: list[str] = []
+    keys: list[str] = []
+    for bullet, key in zip(bullets, bullet_keys(bullets), strict=True):
+        if key and key not in keys:
+            kept.append(bullet)
+            keys.append(key)
+    return kept, keys
 
 
 def _duplicate_of(entry: Entry, matches: list[Match], index: _Index) -> tuple[Match, float, str] | None:

@@ -91,12 +91,16 @@ class MemoryDocument:
     lines: list[str]
     sections: list[Section]
     newline: str
+    open_fence: str | None = None  # the fence run when the file ends inside an unclosed code block
 
     @classmethod
     def parse(cls, text: str | None) -> MemoryDocument:
         text = text or ""
         lines = split_lines(text)
-        return cls(text=text, lines=lines, sections=_parse_sections(lines), newline=detect_newline(lines))
+        sections, open_fence = _parse_sections(lines)
+        return cls(
+            text=text, lines=lines, sections=sections, newline=detect_newline(lines), open_fence=open_fence
+        )
 
     @property
     def has_bom(self) -> bool:
@@ -115,7 +119,7 @@ class MemoryDocument:
         return line_content(self.lines[index])
 
 
-def _parse_sections(lines: list[str]) -> list[Section]:
+def _parse_sections(lines: list[str]) -> tuple[list[Section], str | None]:
     sections: list[Section] = []
     current: Section | None = None
     fence: str | None = None  # the opening fence run ("```", "~~~~"…) while inside a block
@@ -138,7 +142,7 @@ def _parse_sections(lines: list[str]) -> list[Section]:
                 continue
         if current is not None and content.startswith("- "):
             _add_bullet(current, content[2:].strip(), index)
-    return sections
+    return sections, fence
 
 
 def _closes_fence(content: str, fence: str) -> bool:

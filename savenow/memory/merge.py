@@ -7,6 +7,8 @@
   ``- (merged HH:MM)``; a merge marker that is already the section's last
   bullet is replaced, not stacked. Several entries merging into one section
   share one marker.
+* A file that ends inside an unclosed code fence gets the closing fence
+  before the new sections (otherwise they would be code, and invisible).
 * Every other byte stays: new lines use the file's own line ending; an
   unterminated last line only gains the ending it needs to be followed.
 
@@ -98,8 +100,12 @@ def apply_decisions(
             blocks.extend(f"- {one_line(bullet)}{nl}" for bullet in entry.bullets)
         if document.is_blank:
             blocks = [f"# {day.isoformat()}{nl}", nl, *blocks]
+        elif document.open_fence:
+            # The file ends inside an unclosed code block: close it, or the new sections would be code.
+            blocks = [document.open_fence + nl, nl, *blocks]
         if document.lines:
-            _append_at_end(document, ops, blocks, nl, separate=not document.is_blank)
+            separate = not document.is_blank and not document.open_fence
+            _append_at_end(document, ops, blocks, nl, separate=separate)
         else:
             head = blocks
     return _render(document, ops, head)

@@ -13,6 +13,7 @@ from ..models import DroppedEntry
 from .compare import (
     REASON_ALL_BULLETS_DUPLICATE,
     REASON_DUPLICATE_BULLETS,
+    REASON_EMPTY,
     REASON_MERGE_DISALLOWED,
     SHOW_MATCH_THRESHOLD,
     Decision,
@@ -142,6 +143,8 @@ def _render_skip(number: int, decision: Decision) -> list[str]:
         lines.append(
             f"_all {decision.duplicate_bullets} bullet(s) already present in existing {target} — nothing to merge._"
         )
+    elif decision.reason == REASON_EMPTY:
+        lines.append("_(nothing left once punctuation and symbols are removed — will not be added)_")
     elif decision.is_duplicate_skip:
         sims = f"title sim {decision.similarity:.2f}"
         if decision.reason == REASON_DUPLICATE_BULLETS:

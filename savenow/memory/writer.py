@@ -70,7 +70,7 @@ class WriteOutcome:
             elif decision.action == "merge":
                 outcome.merged_titles.append(title)
                 outcome.merged_bullets += len(decision.entry.bullets)
-            elif decision.is_duplicate_skip:
+            elif decision.is_comparer_skip:
                 outcome.fallback_skipped.append(title)
             else:
                 outcome.skipped_titles.append(title)

@@ -108,3 +108,23 @@ def test_hunks_describe_exactly_the_change() -> None:
 def test_multiline_titles_and_bullets_stay_on_one_line() -> None:
     out = run(None, [Entry("Two\nlines", ["b1\nb2"])])
     assert out == "# 2026-05-15\n\n## 16:48 - Two lines\n- b1 b2\n"
+
+
+def test_unclosed_fence_at_end_is_closed_before_new_sections() -> None:
+    out = run("## A\n- a\n```\ncode", [Entry("New", ["n"])])
+    assert out == "## A\n- a\n```\ncode\n```\n\n## 16:48 - New\n- n\n"
+    assert [s.title for s in MemoryDocument.parse(out).sections] == ["A", "New"]
+
+
+def test_merge_drops_bullets_saved_elsewhere_in_the_file() -> None:
+    text = "## T\n- a\n## U\n- u\n"
+    assert (
+        run(text, [Entry("x", ["u", "new"], "merge", "T")])
+        == "## T\n- a\n- new\n- (merged 16:48)\n## U\n- u\n"
+    )
+
+
+def test_entry_with_nothing_left_after_normalization_is_skipped() -> None:
+    document = MemoryDocument.parse("## T\n- a\n")
+    (decision,) = plan([Entry("🚀🚀", ["!!!"])], document)
+    assert decision.action == "skip" and decision.reason == "empty" and decision.is_comparer_skip
