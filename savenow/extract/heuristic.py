@@ -60,11 +60,20 @@ class Statement:
     prior: bool = False  # says it is already saved / agreed before
     _compact: str | None = field(default=None, repr=False)
 
+    _grams: frozenset[str] | None = field(default=None, repr=False)
+
     @property
     def compact(self) -> str:
         if self._compact is None:
             self._compact = compact(self.bullet)
         return self._compact
+
+    @property
+    def grams(self) -> frozenset[str]:
+        if self._grams is None:
+            text = self.compact
+            self._grams = frozenset(text[i : i + 2] for i in range(len(text) - 1))
+        return self._grams
 
 
 @dataclass
@@ -130,7 +139,12 @@ class _Message:
     text: str
     items: list[tuple[str | None, str]]  # (list label, sentence)
     is_paste: bool
+    prose: str  # the text without fenced code
+    ids: frozenset[str]  # identifiers of the prose
+    confirms: bool  # says it works now
+    rejects: bool  # says it still fails
     chosen: str | None = None  # the list label the user picked from this message's options
+    recalled: bool = False  # a later message says this was saved / agreed before
 
 
 def _messages(messages: Sequence[ChatMessage]) -> list[_Message]:
@@ -140,8 +154,13 @@ def _messages(messages: Sequence[ChatMessage]) -> list[_Message]:
         items = signals.sentence_items(text)
         prose_chars = sum(len(sentence) for _, sentence in items)
         is_paste = bool(signals.code_blocks(text)) and prose_chars < 40
-        result.append(_Message(message.role, text, items, is_paste))
+        prose = signals.prose(text)
+        rejects = bool(LEX.REJECT.search(prose))
+        confirms = not rejects and bool(LEX.CONFIRM.search(prose)) and not signals.is_question(prose.strip())
+        ids = frozenset(signals.identifiers(prose))
+        result.append(_Message(message.role, text, items, is_paste, prose, ids, confirms, rejects))
     _mark_choices(result)
+    _mark_recalled(result)
     return result
 
 
@@ -150,7 +169,7 @@ def _mark_choices(chat: list[_Message]) -> None:
     for index, message in enumerate(chat):
         if message.role != "user" or message.is_paste:
             continue
-        match = LEX.CHOICE.search(signals.prose(message.text))
+        match = LEX.CHOICE.search(message.prose)
         if not match:
             continue
         label = (match.group(1) or match.group(2)).casefold()
@@ -174,10 +193,9 @@ def _confirmed_after(chat: list[_Message], index: int) -> bool:
     for later in chat[index + 1 : index + 1 + CONFIRM_WINDOW]:
         if later.role != "user" or later.is_paste:
             continue
-        text = signals.prose(later.text)
-        if LEX.REJECT.search(text):
+        if later.rejects:
             return False
-        if LEX.CONFIRM.search(text) and not signals.is_question(text.strip()):
+        if later.confirms:
             return True
     return False
 
@@ -187,8 +205,7 @@ def _confirmed_before(chat: list[_Message], index: int) -> bool:
     for earlier in range(index - 1, max(index - 3, -1), -1):
         if chat[earlier].role == "assistant":
             return False
-        text = signals.prose(chat[earlier].text)
-        if LEX.CONFIRM.search(text) and not LEX.REJECT.search(text):
+        if chat[earlier].confirms:
             return True
     return False
 
@@ -198,8 +215,7 @@ def _rejected_after(chat: list[_Message], index: int) -> bool:
     reply = _user_reply(chat, index)
     if reply is None:
         return False
-    text = signals.prose(reply.text)
-    return bool(LEX.REJECT.search(text) or _TURNED_DOWN.search(text))
+    return reply.rejects or bool(_TURNED_DOWN.search(reply.prose))
 
 
 _TURNED_DOWN = re.compile(
@@ -214,8 +230,14 @@ _DEFINITION = re.compile(
     r"(?<![A-Za-z])(?:is|are|runs?|lives?|sits?|uses?|goes|connects? to|on|in|at)(?![A-Za-z])|在|是|用|放|走",
     re.IGNORECASE,
 )
-_CARRIED = ("note", "root_cause", "fix")  # a marker sentence lends its kind to the rest of its message
+_CARRIED = (
+    "note",
+    "root_cause",
+    "fix",
+    "change",
+)  # a marker sentence lends its kind to the rest of its message
 MARKER_ONLY_CHARS = 24
+_LONG_ID = re.compile(r"-?\d{6,}")  # chat ids, account ids: worth keeping on their own
 
 
 @dataclass
@@ -228,6 +250,7 @@ class _Context:
     reply: _Message | None
     has_name: bool
     name: str | None
+    echoed: frozenset[str]  # identifiers the next assistant message repeats (for user messages)
     chosen: str | None
 
 
@@ -243,13 +266,18 @@ _NOT_NAMES = frozenset(
 )
 
 
+def _echoed_ids(chat: list[_Message], index: int) -> frozenset[str]:
+    if chat[index].role != "user" or index + 1 >= len(chat) or chat[index + 1].role != "assistant":
+        return frozenset()
+    return chat[index].ids & chat[index + 1].ids
+
+
 def _echoes_user(chat: list[_Message], index: int) -> bool:
     """The assistant's message repeats identifiers or wording of the user's message before it."""
     if index == 0 or chat[index - 1].role != "user":
         return False
-    said = signals.prose(chat[index - 1].text)
-    answer = signals.prose(chat[index].text)
-    return bool(signals.identifiers(said) & signals.identifiers(answer)) or similarity(said, answer) >= 0.35
+    said, answer = chat[index - 1], chat[index]
+    return bool(said.ids & answer.ids) or similarity(said.prose, answer.prose) >= 0.35
 
 
 def statements(messages: Sequence[ChatMessage]) -> list[Statement]:
@@ -260,13 +288,12 @@ def statements(messages: Sequence[ChatMessage]) -> list[Statement]:
         if message.is_paste:
             continue
         result.extend(_message_statements(chat, index))
-    _propagate_prior(chat, result)
     return result
 
 
 def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
     message = chat[index]
-    whole = signals.prose(message.text)
+    whole = message.prose
     assistant = message.role == "assistant"
     context = _Context(
         restates=assistant and bool(_ACK_START.search(whole)) and _echoes_user(chat, index),
@@ -275,6 +302,7 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
         reply=_user_reply(chat, index),
         has_name=bool(_NAME.search(whole)),
         name=_single_name(whole),
+        echoed=_echoed_ids(chat, index),
         chosen=message.chosen,
     )
     minor = bool(LEX.MINOR.search(whole))
@@ -287,9 +315,11 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
             text=sentence,
             bullet=_clip(signals.clean_bullet(sentence)),
             ids=frozenset(signals.identifiers(sentence)),
-            prior=bool(LEX.PRIOR.search(sentence)),
+            prior=message.recalled or bool(LEX.PRIOR.search(sentence)),
         )
         statement.score = _score(statement, context, carried, label)
+        if LEX.PRIOR.search(sentence) and not statement.ids and len(statement.bullet) < 40:
+            statement.score = 0.0  # "it's already in today's notes" points elsewhere; says nothing itself
         if "owner" in statement.kinds:
             statement.bullet = _resolve_pronoun(statement.bullet, context.name)
         if (len(statement.bullet) <= MARKER_ONLY_CHARS and not statement.ids) or _is_lead_in(sentence):
@@ -329,7 +359,7 @@ def _marker_score(statement: Statement, context: _Context, carried: set[str]) ->
     if LEX.FIX.search(text) or "fix" in carried:
         kinds.add("fix")
         score += 1.0 + (1.0 if context.confirmed else 0.0)
-    if LEX.DONE.search(text) and statement.role == "assistant":
+    if (LEX.DONE.search(text) or "change" in carried) and statement.role == "assistant":
         kinds.add("change")
         score += 1.5 + (1.0 if context.confirmed else 0.0)
     return score
@@ -366,7 +396,7 @@ def _score(statement: Statement, context: _Context, carried: set[str], label: st
             statement.role == "assistant"
             and LEX.CONFIRM_QUESTION.search(text)
             and reply is not None
-            and LEX.YES.search(signals.prose(reply.text))
+            and LEX.YES.search(reply.prose)
         )
         if not confirmed_question:
             return 0.0
@@ -374,13 +404,15 @@ def _score(statement: Statement, context: _Context, carried: set[str], label: st
     if statement.prior:
         score += 1.0
     ids = len(statement.ids)
-    score += min(2.0, 0.6 * ids)
+    score += min(2.0, 0.6 * ids + 0.4 * sum(1 for i in statement.ids if _LONG_ID.fullmatch(i)))
     if context.restates and (ids or statement.kinds & {"future", "owner"}):
         score += 3.0 if ids else 2.0
     if confirmed_question:
         score += 2.5
     if statement.role == "user" and ids and _DEFINITION.search(text):
         score += 0.5
+    if statement.role == "user" and ids and context.echoed & statement.ids:
+        score += 2.0  # the assistant picked it up: a fact the user is handing over
     if label and context.chosen:
         score += 3.0 if label.casefold() == context.chosen else -3.0
     if LEX.HEDGE.search(text):
@@ -394,19 +426,14 @@ def _score(statement: Statement, context: _Context, carried: set[str], label: st
     return max(score, 0.0)
 
 
-def _propagate_prior(chat: list[_Message], found: list[Statement]) -> None:
+def _mark_recalled(chat: list[_Message]) -> None:
     """ "That's what we said this morning" marks the message it answers as already saved."""
-    by_message: dict[int, list[Statement]] = {}
-    for statement in found:
-        by_message.setdefault(statement.message, []).append(statement)
     for index, message in enumerate(chat):
-        own = by_message.get(index, [])
-        if not any(s.prior for s in own) or any(s.ids for s in own if s.prior):
+        if not LEX.PRIOR.search(message.prose) or message.ids:
             continue
         for earlier in range(index - 1, max(index - 3, -1), -1):
-            if chat[earlier].role != message.role and earlier in by_message:
-                for statement in by_message[earlier]:
-                    statement.prior = True
+            if chat[earlier].role != message.role and not chat[earlier].is_paste:
+                chat[earlier].recalled = True
                 break
 
 
@@ -422,7 +449,7 @@ def _clip(text: str) -> str:
 
 
 def _same_fact(a: Statement, b: Statement) -> bool:
-    alike = compact_similarity(a.compact, b.compact)
+    alike = _alike(a, b)
     return alike >= SAME_TEXT or (bool(a.ids) and a.ids <= b.ids and alike >= 0.3)
 
 
@@ -434,7 +461,15 @@ def _related(seed: Statement, other: Statement) -> bool:
     episode = {"root_cause", "fix"}
     if seed.message == other.message and seed.kinds & episode and other.kinds & episode:
         return True
-    return compact_similarity(seed.compact, other.compact) >= SAME_TEXT
+    return _alike(seed, other) >= SAME_TEXT
+
+
+def _alike(a: Statement, b: Statement) -> float:
+    """Text similarity, skipping the exact score when too few character bigrams are shared."""
+    smaller = min(len(a.grams), len(b.grams))
+    if not smaller or len(a.grams & b.grams) < 0.3 * smaller:
+        return 0.0
+    return compact_similarity(a.compact, b.compact)
 
 
 def find_notes(messages: Sequence[ChatMessage]) -> list[Note]:

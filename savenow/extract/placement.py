@@ -100,8 +100,10 @@ def _affinity(text: str, note_ids: frozenset[str], kinds: set[str], section: Mem
     section_text = " ".join([section.title, *section.bullets])
     section_ids = signals.identifiers(section_text)
     score = min(2.0, 1.0 * len(note_ids & section_ids))
-    if any(term in compact(text) for term in _title_terms(section.title)):
-        score += 1.5
+    terms = [term for term in _title_terms(section.title) if term in compact(text)]
+    if terms:
+        # A long word of the heading ("digest", "ollama") names the subject; a short one only hints.
+        score += 2.0 if any(len(term) >= 5 or has_cjk(term) and len(term) >= 3 for term in terms) else 1.5
     if "owner" in kinds and (_OWNER_SECTION.search(section.title) or _owner_bullets(section.bullets)):
         score += 2.0
     if "preference" in kinds and _PREFERENCE_SECTION.search(section.title):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from ..textnorm import cjk_ratio, has_cjk
 
@@ -505,7 +506,7 @@ _FENCE = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
 _INLINE_CODE = re.compile(r"`([^`\n]{1,160})`")
 _LIST_MARK = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)、]|[a-z][.)])\s+")
 # Sentence ends: CJK terminators always; Latin ones only before whitespace (keeps nginx.conf intact).
-_SENTENCE_END = re.compile(r"(?<=[。！？；])|(?<=[.!?;])(?=\s)")
+_SENTENCE_END = re.compile(r"(?<=[。！？；])|(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)(?<=[.!?;])(?=\s)")
 
 
 def code_blocks(text: str) -> list[str]:
@@ -588,26 +589,36 @@ def is_question(sentence: str) -> bool:
 
 # --------------------------------------------------------------------------- identifiers
 
-_ID_PATTERNS = [
-    re.compile(r"https?://[^\s`'\"<>)]+"),
-    re.compile(r"(?<![\w/])(?:~|\.{1,2})?/[\w.\-]+(?:/[\w.\-<>]*)+"),  # /etc/x, ~/.openclaw/x
-    re.compile(r"(?<![\w/])[\w\-]+(?:/[\w.\-]+)+"),  # reports/db.py, sites-enabled/files.conf
-    re.compile(
-        r"(?<![\w-])[\w-]+\.(?:conf|py|js|ts|json5?|ya?ml|toml|md|sh|service|timer|env|txt|ini|cfg|sql|log)\b"
+# (pattern, a character the text must contain for the pattern to match at all): the guard
+# skips most regex scans, which keeps 180 messages well under the 50 ms budget.
+_ID_PATTERNS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"https?://[^\s`'\"<>)]+"), "://"),
+    (re.compile(r"(?<![\w/])(?:~|\.{1,2})?/[\w.\-]+(?:/[\w.\-<>]*)+"), "/"),  # /etc/x, ~/.openclaw/x
+    (re.compile(r"(?<![\w/])[\w\-]+(?:/[\w.\-]+)+"), "/"),  # reports/db.py, sites-enabled/files.conf
+    (
+        re.compile(
+            r"(?<![\w-])[\w-]+\.(?:conf|py|js|ts|json5?|ya?ml|toml|md|sh|service|timer|env|txt|ini|cfg|sql|log)\b"
+        ),
+        ".",
     ),
-    re.compile(r"(?<![A-Za-z0-9_])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![A-Za-z0-9_])"),  # ENV_VARS
-    re.compile(r"(?<![\w.])[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+(?![\w])"),  # gateway.auth.token, a.b.dev
-    re.compile(r"(?<![\w.])-?\d{4,}(?!\w|\.\w)"),  # chat ids, ports, long numbers
-    re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?"),  # IPv4
-    re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+|\.[A-Z]+)*(?!\w|\.\w)"),  # versions
-    re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:[KMGT]B|[kmg]b?|GiB|MiB)(?![A-Za-z])"),  # sizes
-    re.compile(r"(?<![\w-])[A-Za-z][a-z0-9]*(?:-[A-Za-z0-9]+)+(?![\w-])"),  # kebab names: billing-svc, edge-1
-    re.compile(r"(?<![\w])[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+(?![\w])"),  # CamelCase: ExecStart, OnCalendar
-    re.compile(r"(?<![\w])[A-Z][a-z]+(?:-[A-Z][a-z]+)+(?![\w])"),  # Header-Case: Retry-After
-    re.compile(r"(?<!\w)@\w{3,}"),
-    re.compile(r"(?<![\w.-])[a-z]+[0-9]+[a-z0-9]*(?![\w.-])"),  # fsn1, qwen2, g5
-    re.compile(r"(?<![\w])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w])"),  # snake_case keys
+    (re.compile(r"(?<![A-Za-z0-9_])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![A-Za-z0-9_])"), "_"),  # ENV_VARS
+    (re.compile(r"(?<![\w.])[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+(?![\w])"), "."),  # gateway.auth.token
+    (re.compile(r"(?<![\w.])-?\d{4,}(?!\w|\.\w)"), ""),  # chat ids, ports, long numbers
+    (re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?"), "."),  # IPv4
+    (re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+|\.[A-Z]+)*(?!\w|\.\w)"), "."),  # versions
+    (re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:[KMGT]B|[kmg]b?|GiB|MiB)(?![A-Za-z])"), ""),  # sizes
+    (
+        re.compile(r"(?<![\w-])[A-Za-z][a-z0-9]*(?:-[A-Za-z0-9]+)+(?![\w-])"),
+        "-",
+    ),  # kebab: billing-svc, edge-1
+    (re.compile(r"(?<![\w])[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+(?![\w])"), ""),  # CamelCase: ExecStart
+    (re.compile(r"(?<![\w])[A-Z][a-z]+(?:-[A-Z][a-z]+)+(?![\w])"), "-"),  # Header-Case: Retry-After
+    (re.compile(r"(?<!\w)@\w{3,}"), "@"),
+    (re.compile(r"(?<![\w.-])[a-z]+[0-9]+[a-z0-9]*(?![\w.-])"), ""),  # fsn1, qwen2, g5
+    (re.compile(r"(?<![\w])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w])"), "_"),  # snake_case keys
 ]
+_DIGIT = re.compile(r"\d")
+_NEEDS_DIGIT = {6, 7, 8, 9, 14}  # indexes of the patterns above that need a digit
 # Everyday hyphenated words and dotted abbreviations are not identifiers.
 _NOT_IDS = frozenset(
     {
@@ -648,12 +659,20 @@ _NOT_IDS = frozenset(
 
 def identifiers(text: str) -> set[str]:
     """Distinctive tokens, case-folded: code spans and what they contain, paths, hosts, IDs, keys."""
+    return set(_identifiers(text))
+
+
+@lru_cache(maxsize=8192)
+def _identifiers(text: str) -> frozenset[str]:
     found: set[str] = set()
+    has_digit = _DIGIT.search(text) is not None
     for span in _INLINE_CODE.findall(text):
         stripped = span.strip()
         if 2 <= len(stripped) <= 80:
             found.add(stripped.casefold())
-    for pattern in _ID_PATTERNS:
+    for number, (pattern, guard) in enumerate(_ID_PATTERNS):
+        if (guard and guard not in text) or (number in _NEEDS_DIGIT and not has_digit):
+            continue
         for match in pattern.findall(text):
             token = match.strip().rstrip(".,:;)")
             key = token.casefold()
@@ -664,7 +683,7 @@ def identifiers(text: str) -> set[str]:
                 or _long_number(key)
             ):
                 found.add(key)
-    return found
+    return frozenset(found)
 
 
 def _long_number(key: str) -> bool:
