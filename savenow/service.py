@@ -15,7 +15,6 @@ layer calls them off the event loop. Refusals raise ``SaveNowError`` subclasses.
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
@@ -25,13 +24,13 @@ from .clock import Clock, load_timezone
 from .config import Settings
 from .errors import AccessDeniedError, ForbiddenTargetError, NoPendingError
 from .extract.base import Extractor
+from .fileio import read_exact, sha256_text
 from .memory.compare import Decision, plan
 from .memory.document import MemoryDocument
 from .memory.preview import render_preview
 from .memory.writer import WriteOutcome, write_entries
 from .models import Entry, ExtractionResult
-from .pending import PendingPreview, PendingStore, apply_pending, check_pending
-from .fileio import read_exact
+from .pending import NO_PENDING_EN, NO_PENDING_ZH, PendingPreview, PendingStore, new_pending_id
 from .sessions.resolve import SessionCatalog
 from .sessions.store import SessionInfo
 
@@ -204,13 +203,18 @@ class SaveNowService:
 
     def apply(self, scope: Scope, pending_id: str | None = None) -> ApplyResult:
         pending = self._own_pending(scope, pending_id)
-        check_pending(pending, now=self.clock.now(), thread_id=scope.thread_id)
         memory_path = self._checked_memory_path(Path(pending.memoryPath))
-        entries = [e for e in pending.entry_objects()]
-        outcome = apply_pending(pending, now=self.clock.now(), workspace=self.settings.workspace)
-        if outcome.written or pending.appliedAt is not None:
-            self.pending.save(scope.pending_key, pending)
-        return self._apply_result(pending.sessionKey, memory_path, entries, outcome, "")
+        # Checks TTL and scope, writes and marks the preview applied, all under the pending's lock,
+        # so a double tap or a re-delivered update writes once.
+        pending, outcome = self.pending.apply(
+            scope.pending_key,
+            now=self.clock.now(),
+            workspace=self.settings.workspace,
+            thread_id=scope.thread_id or "",
+            chat_id=scope.chat_id or "",
+            pending_id=pending.id,
+        )
+        return self._apply_result(pending.sessionKey or "", memory_path, pending.entry_objects(), outcome, "")
 
     def cancel(self, scope: Scope, pending_id: str | None = None) -> CancelResult:
         pending = self._own_pending(scope, pending_id)
@@ -268,7 +272,7 @@ class SaveNowService:
             day=day,
             decisions=decisions,
             extraction=extraction,
-            base_sha256=_sha256(memory_text),
+            base_sha256=sha256_text(memory_text),
         )
 
     def _render(self, proposal: _Proposal) -> str:
@@ -283,7 +287,7 @@ class SaveNowService:
     def _pending_for(self, scope: Scope, proposal: _Proposal, entries: list[Entry]) -> PendingPreview:
         now = self.clock.now()
         return PendingPreview(
-            id=secrets.token_urlsafe(9),
+            id=new_pending_id(),
             sessionKey=proposal.session.key,
             messageThreadId=scope.thread_id,
             generatedAt=_iso(now),
@@ -300,9 +304,7 @@ class SaveNowService:
     def _own_pending(self, scope: Scope, pending_id: str | None) -> PendingPreview:
         pending = self.pending.load(scope.pending_key)
         if pending is None:
-            raise NoPendingError(
-                "No pending preview, run /savenow first.", "没有待确认的预览，请先运行 /savenow。"
-            )
+            raise NoPendingError(NO_PENDING_EN, NO_PENDING_ZH)
         if pending_id is not None and pending.id != pending_id:
             raise NoPendingError(
                 "This preview was replaced by a newer one; use the latest preview's buttons.",
@@ -340,7 +342,7 @@ class SaveNowService:
             memory_path=memory_path,
             entries=entries,
             written=outcome.written,
-            already_applied=getattr(outcome, "already_applied", False),
+            already_applied=outcome.already_applied,
             created_file=outcome.created_file,
             added_titles=list(outcome.added_titles),
             merged_titles=list(outcome.merged_titles),
@@ -366,14 +368,6 @@ class SaveNowService:
 
 def _iso(moment: datetime) -> str:
     return moment.isoformat(timespec="seconds")
-
-
-def _sha256(text: str | None) -> str | None:
-    if text is None:
-        return None
-    import hashlib
-
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _is_daily_name(name: str) -> bool:
