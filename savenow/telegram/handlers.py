@@ -163,7 +163,7 @@ class SaveNowHandlers:
         self._executor = ThreadPoolExecutor(max_workers=service_workers, thread_name_prefix="savenow")
         self._chat_locks: dict[str, asyncio.Lock] = {}
         self._keyboards: dict[str, KeyboardRef] = {}
-        self._in_flight: set[tuple[str, str]] = set()
+        self._in_flight: set[tuple[str, str, str]] = set()
         self._seen = SeenUpdates()
 
     def close(self) -> None:
@@ -299,7 +299,7 @@ class SaveNowHandlers:
         if not (self.chat_allowed(place) and self.user_allowed(query.from_user.id)):
             await self._answer(query, i18n.text("not_allowed", lang))
             return
-        flight = (place.scope_key, pending_id or "")
+        flight = (place.scope_key, action, pending_id or "")
         if flight in self._in_flight:  # a double tap while the first is still being applied
             await self._answer(query, i18n.text("busy", lang))
             return

@@ -84,5 +84,5 @@ def pick_language(setting: str, telegram_language_code: str | None) -> Lang:
     return "zh" if (telegram_language_code or "").lower().startswith("zh") else "en"
 
 
-def text(key: str, lang: Lang, **values: object) -> str:
-    return _STRINGS[key][lang].format(**values)
+def text(name: str, lang: Lang, /, **values: object) -> str:
+    return _STRINGS[name][lang].format(**values)
