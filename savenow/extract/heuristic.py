@@ -58,6 +58,7 @@ class Statement:
     score: float = 0.0
     kinds: set[str] = field(default_factory=set)  # note, future, root_cause, fix, owner, preference
     prior: bool = False  # says it is already saved / agreed before
+    restates: bool = False  # its message acknowledges and repeats the user's message before it
     _compact: str | None = field(default=None, repr=False)
 
     _grams: frozenset[str] | None = field(default=None, repr=False)
@@ -316,13 +317,14 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
             bullet=_clip(signals.clean_bullet(sentence)),
             ids=frozenset(signals.identifiers(sentence)),
             prior=message.recalled or bool(LEX.PRIOR.search(sentence)),
+            restates=context.restates,
         )
         statement.score = _score(statement, context, carried, label)
         if LEX.PRIOR.search(sentence) and not statement.ids and len(statement.bullet) < 40:
             statement.score = 0.0  # "it's already in today's notes" points elsewhere; says nothing itself
         if "owner" in statement.kinds:
             statement.bullet = _resolve_pronoun(statement.bullet, context.name)
-        if (len(statement.bullet) <= MARKER_ONLY_CHARS and not statement.ids) or _is_lead_in(sentence):
+        if _marker_only(statement) or _is_lead_in(sentence):
             # "There it is." / "修法：" — the marker speaks for the sentences that follow.
             carried |= statement.kinds & set(_CARRIED)
             statement.score = 0.0
@@ -330,6 +332,8 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
             carried |= statement.kinds & {"note"}
         if minor:
             statement.score *= 0.25
+        if result and _bare_confirm_question(sentence) and _said_yes(context.reply):
+            result[-1].score += 2.5  # "…，对吗？" "对" — the user confirmed the sentence before
         result.append(statement)
     return result
 
@@ -363,6 +367,27 @@ def _marker_score(statement: Statement, context: _Context, carried: set[str]) ->
         kinds.add("change")
         score += 1.5 + (1.0 if context.confirmed else 0.0)
     return score
+
+
+def _marker_only(statement: Statement) -> bool:
+    """ "There it is." / "That's the problem." / "原因找到了" — a marker with nothing else in it."""
+    if statement.ids or len(statement.bullet) > MARKER_ONLY_CHARS:
+        return False
+    rest = statement.bullet
+    for pattern in (LEX.ROOT_CAUSE, LEX.FIX, LEX.NOTE, LEX.DONE):
+        rest = pattern.sub("", rest)
+    return len(re.sub(r"[\W_]+", "", rest)) <= 5
+
+
+def _bare_confirm_question(sentence: str) -> bool:
+    return (
+        bool(LEX.CONFIRM_QUESTION.search(sentence))
+        and len(LEX.CONFIRM_QUESTION.sub("", sentence).strip()) <= 4
+    )
+
+
+def _said_yes(reply: _Message | None) -> bool:
+    return reply is not None and bool(LEX.YES.search(reply.prose))
 
 
 def _is_lead_in(sentence: str) -> bool:
@@ -461,7 +486,76 @@ def _related(seed: Statement, other: Statement) -> bool:
     episode = {"root_cause", "fix"}
     if seed.message == other.message and seed.kinds & episode and other.kinds & episode:
         return True
+    distance = abs(seed.message - other.message)
+    if distance == 1 and (seed.restates or other.restates) and _alike(seed, other) >= 0.25:
+        return True  # the user's words and the assistant's acknowledgement of them
+    if 0 < distance <= 2 and seed.role != other.role and _keywords(seed) & _keywords(other):
+        return True
     return _alike(seed, other) >= SAME_TEXT
+
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]{3,}")
+_COMMON = frozenset(
+    [
+        "this",
+        "that",
+        "with",
+        "from",
+        "have",
+        "will",
+        "what",
+        "when",
+        "then",
+        "than",
+        "they",
+        "them",
+        "there",
+        "their",
+        "your",
+        "just",
+        "also",
+        "only",
+        "into",
+        "over",
+        "some",
+        "more",
+        "most",
+        "much",
+        "very",
+        "like",
+        "make",
+        "sure",
+        "should",
+        "would",
+        "could",
+        "does",
+        "done",
+        "here",
+        "were",
+        "been",
+        "being",
+        "about",
+        "after",
+        "before",
+        "every",
+        "each",
+        "other",
+        "same",
+        "still",
+        "need",
+        "needs",
+        "want",
+        "know",
+        "think",
+        "good",
+        "right",
+    ]
+)
+
+
+def _keywords(statement: Statement) -> frozenset[str]:
+    words = {w.casefold() for w in _WORD.findall(statement.bullet)}
+    return frozenset(words - _COMMON) | statement.ids
 
 
 def _alike(a: Statement, b: Statement) -> float:
@@ -475,8 +569,11 @@ def _alike(a: Statement, b: Statement) -> float:
 def find_notes(messages: Sequence[ChatMessage]) -> list[Note]:
     """Group the scored statements into notes, strongest first.
 
-    Single-link over shared identifiers or near-identical wording, but only a
-    statement strong enough on its own (``SEED_MIN``) may open a note.
+    Single-link over shared identifiers or near-identical wording; a weak
+    statement only attaches to a note's seed or strong members, so weak
+    sentences never chain two facts together. A note is kept when its score
+    (its seed plus support from other sentences and from both speakers)
+    reaches ``SEED_MIN``.
     """
     ranked = sorted(
         (s for s in statements(messages) if s.score >= MEMBER_MIN or (s.prior and s.score > 0)),
@@ -489,7 +586,9 @@ def find_notes(messages: Sequence[ChatMessage]) -> list[Note]:
             note
             for note in notes
             if any(
-                _related(member, statement) for member in note.members if strong or member.score >= SEED_MIN
+                _related(member, statement)
+                for member in note.members
+                if strong or member is note.seed or member.score >= SEED_MIN
             )
         ]
         if homes:
@@ -499,10 +598,12 @@ def find_notes(messages: Sequence[ChatMessage]) -> list[Note]:
             for other in homes[1:] if strong else []:
                 home.members.extend(other.members)
                 notes.remove(other)
-        elif statement.score >= SEED_MIN or (statement.prior and statement.score >= 1.0):
+        elif statement.score >= MEMBER_MIN or (statement.prior and statement.score >= 1.0):
             notes.append(Note(seed=statement, members=[statement]))
-    notes.sort(key=lambda note: -note.score)
-    return notes
+    # A user fact the assistant acknowledged can carry a note together; a lone weak sentence cannot.
+    kept = [note for note in notes if note.score >= SEED_MIN or (note.seed.prior and note.seed.score >= 1.0)]
+    kept.sort(key=lambda note: -note.score)
+    return kept
 
 
 # --------------------------------------------------------------------------- entries
