@@ -414,6 +414,8 @@ def _score(statement: Statement, context: _Context, carried: set[str], label: st
         return 0.0
     if LEX.RULED_OUT.search(text):
         return 0.0
+    if statement.role == "user" and LEX.REQUEST.search(statement.bullet) and "future" not in statement.kinds:
+        return 0.0
     confirmed_question = False
     if signals.is_question(text):
         reply = context.reply

@@ -89,8 +89,8 @@ def _duplicate(
                     score += 1.0
                 elif covered and score >= PRIOR_SIMILARITY:
                     score += 0.5
-                elif score < SKIP_SIMILARITY:
-                    continue
+                elif score < SKIP_SIMILARITY or (bullet.ids - existing_ids and not prior):
+                    continue  # new identifiers mean new information, however alike the wording
                 if best is None or score > best[0]:
                     best = (score, section, existing)
     return None if best is None else (best[1], best[2])

@@ -458,6 +458,11 @@ class Lexicon:
         r"|look at|first,? )",
         re.IGNORECASE,
     )
+    # The user asks for something to be done now: a task, not a fact (unless it sets a standing rule).
+    REQUEST = re.compile(
+        r"^(?:帮我|帮忙|请你?|麻烦|能不能|能否|可以帮|你帮|给我|can you|could you|would you|please|pls|help me)",
+        re.IGNORECASE,
+    )
     ACK_PREFIX = re.compile(
         r"^(?:(?:ok(?:ay)?|good|great|nice|right|yes|yep|yeah|sure|done|got it|noted|understood|perfect|cool|"
         r"alright|so|also|btw|oh|and|hmm|好的?|好吧|收到|明白|了解|记下了|对|嗯|行|哦|是的|没错|对了|话说|另外|还有)"
