@@ -115,11 +115,12 @@ async def serve(
     rate_limiter: BaseRateLimiter | None = None,
     poll_timeout: float = 10,
     poll_interval: float = 0.0,
+    service_workers: int = 64,
     on_ready: Callable[[SaveNowPlugin], None] | None = None,
 ) -> None:
     """Run the bot until ``stop`` is set."""
     application = build_application(settings, rate_limiter=rate_limiter)
-    plugin = register(application, settings, clock=clock, service=service)
+    plugin = register(application, settings, clock=clock, service=service, service_workers=service_workers)
     application.add_error_handler(_log_error)
     try:
         await _initialize(application, settings)

@@ -44,6 +44,7 @@ class Call:
     params: dict[str, str]
     files: dict[str, tuple[str | None, bytes]] = field(default_factory=dict)
     status: int = 200
+    at: float = field(default_factory=time.monotonic)  # when the server received it
 
     def json(self, name: str) -> Any:
         raw = self.params.get(name)
