@@ -59,6 +59,7 @@ class Statement:
     kinds: set[str] = field(default_factory=set)  # note, future, root_cause, fix, owner, preference
     prior: bool = False  # says it is already saved / agreed before
     restates: bool = False  # its message acknowledges and repeats the user's message before it
+    noted: bool = False  # under a note marker ("Rule:", "For the notes:") and not a list item of its own
     _compact: str | None = field(default=None, repr=False)
 
     _grams: frozenset[str] | None = field(default=None, repr=False)
@@ -253,6 +254,7 @@ class _Context:
     name: str | None
     echoed: frozenset[str]  # identifiers the next assistant message repeats (for user messages)
     chosen: str | None
+    asked_to_note: bool  # the user just asked to remember something ("记一下", "remember this")
 
 
 def _single_name(text: str) -> str | None:
@@ -265,6 +267,11 @@ def _single_name(text: str) -> str | None:
 _NOT_NAMES = frozenset(
     {"The", "This", "That", "Then", "And", "But", "She", "They", "API", "Fix", "Yes", "Got"}
 )
+
+
+def _asked_to_note(chat: list[_Message], index: int) -> bool:
+    previous = chat[index - 1] if index > 0 else None
+    return previous is not None and previous.role == "user" and bool(LEX.NOTE.search(previous.prose))
 
 
 def _echoed_ids(chat: list[_Message], index: int) -> frozenset[str]:
@@ -305,6 +312,7 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
         name=_single_name(whole),
         echoed=_echoed_ids(chat, index),
         chosen=message.chosen,
+        asked_to_note=assistant and _asked_to_note(chat, index),
     )
     minor = bool(LEX.MINOR.search(whole))
     carried: set[str] = set()
@@ -319,6 +327,7 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
             prior=message.recalled or bool(LEX.PRIOR.search(sentence)),
             restates=context.restates,
         )
+        statement.noted = label is None and ("note" in carried or bool(LEX.NOTE.search(sentence)))
         statement.score = _score(statement, context, carried, label)
         if LEX.PRIOR.search(sentence) and not statement.ids and len(statement.bullet) < 40:
             statement.score = 0.0  # "it's already in today's notes" points elsewhere; says nothing itself
@@ -346,7 +355,7 @@ def _marker_score(statement: Statement, context: _Context, carried: set[str]) ->
     if LEX.NOTE.search(text):
         kinds.add("note")
         score += 4.0
-    elif "note" in carried:
+    elif "note" in carried or context.asked_to_note:
         score += 2.0
     if LEX.FUTURE.search(text):
         kinds.add("future")
@@ -488,6 +497,8 @@ def _related(seed: Statement, other: Statement) -> bool:
     episode = {"root_cause", "fix"}
     if seed.message == other.message and seed.kinds & episode and other.kinds & episode:
         return True
+    if seed.message == other.message and seed.noted and other.noted:
+        return True  # one "rule:" sentence split at a semicolon
     distance = abs(seed.message - other.message)
     if distance == 1 and (seed.restates or other.restates) and _alike(seed, other) >= 0.25:
         return True  # the user's words and the assistant's acknowledgement of them
@@ -647,23 +658,37 @@ def _entry(note: Note, placement: Placement, language: str, index: int) -> Entry
     )
 
 
-_TITLE_CUT = re.compile(r"[，,；;。:：—(（]| because | so that | which | - ")
+_TITLE_CUT = re.compile(r"[，,；;。:：(（]|\s[—–-]\s| because | so that | which | otherwise ")
+_CODE_SPAN = re.compile(r"`[^`\n]*`")
+_TITLE_LIMIT = {"zh": 24, "en": 56}
 
 
 def _title(note: Note, language: str) -> str:
-    """A short heading: the kind of fact, then the gist of its strongest sentence."""
-    gist = _TITLE_CUT.split(note.seed.bullet, maxsplit=1)[0].strip(" `")
-    if len(gist) < 8:
-        gist = note.seed.bullet
-    limit = 28 if language == "zh" else 60
-    if len(gist) > limit:
-        gist = gist[:limit].rstrip() + "…"
+    """A short heading: the gist of the note's strongest sentence, prefixed for owners and preferences.
+
+    The gist is the sentence up to its first clause break outside code spans,
+    shortened at a word boundary, without Markdown backticks.
+    """
+    bullet = note.seed.bullet
+    protected = _CODE_SPAN.sub(lambda m: "\x00" * len(m.group(0)), bullet)
+    match = _TITLE_CUT.search(protected)
+    gist = bullet[: match.start()] if match and match.start() >= 6 else bullet
+    gist = gist.replace("`", "").strip(" .。")
+    gist = _shorten(gist, _TITLE_LIMIT[language])
     kinds = note.seed.kinds
-    for kind in ("owner", "preference", "root_cause"):
-        if kind in kinds:
-            return (
-                f"{_KIND_LABELS[language][kind]}：{gist}"
-                if language == "zh"
-                else f"{_KIND_LABELS['en'][kind]}: {gist}"
-            )
-    return gist
+    label = next((k for k in ("owner", "preference") if k in kinds), None)
+    if label is None:
+        return gist
+    return (
+        f"{_KIND_LABELS['zh'][label]}：{gist}" if language == "zh" else f"{_KIND_LABELS['en'][label]}: {gist}"
+    )
+
+
+def _shorten(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    space = cut.rfind(" ")
+    if space > limit // 2 and not signals.has_cjk(cut[space:]):
+        cut = cut[:space]
+    return cut.rstrip(" ,，") + "…"

@@ -57,6 +57,7 @@ class Lexicon:
             "tl;dr",
             "lesson learned",
             "(?:the )?rule is",
+            "rules?(?=\\s*:)",
             "to summari[sz]e",
             "in summary",
             "summary",
@@ -66,6 +67,7 @@ class Lexicon:
         "记下",
         "备忘",
         "规则(?:就)?是",
+        "规则[:：]",
         "约定",
         "规定",
         "总结",
@@ -460,7 +462,8 @@ class Lexicon:
     )
     # The user asks for something to be done now: a task, not a fact (unless it sets a standing rule).
     REQUEST = re.compile(
-        r"^(?:帮我|帮忙|请你?|麻烦|能不能|能否|可以帮|你帮|给我|can you|could you|would you|please|pls|help me)",
+        r"^(?:帮我|帮忙|请你?|麻烦|能不能|能否|可以帮|你帮|给我|can you|could you|would you|please|pls|help me)"
+        r"|我想(?:让)?你|你(?:帮我|给我)",
         re.IGNORECASE,
     )
     ACK_PREFIX = re.compile(
@@ -587,9 +590,14 @@ def _attach_code(result: list[tuple[str | None, str]], block: str) -> None:
     result[-1] = (label, sentence + " " + "; ".join(f"`{line}`" for line in lines))
 
 
+_ZH_QUESTION = re.compile(
+    r"[吗呢](?:[。!！]*)$|多少|是不是|怎么|为什么|为啥|什么|哪[个里些儿]|要不要|能不能|会不会|有没有"
+)
+
+
 def is_question(sentence: str) -> bool:
     stripped = sentence.rstrip()
-    return stripped.endswith(("?", "？")) or bool(re.search(r"[吗呢](?:[。!！]*)$", stripped))
+    return stripped.endswith(("?", "？")) or bool(_ZH_QUESTION.search(stripped))
 
 
 # --------------------------------------------------------------------------- identifiers
@@ -712,7 +720,9 @@ def clean_bullet(sentence: str) -> str:
     text = _TRAILING_PUNCT.sub("", text)
     if text.endswith(("。", ".")) is False and has_cjk(text):
         text = text.rstrip("，,")
-    return text[:1].upper() + text[1:] if text[:1].isascii() and not text.startswith("`") else text
+    if has_cjk(text) or not text[:1].isascii() or text.startswith("`"):
+        return text  # "etl 的事…" stays as written; only English sentences get a capital
+    return text[:1].upper() + text[1:]
 
 
 def conversation_language(texts: Iterable[str]) -> str:
