@@ -217,7 +217,11 @@ def _rejected_after(chat: list[_Message], index: int) -> bool:
     reply = _user_reply(chat, index)
     if reply is None:
         return False
-    return reply.rejects or bool(_TURNED_DOWN.search(reply.prose))
+    if reply.rejects:
+        return True
+    # "No" after a message that ends in a question answers the question, not the statements before it.
+    asked = signals.is_question(chat[index].prose.strip())
+    return not asked and bool(_TURNED_DOWN.search(reply.prose))
 
 
 _TURNED_DOWN = re.compile(
@@ -329,7 +333,12 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
         )
         statement.noted = label is None and ("note" in carried or bool(LEX.NOTE.search(sentence)))
         statement.score = _score(statement, context, carried, label)
-        if LEX.PRIOR.search(sentence) and not statement.ids and len(statement.bullet) < 40:
+        if (
+            LEX.PRIOR.search(sentence)
+            and not statement.ids
+            and not statement.kinds
+            and len(statement.bullet) < 40
+        ):
             statement.score = 0.0  # "it's already in today's notes" points elsewhere; says nothing itself
         if "owner" in statement.kinds:
             statement.bullet = _resolve_pronoun(statement.bullet, context.name)
@@ -623,14 +632,15 @@ def find_notes(messages: Sequence[ChatMessage]) -> list[Note]:
 
 
 def _unique_skips(placed: list[tuple[Note, Placement]]) -> list[tuple[Note, Placement]]:
-    seen: set[tuple[str | None, str | None]] = set()
-    result = []
+    """One skip per existing bullet: notes that restate the same saved bullet are pooled."""
+    by_bullet: dict[tuple[str | None, str | None], tuple[Note, Placement]] = {}
     for note, placement in placed:
         key = (placement.section_title, placement.matched_bullet)
-        if key not in seen:
-            seen.add(key)
-            result.append((note, placement))
-    return result
+        if key in by_bullet:
+            by_bullet[key][0].members.extend(note.members)
+        else:
+            by_bullet[key] = (note, placement)
+    return list(by_bullet.values())
 
 
 _KIND_LABELS = {
