@@ -242,12 +242,13 @@ class SaveNowHandlers:
             if outcome.markdown:  # auto: what it acted on, then what it wrote
                 for chunk in chunk_html(markdown_to_html(outcome.markdown)):
                     await self._send_text(context, place, chunk)
+            else:  # a typed apply: the preview's buttons have done their job
+                await self._drop_keyboard(context, place.scope_key)
             await self._send_text(context, place, escape(apply_summary(outcome, lang)))
-            await self._drop_keyboard(context, place.scope_key)
         elif isinstance(outcome, CancelResult):
             key = "cancelled" if outcome.cancelled else "nothing_to_cancel"
-            await self._send_text(context, place, escape(i18n.text(key, lang)))
             await self._drop_keyboard(context, place.scope_key)
+            await self._send_text(context, place, escape(i18n.text(key, lang)))
         elif isinstance(outcome, ListResult):
             for chunk in chunk_html(render_list(outcome, lang)):
                 await self._send_text(context, place, chunk)
@@ -330,7 +331,7 @@ class SaveNowHandlers:
             await self._settle(query, context, place, i18n.text("expired", lang))
             return
         except AlreadyAppliedError:
-            await self._settle(query, context, place, i18n.text("already_applied", lang))
+            await self._settle(query, context, place, i18n.text("already_applied", lang), edit=False)
             return
         except NoPendingError as error:
             await self._settle(query, context, place, error.message(lang))
@@ -343,30 +344,51 @@ class SaveNowHandlers:
             await self._answer(query, i18n.text("internal_error", lang))
             return
         if isinstance(outcome, ApplyResult):
-            summary = apply_summary(outcome, lang)
+            # A second tap keeps the message saying what the first one saved.
+            first = not outcome.already_applied
+            await self._settle(
+                query, context, place, apply_summary(outcome, lang), edit=first, consumed=first
+            )
         else:
             summary = i18n.text("cancelled" if outcome.cancelled else "nothing_to_cancel", lang)
-        await self._settle(query, context, place, summary)
+            await self._settle(query, context, place, summary, consumed=outcome.cancelled)
 
     async def _settle(
-        self, query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE, place: Place, summary: str
+        self,
+        query: CallbackQuery,
+        context: ContextTypes.DEFAULT_TYPE,
+        place: Place,
+        summary: str,
+        *,
+        edit: bool = True,
+        consumed: bool = False,
     ) -> None:
-        """Answer the press, and turn the preview's button message into the outcome (no keyboard)."""
+        """Answer the press and take the pressed message's buttons away.
+
+        ``edit`` turns the message into ``summary``; ``consumed`` (the pending
+        preview was applied or cancelled) also removes the buttons of the scope's
+        current preview, which differs from the pressed message when the press
+        came from the skill's own ``/savenow apply`` button.
+        """
         await self._answer(query, summary)
         message = query.message
         if isinstance(message, Message):
-            await self._api(
-                context,
-                message.edit_text,
-                escape(summary),
-                parse_mode=ParseMode.HTML,
-                link_preview_options=LinkPreviewOptions(is_disabled=True),
-                reply_markup=None,
-            )
+            if edit:
+                await self._api(
+                    context,
+                    message.edit_text,
+                    escape(summary),
+                    parse_mode=ParseMode.HTML,
+                    link_preview_options=LinkPreviewOptions(is_disabled=True),
+                    reply_markup=None,
+                )
+            elif message.reply_markup is not None:
+                await self._api(context, message.edit_reply_markup, reply_markup=None)
             ref = self._keyboards.get(place.scope_key)
-            if ref is not None and ref.message_id == message.message_id:
+            if ref is not None and ref.message_id == message.message_id and ref.chat_id == message.chat_id:
                 del self._keyboards[place.scope_key]
-        await self._drop_keyboard(context, place.scope_key)
+        if consumed:
+            await self._drop_keyboard(context, place.scope_key)
 
     async def _answer(self, query: CallbackQuery, text: str) -> None:
         """Always answer a press (the client shows a spinner until then), with a short toast."""
