@@ -63,13 +63,17 @@ def default_locks_dir(workspace: Path | None) -> Path:
 def file_lock(target: Path, workspace: Path | None, *, timeout_s: float = LOCK_TIMEOUT_S) -> Iterator[None]:
     """Hold the exclusive lock of ``target`` (re-read the target inside the block)."""
     locks_dir = default_locks_dir(workspace)
-    locks_dir.mkdir(parents=True, exist_ok=True)
     lock_file = lock_path_for(target, locks_dir)
     if fcntl is None:  # pragma: no cover - Windows
+        locks_dir.mkdir(parents=True, exist_ok=True)
         with _filelock_lock(lock_file, timeout_s, target):
             yield
         return
-    fd = os.open(lock_file, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fd = os.open(lock_file, os.O_RDWR | os.O_CREAT, 0o644)
+    except FileNotFoundError:  # first lock in this workspace (mkdir only then: syscalls add up)
+        locks_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(lock_file, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         _flock_with_timeout(fd, timeout_s, target)
         try:
@@ -156,9 +160,12 @@ def sha256_text(text: str | None) -> str | None:
 def atomic_write(path: Path, text: str) -> None:
     """Replace ``path`` with ``text`` atomically: temp file + fsync + rename + fsync dir."""
     folder = path.parent
-    folder.mkdir(parents=True, exist_ok=True)
     mode = _existing_mode(path)
-    fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".savenow-tmp", dir=folder)
+    try:
+        fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".savenow-tmp", dir=folder)
+    except FileNotFoundError:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".savenow-tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(text.encode("utf-8", "surrogatepass"))

@@ -87,7 +87,6 @@ def record_write(workspace: Path, record: WriteRecord) -> None:
 
 def _append(workspace: Path, data: dict[str, Any]) -> None:
     path = journal_path(workspace)
-    path.parent.mkdir(parents=True, exist_ok=True)
     line = json.dumps(data, ensure_ascii=False) + "\n"
     with file_lock(path, workspace), open(path, "a", encoding="utf-8") as handle:
         handle.write(line)

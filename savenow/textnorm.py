@@ -129,22 +129,37 @@ def similarity(a: str, b: str) -> float:
     return compact_similarity(compact(a), compact(b))
 
 
-_BLANKS_EXCEPT_NEWLINE = re.compile(r"[^\S\n]+")
-_NEWLINE_EDGES = re.compile(r" ?\n ?")
+# The batch forms run over a whole file's titles or bullets at once, so they avoid per-match
+# regex work: ASCII junk (punctuation, symbols, "_", blanks) goes with bytes.translate (C, one
+# pass), and only the rarer non-ASCII junk ("，。“”…") is left for a regex.
+_ASCII_JUNK = bytes(code for code in range(128) if not chr(code).isalnum() and code != 10)
+_ASCII_JUNK_TO_SPACE = bytes.maketrans(_ASCII_JUNK, b" " * len(_ASCII_JUNK))
+_NON_ASCII_JUNK = re.compile(r"[^\w\s\x00-\x7f]")
+_NON_ASCII_NON_WORD = re.compile(r"[^\w\x00-\x7f]")
+
+
+def _fold_joined(texts: list[str]) -> str | None:
+    """NFKC + casefold of the texts joined by newlines; None when a text has its own newline."""
+    joined = "\n".join(texts)
+    if joined.count("\n") != len(texts) - 1:
+        return None
+    folded = unicodedata.normalize("NFKC", joined).casefold()
+    return folded if folded.count("\n") == len(texts) - 1 else None
+
+
+def _utf8_translate(text: str, *args: bytes | None) -> str:
+    return text.encode("utf-8", "surrogatepass").translate(*args).decode("utf-8", "surrogatepass")
 
 
 def normalize_many(texts: list[str]) -> list[str]:
-    """:func:`normalize` for many one-line texts at once (one pass of C code, not one per text)."""
+    """:func:`normalize` for many one-line texts at once (C passes over all of them, not one per text)."""
     if not texts:
         return []
-    joined = "\n".join(texts)
-    if joined.count("\n") != len(texts) - 1:  # a text spans lines: do them one by one
+    folded = _fold_joined(texts)
+    if folded is None:  # a text spans lines: do them one by one
         return [normalize(text) for text in texts]
-    folded = unicodedata.normalize("NFKC", joined).casefold()
-    if folded.count("\n") != len(texts) - 1:  # pragma: no cover - NFKC never makes newlines today
-        return [normalize(text) for text in texts]
-    cleaned = _BLANKS_EXCEPT_NEWLINE.sub(" ", _NOT_WORD.sub(" ", folded))
-    return _NEWLINE_EDGES.sub("\n", cleaned).strip(" ").split("\n")
+    spaced = _NON_ASCII_JUNK.sub(" ", _utf8_translate(folded, _ASCII_JUNK_TO_SPACE))
+    return [" ".join(line.split()) for line in spaced.split("\n")]
 
 
 def compact_many(texts: list[str]) -> list[str]:
@@ -156,5 +171,10 @@ def compact_many(texts: list[str]) -> list[str]:
 
 
 def bullet_keys(texts: list[str]) -> list[str]:
-    """:func:`bullet_key` for many one-line texts at once."""
-    return [text.replace(" ", "") for text in normalize_many(texts)]
+    """:func:`bullet_key` for many one-line texts at once: every non-letter, non-digit dropped."""
+    if not texts:
+        return []
+    folded = _fold_joined(texts)
+    if folded is None:
+        return [bullet_key(text) for text in texts]
+    return _NON_ASCII_NON_WORD.sub("", _utf8_translate(folded, None, _ASCII_JUNK)).split("\n")

@@ -105,30 +105,49 @@ class Decision:
         return self.is_duplicate_skip or self.reason == REASON_EMPTY
 
 
-class _Index:
-    """Normalized views of the sections, extended as the batch is planned."""
+class _IndexBase:
+    """Normalized views of a document's sections; computed once per document, never mutated."""
 
     def __init__(self, document: MemoryDocument) -> None:
         sections = document.sections
         self.titles = [section.title for section in sections]
         self.times: list[str | None] = [section.time for section in sections]
         self.compact_titles = compact_many(self.titles)
-        self.bullets: list[list[str]] = [list(section.bullets) for section in sections]
-        self._compact_bullets: dict[int, list[str]] = {}
-        self.bullet_keys: list[set[str]] = []
-        self.section_of_bullet: dict[str, int] = {}
-        flat = [bullet for section in sections for bullet in section.bullets]
-        keys = iter(bullet_keys(flat))
-        for number, section in enumerate(sections):
-            section_keys = {next(keys) for _ in section.bullets}
-            section_keys.discard("")
-            self.bullet_keys.append(section_keys)
-            for key in section_keys:
-                self.section_of_bullet.setdefault(key, number)
+        self.bullets: list[list[str]] = [section.bullets for section in sections]
+        keys = bullet_keys([bullet for section in sections for bullet in section.bullets])
+        owners = [number for number, section in enumerate(sections) for _ in section.bullets]
+        # reversed, so the first section holding a bullet wins; "" (nothing left) is no bullet
+        self.section_of_bullet: dict[str, int] = dict(zip(reversed(keys), reversed(owners), strict=True))
+        self.section_of_bullet.pop("", None)
         self.title_lookup: dict[str, int] = {}
         for number, title in enumerate(self.compact_titles):
             self.title_lookup.setdefault(title, number)
-        self.existing_count = len(sections)
+
+    @classmethod
+    def of(cls, document: MemoryDocument) -> _IndexBase:
+        base = document.__dict__.get("_index_base")
+        if base is None:
+            base = document.__dict__["_index_base"] = cls(document)
+        return base
+
+
+class _Index:
+    """One plan's view: the document's index plus what earlier entries of the batch add.
+
+    Shallow copies; a section's bullet list or key set is replaced, never changed in place,
+    so the cached base stays as parsed.
+    """
+
+    def __init__(self, document: MemoryDocument) -> None:
+        base = _IndexBase.of(document)
+        self.titles = list(base.titles)
+        self.times = list(base.times)
+        self.compact_titles = list(base.compact_titles)
+        self.bullets = list(base.bullets)
+        self.section_of_bullet = dict(base.section_of_bullet)
+        self.title_lookup = base.title_lookup  # existing headings only; read-only
+        self.existing_count = len(base.titles)
+        self._compact_bullets: dict[int, list[str]] = {}
 
     def compact_bullets(self, number: int) -> list[str]:
         if number not in self._compact_bullets:
@@ -158,17 +177,15 @@ class _Index:
         self.times.append(None)
         self.compact_titles.append(compact_title)
         self.bullets.append(list(entry.bullets))
-        self.bullet_keys.append(set(keys) - {""})
         for key in keys:
             if key:
                 self.section_of_bullet.setdefault(key, number)
 
     def add_bullets(self, number: int, bullets: list[str], keys: list[str]) -> None:
-        self.bullets[number].extend(bullets)
+        self.bullets[number] = [*self.bullets[number], *bullets]
         self._compact_bullets.pop(number, None)
         for key in keys:
             if key:
-                self.bullet_keys[number].add(key)
                 self.section_of_bullet.setdefault(key, number)
 
 

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from ..models import MemorySection
 
 BOM = "\ufeff"
-_HEADING_TIME = re.compile(r"^(\d{2}:\d{2})\s*-\s*")
 MERGE_MARKER = re.compile(r"^\(merged \d{2}:\d{2}\)$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_FENCE_OR_INDENT = ("`", "~", " ")
 
 
 def split_lines(text: str) -> list[str]:
@@ -54,24 +54,19 @@ def line_ending(raw: str) -> str:
 
 def detect_newline(lines: list[str]) -> str:
     """The file's own line ending: CRLF when most terminated lines use it, else LF."""
-    crlf = lf = 0
-    for raw in lines:
-        if raw.endswith("\r\n"):
-            crlf += 1
-        elif raw.endswith("\n"):
-            lf += 1
-    return "\r\n" if crlf > lf else "\n"
+    text = "".join(lines)
+    crlf = text.count("\r\n")
+    return "\r\n" if crlf > text.count("\n") - crlf else "\n"
 
 
-@dataclass
+@dataclass(slots=True)
 class Section:
     """One ``## `` section; line numbers index :attr:`MemoryDocument.lines` (0-based)."""
 
     title: str  # without "## " and without "HH:MM - "
     time: str | None  # "HH:MM" or None
     heading_line: int
-    bullets: list[str] = field(default_factory=list)  # bullet texts, merge marker excluded
-    bullet_lines: list[int] = field(default_factory=list)
+    bullets: list[str] = field(default_factory=list)  # bullet texts, merge markers excluded
     last_bullet_line: int = -1  # where merged bullets go after; the heading when no bullets
     marker_line: int | None = None  # the trailing "- (merged HH:MM)" bullet, when last
 
@@ -85,7 +80,10 @@ class Section:
 
 @dataclass
 class MemoryDocument:
-    """A parsed memory file. ``text`` is exactly the input; ``lines`` join back to it."""
+    """A parsed memory file. ``text`` is exactly the input; ``lines`` join back to it.
+
+    Treat it as immutable: :meth:`parse` may hand the same object to several callers.
+    """
 
     text: str
     lines: list[str]
@@ -95,12 +93,20 @@ class MemoryDocument:
 
     @classmethod
     def parse(cls, text: str | None) -> MemoryDocument:
+        """Parse ``text`` (None = no file). Documents are never mutated, so the last one is
+        reused when the same text comes again (a preview, then the write that re-reads the file)."""
+        global _last_parsed
         text = text or ""
+        cached = _last_parsed
+        if cached is not None and cached.text == text:
+            return cached
         lines = split_lines(text)
         sections, open_fence = _parse_sections(lines)
-        return cls(
-            text=text, lines=lines, sections=sections, newline=detect_newline(lines), open_fence=open_fence
-        )
+        crlf = text.count("\r\n")
+        newline = "\r\n" if crlf > text.count("\n") - crlf else "\n"
+        document = cls(text=text, lines=lines, sections=sections, newline=newline, open_fence=open_fence)
+        _last_parsed = document
+        return document
 
     @property
     def has_bom(self) -> bool:
@@ -119,29 +125,41 @@ class MemoryDocument:
         return line_content(self.lines[index])
 
 
+_last_parsed: MemoryDocument | None = None
+
+
 def _parse_sections(lines: list[str]) -> tuple[list[Section], str | None]:
+    """Sections and, when the file ends inside a code block, its open fence.
+
+    A hot loop (2,000-section files): lines are classified by their first
+    character, and only headings pay for ``rstrip``. Like the Node script's
+    ``trimEnd()``, a heading or bullet with nothing after its marker is none.
+    """
     sections: list[Section] = []
     current: Section | None = None
     fence: str | None = None  # the opening fence run ("```", "~~~~"…) while inside a block
     for index, raw in enumerate(lines):
-        content = raw.rstrip()  # like the Node script's trimEnd(): drops "\r\n" and trailing blanks
-        if index == 0 and content.startswith(BOM):
-            content = content[1:]
+        if index == 0 and raw.startswith(BOM):
+            raw = raw[1:]
+        first = raw[:1]
         if fence is not None:
-            if _closes_fence(content, fence):
+            if first in _FENCE_OR_INDENT and _closes_fence(raw.rstrip(), fence):
                 fence = None
             continue
-        if content.startswith("## "):
-            current = _new_section(content, index)
-            sections.append(current)
-            continue
-        if content.startswith(("```", "~~~", " ")):
-            opened = _FENCE.match(content)
-            if opened:
-                fence = opened.group(1)
-                continue
-        if current is not None and content.startswith("- "):
-            _add_bullet(current, content[2:].strip(), index)
+        if first == "-":
+            if current is not None and raw[1:2] == " " and (text := raw[2:].strip()):
+                current.last_bullet_line = index
+                if text.startswith("(merged ") and MERGE_MARKER.match(text):
+                    current.marker_line = index
+                else:
+                    current.marker_line = None  # only a marker that is the last bullet counts
+                    current.bullets.append(text)
+        elif first == "#":
+            if raw.startswith("## ") and (content := raw.rstrip()).startswith("## "):
+                current = _new_section(content, index)
+                sections.append(current)
+        elif first in _FENCE_OR_INDENT and (opened := _FENCE.match(raw)):
+            fence = opened.group(1)
     return sections, fence
 
 
@@ -155,18 +173,11 @@ def _closes_fence(content: str, fence: str) -> bool:
 
 
 def _new_section(content: str, index: int) -> Section:
+    """``content`` is a heading line without trailing blanks; ``HH:MM - `` is split off by hand
+    (this runs once per section, and a regex per heading is measurably slower)."""
     heading = content[3:].strip()
-    match = _HEADING_TIME.match(heading)
-    time = match.group(1) if match else None
-    title = heading[match.end() :].strip() if match else heading
-    return Section(title=title, time=time, heading_line=index, last_bullet_line=index)
-
-
-def _add_bullet(section: Section, text: str, index: int) -> None:
-    section.last_bullet_line = index
-    if MERGE_MARKER.match(text):
-        section.marker_line = index
-        return
-    section.marker_line = None  # only a marker that is the last bullet counts
-    section.bullets.append(text)
-    section.bullet_lines.append(index)
+    if heading[2:3] == ":" and heading[:2].isdecimal() and heading[3:5].isdecimal():
+        rest = heading[5:].lstrip()
+        if rest.startswith("-"):
+            return Section(rest[1:].strip(), heading[:5], index, [], index, None)
+    return Section(heading, None, index, [], index, None)

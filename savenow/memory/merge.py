@@ -148,19 +148,22 @@ def _append_at_end(
 
 
 def _render(document: MemoryDocument, ops: dict[int, _Op], head: list[str]) -> MergeResult:
+    """Untouched runs of lines are copied as slices; only the changed places are visited."""
+    lines = document.lines
     out: list[str] = list(head)
     hunks: list[Hunk] = [Hunk(at=0, old=[], new=list(head))] if head else []
-    for number, raw in enumerate(document.lines):
-        op = ops.get(number)
-        if op is None:
-            out.append(raw)
-            continue
+    copied = 0
+    for number in sorted(ops):
+        op = ops[number]
+        out.extend(lines[copied:number])
         if op.replace is not None:
-            hunks.append(Hunk(at=len(out), old=[raw], new=op.replace + op.insert))
+            hunks.append(Hunk(at=len(out), old=[lines[number]], new=op.replace + op.insert))
             out.extend(op.replace)
         else:
-            out.append(raw)
+            out.append(lines[number])
             if op.insert:
                 hunks.append(Hunk(at=len(out), old=[], new=list(op.insert)))
         out.extend(op.insert)
+        copied = number + 1
+    out.extend(lines[copied:])
     return MergeResult(text="".join(out), hunks=hunks)

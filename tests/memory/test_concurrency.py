@@ -20,7 +20,10 @@ def test_eight_processes_write_one_file(tmp_path: Path) -> None:
     memory.write_text("# 2026-05-15\n\n## 09:00 - Shared target\n- first\n", encoding="utf-8")
     for number in range(WRITERS):
         entries = [
-            {"title": f"进程 {number} 的笔记 note-{number}", "bullets": [f"独立内容 {number} unique-{number}"]},
+            {
+                "title": f"进程 {number} 的笔记 note-{number}",
+                "bullets": [f"独立内容 {number} unique-{number}"],
+            },
             {
                 "title": f"merge {number}",
                 "bullets": [f"merged bullet {number}"],
@@ -28,7 +31,9 @@ def test_eight_processes_write_one_file(tmp_path: Path) -> None:
                 "merge_target_title": "Shared target",
             },
         ]
-        (tmp_path / f"entries-{number}.json").write_text(json.dumps(entries, ensure_ascii=False), encoding="utf-8")
+        (tmp_path / f"entries-{number}.json").write_text(
+            json.dumps(entries, ensure_ascii=False), encoding="utf-8"
+        )
     env = {**os.environ, "SAVENOW_NOW": "2026-05-15T16:48:00", "SAVENOW_TIMEZONE": "Asia/Shanghai"}
     command = [sys.executable, "-m", "savenow.cli", "merge-daily-memory", "--memory-path", str(memory)]
     processes = [

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from savenow.textnorm import (
     bullet_key,
@@ -78,3 +80,10 @@ def test_similarity_bounds_and_symmetry() -> None:
     assert similarity("", "anything") == 0.0
     assert similarity("Same", "same!") == 1.0
     assert similarity("a b c", "c d e") == similarity("c d e", "a b c")
+
+
+@given(st.lists(st.text(max_size=30), max_size=8))
+def test_batch_forms_match_single_forms_on_any_text(texts: list[str]) -> None:
+    assert normalize_many(texts) == [normalize(t) for t in texts]
+    assert compact_many(texts) == [compact(t) for t in texts]
+    assert bullet_keys(texts) == [bullet_key(t) for t in texts]
