@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 from collections.abc import Callable
 from datetime import timedelta
@@ -44,6 +45,8 @@ def run_from_cli(args: argparse.Namespace) -> int:
         settings.telegram = settings.telegram.model_copy(update={"api_base_url": args.api_base_url})
     _configure_logging()
     check_startup_settings(settings)
+    # Opt in to PTB's timedelta durations now (our code reads both), instead of a warning per 429.
+    os.environ.setdefault("PTB_TIMEDELTA", "1")
     try:
         asyncio.run(_serve_until_signal(settings))
     except KeyboardInterrupt:

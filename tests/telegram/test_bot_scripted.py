@@ -15,6 +15,8 @@ from collections.abc import Callable
 from datetime import UTC
 from pathlib import Path
 
+import pytest
+
 from savenow.clock import Clock
 from savenow.service import Scope
 from savenow.sessions.openclaw import OpenClawFileStore
@@ -150,6 +152,7 @@ def test_a_slow_extraction_in_one_topic_does_not_delay_another_chat(tmp_path: Pa
 # -- rate limits and network errors ---------------------------------------------------------------
 
 
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")  # raised inside PTB
 def test_a_429_is_retried_after_retry_after_then_succeeds(tmp_path: Path) -> None:
     clock, service = scripted()
 

@@ -86,6 +86,7 @@ def _texts(plugin: SaveNowPlugin, key: str) -> list[str]:
     return [] if info is None else [m.text for m in store.read_messages(info, 150).messages]
 
 
+@pytest.mark.filterwarnings("ignore::telegram.warnings.PTBDeprecationWarning")  # raised inside PTB
 def test_without_a_rate_limiter_savenow_retries_429_itself(tmp_path: Path) -> None:
     async def body() -> None:
         with FakeBotAPI() as api:
