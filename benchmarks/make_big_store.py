@@ -3,7 +3,8 @@
 5,000 sessions in ``sessions.json`` (realistic entries with fields savenow ignores),
 one 200 MB transcript (an old, busy session of the same group that also names the
 target topic in ``lastThreadId``, so resolution has to look at it), and the target:
-a forum topic with 180 user/assistant messages plus tool calls and results.
+a forum topic with 180 user/assistant messages (the eval conversations, Chinese and English,
+back to back) plus tool calls and results.
 
     /work/venv/bin/python benchmarks/make_big_store.py [--dir DIR] [--force]
 
@@ -193,25 +194,43 @@ def _write_big(folder: Path, store: dict[str, dict[str, object]]) -> None:
             n += 3
 
 
+EVAL_CASES = Path(__file__).resolve().parents[2] / "shared" / "eval" / "cases.jsonl"
+
+
+def _target_messages() -> list[tuple[str, str]]:
+    """180 realistic (role, text) messages: the eval conversations back to back (Chinese and English),
+    or a synthetic stand-in when ``shared/eval`` is not beside the checkout."""
+    if EVAL_CASES.is_file():
+        pool = [
+            (m["role"], m["text"])
+            for line in EVAL_CASES.read_text(encoding="utf-8").splitlines()
+            if line.strip()
+            for m in json.loads(line)["transcript"]
+        ]
+        return pool[-TARGET_MESSAGES:]
+    return [
+        ("user", f"第 {i} 个问题：网关重启后 token 不匹配。以后部署前先检查 gateway.cmd。")
+        if i % 2 == 0
+        else ("assistant", f"Answer {i}: the root cause is a stale env variable; fixed.")
+        for i in range(TARGET_MESSAGES)
+    ]
+
+
 def _write_target(folder: Path, store: dict[str, dict[str, object]]) -> None:
     session_id = "bench-target"
     store[TARGET_KEY] = _entry(session_id, BASE_MS + 60_000, CHAT_ID, TARGET_THREAD, "group")
     lines = [_header(session_id, BASE_MS - 7_200_000)]
     n = 1
-    for turn in range(TARGET_MESSAGES // 2):
-        ms = BASE_MS - 7_200_000 + turn * 40_000
-        lines.append(
-            _user(
-                n, ms, f"第 {turn} 个问题：网关重启后 token 不匹配，日志见上。以后部署前先检查 gateway.cmd。"
-            )
-        )
-        if turn % 3 == 0:
-            lines.append(_assistant(n + 1, ms + 1000, "", tool=True))
-            lines.append(_tool_result(n + 2, ms + 2000, 4_000))
-        lines.append(
-            _assistant(n + 3, ms + 3000, f"Answer {turn}: the root cause is a stale env variable; fixed.")
-        )
-        n += 4
+    for turn, (role, text) in enumerate(_target_messages()):
+        ms = BASE_MS - 7_200_000 + turn * 20_000
+        if role == "user":
+            lines.append(_user(n, ms, text))
+        else:
+            if turn % 6 == 1:  # some turns call a tool first, as real sessions do
+                lines.append(_assistant(n, ms, "", tool=True))
+                lines.append(_tool_result(n + 1, ms + 500, 4_000))
+            lines.append(_assistant(n + 2, ms + 1000, text))
+        n += 3
     (folder / f"{session_id}-topic-{TARGET_THREAD}.jsonl").write_text(
         "\n".join(lines) + "\n", encoding="utf-8"
     )
