@@ -31,7 +31,23 @@ _EXPORTS = {
     "build_extractor": "savenow.extract",
 }
 
-__all__ = ["__version__", *_EXPORTS]
+__all__ = [  # noqa: RUF022 - grouped as in _EXPORTS
+    "__version__",
+    "SaveNowService",
+    "Scope",
+    "PreviewResult",
+    "ApplyResult",
+    "Settings",
+    "load_settings",
+    "Clock",
+    "SaveNowError",
+    "Entry",
+    "ChatMessage",
+    "MemorySection",
+    "ExtractionResult",
+    "Extractor",
+    "build_extractor",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -31,7 +31,7 @@ def load_timezone(name: str | None) -> tzinfo | None:
 def parse_now(value: str, tz: tzinfo | None = None) -> datetime:
     """Parse a ``SAVENOW_NOW`` value; a naive time is taken in ``tz`` (or local)."""
     try:
-        parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        parsed = datetime.fromisoformat(value.strip())
     except ValueError as exc:
         raise ConfigError(
             f"{NOW_ENV}: not an ISO-8601 time: {value!r}", f"{NOW_ENV}：不是 ISO-8601 时间：{value!r}"

@@ -55,10 +55,6 @@ def _print_json(data: dict[str, Any]) -> None:
     print(json.dumps(data, ensure_ascii=False, indent=2))
 
 
-def _entries_json(result: PreviewResult | ApplyResult) -> list[dict[str, Any]]:
-    return [entry.to_json() for entry in result.entries]
-
-
 def _apply_summary(result: ApplyResult) -> str:
     if result.already_applied:
         return "Already applied: nothing written again."
@@ -70,18 +66,21 @@ def _apply_summary(result: ApplyResult) -> str:
     return f"Wrote {result.memory_path}{created}: " + ", ".join(parts) + "."
 
 
+def _result_json(result: PreviewResult | ApplyResult, *, written: bool, **extra: Any) -> dict[str, Any]:
+    """The one object `--json` prints (DESIGN §10)."""
+    return {
+        "session_key": result.session_key,
+        "memory_path": str(result.memory_path),
+        "entries": [entry.to_json() for entry in result.entries],
+        "written": written,
+        **extra,
+    }
+
+
 def preview(args: argparse.Namespace) -> int:
     result = _service(args).preview(_scope(args), args.session_key, _day(args))
     if args.json:
-        _print_json(
-            {
-                "session_key": result.session_key,
-                "memory_path": str(result.memory_path),
-                "entries": _entries_json(result),
-                "written": False,
-                "preview": result.markdown,
-            }
-        )
+        _print_json(_result_json(result, written=False, preview=result.markdown))
     else:
         print(result.markdown)
     return 0
@@ -90,15 +89,7 @@ def preview(args: argparse.Namespace) -> int:
 def auto(args: argparse.Namespace) -> int:
     result = _service(args).auto(_scope(args), args.session_key, _day(args))
     if args.json:
-        _print_json(
-            {
-                "session_key": result.session_key,
-                "memory_path": str(result.memory_path),
-                "entries": _entries_json(result),
-                "written": result.written,
-                "preview": result.markdown,
-            }
-        )
+        _print_json(_result_json(result, written=result.written, preview=result.markdown))
     else:
         print(result.markdown)
         print(_apply_summary(result))
@@ -108,15 +99,7 @@ def auto(args: argparse.Namespace) -> int:
 def apply(args: argparse.Namespace) -> int:
     result = _service(args).apply(_scope(args))
     if args.json:
-        _print_json(
-            {
-                "session_key": result.session_key,
-                "memory_path": str(result.memory_path),
-                "entries": _entries_json(result),
-                "written": result.written,
-                "already_applied": result.already_applied,
-            }
-        )
+        _print_json(_result_json(result, written=result.written, already_applied=result.already_applied))
     else:
         print(_apply_summary(result))
     return 0

@@ -98,7 +98,7 @@ class Settings(BaseSettings):
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         # Precedence, highest first: flags (init), environment, the YAML file (DESIGN §11).
-        return (init_settings, env_settings, _YamlSource(settings_cls, _yaml_data.get()))
+        return (init_settings, env_settings, _YamlSource(settings_cls, _yaml_data.get() or {}))
 
 
 class _YamlSource(PydanticBaseSettingsSource):
@@ -115,7 +115,7 @@ class _YamlSource(PydanticBaseSettingsSource):
         return dict(self._data)
 
 
-_yaml_data: ContextVar[dict[str, Any]] = ContextVar("savenow_yaml_data", default={})
+_yaml_data: ContextVar[dict[str, Any] | None] = ContextVar("savenow_yaml_data", default=None)
 
 
 def _read_yaml(path: Path) -> dict[str, Any]:

@@ -16,7 +16,7 @@ layer calls them off the event loop. Refusals raise ``SaveNowError`` subclasses.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Literal
 
@@ -353,7 +353,7 @@ class SaveNowService:
     def _summary(self, info: SessionInfo) -> SessionSummary:
         transcript = self.catalog.read_messages(info, self.settings.transcript_limit)
         updated = (
-            datetime.fromtimestamp(info.updated_at_ms / 1000, tz=timezone.utc).astimezone(self.clock.now().tzinfo)
+            datetime.fromtimestamp(info.updated_at_ms / 1000, tz=UTC).astimezone(self.clock.now().tzinfo)
             if info.updated_at_ms
             else None
         )

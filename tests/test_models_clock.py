@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -43,7 +43,7 @@ def test_wrong_shapes_are_specific(data: object, message: str) -> None:
 
 
 def test_fixed_clock_and_advance() -> None:
-    clock = Clock(tz=timezone.utc, fixed=datetime(2026, 11, 29, 23, 50, tzinfo=timezone.utc))
+    clock = Clock(tz=UTC, fixed=datetime(2026, 11, 29, 23, 50, tzinfo=UTC))
     assert clock.today().isoformat() == "2026-11-29"
     clock.advance(minutes=31)
     assert clock.today().isoformat() == "2026-11-30"
@@ -52,6 +52,6 @@ def test_fixed_clock_and_advance() -> None:
 def test_savenow_now_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SAVENOW_NOW", "2026-05-15T14:02:00+08:00")
     clock = Clock.from_env()
-    assert clock.now().astimezone(timezone.utc).hour == 6
+    assert clock.now().astimezone(UTC).hour == 6
     with pytest.raises(ConfigError, match="SAVENOW_NOW"):
         parse_now("yesterday")

@@ -109,4 +109,4 @@ def savenow(capsys: pytest.CaptureFixture[str]) -> Runner:
     return run
 
 
-__all__ = ["GROUP", "Install", "NOW", "TODAY"]
+__all__ = ["GROUP", "NOW", "TODAY", "Install"]

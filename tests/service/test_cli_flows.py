@@ -131,7 +131,7 @@ def test_list_shows_candidates_newest_first(install: Install, savenow: Runner) -
     assert status == 0, err
     keys = [s["key"] for s in json.loads(out)["sessions"]]
     assert keys == [f"agent:main:telegram:group:{GROUP}:topic:7", f"agent:main:telegram:group:{GROUP}:topic:7:old"]
-    status, out, _ = savenow("list", *TOPIC)
+    _, out, _ = savenow("list", *TOPIC)
     assert out.splitlines()[0].startswith("* agent:main:telegram:group:")
 
 
@@ -157,7 +157,7 @@ def test_refusals_exit_2_with_one_line_and_change_nothing(
     install: Install, savenow: Runner, argv: tuple[str, ...], message: str
 ) -> None:
     before = install.files()
-    status, out, err = savenow(*argv)
+    status, _, err = savenow(*argv)
     assert status == 2
     assert message in err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
@@ -182,7 +182,7 @@ def test_undo_removes_the_last_write(install: Install, savenow: Runner) -> None:
     original = install.memory_file.read_bytes()
     assert savenow("auto", *TOPIC)[0] == 0
     assert install.memory_file.read_bytes() != original
-    status, out, err = savenow("undo")
+    status, _, err = savenow("undo")
     assert status == 0, err
     assert install.memory_file.read_bytes() == original
     status, _, err = savenow("undo")
