@@ -140,12 +140,24 @@ def list_sessions(args: argparse.Namespace) -> int:
 
 
 def undo(args: argparse.Namespace) -> int:
-    result = _service(args).undo()
+    result = _service(_undo_workspace(args)).undo()
     if getattr(args, "json", False):
         _print_json({"memory_path": str(result.memory_path), "removed_lines": result.removed_lines})
     else:
         print(f"Undid the last write to {result.memory_path}: removed {result.removed_lines} lines.")
     return 0
+
+
+def _undo_workspace(args: argparse.Namespace) -> argparse.Namespace:
+    """The script drop-ins journal into the workspace they derive (the current directory, usually),
+    so without --workspace an undo run where a journal lies takes that one (DESIGN §8)."""
+    from pathlib import Path
+
+    from .journal import journal_path
+
+    if args.workspace is None and journal_path(Path.cwd()).is_file():
+        return argparse.Namespace(**{**vars(args), "workspace": str(Path.cwd())})
+    return args
 
 
 def demo(args: argparse.Namespace) -> int:

@@ -198,3 +198,20 @@ def test_real_process_exit_codes(install: Install) -> None:
     )
     assert run.returncode == 2
     assert run.stderr.startswith("savenow: ") and "Traceback" not in run.stderr
+
+
+def test_undo_after_a_drop_in_merge_in_the_current_directory(
+    install: Install, savenow: Runner, monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    skill_workspace = tmp_path_factory.mktemp("skill-ws")
+    monkeypatch.chdir(skill_workspace)
+    (skill_workspace / "entries.json").write_text(
+        json.dumps([{"title": "Nginx 上传大小限制", "bullets": ["client_max_body_size 200m in files.conf"]}]),
+        encoding="utf-8",
+    )
+    assert savenow("merge-daily-memory", "--entries-file", "entries.json")[0] == 0
+    written = skill_workspace / "memory" / f"{TODAY}.md"
+    assert "200m" in written.read_text(encoding="utf-8")
+    status, _, err = savenow("undo")
+    assert status == 0, err
+    assert not written.exists()  # the write created the file, so undo removes it
