@@ -30,8 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from eval_common import DEFAULT_CASES, case_messages, case_sections, load_cases
 
 from savenow.config import LLMSettings
-from savenow.extract.prompt import build_prompt
-from savenow.extract.tokens import estimate_messages_tokens
+from savenow.extract.prompt import Prompt, build_prompt
+from savenow.extract.tokens import MESSAGE_OVERHEAD_TOKENS, estimate_messages_tokens, estimate_tokens
 
 DEFAULT_SKILL = ROOT / "skills" / "savenow" / "SKILL.md"
 
@@ -74,6 +74,19 @@ def naive_messages(case: dict, skill_text: str, *, as_delivered: bool = False) -
     return chat
 
 
+def ours_parts(prompt: Prompt) -> tuple[int, int, int]:
+    """Diagnostics: the estimated tokens of our system message, memory block and chat block."""
+    system = estimate_tokens(prompt.messages[0]["content"])
+    user = prompt.messages[1]["content"]
+    memory, _, chat = user.partition("\n\nChat (")
+    return system, estimate_tokens(memory), estimate_tokens(chat)
+
+
+def naive_chat_tokens(case: dict) -> int:
+    """Diagnostics: the naive side's transcript (every message as its own chat message)."""
+    return sum(MESSAGE_OVERHEAD_TOKENS + estimate_tokens(m["text"]) for m in case["transcript"])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=Path, default=DEFAULT_CASES)
@@ -110,11 +123,17 @@ def main(argv: list[str] | None = None) -> int:
     print(f"naive baseline: skill text from {skill_source} + whole transcript + whole memory file")
     print(f"ours: build_prompt(..., max_prompt_tokens={max_prompt_tokens}) system + user messages\n")
     header = f"{'case':40} {'lang':5} {'msgs':>4} {'naive':>6} {'ours':>6} {'ratio':>6} {'vs-deliv':>8}"
-    print(header + "  dropped msgs/sections")
+    print(header + "  dropped msgs/sections  filler  sys/mem/chat  chat vs naive chat")
+    cases_by_id = {case["id"]: case for case in load_cases(args.cases)}
+    chat_shares = []
     for case_id, lang, count, naive, ours, ratio, prompt, delivered_ratio in rows:
+        system, memory, chat = ours_parts(prompt)
+        chat_share = chat / naive_chat_tokens(cases_by_id[case_id])
+        chat_shares.append(chat_share)
         print(
             f"{case_id:40} {lang:5} {count:4d} {naive:6d} {ours:6d} {ratio:6.2f} {delivered_ratio:8.2f}"
-            f"  {prompt.messages_dropped}/{prompt.sections_omitted}"
+            f"  {prompt.messages_dropped:>7}/{prompt.sections_omitted:<8}"
+            f"  {prompt.messages_filler:6d}  {system:3d}/{memory:3d}/{chat:4d}  {chat_share:6.2f}"
         )
     ratios = [row[5] for row in rows]
     largest = max(rows, key=lambda row: row[4])
@@ -131,6 +150,11 @@ def main(argv: list[str] | None = None) -> int:
         f"largest prompt (ours): {largest[4]} tokens ({largest[0]}); naive largest: {max(r[3] for r in rows)}"
     )
     print(f"fixed part of ours (system message): {system_tokens} tokens")
+    print(
+        f"diagnostics: median chat block vs. the naive transcript: {statistics.median(chat_shares):.2f}; "
+        f"filler messages left out: {sum(row[6].messages_filler for row in rows)} of "
+        f"{sum(row[2] for row in rows)}"
+    )
     return 0
 
 

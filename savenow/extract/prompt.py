@@ -7,6 +7,14 @@ One chat-completions request per /savenow carries exactly two messages:
 * ``user``: today's memory sections (``## Title`` + ``- bullet`` lines) and the
   cleaned transcript (``U:`` / ``A:`` lines, oldest first).
 
+The transcript is compacted without losing what a note could use
+(:func:`render_transcript`): messages that are only an acknowledgement, thanks,
+greeting or laugh are left out (:func:`is_filler`), long pasted blocks keep their
+head, tail and the lines the chat talks about, layout (column padding, a log
+prefix repeating the line above, blank lines) is squeezed, and the role mark is
+written only where the speaker changes. A memory section that shares nothing
+with the chat is sent as its heading alone (:func:`is_unrelated`).
+
 The prompt stays under ``llm.max_prompt_tokens`` (estimated, :mod:`.tokens`):
 the oldest messages go first, and a memory file too large for its share sends
 only the sections most similar to the conversation.
@@ -15,7 +23,8 @@ only the sections most similar to the conversation.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+import unicodedata
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,30 +42,17 @@ __all__ = [
 ]
 
 SYSTEM_PROMPT = f"""\
-You pick the durable notes of a chat between a user and their AI assistant, for the user's daily memory \
-file. Answer with one JSON object and nothing else: {{"entries": [...]}}.
-
-Durable (save): the final, confirmed root cause and its fix; stable rules, conventions and config values; \
-preferences and standing instructions ("from now on …", "以后 …", "always/never …"); IDs, paths, hosts, \
-ports, env vars, commands, owners; decisions that will matter later.
-Not durable (never save): greetings, thanks, jokes, small talk, personal errands; status pings and one-off \
-results (counts, durations, "still running"); plans for today or tomorrow; abandoned ideas, disproven \
-hypotheses and fixes that did not work; pasted logs as such; secret values (name the variable, never its \
-token, password or key).
-
-Rules:
-- At most {MAX_ENTRIES} entries, most valuable first. {{"entries": []}} when nothing is durable.
-- One topic per entry: a short title a person would write; 1-3 self-contained bullets; keep identifiers, \
-commands, paths and numbers verbatim. The same fix repeated is one entry.
-- Write titles and bullets in the conversation's language (Chinese chat → Chinese notes; mixed → the \
-user's language).
-- Compare with today's memory sections: a fact already there → "skip", merge_target_title = that heading; \
-a new fact that belongs under an existing heading → "merge", merge_target_title = that heading exactly as \
-shown (without "## "); anything else → "add", merge_target_title null.
-- reason: one short clause (why it lasts, or why skip).
-
-Entry: {{"candidate_index": 0, "title": "…", "bullets": ["…"], "action": "add|merge|skip", \
-"merge_target_title": "…" or null, "reason": "…"}}"""
+Pick the durable notes of this chat for the user's daily memory file.
+Durable: confirmed root cause + fix; rules, conventions, config values; preferences, standing instructions \
+(from now on/以后/always/never); IDs, paths, hosts, ports, env vars, commands, owners; lasting decisions.
+Not durable: greetings, thanks, small talk, errands; status, one-off results; plans for today/tomorrow; \
+abandoned ideas, disproven guesses, failed fixes; raw logs; secret values (name the variable only).
+Reply with JSON only: {{"entries": [{{"candidate_index": 0, "title": "…", "bullets": ["…"], \
+"action": "add|merge|skip", "merge_target_title": "…"|null, "reason": "…"}}]}}; at most {MAX_ENTRIES}, \
+best first; [] if none. Each: one topic (a repeated fix is one); short title; 1-3 self-contained bullets, \
+identifiers, commands, paths, numbers verbatim; in the conversation's language (mixed: the user's). \
+action: skip = already in today's memory, merge = belongs under an existing heading (for both, \
+merge_target_title = that heading exactly, no "## "), else add (null). reason: one short clause."""
 
 _ENTRY_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -116,20 +112,234 @@ class Prompt:
     messages_dropped: int  # oldest transcript messages left out for the budget
     sections_sent: int
     sections_omitted: int  # memory sections left out as least similar to the conversation
+    messages_filler: int = 0  # acknowledgements, thanks, greetings left out (see is_filler)
 
 
 _ROLE_MARK = {"user": "U", "assistant": "A"}
 _FENCE = re.compile(r"^(```|~~~)")
-_BLANK_RUNS = re.compile(r"\n{3,}")
-_LONG_BLOCK_HEAD = 20
-_LONG_BLOCK_TAIL = 8
+_BLANK_LINES = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
 # The memory file's share of the budget when both it and the transcript are too large.
 _MEMORY_SHARE = 1 / 3
 _SCHEMA_RESERVE_TOKENS = estimate_tokens(str(ENTRIES_JSON_SCHEMA)) + 16
 
+# -- transcript compaction -----------------------------------------------------------------------------
+#
+# Everything a note could use is kept: identifiers, numbers, paths, code, outcomes, rules. What goes is
+# what no note can use: messages that are nothing but an acknowledgement, and the middle of long
+# pasted blocks that nothing else in the chat refers to.
 
-def _shorten_long_blocks(text: str) -> str:
-    """Keep the head and tail of a fenced block longer than head+tail lines; pasted logs repeat themselves."""
+
+def _strip_symbols(text: str) -> str:
+    """``text`` without emoji, symbols and punctuation (what filler is wrapped in)."""
+    kept = []
+    for char in text:
+        category = unicodedata.category(char)
+        kept.append(" " if category[0] in "PSZC" or category == "Mn" else char)
+    return " ".join("".join(kept).split())
+
+
+# Acknowledgements, thanks, greetings, laughter and "wait a moment", in English and Chinese. A message
+# made only of these (and punctuation or emoji) is filler. Deliberately absent: yes/no answers ("yes",
+# "对", "不是"), approvals and outcomes ("works", "good", "nice", "好了", "可以", "行了", "果然"), because
+# after a question or a fix those words are the answer or the confirmation.
+_FILLER_PHRASES: tuple[str, ...] = (
+    # English
+    "ok", "okay", "okey", "k", "kk", "sure", "sure thing", "alright", "all right", "got it", "gotcha",
+    "noted", "roger", "will do", "thanks", "thank you", "thanks a lot", "thanks for the help", "thx",
+    "ty", "tysm", "cheers", "np", "no problem", "no worries", "you're welcome", "youre welcome",
+    "anytime", "hi", "hello", "hey", "hey there", "morning", "good morning", "evening", "good evening",
+    "good night", "night", "bye", "see you", "see ya", "later", "one sec", "a sec", "sec", "one moment",
+    "just a moment", "hold on", "brb", "back", "i'm back", "im back", "lol", "lmao", "haha", "hahaha",
+    "hehe", "heh", "hmm", "hm", "ah", "oh", "ooh", "wow", "i see", "makes sense", "ok makes sense",
+    "quick one", "quick question",
+    # Chinese
+    "好", "好的", "好吧", "好嘞", "好滴", "好哒", "嗯", "嗯嗯", "哦", "哦哦", "噢", "喔", "啊", "呀",
+    "收到", "了解", "明白", "明白了", "知道了", "懂了", "记下了", "谢谢", "谢谢啦", "谢谢你", "谢了", "多谢",
+    "感谢", "辛苦了", "辛苦啦", "不辛苦", "不客气", "不用谢", "没事", "早", "早安", "早上好", "晚上好",
+    "晚安", "午安", "拜拜", "再见", "明天见", "在吗", "在的", "在", "怎么了", "稍等", "等下", "等一下",
+    "马上", "我试下", "我试试", "试下", "试试", "我看看", "回来了", "我回来了", "去吧", "哈", "哈哈",
+    "哈哈哈", "嘿嘿", "呵呵",
+)  # fmt: skip
+_ASCII_WORDS = re.compile(r"[a-z ]+")
+
+
+def _filler_pattern(phrases: Iterable[str]) -> re.Pattern[str]:
+    """One or more filler phrases, matched against text in :func:`_strip_symbols` form."""
+    forms = sorted({_strip_symbols(phrase) for phrase in phrases}, key=len, reverse=True)
+    alternatives = (rf"\b{re.escape(f)}\b" if _ASCII_WORDS.fullmatch(f) else re.escape(f) for f in forms)
+    return re.compile(r"(?:(?:" + "|".join(alternatives) + r")\s*)+")
+
+
+_FILLER_MESSAGE = _filler_pattern(_FILLER_PHRASES)
+_FILLER_MAX_CHARS = 60
+# Symbols that report an outcome: a message made of them is a result, not filler.
+_OUTCOME_SYMBOLS = frozenset("✅✔☑❌✖⚠🎉")
+# Never filler, whatever the words: digits, code, paths, identifiers, markers of a fix or a rule.
+_KEEP_SIGNAL = re.compile(r"[0-9`/\\_=@#$%*]|\w\.\w")
+_DURABLE_MARKER = re.compile(
+    r"root cause|\bfix|\bwork(?:s|ed|ing)?\b|remember|from now on|\balways\b|\bnever\b|\bdecid|\bowner|"
+    r"\bowns\b|\brule\b|根因|原因|修|好了|果然|以后|记住|负责|决定|规定|必须|不要|别|禁止|一律|成功|正常|搞定|解决",
+    re.IGNORECASE,
+)
+_QUESTION_END = re.compile(r"[?？吗呢]\s*$")
+
+# A fenced block longer than head + tail + _MIN_ELIDED lines keeps its head, its tail and the middle
+# lines that contain an anchor: an identifier the chat's prose mentions, or one that recurs in another
+# message (what the discussion was about). Each run of other lines becomes one "…(N lines)" marker.
+_BLOCK_HEAD = 6
+_BLOCK_TAIL = 3
+_MIN_ELIDED = 2
+_MAX_ANCHORED_LINES = 10
+_TOKEN_SPLIT = re.compile(r"[\s`'\"()\[\]{}<>,;=|，。：；、（）“”‘’！？]+")
+_IDENTIFIER = re.compile(r"(?=.*(?:[0-9_./\-:@]|[a-z][A-Z]|^[A-Z]{3,}$))[\w./\-:@]{3,}")
+# Inside a pasted block: a run of spaces that aligns columns, and a line prefix (timestamp, host,
+# process) that repeats the line above. Both are layout, not content.
+_ALIGNMENT_RUN = re.compile(r"(?<=\S) {3,}(?=\S)")
+_DITTO = "〃 "
+_MIN_DITTO_PREFIX = 16
+_MIN_DITTO_WORDS = 3
+# A leading acknowledgement ("好。", "OK, ") in front of the real content.
+_LEADING_FILLER = re.compile(r"^(?P<ack>[^\n]{1,12}?)[，,。.!！~～]+\s*(?=\S)")
+
+
+def is_filler(text: str, *, answers_question: bool = False) -> bool:
+    """True for a message that is only an acknowledgement, thanks, greeting, laugh or "one sec".
+
+    ``answers_question``: the message directly follows the other side's question, where even "ok" or
+    "好" is an answer (an approval) and is kept.
+    """
+    stripped = text.strip()
+    if answers_question or not stripped or len(stripped) > _FILLER_MAX_CHARS:
+        return False
+    if _KEEP_SIGNAL.search(stripped) or _DURABLE_MARKER.search(stripped):
+        return False
+    if any(char in _OUTCOME_SYMBOLS for char in stripped):
+        return False
+    words = _strip_symbols(unicodedata.normalize("NFKC", stripped).casefold())
+    return not words or _FILLER_MESSAGE.fullmatch(words) is not None
+
+
+def strip_leading_filler(text: str) -> str:
+    """``text`` without an acknowledgement sentence in front of its content ("好。以后…" → "以后…")."""
+    match = _LEADING_FILLER.match(text)
+    if match is None or not is_filler(match.group("ack")):
+        return text
+    return text[match.end() :]
+
+
+def _split_prose_and_blocks(text: str) -> tuple[list[str], list[str]]:
+    """The lines of ``text`` outside and inside fenced blocks."""
+    prose: list[str] = []
+    code: list[str] = []
+    in_block = False
+    for line in text.split("\n"):
+        if _FENCE.match(line.strip()):
+            in_block = not in_block
+        else:
+            (code if in_block else prose).append(line)
+    return prose, code
+
+
+def _identifiers(lines: Iterable[str]) -> set[str]:
+    found: set[str] = set()
+    for line in lines:
+        for token in _TOKEN_SPLIT.split(line):
+            token = token.strip(".:-/")
+            if _IDENTIFIER.fullmatch(token):
+                found.add(token.lower())
+    return found
+
+
+def block_anchors(texts: Sequence[str]) -> set[str]:
+    """Identifiers (lower-cased) the chat mentions in prose, or in more than one message."""
+    anchors: set[str] = set()
+    seen_once: set[str] = set()
+    for text in texts:
+        prose, code = _split_prose_and_blocks(text)
+        anchors |= _identifiers(prose)
+        in_message = _identifiers(prose) | _identifiers(code)
+        anchors |= in_message & seen_once
+        seen_once |= in_message
+    return anchors
+
+
+def _fold_repeated_lines(block: list[str]) -> list[str]:
+    """A line repeated right after itself is written once, with the count."""
+    out: list[str] = []
+    repeats = 0
+    for line in [*block, None]:
+        if out and line is not None and line == out[-1] and line.strip():
+            repeats += 1
+            continue
+        if repeats:
+            out.append(f"…(the line above {repeats} more times)")
+            repeats = 0
+        if line is not None:
+            out.append(line)
+    return out
+
+
+def _ditto_prefix(line: str, previous: str) -> int:
+    """The length of the space-ended prefix ``line`` repeats from ``previous`` (0 when too short).
+
+    Indentation alone is never a prefix: the prefix must carry words (a timestamp, a host).
+    """
+    length = 0
+    for index, (a, b) in enumerate(zip(line, previous, strict=False)):
+        if a != b:
+            break
+        if a == " ":
+            length = index + 1
+    prefix = line[:length]
+    if length < _MIN_DITTO_PREFIX or length == len(line) or len(prefix.split()) < _MIN_DITTO_WORDS:
+        return 0
+    return length
+
+
+def _compact_layout(block: list[str]) -> list[str]:
+    """Column-aligning space runs become two spaces; a prefix repeating the line above becomes 〃."""
+    out: list[str] = []
+    previous = ""
+    for line in block:
+        compacted = _ALIGNMENT_RUN.sub("  ", line)
+        shared = _ditto_prefix(compacted, previous)
+        previous = compacted
+        out.append(_DITTO + compacted[shared:] if shared else compacted)
+    return out
+
+
+def shorten_block(block: list[str], anchors: set[str]) -> list[str]:
+    """The lines of one fenced block to send: head, tail, anchored lines; elided runs marked."""
+    block = _fold_repeated_lines(block)
+    if len(block) > _BLOCK_HEAD + _BLOCK_TAIL + _MIN_ELIDED:
+        block = _elide_middle(block, anchors)
+    return _compact_layout(block)
+
+
+def _elide_middle(block: list[str], anchors: set[str]) -> list[str]:
+    middle = range(_BLOCK_HEAD, len(block) - _BLOCK_TAIL)
+    anchored = [i for i in middle if any(anchor in block[i].lower() for anchor in anchors)]
+    keep = {
+        *range(_BLOCK_HEAD),
+        *range(len(block) - _BLOCK_TAIL, len(block)),
+        *anchored[:_MAX_ANCHORED_LINES],
+    }
+    if len(block) - len(keep) < _MIN_ELIDED:
+        return block
+    out: list[str] = []
+    elided = 0
+    for index, line in enumerate(block):
+        if index in keep:
+            if elided:
+                out.append(f"…({elided} lines)")
+                elided = 0
+            out.append(line)
+        else:
+            elided += 1
+    return out
+
+
+def _shorten_blocks(text: str, anchors: set[str]) -> str:
     lines = text.split("\n")
     out: list[str] = []
     block: list[str] | None = None
@@ -140,14 +350,7 @@ def _shorten_long_blocks(text: str) -> str:
                 block = []
             continue
         if _FENCE.match(line.strip()):
-            if len(block) > _LONG_BLOCK_HEAD + _LONG_BLOCK_TAIL + 1:
-                omitted = len(block) - _LONG_BLOCK_HEAD - _LONG_BLOCK_TAIL
-                block = [
-                    *block[:_LONG_BLOCK_HEAD],
-                    f"… ({omitted} lines omitted)",
-                    *block[-_LONG_BLOCK_TAIL:],
-                ]
-            out.extend(block)
+            out.extend(shorten_block(block, anchors))
             out.append(line)
             block = None
         else:
@@ -157,28 +360,125 @@ def _shorten_long_blocks(text: str) -> str:
     return "\n".join(out)
 
 
-def _message_text(text: str) -> str:
+def _message_text(text: str, anchors: set[str]) -> str:
     text = "\n".join(line.rstrip() for line in text.strip().split("\n"))
-    return _BLANK_RUNS.sub("\n\n", _shorten_long_blocks(text))
+    # One newline separates as well as a blank line does.
+    return _BLANK_LINES.sub("\n", _shorten_blocks(text, anchors))
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """The rendered ``U:``/``A:`` lines (one per message), their roles, and the filler left out."""
+
+    lines: list[str]
+    roles: list[str]
+    filler_dropped: int
+
+
+_REPEAT_MIN_CHARS = 80
+
+
+def render_transcript(messages: Sequence[ChatMessage]) -> Transcript:
+    """One ``U: …`` / ``A: …`` line per message, compacted (see the notes above)."""
+    anchors = block_anchors([message.text for message in messages])
+    seen: set[str] = set()
+    lines: list[str] = []
+    roles: list[str] = []
+    filler = 0
+    previous: ChatMessage | None = None
+    for message in messages:
+        answers_question = (
+            previous is not None
+            and previous.role != message.role
+            and _QUESTION_END.search(previous.text) is not None
+        )
+        previous = message
+        if is_filler(message.text, answers_question=answers_question):
+            filler += 1
+            continue
+        text = _message_text(message.text, anchors)
+        if not answers_question:
+            text = strip_leading_filler(text)
+        if not text:
+            continue
+        if len(text) >= _REPEAT_MIN_CHARS and text in seen:
+            text = "(the same text as an earlier message)"
+        seen.add(text)
+        mark = _ROLE_MARK.get(message.role, message.role)
+        lines.append(f"{mark}: {text}")
+        roles.append(mark)
+    return Transcript(lines=lines, roles=roles, filler_dropped=filler)
+
+
+def join_transcript(lines: Sequence[str], roles: Sequence[str]) -> str:
+    """The lines, one per message; the role mark only where the speaker changes."""
+    out: list[str] = []
+    for index, (line, role) in enumerate(zip(lines, roles, strict=True)):
+        same_speaker = index > 0 and roles[index - 1] == role
+        out.append(line[len(role) + 2 :] if same_speaker and line.startswith(f"{role}: ") else line)
+    return "\n".join(out)
 
 
 def render_transcript_lines(messages: Sequence[ChatMessage]) -> list[str]:
-    """One ``U: …`` / ``A: …`` block per message; a repeated paste is sent once."""
-    seen: set[str] = set()
-    lines: list[str] = []
-    for message in messages:
-        text = _message_text(message.text)
-        if not text:
-            continue
-        if len(text) > 200 and text in seen:
-            text = "(the same text as an earlier message)"
-        seen.add(text)
-        lines.append(f"{_ROLE_MARK.get(message.role, message.role)}: {text}")
-    return lines
+    """The ``U: …`` / ``A: …`` lines of :func:`render_transcript`."""
+    return render_transcript(messages).lines
 
 
 def render_section(section: MemorySection) -> str:
     return "\n".join([f"## {section.title}", *(f"- {bullet}" for bullet in section.bullets)])
+
+
+# -- memory sections ----------------------------------------------------------------------------------
+#
+# A section that shares nothing with the chat can only ever be a merge target by its topic, and its
+# heading says that: its bullets are not sent. A section the chat touches is sent whole, because
+# skip ("already there") and merge need its bullets.
+
+_STOPWORDS = frozenset(
+    (
+        "about", "after", "also", "been", "before", "because", "could", "does", "from", "have", "into",
+        "just", "like", "make", "more", "most", "only", "over", "should", "some", "such", "than", "that",
+        "their", "them", "then", "there", "these", "they", "this", "those", "under", "were", "what", "when",
+        "where", "which", "while", "will", "with", "would", "your",
+    )
+)  # fmt: skip
+_LATIN_WORD = re.compile(r"[A-Za-z0-9][\w./\-:@]*\w|[A-Za-z0-9]")
+_HAN_RUN = re.compile("[\u4e00-\u9fff]+")
+_IDENTIFIER_CHARS = re.compile(r"[0-9_./\-:@]")
+# A section is unrelated when none of its identifiers occurs in the chat and at most one of its
+# keywords does, or under this share of them.
+_UNRELATED_SHARE = 0.15
+_MIN_KEYWORDS_TO_COLLAPSE = 3
+_ELIDED_SECTION = " …"
+
+
+def _keywords(text: str) -> set[str]:
+    """Identifiers, longer words and Chinese character pairs of ``text`` (lower-cased)."""
+    words: set[str] = set()
+    for word in _LATIN_WORD.findall(text):
+        word = word.lower()
+        if (len(word) >= 4 and word not in _STOPWORDS) or (len(word) >= 3 and _IDENTIFIER_CHARS.search(word)):
+            words.add(word)
+    for run in _HAN_RUN.findall(text):
+        words.update(run[i : i + 2] for i in range(len(run) - 1))
+    return words
+
+
+def is_unrelated(section: MemorySection, conversation_lower: str) -> bool:
+    """True when the chat shares no identifier and (almost) no keyword with the section."""
+    keywords = _keywords(" ".join([section.title, *section.bullets]))
+    if len(keywords) < _MIN_KEYWORDS_TO_COLLAPSE:
+        return False
+    shared = {word for word in keywords if word in conversation_lower}
+    if any(_IDENTIFIER_CHARS.search(word) for word in shared):
+        return False
+    return len(shared) <= 1 or len(shared) < _UNRELATED_SHARE * len(keywords)
+
+
+def _render_for_chat(section: MemorySection, conversation_lower: str) -> str:
+    if section.bullets and is_unrelated(section, conversation_lower):
+        return f"## {section.title}{_ELIDED_SECTION}"
+    return render_section(section)
 
 
 def _section_relevance(section: MemorySection, conversation_grams: Any) -> float:
@@ -212,18 +512,21 @@ def select_sections(
     return [s for i, s in enumerate(sections) if i in chosen]
 
 
-def _memory_block(sent: Sequence[MemorySection], total: int) -> str:
+def _memory_block(sent: Sequence[MemorySection], total: int, conversation_lower: str = "") -> str:
     if total == 0:
-        return "Today's memory file has no sections yet: every durable note is an add."
+        return "Today's memory file is empty: every note is an add."
     header = f"Today's memory file ({total} section{'s' if total != 1 else ''}"
     if len(sent) < total:
         header += f"; the {len(sent)} most related to this chat are shown"
-    header += "). Merge/skip targets are these headings:"
-    return "\n\n".join([header, *(render_section(s) for s in sent)])
+    header += "); its headings are the merge/skip targets"
+    rendered = [_render_for_chat(s, conversation_lower) for s in sent]
+    if any(text.endswith(_ELIDED_SECTION) for text in rendered):
+        header += f' ("{_ELIDED_SECTION.strip()}": bullets unrelated to this chat, not shown)'
+    return "\n".join([header + ":", *rendered])
 
 
 def _conversation_header(dropped: int) -> str:
-    header = "Conversation (oldest first; U = user, A = assistant"
+    header = "Chat (oldest first; U = user, A = assistant"
     if dropped:
         header += f"; {dropped} earlier messages omitted"
     return header + "):"
@@ -247,7 +550,8 @@ def build_prompt(
     messages: Sequence[ChatMessage], sections: Sequence[MemorySection], *, max_prompt_tokens: int
 ) -> Prompt:
     """The system + user messages for one extraction, estimated under ``max_prompt_tokens``."""
-    transcript = render_transcript_lines(messages)
+    rendered = render_transcript(messages)
+    transcript = rendered.lines
     fixed = (
         REPLY_PRIMING_TOKENS
         + 2 * MESSAGE_OVERHEAD_TOKENS
@@ -263,7 +567,8 @@ def build_prompt(
 
     memory_budget = max(int(available * _MEMORY_SHARE), available - transcript_cost)
     sent_sections = select_sections(sections, "\n".join(transcript), memory_budget)
-    memory_text = _memory_block(sent_sections, len(sections))
+    conversation_lower = "\n".join(message.text for message in messages).lower()
+    memory_text = _memory_block(sent_sections, len(sections), conversation_lower)
     memory_cost = estimate_tokens(memory_text) - estimate_tokens(_memory_block([], len(sections)))
 
     transcript_budget = max(available - memory_cost, 0)
@@ -278,8 +583,13 @@ def build_prompt(
         kept.append(_clip_to_tokens(transcript[-1], max(transcript_budget - 1, 1)))
     kept.reverse()
     dropped = len(transcript) - len(kept)
+    kept_roles = rendered.roles[dropped:]
+    if len(kept) == 1 and dropped == len(transcript) - 1 and not kept[0].startswith(f"{kept_roles[0]}: "):
+        kept_roles = [""]  # a clipped message has lost its role mark with its start
 
-    user_content = "\n\n".join([memory_text, _conversation_header(dropped), "\n".join(kept)])
+    user_content = "\n\n".join(
+        [memory_text, _conversation_header(dropped), join_transcript(kept, kept_roles)]
+    )
     chat = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user_content}]
     estimated = (
         REPLY_PRIMING_TOKENS
@@ -294,4 +604,5 @@ def build_prompt(
         messages_dropped=dropped,
         sections_sent=len(sent_sections),
         sections_omitted=len(sections) - len(sent_sections),
+        messages_filler=rendered.filler_dropped,
     )

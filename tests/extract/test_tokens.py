@@ -121,6 +121,6 @@ def test_long_pasted_blocks_are_shortened_and_repeats_sent_once() -> None:
     log = "```\n" + "\n".join(f"line {i}: connection refused" for i in range(100)) + "\n```"
     lines = render_transcript_lines([ChatMessage("user", log), ChatMessage("user", log)])
 
-    assert "(72 lines omitted)" in lines[0]
+    assert "…(91 lines)" in lines[0]
     assert "line 0:" in lines[0] and "line 99:" in lines[0] and "line 50:" not in lines[0]
     assert lines[1] == "U: (the same text as an earlier message)"
