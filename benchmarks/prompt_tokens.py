@@ -126,10 +126,12 @@ def main(argv: list[str] | None = None) -> int:
     print(header + "  dropped msgs/sections  filler  sys/mem/chat  chat vs naive chat")
     cases_by_id = {case["id"]: case for case in load_cases(args.cases)}
     chat_shares = []
+    needed_shares = []  # the chat block's share of the naive transcript at which the ratio would be 0.5
     for case_id, lang, count, naive, ours, ratio, prompt, delivered_ratio in rows:
         system, memory, chat = ours_parts(prompt)
         chat_share = chat / naive_chat_tokens(cases_by_id[case_id])
         chat_shares.append(chat_share)
+        needed_shares.append((0.5 * naive - (ours - chat)) / naive_chat_tokens(cases_by_id[case_id]))
         print(
             f"{case_id:40} {lang:5} {count:4d} {naive:6d} {ours:6d} {ratio:6.2f} {delivered_ratio:8.2f}"
             f"  {prompt.messages_dropped:>7}/{prompt.sections_omitted:<8}"
@@ -154,6 +156,10 @@ def main(argv: list[str] | None = None) -> int:
         f"diagnostics: median chat block vs. the naive transcript: {statistics.median(chat_shares):.2f}; "
         f"filler messages left out: {sum(row[6].messages_filler for row in rows)} of "
         f"{sum(row[2] for row in rows)}"
+    )
+    print(
+        "diagnostics: for a ratio of 0.5 with this system prompt and memory block, the chat block would "
+        f"have to be {statistics.median(needed_shares):.2f} of the naive transcript (median)"
     )
     return 0
 
