@@ -415,20 +415,7 @@ class SaveNowHandlers:
         if command in NEW_SESSION_COMMANDS:
             await self._in_chat_order(key, self.recorder.start_new_session, key)
             return
-        await self._in_chat_order(
-            key,
-            functools.partial(
-                self.recorder.record,
-                key,
-                role="user",
-                text=text,
-                message_id=message.message_id,
-                chat_id=str(place.chat_id),
-                chat_type=place.chat_kind,
-                thread_id=place.thread_id,
-                sender=display_name(message.from_user),
-            ),
-        )
+        await self._record(message, place, text, role="user")
 
     async def on_edit(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.edited_message
@@ -449,13 +436,16 @@ class SaveNowHandlers:
         text = message.text or message.caption
         if place is None or not text or not self.chat_allowed(place):
             return
+        await self._record(message, place, text, role="assistant")
+
+    async def _record(self, message: Message, place: Place, text: str, *, role: str) -> None:
         key = self.session_key(place)
         await self._in_chat_order(
             key,
             functools.partial(
                 self.recorder.record,
                 key,
-                role="assistant",
+                role=role,
                 text=text,
                 message_id=message.message_id,
                 chat_id=str(place.chat_id),
