@@ -62,6 +62,7 @@ class PreviewResult:
     markdown: str  # DESIGN §6
     pending_id: str | None  # None when there were 0 candidates (nothing stored, no buttons)
     notices: list[str] = field(default_factory=list)
+    usage: dict[str, int] | None = None  # tokens the LLM server reported, when an LLM extracted
 
     @property
     def candidates(self) -> int:
@@ -193,6 +194,7 @@ class SaveNowService:
             markdown=markdown,
             pending_id=pending_id,
             notices=list(proposal.extraction.notices),
+            usage=proposal.extraction.usage,
         )
 
     def auto(self, scope: Scope, key: str | None = None, day: date | None = None) -> ApplyResult:
