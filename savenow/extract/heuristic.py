@@ -147,6 +147,7 @@ class _Message:
     rejects: bool  # says it still fails
     chosen: str | None = None  # the list label the user picked from this message's options
     recalled: bool = False  # a later message says this was saved / agreed before
+    accepted: bool = False  # the user's reply agrees to what this (assistant) message proposes
 
 
 def _messages(messages: Sequence[ChatMessage]) -> list[_Message]:
@@ -158,12 +159,25 @@ def _messages(messages: Sequence[ChatMessage]) -> list[_Message]:
         is_paste = bool(signals.code_blocks(text)) and prose_chars < 40
         prose = signals.prose(text)
         rejects = bool(LEX.REJECT.search(prose))
-        confirms = not rejects and bool(LEX.CONFIRM.search(prose)) and not signals.is_question(prose.strip())
+        says_done = bool(LEX.CONFIRM.search(prose) or LEX.APPLIED.search(prose))
+        confirms = not rejects and says_done and not signals.is_question(prose.strip())
         ids = frozenset(signals.identifiers(prose))
         result.append(_Message(message.role, text, items, is_paste, prose, ids, confirms, rejects))
     _mark_choices(result)
     _mark_recalled(result)
+    _mark_accepted(result)
     return result
+
+
+def _mark_accepted(chat: list[_Message]) -> None:
+    """ "agree" / "就这么办" / "ok do it": the assistant message just before holds the decision."""
+    for index, message in enumerate(chat):
+        if message.role != "user" or message.is_paste or not LEX.AGREE.search(message.prose):
+            continue
+        for earlier in range(index - 1, max(index - 3, -1), -1):
+            if chat[earlier].role == "assistant" and not chat[earlier].is_paste:
+                chat[earlier].accepted = True
+                break
 
 
 def _mark_choices(chat: list[_Message]) -> None:
@@ -259,6 +273,8 @@ class _Context:
     echoed: frozenset[str]  # identifiers the next assistant message repeats (for user messages)
     chosen: str | None
     asked_to_note: bool  # the user just asked to remember something ("记一下", "remember this")
+    explicit_ack: bool = False  # "Noted: …" / "记下了：…" right after a user statement
+    accepted: bool = False  # the user agreed to this message's proposal
 
 
 def _single_name(text: str) -> str | None:
@@ -276,6 +292,15 @@ _NOT_NAMES = frozenset(
 def _asked_to_note(chat: list[_Message], index: int) -> bool:
     previous = chat[index - 1] if index > 0 else None
     return previous is not None and previous.role == "user" and bool(LEX.NOTE.search(previous.prose))
+
+
+def _explicit_ack(chat: list[_Message], index: int) -> bool:
+    """ "Noted: aisle for you" answering a user statement (not a question or a request)."""
+    if index == 0 or not LEX.EXPLICIT_ACK.search(chat[index].prose):
+        return False
+    said = chat[index - 1]
+    text = said.prose.strip()
+    return said.role == "user" and not said.is_paste and not signals.is_question(text) and len(text) >= 12
 
 
 def _echoed_ids(chat: list[_Message], index: int) -> frozenset[str]:
@@ -317,7 +342,10 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
         echoed=_echoed_ids(chat, index),
         chosen=message.chosen,
         asked_to_note=assistant and _asked_to_note(chat, index),
+        explicit_ack=assistant and _explicit_ack(chat, index),
+        accepted=assistant and message.accepted,
     )
+    context.restates = context.restates or context.explicit_ack
     minor = bool(LEX.MINOR.search(whole))
     carried: set[str] = set()
     result = []
@@ -428,8 +456,10 @@ def _score(statement: Statement, context: _Context, carried: set[str], label: st
     score = _marker_score(statement, context, carried)
     if len(statement.bullet) < 6 or not re.search(r"[\w\u4e00-\u9fff]{2}", statement.bullet):
         return 0.0
-    if LEX.CHITCHAT.search(text) or LEX.DEFERRAL.search(text) or LEX.STATUS.search(text):
+    if LEX.CHITCHAT.search(text) or LEX.DEFERRAL.search(text):
         return 0.0
+    if LEX.STATUS.search(text) and not statement.kinds & {"future", "note"}:
+        return 0.0  # "72% done" is a status; "at most 10% after 23:00, always" is a rule
     if LEX.RULED_OUT.search(text):
         return 0.0
     if statement.role == "user" and LEX.REQUEST.search(statement.bullet) and "future" not in statement.kinds:
@@ -450,8 +480,10 @@ def _score(statement: Statement, context: _Context, carried: set[str], label: st
         score += 1.0
     ids = len(statement.ids)
     score += min(2.0, 0.6 * ids + 0.4 * sum(1 for i in statement.ids if _LONG_ID.fullmatch(i)))
-    if context.restates and (ids or statement.kinds & {"future", "owner"}):
-        score += 3.0 if ids else 2.0
+    if context.restates and (ids or statement.kinds & {"future", "owner"} or context.explicit_ack):
+        score += 3.0 if ids or context.explicit_ack else 2.0
+    if context.accepted and (ids or statement.kinds & {"fix", "change"}):
+        score += 2.0  # the user said yes to this proposal: it is the decision
     if confirmed_question:
         score += 2.5
     if statement.role == "user" and ids and _DEFINITION.search(text):
@@ -460,7 +492,7 @@ def _score(statement: Statement, context: _Context, carried: set[str], label: st
         score += 2.0  # the assistant picked it up: a fact the user is handing over
     if label and context.chosen:
         score += 3.0 if label.casefold() == context.chosen else -3.0
-    if LEX.HEDGE.search(text):
+    if LEX.HEDGE.search(text) and not context.accepted:
         score -= 1.5
     if LEX.NOT_CHOSEN.search(text):
         score -= 2.0

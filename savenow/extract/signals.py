@@ -49,7 +49,7 @@ class Lexicon:
             "for the notes?",
             "for the record",
             "worth remembering",
-            "remember(?: this| that)?",
+            "(?<!i )(?<!i still )(?<!you )remember(?: this| that)?(?! (?:reading|seeing|when|that time|how))",
             "rule of thumb",
             "note to self",
             "keep in mind",
@@ -67,6 +67,7 @@ class Lexicon:
         "记下",
         "备忘",
         "规则(?:就)?是",
+        "惯例",
         "规则[:：]",
         "约定",
         "规定",
@@ -91,6 +92,10 @@ class Lexicon:
             "every time",
             "by default",
             "default(?:s)? to",
+            "only (?:ever|allowed|accepts?|goes|go)",
+            "no more",
+            "i (?:always )?prefer",
+            "i always (?:want|like|take|book|sit)",
         ),
         "以后",
         "今后",
@@ -106,9 +111,15 @@ class Lexicon:
         "不要再",
         "别再",
         "只认",
+        "只能",
+        "只允许",
+        "不允许",
+        "不准",
+        "我习惯",
+        "别给我",
         "只用",
         "只留给",
-        "默认",
+        "默认(?![的]?\s*[A-Za-z`])",
         "每次",
         "任何",
     )
@@ -126,9 +137,11 @@ class Lexicon:
             "because",
             "found it",
             "same (?:problem|issue|root cause|bug)",
+            "cause[:：]",
         ),
         "根因",
         "原因是",
+        "原因[:：]",
         "原因找到",
         "找到原因",
         "就是这个",
@@ -218,6 +231,9 @@ class Lexicon:
             "matches what we",
             "already noted",
             "already saved",
+            "as saved",
+            "(?:is |that's |it's )?still the rule",
+            "still (?:matters|applies|holds|stands)",
         ),
         "之前的约定",
         "之前定",
@@ -231,6 +247,8 @@ class Lexicon:
         "之前约好",
         "之前的规矩",
         "之前定好",
+        "照旧",
+        "还是老规矩",
     )
     # The user says it works now.
     CONFIRM = _any(
@@ -252,6 +270,12 @@ class Lexicon:
             "back up",
             "that did it",
             "solved",
+            "caught up",
+            "instant(?:ly)?",
+            "loads? (?:fine|now)",
+            "(?:is |are )?gone",
+            "back to normal",
+            "looks good",
         ),
         "正常了",
         "好了",
@@ -267,6 +291,10 @@ class Lexicon:
         "恢复了",
         "能用了",
         "稳定了",
+        "追上了",
+        "没了",
+        "消失了",
+        "亮了",
         "正常",
         "✅",
         "🎉",
@@ -448,7 +476,7 @@ class Lexicon:
         r"\d+\s*m\s*\d+\s*s",
         r"\d+\s*分\s*\d+\s*秒",
         r"(?<![\w.])\d+\s?ms(?![A-Za-z])",
-        r"\d+/\d+\s*(?:chunks|个)?",
+        r"(?<![\w/:.=])\d+/\d+(?![\w/.:])\s*(?:chunks|个)?",
         r"\d+(?:\.\d+)?%",
     )
     MINOR = _any(
@@ -497,6 +525,33 @@ class Lexicon:
     CHOICE = re.compile(
         r"(?:option|方案|选项?|那就(?:改|用|选)?|就(?:改|用|选)|go with|let's do)\s*\(?([0-9a-z])\)?(?![0-9a-z])"
         r"|^\s*\(?([0-9a-z])\)?(?:[.)。,，]|\s*$)",
+        re.IGNORECASE,
+    )
+    # The user accepts what the assistant proposed: its proposals become the decision.
+    AGREE = re.compile(
+        r"^\s*(?:agree[d.,!]?|sounds good|let's do (?:it|that|this)|(?:ok(?:ay)?|yes|yeah|sure)[,.]? (?:do it|go ahead)"
+        r"|do it|go ahead|go with (?:it|that)|makes sense|同意|就这么(?:办|做|改|定|拆|来)|就按(?:这个|你说的)"
+        r"|按你说的|那就这样|有道理|可以[，,]?\s*就这么)",
+        re.IGNORECASE,
+    )
+    # The user reports having applied a change ("both set to 1380", "改了 reload 了").
+    APPLIED = _any(
+        _en("set (?:it |both |them )?to", "changed", "applied", "updated", "did (?:it|that)", "done", "migrated"),
+        "改了",
+        "改好",
+        "设了",
+        "设成",
+        "加了",
+        "换了",
+        "都改",
+        "配好",
+        "迁过去",
+        "起好了",
+    )
+    # An acknowledgement with a colon: what follows restates what the user just said.
+    EXPLICIT_ACK = re.compile(
+        r"^\s*(?:got it|noted(?: as [\w ]{1,20})?|understood|will do|ok(?:ay)?|sure|记下了|记住了|收到|好的?|明白|了解"
+        r"|没问题)\s*[:：]",
         re.IGNORECASE,
     )
     CONFIRM_QUESTION = re.compile(
