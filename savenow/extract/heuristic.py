@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from ..models import MAX_ENTRIES, ChatMessage, Entry, ExtractionResult, MemorySection
 from ..textnorm import compact, compact_similarity, similarity
 from . import signals
-from .placement import Placement, place
+from .placement import Placement, place, topic_home
 from .signals import LEX
 
 __all__ = ["HeuristicExtractor", "Note", "Statement", "find_notes"]
@@ -121,8 +121,10 @@ class HeuristicExtractor:
     def extract(self, messages: Sequence[ChatMessage], sections: Sequence[MemorySection]) -> ExtractionResult:
         language = signals.conversation_language(m.text for m in messages if m.role == "user")
         notes = find_notes(messages)
+        home = topic_home((m.text or "" for m in messages), sections)
         placed = [
-            (note, place(note.bullets(), note.ids, note.kinds, note.seed.prior, sections)) for note in notes
+            (note, place(note.bullets(), note.ids, note.kinds, note.seed.prior, sections, home))
+            for note in notes
         ]
         placed = [(n, p) for n, p in placed if p is not None]
         kept = [(n, p) for n, p in placed if p.action != "skip"][:MAX_ENTRIES]

@@ -6,6 +6,11 @@
 * **merge** — the note extends a section's topic: it shares identifiers with
   the section, names the section's subject, or is the same kind of fact
   (an owner under a team/owners section, a preference under a preferences one).
+* **topic home** — a section whose distinctive terms (heading words,
+  identifiers and names in its bullets) recur in the conversation, clearly more
+  than any other section's, is what the chat is about: a fix or root cause
+  found there merges under it, and so does a standing rule that shares a term
+  with it. Owners and notes closer to another section keep their own place.
 * **add** — everything else.
 """
 
@@ -51,6 +56,7 @@ def place(
     kinds: set[str],
     prior: bool,
     sections: Sequence[MemorySection],
+    home: MemorySection | None = None,
 ) -> Placement | None:
     """The placement of a note; None for a "we already saved this" note today's file lacks."""
     # A prior-reference note is a duplicate when any sentence matches; a new note only by its lead sentence.
@@ -71,7 +77,92 @@ def place(
             best = (affinity, section)
     if best is not None:
         return Placement("merge", best[1].title, None, f'Extends the existing section "{best[1].title}".')
+    if home is not None and _belongs_home(text, note_ids, kinds, home):
+        return Placement("merge", home.title, None, f'Part of the conversation\'s topic "{home.title}".')
     return Placement("add", None, None, "New durable fact.")
+
+
+HOME_MIN = 4.0  # how much of a section's vocabulary the chat must use to be about it
+HOME_LEAD = 2.0  # … and how many times more than the next section's
+_EPISODE = frozenset({"fix", "root_cause", "change"})
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]{4,}")
+_COMMON_WORDS = frozenset(
+    "about after again always before being below between every found never other their there these "
+    "those through under where which while would should could still until using never merged".split()
+)
+
+
+def topic_home(texts: Iterable[str], sections: Sequence[MemorySection]) -> MemorySection | None:
+    """The section the conversation is about, when one clearly stands out (see the module doc)."""
+    if not sections:
+        return None
+    chat = " ".join(texts).casefold()
+    scored = sorted(
+        ((_home_score(chat, section), number) for number, section in enumerate(sections)), reverse=True
+    )
+    best, number = scored[0]
+    runner_up = scored[1][0] if len(scored) > 1 else 0.0
+    if best >= HOME_MIN and best >= HOME_LEAD * runner_up:
+        return sections[number]
+    return None
+
+
+def _home_score(chat: str, section: MemorySection) -> float:
+    score = 0.0
+    for term in _heading_words(section.title):
+        if _mentions(chat, term):
+            score += 2.0
+    bullets = " ".join(section.bullets)
+    for identifier in _section_ids(bullets):
+        if identifier in chat:
+            score += 1.0
+    names = {w.casefold() for w in _LATIN_WORD.findall(bullets)} - _COMMON_WORDS
+    score += min(1.5, 0.5 * sum(1 for name in names if _mentions(chat, name)))
+    return score
+
+
+def _heading_words(title: str) -> list[str]:
+    """Whole words of a heading: "k8s", "ci", "python", "照片备份" (CJK runs whole, not bigrams)."""
+    return [w for w in re.split(r"[^\w\u4e00-\u9fff]+", title.casefold()) if len(w) >= 2 and w not in _STOP]
+
+
+def _section_ids(text: str) -> set[str]:
+    """Identifiers of a section's bullets, plus the file name of each path ("ci.yml")."""
+    found = signals.identifiers(text)
+    for identifier in list(found):
+        name = identifier.rstrip("/").rsplit("/", 1)[-1]
+        if "/" in identifier and len(name) >= 4:
+            found.add(name)
+    return found
+
+
+def _mentions(text: str, term: str) -> bool:
+    if has_cjk(term) or len(term) >= 4:
+        return term in text
+    return re.search(rf"(?<![a-z0-9]){re.escape(term)}(?![a-z0-9])", text) is not None
+
+
+def _belongs_home(text: str, note_ids: frozenset[str], kinds: set[str], home: MemorySection) -> bool:
+    """A note of the home conversation merges there when it shares a term with the section
+    (a heading word, an identifier, a name, a Chinese phrase) and is not about a person or a reply style."""
+    if kinds & {"owner", "preference"}:
+        return False
+    folded = text.casefold()
+    bullets = " ".join(home.bullets)
+    shared_words = {w.casefold() for w in _LATIN_WORD.findall(bullets)} - _COMMON_WORDS
+    return (
+        any(_mentions(folded, term) for term in _heading_words(home.title))
+        or bool(note_ids & _section_ids(bullets))
+        or any(_mentions(folded, word) for word in shared_words)
+        or bool(_cjk_trigrams(folded) & _cjk_trigrams(bullets))
+    )
+
+
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]{3,}")
+
+
+def _cjk_trigrams(text: str) -> set[str]:
+    return {run[i : i + 3] for run in _CJK_RUN.findall(text) for i in range(len(run) - 2)}
 
 
 def _duplicate(
