@@ -361,7 +361,9 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
             prior=message.recalled or bool(LEX.PRIOR.search(sentence)),
             restates=context.restates,
         )
-        statement.noted = label is None and ("note" in carried or bool(LEX.NOTE.search(sentence)))
+        statement.noted = label is None and (
+            "note" in carried or bool(LEX.NOTE.search(sentence)) or context.explicit_ack
+        )
         statement.score = _score(statement, context, carried, label)
         if (
             LEX.PRIOR.search(sentence)
@@ -402,7 +404,8 @@ def _marker_score(statement: Statement, context: _Context, carried: set[str]) ->
     if LEX.OWNER.search(text) and context.has_name:
         kinds.add("owner")
         score += 4.0
-    if LEX.PREFERENCE.search(text) and "future" in kinds:
+    # A preference is the user's (or the user's, repeated back): an assistant's "不用管" is not one.
+    if LEX.PREFERENCE.search(text) and "future" in kinds and (statement.role == "user" or context.restates):
         kinds.add("preference")
         score += 2.0
     if LEX.ROOT_CAUSE.search(text) or "root_cause" in carried:

@@ -119,7 +119,7 @@ class Lexicon:
         "别给我",
         "只用",
         "只留给",
-        "默认(?![的]?\s*[A-Za-z`])",
+        r"默认(?![的]?\s*[A-Za-z`])",
         "每次",
         "任何",
     )
@@ -680,13 +680,14 @@ _ID_PATTERNS: list[tuple[re.Pattern[str], str]] = [
         "-",
     ),  # kebab: billing-svc, edge-1
     (re.compile(r"(?<![\w])[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+(?![\w])"), ""),  # CamelCase: ExecStart
+    (re.compile(r"(?<![\w-])[A-Z]{2,}[0-9]*(?:-[A-Z0-9]+)+(?![\w-])"), "-"),  # RE-YYYY-NNN, DNS-01, TLS-ALPN-01
     (re.compile(r"(?<![\w])[A-Z][a-z]+(?:-[A-Z][a-z]+)+(?![\w])"), "-"),  # Header-Case: Retry-After
     (re.compile(r"(?<!\w)@\w{3,}"), "@"),
     (re.compile(r"(?<![\w.-])[a-z]+[0-9]+[a-z0-9]*(?![\w.-])"), ""),  # fsn1, qwen2, g5
     (re.compile(r"(?<![\w])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w])"), "_"),  # snake_case keys
 ]
 _DIGIT = re.compile(r"\d")
-_NEEDS_DIGIT = {6, 7, 8, 9, 14}  # indexes of the patterns above that need a digit
+_NEEDS_DIGIT = {6, 7, 8, 9, 15}  # indexes of the patterns above that need a digit
 # Everyday hyphenated words and dotted abbreviations are not identifiers.
 _NOT_IDS = frozenset(
     {
