@@ -276,6 +276,7 @@ class _Context:
     chosen: str | None
     asked_to_note: bool  # the user just asked to remember something ("记一下", "remember this")
     explicit_ack: bool = False  # "Noted: …" / "记下了：…" right after a user statement
+    applied: bool = False  # the user's next message says they did it and it works ("both set to 1380")
     accepted: bool = False  # the user agreed to this message's proposal
 
 
@@ -294,6 +295,12 @@ _NOT_NAMES = frozenset(
 def _asked_to_note(chat: list[_Message], index: int) -> bool:
     previous = chat[index - 1] if index > 0 else None
     return previous is not None and previous.role == "user" and bool(LEX.NOTE.search(previous.prose))
+
+
+def _applied_next(chat: list[_Message], index: int) -> bool:
+    """The user's very next message reports this instruction applied and working, echoing its values."""
+    reply = _user_reply(chat, index)
+    return reply is not None and reply.confirms and bool(reply.ids & chat[index].ids)
 
 
 def _explicit_ack(chat: list[_Message], index: int) -> bool:
@@ -346,6 +353,7 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
         asked_to_note=assistant and _asked_to_note(chat, index),
         explicit_ack=assistant and _explicit_ack(chat, index),
         accepted=assistant and message.accepted,
+        applied=assistant and _applied_next(chat, index),
     )
     context.restates = context.restates or context.explicit_ack
     minor = bool(LEX.MINOR.search(whole))
@@ -414,6 +422,9 @@ def _marker_score(statement: Statement, context: _Context, carried: set[str]) ->
     if LEX.FIX.search(text) or "fix" in carried:
         kinds.add("fix")
         score += 1.0 + (1.0 if context.confirmed else 0.0)
+    if context.applied and statement.ids and not kinds & {"fix", "root_cause"}:
+        kinds.add("fix")  # an instruction the user then applied and saw work is the fix
+        score += 2.0
     if (LEX.DONE.search(text) or "change" in carried) and statement.role == "assistant":
         kinds.add("change")
         score += 1.5 + (1.0 if context.confirmed else 0.0)
