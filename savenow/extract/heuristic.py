@@ -120,7 +120,8 @@ class HeuristicExtractor:
 
     def extract(self, messages: Sequence[ChatMessage], sections: Sequence[MemorySection]) -> ExtractionResult:
         language = signals.conversation_language(m.text for m in messages if m.role == "user")
-        notes = find_notes(messages)
+        scored = statements(messages)
+        notes = find_notes(messages, scored)
         home = topic_home((m.text or "" for m in messages), sections)
         placed = [
             (note, place(note.bullets(), note.ids, note.kinds, note.seed.prior, sections, home))
@@ -129,6 +130,10 @@ class HeuristicExtractor:
         placed = [(n, p) for n, p in placed if p is not None]
         kept = [(n, p) for n, p in placed if p.action != "skip"][:MAX_ENTRIES]
         skips = _unique_skips([(n, p) for n, p in placed if p.action == "skip"])
+        in_notes = {id(m) for n, _ in kept for m in n.members}
+        skips += restated_skips(
+            [s for s in scored if id(s) not in in_notes], sections, {p.matched_bullet for _, p in skips}
+        )
         kept += skips[: MAX_ENTRIES - len(kept)]
         entries = [_entry(note, placement, language, index) for index, (note, placement) in enumerate(kept)]
         return ExtractionResult(entries=entries)
@@ -636,7 +641,7 @@ def _alike(a: Statement, b: Statement) -> float:
     return compact_similarity(a.compact, b.compact)
 
 
-def find_notes(messages: Sequence[ChatMessage]) -> list[Note]:
+def find_notes(messages: Sequence[ChatMessage], scored: list[Statement] | None = None) -> list[Note]:
     """Group the scored statements into notes, strongest first.
 
     Single-link over shared identifiers or near-identical wording; a weak
@@ -646,7 +651,7 @@ def find_notes(messages: Sequence[ChatMessage]) -> list[Note]:
     reaches ``SEED_MIN``.
     """
     ranked = sorted(
-        (s for s in statements(messages) if s.score >= MEMBER_MIN or (s.prior and s.score > 0)),
+        (s for s in (statements(messages) if scored is None else scored) if s.score >= MEMBER_MIN or (s.prior and s.score > 0)),
         key=lambda s: (-s.score, s.message),
     )
     notes: list[Note] = []
@@ -677,6 +682,51 @@ def find_notes(messages: Sequence[ChatMessage]) -> list[Note]:
 
 
 # --------------------------------------------------------------------------- entries
+
+
+RESTATED_MIN_IDS = 2  # identifiers a chat sentence must share with a saved bullet to restate it
+
+
+def restated_skips(
+    candidates: Sequence[Statement], sections: Sequence[MemorySection], taken: set[str | None]
+) -> list[tuple[Note, Placement]]:
+    """Facts the chat goes over again that today's file already holds: reported as skips.
+
+    A sentence restates a saved bullet when it carries two of the bullet's
+    identifiers (hosts, paths, values), or one of them plus a reference to
+    earlier notes ("as saved", "still the rule", 按之前定的). The best sentence
+    per bullet is kept; bullets an earlier skip already covers are left out.
+    """
+    best: dict[tuple[str, str], tuple[float, Statement]] = {}
+    for section in sections:
+        for bullet in section.bullets:
+            if bullet in taken:
+                continue
+            saved_text = bullet.casefold()
+            for statement in candidates:
+                if signals.is_question(statement.text) or len(statement.bullet) < 8:
+                    continue
+                # A new identifier is new information: only a sentence wholly inside the bullet restates it.
+                shared = sum(1 for i in statement.ids if i in saved_text)
+                new = len(statement.ids) - shared
+                restates = shared >= RESTATED_MIN_IDS and new == 0
+                recalled = statement.prior and (shared or similarity(statement.bullet, bullet) >= 0.3)
+                if not (restates or recalled):
+                    continue
+                strength = shared + (1.0 if statement.prior else 0.0) + 0.1 * statement.score
+                key = (section.title, bullet)
+                if key not in best or strength > best[key][0]:
+                    best[key] = (strength, statement)
+    ranked = sorted(best.items(), key=lambda item: -item[1][0])
+    result = []
+    seen: set[int] = set()
+    for (title, bullet), (_, statement) in ranked:
+        if id(statement) in seen:
+            continue
+        seen.add(id(statement))
+        placement = Placement("skip", title, bullet, f'Already in today\'s memory under "{title}".')
+        result.append((Note(seed=statement, members=[statement]), placement))
+    return result
 
 
 def _unique_skips(placed: list[tuple[Note, Placement]]) -> list[tuple[Note, Placement]]:
