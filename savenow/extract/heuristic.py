@@ -710,7 +710,11 @@ def restated_skips(
                 shared = sum(1 for i in statement.ids if i in saved_text)
                 new = len(statement.ids) - shared
                 restates = shared >= RESTATED_MIN_IDS and new == 0
-                recalled = statement.prior and (shared or similarity(statement.bullet, bullet) >= 0.3)
+                recalled = statement.prior and bool(
+                    shared
+                    or _keywords(statement) & {w.casefold() for w in _WORD.findall(bullet)}
+                    or similarity(statement.bullet, bullet) >= 0.3
+                )
                 if not (restates or recalled):
                     continue
                 strength = shared + (1.0 if statement.prior else 0.0) + 0.1 * statement.score
@@ -725,7 +729,9 @@ def restated_skips(
             continue
         seen.add(id(statement))
         placement = Placement("skip", title, bullet, f'Already in today\'s memory under "{title}".')
-        result.append((Note(seed=statement, members=[statement]), placement))
+        # The report shows the saved wording: the chat only went over it again ("still the rule").
+        saved = Statement(statement.message, statement.role, bullet, bullet, statement.ids, statement.score)
+        result.append((Note(seed=saved, members=[saved]), placement))
     return result
 
 

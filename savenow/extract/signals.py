@@ -662,7 +662,7 @@ def is_question(sentence: str) -> bool:
 _ID_PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"https?://[^\s`'\"<>)]+"), "://"),
     (re.compile(r"(?<![\w/])(?:~|\.{1,2})?/[\w.\-]+(?:/[\w.\-<>]*)+"), "/"),  # /etc/x, ~/.openclaw/x
-    (re.compile(r"(?<![\w/])[\w\-]+(?:/[\w.\-]+)+"), "/"),  # reports/db.py, sites-enabled/files.conf
+    (re.compile(r"(?<![\w/.])[\w\-]+(?:/[\w.\-]+)+"), "/"),  # reports/db.py, sites-enabled/files.conf
     (
         re.compile(
             r"(?<![\w-])[\w-]+\.(?:conf|py|js|ts|json5?|ya?ml|toml|md|sh|service|timer|env|txt|ini|cfg|sql|log)\b"
@@ -672,7 +672,7 @@ _ID_PATTERNS: list[tuple[re.Pattern[str], str]] = [
     (re.compile(r"(?<![A-Za-z0-9_])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![A-Za-z0-9_])"), "_"),  # ENV_VARS
     (re.compile(r"(?<![\w.])[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+(?![\w])"), "."),  # gateway.auth.token
     (re.compile(r"(?<![\w.])-?\d{4,}(?!\w|\.\w)"), ""),  # chat ids, ports, long numbers
-    (re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?"), "."),  # IPv4
+    (re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2}|:\d+)?"), "."),  # IPv4, CIDR
     (re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+|\.[A-Z]+)*(?!\w|\.\w)"), "."),  # versions
     (re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:[KMGT]B|[kmg]b?|GiB|MiB)(?![A-Za-z])"), ""),  # sizes
     (
@@ -748,7 +748,7 @@ def _identifiers(text: str) -> frozenset[str]:
             if (
                 len(key) >= 3
                 and key not in _NOT_IDS
-                and not key.replace(".", "").isdigit()
+                and (not key.replace(".", "").isdigit() or key.count(".") == 3)
                 or _long_number(key)
             ):
                 found.add(key)
