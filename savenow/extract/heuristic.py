@@ -548,6 +548,8 @@ def _clip(text: str) -> str:
 
 def _same_fact(a: Statement, b: Statement) -> bool:
     alike = _alike(a, b)
+    if ("fix" in a.kinds) != ("fix" in b.kinds) and "root_cause" in a.kinds | b.kinds:
+        return alike >= SAME_TEXT  # the cause and the fix are two bullets, even with the same identifiers
     return alike >= SAME_TEXT or (bool(a.ids) and a.ids <= b.ids and alike >= 0.3)
 
 
