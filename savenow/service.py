@@ -123,6 +123,7 @@ class _Proposal:
     decisions: list[Decision]
     extraction: ExtractionResult
     base_sha256: str | None
+    notices: list[str]  # shown under the candidates: the extractor's, then the transcript's
 
 
 class SaveNowService:
@@ -193,7 +194,7 @@ class SaveNowService:
             entries=entries,
             markdown=markdown,
             pending_id=pending_id,
-            notices=list(proposal.extraction.notices),
+            notices=proposal.notices,
             usage=proposal.extraction.usage,
         )
 
@@ -268,6 +269,9 @@ class SaveNowService:
         sections = MemoryDocument.parse(memory_text).memory_sections() if memory_text else []
         extraction = self.extractor.extract(transcript.messages, sections)
         decisions = plan(extraction.entries, memory_text)
+        notices = list(extraction.notices)
+        if transcript.malformed_lines:
+            notices.append(f"{transcript.malformed_lines} malformed transcript line(s) were skipped.")
         return _Proposal(
             session=session,
             memory_path=memory_path,
@@ -275,6 +279,7 @@ class SaveNowService:
             decisions=decisions,
             extraction=extraction,
             base_sha256=sha256_text(memory_text),
+            notices=notices,
         )
 
     def _render(self, proposal: _Proposal) -> str:
@@ -283,7 +288,7 @@ class SaveNowService:
             memory_label=f"memory/{proposal.day.isoformat()}.md",
             ttl_minutes=self.settings.preview_ttl_minutes,
             dropped=proposal.extraction.dropped,
-            notices=proposal.extraction.notices,
+            notices=proposal.notices,
         )
 
     def _pending_for(self, scope: Scope, proposal: _Proposal, entries: list[Entry]) -> PendingPreview:

@@ -85,6 +85,8 @@ def install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Install
         store.add(f"agent:main:telegram{suffix}", DURABLE_TOPIC, updated_at=ms + 5, lastThreadId=7)
     store.add("agent:main:telegram:direct:555", DURABLE_TOPIC, updated_at=ms, chatType="direct")
     store.add(topic_key(9), [compaction(), *DURABLE_TOPIC], updated_at=ms, chatType="group", lastThreadId=9)
+    broken = ['{"type": "message", "message": {"role": "user"', "not json at all", *DURABLE_TOPIC]
+    store.add(topic_key(10), broken, updated_at=ms, chatType="group", lastThreadId=10)
     store.write()
     monkeypatch.setenv("SAVENOW_WORKSPACE", str(workspace))
     monkeypatch.setenv("SAVENOW_SESSIONS_DIR", str(tmp_path / "sessions"))

@@ -215,3 +215,10 @@ def test_undo_after_a_drop_in_merge_in_the_current_directory(
     status, _, err = savenow("undo")
     assert status == 0, err
     assert not written.exists()  # the write created the file, so undo removes it
+
+
+def test_malformed_transcript_lines_are_skipped_and_counted(install: Install, savenow: Runner) -> None:
+    status, out, err = savenow("preview", "--chat-id", GROUP, "--thread-id", "10")
+    assert status == 0, err
+    assert "_2 malformed transcript line(s) were skipped._" in out
+    assert "**0 candidates**" not in out
