@@ -281,6 +281,7 @@ class _Context:
     chosen: str | None
     asked_to_note: bool  # the user just asked to remember something ("记一下", "remember this")
     explicit_ack: bool = False  # "Noted: …" / "记下了：…" right after a user statement
+    said_words: frozenset[str] = frozenset()  # (explicit acks) the words of the user message acknowledged
     applied: bool = False  # the user's next message says they did it and it works ("both set to 1380")
     accepted: bool = False  # the user agreed to this message's proposal
 
@@ -361,6 +362,11 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
         applied=assistant and _applied_next(chat, index),
     )
     context.restates = context.restates or context.explicit_ack
+    if context.explicit_ack:
+        said = chat[index - 1]
+        context.said_words = (
+            frozenset(w.casefold() for w in _WORD.findall(said.prose)) | said.ids | _cjk_bigrams(said.prose)
+        )
     minor = bool(LEX.MINOR.search(whole))
     carried: set[str] = set()
     result = []
@@ -503,6 +509,8 @@ def _score(statement: Statement, context: _Context, carried: set[str], label: st
     score += min(2.0, 0.6 * ids + 0.4 * sum(1 for i in statement.ids if _LONG_ID.fullmatch(i)))
     if context.restates and (ids or statement.kinds & {"future", "owner"} or context.explicit_ack):
         score += 3.0 if ids or context.explicit_ack else 2.0
+    if context.explicit_ack and (_keywords(statement) | _cjk_bigrams(statement.bullet)) & context.said_words:
+        score += 1.0  # it repeats the user's own words: the user handed this fact over
     if context.accepted and (ids or statement.kinds & {"fix", "change"}):
         score += 2.0  # the user said yes to this proposal: it is the decision
     if confirmed_question:
@@ -635,6 +643,13 @@ def _keywords(statement: Statement) -> frozenset[str]:
     return frozenset(words - _COMMON) | statement.ids
 
 
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
+
+
+def _cjk_bigrams(text: str) -> frozenset[str]:
+    return frozenset(run[i : i + 2] for run in _CJK_RUN.findall(text) for i in range(len(run) - 1))
+
+
 def _alike(a: Statement, b: Statement) -> float:
     """Text similarity, skipping the exact score when too few character bigrams are shared."""
     smaller = min(len(a.grams), len(b.grams))
@@ -653,7 +668,11 @@ def find_notes(messages: Sequence[ChatMessage], scored: list[Statement] | None =
     reaches ``SEED_MIN``.
     """
     ranked = sorted(
-        (s for s in (statements(messages) if scored is None else scored) if s.score >= MEMBER_MIN or (s.prior and s.score > 0)),
+        (
+            s
+            for s in (statements(messages) if scored is None else scored)
+            if s.score >= MEMBER_MIN or (s.prior and s.score > 0)
+        ),
         key=lambda s: (-s.score, s.message),
     )
     notes: list[Note] = []
@@ -774,7 +793,8 @@ def _entry(note: Note, placement: Placement, language: str, index: int) -> Entry
     )
 
 
-_TITLE_CUT = re.compile(r"[，,；;。:：(（]|\s[—–-]\s| because | so that | which | otherwise ")
+# Clause breaks; a colon only when it is not inside a value ("15:00", "http://", "a:b").
+_TITLE_CUT = re.compile(r"[，,；;。：(（]|:(?!\S)|\s[—–-]\s| because | so that | which | otherwise ")
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
 _TITLE_LIMIT = {"zh": 24, "en": 56}
 
@@ -801,10 +821,13 @@ def _title(note: Note, language: str) -> str:
 
 
 def _shorten(text: str, limit: int) -> str:
+    """At most ``limit`` characters, cut between words (never inside a value), without a trailing "…"."""
     if len(text) <= limit:
         return text
-    cut = text[:limit]
+    cut = text[: limit + 1]
     space = cut.rfind(" ")
-    if space > limit // 2 and not signals.has_cjk(cut[space:]):
+    if space > limit // 2:
         cut = cut[:space]
-    return cut.rstrip(" ,，") + "…"
+    else:
+        cut = text[:limit]
+    return cut.rstrip(" ,，、的和与及")

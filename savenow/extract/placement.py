@@ -87,8 +87,37 @@ HOME_LEAD = 2.0  # … and how many times more than the next section's
 _EPISODE = frozenset({"fix", "root_cause", "change"})
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]{4,}")
 _COMMON_WORDS = frozenset(
-    "about after again always before being below between every found never other their there these "
-    "those through under where which while would should could still until using never merged".split()
+    [
+        "about",
+        "after",
+        "again",
+        "always",
+        "before",
+        "being",
+        "below",
+        "between",
+        "every",
+        "found",
+        "never",
+        "other",
+        "their",
+        "there",
+        "these",
+        "those",
+        "through",
+        "under",
+        "where",
+        "which",
+        "while",
+        "would",
+        "should",
+        "could",
+        "still",
+        "until",
+        "using",
+        "never",
+        "merged",
+    ]
 )
 
 

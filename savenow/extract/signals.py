@@ -536,13 +536,22 @@ class Lexicon:
     )
     # The user reports having applied a change ("both set to 1380", "改了 reload 了").
     APPLIED = _any(
-        _en("set (?:it |both |them )?to", "changed", "applied", "updated", "did (?:it|that)", "done", "migrated"),
+        _en(
+            "set (?:it |both |them )?to",
+            "changed",
+            "applied",
+            "updated",
+            "did (?:it|that)",
+            "done",
+            "migrated",
+        ),
         "改了",
         "改好",
         "设了",
         "设成",
         "加了",
         "换了",
+        "换好",
         "都改",
         "配好",
         "迁过去",
@@ -680,7 +689,10 @@ _ID_PATTERNS: list[tuple[re.Pattern[str], str]] = [
         "-",
     ),  # kebab: billing-svc, edge-1
     (re.compile(r"(?<![\w])[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+(?![\w])"), ""),  # CamelCase: ExecStart
-    (re.compile(r"(?<![\w-])[A-Z]{2,}[0-9]*(?:-[A-Z0-9]+)+(?![\w-])"), "-"),  # RE-YYYY-NNN, DNS-01, TLS-ALPN-01
+    (
+        re.compile(r"(?<![\w-])[A-Z]{2,}[0-9]*(?:-[A-Z0-9]+)+(?![\w-])"),
+        "-",
+    ),  # RE-YYYY-NNN, DNS-01, TLS-ALPN-01
     (re.compile(r"(?<![\w])[A-Z][a-z]+(?:-[A-Z][a-z]+)+(?![\w])"), "-"),  # Header-Case: Retry-After
     (re.compile(r"(?<!\w)@\w{3,}"), "@"),
     (re.compile(r"(?<![\w.-])[a-z]+[0-9]+[a-z0-9]*(?![\w.-])"), ""),  # fsn1, qwen2, g5

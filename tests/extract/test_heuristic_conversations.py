@@ -204,3 +204,112 @@ def test_extraction_is_deterministic() -> None:
     first = [e.to_json() for e in extract(messages)]
     second = [e.to_json() for e in extract(messages)]
     assert first == second and first
+
+
+# --------------------------------------------------------------------------- generalization pass
+
+
+def test_acknowledged_preference_without_markers_en() -> None:
+    messages = chat(
+        "u: for hotels: I take a room on a high floor, away from the elevator",
+        "a: Noted: high floor, away from the elevator, for every hotel booking.",
+        "u: thanks",
+    )
+    notes = saved(extract(messages))
+    assert len(notes) == 1 and "high floor" in text_of(notes[0])
+
+
+def test_acknowledged_preference_without_markers_zh() -> None:
+    messages = chat(
+        "u: 订餐厅的话，包间优先，大厅太吵",
+        "a: 记下了：订餐厅优先订包间，不坐大厅。",
+        "u: 谢谢",
+    )
+    notes = saved(extract(messages))
+    assert len(notes) == 1 and "包间" in text_of(notes[0])
+
+
+def test_fix_merges_into_the_conversation_topic_section_en() -> None:
+    sections = [
+        MemorySection("Mail server", ["Postfix on `mx-2`, config in `/etc/postfix/main.cf`."]),
+        MemorySection("Groceries", ["Buy oat milk."]),
+    ]
+    messages = chat(
+        "u: mail from mx-2 bounces since the morning, the mail server says relay denied",
+        "a: Check `mynetworks` in /etc/postfix/main.cf on mx-2.",
+        "u: it only lists 127.0.0.0/8",
+        "a: That's it. Fix: add the office range, `mynetworks = 127.0.0.0/8 10.8.0.0/16`, then `postfix reload`.",
+        "u: done, mail goes out again, works",
+    )
+    notes = saved(extract(messages, sections))
+    assert notes and notes[0].action == "merge" and notes[0].merge_target_title == "Mail server"
+
+
+def test_fix_merges_into_the_conversation_topic_section_zh() -> None:
+    sections = [
+        MemorySection("打印机", ["办公室打印机 `prn-3`，驱动放在 `/srv/drivers/prn-3/`。"]),
+        MemorySection("读书", ["这周读完第三章。"]),
+    ]
+    messages = chat(
+        "u: prn-3 打印机又打不出来了，队列一直卡着",
+        "a: 看一下 `/srv/drivers/prn-3/` 和 cups 日志里 prn-3 的报错。",
+        "u: 说 filter failed",
+        "a: 原因找到了：驱动目录里的 PPD 还是 `v1.4`，固件升级后要 `v2.0`。修法：换成 `v2.0` 的 PPD，然后 `cupsenable prn-3`。",
+        "u: 换好了，能打印了",
+    )
+    notes = saved(extract(messages, sections))
+    assert notes and notes[0].action == "merge" and notes[0].merge_target_title == "打印机"
+
+
+def test_restated_saved_fact_is_reported_as_skip_en() -> None:
+    sections = [MemorySection("Lab network", ["Lab subnet 172.20.4.0/22, gateway `lab-gw` = 172.20.4.1."])]
+    messages = chat(
+        "u: remind me, the lab is still 172.20.4.0/22 with lab-gw as gateway?",
+        "a: Yes: 172.20.4.0/22, lab-gw = 172.20.4.1.",
+        "u: ok thanks",
+    )
+    entries = extract(messages, sections)
+    assert [e.action for e in entries] == ["skip"]
+    assert entries[0].title == "Lab network"
+
+
+def test_restated_saved_fact_is_reported_as_skip_zh() -> None:
+    sections = [MemorySection("家里网络", ["路由器 `gw-home` 地址 192.168.8.1，NAS 在 192.168.8.20。"])]
+    messages = chat(
+        "u: NAS 还是 192.168.8.20 吧",
+        "a: 对：NAS 在 192.168.8.20，路由器 gw-home 是 192.168.8.1。",
+        "u: 好",
+    )
+    entries = extract(messages, sections)
+    assert [e.action for e in entries] == ["skip"]
+
+
+def test_applied_instruction_becomes_the_fix_en() -> None:
+    messages = chat(
+        "u: the backup upload to the bucket stalls at the same point every night",
+        "a: Large multipart uploads need a bigger chunk: in `/etc/rclone/rclone.conf` set `chunk_size = 64M`.",
+        "u: set chunk_size to 64M, upload finished instantly tonight",
+        "a: Good.",
+    )
+    notes = saved(extract(messages))
+    assert len(notes) == 1 and "chunk_size = 64m" in text_of(notes[0])
+
+
+def test_accepted_proposal_is_the_decision_zh() -> None:
+    messages = chat(
+        "u: 日志盘老是满",
+        "a: 建议把日志轮转改成按天，保留 7 天：`/etc/logrotate.d/app` 里写 `daily` 和 `rotate 7`。",
+        "u: 同意 就这么改",
+        "u: 改好了 正常了",
+    )
+    notes = saved(extract(messages))
+    assert len(notes) == 1 and "rotate 7" in text_of(notes[0])
+
+
+def test_title_is_never_cut_inside_a_time() -> None:
+    messages = chat(
+        "u: rule from now on: backups run before 06:30, never during office hours",
+        "a: Got it: backups before 06:30, never during office hours.",
+    )
+    notes = saved(extract(messages))
+    assert notes and "06:30" in notes[0].title and not notes[0].title.endswith("…")

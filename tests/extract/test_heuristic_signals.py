@@ -120,3 +120,50 @@ def test_clean_bullet_drops_acks_and_lead_ins(sentence: str, bullet: str) -> Non
 def test_conversation_language() -> None:
     assert signals.conversation_language(["帮我看下日志", "好的 谢谢"]) == "zh"
     assert signals.conversation_language(["check the logs please", "`kubectl get pods`"]) == "en"
+
+
+# --------------------------------------------------------------------------- generalization pass
+
+
+def test_recollection_is_not_a_note_marker_but_a_request_is() -> None:
+    assert not LEX.NOTE.search("I remember reading they throttle uploads at night")
+    assert LEX.NOTE.search("remember: the queue name comes from env")
+
+
+@pytest.mark.parametrize(
+    "text", ["原因：两个定时器写在同一个文件里", "Cause: the sidecar starts before the volume"]
+)
+def test_cause_with_a_colon_is_a_root_cause(text: str) -> None:
+    assert LEX.ROOT_CAUSE.search(text)
+
+
+@pytest.mark.parametrize("text", ["标签只能是 red / blue 两种", "only allowed values are red and blue"])
+def test_only_allowed_is_a_standing_rule(text: str) -> None:
+    assert LEX.FUTURE.search(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("tickets are named OPS-YYYY-NN from now on", "ops-yyyy-nn"),
+        ("the lab subnet is 172.20.4.0/22", "172.20.4.0/22"),
+        ("the printer sits at 10.1.2.3", "10.1.2.3"),
+    ],
+)
+def test_identifiers_uppercase_codes_and_addresses(text: str, expected: str) -> None:
+    assert expected in signals.identifiers(text)
+
+
+@pytest.mark.parametrize("text", ["agree, let's split them", "同意 就这么拆", "ok do it"])
+def test_agreement_to_a_proposal(text: str) -> None:
+    assert LEX.AGREE.search(text)
+
+
+@pytest.mark.parametrize("text", ["Noted: window seats for me", "记下了：周五不排会"])
+def test_explicit_acknowledgement(text: str) -> None:
+    assert LEX.EXPLICIT_ACK.search(text)
+
+
+def test_a_url_port_is_not_a_progress_count() -> None:
+    assert not LEX.STATUS.search("SESSION_URL=redis://cache-9:6390/0")
+    assert LEX.STATUS.search("3/10 chunks uploaded")
