@@ -26,7 +26,7 @@ from typing import Any
 
 from .clock import Clock, load_timezone
 from .errors import BadInputError, FileMissingError
-from .fileio import read_exact, refuse_memory_md, sha256_text
+from .fileio import read_exact, read_json, refuse_memory_md, sha256_text
 from .memory.compare import plan
 from .memory.preview import render_preview
 from .memory.writer import write_entries
@@ -84,15 +84,9 @@ def _memory_label(memory_path: Path) -> str:
 
 def read_entries_file(raw: str) -> tuple[Path, list[Entry]]:
     path = _resolve(raw)
-    text = read_exact(path)
-    if text is None:
+    data = read_json(path, "entries file")
+    if data is None:
         raise FileMissingError(f"entries file not found: {path}", f"找不到 entries 文件：{path}")
-    try:
-        data = json.loads(text.lstrip("\ufeff"))
-    except ValueError as exc:
-        raise BadInputError(
-            f"entries file {path} is not valid JSON ({exc})", f"entries 文件 {path} 不是合法的 JSON（{exc}）"
-        ) from exc
     return path, parse_entries(data)
 
 

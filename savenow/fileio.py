@@ -17,14 +17,16 @@ fast as the Node scripts they replace. Elsewhere filelock is used.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
-from .errors import BadInputError, FileMissingError, ForbiddenTargetError, SaveNowError
+from .errors import BadInputError, ForbiddenTargetError, SaveNowError
 
 STATE_DIR_NAME = ".savenow"
 LOCK_TIMEOUT_S = 30.0
@@ -142,12 +144,20 @@ def read_exact(path: Path) -> str | None:
         ) from exc
 
 
-def read_required(path: Path, what: str) -> str:
-    """Like :func:`read_exact` but a missing file is bad input."""
+def read_json(path: Path, what: str) -> Any | None:
+    """The JSON a file holds (a BOM is allowed); None when it does not exist.
+
+    ``what`` names the file in the message of malformed JSON, e.g. "entries file".
+    """
     text = read_exact(path)
     if text is None:
-        raise FileMissingError(f"{what} not found: {path}", f"找不到{what}：{path}")
-    return text
+        return None
+    try:
+        return json.loads(text.lstrip("\ufeff"))
+    except ValueError as exc:
+        raise BadInputError(
+            f"{what} {path} is not valid JSON ({exc})", f"{what} {path} 不是合法的 JSON（{exc}）"
+        ) from exc
 
 
 def sha256_text(text: str | None) -> str | None:

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import BadInputError, NoPendingError, PendingExpiredError, ScopeMismatchError
-from .fileio import atomic_write, delete_file, file_lock, read_exact, refuse_memory_md
+from .fileio import atomic_write, delete_file, file_lock, read_json, refuse_memory_md
 from .memory.writer import WriteOutcome, write_entries
 from .models import Entry, parse_entries
 
@@ -238,16 +238,8 @@ def apply_pending(
 
 def read_pending(path: Path) -> PendingPreview | None:
     """The pending at ``path``; None when there is none. Malformed → BadInputError."""
-    text = read_exact(path)
-    if text is None:
-        return None
-    try:
-        data = json.loads(text.lstrip("\ufeff"))
-    except ValueError as exc:
-        raise BadInputError(
-            f"pending file {path} is not valid JSON ({exc})", f"待确认的预览文件 {path} 不是合法的 JSON"
-        ) from exc
-    return PendingPreview.from_json(data)
+    data = read_json(path, "pending file")
+    return None if data is None else PendingPreview.from_json(data)
 
 
 def _store(path: Path, pending: PendingPreview) -> None:
