@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from ..models import MAX_ENTRIES, ChatMessage, Entry, ExtractionResult, MemorySection
 from ..textnorm import compact, compact_similarity, similarity
 from . import signals
+from .machine import is_machine_line, is_machine_text
 from .placement import Placement, place, topic_home
 from .signals import LEX
 
@@ -60,6 +61,7 @@ class Statement:
     prior: bool = False  # says it is already saved / agreed before
     restates: bool = False  # its message acknowledges and repeats the user's message before it
     noted: bool = False  # under a note marker ("Rule:", "For the notes:") and not a list item of its own
+    machine: bool = False  # a log line, traceback, prompt, command output or bare URL: support, never a seed
     _compact: str | None = field(default=None, repr=False)
 
     _grams: frozenset[str] | None = field(default=None, repr=False)
@@ -105,7 +107,7 @@ class Note:
         for member in ranked:
             if len(chosen) == MAX_BULLETS:
                 break
-            if member is self.seed or member.score < self.seed.score * BULLET_RATIO:
+            if member is self.seed or member.machine or member.score < self.seed.score * BULLET_RATIO:
                 continue
             if any(_same_fact(member, other) for other in chosen):
                 continue
@@ -163,8 +165,8 @@ def _messages(messages: Sequence[ChatMessage]) -> list[_Message]:
         text = message.text or ""
         items = signals.sentence_items(text)
         prose_chars = sum(len(sentence) for _, sentence in items)
-        is_paste = bool(signals.code_blocks(text)) and prose_chars < 40
         prose = signals.prose(text)
+        is_paste = (bool(signals.code_blocks(text)) and prose_chars < 40) or is_machine_text(prose)
         rejects = bool(LEX.REJECT.search(prose))
         says_done = bool(LEX.CONFIRM.search(prose) or LEX.APPLIED.search(prose))
         confirms = not rejects and says_done and not signals.is_question(prose.strip())
@@ -379,6 +381,7 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
             ids=frozenset(signals.identifiers(sentence)),
             prior=message.recalled or bool(LEX.PRIOR.search(sentence)),
             restates=context.restates,
+            machine=is_machine_line(sentence),
         )
         statement.noted = label is None and (
             "note" in carried or bool(LEX.NOTE.search(sentence)) or context.explicit_ack
@@ -694,6 +697,8 @@ def find_notes(messages: Sequence[ChatMessage], scored: list[Statement] | None =
             for other in homes[1:] if strong else []:
                 home.members.extend(other.members)
                 notes.remove(other)
+        elif statement.machine:
+            continue  # a pasted log line or URL may support a note, never start one
         elif statement.score >= MEMBER_MIN or (statement.prior and statement.score >= 1.0):
             notes.append(Note(seed=statement, members=[statement]))
     # A user fact the assistant acknowledged can carry a note together; a lone weak sentence cannot.
@@ -725,7 +730,7 @@ def restated_skips(
                 continue
             saved_text = bullet.casefold()
             for statement in candidates:
-                if signals.is_question(statement.text) or len(statement.bullet) < 8:
+                if statement.machine or signals.is_question(statement.text) or len(statement.bullet) < 8:
                     continue
                 # A new identifier is new information: only a sentence wholly inside the bullet restates it.
                 shared = sum(1 for i in statement.ids if i in saved_text)

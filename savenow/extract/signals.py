@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from ..textnorm import cjk_ratio, has_cjk
+from .machine import is_machine_line
 
 __all__ = [
     "LEX",
@@ -648,8 +649,8 @@ def _attach_code(result: list[tuple[str | None, str]], block: str) -> None:
     ]
     if not result or not result[-1][1].endswith((":", "：")) or not 1 <= len(lines) <= 2:
         return
-    if any(len(line) > _SHORT_CODE_LINE or "`" in line for line in lines):
-        return
+    if any(len(line) > _SHORT_CODE_LINE or "`" in line or is_machine_line(line) for line in lines):
+        return  # "报错：" + a log line is evidence, not the object of a fix
     label, sentence = result[-1]
     result[-1] = (label, sentence + " " + "; ".join(f"`{line}`" for line in lines))
 
