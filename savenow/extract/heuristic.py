@@ -44,6 +44,7 @@ BULLET_RATIO = 0.55  # a supporting sentence becomes a bullet when it scores thi
 MAX_BULLETS = 3
 MAX_BULLET_CHARS = 320
 SAME_TEXT = 0.5  # similarity above which two sentences say the same thing
+FAR_SAME_TEXT = 0.6  # … when they are more than two messages apart and share no identifier
 CONFIRM_WINDOW = 10  # messages after a fix in which the user's "works" counts as confirmation
 
 
@@ -62,6 +63,7 @@ class Statement:
     restates: bool = False  # its message acknowledges and repeats the user's message before it
     noted: bool = False  # under a note marker ("Rule:", "For the notes:") and not a list item of its own
     machine: bool = False  # a log line, traceback, prompt, command output or bare URL: support, never a seed
+    acknowledged: bool = False  # (user) the assistant's next message says it recorded this
     _compact: str | None = field(default=None, repr=False)
 
     _grams: frozenset[str] | None = field(default=None, repr=False)
@@ -286,6 +288,9 @@ class _Context:
     said_words: frozenset[str] = frozenset()  # (explicit acks) the words of the user message acknowledged
     applied: bool = False  # the user's next message says they did it and it works ("both set to 1380")
     accepted: bool = False  # the user agreed to this message's proposal
+    acknowledged: bool = False  # (user) the assistant's next message says it recorded this message
+    ack_words: frozenset[str] | None = None  # … the words of that acknowledgement (None: a bare "记下了")
+    confirmed_fact: bool = False  # (assistant) the user's reply says yes and repeats one of its values
 
 
 def _single_name(text: str) -> str | None:
@@ -318,6 +323,60 @@ def _explicit_ack(chat: list[_Message], index: int) -> bool:
     said = chat[index - 1]
     text = said.prose.strip()
     return said.role == "user" and not said.is_paste and not signals.is_question(text) and len(text) >= 12
+
+
+_ACK_HEAD_CHARS = 40  # a record acknowledgement says so at its start ("好的，记下了…", "Noted, …")
+
+
+def _acknowledged(chat: list[_Message], index: int) -> bool:
+    """The assistant answers this user statement by saying it recorded it ("好的，记下了这条规则")."""
+    message = chat[index]
+    if message.role != "user" or message.is_paste or signals.is_question(message.prose.strip()):
+        return False
+    if index + 1 >= len(chat) or chat[index + 1].role != "assistant" or chat[index + 1].is_paste:
+        return False
+    answer = chat[index + 1].prose.strip()
+    if LEX.RECORDED.search(answer[:_ACK_HEAD_CHARS]) or LEX.EXPLICIT_ACK.search(answer):
+        return True
+    return bool(_ACK_START.search(answer)) and _echoes_user(chat, index + 1)  # "好，Metabase 归周敏负责"
+
+
+_BARE_ACK_CHARS = 30
+
+
+def _ack_words(answer: str) -> frozenset[str] | None:
+    """What a record acknowledgement repeats; None when it repeats nothing ("好的，记下了这条规则。")."""
+    if len(answer.strip()) <= _BARE_ACK_CHARS and not signals.identifiers(answer):
+        return None
+    return _text_words(answer)
+
+
+def _text_words(text: str) -> frozenset[str]:
+    return (
+        frozenset(w.casefold() for w in _WORD.findall(text)) - _COMMON
+        | signals.identifiers(text)
+        | _cjk_bigrams(text)
+    )
+
+
+def _deferred_later(chat: list[_Message], index: int, ids: frozenset[str]) -> bool:
+    """The user later puts this proposal off ("statement_timeout 让她定吧，我下午跟她聊"): not decided yet."""
+    if not ids:
+        return False
+    for later in chat[index + 1 : index + 1 + CONFIRM_WINDOW]:
+        if later.role != "user" or later.is_paste or later.confirms or not later.ids & ids:
+            continue
+        if LEX.DEFERRAL.search(later.prose) and not LEX.FUTURE.search(later.prose):
+            return True
+    return False
+
+
+def _confirmed_fact(chat: list[_Message], index: int) -> bool:
+    """The user's next message agrees ("Right, 8443 for staging") and repeats one of this message's values."""
+    reply = _user_reply(chat, index)
+    if reply is None or chat[index].role != "assistant" or chat[index + 1] is not reply:
+        return False
+    return bool(LEX.YES.search(reply.prose)) and bool(reply.ids & chat[index].ids) and not reply.rejects
 
 
 def _echoed_ids(chat: list[_Message], index: int) -> frozenset[str]:
@@ -362,7 +421,11 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
         explicit_ack=assistant and _explicit_ack(chat, index),
         accepted=assistant and message.accepted,
         applied=assistant and _applied_next(chat, index),
+        acknowledged=not assistant and _acknowledged(chat, index),
+        confirmed_fact=assistant and _confirmed_fact(chat, index),
     )
+    if context.acknowledged:
+        context.ack_words = _ack_words(chat[index + 1].prose)
     context.restates = context.restates or context.explicit_ack
     if context.explicit_ack:
         said = chat[index - 1]
@@ -382,6 +445,7 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
             prior=message.recalled or bool(LEX.PRIOR.search(sentence)),
             restates=context.restates,
             machine=is_machine_line(sentence),
+            acknowledged=context.acknowledged,
         )
         statement.noted = label is None and (
             "note" in carried or bool(LEX.NOTE.search(sentence)) or context.explicit_ack
@@ -404,6 +468,8 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
             carried |= statement.kinds & {"note"}
         if minor:
             statement.score *= 0.25
+        if assistant and _deferred_later(chat, index, statement.ids):
+            statement.score = max(0.0, statement.score - 3.0)
         if result and _bare_confirm_question(sentence) and _said_yes(context.reply):
             result[-1].score += 2.5  # "…，对吗？" "对" — the user confirmed the sentence before
         result.append(statement)
@@ -522,14 +588,20 @@ def _score(statement: Statement, context: _Context, carried: set[str], label: st
         score += 0.5
     if statement.role == "user" and ids and context.echoed & statement.ids:
         score += 2.0  # the assistant picked it up: a fact the user is handing over
+    elif context.acknowledged and statement.kinds & {"future", "note", "owner", "preference"}:
+        # A rule the user set and the assistant said it recorded (a bare "记下了", or one repeating it).
+        if context.ack_words is None or _text_words(statement.bullet) & context.ack_words:
+            score += 2.0
+    if context.confirmed_fact and statement.ids & (context.reply.ids if context.reply else frozenset()):
+        score += 2.5  # the user agreed and repeated its value: a fact both sides hold
     if label and context.chosen:
         score += 3.0 if label.casefold() == context.chosen else -3.0
     if LEX.HEDGE.search(text) and not context.accepted:
         score -= 1.5
     if LEX.NOT_CHOSEN.search(text):
         score -= 2.0
-    if LEX.PROBE.search(statement.bullet):
-        score -= 2.0
+    if LEX.PROBE.search(statement.bullet) and "note" not in statement.kinds:
+        score -= 2.0  # "let's check …" is a step; "let's remember: …" is a marker
     if context.rejected:
         score -= 3.0
     return max(score, 0.0)
@@ -575,11 +647,48 @@ def _related(seed: Statement, other: Statement) -> bool:
     if seed.message == other.message and seed.noted and other.noted:
         return True  # one "rule:" sentence split at a semicolon
     distance = abs(seed.message - other.message)
+    if _records(seed, other) or _records(other, seed):
+        return True  # the user's rule and the assistant's "Noted: …" of it
     if distance == 1 and (seed.restates or other.restates) and _alike(seed, other) >= 0.25:
         return True  # the user's words and the assistant's acknowledgement of them
     if 0 < distance <= 2 and seed.role != other.role and _keywords(seed) & _keywords(other):
         return True
-    return _alike(seed, other) >= SAME_TEXT
+    # Far apart and with no identifier in common, only near-identical wording is the same fact:
+    # two English rules about the same subject share many letters without being one note.
+    return _alike(seed, other) >= (SAME_TEXT if distance <= 2 else FAR_SAME_TEXT)
+
+
+_INCIDENT = frozenset({"root_cause", "fix"})
+_STANDING = frozenset({"future", "owner", "preference"})
+
+
+def _standing_rule(statement: Statement) -> bool:
+    """A rule, owner or preference the user set and the assistant acknowledged (or the acknowledgement)."""
+    if not statement.kinds & _STANDING or statement.kinds & _INCIDENT:
+        return False
+    return statement.acknowledged if statement.role == "user" else statement.restates
+
+
+def _different_kinds(a: Statement, b: Statement) -> bool:
+    """A standing rule born from an incident is its own note, even with the incident's identifiers:
+    "以后轮换 token 时两处必须一起改" is not the root cause of today's outage."""
+    return (_standing_rule(a) and _incident(b)) or (_standing_rule(b) and _incident(a))
+
+
+def _incident(statement: Statement) -> bool:
+    """A root cause or fix of what happened (a "以后改用…" sentence is a rule, not an incident)."""
+    return bool(statement.kinds & _INCIDENT) and not statement.kinds & _STANDING
+
+
+def _records(said: Statement, ack: Statement) -> bool:
+    """``ack`` is the assistant's acknowledgement, in the very next message, of the user's ``said``."""
+    return (
+        said.acknowledged
+        and said.score > 0
+        and ack.message == said.message + 1
+        and ack.restates
+        and bool(_text_words(said.bullet) & _text_words(ack.bullet))
+    )
 
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]{3,}")
@@ -684,7 +793,8 @@ def find_notes(messages: Sequence[ChatMessage], scored: list[Statement] | None =
         homes = [
             note
             for note in notes
-            if any(
+            if not (strong and _different_kinds(statement, note.seed))
+            and any(
                 _related(member, statement)
                 for member in note.members
                 if strong or member is note.seed or member.score >= SEED_MIN

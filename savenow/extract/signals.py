@@ -502,7 +502,7 @@ class Lexicon:
         re.IGNORECASE,
     )
     NOTE_LEAD = re.compile(
-        r"^(?:for the notes?|for the record|worth remembering|rule of thumb(?: from now on)?|note to self|"
+        r"^(?:(?:let's|let us|please|also|and|so)\s+){0,2}(?:for the notes?|for the record|worth remembering|rule of thumb(?: from now on)?|note to self|"
         r"keep in mind|remember|takeaway|summary|tl;dr|记住|记一下|备忘|总结(?:一下)?|结论|要点)[^:：]{0,12}[:：]\s*",
         re.IGNORECASE,
     )
@@ -560,9 +560,27 @@ class Lexicon:
     )
     # An acknowledgement with a colon: what follows restates what the user just said.
     EXPLICIT_ACK = re.compile(
-        r"^\s*(?:got it|noted(?: as [\w ]{1,20})?|understood|will do|ok(?:ay)?|sure|记下了|记住了|收到|好的?|明白|了解"
-        r"|没问题)\s*[:：]",
+        r"^\s*(?:got it|noted(?: as [\w ]{1,20})?|understood|will do|ok(?:ay)?|sure|added|saved|记下了|记住了|收到|好的?"
+        r"|明白|了解|没问题|已记下|已记录|已添加|加上了)\s*[:：]",
         re.IGNORECASE,
+    )
+    # The assistant says it recorded what the user just said ("好的，记下了这条规则", "Noted.", "Will remember").
+    RECORDED = _any(
+        _en(
+            "noted",
+            "(?:i'll|i will|will) (?:remember|keep (?:that|it) in mind)",
+            "added(?: (?:it|that|this))?(?: to (?:the |today's |my )?(?:notes|memory|list))?",
+            "saved(?: (?:it|that|this))?",
+            "(?:it's|that's) (?:in|on) (?:the |my )?(?:notes|list|memory)",
+        ),
+        "记下",
+        "记住了",
+        "记好了",
+        "已记录",
+        "记录好了",
+        "会记住",
+        "记到",
+        "加到(?:笔记|备忘|记忆)",
     )
     CONFIRM_QUESTION = re.compile(
         r"(?:对吗|对不对|是吗|right|correct|is that right)\s*[?？]\s*$", re.IGNORECASE
