@@ -424,6 +424,9 @@ class Lexicon:
             "next week",
             "not (?:now|today)",
             "for now",
+            "temporar(?:y|ily)",
+            "for the time being",
+            "stopgap",
             "after (?:lunch|standup|the meeting)",
             "remind me",
             "i'll",
@@ -449,6 +452,9 @@ class Lexicon:
         "今天先",
         "先这样",
         "还没想好",
+        "临时",
+        "暂时",
+        "先凑合",
     )
     STATUS = _any(
         _en(
@@ -659,6 +665,13 @@ def _chunks(text: str) -> list[tuple[str, bool]]:
     return chunks
 
 
+_EVIDENCE_LEAD = re.compile(
+    r"(?<![A-Za-z])(?:error|errors|output|log|logs|says|said|shows|showed|returns|returned|prints|printed|got|get|"
+    r"gives|gave|result)(?![A-Za-z])\W*$|(?:报错|错误|输出|日志|结果|显示|返回|提示)[^，。,]{0,6}[:：]\s*$",
+    re.IGNORECASE,
+)
+
+
 def _attach_code(result: list[tuple[str | None, str]], block: str) -> None:
     lines = [
         line.strip()
@@ -667,6 +680,8 @@ def _attach_code(result: list[tuple[str | None, str]], block: str) -> None:
     ]
     if not result or not result[-1][1].endswith((":", "：")) or not 1 <= len(lines) <= 2:
         return
+    if _EVIDENCE_LEAD.search(result[-1][1]):
+        return  # "报错：" / "I get:" introduces what a program printed, not a fix
     if any(len(line) > _SHORT_CODE_LINE or "`" in line or is_machine_line(line) for line in lines):
         return  # "报错：" + a log line is evidence, not the object of a fix
     label, sentence = result[-1]

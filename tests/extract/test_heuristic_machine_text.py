@@ -89,3 +89,22 @@ def test_a_url_supports_a_note_it_does_not_seed() -> None:
     notes = saved(extract(messages))
     assert len(notes) == 1
     assert "runbook" in text_of(notes[0])
+
+
+def test_output_after_an_error_lead_in_is_evidence_en() -> None:
+    messages = chat(
+        "u: the deploy job fails, I get:\n```\nfatal: refusing to merge unrelated histories\n```",
+        "a: Got it: `refusing to merge unrelated histories`.",
+        "u: ok thx",
+    )
+    for entry in saved(extract(messages)):
+        assert "i get" not in text_of(entry)
+
+
+def test_temporary_workaround_is_not_a_note_zh() -> None:
+    messages = chat(
+        "u: 缓存满了 先救火",
+        "a: 临时：在 `cache-02` 上 `CONFIG SET maxmemory-policy allkeys-lru`，立即生效。",
+        "u: 好 先这样",
+    )
+    assert saved(extract(messages)) == []
