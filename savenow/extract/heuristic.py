@@ -33,7 +33,7 @@ from ..models import MAX_ENTRIES, ChatMessage, Entry, ExtractionResult, MemorySe
 from ..textnorm import compact, compact_similarity, similarity
 from . import signals
 from .machine import is_machine_line, is_machine_text
-from .placement import Placement, place, topic_home
+from .placement import USER_RULE, Placement, on_topic, place, topic_home
 from .signals import LEX
 
 __all__ = ["HeuristicExtractor", "Note", "Statement", "find_notes"]
@@ -126,9 +126,10 @@ class HeuristicExtractor:
         language = signals.conversation_language(m.text for m in messages if m.role == "user")
         scored = statements(messages)
         notes = find_notes(messages, scored)
-        home = topic_home((m.text or "" for m in messages), sections)
+        texts = [m.text or "" for m in messages]
+        home = topic_home(texts, sections)
         placed = [
-            (note, place(note.bullets(), note.ids, note.kinds, note.seed.prior, sections, home))
+            (note, place(note.bullets(), note.ids, _placement_kinds(note, texts, home), note.seed.prior, sections, home))
             for note in notes
         ]
         placed = [(n, p) for n, p in placed if p is not None]
@@ -818,6 +819,18 @@ def find_notes(messages: Sequence[ChatMessage], scored: list[Statement] | None =
 
 
 # --------------------------------------------------------------------------- entries
+
+
+def _placement_kinds(note: Note, texts: Sequence[str], home: MemorySection | None) -> set[str]:
+    """The note's kinds, plus whether it holds a standing rule the user set about the chat's topic."""
+    user_rule = home is not None and any(
+        m.role == "user" and "future" in m.kinds and m.score >= SEED_MIN and not m.kinds & {"owner", "preference"}
+        for m in note.members
+    )
+    if user_rule and home is not None:
+        text = " ".join(m.bullet for m in note.members)
+        user_rule = on_topic(text, {m.message for m in note.members}, texts, home)
+    return note.kinds | ({USER_RULE} if user_rule else set())
 
 
 RESTATED_MIN_IDS = 2  # identifiers a chat sentence must share with a saved bullet to restate it

@@ -27,6 +27,7 @@ from . import signals
 from .signals import LEX
 
 MERGE_MIN = 2.0
+USER_RULE = "user_rule"  # pseudo-kind: the note holds a standing rule the user stated
 SKIP_SIMILARITY = 0.6  # wording this close to an existing bullet is a duplicate on its own
 PRIOR_SIMILARITY = 0.25  # … or this close when the chat says it was saved before
 
@@ -72,7 +73,7 @@ def place(
     note_ids = frozenset().union(*(b.ids for b in bullets)) if bullets else ids
     best: tuple[float, MemorySection] | None = None
     for section in sections:
-        affinity = _affinity(text, note_ids, kinds, section)
+        affinity = _affinity(text, note_ids, kinds, section, bullets[0].ids if bullets else frozenset())
         if affinity >= MERGE_MIN and (best is None or affinity > best[0]):
             best = (affinity, section)
     if best is not None:
@@ -171,11 +172,34 @@ def _mentions(text: str, term: str) -> bool:
     return re.search(rf"(?<![a-z0-9]){re.escape(term)}(?![a-z0-9])", text) is not None
 
 
+def on_topic(note_text: str, own: set[int], texts: Sequence[str], home: MemorySection) -> bool:
+    """The note shares a term with the chat's *other* messages that talk about the home section:
+    a rule about the alerts the chat was routing, not a new subject raised at the end."""
+    terms = _heading_words(home.title)
+    section_ids = _section_ids(" ".join(home.bullets))
+    vocabulary: set[str] = set()
+    for number, text in enumerate(texts):
+        folded = text.casefold()
+        if number in own or not (
+            any(_mentions(folded, t) for t in terms) or any(i in folded for i in section_ids)
+        ):
+            continue
+        vocabulary |= _topic_terms(folded)
+    return bool(_topic_terms(note_text.casefold()) & vocabulary)
+
+
+def _topic_terms(folded: str) -> set[str]:
+    words = {w for w in _LATIN_WORD.findall(folded)} - _COMMON_WORDS
+    return words | set(signals.identifiers(folded)) | _cjk_trigrams(folded)
+
+
 def _belongs_home(text: str, note_ids: frozenset[str], kinds: set[str], home: MemorySection) -> bool:
     """A note of the home conversation merges there when it shares a term with the section
     (a heading word, an identifier, a name, a Chinese phrase) and is not about a person or a reply style."""
     if kinds & {"owner", "preference"}:
         return False
+    if USER_RULE in kinds:
+        return True  # a rule the user set while the chat is about this section's subject belongs to it
     folded = text.casefold()
     bullets = " ".join(home.bullets)
     shared_words = {w.casefold() for w in _LATIN_WORD.findall(bullets)} - _COMMON_WORDS
@@ -216,10 +240,14 @@ def _duplicate(
     return None if best is None else (best[1], best[2])
 
 
-def _affinity(text: str, note_ids: frozenset[str], kinds: set[str], section: MemorySection) -> float:
+def _affinity(
+    text: str, note_ids: frozenset[str], kinds: set[str], section: MemorySection, lead_ids: frozenset[str]
+) -> float:
     section_text = " ".join([section.title, *section.bullets])
     section_ids = signals.identifiers(section_text)
     score = min(2.0, 1.0 * len(note_ids & section_ids))
+    if kinds & {"root_cause", "fix"} and lead_ids & section_ids:
+        score = 2.0  # the incident's lead sentence names a system the section describes (its host, its file)
     terms = [term for term in _title_terms(section.title) if term in compact(text)]
     if terms:
         # A long word of the heading ("digest", "ollama") names the subject; a short one only hints.
