@@ -557,7 +557,7 @@ def _score(statement: Statement, context: _Context, carried: set[str], label: st
         return 0.0
     if LEX.STATUS.search(text) and not statement.kinds & {"future", "note"}:
         return 0.0  # "72% done" is a status; "at most 10% after 23:00, always" is a rule
-    if LEX.RULED_OUT.search(text):
+    if LEX.RULED_OUT.search(text) or LEX.RECOMMENDS_ITEM.search(statement.bullet):
         return 0.0
     if statement.role == "user" and LEX.REQUEST.search(statement.bullet) and "future" not in statement.kinds:
         return 0.0

@@ -534,6 +534,12 @@ class Lexicon:
         r"|^\s*\(?([0-9a-z])\)?(?:[.)。,，]|\s*$)",
         re.IGNORECASE,
     )
+    # "建议 2，…" / "I'd go with option 2": points at a list item, says no fact itself.
+    RECOMMENDS_ITEM = re.compile(
+        r"^\s*(?:建议|推荐|选|I'd (?:go with|pick|recommend|choose)|I recommend|recommend(?:ed)?|go with)\s*"
+        r"(?:option|方案|选项)?\s*\(?[0-9a-z]\)?(?![0-9a-z])\s*(?:[，,。.;；:：—\-]|$)",
+        re.IGNORECASE,
+    )
     # The user accepts what the assistant proposed: its proposals become the decision.
     AGREE = re.compile(
         r"^\s*(?:agree[d.,!]?|sounds good|let's do (?:it|that|this)|(?:ok(?:ay)?|yes|yeah|sure)[,.]? (?:do it|go ahead)"

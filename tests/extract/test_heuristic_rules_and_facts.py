@@ -115,3 +115,24 @@ def test_proposal_the_user_puts_off_is_not_a_decision_en() -> None:
     )
     for entry in saved(extract(messages)):
         assert "statement_timeout" not in text_of(entry)
+
+
+def test_recommending_a_list_item_is_not_a_note_zh() -> None:
+    messages = chat(
+        "u: 定时脚本找不到 rclone",
+        "a: 两种改法：\n1. 脚本里写绝对路径\n2. 在 plist 里设 PATH\n建议 2，以后脚本里再用别的 brew 工具也不用管。",
+        "u: 好的",
+    )
+    for entry in saved(extract(messages)):
+        assert not text_of(entry).startswith("建议 2")
+
+
+def test_recommending_a_list_item_is_not_a_note_en() -> None:
+    messages = chat(
+        "u: the job can't find node",
+        "a: Two options:\n1. absolute path in the script\n2. set PATH in the unit\nI'd go with option 2, "
+        "it covers every future tool as well.",
+        "u: ok",
+    )
+    for entry in saved(extract(messages)):
+        assert "go with option 2" not in text_of(entry)
