@@ -129,7 +129,17 @@ class HeuristicExtractor:
         texts = [m.text or "" for m in messages]
         home = topic_home(texts, sections)
         placed = [
-            (note, place(note.bullets(), note.ids, _placement_kinds(note, texts, home), note.seed.prior, sections, home))
+            (
+                note,
+                place(
+                    note.bullets(),
+                    note.ids,
+                    _placement_kinds(note, texts, home),
+                    note.seed.prior,
+                    sections,
+                    home,
+                ),
+            )
             for note in notes
         ]
         placed = [(n, p) for n, p in placed if p is not None]
@@ -589,10 +599,12 @@ def _score(statement: Statement, context: _Context, carried: set[str], label: st
         score += 0.5
     if statement.role == "user" and ids and context.echoed & statement.ids:
         score += 2.0  # the assistant picked it up: a fact the user is handing over
-    elif context.acknowledged and statement.kinds & {"future", "note", "owner", "preference"}:
-        # A rule the user set and the assistant said it recorded (a bare "记下了", or one repeating it).
-        if context.ack_words is None or _text_words(statement.bullet) & context.ack_words:
-            score += 2.0
+    elif (
+        context.acknowledged
+        and statement.kinds & {"future", "note", "owner", "preference"}
+        and (context.ack_words is None or _text_words(statement.bullet) & context.ack_words)
+    ):
+        score += 2.0  # a rule the user set and the assistant said it recorded ("记下了", or repeating it)
     if context.confirmed_fact and statement.ids & (context.reply.ids if context.reply else frozenset()):
         score += 2.5  # the user agreed and repeated its value: a fact both sides hold
     if label and context.chosen:
@@ -824,7 +836,10 @@ def find_notes(messages: Sequence[ChatMessage], scored: list[Statement] | None =
 def _placement_kinds(note: Note, texts: Sequence[str], home: MemorySection | None) -> set[str]:
     """The note's kinds, plus whether it holds a standing rule the user set about the chat's topic."""
     user_rule = home is not None and any(
-        m.role == "user" and "future" in m.kinds and m.score >= SEED_MIN and not m.kinds & {"owner", "preference"}
+        m.role == "user"
+        and "future" in m.kinds
+        and m.score >= SEED_MIN
+        and not m.kinds & {"owner", "preference"}
         for m in note.members
     )
     if user_rule and home is not None:
