@@ -64,6 +64,7 @@ class Statement:
     noted: bool = False  # under a note marker ("Rule:", "For the notes:") and not a list item of its own
     machine: bool = False  # a log line, traceback, prompt, command output or bare URL: support, never a seed
     acknowledged: bool = False  # (user) the assistant's next message says it recorded this
+    symptom: bool = False  # only reports a problem ("403 on …", "又在重启"): support, never a seed or bullet
     _compact: str | None = field(default=None, repr=False)
 
     _grams: frozenset[str] | None = field(default=None, repr=False)
@@ -109,7 +110,9 @@ class Note:
         for member in ranked:
             if len(chosen) == MAX_BULLETS:
                 break
-            if member is self.seed or member.machine or member.score < self.seed.score * BULLET_RATIO:
+            if member is self.seed or member.machine or member.symptom:
+                continue
+            if member.score < self.seed.score * BULLET_RATIO:
                 continue
             if any(_same_fact(member, other) for other in chosen):
                 continue
@@ -477,6 +480,7 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
             statement.score = 0.0
         else:
             carried |= statement.kinds & {"note"}
+        statement.symptom = _symptom_only(statement)
         if minor:
             statement.score *= 0.25
         if assistant and _deferred_later(chat, index, statement.ids):
@@ -520,6 +524,22 @@ def _marker_score(statement: Statement, context: _Context, carried: set[str]) ->
         kinds.add("change")
         score += 1.5 + (1.0 if context.confirmed else 0.0)
     return score
+
+
+_EXPLAINS = frozenset({"note", "future", "root_cause", "fix", "owner", "preference", "change"})
+
+
+def _symptom_only(statement: Statement) -> bool:
+    """ "403, the URL is like …" / "X keeps crashing" / "又在疯狂重启": the problem, not what was learned.
+
+    A sentence that names a cause, a fix, a rule, an owner or a note marker, or ties the
+    problem to a condition ("fails when the disk is full", "一…就…"), says more than the symptom.
+    """
+    return (
+        bool(LEX.SYMPTOM.search(statement.text))
+        and not statement.kinds & _EXPLAINS
+        and not LEX.CAUSAL.search(statement.text)
+    )
 
 
 def _marker_only(statement: Statement) -> bool:
@@ -820,8 +840,8 @@ def find_notes(messages: Sequence[ChatMessage], scored: list[Statement] | None =
             for other in homes[1:] if strong else []:
                 home.members.extend(other.members)
                 notes.remove(other)
-        elif statement.machine:
-            continue  # a pasted log line or URL may support a note, never start one
+        elif statement.machine or statement.symptom:
+            continue  # a pasted log line, a URL or a problem report may support a note, never start one
         elif statement.score >= MEMBER_MIN or (statement.prior and statement.score >= 1.0):
             notes.append(Note(seed=statement, members=[statement]))
     # A user fact the assistant acknowledged can carry a note together; a lone weak sentence cannot.
