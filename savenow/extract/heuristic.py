@@ -46,6 +46,8 @@ MAX_BULLET_CHARS = 320
 SAME_TEXT = 0.5  # similarity above which two sentences say the same thing
 FAR_SAME_TEXT = 0.6  # … when they are more than two messages apart and share no identifier
 CONFIRM_WINDOW = 10  # messages after a fix in which the user's "works" counts as confirmation
+INCIDENT_WINDOW = 6  # messages within which a cause found, confirmed and fixed is one incident
+CAUSE_FIX_SAME_TEXT = 0.75  # a cause and its fix share words and identifiers; only near-copies are one bullet
 
 
 @dataclass
@@ -105,19 +107,37 @@ class Note:
         return set().union(*(m.kinds for m in self.bullets()))
 
     def bullets(self) -> list[Statement]:
-        chosen: list[Statement] = [self.seed]
+        incident = self._incident_bullets()
+        chosen: list[Statement] = incident or [self.seed]
         ranked = sorted(self.members, key=lambda m: (-m.score, m.message))
         for member in ranked:
             if len(chosen) == MAX_BULLETS:
                 break
-            if member is self.seed or member.machine or member.symptom:
+            if member in chosen or member.machine or member.symptom:
                 continue
+            if incident and "root_cause" in member.kinds:
+                continue  # the earlier "found the cause" is superseded by the confirmed one
             if member.score < self.seed.score * BULLET_RATIO:
                 continue
             if any(_same_fact(member, other) for other in chosen):
                 continue
             chosen.append(member)
         return chosen
+
+    def _incident_bullets(self) -> list[Statement]:
+        """An incident note leads with its root cause and its fix: the cause that names the
+        decisive identifier (not the earlier "found the cause" without one), and the fix that
+        carries the command or config key."""
+        if not (self.seed.kinds & _INCIDENT) or self.seed.kinds & _STANDING or self.seed.kinds >= _INCIDENT:
+            return []  # not an incident, or its lead sentence already says both cause and fix
+        usable = [m for m in self.members if not (m.machine or m.symptom) and m.score > 0]
+        causes = [m for m in usable if "root_cause" in m.kinds and "fix" not in m.kinds]
+        fixes = [m for m in usable if "fix" in m.kinds and m.kinds & _STANDING == set()]
+        if not causes or not fixes:
+            return []
+        fix = max(fixes, key=lambda m: ("`" in m.text, bool(m.ids), m.score, m.message))
+        cause = max(causes, key=lambda m: (bool(m.ids - fix.ids), bool(m.ids), m.score, m.message))
+        return [cause] if cause is fix else [cause, fix]
 
 
 class HeuristicExtractor:
@@ -415,7 +435,35 @@ def statements(messages: Sequence[ChatMessage]) -> list[Statement]:
         if message.is_paste:
             continue
         result.extend(_message_statements(chat, index))
+    _mark_applied_fixes(chat, result)
     return result
+
+
+APPLIED_FIX_BONUS = 3.0
+
+
+def _mark_applied_fixes(chat: list[_Message], scored: list[Statement]) -> None:
+    """A command (inline code) the assistant gives right after the root cause was found, which the
+    user then reports working ("跑了，好了", "done, works now"), is the incident's fix — even when
+    it reads like a step ("跑 `…`", "Run `…`") and the user's reply repeats none of its values."""
+    causes = [s for s in scored if "root_cause" in s.kinds and s.score > 0]
+    for statement in scored:
+        if statement.role != "assistant" or statement.kinds & (_INCIDENT | _STANDING) or statement.machine:
+            continue
+        if "`" not in statement.text or signals.is_question(statement.text):
+            continue
+        if LEX.HEDGE.search(statement.text) or LEX.RULED_OUT.search(statement.text):
+            continue
+        reply = _user_reply(chat, statement.message)
+        if reply is None or not reply.confirms:
+            continue
+        if any(
+            0 <= statement.message - cause.message <= INCIDENT_WINDOW and _shares_subject(cause, statement)
+            for cause in causes
+        ):
+            statement.kinds.add("fix")
+            statement.symptom = False  # "… and restart" in a fix is the remedy, not a report
+            statement.score += APPLIED_FIX_BONUS
 
 
 def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
@@ -665,14 +713,14 @@ def _clip(text: str) -> str:
 def _same_fact(a: Statement, b: Statement) -> bool:
     alike = _alike(a, b)
     if ("fix" in a.kinds) != ("fix" in b.kinds) and "root_cause" in a.kinds | b.kinds:
-        return alike >= SAME_TEXT  # the cause and the fix are two bullets, even with the same identifiers
+        return alike >= CAUSE_FIX_SAME_TEXT  # the cause and the fix are two bullets, even with the same identifiers
     return alike >= SAME_TEXT or (bool(a.ids) and a.ids <= b.ids and alike >= 0.3)
 
 
 def _related(seed: Statement, other: Statement) -> bool:
     if seed.prior != other.prior:
         return False
-    if seed.ids & other.ids:
+    if seed.ids & other.ids or _same_incident(seed, other):
         return True
     episode = {"root_cause", "fix"}
     if seed.message == other.message and seed.kinds & episode and other.kinds & episode:
@@ -711,6 +759,27 @@ def _different_kinds(a: Statement, b: Statement) -> bool:
 def _incident(statement: Statement) -> bool:
     """A root cause or fix of what happened (a "以后改用…" sentence is a rule, not an incident)."""
     return bool(statement.kinds & _INCIDENT) and not statement.kinds & _STANDING
+
+
+def _same_incident(a: Statement, b: Statement) -> bool:
+    """Cause found → cause confirmed → fix applied, a few messages apart, about the same thing
+    (a path and its file name, a bare word of an identifier, a shared Chinese phrase)."""
+    if not (_incident(a) and _incident(b)) or abs(a.message - b.message) > INCIDENT_WINDOW:
+        return False
+    return _shares_subject(a, b)
+
+
+def _subject_terms(statement: Statement) -> frozenset[str]:
+    terms = set(_keywords(statement))
+    for identifier in statement.ids:
+        terms.update(w.casefold() for w in _WORD.findall(identifier))
+    return frozenset(terms - _COMMON)
+
+
+def _shares_subject(a: Statement, b: Statement) -> bool:
+    if _subject_terms(a) & _subject_terms(b):
+        return True
+    return len(_cjk_bigrams(a.bullet) & _cjk_bigrams(b.bullet)) >= 2
 
 
 def _records(said: Statement, ack: Statement) -> bool:
