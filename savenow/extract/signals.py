@@ -174,6 +174,8 @@ class Lexicon:
         "换成",
         "改用",
         "写死",
+        "应该写成",
+        "应改为",
     )
     OWNER = _any(
         _en(
@@ -691,6 +693,8 @@ def sentences(text: str) -> list[str]:
 
 _LIST_LABEL = re.compile(r"^\s*(?:(\d{1,2}|[a-z])[.)、]|\(([a-z0-9])\)|[-*•])\s+")
 _SHORT_CODE_LINE = 100
+_FIX_BLOCK_LINES = 6
+_FIX_LEAD_CHARS = 30
 
 
 def sentence_items(text: str) -> list[tuple[str | None, str]]:
@@ -747,7 +751,11 @@ def _attach_code(result: list[tuple[str | None, str]], block: str) -> None:
         for line in block.splitlines()
         if line.strip() and not re.fullmatch(r"\[[^\]]+\]|#.*|//.*", line.strip())
     ]
-    if not result or not result[-1][1].endswith((":", "：")) or not 1 <= len(lines) <= 2:
+    # A fix lead-in ("修法：", "应该写成：", "Fix:") may introduce a short snippet; anything else one or two lines.
+    # (only a bare lead-in: a long sentence before the block already says the fix in words).
+    bare_fix_lead = bool(result) and len(result[-1][1]) <= _FIX_LEAD_CHARS and bool(LEX.FIX.search(result[-1][1]))
+    limit = _FIX_BLOCK_LINES if bare_fix_lead else 2
+    if not result or not result[-1][1].endswith((":", "：")) or not 1 <= len(lines) <= limit:
         return
     if _EVIDENCE_LEAD.search(result[-1][1]):
         return  # "报错：" / "I get:" introduces what a program printed, not a fix
