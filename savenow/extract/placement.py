@@ -69,6 +69,12 @@ def place(
         )
     if prior:
         return None
+    restated = _restated(bullets, kinds, sections)
+    if restated is not None:
+        section, bullet = restated
+        return Placement(
+            "skip", section.title, bullet, f'Already in today\'s memory under "{section.title}" (same values).'
+        )
     text = " ".join(b.bullet for b in bullets)
     note_ids = frozenset().union(*(b.ids for b in bullets)) if bullets else ids
     best: tuple[float, MemorySection] | None = None
@@ -238,6 +244,39 @@ def _duplicate(
                 if best is None or score > best[0]:
                     best = (score, section, existing)
     return None if best is None else (best[1], best[2])
+
+
+# "不是 8080" / "not 8080" / "instead of 8080": a value named only to be denied is not part of the fact.
+_DENIED = re.compile(
+    r"(?:而?不是|并非|而非|(?<![A-Za-z])(?:not|instead of|rather than)(?![A-Za-z]))\s*`?[^\s，,。;；`]+`?",
+    re.IGNORECASE,
+)
+_VALUE = re.compile(r"[\d/._-]")
+RESTATED_SIMILARITY = 0.15
+
+
+def _restated(
+    bullets: Sequence[_Bullet], kinds: set[str], sections: Sequence[MemorySection]
+) -> tuple[MemorySection, str] | None:
+    """The chat states again a fact one saved bullet already holds: every value it asserts (a port,
+    a path, a host) is in that bullet and it adds none. One value is enough for a plain fact
+    ("staging listens on 8443"); an incident (cause, fix) needs two, since it may be new about a known host."""
+    asserted: set[str] = set()
+    for bullet in bullets:
+        asserted |= signals.identifiers(_DENIED.sub(" ", bullet.bullet))
+    values = {i for i in asserted if _VALUE.search(i)}
+    if not values or len(values) < (2 if kinds & _EPISODE else 1):
+        return None
+    text = " ".join(b.bullet for b in bullets)
+    for section in sections:
+        for existing in section.bullets:
+            existing_ids = signals.identifiers(existing)
+            folded = existing.casefold()
+            if all(i in existing_ids or i in folded for i in asserted) and (
+                len(values) >= 2 or similarity(text, existing) >= RESTATED_SIMILARITY
+            ):
+                return section, existing
+    return None
 
 
 def _affinity(
