@@ -35,6 +35,7 @@ from . import signals
 from .machine import is_machine_line, is_machine_text
 from .placement import USER_RULE, Placement, on_topic, place, topic_home
 from .signals import LEX
+from .titles import TitleContext, note_title
 
 __all__ = ["HeuristicExtractor", "Note", "Statement", "find_notes"]
 
@@ -173,7 +174,10 @@ class HeuristicExtractor:
             [s for s in scored if id(s) not in in_notes], sections, {p.matched_bullet for _, p in skips}
         )
         kept += skips[: MAX_ENTRIES - len(kept)]
-        entries = [_entry(note, placement, language, index) for index, (note, placement) in enumerate(kept)]
+        titles = TitleContext([m.text or "" for m in messages if m.role == "user"], texts)
+        entries = [
+            _entry(note, placement, language, index, titles) for index, (note, placement) in enumerate(kept)
+        ]
         return ExtractionResult(entries=entries)
 
 
@@ -713,7 +717,9 @@ def _clip(text: str) -> str:
 def _same_fact(a: Statement, b: Statement) -> bool:
     alike = _alike(a, b)
     if ("fix" in a.kinds) != ("fix" in b.kinds) and "root_cause" in a.kinds | b.kinds:
-        return alike >= CAUSE_FIX_SAME_TEXT  # the cause and the fix are two bullets, even with the same identifiers
+        return (
+            alike >= CAUSE_FIX_SAME_TEXT
+        )  # the cause and the fix are two bullets, even with the same identifiers
     return alike >= SAME_TEXT or (bool(a.ids) and a.ids <= b.ids and alike >= 0.3)
 
 
@@ -1000,23 +1006,20 @@ def _unique_skips(placed: list[tuple[Note, Placement]]) -> list[tuple[Note, Plac
     return list(by_bullet.values())
 
 
-_KIND_LABELS = {
-    "en": {
-        "owner": "Owner",
-        "preference": "Preference",
-        "root_cause": "Root cause",
-        "fix": "Fix",
-        "note": "Note",
-    },
-    "zh": {"owner": "负责人", "preference": "偏好", "root_cause": "根因", "fix": "修复", "note": "备注"},
-}
-
-
-def _entry(note: Note, placement: Placement, language: str, index: int) -> Entry:
-    bullets = [s.bullet for s in note.bullets()]
+def _entry(note: Note, placement: Placement, language: str, index: int, titles: TitleContext) -> Entry:
+    chosen = note.bullets()
+    bullets = [s.bullet for s in chosen]
     title = placement.section_title if placement.action == "skip" and placement.section_title else None
+    if title is None:
+        kinds = set().union(*(s.kinds for s in chosen))
+        if not kinds & {"note", "future", "root_cause", "fix", "owner", "preference", "change"} and any(
+            _SETUP_ID.search(i) for i in note.seed.ids
+        ):
+            kinds.add("setup")  # a path, a port, a host: where things are and how they are set up
+        ids = frozenset().union(*(s.ids for s in chosen))
+        title = note_title(bullets, kinds, ids, language, titles)
     return Entry(
-        title=title or _title(note, language),
+        title=title,
         bullets=bullets,
         action=placement.action,
         merge_target_title=placement.section_title if placement.action == "merge" else None,
@@ -1025,41 +1028,4 @@ def _entry(note: Note, placement: Placement, language: str, index: int) -> Entry
     )
 
 
-# Clause breaks; a colon only when it is not inside a value ("15:00", "http://", "a:b").
-_TITLE_CUT = re.compile(r"[，,；;。：(（]|:(?!\S)|\s[—–-]\s| because | so that | which | otherwise ")
-_CODE_SPAN = re.compile(r"`[^`\n]*`")
-_TITLE_LIMIT = {"zh": 24, "en": 56}
-
-
-def _title(note: Note, language: str) -> str:
-    """A short heading: the gist of the note's strongest sentence, prefixed for owners and preferences.
-
-    The gist is the sentence up to its first clause break outside code spans,
-    shortened at a word boundary, without Markdown backticks.
-    """
-    bullet = note.seed.bullet
-    protected = _CODE_SPAN.sub(lambda m: "\x00" * len(m.group(0)), bullet)
-    match = _TITLE_CUT.search(protected)
-    gist = bullet[: match.start()] if match and match.start() >= 6 else bullet
-    gist = gist.replace("`", "").strip(" .。")
-    gist = _shorten(gist, _TITLE_LIMIT[language])
-    kinds = note.seed.kinds
-    label = next((k for k in ("owner", "preference") if k in kinds), None)
-    if label is None:
-        return gist
-    return (
-        f"{_KIND_LABELS['zh'][label]}：{gist}" if language == "zh" else f"{_KIND_LABELS['en'][label]}: {gist}"
-    )
-
-
-def _shorten(text: str, limit: int) -> str:
-    """At most ``limit`` characters, cut between words (never inside a value), without a trailing "…"."""
-    if len(text) <= limit:
-        return text
-    cut = text[: limit + 1]
-    space = cut.rfind(" ")
-    if space > limit // 2:
-        cut = cut[:space]
-    else:
-        cut = text[:limit]
-    return cut.rstrip(" ,，、的和与及")
+_SETUP_ID = re.compile(r"/|\d{2,}|\.[a-z]{2,5}$")

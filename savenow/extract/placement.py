@@ -73,7 +73,10 @@ def place(
     if restated is not None:
         section, bullet = restated
         return Placement(
-            "skip", section.title, bullet, f'Already in today\'s memory under "{section.title}" (same values).'
+            "skip",
+            section.title,
+            bullet,
+            f'Already in today\'s memory under "{section.title}" (same values).',
         )
     text = " ".join(b.bullet for b in bullets)
     note_ids = frozenset().union(*(b.ids for b in bullets)) if bullets else ids

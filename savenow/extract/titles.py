@@ -1,0 +1,169 @@
+"""Titles a person would write: the note's subject and what kind of note it is.
+
+"网关 token：根因与修复", "Staging 8443: setup", "Owner of billing-service",
+"Deploy rules" — a short noun phrase in the conversation's language, not a
+truncated sentence. The subject is one or two terms *of the note itself*
+(identifiers, words, Chinese phrases) that the conversation keeps using, with
+a bonus for those in its opening problem, so a title never brings in a word the
+note does not hold. The kind comes from the note's kinds. Titles stay short and
+are never cut inside a value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from . import signals
+
+__all__ = ["TitleContext", "note_title"]
+
+TITLE_MAX = 40
+SECOND_TERM_MIN = 3.0  # a second subject term must recur in the chat (or open it), not appear once
+OPENING_MESSAGES = 3
+ZH_TERM_BONUS = 1.5  # a Chinese chat names its subject in Chinese ("网关") more than in pasted identifiers  # the user's first messages state the problem the chat is about
+_LATIN = re.compile(r"[A-Za-z#@][A-Za-z0-9_.#@/-]*[A-Za-z0-9]")
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
+# Han characters that make a bigram grammar rather than a subject.
+_FUNCTION_HAN = set(
+    "的了是在和就都也要把被不没这那个们我你他她它吗呢吧啊之与或而及时后前里上下中会能说让给对用还再又先已很更最有为从到"
+)
+
+
+def _word_set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+# Verbs and markers that say what happened, not what it happened to.
+_ZH_STOP = _word_set(
+    "重启 更新 修复 根因 原因 问题 以后 必须 确认 一起 同步 找到 记住 规则 总结 修法 改成 然后 已经 现在 今天 明天 "
+    "负责 接手 偏好 回复 每次 所有 任何 应该 可以 需要 如果 因为 所以 之前 出现 正常 成功 失败 报错"
+)
+_STOP = _word_set(
+    """the a an and or for with from into onto on in at to of is are was were be been it its this that these those
+    there here then than via use uses used using now new old any all each every one two some our your their my we you
+    they he she not no yes but so if when after before only also just still again always never must should would could
+    can will may might has have had did does done get got set let make like need needs want about over under per via
+    today tomorrow yesterday tonight morning evening ok okay right good great fine works work working fixed noted got
+    root cause fix rule rules note notes from now future going forward remember record summary found confirmed run
+    during until since between within without across through while where what which who how why more less most
+    least too very much many few out off by as etc both either neither same other another such into onto upon
+    owns owner owned take took takes care charge responsible maintains prefer preference reply replies"""
+)
+
+_KIND = {
+    "incident": {"en": "root cause and fix", "zh": "根因与修复"},
+    "root_cause": {"en": "root cause", "zh": "根因"},
+    "fix": {"en": "fix", "zh": "修复"},
+    "change": {"en": "change", "zh": "变更"},
+    "rule": {"en": "rule", "zh": "规则"},
+    "preference": {"en": "preference", "zh": "偏好"},
+    "decision": {"en": "decision", "zh": "决定"},
+    "setup": {"en": "setup", "zh": "配置"},
+    "note": {"en": "notes", "zh": "要点"},
+}
+
+
+class TitleContext:
+    """What the whole conversation says about terms: how often each is used, and in the opening."""
+
+    def __init__(self, user_texts: Sequence[str], all_texts: Sequence[str]) -> None:
+        self.chat = " ".join(signals.prose(t) for t in all_texts).casefold()
+        self.opening = " ".join(signals.prose(t) for t in user_texts[:OPENING_MESSAGES]).casefold()
+
+    def weight(self, term: str) -> float:
+        folded = term.casefold()
+        return min(self.chat.count(folded), 5) + (3.0 if folded in self.opening else 0.0)
+
+
+def note_title(
+    bullets: Sequence[str],
+    kinds: set[str],
+    ids: Iterable[str],
+    language: str,
+    context: TitleContext,
+    avoid: Iterable[str] = (),
+) -> str:
+    """``"<subject>: <kind>"`` (``"<subject>：<kind>"`` in Chinese); owners read "Owner of <object>"."""
+    text = " ".join(bullets)
+    kind = _kind(kinds)
+    subject = _subject(text, set(ids), language, context, {a.casefold() for a in avoid})
+    if "owner" in kinds:
+        if not subject:
+            return "负责人" if language == "zh" else "Owner"
+        return f"{subject} 负责人" if language == "zh" else f"Owner of {subject}"
+    label = _KIND[kind][language]
+    if not subject:
+        return label if language == "zh" else label[:1].upper() + label[1:]
+    if language == "zh":
+        return f"{subject}：{label}"
+    first = subject.split(" ", 1)[0]
+    if first.isalpha() and first.islower():
+        subject = (
+            subject[:1].upper() + subject[1:]
+        )  # a plain word starts the title; an identifier keeps its case
+    return f"{subject}: {label}"
+
+
+def _kind(kinds: set[str]) -> str:
+    if {"root_cause", "fix"} <= kinds:
+        return "incident"
+    for kind in ("root_cause", "fix", "preference"):
+        if kind in kinds:
+            return kind
+    if "future" in kinds:
+        return "rule"
+    if "change" in kinds:
+        return "change"
+    if "decision" in kinds:
+        return "decision"
+    if "setup" in kinds:
+        return "setup"
+    return "note"
+
+
+def _subject(text: str, ids: set[str], language: str, context: TitleContext, avoid: set[str]) -> str:
+    """One or two of the note's terms, in the order the note uses them."""
+    folded = text.casefold()
+    candidates: dict[str, float] = {}
+    for match in _LATIN.finditer(text):
+        term = match.group(0).strip("./-")
+        key = term.casefold()
+        if len(key) < 3 or key in _STOP or key in avoid or len(term) > 28 or key.isdigit() and len(key) < 4:
+            continue
+        bonus = 2.0 if key in ids else 0.0
+        candidates[term] = max(candidates.get(term, 0.0), context.weight(term) + bonus)
+    for run in _CJK_RUN.findall(text):
+        for i in range(len(run) - 1):
+            gram = run[i : i + 2]
+            if gram[0] in _FUNCTION_HAN or gram[1] in _FUNCTION_HAN or gram in avoid or gram in _ZH_STOP:
+                continue
+            weight = context.weight(gram) + (ZH_TERM_BONUS if language == "zh" else 0.0)
+            if context.chat.count(gram) >= 2:
+                candidates[gram] = max(candidates.get(gram, 0.0), weight)
+    if not candidates:
+        return ""
+    ranked = sorted(candidates.items(), key=lambda item: (-item[1], folded.find(item[0].casefold())))
+    chosen = [ranked[0][0]]
+    for term, weight in ranked[1:]:
+        if len(chosen) == 2 or weight < max(SECOND_TERM_MIN, 0.5 * ranked[0][1]):
+            break
+        key = term.casefold()
+        if any(key in c.casefold() or c.casefold() in key for c in chosen):
+            continue
+        if len(" ".join([*chosen, term])) > TITLE_MAX - 12:
+            continue
+        chosen.append(term)
+    # In the order the conversation brought them up: "网关 token", the subject before its detail.
+    # English keeps the note's own word order ("Staging app"); Chinese follows the order the
+    # conversation brought the terms up ("网关 token": the subject before its detail).
+    if language == "zh":
+        chosen.sort(key=lambda term: (_first_use(context.chat, term), folded.find(term.casefold())))
+    else:
+        chosen.sort(key=lambda term: folded.find(term.casefold()))
+    return " ".join(chosen)
+
+
+def _first_use(chat: str, term: str) -> int:
+    position = chat.find(term.casefold())
+    return position if position >= 0 else len(chat)
