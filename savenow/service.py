@@ -22,7 +22,7 @@ from typing import Literal
 
 from .clock import Clock, load_timezone
 from .config import Settings
-from .errors import AccessDeniedError, ForbiddenTargetError, NoPendingError
+from .errors import AccessDeniedError, ForbiddenTargetError, NoPendingError, SessionResolutionError
 from .extract.base import Extractor
 from .fileio import read_exact, sha256_text
 from .memory.compare import Decision, plan
@@ -31,6 +31,7 @@ from .memory.preview import render_preview
 from .memory.writer import WriteOutcome, write_entries
 from .models import Entry, ExtractionResult
 from .pending import NO_PENDING_EN, NO_PENDING_ZH, PendingPreview, PendingStore, new_pending_id
+from .sessions.keys import validate_session_key
 from .sessions.resolve import SessionCatalog
 from .sessions.store import SessionInfo
 
@@ -249,6 +250,9 @@ class SaveNowService:
         return "group" if (scope.chat_id or "").startswith("-") else "direct"
 
     def _resolve(self, scope: Scope, key: str | None) -> SessionInfo:
+        if key is not None:
+            validate_session_key(key)  # a path-like key is refused before anything is looked up
+        self._require_a_store()
         if scope.chat_id is None and key is None and scope.target_session_key is None:
             # The command line with no chat: the agent's main session (§3, a direct chat without topics).
             key = f"agent:{self.settings.agent_id}:main"
@@ -258,6 +262,19 @@ class SaveNowService:
             chat_type=self._chat_type(scope) if scope.chat_id is not None else None,
             explicit_key=key,
             target_key=scope.target_session_key,
+        )
+
+    def _require_a_store(self) -> None:
+        """Say where savenow looked when there is no session store at all (a fresh machine, a typo)."""
+        folders = [f for f in (self.settings.sessions_dir, self.settings.effective_recorder_dir) if f is not None]
+        if any((folder / "sessions.json").is_file() for folder in folders):
+            return
+        where = " or ".join(str(folder) for folder in folders)
+        raise SessionResolutionError(
+            f"No session store found in {where}. Point --sessions-dir (SAVENOW_SESSIONS_DIR) at OpenClaw's "
+            "sessions folder, e.g. ~/.openclaw/agents/main/sessions, or let the bot record chats first.",
+            f"在 {where} 中没有找到会话存储。请用 --sessions-dir（SAVENOW_SESSIONS_DIR）指向 OpenClaw 的会话目录，"
+            "例如 ~/.openclaw/agents/main/sessions，或先让机器人记录聊天。",
         )
 
     def _propose(self, scope: Scope, key: str | None, day: date | None) -> _Proposal:

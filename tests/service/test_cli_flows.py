@@ -222,3 +222,10 @@ def test_malformed_transcript_lines_are_skipped_and_counted(install: Install, sa
     assert status == 0, err
     assert "_2 malformed transcript line(s) were skipped._" in out
     assert "**0 candidates**" not in out
+
+
+def test_a_missing_session_store_says_where_it_looked(install: Install, savenow: Runner) -> None:
+    status, _, err = savenow("preview", *TOPIC, "--sessions-dir", str(install.root / "nope"))
+    assert status == 2
+    assert f"No session store found in {install.root / 'nope'} or " in err
+    assert "--sessions-dir" in err
