@@ -33,7 +33,7 @@ from ..models import MAX_ENTRIES, ChatMessage, Entry, ExtractionResult, MemorySe
 from ..textnorm import compact, compact_similarity, similarity
 from . import signals
 from .machine import is_machine_line, is_machine_text
-from .placement import USER_RULE, Placement, on_topic, place, topic_home
+from .placement import USER_RULE, USER_STANDING, Placement, local_topic, on_topic, place, topic_home
 from .signals import LEX
 from .titles import TitleContext, note_title
 
@@ -162,6 +162,7 @@ class HeuristicExtractor:
                     note.seed.prior,
                     sections,
                     home,
+                    local_topic(texts, (m.message for m in note.members), sections),
                 ),
             )
             for note in notes
@@ -930,17 +931,18 @@ def find_notes(messages: Sequence[ChatMessage], scored: list[Statement] | None =
 
 def _placement_kinds(note: Note, texts: Sequence[str], home: MemorySection | None) -> set[str]:
     """The note's kinds, plus whether it holds a standing rule the user set about the chat's topic."""
-    user_rule = home is not None and any(
+    standing = any(
         m.role == "user"
         and "future" in m.kinds
         and m.score >= SEED_MIN
         and not m.kinds & {"owner", "preference"}
         for m in note.members
     )
+    user_rule = standing and home is not None
     if user_rule and home is not None:
         text = " ".join(m.bullet for m in note.members)
         user_rule = on_topic(text, {m.message for m in note.members}, texts, home)
-    return note.kinds | ({USER_RULE} if user_rule else set())
+    return note.kinds | ({USER_RULE} if user_rule else set()) | ({USER_STANDING} if standing else set())
 
 
 RESTATED_MIN_IDS = 2  # identifiers a chat sentence must share with a saved bullet to restate it

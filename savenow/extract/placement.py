@@ -28,6 +28,7 @@ from .signals import LEX
 
 MERGE_MIN = 2.0
 USER_RULE = "user_rule"  # pseudo-kind: the note holds a standing rule the user stated
+USER_STANDING = "user_standing"  # pseudo-kind: … a standing rule the user stated, whatever its topic
 SKIP_SIMILARITY = 0.6  # wording this close to an existing bullet is a duplicate on its own
 PRIOR_SIMILARITY = 0.25  # … or this close when the chat says it was saved before
 
@@ -58,6 +59,7 @@ def place(
     prior: bool,
     sections: Sequence[MemorySection],
     home: MemorySection | None = None,
+    local: MemorySection | None = None,
 ) -> Placement | None:
     """The placement of a note; None for a "we already saved this" note today's file lacks."""
     # A prior-reference note is a duplicate when any sentence matches; a new note only by its lead sentence.
@@ -85,10 +87,21 @@ def place(
         affinity = _affinity(text, note_ids, kinds, section, bullets[0].ids if bullets else frozenset())
         if affinity >= MERGE_MIN and (best is None or affinity > best[0]):
             best = (affinity, section)
+    if (
+        best is not None
+        and local is not None
+        and local is not best[1]
+        and not kinds & {"owner", "preference"}
+        and not note_ids & signals.identifiers(" ".join([best[1].title, *best[1].bullets]))
+    ):
+        # Only a word links it to that section; the part of the chat it came from decides.
+        return Placement("merge", local.title, None, f'Said while the chat was on "{local.title}".')
     if best is not None:
         return Placement("merge", best[1].title, None, f'Extends the existing section "{best[1].title}".')
     if home is not None and _belongs_home(text, note_ids, kinds, home):
         return Placement("merge", home.title, None, f'Part of the conversation\'s topic "{home.title}".')
+    if local is not None and (USER_STANDING in kinds or USER_RULE in kinds):
+        return Placement("merge", local.title, None, f'Said while the chat was on "{local.title}".')
     return Placement("add", None, None, "New durable fact.")
 
 
@@ -179,6 +192,29 @@ def _mentions(text: str, term: str) -> bool:
     if has_cjk(term) or len(term) >= 4:
         return term in text
     return re.search(rf"(?<![a-z0-9]){re.escape(term)}(?![a-z0-9])", text) is not None
+
+
+LOCAL_WINDOW = 6  # messages before a note that show what the chat was talking about then
+LOCAL_MIN = 2.0  # a heading word, or two of the section's identifiers / names
+
+
+def local_topic(
+    texts: Sequence[str], own: Iterable[int], sections: Sequence[MemorySection]
+) -> MemorySection | None:
+    """The section the chat was on just before the note came up: the home score over the few
+    messages before the note's first one (its own messages do not vote), clearly ahead of the rest."""
+    if not sections:
+        return None
+    start = min(own, default=0)
+    window = " ".join(texts[max(0, start - LOCAL_WINDOW) : start]).casefold()
+    if not window:
+        return None
+    scored = sorted(((_home_score(window, s), n) for n, s in enumerate(sections)), reverse=True)
+    best, number = scored[0]
+    runner_up = scored[1][0] if len(scored) > 1 else 0.0
+    if best >= LOCAL_MIN and best >= HOME_LEAD * runner_up:
+        return sections[number]
+    return None
 
 
 def on_topic(note_text: str, own: set[int], texts: Sequence[str], home: MemorySection) -> bool:
