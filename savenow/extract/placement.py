@@ -59,7 +59,7 @@ def place(
     prior: bool,
     sections: Sequence[MemorySection],
     home: MemorySection | None = None,
-    local: MemorySection | None = None,
+    local: LocalTopic | None = None,
 ) -> Placement | None:
     """The placement of a note; None for a "we already saved this" note today's file lacks."""
     # A prior-reference note is a duplicate when any sentence matches; a new note only by its lead sentence.
@@ -90,18 +90,27 @@ def place(
     if (
         best is not None
         and local is not None
-        and local is not best[1]
+        and local.section is not best[1]
+        and local.discusses(best[1])
         and not kinds & {"owner", "preference"}
         and not note_ids & signals.identifiers(" ".join([best[1].title, *best[1].bullets]))
     ):
-        # Only a word links it to that section; the part of the chat it came from decides.
-        return Placement("merge", local.title, None, f'Said while the chat was on "{local.title}".')
+        # The chat covers both sections in different parts and only a word links the note to the
+        # other one ("a 45-minute travel block" in the calendar part): the part it came from decides.
+        return _local_merge(local.section)
     if best is not None:
         return Placement("merge", best[1].title, None, f'Extends the existing section "{best[1].title}".')
     if home is not None and _belongs_home(text, note_ids, kinds, home):
         return Placement("merge", home.title, None, f'Part of the conversation\'s topic "{home.title}".')
-    if local is not None and (USER_STANDING in kinds or USER_RULE in kinds):
-        return Placement("merge", local.title, None, f'Said while the chat was on "{local.title}".')
+    if (
+        local is not None
+        and USER_STANDING in kinds
+        and not kinds & {"owner", "preference"}
+        and not own_names(text, local.section)
+    ):
+        # A user's rule that names no system of its own ("never book Sunday mornings") is about
+        # what the chat was on when it was said; one naming another tool or service is added.
+        return _local_merge(local.section)
     return Placement("add", None, None, "New durable fact.")
 
 
@@ -194,27 +203,64 @@ def _mentions(text: str, term: str) -> bool:
     return re.search(rf"(?<![a-z0-9]){re.escape(term)}(?![a-z0-9])", text) is not None
 
 
+def _local_merge(section: MemorySection) -> Placement:
+    return Placement("merge", section.title, None, f'Said while the chat was on "{section.title}".')
+
+
+@dataclass(frozen=True)
+class LocalTopic:
+    """The section the chat was on just before a note; and the chat without the note's messages."""
+
+    section: MemorySection
+    rest: tuple[str, ...]
+
+    def discusses(self, section: MemorySection) -> bool:
+        """The chat's other messages talk about ``section`` too (a heading word, two of its terms)."""
+        return _home_score(" ".join(self.rest).casefold(), section) >= LOCAL_MIN
+
+
 LOCAL_WINDOW = 6  # messages before a note that show what the chat was talking about then
 LOCAL_MIN = 2.0  # a heading word, or two of the section's identifiers / names
 
 
 def local_topic(
     texts: Sequence[str], own: Iterable[int], sections: Sequence[MemorySection]
-) -> MemorySection | None:
+) -> LocalTopic | None:
     """The section the chat was on just before the note came up: the home score over the few
     messages before the note's first one (its own messages do not vote), clearly ahead of the rest."""
-    if not sections:
+    own = set(own)
+    if not sections or not own:
         return None
-    start = min(own, default=0)
+    start = min(own)
     window = " ".join(texts[max(0, start - LOCAL_WINDOW) : start]).casefold()
     if not window:
         return None
     scored = sorted(((_home_score(window, s), n) for n, s in enumerate(sections)), reverse=True)
     best, number = scored[0]
     runner_up = scored[1][0] if len(scored) > 1 else 0.0
-    if best >= LOCAL_MIN and best >= HOME_LEAD * runner_up:
-        return sections[number]
-    return None
+    if best < LOCAL_MIN or best < HOME_LEAD * runner_up:
+        return None
+    return LocalTopic(sections[number], tuple(t for n, t in enumerate(texts) if n not in own))
+
+
+_WEEK_AND_MONTH = re.compile(
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec"
+    r"|january|february|march|april|june|july|august|september|october|november|december",
+    re.IGNORECASE,
+)
+_CAPITALIZED = re.compile(r"(?<=[A-Za-z0-9,;)\]] )[A-Z][A-Za-z0-9.+-]+")
+_LATIN_IN_CJK = re.compile(r"(?<![A-Za-z])[A-Za-z][A-Za-z0-9.+-]{2,}")
+
+
+def own_names(text: str, section: MemorySection) -> set[str]:
+    """Systems the note names that the section does not: identifiers, a capitalized name inside
+    an English sentence ("a Healthchecks heartbeat"), a Latin word inside a Chinese one ("用 launchd")."""
+    names = set(signals.identifiers(text))
+    if has_cjk(text):
+        names |= {w.casefold() for w in _LATIN_IN_CJK.findall(text)}
+    names |= {w.casefold() for w in _CAPITALIZED.findall(text) if not _WEEK_AND_MONTH.fullmatch(w)}
+    section_text = " ".join([section.title, *section.bullets]).casefold()
+    return {name for name in names if name not in section_text}
 
 
 def on_topic(note_text: str, own: set[int], texts: Sequence[str], home: MemorySection) -> bool:
