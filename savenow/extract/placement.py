@@ -33,7 +33,9 @@ SKIP_SIMILARITY = 0.6  # wording this close to an existing bullet is a duplicate
 PRIOR_SIMILARITY = 0.25  # … or this close when the chat says it was saved before
 
 _OWNER_SECTION = re.compile(r"team|owner|people|contact|who|分工|负责|团队|人员|联系人", re.IGNORECASE)
-_PREFERENCE_SECTION = re.compile(r"prefer|style|habit|偏好|习惯|风格|约定", re.IGNORECASE)
+_PREFERENCE_SECTION = re.compile(
+    r"prefer|style|habit|convention|guideline|偏好|习惯|风格|约定|规范", re.IGNORECASE
+)
 _STOP = frozenset(
     {"the", "and", "for", "with", "setup", "notes", "misc", "open", "questions", "todo", "on", "of"}
 )
@@ -291,6 +293,8 @@ def _belongs_home(text: str, note_ids: frozenset[str], kinds: set[str], home: Me
         return False
     if USER_RULE in kinds:
         return True  # a rule the user set while the chat is about this section's subject belongs to it
+    if "future" in kinds and not kinds & _EPISODE and _PREFERENCE_SECTION.search(home.title):
+        return True  # the chat is about a section of conventions, and this is one more convention
     folded = text.casefold()
     bullets = " ".join(home.bullets)
     shared_words = {w.casefold() for w in _LATIN_WORD.findall(bullets)} - _COMMON_WORDS

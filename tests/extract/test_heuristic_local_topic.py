@@ -105,3 +105,50 @@ def test_user_rule_naming_its_own_system_is_added_zh() -> None:
     notes = [n for n in saved(extract(messages, [KIDS, TRIPS])) if "todoist" in text_of(n)]
     assert len(notes) == 1
     assert notes[0].action == "add"
+
+
+# --------------------------------------------------------------------------- a conventions section as the topic home
+
+CONVENTIONS_ZH = MemorySection(
+    "Go 约定",
+    ("新服务统一 Go 1.22。", "内部模块走私有代理 `https://goproxy.corp.lan`，CI 账号在 1Password「Go CI」。"),
+)
+
+
+def test_rule_in_a_chat_about_a_conventions_section_merges_there_zh() -> None:
+    messages = chat(
+        "u: go mod tidy 拉不到 corp/authz，报 404",
+        "a: 私有模块要设 `GOPRIVATE`。现在 `https://goproxy.corp.lan` 是怎么配的？",
+        "u: 只设了 GOPROXY=https://goproxy.corp.lan",
+        "a: 加上 `GONOSUMDB=corp/*`，否则校验和数据库查不到私有模块。",
+        "u: 好了 能拉了",
+        "a: 以后 `GOFLAGS=-mod=mod` 写在 CI 的环境里，`replace` 指令一律不进主分支。",
+        "u: 同意，就这么办",
+    )
+    notes = [n for n in saved(extract(messages, [CONVENTIONS_ZH])) if "replace" in text_of(n)]
+    assert len(notes) == 1
+    assert notes[0].action == "merge" and notes[0].merge_target_title == "Go 约定"
+
+
+CONVENTIONS_EN = MemorySection(
+    "Frontend conventions",
+    (
+        "New apps use Node 22 and pnpm.",
+        "Private packages come from `https://npm.corp.lan`, credentials in 1Password.",
+    ),
+)
+
+
+def test_rule_in_a_chat_about_a_conventions_section_merges_there_en() -> None:
+    messages = chat(
+        "u: frontend build: on Node 22 pnpm install can't find the private package @corp/ui, 404 from "
+        "https://npm.corp.lan",
+        "a: Private packages need the scope mapped: `@corp:registry=https://npm.corp.lan` in `.npmrc`, "
+        "with the credentials from 1Password.",
+        "u: done, installs now",
+        "a: From now on the `.npmrc` scope line goes in the repo template, and tokens always stay in `NPM_TOKEN`.",
+        "u: agree, do it",
+    )
+    notes = [n for n in saved(extract(messages, [CONVENTIONS_EN])) if "npm_token" in text_of(n)]
+    assert len(notes) == 1
+    assert notes[0].action == "merge" and notes[0].merge_target_title == "Frontend conventions"
