@@ -11,6 +11,10 @@
   than any other section's, is what the chat is about: a fix or root cause
   found there merges under it, and so does a standing rule that shares a term
   with it. Owners and notes closer to another section keep their own place.
+* **local topic** — the section the few messages before a note were about: a
+  user's standing rule that names no system of its own merges there, and when
+  the chat covers two sections in different parts, a word-only link to the
+  other one gives way to it.
 * **add** — everything else.
 """
 
