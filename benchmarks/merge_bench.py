@@ -30,7 +30,18 @@ from savenow.memory.preview import render_preview
 from savenow.memory.writer import write_entries
 from savenow.models import Entry, parse_entries
 
-ZH_TOPICS = ["网关令牌", "数据库备份", "上传限制", "部署流程", "缓存配置", "日志轮转", "证书续期", "监控告警", "权限模型", "队列重试"]
+ZH_TOPICS = [
+    "网关令牌",
+    "数据库备份",
+    "上传限制",
+    "部署流程",
+    "缓存配置",
+    "日志轮转",
+    "证书续期",
+    "监控告警",
+    "权限模型",
+    "队列重试",
+]
 ZH_VERBS = ["修复", "调整", "说明", "约定", "排查", "迁移", "优化", "记录"]
 EN_TOPICS = ["gateway token", "postgres backup", "upload limit", "deploy flow", "redis cache", "log rotation",
              "tls renewal", "alert routing", "role model", "queue retry"]  # fmt: skip
@@ -44,10 +55,16 @@ def make_memory(sections: int, seed: int = 7) -> str:
         hour, minute = divmod(number % 1440, 60)
         if number % 2:
             title = f"{rng.choice(ZH_TOPICS)}{rng.choice(ZH_VERBS)} {number}"
-            bullets = [f"通过更新 {rng.choice(ZH_TOPICS)} 的配置解决了问题 {number}-{k}" for k in range(rng.randint(2, 4))]
+            bullets = [
+                f"通过更新 {rng.choice(ZH_TOPICS)} 的配置解决了问题 {number}-{k}"
+                for k in range(rng.randint(2, 4))
+            ]
         else:
             title = f"{rng.choice(EN_TOPICS).title()} {rng.choice(EN_VERBS)} {number}"
-            bullets = [f"Resolved {rng.choice(EN_TOPICS)} issue by updating config {number}-{k}." for k in range(rng.randint(2, 4))]
+            bullets = [
+                f"Resolved {rng.choice(EN_TOPICS)} issue by updating config {number}-{k}."
+                for k in range(rng.randint(2, 4))
+            ]
         lines.append(f"## {hour:02d}:{minute:02d} - {title}")
         lines.extend(f"- {bullet}" for bullet in bullets)
         lines.append("")
@@ -56,7 +73,9 @@ def make_memory(sections: int, seed: int = 7) -> str:
 
 def make_entries(memory_text: str) -> list[Entry]:
     # a near-duplicate (→ skip), two new notes (→ add), a fuzzy merge target (→ merge), an agent skip
-    target = next(line[11:] for line in memory_text.splitlines() if line.startswith("## ") and "Gateway" in line)
+    target = next(
+        line[11:] for line in memory_text.splitlines() if line.startswith("## ") and "Gateway" in line
+    )
     raw = [
         {"title": "网关令牌修复 1", "bullets": ["通过更新 网关令牌 的配置解决了问题 1-0"], "action": "add"},
         {"title": "Nginx 上传大小限制", "bullets": ["client_max_body_size 设为 50m", "改完要 reload"], "action": "add"},
@@ -74,7 +93,9 @@ def percentile(values: list[float], share: float) -> float:
 
 
 def report(name: str, values_ms: list[float]) -> None:
-    print(f"  {name:<22} p50 {statistics.median(values_ms):7.2f} ms   p95 {percentile(values_ms, 0.95):7.2f} ms")
+    print(
+        f"  {name:<22} p50 {statistics.median(values_ms):7.2f} ms   p95 {percentile(values_ms, 0.95):7.2f} ms"
+    )
 
 
 def in_process(memory_text: str, entries: list[Entry], runs: int, folder: Path) -> None:
@@ -105,7 +126,14 @@ def in_process(memory_text: str, entries: list[Entry], runs: int, folder: Path) 
 
 def whole_process(folder: Path, runs: int) -> None:
     savenow = Path(sys.executable).with_name("savenow")
-    command = [str(savenow), "preview-diff", "--entries-file", "entries.json", "--memory-path", "memory/2026-05-15.md"]
+    command = [
+        str(savenow),
+        "preview-diff",
+        "--entries-file",
+        "entries.json",
+        "--memory-path",
+        "memory/2026-05-15.md",
+    ]
     env = {**os.environ, "SAVENOW_NOW": "2026-05-15T16:48:00"}
     times = []
     for run in range(runs + 2):

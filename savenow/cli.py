@@ -21,7 +21,9 @@ Runner = Callable[[argparse.Namespace], int]
 
 def _settings_flags(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("configuration (flags beat SAVENOW_* env and the YAML file)")
-    group.add_argument("--config", metavar="FILE", help="YAML config file (default ~/.config/savenow/config.yaml)")
+    group.add_argument(
+        "--config", metavar="FILE", help="YAML config file (default ~/.config/savenow/config.yaml)"
+    )
     group.add_argument("--workspace", metavar="DIR", help="agent workspace holding memory/")
     group.add_argument("--sessions-dir", metavar="DIR", help="OpenClaw sessions folder (read only)")
     group.add_argument("--recorder-dir", metavar="DIR", help="the bot recorder's sessions folder")

@@ -48,7 +48,9 @@ def _day(args: argparse.Namespace) -> date | None:
     try:
         return date.fromisoformat(args.date)
     except ValueError as exc:
-        raise BadInputError(f"--date must be YYYY-MM-DD, not {args.date!r}", "--date 必须是 YYYY-MM-DD") from exc
+        raise BadInputError(
+            f"--date must be YYYY-MM-DD, not {args.date!r}", "--date 必须是 YYYY-MM-DD"
+        ) from exc
 
 
 def _print_json(data: dict[str, Any]) -> None:

@@ -124,9 +124,13 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except OSError as exc:
-        raise ConfigError(f"config file {path}: cannot read ({exc.strerror})", f"配置文件 {path} 无法读取") from exc
+        raise ConfigError(
+            f"config file {path}: cannot read ({exc.strerror})", f"配置文件 {path} 无法读取"
+        ) from exc
     except yaml.YAMLError as exc:
-        raise ConfigError(f"config file {path}: not valid YAML ({exc})", f"配置文件 {path} 不是合法的 YAML") from exc
+        raise ConfigError(
+            f"config file {path}: not valid YAML ({exc})", f"配置文件 {path} 不是合法的 YAML"
+        ) from exc
     if not isinstance(data, dict):
         raise ConfigError(f"config file {path}: must be a mapping of keys", f"配置文件 {path} 必须是键值映射")
     return data
@@ -144,7 +148,9 @@ def _config_path(explicit: str | os.PathLike[str] | None) -> Path | None:
     return default if default.is_file() else None
 
 
-def _source_of(loc: tuple[Any, ...], flags: dict[str, Any], yaml_data: dict[str, Any], yaml_path: Path | None) -> str:
+def _source_of(
+    loc: tuple[Any, ...], flags: dict[str, Any], yaml_data: dict[str, Any], yaml_path: Path | None
+) -> str:
     def has(data: dict[str, Any]) -> bool:
         node: Any = data
         for part in loc:
@@ -177,6 +183,8 @@ def load_settings(config_file: str | os.PathLike[str] | None = None, **flags: An
         key = ".".join(str(p) for p in loc) or "(root)"
         source = _source_of(loc, flags, yaml_data, yaml_path)
         message = error.get("msg", "invalid value")
-        raise ConfigError(f"config: {key} ({source}): {message}", f"配置项 {key}（来自 {source}）无效：{message}") from exc
+        raise ConfigError(
+            f"config: {key} ({source}): {message}", f"配置项 {key}（来自 {source}）无效：{message}"
+        ) from exc
     finally:
         _yaml_data.reset(token)

@@ -203,7 +203,9 @@ class SaveNowService:
         proposal = self._propose(scope, key, day)
         entries = [d.entry for d in proposal.decisions]
         outcome = self._write(proposal.memory_path, entries, proposal.day)
-        return self._apply_result(proposal.session.key, proposal.memory_path, entries, outcome, self._render(proposal))
+        return self._apply_result(
+            proposal.session.key, proposal.memory_path, entries, outcome, self._render(proposal)
+        )
 
     def apply(self, scope: Scope, pending_id: str | None = None) -> ApplyResult:
         pending = self._own_pending(scope, pending_id)
@@ -266,7 +268,9 @@ class SaveNowService:
 
     def _require_a_store(self) -> None:
         """Say where savenow looked when there is no session store at all (a fresh machine, a typo)."""
-        folders = [f for f in (self.settings.sessions_dir, self.settings.effective_recorder_dir) if f is not None]
+        folders = [
+            f for f in (self.settings.sessions_dir, self.settings.effective_recorder_dir) if f is not None
+        ]
         if any((folder / "sessions.json").is_file() for folder in folders):
             return
         where = " or ".join(str(folder) for folder in folders)

@@ -65,8 +65,16 @@ def test_auto_uses_llm_only_with_url_and_key(tmp_path: Path) -> None:
     ("yaml_text", "env", "expected"),
     [
         ("transcript_limit: 500\n", {}, "transcript_limit (config file"),
-        ("", {"SAVENOW_TRANSCRIPT_LIMIT": "12"}, "transcript_limit (environment variable SAVENOW_TRANSCRIPT_LIMIT)"),
-        ("", {"SAVENOW_LLM__TIMEOUT_S": "soon"}, "llm.timeout_s (environment variable SAVENOW_LLM__TIMEOUT_S)"),
+        (
+            "",
+            {"SAVENOW_TRANSCRIPT_LIMIT": "12"},
+            "transcript_limit (environment variable SAVENOW_TRANSCRIPT_LIMIT)",
+        ),
+        (
+            "",
+            {"SAVENOW_LLM__TIMEOUT_S": "soon"},
+            "llm.timeout_s (environment variable SAVENOW_LLM__TIMEOUT_S)",
+        ),
         ("extractor: magic\n", {}, "extractor (config file"),
         ("no_such_key: 1\n", {}, "no_such_key (config file"),
     ],

@@ -11,7 +11,9 @@ from savenow.demo import run_demo
 
 def _package_files() -> dict[str, bytes]:
     with resources.as_file(resources.files("savenow") / "demo_data") as folder:
-        return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(Path(folder).rglob("*")) if p.is_file()}
+        return {
+            str(p.relative_to(folder)): p.read_bytes() for p in sorted(Path(folder).rglob("*")) if p.is_file()
+        }
 
 
 def test_demo_previews_applies_and_prints_the_memory_file(tmp_path: Path) -> None:

@@ -23,7 +23,9 @@ def test_wrapped_and_listed_forms() -> None:
 
 
 def test_entries_without_title_or_bullets_are_dropped() -> None:
-    assert parse_entries([{"title": "", "bullets": ["x"]}, {"title": "t", "bullets": []}, {"title": "t"}]) == []
+    assert (
+        parse_entries([{"title": "", "bullets": ["x"]}, {"title": "t", "bullets": []}, {"title": "t"}]) == []
+    )
 
 
 @pytest.mark.parametrize(

@@ -60,7 +60,9 @@ def test_preview_then_cancel(install: Install, savenow: Runner) -> None:
     assert not install.memory_file.exists()
 
 
-def test_expired_preview_is_refused(install: Install, savenow: Runner, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_expired_preview_is_refused(
+    install: Install, savenow: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
     _preview_json(savenow)
     monkeypatch.setenv("SAVENOW_NOW", "2026-11-29T21:45:00+08:00")
     before = install.files()
@@ -130,7 +132,10 @@ def test_list_shows_candidates_newest_first(install: Install, savenow: Runner) -
     status, out, err = savenow("list", *TOPIC, "--json")
     assert status == 0, err
     keys = [s["key"] for s in json.loads(out)["sessions"]]
-    assert keys == [f"agent:main:telegram:group:{GROUP}:topic:7", f"agent:main:telegram:group:{GROUP}:topic:7:old"]
+    assert keys == [
+        f"agent:main:telegram:group:{GROUP}:topic:7",
+        f"agent:main:telegram:group:{GROUP}:topic:7:old",
+    ]
     _, out, _ = savenow("list", *TOPIC)
     assert out.splitlines()[0].startswith("* agent:main:telegram:group:")
 
@@ -201,7 +206,10 @@ def test_real_process_exit_codes(install: Install) -> None:
 
 
 def test_undo_after_a_drop_in_merge_in_the_current_directory(
-    install: Install, savenow: Runner, monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+    install: Install,
+    savenow: Runner,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
     skill_workspace = tmp_path_factory.mktemp("skill-ws")
     monkeypatch.chdir(skill_workspace)

@@ -203,7 +203,9 @@ def test_backwards_iteration_matches_forward_split(
 def test_foreign_absolute_session_file_falls_back_to_the_conventional_name(tmp_path: Path) -> None:
     builder = StoreBuilder(tmp_path)
     sid = builder.add(topic_key(8), conversation(1), topic_file="8")
-    builder.entries[topic_key(8)]["sessionFile"] = f"/home/someone-else/.openclaw/agents/main/sessions/{sid}.jsonl"
+    builder.entries[topic_key(8)]["sessionFile"] = (
+        f"/home/someone-else/.openclaw/agents/main/sessions/{sid}.jsonl"
+    )
     builder.write()
     info = OpenClawFileStore(tmp_path).get(topic_key(8))
     assert info is not None and info.transcript_path == tmp_path / f"{sid}-topic-8.jsonl"
