@@ -22,7 +22,13 @@ from typing import Literal
 
 from .clock import Clock, load_timezone
 from .config import Settings
-from .errors import AccessDeniedError, ForbiddenTargetError, NoPendingError, SessionResolutionError
+from .errors import (
+    AccessDeniedError,
+    AlreadyAppliedError,
+    ForbiddenTargetError,
+    NoPendingError,
+    SessionResolutionError,
+)
 from .extract.base import Extractor
 from .fileio import read_exact, sha256_text
 from .memory.compare import Decision, plan
@@ -224,6 +230,12 @@ class SaveNowService:
 
     def cancel(self, scope: Scope, pending_id: str | None = None) -> CancelResult:
         pending = self._own_pending(scope, pending_id)
+        if pending.appliedAt:
+            raise AlreadyAppliedError(
+                "That preview was already applied, so there is nothing to cancel; "
+                "`savenow undo` takes the write out again.",
+                "这个预览已经应用，没有可取消的内容；可用 `savenow undo` 撤销那次写入。",
+            )
         self.pending.delete(scope.pending_key)
         return CancelResult(cancelled=True, session_key=pending.sessionKey)
 

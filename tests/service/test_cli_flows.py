@@ -237,3 +237,12 @@ def test_a_missing_session_store_says_where_it_looked(install: Install, savenow:
     assert status == 2
     assert f"No session store found in {install.root / 'nope'} or " in err
     assert "--sessions-dir" in err
+
+
+def test_cancel_after_apply_is_refused_and_changes_nothing(install: Install, savenow: Runner) -> None:
+    _preview_json(savenow)
+    assert savenow("apply", *TOPIC)[0] == 0
+    before = install.files()
+    status, _, err = savenow("cancel", *TOPIC)
+    assert status == 2 and "already applied" in err
+    assert install.files() == before
