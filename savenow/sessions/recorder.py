@@ -33,6 +33,7 @@ from typing import Any, Literal
 from filelock import FileLock
 
 from ..clock import Clock
+from ..fileio import atomic_write, fsync_dir
 from .keys import chat_id_from_key, chat_type_from_key, thread_id_from_key, validate_session_key
 from .openclaw import EDIT_CUSTOM_TYPE, STORE_FILE, TRANSCRIPT_SUFFIX, iter_lines_backwards
 
@@ -231,18 +232,7 @@ class SessionRecorder:
         return {key: value for key, value in data.items() if isinstance(value, dict)}
 
     def _write_store(self, store: dict[str, Any]) -> None:
-        path = self.root / STORE_FILE
-        payload = json.dumps(store, ensure_ascii=False, indent=2).encode("utf-8")
-        temp = path.with_name(f".{STORE_FILE}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-        try:
-            with open(temp, "wb") as handle:
-                handle.write(payload)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temp, path)
-        finally:
-            temp.unlink(missing_ok=True)
-        _fsync_dir(self.root)
+        atomic_write(self.root / STORE_FILE, json.dumps(store, ensure_ascii=False, indent=2))
 
     def _append(self, path: Path, line: dict[str, Any]) -> None:
         data = (json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
@@ -254,7 +244,7 @@ class SessionRecorder:
         finally:
             os.close(fd)
         if created:
-            _fsync_dir(path.parent)
+            fsync_dir(path.parent)
 
 
 def _find_entry_id(path: Path, message_id: str) -> str | None:
@@ -334,16 +324,3 @@ def _millis(moment: datetime) -> int:
 
 def _iso(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
