@@ -439,7 +439,7 @@ class Lexicon:
         "明天",
         "明早",
         "今晚",
-        "下午",
+        "(?<![一二三四五六日天末])下午",  # "周五下午" / "每天下午" recur: a rule's time, not a plan
         "晚点",
         "回头",
         "改天",
@@ -568,7 +568,7 @@ class Lexicon:
     )
     ACK_PREFIX = re.compile(
         r"^(?:(?:ok(?:ay)?|good|great|nice|right|yes|yep|yeah|sure|done|got it|noted|understood|perfect|cool|"
-        r"alright|so|also|btw|oh|and|hmm|好的?|好吧|收到|明白|了解|记下了|对|嗯|行|哦|是的|没错|对了|话说|另外|还有)"
+        r"alright|so|also|btw|oh|and|hmm|好的?|好吧|收到|明白了?|了解|记下了?|记住了|对|嗯|行|哦|是的|没错|对了|话说|另外|还有)"
         r"[\s,，.。!！:：—\-–]+)+",
         re.IGNORECASE,
     )
@@ -637,8 +637,8 @@ class Lexicon:
     )
     # An acknowledgement with a colon: what follows restates what the user just said.
     EXPLICIT_ACK = re.compile(
-        r"^\s*(?:got it|noted(?: as [\w ]{1,20})?|understood|will do|ok(?:ay)?|sure|added|saved|记下了|记住了|收到|好的?"
-        r"|明白|了解|没问题|已记下|已记录|已添加|加上了)\s*[:：]",
+        r"^\s*(?:got it|noted(?: as [\w ]{1,20})?|understood|will do|ok(?:ay)?|sure|added|saved|记下了?|记住了?|收到|好的?"
+        r"|明白了?|了解了?|没问题|已记下|已记录|已添加|加上了)\s*[:：]",
         re.IGNORECASE,
     )
     # The assistant says it recorded what the user just said ("好的，记下了这条规则", "Noted.", "Will remember").
@@ -674,7 +674,8 @@ _FENCE = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
 _INLINE_CODE = re.compile(r"`([^`\n]{1,160})`")
 _LIST_MARK = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)、]|[a-z][.)])\s+")
 # Sentence ends: CJK terminators always; Latin ones only before whitespace (keeps nginx.conf intact).
-_SENTENCE_END = re.compile(r"(?<=[。！？；])|(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)(?<=[.!?;])(?=\s)")
+# "；" / ";" join the clauses of one statement ("记下：A；B"): a restatement stays whole.
+_SENTENCE_END = re.compile(r"(?<=[。！？])|(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)(?<=[.!?])(?=\s)")
 
 
 def code_blocks(text: str) -> list[str]:

@@ -29,6 +29,9 @@ _FUNCTION_HAN = set(
     "的了是在和就都也要把被不没这那个们我你他她它吗呢吧啊之与或而及时后前里上下中会能说让给对用还再又先已很更最有为从到"
 )
 
+# Particles and pronouns never begin or end a word ("会议" may start with 会, "不吃" is not a subject).
+_EDGE_HAN = set("的了是在和就都也把被不没这那个们我你他她它吗呢吧啊之与或而及很更最有从到给对")
+
 
 def _word_set(words: str) -> frozenset[str]:
     return frozenset(words.split())
@@ -138,18 +141,20 @@ def _subject(text: str, ids: set[str], language: str, context: TitleContext, avo
             gram = run[i : i + 2]
             if gram[0] in _FUNCTION_HAN or gram[1] in _FUNCTION_HAN or gram in avoid or gram in _ZH_STOP:
                 continue
-            weight = context.weight(gram) + (ZH_TERM_BONUS if language == "zh" else 0.0)
-            if context.chat.count(gram) >= 2:
-                candidates[gram] = max(candidates.get(gram, 0.0), weight)
+            if context.chat.count(gram) < 2:
+                continue
+            term = _whole_term(run, i, context)
+            weight = context.weight(term) + (ZH_TERM_BONUS if language == "zh" else 0.0)
+            candidates[term] = max(candidates.get(term, 0.0), weight)
     if not candidates:
-        return ""
+        return _first_term(text)
     ranked = sorted(candidates.items(), key=lambda item: (-item[1], folded.find(item[0].casefold())))
     chosen = [ranked[0][0]]
     for term, weight in ranked[1:]:
         if len(chosen) == 2 or weight < max(SECOND_TERM_MIN, 0.5 * ranked[0][1]):
             break
         key = term.casefold()
-        if any(key in c.casefold() or c.casefold() in key for c in chosen):
+        if any(key in c.casefold() or c.casefold() in key or _overlaps(text, c, term) for c in chosen):
             continue
         if len(" ".join([*chosen, term])) > TITLE_MAX - 12:
             continue
@@ -167,3 +172,46 @@ def _subject(text: str, ids: set[str], language: str, context: TitleContext, avo
 def _first_use(chat: str, term: str) -> int:
     position = chat.find(term.casefold())
     return position if position >= 0 else len(chat)
+
+
+WHOLE_TERM_MAX = 4
+
+
+def _whole_term(run: str, start: int, context: TitleContext) -> str:
+    """The longest piece of the Chinese run around a bigram that the chat uses exactly as often:
+    "林老" is always part of "林老师", so the title says 林老师, never "老师 林老"."""
+    gram = run[start : start + 2]
+    count = context.chat.count(gram)
+    best = gram
+    for length in range(3, WHOLE_TERM_MAX + 1):
+        for begin in range(max(0, start + 2 - length), min(start, len(run) - length) + 1):
+            piece = run[begin : begin + length]
+            if piece[0] in _EDGE_HAN or piece[-1] in _EDGE_HAN or len(piece) <= len(best):
+                continue
+            if context.chat.count(piece) == count:
+                best = piece
+    return best
+
+
+def _overlaps(text: str, first: str, second: str) -> bool:
+    """Two terms cut from one longer word ("吃香" / "香菜"): the text runs them together."""
+    a, b = first.casefold(), second.casefold()
+    folded = text.casefold()
+    return any(a.endswith(b[:k]) and a + b[k:] in folded for k in range(1, min(len(a), len(b)))) or any(
+        b.endswith(a[:k]) and b + a[k:] in folded for k in range(1, min(len(a), len(b)))
+    )
+
+
+def _first_term(text: str) -> str:
+    """A title is never a bare kind label: without a recurring term, the note's first identifier
+    or Chinese word stands in."""
+    for match in _LATIN.finditer(text):
+        term = match.group(0).strip("./-")
+        if len(term) >= 3 and term.casefold() not in _STOP and len(term) <= 28:
+            return term
+    for run in _CJK_RUN.findall(text):
+        pieces = [p for p in re.split(f"[{''.join(sorted(_FUNCTION_HAN))}]", run) if len(p) >= 2]
+        for piece in pieces:
+            if piece[:2] not in _ZH_STOP:
+                return piece[:WHOLE_TERM_MAX]
+    return ""
