@@ -20,13 +20,13 @@ import argparse
 import json
 import os
 import sys
-from datetime import date, timedelta
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 from .clock import Clock, load_timezone
 from .errors import BadInputError, FileMissingError
-from .fileio import read_exact, read_json, refuse_memory_md, sha256_text
+from .fileio import read_exact, read_json, refuse_memory_md
 from .memory.compare import plan
 from .memory.preview import render_preview
 from .memory.writer import write_entries
@@ -120,16 +120,16 @@ def preview_diff(args: argparse.Namespace) -> int:
     decisions = plan(entries, memory_text)
     markdown = render_preview(decisions, memory_label=_memory_label(memory_path), ttl_minutes=ttl)
     if pending_file is not None and decisions:
-        pending = PendingPreview(
-            sessionKey=args.session_key or None,
-            messageThreadId=args.message_thread_id or None,
-            generatedAt=now.isoformat(),
-            expiresAt=(now + timedelta(minutes=ttl)).isoformat(),
-            memoryPath=str(memory_path),
+        pending = PendingPreview.create(
+            now=now,
+            ttl_minutes=ttl,
+            memory_path=memory_path,
+            day=day,
+            entries=entries,
+            memory_text=memory_text,
+            session_key=args.session_key or None,
+            thread_id=args.message_thread_id or None,
             entriesFile=str(entries_file),
-            entries=[entry.to_json() for entry in entries],
-            date=day.isoformat(),
-            baseSha256=sha256_text(memory_text),
         )
         write_pending(pending_file, pending)  # skill pending files lock in the system temp dir
     sys.stdout.write(markdown)

@@ -21,14 +21,15 @@ import json
 import math
 import re
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date as Date
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from .errors import BadInputError, NoPendingError, PendingExpiredError, ScopeMismatchError
-from .fileio import atomic_write, delete_file, file_lock, read_json, refuse_memory_md
+from .fileio import atomic_write, delete_file, file_lock, read_json, refuse_memory_md, sha256_text
 from .memory.writer import WriteOutcome, write_entries
 from .models import Entry, parse_entries
 
@@ -88,6 +89,34 @@ class PendingPreview:
     appliedAt: str | None = None
     version: int = PENDING_VERSION
     baseKnown: bool = field(default=True, repr=False)  # False for a Node-made file without baseSha256
+
+    @classmethod
+    def create(
+        cls,
+        *,
+        now: datetime,
+        ttl_minutes: int,
+        memory_path: Path,
+        day: Date,
+        entries: Sequence[Entry],
+        memory_text: str | None,
+        session_key: str | None = None,
+        thread_id: str | None = None,
+        **scope: str | None,
+    ) -> PendingPreview:
+        """A new pending preview, expiring ``ttl_minutes`` after ``now``; ``scope`` may hold
+        ``chatId``, ``userId`` and ``entriesFile``."""
+        return cls(
+            sessionKey=session_key,
+            messageThreadId=thread_id,
+            generatedAt=_iso(now),
+            expiresAt=_iso(now + timedelta(minutes=ttl_minutes)),
+            memoryPath=str(memory_path),
+            entries=[entry.to_json() for entry in entries],
+            date=day.isoformat(),
+            baseSha256=sha256_text(memory_text),
+            **scope,
+        )
 
     @property
     def generated_at(self) -> datetime:

@@ -16,7 +16,7 @@ layer calls them off the event loop. Refusals raise ``SaveNowError`` subclasses.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Literal
 
@@ -30,13 +30,13 @@ from .errors import (
     SessionResolutionError,
 )
 from .extract.base import Extractor
-from .fileio import read_exact, sha256_text
+from .fileio import read_exact
 from .memory.compare import Decision, plan
 from .memory.document import MemoryDocument
 from .memory.preview import render_preview
 from .memory.writer import WriteOutcome, write_entries
 from .models import Entry, ExtractionResult
-from .pending import NO_PENDING_EN, NO_PENDING_ZH, PendingPreview, PendingStore, new_pending_id
+from .pending import NO_PENDING_EN, NO_PENDING_ZH, PendingPreview, PendingStore
 from .sessions.keys import validate_session_key
 from .sessions.resolve import SessionCatalog
 from .sessions.store import SessionInfo
@@ -129,7 +129,7 @@ class _Proposal:
     day: date
     decisions: list[Decision]
     extraction: ExtractionResult
-    base_sha256: str | None
+    memory_text: str | None  # today's file as previewed (None: it does not exist yet)
     notices: list[str]  # shown under the candidates: the extractor's, then the transcript's
 
 
@@ -311,7 +311,7 @@ class SaveNowService:
             day=day,
             decisions=decisions,
             extraction=extraction,
-            base_sha256=sha256_text(memory_text),
+            memory_text=memory_text,
             notices=notices,
         )
 
@@ -325,20 +325,17 @@ class SaveNowService:
         )
 
     def _pending_for(self, scope: Scope, proposal: _Proposal, entries: list[Entry]) -> PendingPreview:
-        now = self.clock.now()
-        return PendingPreview(
-            id=new_pending_id(),
-            sessionKey=proposal.session.key,
-            messageThreadId=scope.thread_id,
-            generatedAt=_iso(now),
-            expiresAt=_iso(now + timedelta(minutes=self.settings.preview_ttl_minutes)),
-            memoryPath=str(proposal.memory_path),
-            entriesFile=None,
-            entries=[e.to_json() for e in entries],
+        return PendingPreview.create(
+            now=self.clock.now(),
+            ttl_minutes=self.settings.preview_ttl_minutes,
+            memory_path=proposal.memory_path,
+            day=proposal.day,
+            entries=entries,
+            memory_text=proposal.memory_text,
+            session_key=proposal.session.key,
+            thread_id=scope.thread_id,
             chatId=scope.chat_id,
             userId=scope.user_id,
-            date=proposal.day.isoformat(),
-            baseSha256=proposal.base_sha256,
         )
 
     def _own_pending(self, scope: Scope, pending_id: str | None) -> PendingPreview:
@@ -404,10 +401,6 @@ class SaveNowService:
             messages=len(transcript.messages),
             source=info.source,
         )
-
-
-def _iso(moment: datetime) -> str:
-    return moment.isoformat(timespec="seconds")
 
 
 def _is_daily_name(name: str) -> bool:
