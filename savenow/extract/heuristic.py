@@ -357,11 +357,28 @@ def _applied_next(chat: list[_Message], index: int) -> bool:
 
 def _explicit_ack(chat: list[_Message], index: int) -> bool:
     """ "Noted: aisle for you" answering a user statement (not a question or a request)."""
-    if index == 0 or not LEX.EXPLICIT_ACK.search(chat[index].prose):
+    if index == 0:
         return False
     said = chat[index - 1]
     text = said.prose.strip()
-    return said.role == "user" and not said.is_paste and not signals.is_question(text) and len(text) >= 12
+    if said.role != "user" or said.is_paste or signals.is_question(text) or len(text) < 12:
+        return False
+    if LEX.EXPLICIT_ACK.search(chat[index].prose):
+        return True
+    return _restated_rule(said, chat[index])
+
+
+RESTATED_TERMS = 3  # content terms an acknowledgement must repeat to restate the user's rule
+
+
+def _restated_rule(said: _Message, answer: _Message) -> bool:
+    """ "明白，钢琴课是例外：提前两小时提醒…" / "OK, build alerts go to the team channel": an
+    acknowledgement without a colon that repeats a user's preference or routing value is a record too."""
+    if not _ACK_START.search(answer.prose) or not LEX.ROUTING.search(said.prose):
+        return False
+    if LEX.REQUEST.search(said.prose.strip()) and not LEX.FUTURE.search(said.prose):
+        return False
+    return len(_text_words(said.prose) & _text_words(answer.prose)) >= RESTATED_TERMS
 
 
 _ACK_HEAD_CHARS = 40  # a record acknowledgement says so at its start ("好的，记下了…", "Noted, …")
@@ -533,7 +550,8 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
             statement.score = 0.0
         else:
             carried |= statement.kinds & {"note"}
-        statement.symptom = _symptom_only(statement)
+        # An acknowledgement repeating the user's rule records it ("alerts on build failure go to …").
+        statement.symptom = _symptom_only(statement) and not context.explicit_ack
         if minor:
             statement.score *= 0.25
         if assistant and _deferred_later(chat, index, statement.ids):

@@ -641,6 +641,38 @@ class Lexicon:
         r"|明白了?|了解了?|没问题|已记下|已记录|已添加|加上了)\s*[:：]",
         re.IGNORECASE,
     )
+    # A preference or routing value in the user's words: where things go, when, which one, not which other.
+    ROUTING = _any(
+        _en(
+            "should (?:go|be sent|land|come)",
+            "send (?:it|them|those|these|\\w+ alerts?)? ?to",
+            "go(?:es)? to",
+            "instead of",
+            "rather than",
+            "not (?:to |in |on |at |into )?(?:my|the)",
+            "only (?:to|in|on|via)",
+            "at least",
+            "no later than",
+            "in advance",
+            "(?:hours?|minutes?|days?) (?:before|ahead|early)",
+        ),
+        "发给",
+        "发到",
+        "发我",
+        "转给",
+        "提前",
+        "推迟",
+        "而不是",
+        "不是",
+        "改到",
+        "放到",
+        "放在",
+        "留给",
+        "例外",
+        "只发",
+        "别发",
+        "不要发",
+    )
     # The assistant says it recorded what the user just said ("好的，记下了这条规则", "Noted.", "Will remember").
     RECORDED = _any(
         _en(
