@@ -458,7 +458,52 @@ def statements(messages: Sequence[ChatMessage]) -> list[Statement]:
             continue
         result.extend(_message_statements(chat, index))
     _mark_applied_fixes(chat, result)
+    _mark_chosen_options(chat, result)
     return result
+
+
+CHOICE_WINDOW = 6  # messages back from the user's pick in which the proposal and the alternatives are
+CHOICE_MAX_CHARS = 60
+CHOSEN_BONUS = 4.0
+
+
+def _mark_chosen_options(chat: list[_Message], scored: list[Statement]) -> None:
+    """ "Better option: DNS-01 with acme.sh …" — "what about certbot?" — "same problem" — "ok acme.sh
+    then": the proposal the user picked by name is the decision; what the assistant said about the
+    alternatives the user asked about and then passed over is not noted."""
+    for index, message in enumerate(chat):
+        text = message.prose.strip()
+        if message.role != "user" or message.is_paste or len(text) > CHOICE_MAX_CHARS:
+            continue
+        match = LEX.NAMED_CHOICE.search(text)
+        if not match or signals.is_question(text):
+            continue
+        chosen = next(group for group in match.groups() if group).casefold()
+        start = max(0, index - CHOICE_WINDOW)
+        window = [s for s in scored if start <= s.message < index and s.role == "assistant"]
+        proposals = [s for s in window if chosen in s.text.casefold() and not signals.is_question(s.text)]
+        if not proposals:
+            continue
+        passed_over = _alternatives(chat[start:index]) - {chosen}
+        for statement in window:
+            folded = statement.text.casefold()
+            if chosen not in folded and any(term in folded for term in passed_over):
+                statement.score = 0.0  # "same problem" about the alternative the user did not take
+        proposal = max(proposals, key=lambda s: (bool(s.ids), "`" in s.text, -s.message))
+        proposal.kinds.add("decision")
+        proposal.symptom = False
+        proposal.score = max(proposal.score, 0.0) + CHOSEN_BONUS
+
+
+def _alternatives(chat: list[_Message]) -> set[str]:
+    """The options the user asked about ("what about certbot?", "那 rclone 呢？")."""
+    found = set()
+    for message in chat:
+        if message.role != "user":
+            continue
+        for match in LEX.ALTERNATIVE.finditer(message.prose):
+            found.add(next(group for group in match.groups() if group).casefold())
+    return found
 
 
 APPLIED_FIX_BONUS = 3.0
@@ -597,7 +642,7 @@ def _marker_score(statement: Statement, context: _Context, carried: set[str]) ->
     return score
 
 
-_EXPLAINS = frozenset({"note", "future", "root_cause", "fix", "owner", "preference", "change"})
+_EXPLAINS = frozenset({"note", "future", "root_cause", "fix", "owner", "preference", "change", "decision"})
 
 
 def _symptom_only(statement: Statement) -> bool:

@@ -641,6 +641,21 @@ class Lexicon:
         r"|明白了?|了解了?|没问题|已记下|已记录|已添加|加上了)\s*[:：]",
         re.IGNORECASE,
     )
+    # The user picks an option by its name: "ok acme.sh then", "go with restic", "就用 restic 吧".
+    NAMED_CHOICE = re.compile(
+        r"^\s*(?:(?:ok(?:ay)?|fine|alright|sure|yes|yeah)[,.]?\s+)?(?:let's\s+|we'll\s+)?(?:go with|use|pick|take)\s+"
+        r"(?!it\b|that\b|this\b|option\b)([A-Za-z][\w.\-/]+)"
+        r"|^\s*(?:ok(?:ay)?|fine|alright|sure)[,.]?\s+([A-Za-z][\w.\-/]+)\s+(?:then|it is)\b"
+        r"|^\s*([A-Za-z][\w.\-/]+)\s+it is\b"
+        r"|(?:^|[，,\s])(?:那就|就|还是|那)(?:用|选)\s*([A-Za-z][\w.\-/]+|[\u4e00-\u9fff]{2,6}?)\s*(?:吧|了|好了|。|$)",
+        re.IGNORECASE,
+    )
+    # The user asks about an alternative: "what about certbot?", "那 rclone 呢？".
+    ALTERNATIVE = re.compile(
+        r"(?:what about|how about|why not|and|or)\s+([A-Za-z][\w.\-/]+)[^?？]*[?？]"
+        r"|^\s*(?:那|用)?\s*([A-Za-z][\w.\-/]+|[\u4e00-\u9fff]{2,6})\s*(?:呢|怎么样|行不行|可以吗)",
+        re.IGNORECASE,
+    )
     # A preference or routing value in the user's words: where things go, when, which one, not which other.
     ROUTING = _any(
         _en(
