@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..models import MAX_ENTRIES, ChatMessage, Entry, ExtractionResult, MemorySection
 from ..textnorm import compact, compact_similarity, similarity
@@ -1033,7 +1034,7 @@ def restated_skips(
                 # A new identifier is new information: only a sentence wholly inside the bullet restates it.
                 shared = sum(1 for i in statement.ids if i in saved_text)
                 new = len(statement.ids) - shared
-                restates = shared >= RESTATED_MIN_IDS and new == 0
+                restates = (shared >= RESTATED_MIN_IDS or _restates_words(statement.bullet, bullet)) and new == 0
                 recalled = statement.prior and bool(
                     shared
                     or _keywords(statement) & {w.casefold() for w in _WORD.findall(bullet)}
@@ -1057,6 +1058,32 @@ def restated_skips(
         saved = Statement(statement.message, statement.role, bullet, bullet, statement.ids, statement.score)
         result.append((Note(seed=saved, members=[saved]), placement))
     return result
+
+
+RESTATED_MIN_TERMS = 4  # words a sentence without identifiers must share with a saved bullet …
+RESTATED_TERM_SHARE = 0.6  # … making up this share of the shorter of the two
+
+
+_TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*")
+_FUNCTION_HAN = set("的了是在和就都也把被不没这那个们我你他她它吗呢吧啊之与或而及很")
+
+
+@lru_cache(maxsize=4096)
+def _fact_terms(text: str) -> frozenset[str]:
+    words = {w.casefold() for w in _TERM.findall(text) if len(w) >= 2} - _COMMON - _SMALL_WORDS
+    grams = {g for g in _cjk_bigrams(text) if not set(g) & _FUNCTION_HAN}
+    return frozenset(words | grams)
+
+
+def _restates_words(sentence: str, bullet: str) -> bool:
+    """ "port 80 stays closed on the router" against a saved "Port 80 stays closed on the router; …":
+    most of the sentence's words are the bullet's, with no identifier to carry it."""
+    said, saved = _fact_terms(sentence), _fact_terms(bullet)
+    shared = len(said & saved)
+    return shared >= RESTATED_MIN_TERMS and shared >= RESTATED_TERM_SHARE * min(len(said), len(saved))
+
+
+_SMALL_WORDS = frozenset("a an the and or of on in at to is are be it we i so for as by up not no".split())
 
 
 def _unique_skips(placed: list[tuple[Note, Placement]]) -> list[tuple[Note, Placement]]:

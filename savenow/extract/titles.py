@@ -188,7 +188,7 @@ def _whole_term(run: str, start: int, context: TitleContext) -> str:
             piece = run[begin : begin + length]
             if piece[0] in _EDGE_HAN or piece[-1] in _EDGE_HAN or len(piece) <= len(best):
                 continue
-            if context.chat.count(piece) == count:
+            if context.chat.count(piece) == count and not _cuts_stop_word(run, begin, length):
                 best = piece
     return best
 
@@ -215,3 +215,15 @@ def _first_term(text: str) -> str:
             if piece[:2] not in _ZH_STOP:
                 return piece[:WHOLE_TERM_MAX]
     return ""
+
+
+def _cuts_stop_word(run: str, begin: int, length: int) -> bool:
+    """ "管理页以" takes half of 以后: a term never ends or starts inside a marker word."""
+    end = begin + length
+    for word in _ZH_STOP:
+        at = run.find(word)
+        while at >= 0:
+            if at < begin < at + len(word) or at < end < at + len(word):
+                return True
+            at = run.find(word, at + 1)
+    return False
