@@ -137,7 +137,16 @@ class Note:
         fixes = [m for m in usable if "fix" in m.kinds and m.kinds & _STANDING == set()]
         if not causes or not fixes:
             return []
-        fix = max(fixes, key=lambda m: ("`" in m.text, bool(m.ids), m.score, m.message))
+        fix = max(
+            fixes,
+            key=lambda m: (
+                bool(LEX.PERMANENT.search(m.text)),
+                "`" in m.text,
+                bool(m.ids),
+                m.score,
+                m.message,
+            ),
+        )
         cause = max(causes, key=lambda m: (bool(m.ids - fix.ids), bool(m.ids), m.score, m.message))
         return [cause] if cause is fix else [cause, fix]
 
@@ -214,10 +223,38 @@ def _messages(messages: Sequence[ChatMessage]) -> list[_Message]:
         confirms = not rejects and says_done and not signals.is_question(prose.strip())
         ids = frozenset(signals.identifiers(prose))
         result.append(_Message(message.role, text, items, is_paste, prose, ids, confirms, rejects))
+        _whole_rule(result[-1])
     _mark_choices(result)
     _mark_recalled(result)
     _mark_accepted(result)
     return result
+
+
+RULE_MESSAGE_CHARS = 200  # a user's rule message this short is one instruction
+
+
+def _whole_rule(message: _Message) -> None:
+    """ "from now on every compose file gets the logging block. use an x-logging anchor for it.":
+    a short rule message is one instruction, so the sentences after its rule marker stay with it."""
+    if message.role != "user" or message.is_paste or len(message.prose.strip()) > RULE_MESSAGE_CHARS:
+        return
+    items = message.items
+    start = next(
+        (i for i, (label, text) in enumerate(items) if label is None and LEX.FUTURE.search(text)), None
+    )
+    if start is None or signals.is_question(items[start][1]):
+        return
+    end = start + 1
+    while end < len(items):
+        label, text = items[end]
+        if label or signals.is_question(text) or LEX.CHITCHAT.search(text) or LEX.DEFERRAL.search(text):
+            break
+        end += 1
+    if end - start > 1:
+        joined = items[start][1]
+        for _, text in items[start + 1 : end]:
+            joined += text if joined.endswith(("。", "！", "；")) else " " + text
+        message.items = [*items[:start], (None, joined), *items[end:]]
 
 
 def _mark_accepted(chat: list[_Message]) -> None:
@@ -664,9 +701,16 @@ def _marker_only(statement: Statement) -> bool:
     if statement.ids or len(statement.bullet) > MARKER_ONLY_CHARS:
         return False
     rest = statement.bullet
-    for pattern in (LEX.ROOT_CAUSE, LEX.FIX, LEX.NOTE, LEX.DONE):
+    for pattern in (LEX.ROOT_CAUSE, LEX.FIX, LEX.NOTE, LEX.DONE, _FILLER):
         rest = pattern.sub("", rest)
     return len(re.sub(r"[\W_]+", "", rest)) <= 5
+
+
+_FILLER = re.compile(
+    r"(?<![A-Za-z])(?:that'?s|this|these|it|is|was|are|the|here|we|i|all|so|yes|yep|ok|both|times?)(?![A-Za-z])"
+    r"|就是|这个|那个|这就是|就这|了",
+    re.IGNORECASE,
+)
 
 
 def _bare_confirm_question(sentence: str) -> bool:
@@ -1034,7 +1078,9 @@ def restated_skips(
                 # A new identifier is new information: only a sentence wholly inside the bullet restates it.
                 shared = sum(1 for i in statement.ids if i in saved_text)
                 new = len(statement.ids) - shared
-                restates = (shared >= RESTATED_MIN_IDS or _restates_words(statement.bullet, bullet)) and new == 0
+                restates = (
+                    shared >= RESTATED_MIN_IDS or _restates_words(statement.bullet, bullet)
+                ) and new == 0
                 recalled = statement.prior and bool(
                     shared
                     or _keywords(statement) & {w.casefold() for w in _WORD.findall(bullet)}
@@ -1083,7 +1129,29 @@ def _restates_words(sentence: str, bullet: str) -> bool:
     return shared >= RESTATED_MIN_TERMS and shared >= RESTATED_TERM_SHARE * min(len(said), len(saved))
 
 
-_SMALL_WORDS = frozenset("a an the and or of on in at to is are be it we i so for as by up not no".split())
+_SMALL_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "of",
+        "on",
+        "in",
+        "at",
+        "to",
+        "is",
+        "are",
+        "be",
+        "it",
+        "we",
+        "i",
+        "so",
+        "for",
+    ]
+    + ["as", "by", "up", "not", "no"]
+)
 
 
 def _unique_skips(placed: list[tuple[Note, Placement]]) -> list[tuple[Note, Placement]]:

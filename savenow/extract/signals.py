@@ -426,6 +426,9 @@ class Lexicon:
             "next week",
             "not (?:now|today)",
             "for now",
+            "right now",
+            "just this once",
+            "one-off",
             "temporar(?:y|ily)",
             "for the time being",
             "stopgap",
@@ -455,6 +458,8 @@ class Lexicon:
         "先这样",
         "还没想好",
         "临时",
+        "先手动",
+        "这次先",
         "暂时",
         "先凑合",
     )
@@ -640,6 +645,14 @@ class Lexicon:
         r"^\s*(?:got it|noted(?: as [\w ]{1,20})?|understood|will do|ok(?:ay)?|sure|added|saved|记下了?|记住了?|收到|好的?"
         r"|明白了?|了解了?|没问题|已记下|已记录|已添加|加上了)\s*[:：]",
         re.IGNORECASE,
+    )
+    # A fix meant to last, not to get through today.
+    PERMANENT = _any(
+        _en("permanent(?:ly)?", "for good", "long[- ]term", "proper fix", "real fix"),
+        "永久",
+        "长期",
+        "根治",
+        "彻底",
     )
     # The user picks an option by its name: "ok acme.sh then", "go with restic", "就用 restic 吧".
     NAMED_CHOICE = re.compile(

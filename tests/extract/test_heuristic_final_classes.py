@@ -59,13 +59,19 @@ DOCKER_LOGS = (
     "a: The json-file log driver keeps logs without any size limit by default, so one container log grew to 38G.",
     "a: To free space right now: `sudo truncate -s 0 /var/lib/docker/containers/9c1e4f/9c1e4f-json.log`",
     "u: 9c1e is ingest-worker. truncated, 40G free now",
-    'a: Permanent fix: default rotation in `/etc/docker/daemon.json`:\n```json\n{"log-driver": "json-file", '
-    '"log-opts": {"max-size": "10m", "max-file": "3"}}\n```\nthen `systemctl restart docker`.',
+    (
+        'a: Permanent fix: default rotation in `/etc/docker/daemon.json`:\n```json\n{"log-driver": "json-file", '
+        '"log-opts": {"max-size": "10m", "max-file": "3"}}\n```\nthen `systemctl restart docker`.'
+    ),
     "u: done, recreated the containers, works — the log is capped now",
-    "a: Same root cause both times: json-file logs without rotation; the `daemon.json` defaults only reach a "
-    "container when it's recreated (`--force-recreate`).",
-    "u: from now on every compose file also gets the logging block explicitly, so we never depend on daemon "
-    "defaults. use an x-logging anchor for it.",
+    (
+        "a: Same root cause both times: json-file logs without rotation; the `daemon.json` defaults only reach a "
+        "container when it's recreated (`--force-recreate`)."
+    ),
+    (
+        "u: from now on every compose file also gets the logging block explicitly, so we never depend on daemon "
+        "defaults. use an x-logging anchor for it."
+    ),
     "a: Got it: every compose file gets an explicit logging block through an `x-logging` anchor.",
 )
 
@@ -158,7 +164,9 @@ def test_user_rule_restated_with_ok_en() -> None:
 
 
 def test_restated_known_fact_is_a_skip_en() -> None:
-    sections = [MemorySection("Home network", ["Port 80 stays closed on the router; certificates use DNS-01."])]
+    sections = [
+        MemorySection("Home network", ["Port 80 stays closed on the router; certificates use DNS-01."])
+    ]
     messages = chat(
         "u: reminder: port 80 stays closed on the router, whatever we do with certs",
         "a: Right, port 80 stays closed on the router.",
@@ -209,3 +217,31 @@ def test_title_is_never_a_bare_kind_label() -> None:
     notes = saved(extract(messages))
     assert notes
     assert notes[0].title.strip().lower() not in ("notes", "要点", "rule", "规则")
+
+
+def test_short_rule_message_stays_one_instruction_en() -> None:
+    notes = saved(extract(chat(*DOCKER_LOGS)))
+    assert any("from now on" in b.lower() and "x-logging" in b for n in notes for b in n.bullets)
+
+
+def test_short_rule_message_stays_one_instruction_zh() -> None:
+    messages = chat(
+        "u: 以后每个 compose 文件都要显式写 logging 配置，不靠 daemon 默认值。用 x-logging 锚点统一写。",
+        "a: 好的，记下了这条规则。",
+    )
+    notes = saved(extract(messages))
+    assert len(notes) == 1
+    assert any("以后" in b and "x-logging" in b for b in notes[0].bullets)
+
+
+def test_marker_only_sentence_is_never_a_bullet() -> None:
+    messages = chat(
+        "u: the backup job on nas-1 fails every night",
+        "a: That's the root cause.",
+        "a: The job writes to /mnt/backup, which is not mounted after a reboot, because the mount unit lacks `nofail`.",
+        "a: Fix: add `x-systemd.automount` to the /mnt/backup line in /etc/fstab.",
+        "u: done, worked tonight",
+    )
+    notes = saved(extract(messages))
+    assert notes
+    assert not any(b.strip(" .").lower() == "that's the root cause" for n in notes for b in n.bullets)
