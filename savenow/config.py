@@ -10,7 +10,15 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from .errors import ConfigError
@@ -56,7 +64,7 @@ class Settings(BaseSettings):
     )
 
     workspace: Path = Path("~/.openclaw/workspace")
-    sessions_dir: Path | None = Path("~/.openclaw/agents/main/sessions")
+    sessions_dir: Path | None = None  # None: ~/.openclaw/agents/<agent_id>/sessions
     recorder_dir: Path | None = None
     agent_id: str = Field("main", pattern=r"^[A-Za-z0-9_.-]{1,64}$")
     timezone: str | None = None
@@ -70,6 +78,13 @@ class Settings(BaseSettings):
     @classmethod
     def _expand(cls, value: Path | None) -> Path | None:
         return value.expanduser() if value is not None else None
+
+    @model_validator(mode="after")
+    def _default_sessions_dir(self) -> Settings:
+        # OpenClaw keeps each agent's sessions under its own folder: follow agent_id unless told otherwise.
+        if self.sessions_dir is None:
+            self.sessions_dir = Path(f"~/.openclaw/agents/{self.agent_id}/sessions").expanduser()
+        return self
 
     @property
     def state_dir(self) -> Path:

@@ -34,6 +34,14 @@ def test_defaults() -> None:
     assert settings.workspace == Path("~/.openclaw/workspace").expanduser()
     assert settings.state_dir == settings.workspace / ".savenow"
     assert settings.effective_recorder_dir == settings.workspace / ".savenow" / "sessions"
+    assert settings.sessions_dir == Path("~/.openclaw/agents/main/sessions").expanduser()
+
+
+def test_sessions_dir_follows_the_agent_unless_set(tmp_path: Path) -> None:
+    assert (
+        load_settings(agent_id="work").sessions_dir == Path("~/.openclaw/agents/work/sessions").expanduser()
+    )
+    assert load_settings(agent_id="work", sessions_dir=str(tmp_path)).sessions_dir == tmp_path
 
 
 def test_flags_beat_env_beat_yaml(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
