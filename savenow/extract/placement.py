@@ -27,7 +27,7 @@ from typing import Literal, Protocol
 
 from ..models import MemorySection
 from ..textnorm import compact, has_cjk, similarity
-from . import signals
+from . import factkinds, signals
 from .signals import LEX
 
 MERGE_MIN = 2.0
@@ -97,12 +97,15 @@ def place(
         best is not None
         and local is not None
         and local.section is not best[1]
+        and best[1] is not home
         and local.discusses(best[1])
         and not kinds & {"owner", "preference"}
         and not note_ids & signals.identifiers(" ".join([best[1].title, *best[1].bullets]))
     ):
         # The chat covers both sections in different parts and only a word links the note to the
         # other one ("a 45-minute travel block" in the calendar part): the part it came from decides.
+        # Not when the other section is what the whole chat is about ("以后升级 Immich …" after a
+        # few messages on the GPU): a component mentioned in passing does not outweigh the system.
         return _local_merge(local.section)
     if best is not None:
         return Placement("merge", best[1].title, None, f'Extends the existing section "{best[1].title}".')
@@ -390,6 +393,7 @@ def _affinity(
         score += 2.0
     if similarity(text, section_text) >= 0.3:
         score += 1.0
+    score += factkinds.kind_affinity(factkinds.note_kinds(text, kinds), section.title, tuple(section.bullets))
     return score
 
 

@@ -1,0 +1,92 @@
+"""What KIND of fact a note or a section holds: a schedule, a rule / convention.
+
+A section's heading often names a kind rather than a subject ("家庭日程", "Reminder rules",
+"文档归档规则", "Team conventions"), and its bullets are facts of that kind (weekday + time
+slots; "always / 默认 / 统一 …"). A note of the same kind extends that section even when it
+shares no word with it: a new weekly lesson belongs in the family schedule, an exception
+to the reminder lead time in the reminder rules. Kinds are compared, not words.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .signals import LEX
+
+SCHEDULE = "schedule"
+RULE = "rule"
+
+_HEADING_KINDS = {
+    SCHEDULE: re.compile(
+        r"日程|日历|课表|时间表|作息|安排|schedule|calendar|timetable|agenda|routine", re.IGNORECASE
+    ),
+    RULE: re.compile(
+        r"规则|规矩|约定|规范|制度|策略|守则|rules?\b|polic(?:y|ies)|conventions?|guidelines?",
+        re.IGNORECASE,
+    ),
+}
+
+_WEEKDAY = re.compile(
+    r"(?:每|下|这|本)?(?:周|星期|礼拜)[一二三四五六日天1-7]|每周|每天|工作日|周末"
+    r"|(?<![A-Za-z])(?:mon|tue|wed|thu|fri|sat|sun)(?:day|s|\.)?(?![A-Za-z])"
+    r"|(?<![A-Za-z])(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?"
+    r"|weekdays?|weekends?|daily|weekly|every (?:day|week|morning|evening))(?![A-Za-z])",
+    re.IGNORECASE,
+)
+_CLOCK = re.compile(
+    r"\d{1,2}[:：]\d{2}|\d{1,2}\s*(?:am|pm)(?![A-Za-z])|[上下]午|早上|晚上|\d{1,2}\s*点"
+    r"|(?<![A-Za-z])(?:morning|afternoon|evening)s?(?![A-Za-z])",
+    re.IGNORECASE,
+)
+# A bullet that states how things are always done: a default, a must, "统一", "别 …".
+_RULE_WORDS = re.compile(
+    r"默认|统一|别|不要|不得|只能|只用|一律|必须|都[要用发走]|always|never|by default|must|only|don't|do not",
+    re.IGNORECASE,
+)
+
+
+def heading_kinds(title: str) -> frozenset[str]:
+    """The kinds a heading names ("家庭日程" → schedule, "提醒规则" → rule)."""
+    return frozenset(kind for kind, pattern in _HEADING_KINDS.items() if pattern.search(title))
+
+
+def is_schedule(text: str) -> bool:
+    """A recurring slot: a weekday (or every day / weekends) together with a time of day."""
+    return bool(_WEEKDAY.search(text)) and bool(_CLOCK.search(text))
+
+
+def is_rule_text(text: str) -> bool:
+    return bool(_RULE_WORDS.search(text) or LEX.FUTURE.search(text))
+
+
+def note_kinds(text: str, kinds: set[str]) -> frozenset[str]:
+    """The kinds of fact a note is: a standing rule (its sentences carry a rule marker) or a schedule."""
+    found = set()
+    if kinds & {"future", "preference"}:
+        found.add(RULE)
+    if is_schedule(text) and not kinds & {"root_cause", "fix"}:
+        found.add(SCHEDULE)
+    return frozenset(found)
+
+
+@lru_cache(maxsize=256)
+def bullets_kinds(bullets: tuple[str, ...]) -> frozenset[str]:
+    """The kinds most (at least half) of a section's bullets are."""
+    if not bullets:
+        return frozenset()
+    found = set()
+    if 2 * sum(1 for b in bullets if is_schedule(b)) >= len(bullets):
+        found.add(SCHEDULE)
+    if 2 * sum(1 for b in bullets if is_rule_text(b)) >= len(bullets):
+        found.add(RULE)
+    return frozenset(found)
+
+
+def kind_affinity(note: frozenset[str], title: str, bullets: tuple[str, ...]) -> float:
+    """How strongly a section is the home of a note by kind: its heading names the note's kind
+    (1.0), and its bullets are facts of that kind too (2.0)."""
+    shared = note & heading_kinds(title)
+    if not shared:
+        return 0.0  # bullets alone do not make a section one of a kind: "nginx" may hold a rule or two
+    return 2.0 if shared & bullets_kinds(bullets) else 1.0
