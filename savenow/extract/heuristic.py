@@ -93,6 +93,7 @@ class Note:
 
     seed: Statement
     members: list[Statement] = field(default_factory=list)
+    companions: list[Statement] = field(default_factory=list)  # seeds of notes joined to this one
 
     @property
     def score(self) -> float:
@@ -111,6 +112,11 @@ class Note:
     def bullets(self) -> list[Statement]:
         incident = self._incident_bullets()
         chosen: list[Statement] = incident or [self.seed]
+        for companion in self.companions:
+            if len(chosen) < MAX_BULLETS and not any(_same_fact(companion, other) for other in chosen):
+                chosen.append(companion)
+        if self.companions and not incident:
+            chosen.sort(key=lambda m: m.message)  # details read in the order they were handed over
         ranked = sorted(self.members, key=lambda m: (-m.score, m.message))
         for member in ranked:
             if len(chosen) == MAX_BULLETS:
@@ -1031,7 +1037,39 @@ def find_notes(messages: Sequence[ChatMessage], scored: list[Statement] | None =
     # A user fact the assistant acknowledged can carry a note together; a lone weak sentence cannot.
     kept = [note for note in notes if note.score >= SEED_MIN or (note.seed.prior and note.seed.score >= 1.0)]
     kept.sort(key=lambda note: -note.score)
-    return kept
+    return _join_details(kept)
+
+
+DETAIL_DISTANCE = 2  # messages between two acknowledgements of details about one subject
+_PLAIN = frozenset({"note"})  # a plain fact: no rule, incident, owner, decision or change
+
+
+def _join_details(notes: list[Note]) -> list[Note]:
+    """ "好：钢琴课每周四 17:30，林老师家" then "记下了：280 元/节，转给林老师": details the user hands
+    over one after another about one subject (a lesson's slot, place and fee) are one note, not two."""
+    result: list[Note] = []
+    for note in notes:
+        host = next((kept for kept in result if _details_of_one_subject(kept.seed, note.seed)), None)
+        if host is None:
+            result.append(note)
+            continue
+        host.members.extend(note.members)
+        host.companions.append(note.seed)
+    return result
+
+
+def _details_of_one_subject(a: Statement, b: Statement) -> bool:
+    return (
+        a.role == b.role == "assistant"
+        and a.restates
+        and b.restates
+        and not a.prior
+        and not b.prior
+        and a.kinds <= _PLAIN
+        and b.kinds <= _PLAIN
+        and 0 < abs(a.message - b.message) <= DETAIL_DISTANCE
+        and _shares_subject(a, b)
+    )
 
 
 # --------------------------------------------------------------------------- entries

@@ -237,6 +237,8 @@ class Lexicon:
             "as saved",
             "(?:is |that's |it's )?still the rule",
             "still (?:matters|applies|holds|stands)",
+            "(?:same )?as always",
+            "as it always (?:has been|was)",
         ),
         "之前的约定",
         "之前定",
@@ -252,6 +254,9 @@ class Lexicon:
         "之前定好",
         "照旧",
         "还是老规矩",
+        "一直(?:都)?是这样",
+        "一直这样",
+        "一直都这样",
     )
     # The user says it works now.
     CONFIRM = _any(

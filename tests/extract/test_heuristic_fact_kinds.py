@@ -83,3 +83,42 @@ def test_the_system_the_chat_is_about_beats_a_component_section_en() -> None:
     notes = [n for n in saved(extract(messages, [JELLYFIN, GPU])) if "diff" in text_of(n)]
     assert len(notes) == 1
     assert notes[0].action == "merge" and notes[0].merge_target_title == "Jellyfin"
+
+
+def test_details_of_one_lesson_are_one_note_zh() -> None:
+    messages = chat(
+        "u: 小宝书法课定了，每周三下午 16:30 到 17:30，在王老师家，文化宫对面",
+        "a: 好：小宝书法课，每周三 16:30–17:30，王老师家（文化宫对面），下周开始。学费呢？",
+        "u: 一节 150，按月付给王老师",
+        "a: 记下了：150 元/节，按月付给王老师。",
+        "u: 嗯",
+    )
+    notes = saved(extract(messages, [FAMILY_SCHEDULE_ZH, NOTIFY_RULES_ZH]))
+    assert len(notes) == 1
+    assert "16:30" in text_of(notes[0]) and "150" in text_of(notes[0])
+    assert notes[0].bullets[0].startswith("小宝书法课")  # in the order they were handed over
+    assert notes[0].action == "merge" and notes[0].merge_target_title == "家里日程"
+
+
+def test_details_of_one_lesson_are_one_note_en() -> None:
+    messages = chat(
+        "u: swim class is booked: every Saturday at 09:00 at the Eastside pool",
+        "a: Got it: swim class every Saturday at 09:00 at the Eastside pool.",
+        "u: the coach wants $25 per lesson, paid monthly at the pool desk",
+        "a: Noted: $25 per lesson, paid monthly at the pool desk.",
+    )
+    notes = saved(extract(messages, [LAB, TEAM_CALENDAR]))
+    assert len(notes) == 1
+    assert "09:00" in text_of(notes[0]) and "$25" in text_of(notes[0])
+    assert notes[0].action == "merge" and notes[0].merge_target_title == "Team calendar"
+
+
+def test_two_different_subjects_handed_over_stay_two_notes_en() -> None:
+    messages = chat(
+        "u: the printer is at 192.168.1.40",
+        "a: Got it: the printer is at 192.168.1.40.",
+        "u: and the wifi guest password is in the `guest-wifi` note in 1Password",
+        "a: Noted: guest wifi password lives in the `guest-wifi` 1Password note.",
+    )
+    notes = saved(extract(messages, [LAB]))
+    assert len(notes) == 2
