@@ -167,8 +167,10 @@ def topic_home(texts: Iterable[str], sections: Sequence[MemorySection]) -> Memor
     if not sections:
         return None
     chat = " ".join(texts).casefold()
+    common = _common_terms(sections)
     scored = sorted(
-        ((_home_score(chat, section), number) for number, section in enumerate(sections)), reverse=True
+        ((_home_score(chat, section, common), number) for number, section in enumerate(sections)),
+        reverse=True,
     )
     best, number = scored[0]
     runner_up = scored[1][0] if len(scored) > 1 else 0.0
@@ -177,18 +179,31 @@ def topic_home(texts: Iterable[str], sections: Sequence[MemorySection]) -> Memor
     return None
 
 
-def _home_score(chat: str, section: MemorySection) -> float:
+def _home_score(chat: str, section: MemorySection, common: frozenset[str] = frozenset()) -> float:
     score = 0.0
     for term in _heading_words(section.title):
         if _mentions(chat, term):
             score += 2.0
     bullets = " ".join(section.bullets)
-    for identifier in _section_ids(bullets):
+    for identifier in _section_ids(bullets) - common:
         if identifier in chat:
             score += 1.0
-    names = {w.casefold() for w in _LATIN_WORD.findall(bullets)} - _COMMON_WORDS
+    names = {w.casefold() for w in _LATIN_WORD.findall(bullets)} - _COMMON_WORDS - common
     score += min(1.5, 0.5 * sum(1 for name in names if _mentions(chat, name)))
     return score
+
+
+def _common_terms(sections: Sequence[MemorySection]) -> frozenset[str]:
+    """Identifiers and names the bullets of two or more sections share (hosts both list): they
+    tell nothing about which of them the chat is about."""
+    seen: set[str] = set()
+    common: set[str] = set()
+    for section in sections:
+        bullets = " ".join(section.bullets)
+        terms = _section_ids(bullets) | ({w.casefold() for w in _LATIN_WORD.findall(bullets)} - _COMMON_WORDS)
+        common |= terms & seen
+        seen |= terms
+    return frozenset(common)
 
 
 def _heading_words(title: str) -> list[str]:

@@ -759,6 +759,7 @@ def sentences(text: str) -> list[str]:
 
 _LIST_LABEL = re.compile(r"^\s*(?:(\d{1,2}|[a-z])[.)、]|\(([a-z0-9])\)|[-*•])\s+")
 _SHORT_CODE_LINE = 100
+_FIX_CODE_LINE = 160
 _FIX_BLOCK_LINES = 6
 _FIX_LEAD_CHARS = 30
 
@@ -815,7 +816,7 @@ def _attach_code(result: list[tuple[str | None, str]], block: str) -> None:
     lines = [
         line.strip()
         for line in block.splitlines()
-        if line.strip() and not re.fullmatch(r"\[[^\]]+\]|#.*|//.*", line.strip())
+        if line.strip() and not re.fullmatch(r"\[[^\]{}]+\]|#.*|//.*", line.strip())  # [Service], not [{…}]
     ]
     # A fix lead-in ("修法：", "应该写成：", "Fix:") may introduce a short snippet; anything else one or two lines.
     # (only a bare lead-in: a long sentence before the block already says the fix in words).
@@ -827,7 +828,9 @@ def _attach_code(result: list[tuple[str | None, str]], block: str) -> None:
         return
     if _EVIDENCE_LEAD.search(result[-1][1]):
         return  # "报错：" / "I get:" introduces what a program printed, not a fix
-    if any(len(line) > _SHORT_CODE_LINE or "`" in line or is_machine_line(line) for line in lines):
+    # A sentence that says it is the fix ("Fix: switch to …, which is this rule:") may carry one longer line.
+    longest = _FIX_CODE_LINE if LEX.FIX.search(result[-1][1]) and len(lines) == 1 else _SHORT_CODE_LINE
+    if any(len(line) > longest or "`" in line or is_machine_line(line) for line in lines):
         return  # "报错：" + a log line is evidence, not the object of a fix
     label, sentence = result[-1]
     result[-1] = (label, sentence + " " + "; ".join(f"`{line}`" for line in lines))

@@ -122,3 +122,34 @@ def test_two_different_subjects_handed_over_stay_two_notes_en() -> None:
     )
     notes = saved(extract(messages, [LAB]))
     assert len(notes) == 2
+
+
+def test_a_one_line_json_fix_after_a_fix_sentence_is_kept_en() -> None:
+    from savenow.extract import signals
+
+    text = (
+        "Fix: switch the bucket to this lifecycle rule:\n"
+        '```json\n[{"fileNamePrefix": "", "daysFromHidingToDeleting": 1, "daysFromUploadingToHiding": null}]\n```'
+    )
+    items = signals.sentence_items(text)
+    assert "daysFromHidingToDeleting" in items[-1][1]
+
+
+def test_an_ini_header_alone_is_still_not_a_fix_line() -> None:
+    from savenow.extract import signals
+
+    items = signals.sentence_items("修法：\n```\n[Service]\n```")
+    assert "[Service]" not in items[-1][1]
+
+
+def test_hosts_two_sections_share_do_not_decide_the_topic_home_en() -> None:
+    from savenow.extract.placement import topic_home
+
+    sync = MemorySection("Sync", ("syncthing between `orion` and `vega`, folder `/srv/sync`.",))
+    hosts = MemorySection("Hosts", ("`orion`: NAS, Europe/Berlin.", "`vega`: laptop."))
+    texts = [
+        "syncthing on orion says folder /srv/sync is out of sync with vega",
+        "orion and vega both show the same conflict files; syncthing versioning is off",
+        "vega again, and orion too",
+    ]
+    assert topic_home(texts, [sync, hosts]) is sync
