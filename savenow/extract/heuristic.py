@@ -271,6 +271,9 @@ def _mark_accepted(chat: list[_Message]) -> None:
         for earlier in range(index - 1, max(index - 3, -1), -1):
             if chat[earlier].role == "assistant" and not chat[earlier].is_paste:
                 chat[earlier].accepted = True
+                after = chat[index + 1] if index + 1 < len(chat) else None
+                if after is not None and after.role == "assistant" and after.ids & chat[earlier].ids:
+                    after.accepted = True  # "Plan: …" — the assistant writes down what was agreed
                 break
 
 
@@ -509,6 +512,7 @@ def statements(messages: Sequence[ChatMessage]) -> list[Statement]:
 CHOICE_WINDOW = 6  # messages back from the user's pick in which the proposal and the alternatives are
 CHOICE_MAX_CHARS = 60
 CHOSEN_BONUS = 4.0
+ACCEPTED_BONUS = 3.0  # a proposal with identifiers the user agreed to ("yes do that")
 
 
 def _mark_chosen_options(chat: list[_Message], scored: list[Statement]) -> None:
@@ -779,7 +783,9 @@ def _score(statement: Statement, context: _Context, carried: set[str], label: st
     if context.explicit_ack and (_keywords(statement) | _cjk_bigrams(statement.bullet)) & context.said_words:
         score += 1.0  # it repeats the user's own words: the user handed this fact over
     if context.accepted and (ids or statement.kinds & {"fix", "change"}):
-        score += 2.0  # the user said yes to this proposal: it is the decision
+        score += ACCEPTED_BONUS if ids else 2.0  # the user said yes to this proposal: it is the decision
+        if ids and not statement.kinds & (_INCIDENT | _STANDING):
+            statement.kinds.add("decision")
     if confirmed_question:
         score += 2.5
     if statement.role == "user" and ids and _DEFINITION.search(text):

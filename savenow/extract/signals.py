@@ -617,7 +617,7 @@ class Lexicon:
     )
     # The user accepts what the assistant proposed: its proposals become the decision.
     AGREE = re.compile(
-        r"^\s*(?:agree[d.,!]?|sounds good|let's do (?:it|that|this)|(?:ok(?:ay)?|yes|yeah|sure)[,.]? (?:do it|go ahead)"
+        r"^\s*(?:agree[d.,!]?|sounds good|let's do (?:it|that|this)|(?:ok(?:ay)?|yes|yeah|sure)[,.]? (?:do (?:it|that)|go ahead)"
         r"|do it|go ahead|go with (?:it|that)|makes sense|同意|就这么(?:办|做|改|定|拆|来)|就按(?:这个|你说的)"
         r"|按你说的|那就这样|有道理|可以[，,]?\s*就这么)",
         re.IGNORECASE,

@@ -153,3 +153,27 @@ def test_hosts_two_sections_share_do_not_decide_the_topic_home_en() -> None:
         "vega again, and orion too",
     ]
     assert topic_home(texts, [sync, hosts]) is sync
+
+
+def test_a_proposal_the_user_agrees_to_is_a_decision_en() -> None:
+    messages = chat(
+        "u: the snapshots pile up, I want weekly ones kept for two months",
+        "a: Then: `zfs-auto-snapshot --keep-weekly 8` on tank, and drop the hourly job.",
+        "u: yes do that",
+        "a: Plan: `zfs-auto-snapshot --keep-weekly 8` nightly on tank, hourly job removed.",
+        "u: done",
+    )
+    notes = [n for n in saved(extract(messages, [LAB])) if "--keep-weekly 8" in text_of(n)]
+    assert len(notes) == 1
+    assert "decision" in notes[0].title.casefold()
+
+
+def test_a_proposal_the_user_agrees_to_is_a_decision_zh() -> None:
+    messages = chat(
+        "u: 快照太多了，每周的想留两个月",
+        "a: 那就：`zfs-auto-snapshot --keep-weekly 8`，每小时那个任务去掉。",
+        "u: 就这么办",
+        "a: 计划：每晚在 tank 上跑 `zfs-auto-snapshot --keep-weekly 8`，去掉每小时任务。",
+    )
+    notes = [n for n in saved(extract(messages, [LAB])) if "--keep-weekly 8" in text_of(n)]
+    assert len(notes) == 1
