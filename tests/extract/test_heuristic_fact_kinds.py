@@ -22,7 +22,9 @@ def test_a_weekly_slot_merges_into_a_schedule_section_zh() -> None:
         "a: 好：小宝书法课，每周三 16:30–17:30，文化宫二楼，下周开始。",
         "u: 嗯",
     )
-    notes = [n for n in saved(extract(messages, [FAMILY_SCHEDULE_ZH, NOTIFY_RULES_ZH])) if "16:30" in text_of(n)]
+    notes = [
+        n for n in saved(extract(messages, [FAMILY_SCHEDULE_ZH, NOTIFY_RULES_ZH])) if "16:30" in text_of(n)
+    ]
     assert len(notes) == 1
     assert notes[0].action == "merge" and notes[0].merge_target_title == "家里日程"
 
@@ -33,7 +35,9 @@ def test_a_rule_exception_merges_into_a_rules_section_zh() -> None:
         "a: 明白，书法课是例外：提前一小时通知，其他通知还是默认提前半小时。",
         "u: 对",
     )
-    notes = [n for n in saved(extract(messages, [FAMILY_SCHEDULE_ZH, NOTIFY_RULES_ZH])) if "一小时" in text_of(n)]
+    notes = [
+        n for n in saved(extract(messages, [FAMILY_SCHEDULE_ZH, NOTIFY_RULES_ZH])) if "一小时" in text_of(n)
+    ]
     assert len(notes) == 1
     assert notes[0].action == "merge" and notes[0].merge_target_title == "通知规则"
 
@@ -66,7 +70,9 @@ def test_heading_kind_alone_without_the_note_kind_does_not_merge_en() -> None:
 JELLYFIN = MemorySection(
     "Jellyfin", ("Jellyfin runs on `media-01`, compose in `/opt/jellyfin`, web port 8096.",)
 )
-GPU = MemorySection("GPU", ("`media-01` has an Intel Arc A380; the host uses the `intel-media-va-driver` package.",))
+GPU = MemorySection(
+    "GPU", ("`media-01` has an Intel Arc A380; the host uses the `intel-media-va-driver` package.",)
+)
 
 
 def test_the_system_the_chat_is_about_beats_a_component_section_en() -> None:
