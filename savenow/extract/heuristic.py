@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..models import MAX_ENTRIES, ChatMessage, Entry, ExtractionResult, MemorySection
-from ..textnorm import compact, compact_similarity, similarity
+from ..textnorm import compact, compact_similarity
 from . import signals
 from .machine import is_machine_line, is_machine_text
 from .placement import USER_RULE, USER_STANDING, Placement, local_topic, on_topic, place, topic_home
@@ -72,6 +72,7 @@ class Statement:
     _compact: str | None = field(default=None, repr=False)
 
     _grams: frozenset[str] | None = field(default=None, repr=False)
+    _alike: dict[int, tuple[Statement, float]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def compact(self) -> str:
@@ -163,6 +164,7 @@ class HeuristicExtractor:
     name = "heuristic"
 
     def extract(self, messages: Sequence[ChatMessage], sections: Sequence[MemorySection]) -> ExtractionResult:
+        signals.forget_chat()  # what the lexicons remember is per chat
         language = signals.conversation_language(m.text for m in messages if m.role == "user")
         scored = statements(messages)
         notes = find_notes(messages, scored)
@@ -493,7 +495,7 @@ def _echoes_user(chat: list[_Message], index: int) -> bool:
     if index == 0 or chat[index - 1].role != "user":
         return False
     said, answer = chat[index - 1], chat[index]
-    return bool(said.ids & answer.ids) or similarity(said.prose, answer.prose) >= 0.35
+    return bool(said.ids & answer.ids) or signals.alike(said.prose, answer.prose) >= 0.35
 
 
 def statements(messages: Sequence[ChatMessage]) -> list[Statement]:
@@ -992,11 +994,21 @@ def _cjk_bigrams(text: str) -> frozenset[str]:
 
 
 def _alike(a: Statement, b: Statement) -> float:
-    """Text similarity, skipping the exact score when too few character bigrams are shared."""
+    """Text similarity, skipping the exact score when too few character bigrams are shared.
+
+    Grouping and bullet choice ask about the same pair many times, so the answer is kept
+    on the statement (the bullet text is settled before notes are formed)."""
+    remembered = a._alike.get(id(b))
+    if remembered is not None and remembered[0] is b:
+        return remembered[1]
     smaller = min(len(a.grams), len(b.grams))
     if not smaller or len(a.grams & b.grams) < 0.3 * smaller:
-        return 0.0
-    return compact_similarity(a.compact, b.compact)
+        value = 0.0
+    else:
+        value = compact_similarity(a.compact, b.compact)
+    a._alike[id(b)] = (b, value)
+    b._alike[id(a)] = (a, value)
+    return value
 
 
 def find_notes(messages: Sequence[ChatMessage], scored: list[Statement] | None = None) -> list[Note]:
@@ -1128,7 +1140,7 @@ def restated_skips(
                 recalled = statement.prior and bool(
                     shared
                     or _keywords(statement) & {w.casefold() for w in _WORD.findall(bullet)}
-                    or similarity(statement.bullet, bullet) >= 0.3
+                    or signals.alike(statement.bullet, bullet) >= 0.3
                 )
                 if not (restates or recalled):
                     continue

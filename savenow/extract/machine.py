@@ -25,9 +25,9 @@ _TIMESTAMP_START = re.compile(
 )
 _LEVEL = re.compile(
     r"^\s*[\[(]?(?:ERROR|ERR|WARN(?:ING)?|INFO|DEBUG|TRACE|FATAL|CRITICAL|PANIC|NOTICE)[\])]?(?:[\s:|\]]|$)"
-    r"|\blevel=(?:error|warn(?:ing)?|info|debug|fatal)\b"
     r"|^\s*\{\s*\"(?:level|ts|time|timestamp|msg|severity)\"\s*:",
 )
+_LEVEL_FIELD = re.compile(r"\blevel=(?:error|warn(?:ing)?|info|debug|fatal)\b")
 _TRACE = re.compile(
     r"^\s*Traceback \(most recent call last\)"
     r"|^\s*File \"[^\"]+\", line \d+"
@@ -43,6 +43,7 @@ _HTTP_STATUS = re.compile(r"^\s*HTTP/\d(?:\.\d)?\s+\d{3}\b")
 _TABLE_RULE = re.compile(r"^\s*[-+=|:─━┼┬┴]{6,}\s*$")
 _COLUMNS = re.compile(r"\S+(?: {2,}|\t)\S+(?: {2,}|\t)\S+")
 _URL = re.compile(r"<?https?://\S+>?")
+# Every pattern above but _LEVEL_FIELD, _COLUMNS and _URL starts with "^": .match() says the same as .search().
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -54,21 +55,23 @@ def is_machine_line(line: str) -> bool:
         return False
     if _bare_url(text):
         return True
-    if _TIMESTAMP_START.search(text):
+    if _TIMESTAMP_START.match(text):
         return True  # a log line, whatever language its message is in
     if _CJK.search(text):
         return False  # otherwise people write Chinese; programs rarely do
-    if _LEVEL.search(text) or _TRACE.search(text):
+    if _LEVEL.match(text) or ("level=" in text and _LEVEL_FIELD.search(text)) or _TRACE.match(text):
         return True
-    if _PROMPT.search(text) or _HTTP_STATUS.search(text) or _TABLE_RULE.search(text):
+    if _PROMPT.match(text) or _HTTP_STATUS.match(text) or _TABLE_RULE.match(text):
         return True
     # Aligned columns ("NEXT   LEFT   LAST") with no sentence punctuation: a table a command printed.
-    return bool(_COLUMNS.search(text)) and not re.search(r"[.!?,;:]\s|[.!?]$", text)
+    # (The cheap test first: columns need a run of spaces or a tab, and most sentences have neither.)
+    aligned = ("  " in text or "\t" in text) and bool(_COLUMNS.search(text))
+    return aligned and not re.search(r"[.!?,;:]\s|[.!?]$", text)
 
 
 def _bare_url(text: str) -> bool:
     """A URL with (almost) nothing around it: a link pasted, not a sentence about it."""
-    if not _URL.search(text):
+    if "://" not in text or not _URL.search(text):
         return False
     rest = _URL.sub(" ", text)
     words = len(_LATIN_WORD.findall(rest)) + len(_CJK.findall(rest)) // 2  # two Han characters ≈ a word

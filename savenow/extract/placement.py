@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from ..models import MemorySection
-from ..textnorm import compact, has_cjk, similarity
+from ..textnorm import compact, has_cjk
 from . import factkinds, signals
 from .signals import LEX
 
@@ -343,7 +343,7 @@ def _duplicate(
         for existing in section.bullets:
             existing_ids = signals.identifiers(existing)
             for bullet in bullets:
-                score = similarity(bullet.bullet, existing)
+                score = signals.alike(bullet.bullet, existing)
                 shared = len(bullet.ids & existing_ids)
                 covered = bool(bullet.ids) and bullet.ids <= existing_ids
                 if prior and (score >= PRIOR_SIMILARITY or shared):
@@ -384,7 +384,7 @@ def _restated(
             existing_ids = signals.identifiers(existing)
             folded = existing.casefold()
             if all(i in existing_ids or i in folded for i in asserted) and (
-                len(values) >= 2 or similarity(text, existing) >= RESTATED_SIMILARITY
+                len(values) >= 2 or signals.alike(text, existing) >= RESTATED_SIMILARITY
             ):
                 return section, existing
     return None
@@ -398,7 +398,8 @@ def _affinity(
     score = min(2.0, 1.0 * len(note_ids & section_ids))
     if kinds & {"root_cause", "fix"} and lead_ids & section_ids:
         score = 2.0  # the incident's lead sentence names a system the section describes (its host, its file)
-    terms = [term for term in _title_terms(section.title) if term in compact(text)]
+    compact_text = signals.compacted(text)
+    terms = [term for term in _title_terms(section.title) if term in compact_text]
     if terms:
         # A long word of the heading ("digest", "ollama") names the subject; a short one only hints.
         score += 2.0 if any(len(term) >= 5 or has_cjk(term) and len(term) >= 3 for term in terms) else 1.5
@@ -406,7 +407,7 @@ def _affinity(
         score += 2.0
     if "preference" in kinds and _PREFERENCE_SECTION.search(section.title):
         score += 2.0
-    if similarity(text, section_text) >= 0.3:
+    if signals.alike(text, section_text) >= 0.3:
         score += 1.0
     score += factkinds.kind_affinity(factkinds.note_kinds(text, kinds), section.title, tuple(section.bullets))
     return score

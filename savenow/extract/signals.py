@@ -13,10 +13,10 @@ Python's Unicode regexes a Chinese character counts as a word character, so
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
-from ..textnorm import cjk_ratio, has_cjk
+from ..textnorm import cjk_ratio, compact, compact_similarity, has_cjk
 from .machine import is_machine_line
 
 __all__ = [
@@ -38,7 +38,12 @@ def _en(*words: str) -> str:
 
 
 def _any(*parts: str) -> re.Pattern[str]:
-    return re.compile("|".join(parts), re.IGNORECASE)
+    pattern = re.compile("|".join(parts), re.IGNORECASE)
+    _PARTS[pattern] = parts
+    return pattern
+
+
+_PARTS: dict[re.Pattern[str], tuple[str, ...]] = {}  # the alternatives each lexicon was built from
 
 
 class Lexicon:
@@ -730,6 +735,155 @@ class Lexicon:
     YES = re.compile(r"^\s*(?:对|是|是的|没错|yes|yep|yeah|correct|right|exactly|嗯)", re.IGNORECASE)
 
 
+class Lexeme:
+    """A marker pattern of the lexicon, matched case-insensitively — quickly.
+
+    Why not the IGNORECASE pattern itself: CPython's regex engine skips an alternative on
+    its first letter only when matching case-sensitively, and a lexicon is a long list of
+    alternatives tried at every position of a sentence. So a pattern whose letters are all
+    lowercase is matched case-sensitively against the lowercased sentence, which gives the
+    same answer about twice as fast. A sentence with a cased letter outside ASCII (É, ſ, K)
+    lowercases irregularly and goes to the IGNORECASE pattern, as does a pattern with an
+    uppercase letter. Each sentence is searched once per lexeme until :func:`forget_chat`.
+    """
+
+    __slots__ = ("_ascii", "_empty_for_ascii", "_lowercase", "_memo", "regex")
+
+    def __init__(self, regex: re.Pattern[str]) -> None:
+        self.regex = regex
+        caseless = bool(regex.flags & re.IGNORECASE) and _lowercase_only(regex.pattern)
+        flags = regex.flags & ~re.IGNORECASE
+        self._lowercase = re.compile(regex.pattern, flags) if caseless else None
+        # For ASCII text (most English sentences), only the alternatives that can match ASCII text:
+        # one that starts with a Chinese word ("以后", "还是(?:不行|…)") cannot.
+        ascii_parts = [part for part in _PARTS.get(regex, ()) if not _needs_non_ascii(part)]
+        self._ascii: re.Pattern[str] | None = (
+            re.compile("|".join(ascii_parts), flags) if caseless and regex in _PARTS else None
+        )
+        self._empty_for_ascii = caseless and regex in _PARTS and not ascii_parts
+        self._memo: dict[str, re.Match[str] | None] = {}
+        _LEXEMES.append(self)
+
+    def search(self, text: str) -> re.Match[str] | None:
+        """Like ``re.Pattern.search``; a match found on the lowercased text has the same span
+        (its groups are lowercase, and every caller case-folds them)."""
+        try:
+            return self._memo[text]
+        except KeyError:
+            pass
+        lowered = _lowercased(text) if self._lowercase is not None else None
+        if lowered is None:
+            found = self.regex.search(text)
+        elif self._ascii is not None and text.isascii():
+            found = None if self._empty_for_ascii else self._ascii.search(lowered)
+        else:
+            found = self._lowercase.search(lowered)  # type: ignore[union-attr]
+        if len(self._memo) >= _MEMO_LIMIT:
+            self._memo.clear()
+        self._memo[text] = found
+        return found
+
+    def sub(self, repl: str, text: str, count: int = 0) -> str:
+        return self.regex.sub(repl, text, count)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.regex.finditer(text)
+
+    @property
+    def pattern(self) -> str:
+        return self.regex.pattern
+
+
+_LEXEMES: list[Lexeme] = []
+_MEMO_LIMIT = 4096  # sentences remembered per lexeme; a chat of 180 messages has about 600
+_LOWERED: dict[str, str | None] = {}
+_ASCII_RUN = re.compile(r"[\x00-\x7f]+")
+_RANGE_BOTH_CASES = re.compile(r"A-Za-z")
+_ESCAPE = re.compile(r"\\.")
+
+
+def _lowercase_only(source: str) -> bool:
+    """No uppercase letter in the pattern outside an escape (\\W, \\S) or an [A-Za-z] range."""
+    rest = _ESCAPE.sub("", _RANGE_BOTH_CASES.sub("", source))
+    return not any("A" <= char <= "Z" for char in rest)
+
+
+def _needs_non_ascii(part: str) -> bool:
+    """An alternative that starts with a required non-ASCII character ("以后", "还是(?:不行|一样)"):
+    it cannot match ASCII text. Anything less plain ("(?<![一二])下午", "好?") counts as able to."""
+    return (
+        len(part) > 0
+        and not part[0].isascii()
+        and part[1:2] not in ("?", "*", "{")
+        and "\\" not in part
+        and "|" not in _top_level(part)
+    )
+
+
+def _top_level(part: str) -> str:
+    """The part with its parenthesized groups removed (where a top-level "|" would show)."""
+    depth, kept = 0, []
+    for char in part:
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth = max(depth - 1, 0)
+        elif depth == 0:
+            kept.append(char)
+    return "".join(kept)
+
+
+def _lowercased(text: str) -> str | None:
+    """The text lowercased, or None when a non-ASCII letter in it has case (lowercasing it may
+    change the length or fold it onto an ASCII letter the way IGNORECASE does not)."""
+    try:
+        return _LOWERED[text]
+    except KeyError:
+        pass
+    lowered: str | None = text.lower()
+    if not text.isascii():
+        rest = _ASCII_RUN.sub("", text)
+        if rest.lower() != rest or rest.upper() != rest:
+            lowered = None
+    if len(_LOWERED) >= _MEMO_LIMIT:
+        _LOWERED.clear()
+    _LOWERED[text] = lowered
+    return lowered
+
+
+def forget_chat() -> None:
+    """Drop what was remembered about the last chat's sentences (called once per extraction)."""
+    _LOWERED.clear()
+    _COMPACTED.clear()
+    for lexeme in _LEXEMES:
+        lexeme._memo.clear()
+
+
+_COMPACTED: dict[str, str] = {}
+
+
+def compacted(text: str) -> str:
+    """:func:`savenow.textnorm.compact`, remembered for the chat: placement compares each note
+    with the same saved bullets and sections again and again."""
+    try:
+        return _COMPACTED[text]
+    except KeyError:
+        pass
+    if len(_COMPACTED) >= _MEMO_LIMIT:
+        _COMPACTED.clear()
+    result = _COMPACTED[text] = compact(text)
+    return result
+
+
+def alike(a: str, b: str) -> float:
+    """:func:`savenow.textnorm.similarity` through :func:`compacted`."""
+    return compact_similarity(compacted(a), compacted(b))
+
+
+for _name, _value in list(vars(Lexicon).items()):
+    if isinstance(_value, re.Pattern):
+        setattr(Lexicon, _name, Lexeme(_value))
+
 LEX = Lexicon
 
 
@@ -843,7 +997,9 @@ _ZH_QUESTION = re.compile(
 
 def is_question(sentence: str) -> bool:
     stripped = sentence.rstrip()
-    return stripped.endswith(("?", "？")) or bool(_ZH_QUESTION.search(stripped))
+    if stripped.endswith(("?", "？")):
+        return True
+    return not stripped.isascii() and bool(_ZH_QUESTION.search(stripped))  # its words are all Chinese
 
 
 # --------------------------------------------------------------------------- identifiers
