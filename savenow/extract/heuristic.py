@@ -69,6 +69,7 @@ class Statement:
     machine: bool = False  # a log line, traceback, prompt, command output or bare URL: support, never a seed
     acknowledged: bool = False  # (user) the assistant's next message says it recorded this
     symptom: bool = False  # only reports a problem ("403 on …", "又在重启"): support, never a seed or bullet
+    item: int | None = None  # the user's numbered item (message index) this sentence is about, in a dump
     _compact: str | None = field(default=None, repr=False)
 
     _grams: frozenset[str] | None = field(default=None, repr=False)
@@ -418,6 +419,48 @@ def _explicit_ack(chat: list[_Message], index: int) -> bool:
 
 
 RESTATED_TERMS = 3  # content terms an acknowledgement must repeat to restate the user's rule
+ECHO_SHARE = 0.5  # … and the share of a plain echo's own terms that must be the user's
+
+
+def _echoes_item(chat: list[_Message], index: int) -> bool:
+    """ "1. coffee. … an oat flat white, extra shot, from Ferro" answered by "Oat flat white, extra
+    shot, no sugar, from Ferro on Camden Rd.": a user handing over facts as numbered items, each
+    confirmed back by a plain restatement (no "Noted:"), hands over each item like "Noted: …" would."""
+    if index == 0 or chat[index].role != "assistant" or chat[index].is_paste or not chat[index].items:
+        return False
+    said = chat[index - 1]
+    if said.role != "user" or said.is_paste or not said.items or said.items[0][0] is None:
+        return False  # only a numbered (or lettered) item of the user's
+    first = chat[index].items[0][1]
+    if signals.is_question(first) or signals.is_question(said.prose.strip()):
+        return False
+    words = _echo_terms(first)
+    shared = words & _echo_terms(said.prose)
+    return len(shared) >= RESTATED_TERMS and len(shared) >= ECHO_SHARE * len(words)
+
+
+def _echo_terms(text: str) -> frozenset[str]:
+    """Words, numbers and times ("18", "30") and Chinese bigrams, without a sentence's final dot."""
+    return frozenset(term.rstrip(".") for term in _fact_terms(text)) - {""}
+
+
+ITEM_FOLLOW_UP = 3  # messages after a numbered item that are still about it (a question and its answer)
+
+
+def _item_of_messages(chat: list[_Message]) -> dict[int, int]:
+    """Each message of a numbered dump → the user's item message it is about: the item, its echo
+    and up to three messages after it, until the user's next item."""
+    owner: dict[int, int] = {}
+    for index in range(1, len(chat)):
+        if not _echoes_item(chat, index):
+            continue
+        item = index - 1
+        for later in range(item, min(item + 1 + ITEM_FOLLOW_UP, len(chat))):
+            message = chat[later]
+            if later > index and message.role == "user" and message.items and message.items[0][0]:
+                break  # the next item starts
+            owner[later] = item
+    return owner
 
 
 def _restated_rule(said: _Message, answer: _Message) -> bool:
@@ -502,10 +545,14 @@ def statements(messages: Sequence[ChatMessage]) -> list[Statement]:
     """Every sentence of the chat, scored."""
     chat = _messages(messages)
     result: list[Statement] = []
+    items = _item_of_messages(chat)
     for index, message in enumerate(chat):
         if message.is_paste:
             continue
-        result.extend(_message_statements(chat, index))
+        found = _message_statements(chat, index)
+        for statement in found:
+            statement.item = items.get(index)
+        result.extend(found)
     _mark_applied_fixes(chat, result)
     _mark_chosen_options(chat, result)
     return result
@@ -597,7 +644,7 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
         echoed=_echoed_ids(chat, index),
         chosen=message.chosen,
         asked_to_note=assistant and _asked_to_note(chat, index),
-        explicit_ack=assistant and _explicit_ack(chat, index),
+        explicit_ack=assistant and (_explicit_ack(chat, index) or _echoes_item(chat, index)),
         accepted=assistant and message.accepted,
         applied=assistant and _applied_next(chat, index),
         acknowledged=not assistant and _acknowledged(chat, index),
@@ -758,6 +805,8 @@ def _score(statement: Statement, context: _Context, carried: set[str], label: st
         return 0.0
     if LEX.CHITCHAT.search(text) or LEX.DEFERRAL.search(text):
         return 0.0
+    if LEX.ONE_OFF.search(text) and "future" not in statement.kinds and not LEX.RECURRING.search(text):
+        return 0.0  # "Added: dentist Thursday 3 Dec, 15:00" — an appointment, however acknowledged
     if LEX.STATUS.search(text) and not statement.kinds & {"future", "note"}:
         return 0.0  # "72% done" is a status; "at most 10% after 23:00, always" is a rule
     if LEX.RULED_OUT.search(text) or LEX.RECOMMENDS_ITEM.search(statement.bullet):
@@ -1077,6 +1126,8 @@ def _join_details(notes: list[Note]) -> list[Note]:
 
 
 def _details_of_one_subject(a: Statement, b: Statement) -> bool:
+    if a.item is not None or b.item is not None:
+        return a.item == b.item  # in a numbered dump, each item is one subject and only one
     return (
         a.role == b.role == "assistant"
         and a.restates

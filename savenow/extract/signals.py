@@ -729,6 +729,40 @@ class Lexicon:
         "记到",
         "加到(?:笔记|备忘|记忆)",
     )
+    # A one-off: a specific near day or date ("this Thursday", "Thursday 3 Dec", 这周四, 后天) or an
+    # order / ticket number ("Order #F-2291", 订单号). An appointment or errand, not a standing fact.
+    ONE_OFF = _any(
+        _en(
+            "(?:this|next) (?:mon|tues|wednes|thurs|fri|satur|sun)day",
+            "(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,? \\d{1,2}(?:st|nd|rd|th)? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*",
+            "(?:order|ticket|booking|confirmation|tracking)(?: no\\.?| number)? ?#\\s?[a-z0-9-]{3,}",
+            "the day after tomorrow",
+        ),
+        "后天",
+        "这周[一二三四五六日天]",
+        "本周[一二三四五六日天]",
+        "下周[一二三四五六日天]",
+        "订单号",
+        "工单号",
+        "取件码",
+    )
+    # It recurs: a start date of a weekly lesson ("下周四开始，每周四 17:30") is not a one-off.
+    RECURRING = _any(
+        _en(
+            "every",
+            "each",
+            "weekly",
+            "daily",
+            "monthly",
+            "yearly",
+            "annual(?:ly)?",
+            "birthdays?",
+            "anniversary",
+        ),
+        "每",
+        "生日",
+        "纪念日",
+    )
     CONFIRM_QUESTION = re.compile(
         r"(?:对吗|对不对|是吗|right|correct|is that right)\s*[?？]\s*$", re.IGNORECASE
     )
