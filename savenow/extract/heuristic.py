@@ -217,6 +217,7 @@ class _Message:
     chosen: str | None = None  # the list label the user picked from this message's options
     recalled: bool = False  # a later message says this was saved / agreed before
     accepted: bool = False  # the user's reply agrees to what this (assistant) message proposes
+    handed: bool = False  # (user) one numbered item of a dump sent one message at a time
 
 
 def _messages(messages: Sequence[ChatMessage]) -> list[_Message]:
@@ -380,6 +381,7 @@ class _Context:
     acknowledged: bool = False  # (user) the assistant's next message says it recorded this message
     ack_words: frozenset[str] | None = None  # … the words of that acknowledgement (None: a bare "记下了")
     confirmed_fact: bool = False  # (assistant) the user's reply says yes and repeats one of its values
+    handed: bool = False  # (user) a numbered item of a dump: a fact handed over
 
 
 def _single_name(text: str) -> str | None:
@@ -447,14 +449,38 @@ def _echo_terms(text: str) -> frozenset[str]:
 ITEM_FOLLOW_UP = 3  # messages after a numbered item that are still about it (a question and its answer)
 
 
+def _numbered_label(message: _Message) -> int | None:
+    if message.role != "user" or message.is_paste or not message.items:
+        return None
+    label = message.items[0][0]
+    return int(label) if label and label.isdigit() else None
+
+
+def _dump_items(chat: list[_Message]) -> set[int]:
+    """ "1. bills …" … "2. Noor's swimming …" … "3. meds …": the user sends numbered items one
+    message at a time (each number following the one before). Each is a fact handed over, whatever the
+    assistant answers to it (a follow-up question, "Noted."), unless the user calls it minor."""
+    numbered = [(index, _numbered_label(message)) for index, message in enumerate(chat)]
+    numbered = [(index, label) for index, label in numbered if label is not None]
+    found: set[int] = set()
+    for (first, one), (second, two) in zip(numbered, numbered[1:]):
+        if two == one + 1:
+            found |= {first, second}
+    return {
+        index
+        for index in found
+        if not LEX.MINOR.search(chat[index].prose)
+        and not signals.is_question(chat[index].prose.strip())
+    }
+
+
 def _item_of_messages(chat: list[_Message]) -> dict[int, int]:
     """Each message of a numbered dump → the user's item message it is about: the item, its echo
     and up to three messages after it, until the user's next item."""
     owner: dict[int, int] = {}
-    for index in range(1, len(chat)):
-        if not _echoes_item(chat, index):
-            continue
-        item = index - 1
+    starts = {index - 1 for index in range(1, len(chat)) if _echoes_item(chat, index)}
+    for item in sorted(starts | _dump_items(chat)):
+        index = item + 1
         for later in range(item, min(item + 1 + ITEM_FOLLOW_UP, len(chat))):
             message = chat[later]
             if later > index and message.role == "user" and message.items and message.items[0][0]:
@@ -546,6 +572,9 @@ def statements(messages: Sequence[ChatMessage]) -> list[Statement]:
     chat = _messages(messages)
     result: list[Statement] = []
     items = _item_of_messages(chat)
+    for index in _dump_items(chat):
+        # an item the assistant restates is handed over by that restatement already
+        chat[index].handed = index + 1 >= len(chat) or not _echoes_item(chat, index + 1)
     for index, message in enumerate(chat):
         if message.is_paste:
             continue
@@ -649,6 +678,7 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
         applied=assistant and _applied_next(chat, index),
         acknowledged=not assistant and _acknowledged(chat, index),
         confirmed_fact=assistant and _confirmed_fact(chat, index),
+        handed=message.handed,
     )
     if context.acknowledged:
         context.ack_words = _ack_words(chat[index + 1].prose)
@@ -798,6 +828,11 @@ def _resolve_pronoun(bullet: str, name: str | None) -> str:
 _PRONOUN = re.compile(r"^(?:she|he|they)\s+(?=\w)|^(?:她|他)(?=[\u4e00-\u9fff])", re.IGNORECASE)
 
 
+HANDED_ITEM = 3.0  # a numbered item of the user's dump
+HANDED_VALUE = 0.5  # … per number, time or name it holds (the sentence with the values is the bullet)
+_VALUE = re.compile(r"\d+(?:[:.]\d+)?|(?<=[^.!?] )[A-Z][a-z]+")
+
+
 def _score(statement: Statement, context: _Context, carried: set[str], label: str | None) -> float:
     text = statement.text
     score = _marker_score(statement, context, carried)
@@ -807,7 +842,7 @@ def _score(statement: Statement, context: _Context, carried: set[str], label: st
         return 0.0
     if LEX.ONE_OFF.search(text) and "future" not in statement.kinds and not LEX.RECURRING.search(text):
         return 0.0  # "Added: dentist Thursday 3 Dec, 15:00" — an appointment, however acknowledged
-    if LEX.STATUS.search(text) and not statement.kinds & {"future", "note"}:
+    if LEX.STATUS.search(text) and not statement.kinds & {"future", "note"} and not context.handed:
         return 0.0  # "72% done" is a status; "at most 10% after 23:00, always" is a rule
     if LEX.RULED_OUT.search(text) or LEX.RECOMMENDS_ITEM.search(statement.bullet):
         return 0.0
@@ -849,6 +884,8 @@ def _score(statement: Statement, context: _Context, carried: set[str], label: st
         and (context.ack_words is None or _text_words(statement.bullet) & context.ack_words)
     ):
         score += 2.0  # a rule the user set and the assistant said it recorded ("记下了", or repeating it)
+    if context.handed:
+        score += HANDED_ITEM + HANDED_VALUE * min(3, len(_VALUE.findall(statement.bullet)))
     if context.confirmed_fact and statement.ids & (context.reply.ids if context.reply else frozenset()):
         score += 2.5  # the user agreed and repeated its value: a fact both sides hold
     if label and context.chosen:

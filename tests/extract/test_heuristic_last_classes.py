@@ -1,0 +1,53 @@
+"""Classes a blind "last" set exposed (en + zh): numbered items sent one message at a time and
+answered with a question or a bare "Noted." rather than a restatement."""
+
+from __future__ import annotations
+
+from tests.extract.test_heuristic_conversations import chat, extract, saved, text_of
+
+# --------------------------------------------------------------------------- numbered items, one per message
+
+
+def test_numbered_items_sent_one_by_one_are_notes_en() -> None:
+    messages = chat(
+        "u: I'll send the family logistics as a numbered list",
+        "a: Sure, go ahead.",
+        "u: 1. piano. Lena has lessons with Mrs Varga on Tuesdays 16:00, fee £25 paid monthly",
+        "a: Got it. Should I remind you the day before?",
+        "u: no need",
+        "u: 2. dentist. the whole family goes to Dr Amin at Parkside Dental, checkups every 6 months",
+        "a: Noted.",
+        "u: 3. recycling is minor, don't bother: blue bin on Mondays",
+        "a: OK.",
+    )
+    notes = saved(extract(messages))
+    texts = [text_of(n) for n in notes]
+    assert any("varga" in t and "16:00" in t for t in texts)
+    assert any("parkside dental" in t for t in texts)
+    assert len(notes) == 2  # one note per item; the minor item is dropped
+    assert not any("blue bin" in t for t in texts)
+
+
+def test_numbered_items_sent_one_by_one_are_notes_zh() -> None:
+    messages = chat(
+        "u: 家里几件事，我按编号一条条发",
+        "a: 好的，你发吧。",
+        "u: 1. 保姆。周阿姨每周二、周五 9:00 到 12:00 来，工资每月 15 号转账",
+        "a: 需要我每月 14 号提醒你转账吗？",
+        "u: 要",
+        "u: 2. 车险。车险在平安，每年 3 月 20 日到期，联系人陈经理",
+        "a: 收到。",
+    )
+    notes = saved(extract(messages))
+    texts = [text_of(n) for n in notes]
+    assert any("周阿姨" in t and "9:00" in t for t in texts)
+    assert any("平安" in t and "3 月 20 日" in t for t in texts)
+
+
+def test_a_single_numbered_message_is_not_a_dump_en() -> None:
+    messages = chat(
+        "u: 1. lol the coffee machine broke again",
+        "a: Oh no! Hope it gets fixed soon.",
+        "u: yeah whatever",
+    )
+    assert saved(extract(messages)) == []
