@@ -25,6 +25,7 @@ Deterministic, no I/O, a few milliseconds for 180 messages.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -463,14 +464,13 @@ def _dump_items(chat: list[_Message]) -> set[int]:
     numbered = [(index, _numbered_label(message)) for index, message in enumerate(chat)]
     numbered = [(index, label) for index, label in numbered if label is not None]
     found: set[int] = set()
-    for (first, one), (second, two) in zip(numbered, numbered[1:]):
+    for (first, one), (second, two) in itertools.pairwise(numbered):
         if two == one + 1:
             found |= {first, second}
     return {
         index
         for index in found
-        if not LEX.MINOR.search(chat[index].prose)
-        and not signals.is_question(chat[index].prose.strip())
+        if not LEX.MINOR.search(chat[index].prose) and not signals.is_question(chat[index].prose.strip())
     }
 
 
