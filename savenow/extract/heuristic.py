@@ -114,7 +114,7 @@ class Note:
 
     def bullets(self) -> list[Statement]:
         incident = self._incident_bullets()
-        chosen: list[Statement] = incident or [self.seed]
+        chosen: list[Statement] = incident or [self._named_lead()]
         for companion in self.companions:
             if len(chosen) < MAX_BULLETS and not any(_same_fact(companion, other) for other in chosen):
                 chosen.append(companion)
@@ -134,6 +134,22 @@ class Note:
                 continue
             chosen.append(member)
         return chosen
+
+    def _named_lead(self) -> Statement:
+        """An owner note must say who: "以后 hm-common 的问题都找他" gives way to the acknowledgement
+        "`hm-common` 由 Wen Jie 维护" when only that one names the person."""
+        seed = self.seed
+        if not ("owner" in seed.kinds or _PERSON_PRONOUN.search(seed.bullet)) or _PERSON.search(seed.bullet):
+            return seed
+        named = [
+            m
+            for m in [*self.members, *self.companions]
+            if _PERSON.search(m.bullet)
+            and not (m.machine or m.symptom)
+            and m.score >= seed.score * BULLET_RATIO
+            and (m.kinds & _STANDING or m.ids & seed.ids)
+        ]
+        return max(named, key=lambda m: (m.score, m.message)) if named else seed
 
     def _incident_bullets(self) -> list[Statement]:
         """An incident note leads with its root cause and its fix: the cause that names the
@@ -825,6 +841,11 @@ def _resolve_pronoun(bullet: str, name: str | None) -> str:
     return _PRONOUN.sub(name + " ", bullet, count=1)
 
 
+# a capitalized word inside a sentence (not its first word) or a Chinese name before 负责
+_PERSON = re.compile(r"(?<=[^.!?:：\s]\s)[A-Z][a-z]{2,}(?![A-Za-z])|[\u4e00-\u9fff]{2,3}(?=负责)")
+_PERSON_PRONOUN = re.compile(
+    r"(?<![A-Za-z])(?:him|her|them)(?![A-Za-z])|找[他她]|[他她]的|归[他她]", re.IGNORECASE
+)
 _PRONOUN = re.compile(r"^(?:she|he|they)\s+(?=\w)|^(?:她|他)(?=[\u4e00-\u9fff])", re.IGNORECASE)
 
 

@@ -51,3 +51,28 @@ def test_a_single_numbered_message_is_not_a_dump_en() -> None:
         "u: yeah whatever",
     )
     assert saved(extract(messages)) == []
+
+
+# --------------------------------------------------------------------------- owner notes name the owner
+
+
+def test_owner_note_keeps_the_owners_name_zh() -> None:
+    messages = chat(
+        "u: pay-gateway 是谁在维护来着",
+        "a: 之前没提过，我不知道。",
+        "u: 想起来了 Lin Hao, pay-gateway 是他的. 以后 pay-gateway 的问题都找他",
+        "a: 好：`pay-gateway` 由 Lin Hao 维护，相关问题找他。",
+    )
+    notes = saved(extract(messages))
+    assert any("lin hao" in text_of(n) and "pay-gateway" in text_of(n) for n in notes)
+
+
+def test_owner_note_keeps_the_owners_name_en() -> None:
+    messages = chat(
+        "u: who maintains ledger-sync again?",
+        "a: I don't know, it hasn't come up.",
+        "u: right, it's Tomasz Wolny's. from now on any ledger-sync question goes to him",
+        "a: Got it: `ledger-sync` is maintained by Tomasz Wolny; questions go to him.",
+    )
+    notes = saved(extract(messages))
+    assert any("tomasz" in text_of(n) and "ledger-sync" in text_of(n) for n in notes)
