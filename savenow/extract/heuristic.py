@@ -599,6 +599,7 @@ def statements(messages: Sequence[ChatMessage]) -> list[Statement]:
             statement.item = items.get(index)
         result.extend(found)
     _mark_applied_fixes(chat, result)
+    _resolve_this_way(chat, result)
     _mark_chosen_options(chat, result)
     return result
 
@@ -649,6 +650,45 @@ def _alternatives(chat: list[_Message]) -> set[str]:
 
 
 APPLIED_FIX_BONUS = 3.0
+ADOPTED_BONUS = 3.0
+THIS_WAY_TAIL = 8  # characters after "这么写" / "like this" up to which the rule says nothing else  # a user rule that adopts the assistant's proposal "this way"
+_THIS_WAY = re.compile(
+    r"(?<![A-Za-z])(?:like (?:this|that)|this way|that way|the same way)(?![A-Za-z])|[这那]么[写做办配弄搞来]|[这那]样[写做办配弄搞]|照[这那此]",
+    re.IGNORECASE,
+)
+
+
+def _resolve_this_way(chat: list[_Message], scored: list[Statement]) -> None:
+    """ "以后所有 repo 的 Dockerfile 都这么写" / "from now on every repo does it like this": a user's rule
+    that points at the assistant's proposal just before says what that proposal says — its bullet takes
+    the proposal's sentence with the identifiers (`--frozen-lockfile`), so the rule names its values."""
+    for statement in scored:
+        if statement.role != "user" or "future" not in statement.kinds:
+            continue
+        pointer = _THIS_WAY.search(statement.text)
+        if (
+            not pointer
+            or len(statement.text) - pointer.end() > THIS_WAY_TAIL
+            or signals.is_question(statement.text)
+        ):
+            continue  # "照这个来：名字统一 …" says its rule itself
+        before = [
+            s
+            for s in scored
+            if s.role == "assistant"
+            and statement.message - 2 <= s.message < statement.message
+            and s.ids - statement.ids
+            and not s.machine
+            and not signals.is_question(s.text)
+        ]
+        if not before:
+            continue
+        proposal = max(before, key=lambda s: (s.message, "`" in s.text, len(s.ids)))
+        statement.bullet = _clip(f"{statement.bullet.rstrip('。.')}：{proposal.bullet}")
+        # the proposal's subject (its first identifier) is what the rule adopts; the rest is its explanation
+        subject = min(proposal.ids - statement.ids, key=lambda i: (proposal.text.find(i) % 10_000, i))
+        statement.ids = statement.ids | {subject}
+        statement.score += ADOPTED_BONUS
 
 
 def _mark_applied_fixes(chat: list[_Message], scored: list[Statement]) -> None:

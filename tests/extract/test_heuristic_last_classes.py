@@ -76,3 +76,38 @@ def test_owner_note_keeps_the_owners_name_en() -> None:
     )
     notes = saved(extract(messages))
     assert any("tomasz" in text_of(n) and "ledger-sync" in text_of(n) for n in notes)
+
+
+# --------------------------------------------------------------------------- "do it like this" adopts the proposal
+
+
+def test_rule_pointing_at_the_proposal_takes_its_identifier_zh() -> None:
+    messages = chat(
+        "u: CI 里 npm install 老是装出不一样的版本",
+        "a: 用 `npm ci` 代替 `npm install`：它严格按 `package-lock.json` 装，lock 对不上直接报错。",
+        "u: 好, 以后所有 pipeline 都这么写",
+        "u: 午饭吃啥",
+    )
+    notes = saved(extract(messages))
+    assert any("npm ci" in text_of(n) and "以后" in text_of(n) for n in notes)
+
+
+def test_rule_pointing_at_the_proposal_takes_its_identifier_en() -> None:
+    messages = chat(
+        "u: the image keeps rebuilding the whole layer cache",
+        "a: Put `COPY go.mod go.sum ./` and `RUN go mod download` before copying the source, so deps stay cached.",
+        "u: nice. from now on every Go service does it like this",
+    )
+    notes = saved(extract(messages))
+    assert any("go.mod" in text_of(n) and "from now on" in text_of(n) for n in notes)
+
+
+def test_rule_that_says_its_own_content_is_not_rewritten_zh() -> None:
+    messages = chat(
+        "a: 节点名可以用 `balcony-env` 这种格式。",
+        "u: 以后新节点都照这个来：名字统一 位置-env，密码一律从 secrets.yaml 引用",
+        "a: 记下了：节点命名 位置-env；密码从 `secrets.yaml` 引用。",
+    )
+    notes = saved(extract(messages))
+    assert any("secrets.yaml" in text_of(n) for n in notes)
+    assert not any("balcony-env` 这种格式" in text_of(n) for n in notes)
