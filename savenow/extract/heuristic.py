@@ -71,6 +71,7 @@ class Statement:
     acknowledged: bool = False  # (user) the assistant's next message says it recorded this
     symptom: bool = False  # only reports a problem ("403 on …", "又在重启"): support, never a seed or bullet
     item: int | None = None  # the user's numbered item (message index) this sentence is about, in a dump
+    part: int | None = None  # the item number of a numbered list inside one user message it belongs to
     _compact: str | None = field(default=None, repr=False)
 
     _grams: frozenset[str] | None = field(default=None, repr=False)
@@ -235,6 +236,7 @@ class _Message:
     recalled: bool = False  # a later message says this was saved / agreed before
     accepted: bool = False  # the user's reply agrees to what this (assistant) message proposes
     handed: bool = False  # (user) one numbered item of a dump sent one message at a time
+    listed: bool = False  # (user) a numbered list of facts in this one message that the assistant took in
 
 
 def _messages(messages: Sequence[ChatMessage]) -> list[_Message]:
@@ -254,7 +256,41 @@ def _messages(messages: Sequence[ChatMessage]) -> list[_Message]:
     _mark_choices(result)
     _mark_recalled(result)
     _mark_accepted(result)
+    _mark_listed(result)
     return result
+
+
+LIST_MIN_ITEMS = 3  # "1. … 2. … 3. …" in one message: fewer is an aside, not a list of facts
+
+
+def _list_labels(message: _Message) -> list[int]:
+    return [int(label) for label, _ in message.items if label and label.isdigit()]
+
+
+def _mark_listed(chat: list[_Message]) -> None:
+    """ "here's the list: 1. hostname mm-build, static IP … 2. Xcode lives at … 3. …" on separate lines
+    of one user message, answered by an acknowledgement ("Got it.", "收到"): each item is a fact handed
+    over. Most items must hold an identifier (a list of chores or wishes is not a handover)."""
+    for index, message in enumerate(chat[:-1]):
+        if message.role != "user" or message.is_paste:
+            continue
+        labels = _list_labels(message)
+        if len(labels) < LIST_MIN_ITEMS or labels != list(range(labels[0], labels[0] + len(labels))):
+            continue
+        answer = chat[index + 1]
+        if (
+            answer.role != "assistant"
+            or answer.is_paste
+            or not _ACK_START.search(answer.prose.strip()[:_ACK_HEAD_CHARS])
+        ):
+            continue
+        with_ids = sum(
+            1
+            for label, sentence in message.items
+            if label and label.isdigit() and signals.identifiers(sentence)
+        )
+        if 2 * with_ids >= len(labels):
+            message.listed = True
 
 
 RULE_MESSAGE_CHARS = 200  # a user's rule message this short is one instruction
@@ -747,7 +783,15 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
     minor = bool(LEX.MINOR.search(whole))
     carried: set[str] = set()
     result = []
+    part: int | None = None
+    part_minor = False
     for label, sentence in message.items:
+        if message.listed and label and label.isdigit():
+            part, part_minor = int(label), bool(LEX.MINOR.search(sentence))
+            carried = set()  # each item of the list stands on its own
+        elif message.listed and part is not None and LEX.MINOR.search(sentence):
+            part_minor = True
+        context.handed = message.handed or (message.listed and part is not None and not part_minor)
         statement = Statement(
             message=index,
             role=message.role,
@@ -780,7 +824,8 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
             carried |= statement.kinds & {"note"}
         # An acknowledgement repeating the user's rule records it ("alerts on build failure go to …").
         statement.symptom = _symptom_only(statement) and not context.explicit_ack
-        if minor:
+        statement.part = part if message.listed else None
+        if part_minor if message.listed else minor:
             statement.score *= 0.25
         if assistant and _deferred_later(chat, index, statement.ids):
             statement.score = max(0.0, statement.score - 3.0)
@@ -996,6 +1041,10 @@ def _same_fact(a: Statement, b: Statement) -> bool:
 def _related(seed: Statement, other: Statement) -> bool:
     if seed.prior != other.prior:
         return False
+    if seed.message == other.message and seed.part != other.part:
+        return False  # two items of one list are two facts, even about one machine
+    if seed.message == other.message and seed.part is not None and seed.part == other.part:
+        return True  # the sentences of one list item are one fact
     if seed.ids & other.ids or _same_incident(seed, other):
         return True
     episode = {"root_cause", "fix"}
@@ -1193,6 +1242,8 @@ def find_notes(messages: Sequence[ChatMessage], scored: list[Statement] | None =
             home.members.append(statement)
             # Two notes joined by a strong statement are one fact; weak ones never chain notes.
             for other in homes[1:] if strong else []:
+                if _other_items(home.seed, other.seed):
+                    continue
                 home.members.extend(other.members)
                 notes.remove(other)
         elif statement.machine or statement.symptom:
@@ -1203,6 +1254,11 @@ def find_notes(messages: Sequence[ChatMessage], scored: list[Statement] | None =
     kept = [note for note in notes if note.score >= SEED_MIN or (note.seed.prior and note.seed.score >= 1.0)]
     kept.sort(key=lambda note: -note.score)
     return _join_details(kept)
+
+
+def _other_items(a: Statement, b: Statement) -> bool:
+    """Two items of one user's numbered list: never one note."""
+    return a.message == b.message and a.part is not None and b.part is not None and a.part != b.part
 
 
 DETAIL_DISTANCE = 2  # messages between two acknowledgements of details about one subject
@@ -1224,6 +1280,8 @@ def _join_details(notes: list[Note]) -> list[Note]:
 
 
 def _details_of_one_subject(a: Statement, b: Statement) -> bool:
+    if a.part is not None or b.part is not None:
+        return False  # items of a list in one message are each their own note
     if a.item is not None or b.item is not None:
         return a.item == b.item  # in a numbered dump, each item is one subject and only one
     return (
