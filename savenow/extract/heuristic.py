@@ -449,9 +449,23 @@ _NOT_NAMES = frozenset(
 )
 
 
+ASK_NOTE_CHARS = 30  # "ok 记一下" / "remember that" — a reply this short only asks to keep what was said
+
+
 def _asked_to_note(chat: list[_Message], index: int) -> bool:
+    """The user asks to remember something just before this message, or asks to remember this message
+    itself in a short reply right after it ("以后改了密码记得重新生成 AuthID" → "ok 记一下")."""
     previous = chat[index - 1] if index > 0 else None
-    return previous is not None and previous.role == "user" and bool(LEX.NOTE.search(previous.prose))
+    if previous is not None and previous.role == "user" and LEX.NOTE.search(previous.prose):
+        return True
+    after = chat[index + 1] if index + 1 < len(chat) else None
+    return (
+        after is not None
+        and after.role == "user"
+        and len(after.prose.strip()) <= ASK_NOTE_CHARS
+        and bool(LEX.NOTE.search(after.prose))
+        and not after.ids
+    )
 
 
 def _applied_next(chat: list[_Message], index: int) -> bool:
@@ -557,17 +571,31 @@ _ACK_HEAD_CHARS = 40  # a record acknowledgement says so at its start ("好的�
 def _acknowledged(chat: list[_Message], index: int) -> bool:
     """The assistant answers this user statement by saying it recorded it ("好的，记下了这条规则")."""
     message = chat[index]
-    if message.role != "user" or message.is_paste or signals.is_question(message.prose.strip()):
+    if message.role != "user" or message.is_paste or _asks(message):
         return False
     if index + 1 >= len(chat) or chat[index + 1].role != "assistant" or chat[index + 1].is_paste:
         return False
     answer = chat[index + 1].prose.strip()
     if LEX.RECORDED.search(answer[:_ACK_HEAD_CHARS]) or LEX.EXPLICIT_ACK.search(answer):
         return True
+    if len(answer) <= BARE_RULE_ACK_CHARS and _ACK_START.search(answer) and LEX.FUTURE.search(message.prose):
+        return True  # "never put secrets in cron files" — "Understood.": a rule taken on board
     return bool(_ACK_START.search(answer)) and _echoes_user(chat, index + 1)  # "好，Metabase 归周敏负责"
 
 
 _BARE_ACK_CHARS = 30
+BARE_RULE_ACK_CHARS = 16  # "Understood." / "OK." — takes a rule on board without restating it
+TAG_QUESTION_CHARS = 8  # "ok?", "right?", "好吗？": a tag on a statement, not a question
+
+
+def _asks(message: _Message) -> bool:
+    """A question — but a statement ending in a short tag ("…, for any script. ok?") is still a statement."""
+    if not signals.is_question(message.prose.strip()):
+        return False
+    sentences = [sentence for _, sentence in message.items]
+    if len(sentences) < 2 or len(sentences[-1].strip()) > TAG_QUESTION_CHARS:
+        return True
+    return any(signals.is_question(sentence) for sentence in sentences[:-1])
 
 
 def _ack_words(answer: str) -> frozenset[str] | None:

@@ -289,6 +289,7 @@ class Lexicon:
             "(?:is |are )?gone",
             "back to normal",
             "looks good",
+            r"(?:test|connection|check)\w*(?: \w+)? (?:is |was )?ok\b",
         ),
         "正常了",
         "好了",
