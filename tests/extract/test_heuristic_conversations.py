@@ -313,4 +313,9 @@ def test_title_is_never_cut_inside_a_time() -> None:
     )
     notes = saved(extract(messages))
     title = notes[0].title if notes else ""
-    assert title.startswith("Backups") and title.endswith(": rule") and "06:" not in title and not title.endswith("…")
+    assert (
+        title.startswith("Backups")
+        and title.endswith(": rule")
+        and "06:" not in title
+        and not title.endswith("…")
+    )
