@@ -435,6 +435,7 @@ class _Context:
     ack_words: frozenset[str] | None = None  # … the words of that acknowledgement (None: a bare "记下了")
     confirmed_fact: bool = False  # (assistant) the user's reply says yes and repeats one of its values
     handed: bool = False  # (user) a numbered item of a dump: a fact handed over
+    corrected: bool = False  # (user) corrects the assistant, who admits the mistake next
 
 
 def _single_name(text: str) -> str | None:
@@ -625,6 +626,32 @@ def _deferred_later(chat: list[_Message], index: int, ids: frozenset[str]) -> bo
     return False
 
 
+# "不对不对, …" / "No, actually …": the user corrects what the assistant just said …
+_CORRECTION_LEAD = re.compile(
+    r"^\s*(?:(?:不对|不是的?|错了)(?:不对|错了)?|(?:no+|nope|actually|wrong|not quite)(?![A-Za-z]))[\s,，.。!！:：]+",
+    re.IGNORECASE,
+)
+# … and the assistant admits it: "抱歉，刚才算错了" / "Sorry, my mistake" / "You're right".
+_ADMITS = re.compile(
+    r"^\s*(?:抱歉|对不起|不好意思|你说得对|说得对|(?:sorry|apologies|my (?:mistake|bad)|you're right|you are right)(?![A-Za-z]))"
+    r"|(?:我|刚才)[^。.!！\n]{0,12}(?:算错|搞错|说错|记错|弄错)|(?<![A-Za-z])I (?:was wrong|got (?:that|it) wrong|miscalculated)",
+    re.IGNORECASE,
+)
+CORRECTED_BONUS = 4.0  # the user's corrected value, accepted by the assistant: a fact it now holds
+_ADMIT_HEAD_CHARS = 40
+
+
+def _correction_accepted(chat: list[_Message], index: int) -> bool:
+    """The user corrects the assistant ("不对, X 说我们用的是 0W-20 …") and the assistant's next message
+    admits the mistake ("抱歉，刚才算错了。按 0W-20 …"): the corrected statement is a fact handed over."""
+    message = chat[index]
+    if message.role != "user" or message.is_paste or not _CORRECTION_LEAD.search(message.prose):
+        return False
+    if index + 1 >= len(chat) or chat[index + 1].role != "assistant" or chat[index + 1].is_paste:
+        return False
+    return bool(_ADMITS.search(chat[index + 1].prose.strip()[:_ADMIT_HEAD_CHARS]))
+
+
 def _confirmed_fact(chat: list[_Message], index: int) -> bool:
     """The user's next message agrees ("Right, 8443 for staging") and repeats one of this message's values."""
     reply = _user_reply(chat, index)
@@ -799,6 +826,7 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
         acknowledged=not assistant and _acknowledged(chat, index),
         confirmed_fact=assistant and _confirmed_fact(chat, index),
         handed=message.handed,
+        corrected=not assistant and _correction_accepted(chat, index),
     )
     if context.acknowledged:
         context.ack_words = _ack_words(chat[index + 1].prose)
@@ -814,6 +842,8 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
     part: int | None = None
     part_minor = False
     for label, sentence in message.items:
+        if context.corrected and not result:
+            sentence = _CORRECTION_LEAD.sub("", sentence, count=1)  # the correction, not a denial
         if message.listed and label and label.isdigit():
             part, part_minor = int(label), bool(LEX.MINOR.search(sentence))
             carried = set()  # each item of the list stands on its own
@@ -826,7 +856,7 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
             text=sentence,
             bullet=_clip(signals.clean_bullet(sentence)),
             ids=frozenset(signals.identifiers(sentence)),
-            prior=message.recalled or bool(LEX.PRIOR.search(sentence)),
+            prior=message.recalled or signals.says_known(sentence),
             restates=context.restates,
             machine=is_machine_line(sentence),
             acknowledged=context.acknowledged,
@@ -1018,6 +1048,8 @@ def _score(statement: Statement, context: _Context, carried: set[str], label: st
         and (context.ack_words is None or _text_words(statement.bullet) & context.ack_words)
     ):
         score += 2.0  # a rule the user set and the assistant said it recorded ("记下了", or repeating it)
+    if context.corrected and _VALUE.search(statement.bullet):
+        score += CORRECTED_BONUS
     if context.handed:
         score += HANDED_ITEM + HANDED_VALUE * min(3, len(_VALUE.findall(statement.bullet)))
     if context.confirmed_fact and statement.ids & (context.reply.ids if context.reply else frozenset()):
@@ -1038,7 +1070,7 @@ def _score(statement: Statement, context: _Context, carried: set[str], label: st
 def _mark_recalled(chat: list[_Message]) -> None:
     """ "That's what we said this morning" marks the message it answers as already saved."""
     for index, message in enumerate(chat):
-        if not LEX.PRIOR.search(message.prose) or message.ids:
+        if not signals.says_known(message.prose) or message.ids:
             continue
         for earlier in range(index - 1, max(index - 3, -1), -1):
             if chat[earlier].role != message.role and not chat[earlier].is_paste:

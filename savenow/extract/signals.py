@@ -921,6 +921,18 @@ for _name, _value in list(vars(Lexicon).items()):
 
 LEX = Lexicon
 
+# "其他照旧" / "everything else as always": the known part is the rest, not what was just said.
+_REST_BEFORE_PRIOR = re.compile(
+    r"(?:其他|其余|别的|剩下的?|(?<![A-Za-z])(?:everything|anything|all) else|the rest|(?<![A-Za-z])others?)[^。！？.!?\n]{0,8}$",
+    re.IGNORECASE,
+)
+
+
+def says_known(text: str) -> bool:
+    """The text says its fact is already saved or agreed — not just that the *rest* stays as it was."""
+    found = LEX.PRIOR.search(text)
+    return found is not None and not _REST_BEFORE_PRIOR.search(text[: found.start()])
+
 
 # --------------------------------------------------------------------------- text shape
 
