@@ -4,7 +4,7 @@
 pi v3 JSONL file in the same folder. The bot's recorder writes the same layout
 into its own folder, so this one reader serves both (``source`` tells them apart).
 
-Choices (see docs/sessions.md):
+Choices (see "Sessions" in README.md):
 
 * **Tail only.** Transcripts are read backwards from the end in blocks until
   ``limit`` user/assistant messages are collected, so a 200 MB file costs what
