@@ -1021,8 +1021,11 @@ def _attach_code(result: list[tuple[str | None, str]], block: str) -> None:
     ]
     # A fix lead-in ("修法：", "应该写成：", "Fix:") may introduce a short snippet; anything else one or two lines.
     # (only a bare lead-in: a long sentence before the block already says the fix in words).
+    # A file named in inline code ("Fix in `/etc/x.yaml`:") only says where the snippet goes: still bare.
     bare_fix_lead = (
-        bool(result) and len(result[-1][1]) <= _FIX_LEAD_CHARS and bool(LEX.FIX.search(result[-1][1]))
+        bool(result)
+        and len(_INLINE_CODE.sub("", result[-1][1])) <= _FIX_LEAD_CHARS
+        and bool(LEX.FIX.search(result[-1][1]))
     )
     limit = _FIX_BLOCK_LINES if bare_fix_lead else 2
     if not result or not result[-1][1].endswith((":", "：")) or not 1 <= len(lines) <= limit:

@@ -1,0 +1,47 @@
+"""Classes the "report" set exposed (en + zh): a fix snippet whose lead-in only names the file it goes in."""
+
+from __future__ import annotations
+
+from tests.extract.test_heuristic_conversations import chat, extract, saved, text_of
+
+# --------------------------------------------------------------------------- "Fix in `file`:" + a snippet
+
+
+def test_fix_lead_in_naming_its_file_keeps_a_multi_line_snippet_en() -> None:
+    messages = chat(
+        "u: the exporter stopped scraping the second disk",
+        "a: Which collectors are enabled? Run `node_exporter --help | grep textfile`.",
+        "u: only the default ones",
+        "a: That's it. The disk collector ignores `sdb` because of the default exclude pattern.\n"
+        "Fix in `/etc/default/node-exporter.yaml`:\n"
+        "```yaml\ncollectors:\n  diskstats:\n    device_exclude: '^(ram|loop)\\d+$'\n```",
+        "u: done, sdb shows up now",
+        "a: Good.",
+    )
+    texts = [text_of(n) for n in saved(extract(messages))]
+    assert any("device_exclude" in t for t in texts)
+
+
+def test_fix_lead_in_naming_its_file_keeps_a_multi_line_snippet_zh() -> None:
+    messages = chat(
+        "u: frigate 录像一直只保留一天",
+        "a: 你现在的 retain 配置是什么？",
+        "u: 没改过，默认的",
+        "a: 原因找到了：默认 `record.retain.days` 是 1，所以只留一天。\n"
+        "修法在 `/opt/frigate/config.yml`：\n"
+        "```yaml\nrecord:\n  enabled: true\n  retain:\n    days: 14\n```",
+        "u: 改了，重启好了",
+        "a: 好。",
+    )
+    texts = [text_of(n) for n in saved(extract(messages))]
+    assert any("days: 14" in t for t in texts)
+
+
+def test_a_long_lead_in_still_keeps_only_short_snippets() -> None:
+    messages = chat(
+        "u: what does the default config of the exporter look like?",
+        "a: Here is the whole default file as it ships in the package, for reference:\n"
+        "```yaml\ncollectors:\n  diskstats: {}\n  cpu: {}\n  meminfo: {}\n```",
+        "u: thanks",
+    )
+    assert not saved(extract(messages))
