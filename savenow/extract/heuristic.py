@@ -794,16 +794,40 @@ def _mark_applied_fixes(chat: list[_Message], scored: list[Statement]) -> None:
             continue
         if LEX.HEDGE.search(statement.text) or LEX.RULED_OUT.search(statement.text):
             continue
+        # Config lines reported applied and working are the fix of an incident with no cause named.
+        uncaused_fix = _config_applied(chat, statement) and not _cause_near(causes, statement)
         reply = _user_reply(chat, statement.message)
-        if reply is None or not reply.confirms:
+        if not uncaused_fix and (reply is None or not reply.confirms):
             continue
-        if any(
+        if uncaused_fix or any(
             0 <= statement.message - cause.message <= INCIDENT_WINDOW and _shares_subject(cause, statement)
             for cause in causes
         ):
             statement.kinds.add("fix")
             statement.symptom = False  # "… and restart" in a fix is the remedy, not a report
             statement.score += APPLIED_FIX_BONUS
+
+
+# A config assignment in inline code: `KEY=value`, `- KEY=value`, `key: value`.
+_CONFIG_ASSIGNMENT = re.compile(r"`-?\s*[A-Za-z_][\w.\-]*(?:=|:\s+)[^`\s][^`]*`")
+
+
+def _cause_near(causes: list[Statement], statement: Statement) -> bool:
+    """A root cause stated within an incident's reach, before or after: the fix belongs to that incident."""
+    return any(abs(statement.message - cause.message) <= INCIDENT_WINDOW for cause in causes)
+
+
+def _config_applied(chat: list[_Message], statement: Statement) -> bool:
+    """The assistant's config lines ("在 compose 里加：" + `KEY=value`) that the user reports applied and, in
+    the same or the next message, working ("ok 加了" → "出来了"): that config is the fix, with no cause named."""
+    if not statement.text.rstrip().endswith("`") or not _CONFIG_ASSIGNMENT.search(statement.text):
+        return False
+    replies = [
+        m for m in chat[statement.message + 1 : statement.message + 4] if m.role == "user" and not m.is_paste
+    ]
+    if not replies or any(m.rejects for m in replies):
+        return False
+    return any(LEX.CONFIRM.search(m.prose) for m in replies[:2])
 
 
 def _message_statements(chat: list[_Message], index: int) -> list[Statement]:

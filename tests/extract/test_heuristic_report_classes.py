@@ -45,3 +45,42 @@ def test_a_long_lead_in_still_keeps_only_short_snippets() -> None:
         "u: thanks",
     )
     assert not saved(extract(messages))
+
+
+# --------------------------------------------------------------------------- config lines applied, then working
+
+
+def test_config_lines_applied_and_working_are_the_fix_en() -> None:
+    messages = chat(
+        "u: grafana shows a blank page after the upgrade",
+        "a: The new version checks the public address. Add this to the compose file:\n"
+        "```yaml\nenvironment:\n  - GF_SERVER_DOMAIN=grafana.home.lan\n```",
+        "u: ok added it, up -d",
+        "u: works now 👍",
+        "a: 👍",
+    )
+    texts = [text_of(n) for n in saved(extract(messages))]
+    assert any("gf_server_domain" in t for t in texts)
+
+
+def test_config_lines_applied_and_working_are_the_fix_zh() -> None:
+    messages = chat(
+        "u: jellyfin 升级之后外网打不开了",
+        "a: 新版要求声明发布地址。在 compose 里加：\n"
+        "```yaml\nenvironment:\n  - JELLYFIN_PublishedServerUrl=https://tv.home.cn\n```",
+        "u: ok 加了 重启了",
+        "u: 好了 出来了",
+        "a: 好。",
+    )
+    texts = [text_of(n) for n in saved(extract(messages))]
+    assert any("jellyfin_publishedserverurl" in t for t in texts)
+
+
+def test_config_lines_that_did_not_help_are_no_fix() -> None:
+    messages = chat(
+        "u: jellyfin 升级之后外网打不开了",
+        "a: 在 compose 里加：\n```yaml\nenvironment:\n  - JELLYFIN_PublishedServerUrl=https://tv.home.cn\n```",
+        "u: 加了，还是不行",
+        "a: 那看下日志？",
+    )
+    assert not any("jellyfin_publishedserverurl" in text_of(n) for n in saved(extract(messages)))
