@@ -9,7 +9,7 @@ server to see the expected call, with a bounded wait.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -35,6 +35,17 @@ ADMIN_ID = 1003
 def run(coro: Coroutine[Any, Any, Any]) -> Any:
     """Run one async test body with an overall bound, so a hang fails instead of stalling the suite."""
     return asyncio.run(asyncio.wait_for(coro, 60))
+
+
+def run_with_bot(tmp_path: Path, body: Callable[[FakeBotAPI, Bot], Awaitable[None]], **options: Any) -> None:
+    """Start a fake Bot API and the real bot on it, run ``await body(api, bot)``, then stop both."""
+
+    async def main() -> None:
+        with FakeBotAPI() as api:
+            async with running_bot(tmp_path, api=api, **options) as bot:
+                await body(api, bot)
+
+    run(main())
 
 
 def make_settings(tmp_path: Path, api: FakeBotAPI, **telegram: Any) -> Settings:
