@@ -39,11 +39,10 @@ _CLOCK = re.compile(
     r"|(?<![A-Za-z])(?:morning|afternoon|evening)s?(?![A-Za-z])",
     re.IGNORECASE,
 )
-# A bullet that states how things are always done: a default, a must, "统一", "别 …".
-_RULE_WORDS = re.compile(
-    r"默认|统一|别|不要|不得|只能|只用|一律|必须|都[要用发走]|always|never|by default|must|only|don't|do not",
-    re.IGNORECASE,
-)
+# A bullet that states how things are always done. LEX.FUTURE already knows the standing-rule
+# markers (always/never/must/by default, 以后/一律/统一/必须/只能/只用); a saved bullet also reads as a
+# rule through the plain prohibitions and "only" below, and through a bare "默认".
+_RULE_WORDS = re.compile(r"默认|别|不要|不得|都[要用发走]|only|don't|do not", re.IGNORECASE)
 
 
 def heading_kinds(title: str) -> frozenset[str]:
