@@ -299,9 +299,10 @@ class SaveNowService:
         day = day or self.clock.today()
         memory_path = self.memory_path(day)
         memory_text = read_exact(memory_path)
-        sections = MemoryDocument.parse(memory_text).memory_sections() if memory_text else []
+        document = MemoryDocument.parse(memory_text)
+        sections = document.memory_sections()
         extraction = self.extractor.extract(transcript.messages, sections)
-        decisions = plan(extraction.entries, memory_text)
+        decisions = plan(extraction.entries, document)
         notices = list(extraction.notices)
         if transcript.malformed_lines:
             notices.append(f"{transcript.malformed_lines} malformed transcript line(s) were skipped.")
