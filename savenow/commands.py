@@ -9,6 +9,7 @@ import argparse
 import json
 import sys
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 from .config import Settings, load_settings
@@ -153,8 +154,6 @@ def undo(args: argparse.Namespace) -> int:
 def _undo_workspace(args: argparse.Namespace) -> argparse.Namespace:
     """The script drop-ins journal into the workspace they derive (the current directory, usually),
     so without --workspace an undo run where a journal lies takes that one (DESIGN §8)."""
-    from pathlib import Path
-
     from .journal import journal_path
 
     if args.workspace is None and journal_path(Path.cwd()).is_file():
