@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..models import MAX_ENTRIES, ChatMessage, Entry, ExtractionResult, MemorySection
-from ..textnorm import compact, compact_similarity
+from ..text.normalize import compact, compact_similarity
 from . import signals
 from .machine import is_machine_line, is_machine_text
 from .placement import USER_RULE, USER_STANDING, Placement, local_topic, on_topic, place, topic_home

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from ..models import MemorySection
-from ..textnorm import compact, has_cjk
+from ..text.normalize import compact, has_cjk
 from . import factkinds, signals
 from .signals import LEX
 

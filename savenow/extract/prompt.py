@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..models import MAX_ENTRIES, ChatMessage, MemorySection
-from ..textnorm import bigrams, compact
+from ..text.normalize import bigrams, compact
 from .tokens import MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, estimate_tokens
 
 __all__ = [

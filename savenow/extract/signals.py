@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
-from ..textnorm import cjk_ratio, compact, compact_similarity, has_cjk
+from ..text.normalize import cjk_ratio, compact, compact_similarity, has_cjk
 from .machine import is_machine_line
 
 __all__ = [
@@ -898,7 +898,7 @@ _COMPACTED: dict[str, str] = {}
 
 
 def compacted(text: str) -> str:
-    """:func:`savenow.textnorm.compact`, remembered for the chat: placement compares each note
+    """:func:`savenow.text.normalize.compact`, remembered for the chat: placement compares each note
     with the same saved bullets and sections again and again."""
     try:
         return _COMPACTED[text]
@@ -911,7 +911,7 @@ def compacted(text: str) -> str:
 
 
 def alike(a: str, b: str) -> float:
-    """:func:`savenow.textnorm.similarity` through :func:`compacted`."""
+    """:func:`savenow.text.normalize.similarity` through :func:`compacted`."""
     return compact_similarity(compacted(a), compacted(b))
 
 

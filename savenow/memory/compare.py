@@ -18,7 +18,7 @@ next entry is compared against, so a batch never repeats itself):
   similarity ≥ :data:`STRONG_CONTENT_THRESHOLD` with title similarity ≥
   :data:`SHOW_MATCH_THRESHOLD`.
 
-Similarity is :func:`savenow.textnorm.similarity` (CJK-aware). Headings are
+Similarity is :func:`savenow.text.normalize.similarity` (CJK-aware). Headings are
 first screened with rapidfuzz over all sections (C speed), then the best
 :data:`SCREEN_TOP_K` are rescored, so a 2,000-section file stays fast.
 """
@@ -31,7 +31,7 @@ from typing import Literal
 from rapidfuzz import fuzz, process
 
 from ..models import Entry
-from ..textnorm import bullet_keys, compact_many, compact_similarity
+from ..text.normalize import bullet_keys, compact_many, compact_similarity
 from .document import MemoryDocument
 
 SHOW_MATCH_THRESHOLD = 0.4  # "compared against" lists headings at least this close

@@ -1,4 +1,4 @@
-"""textnorm: normalization and CJK-aware similarity."""
+"""text.normalize: normalization and CJK-aware similarity."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from savenow.textnorm import (
+from savenow.text.normalize import (
     bullet_key,
     bullet_keys,
     cjk_ratio,
