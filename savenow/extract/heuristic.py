@@ -204,9 +204,9 @@ class HeuristicExtractor:
             )
             for note in notes
         ]
-        placed = [(n, p) for n, p in placed if p is not None]
-        kept = [(n, p) for n, p in placed if p.action != "skip"][:MAX_ENTRIES]
-        skips = _unique_skips([(n, p) for n, p in placed if p.action == "skip"])
+        placed_notes = [(n, p) for n, p in placed if p is not None]
+        kept = [(n, p) for n, p in placed_notes if p.action != "skip"][:MAX_ENTRIES]
+        skips = _unique_skips([(n, p) for n, p in placed_notes if p.action == "skip"])
         in_notes = {id(m) for n, _ in kept for m in n.members}
         skips += restated_skips(
             [s for s in scored if id(s) not in in_notes], sections, {p.matched_bullet for _, p in skips}
@@ -528,8 +528,8 @@ def _dump_items(chat: list[_Message]) -> set[int]:
     """ "1. bills …" … "2. Noor's swimming …" … "3. meds …": the user sends numbered items one
     message at a time (each number following the one before). Each is a fact handed over, whatever the
     assistant answers to it (a follow-up question, "Noted."), unless the user calls it minor."""
-    numbered = [(index, _numbered_label(message)) for index, message in enumerate(chat)]
-    numbered = [(index, label) for index, label in numbered if label is not None]
+    labels = [(index, _numbered_label(message)) for index, message in enumerate(chat)]
+    numbered = [(index, label) for index, label in labels if label is not None]
     found: set[int] = set()
     for (first, one), (second, two) in itertools.pairwise(numbered):
         if two == one + 1:
@@ -862,7 +862,7 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
         )
     minor = bool(LEX.MINOR.search(whole))
     carried: set[str] = set()
-    result = []
+    result: list[Statement] = []
     part: int | None = None
     part_minor = False
     for label, sentence in message.items:

@@ -419,7 +419,7 @@ def _owner_bullets(bullets: Iterable[str]) -> bool:
 
 def _title_terms(title: str) -> list[str]:
     """The words of a heading that name its subject (compact form), e.g. "nginx", "edge-1", "备份"."""
-    terms = []
+    terms: list[str] = []
     for word in compact(title).split(" "):
         if has_cjk(word):
             terms.extend(word[i : i + 2] for i in range(0, max(len(word) - 1, 1), 2))

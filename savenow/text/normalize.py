@@ -166,8 +166,8 @@ def _fold_joined(texts: list[str]) -> str | None:
     return folded if folded.count("\n") == len(texts) - 1 else None
 
 
-def _utf8_translate(text: str, *args: bytes | None) -> str:
-    return text.encode("utf-8", "surrogatepass").translate(*args).decode("utf-8", "surrogatepass")
+def _utf8_translate(text: str, table: bytes | None, delete: bytes = b"") -> str:
+    return text.encode("utf-8", "surrogatepass").translate(table, delete).decode("utf-8", "surrogatepass")
 
 
 def normalize_many(texts: list[str]) -> list[str]:
