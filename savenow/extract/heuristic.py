@@ -32,7 +32,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..models import MAX_ENTRIES, ChatMessage, Entry, ExtractionResult, MemorySection
+from ..text.cjk import HAN
+from ..text.identifiers import identifiers
 from ..text.normalize import compact, compact_similarity
+from ..text.stopwords import EN_COMMON_WORDS, EN_NOT_NAMES, EN_SMALL_WORDS
 from . import signals
 from .machine import is_machine_line, is_machine_text
 from .placement import USER_RULE, USER_STANDING, Placement, local_topic, on_topic, place, topic_home
@@ -250,7 +253,7 @@ def _messages(messages: Sequence[ChatMessage]) -> list[_Message]:
         rejects = bool(LEX.REJECT.search(prose))
         says_done = bool(LEX.CONFIRM.search(prose) or LEX.APPLIED.search(prose))
         confirms = not rejects and says_done and not signals.is_question(prose.strip())
-        ids = frozenset(signals.identifiers(prose))
+        ids = frozenset(identifiers(prose))
         result.append(_Message(message.role, text, items, is_paste, prose, ids, confirms, rejects))
         _whole_rule(result[-1])
     _mark_choices(result)
@@ -285,9 +288,7 @@ def _mark_listed(chat: list[_Message]) -> None:
         ):
             continue
         with_ids = sum(
-            1
-            for label, sentence in message.items
-            if label and label.isdigit() and signals.identifiers(sentence)
+            1 for label, sentence in message.items if label and label.isdigit() and identifiers(sentence)
         )
         if 2 * with_ids >= len(labels):
             message.listed = True
@@ -399,7 +400,7 @@ _ACK_START = re.compile(
     r"^\s*(?:got it|noted|understood|ok(?:ay)?[,.:]|sure[,.:]|记下了|记住了|明白|收到|好[，,。.]|好的|了解)",
     re.IGNORECASE,
 )
-_NAME = re.compile(r"(?<![A-Za-z])[A-Z][a-z]{2,}(?![A-Za-z])|[\u4e00-\u9fff]{2,3}(?=负责)")
+_NAME = re.compile(r"(?<![A-Za-z])[A-Z][a-z]{2,}(?![A-Za-z])|[" + HAN + r"]{2,3}(?=负责)")
 _DEFINITION = re.compile(
     r"(?<![A-Za-z])(?:is|are|runs?|lives?|sits?|uses?|goes|connects? to|on|in|at)(?![A-Za-z])|在|是|用|放|走",
     re.IGNORECASE,
@@ -441,13 +442,8 @@ class _Context:
 def _single_name(text: str) -> str | None:
     """The one capitalized name a message mentions (not at a sentence start), if exactly one."""
     names = {m.group(0) for m in _NAME.finditer(text) if not m.group(0).isupper()}
-    names -= _NOT_NAMES
+    names -= EN_NOT_NAMES
     return next(iter(names)) if len(names) == 1 else None
-
-
-_NOT_NAMES = frozenset(
-    {"The", "This", "That", "Then", "And", "But", "She", "They", "API", "Fix", "Yes", "Got"}
-)
 
 
 ASK_NOTE_CHARS = 30  # "ok 记一下" / "remember that" — a reply this short only asks to keep what was said
@@ -601,15 +597,15 @@ def _asks(message: _Message) -> bool:
 
 def _ack_words(answer: str) -> frozenset[str] | None:
     """What a record acknowledgement repeats; None when it repeats nothing ("好的，记下了这条规则。")."""
-    if len(answer.strip()) <= _BARE_ACK_CHARS and not signals.identifiers(answer):
+    if len(answer.strip()) <= _BARE_ACK_CHARS and not identifiers(answer):
         return None
     return _text_words(answer)
 
 
 def _text_words(text: str) -> frozenset[str]:
     return (
-        frozenset(w.casefold() for w in _WORD.findall(text)) - _COMMON
-        | signals.identifiers(text)
+        frozenset(w.casefold() for w in _WORD.findall(text)) - EN_COMMON_WORDS
+        | identifiers(text)
         | _cjk_bigrams(text)
     )
 
@@ -879,7 +875,7 @@ def _message_statements(chat: list[_Message], index: int) -> list[Statement]:
             role=message.role,
             text=sentence,
             bullet=_clip(signals.clean_bullet(sentence)),
-            ids=frozenset(signals.identifiers(sentence)),
+            ids=frozenset(identifiers(sentence)),
             prior=message.recalled or signals.says_known(sentence),
             restates=context.restates,
             machine=is_machine_line(sentence),
@@ -1009,11 +1005,11 @@ def _resolve_pronoun(bullet: str, name: str | None) -> str:
 
 
 # a capitalized word inside a sentence (not its first word) or a Chinese name before 负责
-_PERSON = re.compile(r"(?<=[^.!?:：\s]\s)[A-Z][a-z]{2,}(?![A-Za-z])|[\u4e00-\u9fff]{2,3}(?=负责)")
+_PERSON = re.compile(r"(?<=[^.!?:：\s]\s)[A-Z][a-z]{2,}(?![A-Za-z])|[" + HAN + r"]{2,3}(?=负责)")
 _PERSON_PRONOUN = re.compile(
     r"(?<![A-Za-z])(?:him|her|them)(?![A-Za-z])|找[他她]|[他她]的|归[他她]", re.IGNORECASE
 )
-_PRONOUN = re.compile(r"^(?:she|he|they)\s+(?=\w)|^(?:她|他)(?=[\u4e00-\u9fff])", re.IGNORECASE)
+_PRONOUN = re.compile(r"^(?:she|he|they)\s+(?=\w)|^(?:她|他)(?=[" + HAN + r"])", re.IGNORECASE)
 
 
 HANDED_ITEM = 3.0  # a numbered item of the user's dump
@@ -1024,7 +1020,7 @@ _VALUE = re.compile(r"\d+(?:[:.]\d+)?|(?<=[^.!?] )[A-Z][a-z]+")
 def _score(statement: Statement, context: _Context, carried: set[str], label: str | None) -> float:
     text = statement.text
     score = _marker_score(statement, context, carried)
-    if len(statement.bullet) < 6 or not re.search(r"[\w\u4e00-\u9fff]{2}", statement.bullet):
+    if len(statement.bullet) < 6 or not re.search(r"[\w" + HAN + r"]{2}", statement.bullet):
         return 0.0
     if LEX.CHITCHAT.search(text) or LEX.DEFERRAL.search(text):
         return 0.0
@@ -1182,7 +1178,7 @@ def _subject_terms(statement: Statement) -> frozenset[str]:
     terms = set(_keywords(statement))
     for identifier in statement.ids:
         terms.update(w.casefold() for w in _WORD.findall(identifier))
-    return frozenset(terms - _COMMON)
+    return frozenset(terms - EN_COMMON_WORDS)
 
 
 def _shares_subject(a: Statement, b: Statement) -> bool:
@@ -1203,70 +1199,14 @@ def _records(said: Statement, ack: Statement) -> bool:
 
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]{3,}")
-_COMMON = frozenset(
-    [
-        "this",
-        "that",
-        "with",
-        "from",
-        "have",
-        "will",
-        "what",
-        "when",
-        "then",
-        "than",
-        "they",
-        "them",
-        "there",
-        "their",
-        "your",
-        "just",
-        "also",
-        "only",
-        "into",
-        "over",
-        "some",
-        "more",
-        "most",
-        "much",
-        "very",
-        "like",
-        "make",
-        "sure",
-        "should",
-        "would",
-        "could",
-        "does",
-        "done",
-        "here",
-        "were",
-        "been",
-        "being",
-        "about",
-        "after",
-        "before",
-        "every",
-        "each",
-        "other",
-        "same",
-        "still",
-        "need",
-        "needs",
-        "want",
-        "know",
-        "think",
-        "good",
-        "right",
-    ]
-)
 
 
 def _keywords(statement: Statement) -> frozenset[str]:
     words = {w.casefold() for w in _WORD.findall(statement.bullet)}
-    return frozenset(words - _COMMON) | statement.ids
+    return frozenset(words - EN_COMMON_WORDS) | statement.ids
 
 
-_CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
+_CJK_RUN = re.compile(r"[" + HAN + r"]{2,}")
 
 
 def _cjk_bigrams(text: str) -> frozenset[str]:
@@ -1463,7 +1403,7 @@ _FUNCTION_HAN = set("的了是在和就都也把被不没这那个们我你他�
 
 @lru_cache(maxsize=4096)
 def _fact_terms(text: str) -> frozenset[str]:
-    words = {w.casefold() for w in _TERM.findall(text) if len(w) >= 2} - _COMMON - _SMALL_WORDS
+    words = {w.casefold() for w in _TERM.findall(text) if len(w) >= 2} - EN_COMMON_WORDS - EN_SMALL_WORDS
     grams = {g for g in _cjk_bigrams(text) if not set(g) & _FUNCTION_HAN}
     return frozenset(words | grams)
 
@@ -1474,31 +1414,6 @@ def _restates_words(sentence: str, bullet: str) -> bool:
     said, saved = _fact_terms(sentence), _fact_terms(bullet)
     shared = len(said & saved)
     return shared >= RESTATED_MIN_TERMS and shared >= RESTATED_TERM_SHARE * min(len(said), len(saved))
-
-
-_SMALL_WORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "of",
-        "on",
-        "in",
-        "at",
-        "to",
-        "is",
-        "are",
-        "be",
-        "it",
-        "we",
-        "i",
-        "so",
-        "for",
-    ]
-    + ["as", "by", "up", "not", "no"]
-)
 
 
 def _unique_skips(placed: list[tuple[Note, Placement]]) -> list[tuple[Note, Placement]]:

@@ -29,8 +29,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..models import MAX_ENTRIES, ChatMessage, MemorySection
+from ..text.cjk import HAN
+from ..text.identifiers import identifier_tokens
 from ..text.normalize import bigrams, compact
-from .tokens import MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, estimate_tokens
+from ..text.stopwords import EN_KEYWORD_STOPWORDS
+from ..text.tokens import MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, estimate_tokens
 
 __all__ = [
     "ENTRIES_JSON_SCHEMA",
@@ -190,8 +193,6 @@ _BLOCK_HEAD = 6
 _BLOCK_TAIL = 3
 _MIN_ELIDED = 2
 _MAX_ANCHORED_LINES = 10
-_TOKEN_SPLIT = re.compile(r"[\s`'\"()\[\]{}<>,;=|，。：；、（）“”‘’！？]+")
-_IDENTIFIER = re.compile(r"(?=.*(?:[0-9_./\-:@]|[a-z][A-Z]|^[A-Z]{3,}$))[\w./\-:@]{3,}")
 # Inside a pasted block: a run of spaces that aligns columns, and a line prefix (timestamp, host,
 # process) that repeats the line above. Both are layout, not content.
 _ALIGNMENT_RUN = re.compile(r"(?<=\S) {3,}(?=\S)")
@@ -240,24 +241,14 @@ def _split_prose_and_blocks(text: str) -> tuple[list[str], list[str]]:
     return prose, code
 
 
-def _identifiers(lines: Iterable[str]) -> set[str]:
-    found: set[str] = set()
-    for line in lines:
-        for token in _TOKEN_SPLIT.split(line):
-            token = token.strip(".:-/")
-            if _IDENTIFIER.fullmatch(token):
-                found.add(token.lower())
-    return found
-
-
 def block_anchors(texts: Sequence[str]) -> set[str]:
     """Identifiers (lower-cased) the chat mentions in prose, or in more than one message."""
     anchors: set[str] = set()
     seen_once: set[str] = set()
     for text in texts:
         prose, code = _split_prose_and_blocks(text)
-        anchors |= _identifiers(prose)
-        in_message = _identifiers(prose) | _identifiers(code)
+        anchors |= identifier_tokens(prose)
+        in_message = identifier_tokens(prose) | identifier_tokens(code)
         anchors |= in_message & seen_once
         seen_once |= in_message
     return anchors
@@ -434,16 +425,8 @@ def render_section(section: MemorySection) -> str:
 # heading says that: its bullets are not sent. A section the chat touches is sent whole, because
 # skip ("already there") and merge need its bullets.
 
-_STOPWORDS = frozenset(
-    (
-        "about", "after", "also", "been", "before", "because", "could", "does", "from", "have", "into",
-        "just", "like", "make", "more", "most", "only", "over", "should", "some", "such", "than", "that",
-        "their", "them", "then", "there", "these", "they", "this", "those", "under", "were", "what", "when",
-        "where", "which", "while", "will", "with", "would", "your",
-    )
-)  # fmt: skip
 _LATIN_WORD = re.compile(r"[A-Za-z0-9][\w./\-:@]*\w|[A-Za-z0-9]")
-_HAN_RUN = re.compile("[\u4e00-\u9fff]+")
+_HAN_RUN = re.compile("[" + HAN + "]+")
 _IDENTIFIER_CHARS = re.compile(r"[0-9_./\-:@]")
 # A section is unrelated when none of its identifiers occurs in the chat and at most one of its
 # keywords does, or under this share of them.
@@ -457,7 +440,9 @@ def _keywords(text: str) -> set[str]:
     words: set[str] = set()
     for word in _LATIN_WORD.findall(text):
         word = word.lower()
-        if (len(word) >= 4 and word not in _STOPWORDS) or (len(word) >= 3 and _IDENTIFIER_CHARS.search(word)):
+        if (len(word) >= 4 and word not in EN_KEYWORD_STOPWORDS) or (
+            len(word) >= 3 and _IDENTIFIER_CHARS.search(word)
+        ):
             words.add(word)
     for run in _HAN_RUN.findall(text):
         words.update(run[i : i + 2] for i in range(len(run) - 1))

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
 
-from ..text.normalize import cjk_ratio, compact, compact_similarity, has_cjk
+from ..text.cjk import HAN, cjk_ratio, has_cjk
+from ..text.identifiers import INLINE_CODE as _INLINE_CODE
+from ..text.normalize import compact, compact_similarity
 from .machine import is_machine_line
 
 __all__ = [
@@ -25,7 +26,6 @@ __all__ = [
     "clean_bullet",
     "code_blocks",
     "conversation_language",
-    "identifiers",
     "is_question",
     "prose",
     "sentences",
@@ -197,7 +197,7 @@ class Lexicon:
         ),
         "负责",
         "接手",
-        "归(?=\\s*[A-Za-z\u4e00-\u9fff])",
+        "归(?=\\s*[A-Za-z" + HAN + "])",
         "找他",
         "找她",
         "对接人",
@@ -671,13 +671,15 @@ class Lexicon:
         r"(?!it\b|that\b|this\b|option\b)([A-Za-z][\w.\-/]+)"
         r"|^\s*(?:ok(?:ay)?|fine|alright|sure)[,.]?\s+([A-Za-z][\w.\-/]+)\s+(?:then|it is)\b"
         r"|^\s*([A-Za-z][\w.\-/]+)\s+it is\b"
-        r"|(?:^|[，,\s])(?:那就|就|还是|那)(?:用|选)\s*([A-Za-z][\w.\-/]+|[\u4e00-\u9fff]{2,6}?)\s*(?:吧|了|好了|。|$)",
+        r"|(?:^|[，,\s])(?:那就|就|还是|那)(?:用|选)\s*([A-Za-z][\w.\-/]+|["
+        + HAN
+        + r"]{2,6}?)\s*(?:吧|了|好了|。|$)",
         re.IGNORECASE,
     )
     # The user asks about an alternative: "what about certbot?", "那 rclone 呢？".
     ALTERNATIVE = re.compile(
         r"(?:what about|how about|why not|and|or)\s+([A-Za-z][\w.\-/]+)[^?？]*[?？]"
-        r"|^\s*(?:那|用)?\s*([A-Za-z][\w.\-/]+|[\u4e00-\u9fff]{2,6})\s*(?:呢|怎么样|行不行|可以吗)",
+        r"|^\s*(?:那|用)?\s*([A-Za-z][\w.\-/]+|[" + HAN + r"]{2,6})\s*(?:呢|怎么样|行不行|可以吗)",
         re.IGNORECASE,
     )
     # A preference or routing value in the user's words: where things go, when, which one, not which other.
@@ -937,7 +939,6 @@ def says_known(text: str) -> bool:
 # --------------------------------------------------------------------------- text shape
 
 _FENCE = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
-_INLINE_CODE = re.compile(r"`([^`\n]{1,160})`")
 _LIST_MARK = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)、]|[a-z][.)])\s+")
 # Sentence ends: CJK terminators always; Latin ones only before whitespace (keeps nginx.conf intact).
 # "；" / ";" join the clauses of one statement ("记下：A；B"): a restatement stays whole.
@@ -1050,113 +1051,6 @@ def is_question(sentence: str) -> bool:
     if stripped.endswith(("?", "？")):
         return True
     return not stripped.isascii() and bool(_ZH_QUESTION.search(stripped))  # its words are all Chinese
-
-
-# --------------------------------------------------------------------------- identifiers
-
-# (pattern, a character the text must contain for the pattern to match at all): the guard
-# skips most regex scans, which keeps 180 messages well under the 50 ms budget.
-_ID_PATTERNS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"https?://[^\s`'\"<>)]+"), "://"),
-    (re.compile(r"(?<![\w/])(?:~|\.{1,2})?/[\w.\-]+(?:/[\w.\-<>]*)+"), "/"),  # /etc/x, ~/.openclaw/x
-    (re.compile(r"(?<![\w/.])[\w\-]+(?:/[\w.\-]+)+"), "/"),  # reports/db.py, sites-enabled/files.conf
-    (
-        re.compile(
-            r"(?<![\w-])[\w-]+\.(?:conf|py|js|ts|json5?|ya?ml|toml|md|sh|service|timer|env|txt|ini|cfg|sql|log)\b"
-        ),
-        ".",
-    ),
-    (re.compile(r"(?<![A-Za-z0-9_])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![A-Za-z0-9_])"), "_"),  # ENV_VARS
-    (re.compile(r"(?<![\w.])[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+(?![\w])"), "."),  # gateway.auth.token
-    (re.compile(r"(?<![\w.])-?\d{4,}(?!\w|\.\w)"), ""),  # chat ids, ports, long numbers
-    (re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2}|:\d+)?"), "."),  # IPv4, CIDR
-    (re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+|\.[A-Z]+)*(?!\w|\.\w)"), "."),  # versions
-    (re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:[KMGT]B|[kmg]b?|GiB|MiB)(?![A-Za-z])"), ""),  # sizes
-    (
-        re.compile(r"(?<![\w-])[A-Za-z][a-z0-9]*(?:-[A-Za-z0-9]+)+(?![\w-])"),
-        "-",
-    ),  # kebab: billing-svc, edge-1
-    (re.compile(r"(?<![\w])[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+(?![\w])"), ""),  # CamelCase: ExecStart
-    (
-        re.compile(r"(?<![\w-])[A-Z]{2,}[0-9]*(?:-[A-Z0-9]+)+(?![\w-])"),
-        "-",
-    ),  # RE-YYYY-NNN, DNS-01, TLS-ALPN-01
-    (re.compile(r"(?<![\w])[A-Z][a-z]+(?:-[A-Z][a-z]+)+(?![\w])"), "-"),  # Header-Case: Retry-After
-    (re.compile(r"(?<!\w)@\w{3,}"), "@"),
-    (re.compile(r"(?<![\w.-])[a-z]+[0-9]+[a-z0-9]*(?![\w.-])"), ""),  # fsn1, qwen2, g5
-    (re.compile(r"(?<![\w])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w])"), "_"),  # snake_case keys
-]
-_DIGIT = re.compile(r"\d")
-_NEEDS_DIGIT = {6, 7, 8, 9, 15}  # indexes of the patterns above that need a digit
-# Everyday hyphenated words and dotted abbreviations are not identifiers.
-_NOT_IDS = frozenset(
-    {
-        "e.g",
-        "i.e",
-        "etc",
-        "vs",
-        "re-run",
-        "re-ran",
-        "long-lived",
-        "built-in",
-        "follow-up",
-        "set-up",
-        "e-mail",
-        "one-off",
-        "off-by-one",
-        "up-to-date",
-        "opt-in",
-        "opt-out",
-        "read-only",
-        "so-called",
-        "self-hosted",
-        "dns-only",
-        "per-bot",
-        "plug-in",
-        "co-worker",
-        "day-to-day",
-        "check-in",
-        "sign-in",
-        "log-in",
-        "non-zero",
-        "pre-commit",
-        "x-ray",
-        "t-shirt",
-    }
-)
-
-
-def identifiers(text: str) -> set[str]:
-    """Distinctive tokens, case-folded: code spans and what they contain, paths, hosts, IDs, keys."""
-    return set(_identifiers(text))
-
-
-@lru_cache(maxsize=8192)
-def _identifiers(text: str) -> frozenset[str]:
-    found: set[str] = set()
-    has_digit = _DIGIT.search(text) is not None
-    for span in _INLINE_CODE.findall(text):
-        stripped = span.strip()
-        if 2 <= len(stripped) <= 80:
-            found.add(stripped.casefold())
-    for number, (pattern, guard) in enumerate(_ID_PATTERNS):
-        if (guard and guard not in text) or (number in _NEEDS_DIGIT and not has_digit):
-            continue
-        for match in pattern.findall(text):
-            token = match.strip().rstrip(".,:;)")
-            key = token.casefold()
-            if (
-                len(key) >= 3
-                and key not in _NOT_IDS
-                and (not key.replace(".", "").isdigit() or key.count(".") == 3)
-                or _long_number(key)
-            ):
-                found.add(key)
-    return frozenset(found)
-
-
-def _long_number(key: str) -> bool:
-    return key.lstrip("-").isdigit() and len(key.lstrip("-")) >= 4
 
 
 # --------------------------------------------------------------------------- cleaning

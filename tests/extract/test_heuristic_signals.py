@@ -6,6 +6,7 @@ import pytest
 
 from savenow.extract import signals
 from savenow.extract.signals import LEX
+from savenow.text.identifiers import identifiers
 
 
 @pytest.mark.parametrize(
@@ -21,11 +22,11 @@ from savenow.extract.signals import LEX
     ],
 )
 def test_identifiers_find_paths_keys_ids_hosts(text: str, expected: set[str]) -> None:
-    assert expected <= signals.identifiers(text)
+    assert expected <= identifiers(text)
 
 
 def test_identifiers_ignore_plain_words_and_small_numbers() -> None:
-    assert signals.identifiers("we met at 10 and it was a long-lived idea, e.g. nothing") == set()
+    assert identifiers("we met at 10 and it was a long-lived idea, e.g. nothing") == set()
 
 
 @pytest.mark.parametrize(
@@ -151,7 +152,7 @@ def test_only_allowed_is_a_standing_rule(text: str) -> None:
     ],
 )
 def test_identifiers_uppercase_codes_and_addresses(text: str, expected: str) -> None:
-    assert expected in signals.identifiers(text)
+    assert expected in identifiers(text)
 
 
 @pytest.mark.parametrize("text", ["agree, let's split them", "同意 就这么拆", "ok do it"])

@@ -14,8 +14,8 @@ from savenow.extract.prompt import (
     shorten_block,
     strip_leading_filler,
 )
-from savenow.extract.tokens import estimate_messages_tokens
 from savenow.models import ChatMessage, MemorySection
+from savenow.text.tokens import estimate_messages_tokens
 
 
 def user(text: str) -> ChatMessage:
