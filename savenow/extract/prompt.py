@@ -7,7 +7,7 @@ One chat-completions request per /savenow carries exactly two messages:
 * ``user``: today's memory sections (``## Title`` + ``- bullet`` lines) and the
   cleaned transcript (``U:`` / ``A:`` lines, oldest first).
 
-The transcript is compacted without losing what a note could use
+The transcript is trimmed to fit without losing what a note could use
 (:func:`render_transcript`): messages that are only an acknowledgement, thanks,
 greeting or laugh are left out (:func:`is_filler`), long pasted blocks keep their
 head, tail and the lines the chat talks about, layout (column padding, a log
@@ -125,7 +125,7 @@ _BLANK_LINES = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
 _MEMORY_SHARE = 1 / 3
 _SCHEMA_RESERVE_TOKENS = estimate_tokens(str(ENTRIES_JSON_SCHEMA)) + 16
 
-# -- transcript compaction -----------------------------------------------------------------------------
+# -- transcript trimming -------------------------------------------------------------------------------
 #
 # Everything a note could use is kept: identifiers, numbers, paths, code, outcomes, rules. What goes is
 # what no note can use: messages that are nothing but an acknowledgement, and the middle of long
@@ -287,15 +287,15 @@ def _ditto_prefix(line: str, previous: str) -> int:
     return length
 
 
-def _compact_layout(block: list[str]) -> list[str]:
+def _squeeze_layout(block: list[str]) -> list[str]:
     """Column-aligning space runs become two spaces; a prefix repeating the line above becomes 〃."""
     out: list[str] = []
     previous = ""
     for line in block:
-        compacted = _ALIGNMENT_RUN.sub("  ", line)
-        shared = _ditto_prefix(compacted, previous)
-        previous = compacted
-        out.append(_DITTO + compacted[shared:] if shared else compacted)
+        squeezed = _ALIGNMENT_RUN.sub("  ", line)
+        shared = _ditto_prefix(squeezed, previous)
+        previous = squeezed
+        out.append(_DITTO + squeezed[shared:] if shared else squeezed)
     return out
 
 
@@ -304,7 +304,7 @@ def shorten_block(block: list[str], anchors: set[str]) -> list[str]:
     block = _fold_repeated_lines(block)
     if len(block) > _BLOCK_HEAD + _BLOCK_TAIL + _MIN_ELIDED:
         block = _elide_middle(block, anchors)
-    return _compact_layout(block)
+    return _squeeze_layout(block)
 
 
 def _elide_middle(block: list[str], anchors: set[str]) -> list[str]:
@@ -358,8 +358,10 @@ def _message_text(text: str, anchors: set[str]) -> str:
 
 
 @dataclass(frozen=True)
-class Transcript:
-    """The rendered ``U:``/``A:`` lines (one per message), their roles, and the filler left out."""
+class RenderedChat:
+    """The rendered ``U:``/``A:`` lines (one per message), their roles, and the filler left out.
+
+    Not :class:`savenow.sessions.store.Transcript` (what a store read): this is the prompt's view."""
 
     lines: list[str]
     roles: list[str]
@@ -369,8 +371,8 @@ class Transcript:
 _REPEAT_MIN_CHARS = 80
 
 
-def render_transcript(messages: Sequence[ChatMessage]) -> Transcript:
-    """One ``U: …`` / ``A: …`` line per message, compacted (see the notes above)."""
+def render_transcript(messages: Sequence[ChatMessage]) -> RenderedChat:
+    """One ``U: …`` / ``A: …`` line per message, trimmed (see the notes above)."""
     anchors = block_anchors([message.text for message in messages])
     seen: set[str] = set()
     lines: list[str] = []
@@ -398,7 +400,7 @@ def render_transcript(messages: Sequence[ChatMessage]) -> Transcript:
         mark = _ROLE_MARK.get(message.role, message.role)
         lines.append(f"{mark}: {text}")
         roles.append(mark)
-    return Transcript(lines=lines, roles=roles, filler_dropped=filler)
+    return RenderedChat(lines=lines, roles=roles, filler_dropped=filler)
 
 
 def join_transcript(lines: Sequence[str], roles: Sequence[str]) -> str:

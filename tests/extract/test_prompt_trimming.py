@@ -1,4 +1,4 @@
-"""The prompt's compaction rules: what is left out or shortened, and that durable content survives."""
+"""The prompt's trimming rules: what is left out or shortened, and that durable content survives."""
 
 from __future__ import annotations
 
