@@ -186,7 +186,12 @@ class HeuristicExtractor:
     name = "heuristic"
 
     def extract(self, messages: Sequence[ChatMessage], sections: Sequence[MemorySection]) -> ExtractionResult:
-        signals.forget_chat()  # what the lexicons remember is per chat
+        with signals.chat_memo():  # what the lexicons remember is this chat's, in this thread
+            return self._extract(messages, sections)
+
+    def _extract(
+        self, messages: Sequence[ChatMessage], sections: Sequence[MemorySection]
+    ) -> ExtractionResult:
         language = signals.conversation_language(m.text for m in messages if m.role == "user")
         scored = statements(messages)
         notes = find_notes(messages, scored)

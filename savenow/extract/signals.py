@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 
 from ..text.cjk import HAN, cjk_ratio, has_cjk
 from ..text.identifiers import INLINE_CODE as _INLINE_CODE
@@ -781,10 +784,10 @@ class Lexeme:
     lowercase is matched case-sensitively against the lowercased sentence, which gives the
     same answer about twice as fast. A sentence with a cased letter outside ASCII (É, ſ, K)
     lowercases irregularly and goes to the IGNORECASE pattern, as does a pattern with an
-    uppercase letter. Each sentence is searched once per lexeme until :func:`forget_chat`.
+    uppercase letter. Inside :func:`chat_memo`, each sentence is searched once per lexeme.
     """
 
-    __slots__ = ("_ascii", "_empty_for_ascii", "_lowercase", "_memo", "regex")
+    __slots__ = ("_ascii", "_empty_for_ascii", "_lowercase", "regex")
 
     def __init__(self, regex: re.Pattern[str]) -> None:
         self.regex = regex
@@ -798,26 +801,34 @@ class Lexeme:
             re.compile("|".join(ascii_parts), flags) if caseless and regex in _PARTS else None
         )
         self._empty_for_ascii = caseless and regex in _PARTS and not ascii_parts
-        self._memo: dict[str, re.Match[str] | None] = {}
-        _LEXEMES.append(self)
 
     def search(self, text: str) -> re.Match[str] | None:
         """Like ``re.Pattern.search``; a match found on the lowercased text has the same span
         (its groups are lowercase, and every caller case-folds them)."""
+        chat = _CHAT.get()
+        if chat is None:
+            return self._search(text, None)
+        memo = chat.searches.get(self)
+        if memo is None:
+            memo = chat.searches[self] = {}
         try:
-            return self._memo[text]
+            return memo[text]
         except KeyError:
             pass
-        lowered = _lowercased(text) if self._lowercase is not None else None
+        found = self._search(text, chat)
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        memo[text] = found
+        return found
+
+    def _search(self, text: str, chat: ChatMemo | None) -> re.Match[str] | None:
+        lowered = _lowercased(text, chat) if self._lowercase is not None else None
         if lowered is None:
             found = self.regex.search(text)
         elif self._ascii is not None and text.isascii():
             found = None if self._empty_for_ascii else self._ascii.search(lowered)
         else:
             found = self._lowercase.search(lowered)  # type: ignore[union-attr]
-        if len(self._memo) >= _MEMO_LIMIT:
-            self._memo.clear()
-        self._memo[text] = found
         return found
 
     def sub(self, repl: str, text: str, count: int = 0) -> str:
@@ -831,9 +842,33 @@ class Lexeme:
         return self.regex.pattern
 
 
-_LEXEMES: list[Lexeme] = []
+@dataclass
+class ChatMemo:
+    """What one extraction remembers about its chat's sentences: the same sentence is searched
+    by many lexemes, and placement compares each note with the same bullets again and again.
+    One per :func:`chat_memo` block, so worker threads extracting different chats share nothing."""
+
+    searches: dict[Lexeme, dict[str, re.Match[str] | None]] = field(default_factory=dict)
+    lowered: dict[str, str | None] = field(default_factory=dict)
+    compacted: dict[str, str] = field(default_factory=dict)
+
+
+# The memo of the extraction running in this thread (or task); None outside one: nothing is kept.
+_CHAT: ContextVar[ChatMemo | None] = ContextVar("savenow_chat_memo", default=None)
+
+
+@contextmanager
+def chat_memo() -> Iterator[ChatMemo]:
+    """Remember sentence lookups for one chat, in this thread only, until the block ends."""
+    memo = ChatMemo()
+    token = _CHAT.set(memo)
+    try:
+        yield memo
+    finally:
+        _CHAT.reset(token)
+
+
 _MEMO_LIMIT = 4096  # sentences remembered per lexeme; a chat of 180 messages has about 600
-_LOWERED: dict[str, str | None] = {}
 _ASCII_RUN = re.compile(r"[\x00-\x7f]+")
 _RANGE_BOTH_CASES = re.compile(r"A-Za-z")
 _ESCAPE = re.compile(r"\\.")
@@ -870,45 +905,42 @@ def _top_level(part: str) -> str:
     return "".join(kept)
 
 
-def _lowercased(text: str) -> str | None:
+def _lowercased(text: str, chat: ChatMemo | None) -> str | None:
     """The text lowercased, or None when a non-ASCII letter in it has case (lowercasing it may
     change the length or fold it onto an ASCII letter the way IGNORECASE does not)."""
+    if chat is None:
+        return _lowercase(text)
     try:
-        return _LOWERED[text]
+        return chat.lowered[text]
     except KeyError:
         pass
+    if len(chat.lowered) >= _MEMO_LIMIT:
+        chat.lowered.clear()
+    lowered = chat.lowered[text] = _lowercase(text)
+    return lowered
+
+
+def _lowercase(text: str) -> str | None:
     lowered: str | None = text.lower()
     if not text.isascii():
         rest = _ASCII_RUN.sub("", text)
         if rest.lower() != rest or rest.upper() != rest:
             lowered = None
-    if len(_LOWERED) >= _MEMO_LIMIT:
-        _LOWERED.clear()
-    _LOWERED[text] = lowered
     return lowered
 
 
-def forget_chat() -> None:
-    """Drop what was remembered about the last chat's sentences (called once per extraction)."""
-    _LOWERED.clear()
-    _COMPACTED.clear()
-    for lexeme in _LEXEMES:
-        lexeme._memo.clear()
-
-
-_COMPACTED: dict[str, str] = {}
-
-
 def compacted(text: str) -> str:
-    """:func:`savenow.text.normalize.compact`, remembered for the chat: placement compares each note
-    with the same saved bullets and sections again and again."""
+    """:func:`savenow.text.normalize.compact`, remembered for the chat (see :class:`ChatMemo`)."""
+    chat = _CHAT.get()
+    if chat is None:
+        return compact(text)
     try:
-        return _COMPACTED[text]
+        return chat.compacted[text]
     except KeyError:
         pass
-    if len(_COMPACTED) >= _MEMO_LIMIT:
-        _COMPACTED.clear()
-    result = _COMPACTED[text] = compact(text)
+    if len(chat.compacted) >= _MEMO_LIMIT:
+        chat.compacted.clear()
+    result = chat.compacted[text] = compact(text)
     return result
 
 

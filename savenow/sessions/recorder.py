@@ -43,7 +43,6 @@ EDIT_SCAN_LINES = 5_000  # how far back an edit looks for the message it changes
 _LEAF_FIELD = "savenowLeafId"  # the last entry id written, the parentId of the next line
 
 
-
 class SessionRecorder:
     def __init__(self, root: Path, *, agent_id: str, clock: Clock, idle_gap: timedelta) -> None:
         self.root = Path(root).expanduser()
