@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import threading
 
-from savenow.extract import signals
-from savenow.extract.signals import LEX
+from savenow.extract.heuristic import signals
+from savenow.extract.heuristic.signals import LEX
 
 
 def test_the_memo_lives_only_inside_its_block() -> None:

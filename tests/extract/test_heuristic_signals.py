@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from savenow.extract import signals
-from savenow.extract.signals import LEX
+from savenow.extract.heuristic import signals
+from savenow.extract.heuristic.signals import LEX
 from savenow.text.identifiers import identifiers
 
 

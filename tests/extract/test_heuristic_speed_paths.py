@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from savenow.extract import machine, signals
-from savenow.extract.signals import LEX
+from savenow.extract.heuristic import machine, signals
+from savenow.extract.heuristic.signals import LEX
 
 TEXTS = [
     "From now on, ALWAYS reply in English.",

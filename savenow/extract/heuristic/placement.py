@@ -25,11 +25,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from ..models import MemorySection
-from ..text.cjk import HAN, has_cjk
-from ..text.identifiers import identifiers
-from ..text.normalize import compact
-from ..text.stopwords import EN_HEADING_FILLER, EN_LONG_COMMON_WORDS
+from ...models import MemorySection
+from ...text.cjk import HAN, has_cjk
+from ...text.identifiers import identifiers
+from ...text.normalize import compact
+from ...text.stopwords import EN_HEADING_FILLER, EN_LONG_COMMON_WORDS
 from . import factkinds, signals
 from .signals import LEX
 

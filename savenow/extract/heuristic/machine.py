@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from ..text.cjk import HAN
+from ...text.cjk import HAN
 
 __all__ = ["is_machine_line", "is_machine_text"]
 

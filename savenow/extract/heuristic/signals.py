@@ -18,9 +18,9 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 
-from ..text.cjk import HAN, cjk_ratio, has_cjk
-from ..text.identifiers import INLINE_CODE as _INLINE_CODE
-from ..text.normalize import compact, compact_similarity
+from ...text.cjk import HAN, cjk_ratio, has_cjk
+from ...text.identifiers import INLINE_CODE as _INLINE_CODE
+from ...text.normalize import compact, compact_similarity
 from .machine import is_machine_line
 
 __all__ = [

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from ..text.cjk import HAN
-from ..text.stopwords import EN_TITLE_STOPWORDS, ZH_EDGE_HAN, ZH_FUNCTION_HAN, ZH_TITLE_STOPWORDS
+from ...text.cjk import HAN
+from ...text.stopwords import EN_TITLE_STOPWORDS, ZH_EDGE_HAN, ZH_FUNCTION_HAN, ZH_TITLE_STOPWORDS
 from . import signals
 
 __all__ = ["TitleContext", "note_title"]

@@ -31,11 +31,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..models import MAX_ENTRIES, ChatMessage, Entry, ExtractionResult, MemorySection
-from ..text.cjk import HAN
-from ..text.identifiers import identifiers
-from ..text.normalize import compact, compact_similarity
-from ..text.stopwords import EN_COMMON_WORDS, EN_NOT_NAMES, EN_SMALL_WORDS
+from ...models import MAX_ENTRIES, ChatMessage, Entry, ExtractionResult, MemorySection
+from ...text.cjk import HAN
+from ...text.identifiers import identifiers
+from ...text.normalize import compact, compact_similarity
+from ...text.stopwords import EN_COMMON_WORDS, EN_NOT_NAMES, EN_SMALL_WORDS
 from . import signals
 from .machine import is_machine_line, is_machine_text
 from .placement import USER_RULE, USER_STANDING, Placement, local_topic, on_topic, place, topic_home
