@@ -1,0 +1,528 @@
+"""Statements: every sentence of the chat, with its score and kinds (DESIGN §7, step 1)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ...models import ChatMessage
+from ...text.cjk import HAN
+from ...text.identifiers import identifiers
+from ...text.normalize import compact
+from ...text.stopwords import EN_COMMON_WORDS
+from . import signals
+from .chat import (
+    ACK_START,
+    CARRIED,
+    CORRECTED_BONUS,
+    CORRECTION_LEAD,
+    DEFINITION,
+    LONG_ID,
+    MARKER_ONLY_CHARS,
+    NAME,
+    Message,
+    SentenceContext,
+    ack_words,
+    acknowledged,
+    applied_next,
+    asked_to_note,
+    confirmed_after,
+    confirmed_before,
+    confirmed_fact,
+    correction_accepted,
+    deferred_later,
+    dump_items,
+    echoed_ids,
+    echoes_item,
+    echoes_user,
+    explicit_ack,
+    item_of_messages,
+    read_chat,
+    rejected_after,
+    single_name,
+    user_reply,
+)
+from .machine import is_machine_line
+from .rules import INCIDENT, INCIDENT_WINDOW, MAX_BULLET_CHARS, STANDING
+from .signals import LEX
+from .words import WORD, cjk_bigrams, text_words
+
+
+@dataclass
+class Statement:
+    """One sentence of the chat, with what the signals say about it."""
+
+    message: int  # index of its message
+    role: str
+    text: str
+    bullet: str
+    ids: frozenset[str]
+    score: float = 0.0
+    kinds: set[str] = field(default_factory=set)  # note, future, root_cause, fix, owner, preference
+    prior: bool = False  # says it is already saved / agreed before
+    restates: bool = False  # its message acknowledges and repeats the user's message before it
+    noted: bool = False  # under a note marker ("Rule:", "For the notes:") and not a list item of its own
+    machine: bool = False  # a log line, traceback, prompt, command output or bare URL: support, never a seed
+    acknowledged: bool = False  # (user) the assistant's next message says it recorded this
+    symptom: bool = False  # only reports a problem ("403 on …", "又在重启"): support, never a seed or bullet
+    item: int | None = None  # the user's numbered item (message index) this sentence is about, in a dump
+    part: int | None = None  # the item number of a numbered list inside one user message it belongs to
+    _compact: str | None = field(default=None, repr=False)
+
+    _grams: frozenset[str] | None = field(default=None, repr=False)
+    _alike: dict[int, tuple[Statement, float]] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def compact(self) -> str:
+        if self._compact is None:
+            self._compact = compact(self.bullet)
+        return self._compact
+
+    @property
+    def grams(self) -> frozenset[str]:
+        if self._grams is None:
+            text = self.compact
+            self._grams = frozenset(text[i : i + 2] for i in range(len(text) - 1))
+        return self._grams
+
+
+def statements(messages: Sequence[ChatMessage]) -> list[Statement]:
+    """Every sentence of the chat, scored."""
+    chat = read_chat(messages)
+    result: list[Statement] = []
+    items = item_of_messages(chat)
+    for index in dump_items(chat):
+        # an item the assistant restates is handed over by that restatement already
+        chat[index].handed = index + 1 >= len(chat) or not echoes_item(chat, index + 1)
+    for index, message in enumerate(chat):
+        if message.is_paste:
+            continue
+        found = _message_statements(chat, index)
+        for statement in found:
+            statement.item = items.get(index)
+        result.extend(found)
+    _mark_applied_fixes(chat, result)
+    _resolve_this_way(chat, result)
+    _mark_chosen_options(chat, result)
+    return result
+
+
+CHOICE_WINDOW = 6  # messages back from the user's pick in which the proposal and the alternatives are
+CHOICE_MAX_CHARS = 60
+CHOSEN_BONUS = 4.0
+ACCEPTED_BONUS = 3.0  # a proposal with identifiers the user agreed to ("yes do that")
+
+
+def _mark_chosen_options(chat: list[Message], scored: list[Statement]) -> None:
+    """ "Better option: DNS-01 with acme.sh …" — "what about certbot?" — "same problem" — "ok acme.sh
+    then": the proposal the user picked by name is the decision; what the assistant said about the
+    alternatives the user asked about and then passed over is not noted."""
+    for index, message in enumerate(chat):
+        text = message.prose.strip()
+        if message.role != "user" or message.is_paste or len(text) > CHOICE_MAX_CHARS:
+            continue
+        match = LEX.NAMED_CHOICE.search(text)
+        if not match or signals.is_question(text):
+            continue
+        chosen = next(group for group in match.groups() if group).casefold()
+        start = max(0, index - CHOICE_WINDOW)
+        window = [s for s in scored if start <= s.message < index and s.role == "assistant"]
+        proposals = [s for s in window if chosen in s.text.casefold() and not signals.is_question(s.text)]
+        if not proposals:
+            continue
+        passed_over = _alternatives(chat[start:index]) - {chosen}
+        for statement in window:
+            folded = statement.text.casefold()
+            if chosen not in folded and any(term in folded for term in passed_over):
+                statement.score = 0.0  # "same problem" about the alternative the user did not take
+        proposal = max(proposals, key=lambda s: (bool(s.ids), "`" in s.text, -s.message))
+        proposal.kinds.add("decision")
+        proposal.symptom = False
+        proposal.score = max(proposal.score, 0.0) + CHOSEN_BONUS
+
+
+def _alternatives(chat: list[Message]) -> set[str]:
+    """The options the user asked about ("what about certbot?", "那 rclone 呢？")."""
+    found = set()
+    for message in chat:
+        if message.role != "user":
+            continue
+        for match in LEX.ALTERNATIVE.finditer(message.prose):
+            found.add(next(group for group in match.groups() if group).casefold())
+    return found
+
+
+APPLIED_FIX_BONUS = 3.0
+ADOPTED_BONUS = 3.0
+THIS_WAY_TAIL = 8  # characters after "这么写" / "like this" up to which the rule says nothing else  # a user rule that adopts the assistant's proposal "this way"
+_THIS_WAY = re.compile(
+    r"(?<![A-Za-z])(?:like (?:this|that)|this way|that way|the same way)(?![A-Za-z])|[这那]么[写做办配弄搞来]|[这那]样[写做办配弄搞]|照[这那此]",
+    re.IGNORECASE,
+)
+
+
+def _resolve_this_way(chat: list[Message], scored: list[Statement]) -> None:
+    """ "以后所有 repo 的 Dockerfile 都这么写" / "from now on every repo does it like this": a user's rule
+    that points at the assistant's proposal just before says what that proposal says — its bullet takes
+    the proposal's sentence with the identifiers (`--frozen-lockfile`), so the rule names its values."""
+    for statement in scored:
+        if statement.role != "user" or "future" not in statement.kinds:
+            continue
+        pointer = _THIS_WAY.search(statement.text)
+        if (
+            not pointer
+            or len(statement.text) - pointer.end() > THIS_WAY_TAIL
+            or signals.is_question(statement.text)
+        ):
+            continue  # "照这个来：名字统一 …" says its rule itself
+        before = [
+            s
+            for s in scored
+            if s.role == "assistant"
+            and statement.message - 2 <= s.message < statement.message
+            and s.ids - statement.ids
+            and not s.machine
+            and not signals.is_question(s.text)
+        ]
+        if not before:
+            continue
+        proposal = max(before, key=lambda s: (s.message, "`" in s.text, len(s.ids)))
+        statement.bullet = _clip(f"{statement.bullet.rstrip('。.')}：{proposal.bullet}")
+        # the proposal's subject (its first identifier) is what the rule adopts; the rest is its explanation
+        subject = min(proposal.ids - statement.ids, key=lambda i: (proposal.text.find(i) % 10_000, i))
+        statement.ids = statement.ids | {subject}
+        statement.score += ADOPTED_BONUS
+
+
+def _mark_applied_fixes(chat: list[Message], scored: list[Statement]) -> None:
+    """A command (inline code) the assistant gives right after the root cause was found, which the
+    user then reports working ("跑了，好了", "done, works now"), is the incident's fix — even when
+    it reads like a step ("跑 `…`", "Run `…`") and the user's reply repeats none of its values."""
+    causes = [s for s in scored if "root_cause" in s.kinds and s.score > 0]
+    for statement in scored:
+        if statement.role != "assistant" or statement.kinds & (INCIDENT | STANDING) or statement.machine:
+            continue
+        if "`" not in statement.text or signals.is_question(statement.text):
+            continue
+        if LEX.HEDGE.search(statement.text) or LEX.RULED_OUT.search(statement.text):
+            continue
+        # Config lines reported applied and working are the fix of an incident with no cause named.
+        uncaused_fix = _config_applied(chat, statement) and not _cause_near(causes, statement)
+        reply = user_reply(chat, statement.message)
+        if not uncaused_fix and (reply is None or not reply.confirms):
+            continue
+        if uncaused_fix or any(
+            0 <= statement.message - cause.message <= INCIDENT_WINDOW and shares_subject(cause, statement)
+            for cause in causes
+        ):
+            statement.kinds.add("fix")
+            statement.symptom = False  # "… and restart" in a fix is the remedy, not a report
+            statement.score += APPLIED_FIX_BONUS
+
+
+# A config assignment in inline code: `KEY=value`, `- KEY=value`, `key: value`.
+_CONFIG_ASSIGNMENT = re.compile(r"`-?\s*[A-Za-z_][\w.\-]*(?:=|:\s+)[^`\s][^`]*`")
+
+
+def _cause_near(causes: list[Statement], statement: Statement) -> bool:
+    """A root cause stated within an incident's reach, before or after: the fix belongs to that incident."""
+    return any(abs(statement.message - cause.message) <= INCIDENT_WINDOW for cause in causes)
+
+
+def _config_applied(chat: list[Message], statement: Statement) -> bool:
+    """The assistant's config lines ("在 compose 里加：" + `KEY=value`) that the user reports applied and, in
+    the same or the next message, working ("ok 加了" → "出来了"): that config is the fix, with no cause named."""
+    if not statement.text.rstrip().endswith("`") or not _CONFIG_ASSIGNMENT.search(statement.text):
+        return False
+    replies = [
+        m for m in chat[statement.message + 1 : statement.message + 4] if m.role == "user" and not m.is_paste
+    ]
+    if not replies or any(m.rejects for m in replies):
+        return False
+    return any(LEX.CONFIRM.search(m.prose) for m in replies[:2])
+
+
+def _message_statements(chat: list[Message], index: int) -> list[Statement]:
+    message = chat[index]
+    whole = message.prose
+    assistant = message.role == "assistant"
+    context = SentenceContext(
+        restates=assistant and bool(ACK_START.search(whole)) and echoes_user(chat, index),
+        confirmed=assistant and (confirmed_after(chat, index) or confirmed_before(chat, index)),
+        rejected=assistant and rejected_after(chat, index),
+        reply=user_reply(chat, index),
+        has_name=bool(NAME.search(whole)),
+        name=single_name(whole),
+        echoed=echoed_ids(chat, index),
+        chosen=message.chosen,
+        asked_to_note=assistant and asked_to_note(chat, index),
+        explicit_ack=assistant and (explicit_ack(chat, index) or echoes_item(chat, index)),
+        accepted=assistant and message.accepted,
+        applied=assistant and applied_next(chat, index),
+        acknowledged=not assistant and acknowledged(chat, index),
+        confirmed_fact=assistant and confirmed_fact(chat, index),
+        handed=message.handed,
+        corrected=not assistant and correction_accepted(chat, index),
+    )
+    if context.acknowledged:
+        context.ack_words = ack_words(chat[index + 1].prose)
+    context.restates = context.restates or context.explicit_ack
+    if context.explicit_ack:
+        said = chat[index - 1]
+        context.said_words = (
+            frozenset(w.casefold() for w in WORD.findall(said.prose)) | said.ids | cjk_bigrams(said.prose)
+        )
+    minor = bool(LEX.MINOR.search(whole))
+    carried: set[str] = set()
+    result: list[Statement] = []
+    part: int | None = None
+    part_minor = False
+    for label, sentence in message.items:
+        if context.corrected and not result:
+            sentence = CORRECTION_LEAD.sub("", sentence, count=1)  # the correction, not a denial
+        if message.listed and label and label.isdigit():
+            part, part_minor = int(label), bool(LEX.MINOR.search(sentence))
+            carried = set()  # each item of the list stands on its own
+        elif message.listed and part is not None and LEX.MINOR.search(sentence):
+            part_minor = True
+        context.handed = message.handed or (message.listed and part is not None and not part_minor)
+        statement = Statement(
+            message=index,
+            role=message.role,
+            text=sentence,
+            bullet=_clip(signals.clean_bullet(sentence)),
+            ids=frozenset(identifiers(sentence)),
+            prior=message.recalled or signals.says_known(sentence),
+            restates=context.restates,
+            machine=is_machine_line(sentence),
+            acknowledged=context.acknowledged,
+        )
+        statement.noted = label is None and (
+            "note" in carried or bool(LEX.NOTE.search(sentence)) or context.explicit_ack
+        )
+        statement.score = _score(statement, context, carried, label)
+        if (
+            LEX.PRIOR.search(sentence)
+            and not statement.ids
+            and not statement.kinds
+            and len(statement.bullet) < 40
+        ):
+            statement.score = 0.0  # "it's already in today's notes" points elsewhere; says nothing itself
+        if "owner" in statement.kinds:
+            statement.bullet = _resolve_pronoun(statement.bullet, context.name)
+        if _marker_only(statement) or _is_lead_in(sentence):
+            # "There it is." / "修法：" — the marker speaks for the sentences that follow.
+            carried |= statement.kinds & set(CARRIED)
+            statement.score = 0.0
+        else:
+            carried |= statement.kinds & {"note"}
+        # An acknowledgement repeating the user's rule records it ("alerts on build failure go to …").
+        statement.symptom = _symptom_only(statement) and not context.explicit_ack
+        statement.part = part if message.listed else None
+        if part_minor if message.listed else minor:
+            statement.score *= 0.25
+        if assistant and deferred_later(chat, index, statement.ids):
+            statement.score = max(0.0, statement.score - 3.0)
+        if result and _bare_confirm_question(sentence) and _said_yes(context.reply):
+            result[-1].score += 2.5  # "…，对吗？" "对" — the user confirmed the sentence before
+        result.append(statement)
+    return result
+
+
+def _marker_score(statement: Statement, context: SentenceContext, carried: set[str]) -> float:
+    """What the explicit markers say; also records the statement's kinds."""
+    text = statement.text
+    kinds = statement.kinds
+    score = 0.0
+    if LEX.NOTE.search(text):
+        kinds.add("note")
+        score += 4.0
+    elif "note" in carried or context.asked_to_note:
+        score += 2.0
+    if LEX.FUTURE.search(text):
+        kinds.add("future")
+        score += 2.0
+    if LEX.OWNER.search(text) and context.has_name:
+        kinds.add("owner")
+        score += 4.0
+    # A preference is the user's (or the user's, repeated back): an assistant's "不用管" is not one.
+    if LEX.PREFERENCE.search(text) and "future" in kinds and (statement.role == "user" or context.restates):
+        kinds.add("preference")
+        score += 2.0
+    if LEX.ROOT_CAUSE.search(text) or "root_cause" in carried:
+        kinds.add("root_cause")
+        score += 1.5 + (1.5 if context.confirmed else 0.0)
+    if LEX.FIX.search(text) or "fix" in carried:
+        kinds.add("fix")
+        score += 1.0 + (1.0 if context.confirmed else 0.0)
+    if context.applied and statement.ids and not kinds & {"fix", "root_cause"}:
+        kinds.add("fix")  # an instruction the user then applied and saw work is the fix
+        score += 2.0
+    if (LEX.DONE.search(text) or "change" in carried) and statement.role == "assistant":
+        kinds.add("change")
+        score += 1.5 + (1.0 if context.confirmed else 0.0)
+    return score
+
+
+_EXPLAINS = frozenset({"note", "future", "root_cause", "fix", "owner", "preference", "change", "decision"})
+
+
+def _symptom_only(statement: Statement) -> bool:
+    """ "403, the URL is like …" / "X keeps crashing" / "又在疯狂重启": the problem, not what was learned.
+
+    A sentence that names a cause, a fix, a rule, an owner or a note marker, or ties the
+    problem to a condition ("fails when the disk is full", "一…就…"), says more than the symptom.
+    """
+    return (
+        bool(LEX.SYMPTOM.search(statement.text))
+        and not statement.kinds & _EXPLAINS
+        and not LEX.CAUSAL.search(statement.text)
+    )
+
+
+def _marker_only(statement: Statement) -> bool:
+    """ "There it is." / "That's the problem." / "原因找到了" — a marker with nothing else in it."""
+    if statement.ids or len(statement.bullet) > MARKER_ONLY_CHARS:
+        return False
+    rest = statement.bullet
+    for pattern in (LEX.ROOT_CAUSE, LEX.FIX, LEX.NOTE, LEX.DONE, _FILLER):
+        rest = pattern.sub("", rest)
+    return len(re.sub(r"[\W_]+", "", rest)) <= 5
+
+
+_FILLER = re.compile(
+    r"(?<![A-Za-z])(?:that'?s|this|these|it|is|was|are|the|here|we|i|all|so|yes|yep|ok|both|times?)(?![A-Za-z])"
+    r"|就是|这个|那个|这就是|就这|了",
+    re.IGNORECASE,
+)
+
+
+def _bare_confirm_question(sentence: str) -> bool:
+    return (
+        bool(LEX.CONFIRM_QUESTION.search(sentence))
+        and len(LEX.CONFIRM_QUESTION.sub("", sentence).strip()) <= 4
+    )
+
+
+def _said_yes(reply: Message | None) -> bool:
+    return reply is not None and bool(LEX.YES.search(reply.prose))
+
+
+def _is_lead_in(sentence: str) -> bool:
+    """ "Fix in `config.json`:" introduces a block: not a fact on its own."""
+    return sentence.rstrip().endswith((":", "：")) and len(sentence) <= 80
+
+
+def _resolve_pronoun(bullet: str, name: str | None) -> str:
+    """ "She owns billing" → "Priya owns billing" when the message named one person."""
+    if not name:
+        return bullet
+    return _PRONOUN.sub(name + " ", bullet, count=1)
+
+
+# a capitalized word inside a sentence (not its first word) or a Chinese name before 负责
+PERSON = re.compile(r"(?<=[^.!?:：\s]\s)[A-Z][a-z]{2,}(?![A-Za-z])|[" + HAN + r"]{2,3}(?=负责)")
+PERSON_PRONOUN = re.compile(
+    r"(?<![A-Za-z])(?:him|her|them)(?![A-Za-z])|找[他她]|[他她]的|归[他她]", re.IGNORECASE
+)
+_PRONOUN = re.compile(r"^(?:she|he|they)\s+(?=\w)|^(?:她|他)(?=[" + HAN + r"])", re.IGNORECASE)
+HANDED_ITEM = 3.0  # a numbered item of the user's dump
+HANDED_VALUE = 0.5  # … per number, time or name it holds (the sentence with the values is the bullet)
+_VALUE = re.compile(r"\d+(?:[:.]\d+)?|(?<=[^.!?] )[A-Z][a-z]+")
+
+
+def _score(statement: Statement, context: SentenceContext, carried: set[str], label: str | None) -> float:
+    text = statement.text
+    score = _marker_score(statement, context, carried)
+    if len(statement.bullet) < 6 or not re.search(r"[\w" + HAN + r"]{2}", statement.bullet):
+        return 0.0
+    if LEX.CHITCHAT.search(text) or LEX.DEFERRAL.search(text):
+        return 0.0
+    if LEX.ONE_OFF.search(text) and "future" not in statement.kinds and not LEX.RECURRING.search(text):
+        return 0.0  # "Added: dentist Thursday 3 Dec, 15:00" — an appointment, however acknowledged
+    if LEX.STATUS.search(text) and not statement.kinds & {"future", "note"} and not context.handed:
+        return 0.0  # "72% done" is a status; "at most 10% after 23:00, always" is a rule
+    if LEX.RULED_OUT.search(text) or LEX.RECOMMENDS_ITEM.search(statement.bullet):
+        return 0.0
+    if statement.role == "user" and LEX.REQUEST.search(statement.bullet) and "future" not in statement.kinds:
+        return 0.0
+    confirmed_question = False
+    if signals.is_question(text):
+        reply = context.reply
+        confirmed_question = bool(
+            statement.role == "assistant"
+            and LEX.CONFIRM_QUESTION.search(text)
+            and reply is not None
+            and LEX.YES.search(reply.prose)
+        )
+        if not confirmed_question:
+            return 0.0
+        statement.bullet = _clip(signals.clean_bullet(LEX.CONFIRM_QUESTION.sub("", text)))
+    if statement.prior:
+        score += 1.0
+    ids = len(statement.ids)
+    score += min(2.0, 0.6 * ids + 0.4 * sum(1 for i in statement.ids if LONG_ID.fullmatch(i)))
+    if context.restates and (ids or statement.kinds & {"future", "owner"} or context.explicit_ack):
+        score += 3.0 if ids or context.explicit_ack else 2.0
+    if context.explicit_ack and (keywords(statement) | cjk_bigrams(statement.bullet)) & context.said_words:
+        score += 1.0  # it repeats the user's own words: the user handed this fact over
+    if context.accepted and (ids or statement.kinds & {"fix", "change"}):
+        score += ACCEPTED_BONUS if ids else 2.0  # the user said yes to this proposal: it is the decision
+        if ids and not statement.kinds & (INCIDENT | STANDING):
+            statement.kinds.add("decision")
+    if confirmed_question:
+        score += 2.5
+    if statement.role == "user" and ids and DEFINITION.search(text):
+        score += 0.5
+    if statement.role == "user" and ids and context.echoed & statement.ids:
+        score += 2.0  # the assistant picked it up: a fact the user is handing over
+    elif (
+        context.acknowledged
+        and statement.kinds & {"future", "note", "owner", "preference"}
+        and (context.ack_words is None or text_words(statement.bullet) & context.ack_words)
+    ):
+        score += 2.0  # a rule the user set and the assistant said it recorded ("记下了", or repeating it)
+    if context.corrected and _VALUE.search(statement.bullet):
+        score += CORRECTED_BONUS
+    if context.handed:
+        score += HANDED_ITEM + HANDED_VALUE * min(3, len(_VALUE.findall(statement.bullet)))
+    if context.confirmed_fact and statement.ids & (context.reply.ids if context.reply else frozenset()):
+        score += 2.5  # the user agreed and repeated its value: a fact both sides hold
+    if label and context.chosen:
+        score += 3.0 if label.casefold() == context.chosen else -3.0
+    if LEX.HEDGE.search(text) and not context.accepted:
+        score -= 1.5
+    if LEX.NOT_CHOSEN.search(text):
+        score -= 2.0
+    if LEX.PROBE.search(statement.bullet) and "note" not in statement.kinds:
+        score -= 2.0  # "let's check …" is a step; "let's remember: …" is a marker
+    if context.rejected:
+        score -= 3.0
+    return max(score, 0.0)
+
+
+def _clip(text: str) -> str:
+    if len(text) <= MAX_BULLET_CHARS:
+        return text
+    cut = text[:MAX_BULLET_CHARS]
+    boundary = max(cut.rfind(mark) for mark in ("；", "，", "; ", ", ", " — "))
+    return (cut[:boundary] if boundary > MAX_BULLET_CHARS // 2 else cut).rstrip() + "…"
+
+
+def _subject_terms(statement: Statement) -> frozenset[str]:
+    terms = set(keywords(statement))
+    for identifier in statement.ids:
+        terms.update(w.casefold() for w in WORD.findall(identifier))
+    return frozenset(terms - EN_COMMON_WORDS)
+
+
+def shares_subject(a: Statement, b: Statement) -> bool:
+    if _subject_terms(a) & _subject_terms(b):
+        return True
+    return len(cjk_bigrams(a.bullet) & cjk_bigrams(b.bullet)) >= 2
+
+
+def keywords(statement: Statement) -> frozenset[str]:
+    words = {w.casefold() for w in WORD.findall(statement.bullet)}
+    return frozenset(words - EN_COMMON_WORDS) | statement.ids

@@ -1,0 +1,37 @@
+"""Content words of a sentence: Latin words, identifiers-as-terms and Chinese bigrams."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ...text.cjk import HAN
+from ...text.identifiers import identifiers
+from ...text.stopwords import EN_COMMON_WORDS, EN_SMALL_WORDS
+
+
+def text_words(text: str) -> frozenset[str]:
+    return (
+        frozenset(w.casefold() for w in WORD.findall(text)) - EN_COMMON_WORDS
+        | identifiers(text)
+        | cjk_bigrams(text)
+    )
+
+
+WORD = re.compile(r"[A-Za-z][A-Za-z0-9]{3,}")
+_CJK_RUN = re.compile(r"[" + HAN + r"]{2,}")
+
+
+def cjk_bigrams(text: str) -> frozenset[str]:
+    return frozenset(run[i : i + 2] for run in _CJK_RUN.findall(text) for i in range(len(run) - 1))
+
+
+_TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*")
+_FUNCTION_HAN = set("的了是在和就都也把被不没这那个们我你他她它吗呢吧啊之与或而及很")
+
+
+@lru_cache(maxsize=4096)
+def fact_terms(text: str) -> frozenset[str]:
+    words = {w.casefold() for w in _TERM.findall(text) if len(w) >= 2} - EN_COMMON_WORDS - EN_SMALL_WORDS
+    grams = {g for g in cjk_bigrams(text) if not set(g) & _FUNCTION_HAN}
+    return frozenset(words | grams)
