@@ -15,9 +15,20 @@ from ...models import ChatMessage
 from ...text.cjk import HAN
 from ...text.identifiers import identifiers
 from ...text.stopwords import EN_NOT_NAMES
+from ...vocabulary import NoteKind
 from . import signals
 from .machine import is_machine_text
-from .rules import CONFIRM_WINDOW
+from .rules import (
+    ASK_NOTE_CHARS,
+    BARE_RULE_ACK_CHARS,
+    CONFIRM_WINDOW,
+    ECHO_SHARE,
+    ITEM_FOLLOW_UP,
+    LIST_MIN_ITEMS,
+    RESTATED_TERMS,
+    RULE_MESSAGE_CHARS,
+    TAG_QUESTION_CHARS,
+)
 from .signals import LEX
 from .words import fact_terms, text_words
 
@@ -60,9 +71,6 @@ def read_chat(messages: Sequence[ChatMessage]) -> list[Message]:
     return result
 
 
-LIST_MIN_ITEMS = 3  # "1. … 2. … 3. …" in one message: fewer is an aside, not a list of facts
-
-
 def _list_labels(message: Message) -> list[int]:
     return [int(label) for label, _ in message.items if label and label.isdigit()]
 
@@ -89,9 +97,6 @@ def _mark_listed(chat: list[Message]) -> None:
         )
         if 2 * with_ids >= len(labels):
             message.listed = True
-
-
-RULE_MESSAGE_CHARS = 200  # a user's rule message this short is one instruction
 
 
 def _whole_rule(message: Message) -> None:
@@ -203,12 +208,11 @@ DEFINITION = re.compile(
     re.IGNORECASE,
 )
 CARRIED = (
-    "note",
-    "root_cause",
-    "fix",
-    "change",
+    NoteKind.NOTE,
+    NoteKind.ROOT_CAUSE,
+    NoteKind.FIX,
+    NoteKind.CHANGE,
 )  # a marker sentence lends its kind to the rest of its message
-MARKER_ONLY_CHARS = 24
 LONG_ID = re.compile(r"-?\d{6,}")  # chat ids, account ids: worth keeping on their own
 
 
@@ -241,9 +245,6 @@ def single_name(text: str) -> str | None:
     names = {m.group(0) for m in NAME.finditer(text) if not m.group(0).isupper()}
     names -= EN_NOT_NAMES
     return next(iter(names)) if len(names) == 1 else None
-
-
-ASK_NOTE_CHARS = 30  # "ok 记一下" / "remember that" — a reply this short only asks to keep what was said
 
 
 def asked_to_note(chat: list[Message], index: int) -> bool:
@@ -281,10 +282,6 @@ def explicit_ack(chat: list[Message], index: int) -> bool:
     return _restated_rule(said, chat[index])
 
 
-RESTATED_TERMS = 3  # content terms an acknowledgement must repeat to restate the user's rule
-ECHO_SHARE = 0.5  # … and the share of a plain echo's own terms that must be the user's
-
-
 def echoes_item(chat: list[Message], index: int) -> bool:
     """ "1. coffee. … an oat flat white, extra shot, from Ferro" answered by "Oat flat white, extra
     shot, no sugar, from Ferro on Camden Rd.": a user handing over facts as numbered items, each
@@ -305,9 +302,6 @@ def echoes_item(chat: list[Message], index: int) -> bool:
 def _echo_terms(text: str) -> frozenset[str]:
     """Words, numbers and times ("18", "30") and Chinese bigrams, without a sentence's final dot."""
     return frozenset(term.rstrip(".") for term in fact_terms(text)) - {""}
-
-
-ITEM_FOLLOW_UP = 3  # messages after a numbered item that are still about it (a question and its answer)
 
 
 def _numbered_label(message: Message) -> int | None:
@@ -378,8 +372,6 @@ def acknowledged(chat: list[Message], index: int) -> bool:
 
 
 _BARE_ACK_CHARS = 30
-BARE_RULE_ACK_CHARS = 16  # "Understood." / "OK." — takes a rule on board without restating it
-TAG_QUESTION_CHARS = 8  # "ok?", "right?", "好吗？": a tag on a statement, not a question
 
 
 def _asks(message: Message) -> bool:
@@ -424,7 +416,6 @@ _ADMITS = re.compile(
     r"|(?:我|刚才)[^。.!！\n]{0,12}(?:算错|搞错|说错|记错|弄错)|(?<![A-Za-z])I (?:was wrong|got (?:that|it) wrong|miscalculated)",
     re.IGNORECASE,
 )
-CORRECTED_BONUS = 4.0  # the user's corrected value, accepted by the assistant: a fact it now holds
 _ADMIT_HEAD_CHARS = 40
 
 

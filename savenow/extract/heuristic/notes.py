@@ -7,9 +7,11 @@ from dataclasses import dataclass, field
 
 from ...models import ChatMessage
 from ...text.normalize import compact_similarity
+from ...vocabulary import NoteKind
 from .rules import (
     BULLET_RATIO,
     CAUSE_FIX_SAME_TEXT,
+    DETAIL_DISTANCE,
     FAR_SAME_TEXT,
     INCIDENT,
     INCIDENT_WINDOW,
@@ -60,7 +62,7 @@ class Note:
                 break
             if member in chosen or member.machine or member.symptom:
                 continue
-            if incident and "root_cause" in member.kinds:
+            if incident and NoteKind.ROOT_CAUSE in member.kinds:
                 continue  # the earlier "found the cause" is superseded by the confirmed one
             if member.score < self.seed.score * BULLET_RATIO:
                 continue
@@ -73,7 +75,9 @@ class Note:
         """An owner note must say who: "以后 hm-common 的问题都找他" gives way to the acknowledgement
         "`hm-common` 由 Wen Jie 维护" when only that one names the person."""
         seed = self.seed
-        if not ("owner" in seed.kinds or PERSON_PRONOUN.search(seed.bullet)) or PERSON.search(seed.bullet):
+        if not (NoteKind.OWNER in seed.kinds or PERSON_PRONOUN.search(seed.bullet)) or PERSON.search(
+            seed.bullet
+        ):
             return seed
         named = [
             m
@@ -92,8 +96,8 @@ class Note:
         if not (self.seed.kinds & INCIDENT) or self.seed.kinds & STANDING or self.seed.kinds >= INCIDENT:
             return []  # not an incident, or its lead sentence already says both cause and fix
         usable = [m for m in self.members if not (m.machine or m.symptom) and m.score > 0]
-        causes = [m for m in usable if "root_cause" in m.kinds and "fix" not in m.kinds]
-        fixes = [m for m in usable if "fix" in m.kinds and m.kinds & STANDING == set()]
+        causes = [m for m in usable if NoteKind.ROOT_CAUSE in m.kinds and NoteKind.FIX not in m.kinds]
+        fixes = [m for m in usable if NoteKind.FIX in m.kinds and m.kinds & STANDING == set()]
         if not causes or not fixes:
             return []
         fix = max(
@@ -112,7 +116,7 @@ class Note:
 
 def _same_fact(a: Statement, b: Statement) -> bool:
     alike = _alike(a, b)
-    if ("fix" in a.kinds) != ("fix" in b.kinds) and "root_cause" in a.kinds | b.kinds:
+    if (NoteKind.FIX in a.kinds) != (NoteKind.FIX in b.kinds) and NoteKind.ROOT_CAUSE in a.kinds | b.kinds:
         return (
             alike >= CAUSE_FIX_SAME_TEXT
         )  # the cause and the fix are two bullets, even with the same identifiers
@@ -128,7 +132,7 @@ def _related(seed: Statement, other: Statement) -> bool:
         return True  # the sentences of one list item are one fact
     if seed.ids & other.ids or _same_incident(seed, other):
         return True
-    episode = {"root_cause", "fix"}
+    episode = {NoteKind.ROOT_CAUSE, NoteKind.FIX}
     if seed.message == other.message and seed.kinds & episode and other.kinds & episode:
         return True
     if seed.message == other.message and seed.noted and other.noted:
@@ -254,8 +258,7 @@ def _other_items(a: Statement, b: Statement) -> bool:
     return a.message == b.message and a.part is not None and b.part is not None and a.part != b.part
 
 
-DETAIL_DISTANCE = 2  # messages between two acknowledgements of details about one subject
-_PLAIN = frozenset({"note"})  # a plain fact: no rule, incident, owner, decision or change
+_PLAIN = frozenset({NoteKind.NOTE})  # a plain fact: no rule, incident, owner, decision or change
 
 
 def _join_details(notes: list[Note]) -> list[Note]:

@@ -6,10 +6,11 @@ import re
 from collections.abc import Sequence
 
 from ...models import MAX_ENTRIES, ChatMessage, Entry, ExtractionResult, MemorySection
+from ...vocabulary import NoteKind
 from . import signals
 from .notes import Note, find_notes
 from .placement import USER_RULE, USER_STANDING, Placement, local_topic, on_topic, place, topic_home
-from .rules import SEED_MIN
+from .rules import RESTATED_MIN_IDS, RESTATED_MIN_TERMS, RESTATED_TERM_SHARE, SEED_MIN
 from .statements import Statement, keywords, statements
 from .titles import TitleContext, note_title
 from .words import WORD, fact_terms
@@ -66,9 +67,9 @@ def _placement_kinds(note: Note, texts: Sequence[str], home: MemorySection | Non
     """The note's kinds, plus whether it holds a standing rule the user set about the chat's topic."""
     standing = any(
         m.role == "user"
-        and "future" in m.kinds
+        and NoteKind.FUTURE in m.kinds
         and m.score >= SEED_MIN
-        and not m.kinds & {"owner", "preference"}
+        and not m.kinds & {NoteKind.OWNER, NoteKind.PREFERENCE}
         for m in note.members
     )
     user_rule = standing and home is not None
@@ -76,9 +77,6 @@ def _placement_kinds(note: Note, texts: Sequence[str], home: MemorySection | Non
         text = " ".join(m.bullet for m in note.members)
         user_rule = on_topic(text, {m.message for m in note.members}, texts, home)
     return note.kinds | ({USER_RULE} if user_rule else set()) | ({USER_STANDING} if standing else set())
-
-
-RESTATED_MIN_IDS = 2  # identifiers a chat sentence must share with a saved bullet to restate it
 
 
 def restated_skips(
@@ -131,10 +129,6 @@ def restated_skips(
     return result
 
 
-RESTATED_MIN_TERMS = 4  # words a sentence without identifiers must share with a saved bullet …
-RESTATED_TERM_SHARE = 0.6  # … making up this share of the shorter of the two
-
-
 def _restates_words(sentence: str, bullet: str) -> bool:
     """ "port 80 stays closed on the router" against a saved "Port 80 stays closed on the router; …":
     most of the sentence's words are the bullet's, with no identifier to carry it."""
@@ -161,9 +155,15 @@ def _entry(note: Note, placement: Placement, language: str, index: int, titles: 
     title = placement.section_title if placement.action == "skip" and placement.section_title else None
     if title is None:
         kinds = set().union(*(s.kinds for s in chosen))
-        if not kinds & {"note", "future", "root_cause", "fix", "owner", "preference", "change"} and any(
-            _SETUP_ID.search(i) for i in note.seed.ids
-        ):
+        if not kinds & {
+            NoteKind.NOTE,
+            NoteKind.FUTURE,
+            NoteKind.ROOT_CAUSE,
+            NoteKind.FIX,
+            NoteKind.OWNER,
+            NoteKind.PREFERENCE,
+            NoteKind.CHANGE,
+        } and any(_SETUP_ID.search(i) for i in note.seed.ids):
             kinds.add("setup")  # a path, a port, a host: where things are and how they are set up
         ids = frozenset().union(*(s.ids for s in chosen))
         title = note_title(bullets, kinds, ids, language, titles)

@@ -30,6 +30,7 @@ from ...text.cjk import HAN, has_cjk
 from ...text.identifiers import identifiers
 from ...text.normalize import compact
 from ...text.stopwords import EN_HEADING_FILLER, EN_LONG_COMMON_WORDS
+from ...vocabulary import NoteKind
 from . import factkinds, signals
 from .signals import LEX
 
@@ -99,7 +100,7 @@ def place(
         and local.section is not best[1]
         and best[1] is not home
         and local.discusses(best[1])
-        and not kinds & {"owner", "preference"}
+        and not kinds & {NoteKind.OWNER, NoteKind.PREFERENCE}
         and not note_ids & identifiers(" ".join([best[1].title, *best[1].bullets]))
     ):
         # The chat covers both sections in different parts and only a word links the note to the
@@ -114,7 +115,7 @@ def place(
     if (
         local is not None
         and USER_STANDING in kinds
-        and not kinds & {"owner", "preference"}
+        and not kinds & {NoteKind.OWNER, NoteKind.PREFERENCE}
         and not own_names(text, local.section)
     ):
         # A user's rule that names no system of its own ("never book Sunday mornings") is about
@@ -125,7 +126,7 @@ def place(
 
 HOME_MIN = 4.0  # how much of a section's vocabulary the chat must use to be about it
 HOME_LEAD = 2.0  # … and how many times more than the next section's
-_EPISODE = frozenset({"fix", "root_cause", "change"})
+_EPISODE = frozenset({NoteKind.FIX, NoteKind.ROOT_CAUSE, NoteKind.CHANGE})
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]{4,}")
 
 
@@ -284,11 +285,11 @@ def _topic_terms(folded: str) -> set[str]:
 def _belongs_home(text: str, note_ids: frozenset[str], kinds: set[str], home: MemorySection) -> bool:
     """A note of the home conversation merges there when it shares a term with the section
     (a heading word, an identifier, a name, a Chinese phrase) and is not about a person or a reply style."""
-    if kinds & {"owner", "preference"}:
+    if kinds & {NoteKind.OWNER, NoteKind.PREFERENCE}:
         return False
     if USER_RULE in kinds:
         return True  # a rule the user set while the chat is about this section's subject belongs to it
-    if "future" in kinds and not kinds & _EPISODE and _PREFERENCE_SECTION.search(home.title):
+    if NoteKind.FUTURE in kinds and not kinds & _EPISODE and _PREFERENCE_SECTION.search(home.title):
         return True  # the chat is about a section of conventions, and this is one more convention
     folded = text.casefold()
     bullets = " ".join(home.bullets)
@@ -369,16 +370,16 @@ def _affinity(
     section_text = " ".join([section.title, *section.bullets])
     section_ids = identifiers(section_text)
     score = min(2.0, 1.0 * len(note_ids & section_ids))
-    if kinds & {"root_cause", "fix"} and lead_ids & section_ids:
+    if kinds & {NoteKind.ROOT_CAUSE, NoteKind.FIX} and lead_ids & section_ids:
         score = 2.0  # the incident's lead sentence names a system the section describes (its host, its file)
     compact_text = signals.compacted(text)
     terms = [term for term in _title_terms(section.title) if term in compact_text]
     if terms:
         # A long word of the heading ("digest", "ollama") names the subject; a short one only hints.
         score += 2.0 if any(len(term) >= 5 or has_cjk(term) and len(term) >= 3 for term in terms) else 1.5
-    if "owner" in kinds and (_OWNER_SECTION.search(section.title) or _owner_bullets(section.bullets)):
+    if NoteKind.OWNER in kinds and (_OWNER_SECTION.search(section.title) or _owner_bullets(section.bullets)):
         score += 2.0
-    if "preference" in kinds and _PREFERENCE_SECTION.search(section.title):
+    if NoteKind.PREFERENCE in kinds and _PREFERENCE_SECTION.search(section.title):
         score += 2.0
     if signals.alike(text, section_text) >= 0.3:
         score += 1.0

@@ -11,15 +11,14 @@ from ...text.cjk import HAN
 from ...text.identifiers import identifiers
 from ...text.normalize import compact
 from ...text.stopwords import EN_COMMON_WORDS
+from ...vocabulary import NoteKind
 from . import signals
 from .chat import (
     ACK_START,
     CARRIED,
-    CORRECTED_BONUS,
     CORRECTION_LEAD,
     DEFINITION,
     LONG_ID,
-    MARKER_ONLY_CHARS,
     NAME,
     Message,
     SentenceContext,
@@ -44,7 +43,54 @@ from .chat import (
     user_reply,
 )
 from .machine import is_machine_line
-from .rules import INCIDENT, INCIDENT_WINDOW, MAX_BULLET_CHARS, STANDING
+from .rules import (
+    ACCEPTED_CHANGE,
+    ACCEPTED_PROPOSAL,
+    ADOPTED_THIS_WAY,
+    APPLIED_FIX,
+    APPLIED_INSTRUCTION,
+    CARRIED_NOTE,
+    CHANGE_CONFIRMED,
+    CHANGE_MARKER,
+    CHOICE_MAX_CHARS,
+    CHOICE_WINDOW,
+    CHOSEN_ITEM,
+    CHOSEN_OPTION,
+    CONFIRMED_BEFORE,
+    CONFIRMED_FACT,
+    CONFIRMED_QUESTION,
+    CORRECTED_VALUE,
+    DEFERRED,
+    FIX_CONFIRMED,
+    FIX_MARKER,
+    HANDED_ITEM,
+    HANDED_VALUE,
+    HEDGED,
+    IDENTIFIERS_MAX,
+    INCIDENT,
+    INCIDENT_WINDOW,
+    KNOWN_BEFORE,
+    MARKER_ONLY_CHARS,
+    MAX_BULLET_CHARS,
+    MINOR_SHARE,
+    NOT_CHOSEN,
+    NOTE_MARKER,
+    OWNER_MARKER,
+    PICKED_UP,
+    PREFERENCE_MARKER,
+    PROBE,
+    RECORDED,
+    REJECTED,
+    RESTATED,
+    RESTATED_WITH_IDS,
+    ROOT_CAUSE_CONFIRMED,
+    ROOT_CAUSE_MARKER,
+    STANDING,
+    STANDING_MARKER,
+    THIS_WAY_TAIL,
+    USER_DEFINITION,
+    USERS_OWN_WORDS,
+)
 from .signals import LEX
 from .words import WORD, cjk_bigrams, text_words
 
@@ -108,12 +154,6 @@ def statements(messages: Sequence[ChatMessage]) -> list[Statement]:
     return result
 
 
-CHOICE_WINDOW = 6  # messages back from the user's pick in which the proposal and the alternatives are
-CHOICE_MAX_CHARS = 60
-CHOSEN_BONUS = 4.0
-ACCEPTED_BONUS = 3.0  # a proposal with identifiers the user agreed to ("yes do that")
-
-
 def _mark_chosen_options(chat: list[Message], scored: list[Statement]) -> None:
     """ "Better option: DNS-01 with acme.sh …" — "what about certbot?" — "same problem" — "ok acme.sh
     then": the proposal the user picked by name is the decision; what the assistant said about the
@@ -137,9 +177,9 @@ def _mark_chosen_options(chat: list[Message], scored: list[Statement]) -> None:
             if chosen not in folded and any(term in folded for term in passed_over):
                 statement.score = 0.0  # "same problem" about the alternative the user did not take
         proposal = max(proposals, key=lambda s: (bool(s.ids), "`" in s.text, -s.message))
-        proposal.kinds.add("decision")
+        proposal.kinds.add(NoteKind.DECISION)
         proposal.symptom = False
-        proposal.score = max(proposal.score, 0.0) + CHOSEN_BONUS
+        proposal.score = max(proposal.score, 0.0) + CHOSEN_OPTION.weight
 
 
 def _alternatives(chat: list[Message]) -> set[str]:
@@ -153,9 +193,6 @@ def _alternatives(chat: list[Message]) -> set[str]:
     return found
 
 
-APPLIED_FIX_BONUS = 3.0
-ADOPTED_BONUS = 3.0
-THIS_WAY_TAIL = 8  # characters after "这么写" / "like this" up to which the rule says nothing else  # a user rule that adopts the assistant's proposal "this way"
 _THIS_WAY = re.compile(
     r"(?<![A-Za-z])(?:like (?:this|that)|this way|that way|the same way)(?![A-Za-z])|[这那]么[写做办配弄搞来]|[这那]样[写做办配弄搞]|照[这那此]",
     re.IGNORECASE,
@@ -167,7 +204,7 @@ def _resolve_this_way(chat: list[Message], scored: list[Statement]) -> None:
     that points at the assistant's proposal just before says what that proposal says — its bullet takes
     the proposal's sentence with the identifiers (`--frozen-lockfile`), so the rule names its values."""
     for statement in scored:
-        if statement.role != "user" or "future" not in statement.kinds:
+        if statement.role != "user" or NoteKind.FUTURE not in statement.kinds:
             continue
         pointer = _THIS_WAY.search(statement.text)
         if (
@@ -192,14 +229,14 @@ def _resolve_this_way(chat: list[Message], scored: list[Statement]) -> None:
         # the proposal's subject (its first identifier) is what the rule adopts; the rest is its explanation
         subject = min(proposal.ids - statement.ids, key=lambda i: (proposal.text.find(i) % 10_000, i))
         statement.ids = statement.ids | {subject}
-        statement.score += ADOPTED_BONUS
+        statement.score += ADOPTED_THIS_WAY.weight
 
 
 def _mark_applied_fixes(chat: list[Message], scored: list[Statement]) -> None:
     """A command (inline code) the assistant gives right after the root cause was found, which the
     user then reports working ("跑了，好了", "done, works now"), is the incident's fix — even when
     it reads like a step ("跑 `…`", "Run `…`") and the user's reply repeats none of its values."""
-    causes = [s for s in scored if "root_cause" in s.kinds and s.score > 0]
+    causes = [s for s in scored if NoteKind.ROOT_CAUSE in s.kinds and s.score > 0]
     for statement in scored:
         if statement.role != "assistant" or statement.kinds & (INCIDENT | STANDING) or statement.machine:
             continue
@@ -216,9 +253,9 @@ def _mark_applied_fixes(chat: list[Message], scored: list[Statement]) -> None:
             0 <= statement.message - cause.message <= INCIDENT_WINDOW and shares_subject(cause, statement)
             for cause in causes
         ):
-            statement.kinds.add("fix")
+            statement.kinds.add(NoteKind.FIX)
             statement.symptom = False  # "… and restart" in a fix is the remedy, not a report
-            statement.score += APPLIED_FIX_BONUS
+            statement.score += APPLIED_FIX.weight
 
 
 # A config assignment in inline code: `KEY=value`, `- KEY=value`, `key: value`.
@@ -299,7 +336,7 @@ def _message_statements(chat: list[Message], index: int) -> list[Statement]:
             acknowledged=context.acknowledged,
         )
         statement.noted = label is None and (
-            "note" in carried or bool(LEX.NOTE.search(sentence)) or context.explicit_ack
+            NoteKind.NOTE in carried or bool(LEX.NOTE.search(sentence)) or context.explicit_ack
         )
         statement.score = _score(statement, context, carried, label)
         if (
@@ -309,23 +346,23 @@ def _message_statements(chat: list[Message], index: int) -> list[Statement]:
             and len(statement.bullet) < 40
         ):
             statement.score = 0.0  # "it's already in today's notes" points elsewhere; says nothing itself
-        if "owner" in statement.kinds:
+        if NoteKind.OWNER in statement.kinds:
             statement.bullet = _resolve_pronoun(statement.bullet, context.name)
         if _marker_only(statement) or _is_lead_in(sentence):
             # "There it is." / "修法：" — the marker speaks for the sentences that follow.
             carried |= statement.kinds & set(CARRIED)
             statement.score = 0.0
         else:
-            carried |= statement.kinds & {"note"}
+            carried |= statement.kinds & {NoteKind.NOTE}
         # An acknowledgement repeating the user's rule records it ("alerts on build failure go to …").
         statement.symptom = _symptom_only(statement) and not context.explicit_ack
         statement.part = part if message.listed else None
         if part_minor if message.listed else minor:
-            statement.score *= 0.25
+            statement.score *= MINOR_SHARE.weight
         if assistant and deferred_later(chat, index, statement.ids):
-            statement.score = max(0.0, statement.score - 3.0)
+            statement.score = max(0.0, statement.score + DEFERRED.weight)
         if result and _bare_confirm_question(sentence) and _said_yes(context.reply):
-            result[-1].score += 2.5  # "…，对吗？" "对" — the user confirmed the sentence before
+            result[-1].score += CONFIRMED_BEFORE.weight
         result.append(statement)
     return result
 
@@ -336,36 +373,51 @@ def _marker_score(statement: Statement, context: SentenceContext, carried: set[s
     kinds = statement.kinds
     score = 0.0
     if LEX.NOTE.search(text):
-        kinds.add("note")
-        score += 4.0
-    elif "note" in carried or context.asked_to_note:
-        score += 2.0
+        kinds.add(NoteKind.NOTE)
+        score += NOTE_MARKER.weight
+    elif NoteKind.NOTE in carried or context.asked_to_note:
+        score += CARRIED_NOTE.weight
     if LEX.FUTURE.search(text):
-        kinds.add("future")
-        score += 2.0
+        kinds.add(NoteKind.FUTURE)
+        score += STANDING_MARKER.weight
     if LEX.OWNER.search(text) and context.has_name:
-        kinds.add("owner")
-        score += 4.0
+        kinds.add(NoteKind.OWNER)
+        score += OWNER_MARKER.weight
     # A preference is the user's (or the user's, repeated back): an assistant's "不用管" is not one.
-    if LEX.PREFERENCE.search(text) and "future" in kinds and (statement.role == "user" or context.restates):
-        kinds.add("preference")
-        score += 2.0
-    if LEX.ROOT_CAUSE.search(text) or "root_cause" in carried:
-        kinds.add("root_cause")
-        score += 1.5 + (1.5 if context.confirmed else 0.0)
-    if LEX.FIX.search(text) or "fix" in carried:
-        kinds.add("fix")
-        score += 1.0 + (1.0 if context.confirmed else 0.0)
-    if context.applied and statement.ids and not kinds & {"fix", "root_cause"}:
-        kinds.add("fix")  # an instruction the user then applied and saw work is the fix
-        score += 2.0
-    if (LEX.DONE.search(text) or "change" in carried) and statement.role == "assistant":
-        kinds.add("change")
-        score += 1.5 + (1.0 if context.confirmed else 0.0)
+    if (
+        LEX.PREFERENCE.search(text)
+        and NoteKind.FUTURE in kinds
+        and (statement.role == "user" or context.restates)
+    ):
+        kinds.add(NoteKind.PREFERENCE)
+        score += PREFERENCE_MARKER.weight
+    if LEX.ROOT_CAUSE.search(text) or NoteKind.ROOT_CAUSE in carried:
+        kinds.add(NoteKind.ROOT_CAUSE)
+        score += ROOT_CAUSE_MARKER.weight + (ROOT_CAUSE_CONFIRMED.weight if context.confirmed else 0.0)
+    if LEX.FIX.search(text) or NoteKind.FIX in carried:
+        kinds.add(NoteKind.FIX)
+        score += FIX_MARKER.weight + (FIX_CONFIRMED.weight if context.confirmed else 0.0)
+    if context.applied and statement.ids and not kinds & {NoteKind.FIX, NoteKind.ROOT_CAUSE}:
+        kinds.add(NoteKind.FIX)  # an instruction the user then applied and saw work is the fix
+        score += APPLIED_INSTRUCTION.weight
+    if (LEX.DONE.search(text) or NoteKind.CHANGE in carried) and statement.role == "assistant":
+        kinds.add(NoteKind.CHANGE)
+        score += CHANGE_MARKER.weight + (CHANGE_CONFIRMED.weight if context.confirmed else 0.0)
     return score
 
 
-_EXPLAINS = frozenset({"note", "future", "root_cause", "fix", "owner", "preference", "change", "decision"})
+_EXPLAINS = frozenset(
+    {
+        NoteKind.NOTE,
+        NoteKind.FUTURE,
+        NoteKind.ROOT_CAUSE,
+        NoteKind.FIX,
+        NoteKind.OWNER,
+        NoteKind.PREFERENCE,
+        NoteKind.CHANGE,
+        NoteKind.DECISION,
+    }
+)
 
 
 def _symptom_only(statement: Statement) -> bool:
@@ -427,8 +479,6 @@ PERSON_PRONOUN = re.compile(
     r"(?<![A-Za-z])(?:him|her|them)(?![A-Za-z])|找[他她]|[他她]的|归[他她]", re.IGNORECASE
 )
 _PRONOUN = re.compile(r"^(?:she|he|they)\s+(?=\w)|^(?:她|他)(?=[" + HAN + r"])", re.IGNORECASE)
-HANDED_ITEM = 3.0  # a numbered item of the user's dump
-HANDED_VALUE = 0.5  # … per number, time or name it holds (the sentence with the values is the bullet)
 _VALUE = re.compile(r"\d+(?:[:.]\d+)?|(?<=[^.!?] )[A-Z][a-z]+")
 
 
@@ -439,13 +489,21 @@ def _score(statement: Statement, context: SentenceContext, carried: set[str], la
         return 0.0
     if LEX.CHITCHAT.search(text) or LEX.DEFERRAL.search(text):
         return 0.0
-    if LEX.ONE_OFF.search(text) and "future" not in statement.kinds and not LEX.RECURRING.search(text):
+    if LEX.ONE_OFF.search(text) and NoteKind.FUTURE not in statement.kinds and not LEX.RECURRING.search(text):
         return 0.0  # "Added: dentist Thursday 3 Dec, 15:00" — an appointment, however acknowledged
-    if LEX.STATUS.search(text) and not statement.kinds & {"future", "note"} and not context.handed:
+    if (
+        LEX.STATUS.search(text)
+        and not statement.kinds & {NoteKind.FUTURE, NoteKind.NOTE}
+        and not context.handed
+    ):
         return 0.0  # "72% done" is a status; "at most 10% after 23:00, always" is a rule
     if LEX.RULED_OUT.search(text) or LEX.RECOMMENDS_ITEM.search(statement.bullet):
         return 0.0
-    if statement.role == "user" and LEX.REQUEST.search(statement.bullet) and "future" not in statement.kinds:
+    if (
+        statement.role == "user"
+        and LEX.REQUEST.search(statement.bullet)
+        and NoteKind.FUTURE not in statement.kinds
+    ):
         return 0.0
     confirmed_question = False
     if signals.is_question(text):
@@ -460,45 +518,49 @@ def _score(statement: Statement, context: SentenceContext, carried: set[str], la
             return 0.0
         statement.bullet = _clip(signals.clean_bullet(LEX.CONFIRM_QUESTION.sub("", text)))
     if statement.prior:
-        score += 1.0
+        score += KNOWN_BEFORE.weight
     ids = len(statement.ids)
-    score += min(2.0, 0.6 * ids + 0.4 * sum(1 for i in statement.ids if LONG_ID.fullmatch(i)))
-    if context.restates and (ids or statement.kinds & {"future", "owner"} or context.explicit_ack):
-        score += 3.0 if ids or context.explicit_ack else 2.0
+    score += min(
+        IDENTIFIERS_MAX.weight, 0.6 * ids + 0.4 * sum(1 for i in statement.ids if LONG_ID.fullmatch(i))
+    )
+    if context.restates and (
+        ids or statement.kinds & {NoteKind.FUTURE, NoteKind.OWNER} or context.explicit_ack
+    ):
+        score += RESTATED_WITH_IDS.weight if ids or context.explicit_ack else RESTATED.weight
     if context.explicit_ack and (keywords(statement) | cjk_bigrams(statement.bullet)) & context.said_words:
-        score += 1.0  # it repeats the user's own words: the user handed this fact over
-    if context.accepted and (ids or statement.kinds & {"fix", "change"}):
-        score += ACCEPTED_BONUS if ids else 2.0  # the user said yes to this proposal: it is the decision
+        score += USERS_OWN_WORDS.weight
+    if context.accepted and (ids or statement.kinds & {NoteKind.FIX, NoteKind.CHANGE}):
+        score += ACCEPTED_PROPOSAL.weight if ids else ACCEPTED_CHANGE.weight  # the decision
         if ids and not statement.kinds & (INCIDENT | STANDING):
-            statement.kinds.add("decision")
+            statement.kinds.add(NoteKind.DECISION)
     if confirmed_question:
-        score += 2.5
+        score += CONFIRMED_QUESTION.weight
     if statement.role == "user" and ids and DEFINITION.search(text):
-        score += 0.5
+        score += USER_DEFINITION.weight
     if statement.role == "user" and ids and context.echoed & statement.ids:
-        score += 2.0  # the assistant picked it up: a fact the user is handing over
+        score += PICKED_UP.weight
     elif (
         context.acknowledged
-        and statement.kinds & {"future", "note", "owner", "preference"}
+        and statement.kinds & {NoteKind.FUTURE, NoteKind.NOTE, NoteKind.OWNER, NoteKind.PREFERENCE}
         and (context.ack_words is None or text_words(statement.bullet) & context.ack_words)
     ):
-        score += 2.0  # a rule the user set and the assistant said it recorded ("记下了", or repeating it)
+        score += RECORDED.weight
     if context.corrected and _VALUE.search(statement.bullet):
-        score += CORRECTED_BONUS
+        score += CORRECTED_VALUE.weight
     if context.handed:
-        score += HANDED_ITEM + HANDED_VALUE * min(3, len(_VALUE.findall(statement.bullet)))
+        score += HANDED_ITEM.weight + HANDED_VALUE.weight * min(3, len(_VALUE.findall(statement.bullet)))
     if context.confirmed_fact and statement.ids & (context.reply.ids if context.reply else frozenset()):
-        score += 2.5  # the user agreed and repeated its value: a fact both sides hold
+        score += CONFIRMED_FACT.weight
     if label and context.chosen:
-        score += 3.0 if label.casefold() == context.chosen else -3.0
+        score += CHOSEN_ITEM.weight if label.casefold() == context.chosen else -CHOSEN_ITEM.weight
     if LEX.HEDGE.search(text) and not context.accepted:
-        score -= 1.5
+        score += HEDGED.weight
     if LEX.NOT_CHOSEN.search(text):
-        score -= 2.0
-    if LEX.PROBE.search(statement.bullet) and "note" not in statement.kinds:
-        score -= 2.0  # "let's check …" is a step; "let's remember: …" is a marker
+        score += NOT_CHOSEN.weight
+    if LEX.PROBE.search(statement.bullet) and NoteKind.NOTE not in statement.kinds:
+        score += PROBE.weight  # "let's remember: …" is a marker, not a probe
     if context.rejected:
-        score -= 3.0
+        score += REJECTED.weight
     return max(score, 0.0)
 
 

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 
 from ...text.cjk import HAN
 from ...text.stopwords import EN_TITLE_STOPWORDS, ZH_EDGE_HAN, ZH_FUNCTION_HAN, ZH_TITLE_STOPWORDS
+from ...vocabulary import NoteKind
 from . import signals
 
 __all__ = ["TitleContext", "note_title"]
@@ -30,14 +31,14 @@ _CJK_RUN = re.compile(r"[" + HAN + r"]{2,}")
 
 _KIND = {
     "incident": {"en": "root cause and fix", "zh": "根因与修复"},
-    "root_cause": {"en": "root cause", "zh": "根因"},
-    "fix": {"en": "fix", "zh": "修复"},
-    "change": {"en": "change", "zh": "变更"},
+    NoteKind.ROOT_CAUSE: {"en": "root cause", "zh": "根因"},
+    NoteKind.FIX: {"en": "fix", "zh": "修复"},
+    NoteKind.CHANGE: {"en": "change", "zh": "变更"},
     "rule": {"en": "rule", "zh": "规则"},
-    "preference": {"en": "preference", "zh": "偏好"},
-    "decision": {"en": "decision", "zh": "决定"},
+    NoteKind.PREFERENCE: {"en": "preference", "zh": "偏好"},
+    NoteKind.DECISION: {"en": "decision", "zh": "决定"},
     "setup": {"en": "setup", "zh": "配置"},
-    "note": {"en": "notes", "zh": "要点"},
+    NoteKind.NOTE: {"en": "notes", "zh": "要点"},
 }
 
 
@@ -65,7 +66,7 @@ def note_title(
     text = " ".join(bullets)
     kind = _kind(kinds)
     subject = _subject(text, set(ids), language, context, {a.casefold() for a in avoid})
-    if "owner" in kinds:
+    if NoteKind.OWNER in kinds:
         if not subject:
             return "负责人" if language == "zh" else "Owner"
         return f"{subject} 负责人" if language == "zh" else f"Owner of {subject}"
@@ -83,20 +84,20 @@ def note_title(
 
 
 def _kind(kinds: set[str]) -> str:
-    if {"root_cause", "fix"} <= kinds:
+    if {NoteKind.ROOT_CAUSE, NoteKind.FIX} <= kinds:
         return "incident"
-    for kind in ("root_cause", "fix", "preference"):
+    for kind in (NoteKind.ROOT_CAUSE, NoteKind.FIX, NoteKind.PREFERENCE):
         if kind in kinds:
             return kind
-    if "future" in kinds:
+    if NoteKind.FUTURE in kinds:
         return "rule"
-    if "change" in kinds:
-        return "change"
-    if "decision" in kinds:
-        return "decision"
+    if NoteKind.CHANGE in kinds:
+        return NoteKind.CHANGE
+    if NoteKind.DECISION in kinds:
+        return NoteKind.DECISION
     if "setup" in kinds:
         return "setup"
-    return "note"
+    return NoteKind.NOTE
 
 
 def _subject(text: str, ids: set[str], language: str, context: TitleContext, avoid: set[str]) -> str:
