@@ -1,13 +1,11 @@
 """Signals the offline extractor reads from chat text, in English and Chinese.
 
 Everything here is a pure function of one piece of text: sentence splitting,
-identifiers (paths, hosts, env vars, IDs, code spans …) and the marker
-lexicons (rules, root causes, owners, preferences, confirmations, chit-chat …).
-The lexicons describe *kinds* of language, never facts of a particular chat.
-
-English words are matched with letter lookarounds rather than ``\\b``: in
-Python's Unicode regexes a Chinese character counts as a word character, so
-``\\bemoji\\b`` would not match inside ``用emoji了``.
+questions, bullets, and the marker lexicons (rules, root causes, owners,
+preferences, confirmations, chit-chat …). The lexicons describe *kinds* of
+language, never facts of a particular chat. Their words live in one file per
+language (:mod:`.lexicon_en`, :mod:`.lexicon_zh`); :class:`Lexicon` joins them,
+English first, and keeps the few single patterns that mix both languages.
 """
 
 from __future__ import annotations
@@ -21,6 +19,8 @@ from dataclasses import dataclass, field
 from ...text.cjk import HAN, cjk_ratio, has_cjk
 from ...text.identifiers import INLINE_CODE as _INLINE_CODE
 from ...text.normalize import compact, compact_similarity
+from . import lexicon_en as en
+from . import lexicon_zh as zh
 from .machine import is_machine_line
 
 __all__ = [
@@ -33,11 +33,6 @@ __all__ = [
     "prose",
     "sentences",
 ]
-
-
-def _en(*words: str) -> str:
-    """English words/phrases, not inside a longer Latin word."""
-    return "(?<![A-Za-z])(?:" + "|".join(words) + ")(?![A-Za-z])"
 
 
 def _any(*parts: str) -> re.Pattern[str]:
@@ -53,526 +48,29 @@ class Lexicon:
     """The marker patterns, grouped by what they say about a sentence."""
 
     # Someone says "this is worth keeping".
-    NOTE = _any(
-        _en(
-            "for the notes?",
-            "for the record",
-            "worth remembering",
-            "(?<!i )(?<!i still )(?<!you )remember(?: this| that)?(?! (?:reading|seeing|when|that time|how))",
-            "rule of thumb",
-            "note to self",
-            "keep in mind",
-            "takeaway",
-            "tl;dr",
-            "lesson learned",
-            "(?:the )?rule is",
-            "rules?(?=\\s*:)",
-            "to summari[sz]e",
-            "in summary",
-            "summary",
-        ),
-        "记住",
-        "记一下",
-        "记下",
-        "备忘",
-        "规则(?:就)?是",
-        "惯例",
-        "规则[:：]",
-        "约定",
-        "规定",
-        "总结",
-        "结论是",
-        "要点",
-    )
+    NOTE = _any(*en.NOTE, *zh.NOTE)
     # Standing rules and preferences: "from now on", "以后", "always/never".
-    FUTURE = _any(
-        _en(
-            "from now on",
-            "going forward",
-            "in (?:the )?future",
-            "from here on",
-            "always",
-            "never",
-            "must(?: not)?",
-            "do not ever",
-            "don't ever",
-            "any(?:thing|one|time)(?: that)? (?:over|above|with)",
-            "whenever",
-            "every time",
-            "by default",
-            "default(?:s)? to",
-            "only (?:ever|allowed|accepts?|goes|go)",
-            "no more",
-            "i (?:always )?prefer",
-            "i always (?:want|like|take|book|sit)",
-        ),
-        "以后",
-        "今后",
-        "往后",
-        "从现在起",
-        "从今天起",
-        "一律",
-        "统一",
-        "必须",
-        "禁止",
-        "绝不",
-        "千万别",
-        "不要再",
-        "别再",
-        "只认",
-        "只能",
-        "只允许",
-        "不允许",
-        "不准",
-        "我习惯",
-        "别给我",
-        "只用",
-        "只留给",
-        r"默认(?![的]?\s*[A-Za-z`])",
-        "每次",
-        "任何",
-    )
-    ROOT_CAUSE = _any(
-        _en(
-            "root cause",
-            "the cause",
-            "caused by",
-            "that's it",
-            "there it is",
-            "that's the problem",
-            "the culprit",
-            "turns out",
-            "the reason (?:is|was)",
-            "because",
-            "found it",
-            "same (?:problem|issue|root cause|bug)",
-            "cause[:：]",
-        ),
-        "根因",
-        "原因是",
-        "原因[:：]",
-        "原因找到",
-        "找到原因",
-        "就是这个",
-        "问题在于",
-        "问题出在",
-        "确认了",
-        "确定了",
-        "就是因为",
-        "罪魁",
-        "之所以",
-        "同一个问题",
-        "同样的问题",
-    )
-    FIX = _any(
-        _en(
-            "fix(?:ed)?",
-            "the fix",
-            "solution",
-            "workaround",
-            "resolved by",
-            "change(?:d)? (?:it )?to",
-            "set it to",
-        ),
-        "修法",
-        "修复",
-        "解决",
-        "改成",
-        "改为",
-        "换成",
-        "改用",
-        "写死",
-        "应该写成",
-        "应改为",
-    )
-    OWNER = _any(
-        _en(
-            "owns",
-            "owner of",
-            "in charge of",
-            "responsible for",
-            "maintains",
-            "took over",
-            "takes care of",
-            "goes? through (?:him|her|them)",
-            "ask (?:him|her|them)",
-            "is the owner",
-        ),
-        "负责",
-        "接手",
-        "归(?=\\s*[A-Za-z" + HAN + "])",
-        "找他",
-        "找她",
-        "对接人",
-        "管理员是",
-    )
-    PREFERENCE = _any(
-        _en(
-            "prefer(?:ence|s)?",
-            "reply",
-            "replies",
-            "respond",
-            "answers? in",
-            "don't use",
-            "no emoji",
-            "style",
-        ),
-        "偏好",
-        "回复",
-        "回答",
-        "别用",
-        "不要用",
-        "不用",
-        "先给",
-        "风格",
-    )
+    FUTURE = _any(*en.FUTURE, *zh.FUTURE)
+    ROOT_CAUSE = _any(*en.ROOT_CAUSE, *zh.ROOT_CAUSE)
+    FIX = _any(*en.FIX, *zh.FIX)
+    OWNER = _any(*en.OWNER, *zh.OWNER)
+    PREFERENCE = _any(*en.PREFERENCE, *zh.PREFERENCE)
     # Someone refers to what is already saved.
-    PRIOR = _any(
-        _en(
-            "already in (?:today's |the |your )?notes",
-            "in today's notes",
-            "according to (?:today's |the |your )?notes",
-            "we saved",
-            "saved earlier",
-            "what we said",
-            "as agreed",
-            "as noted",
-            "as before",
-            "we noted",
-            "matches what we",
-            "already noted",
-            "already saved",
-            "as saved",
-            "(?:is |that's |it's )?still the rule",
-            "still (?:matters|applies|holds|stands)",
-            "(?:same )?as always",
-            "as it always (?:has been|was)",
-        ),
-        "之前的约定",
-        "之前定",
-        "之前记",
-        "之前说",
-        "按之前",
-        "上次定",
-        "早就定",
-        "已经记",
-        "记过",
-        "之前约好",
-        "之前的规矩",
-        "之前定好",
-        "照旧",
-        "还是老规矩",
-        "一直(?:都)?是这样",
-        "一直这样",
-        "一直都这样",
-    )
+    PRIOR = _any(*en.PRIOR, *zh.PRIOR)
     # The user says it works now.
-    CONFIRM = _any(
-        _en(
-            "works?",
-            "worked",
-            "working",
-            "fixed",
-            "answers again",
-            "went through",
-            "all good",
-            "perfect",
-            "success(?:ful)?",
-            "nice",
-            "great",
-            "awesome",
-            "green",
-            "it's back",
-            "back up",
-            "that did it",
-            "solved",
-            "caught up",
-            "instant(?:ly)?",
-            "loads? (?:fine|now)",
-            "(?:is |are )?gone",
-            "back to normal",
-            "looks good",
-            r"(?:test|connection|check)\w*(?: \w+)? (?:is |was )?ok\b",
-        ),
-        "正常了",
-        "好了",
-        "可以了",
-        "成功",
-        "起来了",
-        "绿了",
-        "能看到",
-        "解决了",
-        "搞定",
-        "通了",
-        "没问题了",
-        "恢复了",
-        "能用了",
-        "稳定了",
-        "追上了",
-        "没了",
-        "消失了",
-        "亮了",
-        "正常",
-        "✅",
-        "🎉",
-    )
-    REJECT = _any(
-        _en(
-            "still (?:fails|failing|broken|the same|doesn't|not|no)",
-            "no luck",
-            "didn't help",
-            "not it",
-            "same error",
-            "no change",
-        ),
-        "还是(?:不行|一样|报|失败|不通)",
-        "没用",
-        "不行",
-        "不对",
-        "没变化",
-        "又来了",
-    )
+    CONFIRM = _any(*en.CONFIRM, *zh.CONFIRM)
+    REJECT = _any(*en.REJECT, *zh.REJECT)
     # The assistant rules something out or corrects itself.
-    RULED_OUT = _any(
-        _en(
-            "isn't it",
-            "is not it",
-            "not it either",
-            "wasn't it",
-            "was wrong",
-            "isn't the (?:problem|cause)",
-            "so it isn't",
-            "so that's not",
-            "not the problem",
-            "no need to",
-            "ruled out",
-        ),
-        "判断不对",
-        "不是(?:[^，。,]{0,8})(?:问题|原因)",
-        "没关系",
-        "排除",
-        "那不是",
-        "不是防火墙",
-        "无关",
-        "不影响",
-    )
-    HEDGE = _any(
-        _en(
-            "maybe",
-            "might",
-            "perhaps",
-            "probably",
-            "possibly",
-            "my (?:first )?guess",
-            "i suspect",
-            "could be",
-            "i think",
-            "let's try",
-            "try",
-            "i'd",
-            "options?",
-        ),
-        "可能",
-        "也许",
-        "怀疑",
-        "猜",
-        "试试",
-        "先试",
-        "大概",
-        "或许",
-        "是不是",
-        "会不会",
-        "要不",
-        "有没有",
-        "建议",
-    )
-    CHITCHAT = _any(
-        _en(
-            "lol",
-            "haha+",
-            "thanks?",
-            "thx",
-            "ty",
-            "brb",
-            "coffee",
-            "lunch",
-            "dinner",
-            "breakfast",
-            "wtf",
-            "good (?:morning|night)",
-            "enjoy",
-            "cheers",
-            "anytime",
-            "nice",
-            "cool",
-            "yay",
-            "oops",
-        ),
-        "哈哈",
-        "谢谢",
-        "谢了",
-        "辛苦",
-        "吃饭",
-        "午饭",
-        "晚饭",
-        "午觉",
-        "睡",
-        "早安",
-        "晚安",
-        "午安",
-        "下班",
-        "开会",
-        "不客气",
-        "😄",
-        "😂",
-        "👍",
-        "😩",
-        "👀",
-        "😕",
-        "🙏",
-    )
-    DEFERRAL = _any(
-        _en(
-            "later",
-            "tonight",
-            "tomorrow",
-            "this (?:afternoon|evening|weekend)",
-            "next week",
-            "not (?:now|today)",
-            "for now",
-            "right now",
-            "just this once",
-            "one-off",
-            "temporar(?:y|ily)",
-            "for the time being",
-            "stopgap",
-            "after (?:lunch|standup|the meeting)",
-            "remind me",
-            "i'll",
-            "i will",
-            "let me",
-            "i'll (?:ping|tell|ask|look|check)",
-        ),
-        "明天",
-        "明早",
-        "今晚",
-        "(?<![一二三四五六日天末])下午",  # "周五下午" / "每天下午" recur: a rule's time, not a plan
-        "晚点",
-        "回头",
-        "改天",
-        "过两天",
-        "再说",
-        "下次",
-        "先不",
-        "等.{1,8}再",
-        "提醒我",
-        "我来",
-        "我去",
-        "今天先",
-        "先这样",
-        "还没想好",
-        "临时",
-        "先手动",
-        "这次先",
-        "暂时",
-        "先凑合",
-    )
-    STATUS = _any(
-        _en(
-            "still running",
-            "running now",
-            "in progress",
-            "deploying",
-            "message_id",
-            'sent "',
-            "deleted",
-            "re-ran",
-            "ran at",
-            "done:",
-            "took \\d",
-            "so far",
-        ),
-        "还在(?:跑|装|下)",
-        "部署中",
-        "已删除",
-        "已发",
-        "跑完了",
-        "用时",
-        "目前",
-        "进度",
-        "已改成",
-        r"\d+\s*m\s*\d+\s*s",
-        r"\d+\s*分\s*\d+\s*秒",
-        r"(?<![\w.])\d+\s?ms(?![A-Za-z])",
-        r"(?<![\w/:.=])\d+/\d+(?![\w/.:])\s*(?:chunks|个)?",
-        r"\d+(?:\.\d+)?%",
-    )
+    RULED_OUT = _any(*en.RULED_OUT, *zh.RULED_OUT)
+    HEDGE = _any(*en.HEDGE, *zh.HEDGE)
+    CHITCHAT = _any(*en.CHITCHAT, *zh.CHITCHAT)
+    DEFERRAL = _any(*en.DEFERRAL, *zh.DEFERRAL)
+    STATUS = _any(*en.STATUS, *zh.STATUS)
     # A report of a problem: an error code, a crash, a restart loop, "still 502", "又在疯狂重启".
-    SYMPTOM = _any(
-        r"(?<![\w.:/-])[45]\d\d(?![\w.:/-])",
-        _en(
-            "errors?",
-            "crash(?:es|ed|ing)?",
-            "keeps? (?:crashing|restarting|failing|dying|timing out)",
-            "restart(?:s|ed|ing)?",
-            "fail(?:s|ed|ing|ure)?",
-            "broken",
-            "(?:is|are|went|goes) down",
-            "time[sd]? ?out",
-            "timing out",
-            "not working",
-            "(?:doesn't|does not|won't|can't|cannot) (?:work|start|load|connect|reach|open|find)",
-            "refused",
-            "denied",
-            "forbidden",
-            "unauthorized",
-            "oom(?:-?killed)?",
-            "hangs?",
-            "hanging",
-            "stuck",
-            "died",
-            "dies",
-            "dying",
-            "flapping",
-            "exit(?:ed)? (?:code|status)",
-        ),
-        "报错",
-        "重启",
-        "崩",
-        "挂了",
-        "挂掉",
-        "宕",
-        "打不开",
-        "超时",
-        "失败",
-        "连不上",
-        "访问不了",
-        "拒绝",
-        "卡住",
-        "卡死",
-        "出错",
-        "异常",
-        "没反应",
-        "不工作",
-        "起不来",
-    )
+    SYMPTOM = _any(*en.SYMPTOM, *zh.SYMPTOM)
     # What turns a problem report into an explanation: a condition or a cause ("fails when …", "因为 …").
-    CAUSAL = _any(
-        _en("when", "whenever", "because", "due to", "since", "if", "unless", "after", "once", "so", "means"),
-        "因为",
-        "由于",
-        "导致",
-        "所以",
-        "只要",
-        "一旦",
-        "的话",
-        "时候",
-        "之后",
-        "就会",
-    )
-    MINOR = _any(
-        _en("not important", "minor", "unimportant", "doesn't matter"), "不重要", "无所谓", "不关键", "次要"
-    )
+    CAUSAL = _any(*en.CAUSAL, *zh.CAUSAL)
+    MINOR = _any(*en.MINOR, *zh.MINOR)
     # Diagnostics the assistant asks the user to run: steps, not facts.
     PROBE = re.compile(
         r"^(?:先|再)?(?:看|看看|看一下|看下|查|检查|确认一?下|试|跑|grep)|^(?:let's|let us|can you|could you|check|run|try"
@@ -597,21 +95,8 @@ class Lexicon:
         re.IGNORECASE,
     )
     # The assistant reports a change it made ("Done", 改好了): a configuration that now holds.
-    DONE = _any(
-        _en("done", "updated", "configured", "set up", "created", "now (?:runs|points|uses|goes)"),
-        "改好了",
-        "已改好",
-        "建好了",
-        "已建好",
-        "已更新",
-        "配置好了",
-        "已提",
-        "加好了",
-        "已加",
-    )
-    NOT_CHOSEN = _any(
-        _en("not recommended", "not worth", "too much work", "overkill"), "不推荐", "不建议", "没必要"
-    )
+    DONE = _any(*en.DONE, *zh.DONE)
+    NOT_CHOSEN = _any(*en.NOT_CHOSEN, *zh.NOT_CHOSEN)
     # "option 1", "a.", "那就改 2": the user picks one item of a list the assistant offered.
     CHOICE = re.compile(
         r"(?:option|方案|选项?|那就(?:改|用|选)?|就(?:改|用|选)|go with|let's do)\s*\(?([0-9a-z])\)?(?![0-9a-z])"
@@ -632,28 +117,7 @@ class Lexicon:
         re.IGNORECASE,
     )
     # The user reports having applied a change ("both set to 1380", "改了 reload 了").
-    APPLIED = _any(
-        _en(
-            "set (?:it |both |them )?to",
-            "changed",
-            "applied",
-            "updated",
-            "did (?:it|that)",
-            "done",
-            "migrated",
-        ),
-        "改了",
-        "改好",
-        "设了",
-        "设成",
-        "加了",
-        "换了",
-        "换好",
-        "都改",
-        "配好",
-        "迁过去",
-        "起好了",
-    )
+    APPLIED = _any(*en.APPLIED, *zh.APPLIED)
     # An acknowledgement with a colon: what follows restates what the user just said.
     EXPLICIT_ACK = re.compile(
         r"^\s*(?:got it|noted(?: as [\w ]{1,20})?|understood|will do|ok(?:ay)?|sure|added|saved|记下了?|记住了?|收到|好的?"
@@ -661,13 +125,7 @@ class Lexicon:
         re.IGNORECASE,
     )
     # A fix meant to last, not to get through today.
-    PERMANENT = _any(
-        _en("permanent(?:ly)?", "for good", "long[- ]term", "proper fix", "real fix"),
-        "永久",
-        "长期",
-        "根治",
-        "彻底",
-    )
+    PERMANENT = _any(*en.PERMANENT, *zh.PERMANENT)
     # The user picks an option by its name: "ok acme.sh then", "go with restic", "就用 restic 吧".
     NAMED_CHOICE = re.compile(
         r"^\s*(?:(?:ok(?:ay)?|fine|alright|sure|yes|yeah)[,.]?\s+)?(?:let's\s+|we'll\s+)?(?:go with|use|pick|take)\s+"
@@ -686,89 +144,14 @@ class Lexicon:
         re.IGNORECASE,
     )
     # A preference or routing value in the user's words: where things go, when, which one, not which other.
-    ROUTING = _any(
-        _en(
-            "should (?:go|be sent|land|come)",
-            "send (?:it|them|those|these|\\w+ alerts?)? ?to",
-            "go(?:es)? to",
-            "instead of",
-            "rather than",
-            "not (?:to |in |on |at |into )?(?:my|the)",
-            "only (?:to|in|on|via)",
-            "at least",
-            "no later than",
-            "in advance",
-            "(?:hours?|minutes?|days?) (?:before|ahead|early)",
-        ),
-        "发给",
-        "发到",
-        "发我",
-        "转给",
-        "提前",
-        "推迟",
-        "而不是",
-        "不是",
-        "改到",
-        "放到",
-        "放在",
-        "留给",
-        "例外",
-        "只发",
-        "别发",
-        "不要发",
-    )
+    ROUTING = _any(*en.ROUTING, *zh.ROUTING)
     # The assistant says it recorded what the user just said ("好的，记下了这条规则", "Noted.", "Will remember").
-    RECORDED = _any(
-        _en(
-            "noted",
-            "(?:i'll|i will|will) (?:remember|keep (?:that|it) in mind)",
-            "added(?: (?:it|that|this))?(?: to (?:the |today's |my )?(?:notes|memory|list))?",
-            "saved(?: (?:it|that|this))?",
-            "(?:it's|that's) (?:in|on) (?:the |my )?(?:notes|list|memory)",
-        ),
-        "记下",
-        "记住了",
-        "记好了",
-        "已记录",
-        "记录好了",
-        "会记住",
-        "记到",
-        "加到(?:笔记|备忘|记忆)",
-    )
+    RECORDED = _any(*en.RECORDED, *zh.RECORDED)
     # A one-off: a specific near day or date ("this Thursday", "Thursday 3 Dec", 这周四, 后天) or an
     # order / ticket number ("Order #F-2291", 订单号). An appointment or errand, not a standing fact.
-    ONE_OFF = _any(
-        _en(
-            "(?:this|next) (?:mon|tues|wednes|thurs|fri|satur|sun)day",
-            "(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,? \\d{1,2}(?:st|nd|rd|th)? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*",
-            "(?:order|ticket|booking|confirmation|tracking)(?: no\\.?| number)? ?#\\s?[a-z0-9-]{3,}",
-            "the day after tomorrow",
-        ),
-        "后天",
-        "这周[一二三四五六日天]",
-        "本周[一二三四五六日天]",
-        "下周[一二三四五六日天]",
-        "订单号",
-        "工单号",
-        "取件码",
-    )
+    ONE_OFF = _any(*en.ONE_OFF, *zh.ONE_OFF)
     # It recurs: a start date of a weekly lesson ("下周四开始，每周四 17:30") is not a one-off.
-    RECURRING = _any(
-        _en(
-            "every",
-            "each",
-            "weekly",
-            "daily",
-            "monthly",
-            "yearly",
-            "annual(?:ly)?",
-            "birthdays?",
-            "anniversary",
-        ),
-        "每",
-        "生日",
-        "纪念日",
-    )
+    RECURRING = _any(*en.RECURRING, *zh.RECURRING)
     CONFIRM_QUESTION = re.compile(
         r"(?:对吗|对不对|是吗|right|correct|is that right)\s*[?？]\s*$", re.IGNORECASE
     )
