@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from savenow.extract.heuristic import factkinds
 from savenow.models import MemorySection
-from tests.extract.test_heuristic_conversations import chat, extract, saved, text_of
+from tests.extract.support import chat, extract, saved, text_of
 
 FAMILY_SCHEDULE_ZH = MemorySection(
     "家里日程",
