@@ -184,3 +184,6 @@ ZH_TITLE_STOPWORDS: frozenset[str] = _words(
     "重启 更新 修复 根因 原因 问题 以后 必须 确认 一起 同步 找到 记住 规则 总结 修法 改成 然后 已经 现在 今天 明天 "
     "负责 接手 偏好 回复 每次 所有 任何 应该 可以 需要 如果 因为 所以 之前 出现 正常 成功 失败 报错"
 )
+
+# Han characters that make a Chinese bigram grammar rather than a term of a fact (restated facts).
+ZH_FACT_TERM_HAN: frozenset[str] = frozenset("的了是在和就都也把被不没这那个们我你他她它吗呢吧啊之与或而及很")

@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from ...text.cjk import HAN
 from ...text.identifiers import identifiers
-from ...text.stopwords import EN_COMMON_WORDS, EN_SMALL_WORDS
+from ...text.stopwords import EN_COMMON_WORDS, EN_SMALL_WORDS, ZH_FACT_TERM_HAN
 
 
 def text_words(text: str) -> frozenset[str]:
@@ -27,11 +27,10 @@ def cjk_bigrams(text: str) -> frozenset[str]:
 
 
 _TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*")
-_FUNCTION_HAN = set("的了是在和就都也把被不没这那个们我你他她它吗呢吧啊之与或而及很")
 
 
 @lru_cache(maxsize=4096)
 def fact_terms(text: str) -> frozenset[str]:
     words = {w.casefold() for w in _TERM.findall(text) if len(w) >= 2} - EN_COMMON_WORDS - EN_SMALL_WORDS
-    grams = {g for g in cjk_bigrams(text) if not set(g) & _FUNCTION_HAN}
+    grams = {g for g in cjk_bigrams(text) if not set(g) & ZH_FACT_TERM_HAN}
     return frozenset(words | grams)
