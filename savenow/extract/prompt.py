@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..models import MAX_ENTRIES, ChatMessage, MemorySection
-from ..text.cjk import HAN
+from ..text.cjk import han_ngrams
 from ..text.identifiers import identifier_tokens
 from ..text.normalize import bigrams, compact
 from ..text.stopwords import EN_KEYWORD_STOPWORDS
@@ -428,7 +428,6 @@ def render_section(section: MemorySection) -> str:
 # skip ("already there") and merge need its bullets.
 
 _LATIN_WORD = re.compile(r"[A-Za-z0-9][\w./\-:@]*\w|[A-Za-z0-9]")
-_HAN_RUN = re.compile("[" + HAN + "]+")
 _IDENTIFIER_CHARS = re.compile(r"[0-9_./\-:@]")
 # A section is unrelated when none of its identifiers occurs in the chat and at most one of its
 # keywords does, or under this share of them.
@@ -446,8 +445,7 @@ def _keywords(text: str) -> set[str]:
             len(word) >= 3 and _IDENTIFIER_CHARS.search(word)
         ):
             words.add(word)
-    for run in _HAN_RUN.findall(text):
-        words.update(run[i : i + 2] for i in range(len(run) - 1))
+    words.update(han_ngrams(text, 2))
     return words
 
 

@@ -15,6 +15,9 @@ modules that match CJK in regular expressions build their class from :data:`HAN`
 
 from __future__ import annotations
 
+import re
+from functools import cache
+
 __all__ = [
     "CJK_LETTER_RANGES",
     "CJK_PUNCTUATION_RANGES",
@@ -24,6 +27,8 @@ __all__ = [
     "KANA_RANGES",
     "char_class",
     "cjk_ratio",
+    "han_ngrams",
+    "han_runs",
     "has_cjk",
     "is_cjk",
 ]
@@ -76,3 +81,18 @@ def cjk_ratio(text: str) -> float:
     if text.isascii():
         return 0.0
     return sum(1 for char in text if is_cjk(char)) / visible
+
+
+@cache
+def _han_run(shortest: int) -> re.Pattern[str]:
+    return re.compile(f"[{HAN}]{{{shortest},}}")  # compiled on first use: the drop-ins never need it
+
+
+def han_runs(text: str, shortest: int = 1) -> list[str]:
+    """The runs of Chinese characters in ``text`` at least ``shortest`` long, in order."""
+    return _han_run(shortest).findall(text)
+
+
+def han_ngrams(text: str, n: int = 2) -> frozenset[str]:
+    """Every ``n`` consecutive Chinese characters of ``text`` (a segmenter-free view of its words)."""
+    return frozenset(run[i : i + n] for run in han_runs(text, n) for i in range(len(run) - n + 1))

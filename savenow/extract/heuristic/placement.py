@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Literal, Protocol
 
 from ...models import MemorySection
-from ...text.cjk import HAN, has_cjk
+from ...text.cjk import HAN, han_ngrams, has_cjk
 from ...text.identifiers import identifiers
 from ...text.normalize import compact
 from ...text.stopwords import EN_HEADING_FILLER, EN_LONG_COMMON_WORDS
@@ -302,11 +302,8 @@ def _belongs_home(text: str, note_ids: frozenset[str], kinds: set[str], home: Me
     )
 
 
-_CJK_RUN = re.compile(r"[" + HAN + r"]{3,}")
-
-
 def _cjk_trigrams(text: str) -> set[str]:
-    return {run[i : i + 3] for run in _CJK_RUN.findall(text) for i in range(len(run) - 2)}
+    return set(han_ngrams(text, 3))
 
 
 def _duplicate(

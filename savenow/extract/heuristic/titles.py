@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from ...text.cjk import HAN
+from ...text.cjk import han_runs
 from ...text.stopwords import EN_TITLE_STOPWORDS, ZH_EDGE_HAN, ZH_FUNCTION_HAN, ZH_TITLE_STOPWORDS
 from ...vocabulary import NoteKind
 from . import signals
@@ -26,7 +26,6 @@ SECOND_TERM_MIN = 3.0  # a second subject term must recur in the chat (or open i
 OPENING_MESSAGES = 3
 ZH_TERM_BONUS = 1.5  # a Chinese chat names its subject in Chinese ("网关") more than in pasted identifiers  # the user's first messages state the problem the chat is about
 _LATIN = re.compile(r"[A-Za-z#@][A-Za-z0-9_.#@/-]*[A-Za-z0-9]")
-_CJK_RUN = re.compile(r"[" + HAN + r"]{2,}")
 
 
 _KIND = {
@@ -118,7 +117,7 @@ def _subject(text: str, ids: set[str], language: str, context: TitleContext, avo
             continue
         bonus = 2.0 if key in ids else 0.0
         candidates[term] = max(candidates.get(term, 0.0), context.weight(term) + bonus)
-    for run in _CJK_RUN.findall(text):
+    for run in han_runs(text, 2):
         for i in range(len(run) - 1):
             gram = run[i : i + 2]
             if (
@@ -196,7 +195,7 @@ def _first_term(text: str) -> str:
         term = match.group(0).strip("./-")
         if len(term) >= 3 and term.casefold() not in EN_TITLE_STOPWORDS and len(term) <= 28:
             return term
-    for run in _CJK_RUN.findall(text):
+    for run in han_runs(text, 2):
         pieces = [p for p in re.split(f"[{''.join(sorted(ZH_FUNCTION_HAN))}]", run) if len(p) >= 2]
         for piece in pieces:
             if piece[:2] not in ZH_TITLE_STOPWORDS:

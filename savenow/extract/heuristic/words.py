@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ...text.cjk import HAN
+from ...text.cjk import han_ngrams
 from ...text.identifiers import identifiers
 from ...text.stopwords import EN_COMMON_WORDS, EN_SMALL_WORDS, ZH_FACT_TERM_HAN
 
@@ -19,11 +19,10 @@ def text_words(text: str) -> frozenset[str]:
 
 
 WORD = re.compile(r"[A-Za-z][A-Za-z0-9]{3,}")
-_CJK_RUN = re.compile(r"[" + HAN + r"]{2,}")
 
 
 def cjk_bigrams(text: str) -> frozenset[str]:
-    return frozenset(run[i : i + 2] for run in _CJK_RUN.findall(text) for i in range(len(run) - 1))
+    return han_ngrams(text, 2)
 
 
 _TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*")
