@@ -154,7 +154,7 @@ def _entry(note: Note, placement: Placement, language: str, index: int, titles: 
     bullets = [s.bullet for s in chosen]
     title = placement.section_title if placement.action == "skip" and placement.section_title else None
     if title is None:
-        kinds = set().union(*(s.kinds for s in chosen))
+        kinds: set[str] = set().union(*(s.kinds for s in chosen))  # kinds, and "setup" for titles
         if not kinds & {
             NoteKind.NOTE,
             NoteKind.FUTURE,

@@ -105,7 +105,7 @@ class Statement:
     bullet: str
     ids: frozenset[str]
     score: float = 0.0
-    kinds: set[str] = field(default_factory=set)  # note, future, root_cause, fix, owner, preference
+    kinds: set[NoteKind] = field(default_factory=set)
     prior: bool = False  # says it is already saved / agreed before
     restates: bool = False  # its message acknowledges and repeats the user's message before it
     noted: bool = False  # under a note marker ("Rule:", "For the notes:") and not a list item of its own
