@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from savenow.extract.heuristic import signals
+from savenow.extract.heuristic import lexicon_en, lexicon_zh, signals
 from savenow.extract.heuristic.signals import LEX
 from savenow.text.identifiers import identifiers
 
@@ -168,3 +168,14 @@ def test_explicit_acknowledgement(text: str) -> None:
 def test_a_url_port_is_not_a_progress_count() -> None:
     assert not LEX.STATUS.search("SESSION_URL=redis://cache-9:6390/0")
     assert LEX.STATUS.search("3/10 chunks uploaded")
+
+
+def test_the_lexicon_files_are_twins_and_every_marker_joins_both() -> None:
+    def markers(module: object) -> list[str]:
+        return [name for name, value in vars(module).items() if name.isupper() and isinstance(value, tuple)]
+
+    assert markers(lexicon_en) == markers(lexicon_zh)
+    for name in markers(lexicon_en):
+        assert getattr(LEX, name).pattern == "|".join(
+            [*getattr(lexicon_en, name), *getattr(lexicon_zh, name)]
+        )
