@@ -12,7 +12,7 @@ from ...text.identifiers import identifiers
 from ...text.normalize import compact
 from ...text.stopwords import EN_COMMON_WORDS
 from ...vocabulary import NoteKind
-from . import signals
+from . import rules, signals
 from .chat import (
     ACK_START,
     CARRIED,
@@ -44,52 +44,14 @@ from .chat import (
 )
 from .machine import is_machine_line
 from .rules import (
-    ACCEPTED_CHANGE,
-    ACCEPTED_PROPOSAL,
-    ADOPTED_THIS_WAY,
-    APPLIED_FIX,
-    APPLIED_INSTRUCTION,
-    CARRIED_NOTE,
-    CHANGE_CONFIRMED,
-    CHANGE_MARKER,
     CHOICE_MAX_CHARS,
     CHOICE_WINDOW,
-    CHOSEN_ITEM,
-    CHOSEN_OPTION,
-    CONFIRMED_BEFORE,
-    CONFIRMED_FACT,
-    CONFIRMED_QUESTION,
-    CORRECTED_VALUE,
-    DEFERRED,
-    FIX_CONFIRMED,
-    FIX_MARKER,
-    HANDED_ITEM,
-    HANDED_VALUE,
-    HEDGED,
-    IDENTIFIERS_MAX,
     INCIDENT,
     INCIDENT_WINDOW,
-    KNOWN_BEFORE,
     MARKER_ONLY_CHARS,
     MAX_BULLET_CHARS,
-    MINOR_SHARE,
-    NOT_CHOSEN,
-    NOTE_MARKER,
-    OWNER_MARKER,
-    PICKED_UP,
-    PREFERENCE_MARKER,
-    PROBE,
-    RECORDED,
-    REJECTED,
-    RESTATED,
-    RESTATED_WITH_IDS,
-    ROOT_CAUSE_CONFIRMED,
-    ROOT_CAUSE_MARKER,
     STANDING,
-    STANDING_MARKER,
     THIS_WAY_TAIL,
-    USER_DEFINITION,
-    USERS_OWN_WORDS,
 )
 from .signals import LEX
 from .words import WORD, cjk_bigrams, text_words
@@ -179,7 +141,7 @@ def _mark_chosen_options(chat: list[Message], scored: list[Statement]) -> None:
         proposal = max(proposals, key=lambda s: (bool(s.ids), "`" in s.text, -s.message))
         proposal.kinds.add(NoteKind.DECISION)
         proposal.symptom = False
-        proposal.score = max(proposal.score, 0.0) + CHOSEN_OPTION.weight
+        proposal.score = max(proposal.score, 0.0) + rules.CHOSEN_OPTION.weight
 
 
 def _alternatives(chat: list[Message]) -> set[str]:
@@ -229,7 +191,7 @@ def _resolve_this_way(chat: list[Message], scored: list[Statement]) -> None:
         # the proposal's subject (its first identifier) is what the rule adopts; the rest is its explanation
         subject = min(proposal.ids - statement.ids, key=lambda i: (proposal.text.find(i) % 10_000, i))
         statement.ids = statement.ids | {subject}
-        statement.score += ADOPTED_THIS_WAY.weight
+        statement.score += rules.ADOPTED_THIS_WAY.weight
 
 
 def _mark_applied_fixes(chat: list[Message], scored: list[Statement]) -> None:
@@ -255,7 +217,7 @@ def _mark_applied_fixes(chat: list[Message], scored: list[Statement]) -> None:
         ):
             statement.kinds.add(NoteKind.FIX)
             statement.symptom = False  # "… and restart" in a fix is the remedy, not a report
-            statement.score += APPLIED_FIX.weight
+            statement.score += rules.APPLIED_FIX.weight
 
 
 # A config assignment in inline code: `KEY=value`, `- KEY=value`, `key: value`.
@@ -358,11 +320,11 @@ def _message_statements(chat: list[Message], index: int) -> list[Statement]:
         statement.symptom = _symptom_only(statement) and not context.explicit_ack
         statement.part = part if message.listed else None
         if part_minor if message.listed else minor:
-            statement.score *= MINOR_SHARE.weight
+            statement.score *= rules.MINOR_SHARE.weight
         if assistant and deferred_later(chat, index, statement.ids):
-            statement.score = max(0.0, statement.score + DEFERRED.weight)
+            statement.score = max(0.0, statement.score + rules.DEFERRED.weight)
         if result and _bare_confirm_question(sentence) and _said_yes(context.reply):
-            result[-1].score += CONFIRMED_BEFORE.weight
+            result[-1].score += rules.CONFIRMED_BEFORE.weight
         result.append(statement)
     return result
 
@@ -374,15 +336,15 @@ def _marker_score(statement: Statement, context: SentenceContext, carried: set[s
     score = 0.0
     if LEX.NOTE.search(text):
         kinds.add(NoteKind.NOTE)
-        score += NOTE_MARKER.weight
+        score += rules.NOTE_MARKER.weight
     elif NoteKind.NOTE in carried or context.asked_to_note:
-        score += CARRIED_NOTE.weight
+        score += rules.CARRIED_NOTE.weight
     if LEX.FUTURE.search(text):
         kinds.add(NoteKind.FUTURE)
-        score += STANDING_MARKER.weight
+        score += rules.STANDING_MARKER.weight
     if LEX.OWNER.search(text) and context.has_name:
         kinds.add(NoteKind.OWNER)
-        score += OWNER_MARKER.weight
+        score += rules.OWNER_MARKER.weight
     # A preference is the user's (or the user's, repeated back): an assistant's "不用管" is not one.
     if (
         LEX.PREFERENCE.search(text)
@@ -390,19 +352,21 @@ def _marker_score(statement: Statement, context: SentenceContext, carried: set[s
         and (statement.role == "user" or context.restates)
     ):
         kinds.add(NoteKind.PREFERENCE)
-        score += PREFERENCE_MARKER.weight
+        score += rules.PREFERENCE_MARKER.weight
     if LEX.ROOT_CAUSE.search(text) or NoteKind.ROOT_CAUSE in carried:
         kinds.add(NoteKind.ROOT_CAUSE)
-        score += ROOT_CAUSE_MARKER.weight + (ROOT_CAUSE_CONFIRMED.weight if context.confirmed else 0.0)
+        score += rules.ROOT_CAUSE_MARKER.weight + (
+            rules.ROOT_CAUSE_CONFIRMED.weight if context.confirmed else 0.0
+        )
     if LEX.FIX.search(text) or NoteKind.FIX in carried:
         kinds.add(NoteKind.FIX)
-        score += FIX_MARKER.weight + (FIX_CONFIRMED.weight if context.confirmed else 0.0)
+        score += rules.FIX_MARKER.weight + (rules.FIX_CONFIRMED.weight if context.confirmed else 0.0)
     if context.applied and statement.ids and not kinds & {NoteKind.FIX, NoteKind.ROOT_CAUSE}:
         kinds.add(NoteKind.FIX)  # an instruction the user then applied and saw work is the fix
-        score += APPLIED_INSTRUCTION.weight
+        score += rules.APPLIED_INSTRUCTION.weight
     if (LEX.DONE.search(text) or NoteKind.CHANGE in carried) and statement.role == "assistant":
         kinds.add(NoteKind.CHANGE)
-        score += CHANGE_MARKER.weight + (CHANGE_CONFIRMED.weight if context.confirmed else 0.0)
+        score += rules.CHANGE_MARKER.weight + (rules.CHANGE_CONFIRMED.weight if context.confirmed else 0.0)
     return score
 
 
@@ -518,49 +482,51 @@ def _score(statement: Statement, context: SentenceContext, carried: set[str], la
             return 0.0
         statement.bullet = _clip(signals.clean_bullet(LEX.CONFIRM_QUESTION.sub("", text)))
     if statement.prior:
-        score += KNOWN_BEFORE.weight
+        score += rules.KNOWN_BEFORE.weight
     ids = len(statement.ids)
     score += min(
-        IDENTIFIERS_MAX.weight, 0.6 * ids + 0.4 * sum(1 for i in statement.ids if LONG_ID.fullmatch(i))
+        rules.IDENTIFIERS_MAX.weight, 0.6 * ids + 0.4 * sum(1 for i in statement.ids if LONG_ID.fullmatch(i))
     )
     if context.restates and (
         ids or statement.kinds & {NoteKind.FUTURE, NoteKind.OWNER} or context.explicit_ack
     ):
-        score += RESTATED_WITH_IDS.weight if ids or context.explicit_ack else RESTATED.weight
+        score += rules.RESTATED_WITH_IDS.weight if ids or context.explicit_ack else rules.RESTATED.weight
     if context.explicit_ack and (keywords(statement) | cjk_bigrams(statement.bullet)) & context.said_words:
-        score += USERS_OWN_WORDS.weight
+        score += rules.USERS_OWN_WORDS.weight
     if context.accepted and (ids or statement.kinds & {NoteKind.FIX, NoteKind.CHANGE}):
-        score += ACCEPTED_PROPOSAL.weight if ids else ACCEPTED_CHANGE.weight  # the decision
+        score += rules.ACCEPTED_PROPOSAL.weight if ids else rules.ACCEPTED_CHANGE.weight  # the decision
         if ids and not statement.kinds & (INCIDENT | STANDING):
             statement.kinds.add(NoteKind.DECISION)
     if confirmed_question:
-        score += CONFIRMED_QUESTION.weight
+        score += rules.CONFIRMED_QUESTION.weight
     if statement.role == "user" and ids and DEFINITION.search(text):
-        score += USER_DEFINITION.weight
+        score += rules.USER_DEFINITION.weight
     if statement.role == "user" and ids and context.echoed & statement.ids:
-        score += PICKED_UP.weight
+        score += rules.PICKED_UP.weight
     elif (
         context.acknowledged
         and statement.kinds & {NoteKind.FUTURE, NoteKind.NOTE, NoteKind.OWNER, NoteKind.PREFERENCE}
         and (context.ack_words is None or text_words(statement.bullet) & context.ack_words)
     ):
-        score += RECORDED.weight
+        score += rules.RECORDED.weight
     if context.corrected and _VALUE.search(statement.bullet):
-        score += CORRECTED_VALUE.weight
+        score += rules.CORRECTED_VALUE.weight
     if context.handed:
-        score += HANDED_ITEM.weight + HANDED_VALUE.weight * min(3, len(_VALUE.findall(statement.bullet)))
+        score += rules.HANDED_ITEM.weight + rules.HANDED_VALUE.weight * min(
+            3, len(_VALUE.findall(statement.bullet))
+        )
     if context.confirmed_fact and statement.ids & (context.reply.ids if context.reply else frozenset()):
-        score += CONFIRMED_FACT.weight
+        score += rules.CONFIRMED_FACT.weight
     if label and context.chosen:
-        score += CHOSEN_ITEM.weight if label.casefold() == context.chosen else -CHOSEN_ITEM.weight
+        score += rules.CHOSEN_ITEM.weight if label.casefold() == context.chosen else -rules.CHOSEN_ITEM.weight
     if LEX.HEDGE.search(text) and not context.accepted:
-        score += HEDGED.weight
+        score += rules.HEDGED.weight
     if LEX.NOT_CHOSEN.search(text):
-        score += NOT_CHOSEN.weight
+        score += rules.NOT_CHOSEN.weight
     if LEX.PROBE.search(statement.bullet) and NoteKind.NOTE not in statement.kinds:
-        score += PROBE.weight  # "let's remember: …" is a marker, not a probe
+        score += rules.PROBE.weight  # "let's remember: …" is a marker, not a probe
     if context.rejected:
-        score += REJECTED.weight
+        score += rules.REJECTED.weight
     return max(score, 0.0)
 
 
