@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
+import savenow
 from savenow.text.cjk import HAN, cjk_ratio, han_ngrams, han_runs, has_cjk, is_cjk
 from savenow.text.tokens import count_cjk
 
@@ -36,3 +38,15 @@ def test_han_runs_and_ngrams() -> None:
     assert han_ngrams("重启网关") == frozenset({"重启", "启网", "网关"})
     assert han_ngrams("a网b关", 2) == frozenset()
     assert han_ngrams("数据库备份", 3) == frozenset({"数据库", "据库备", "库备份"})
+
+
+def test_no_other_module_defines_a_han_range() -> None:
+    root = Path(savenow.__file__).parent
+    own = root / "text" / "cjk.py"
+    offenders = [
+        str(path.relative_to(root))
+        for path in root.rglob("*.py")
+        if path != own
+        and re.search(r"\\u4e00|\\u9fff|0x4E00|0x9FFF", path.read_text(encoding="utf-8"), re.IGNORECASE)
+    ]
+    assert offenders == []
