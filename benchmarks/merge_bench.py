@@ -100,7 +100,7 @@ def report(name: str, values_ms: list[float]) -> None:
 
 def in_process(memory_text: str, entries: list[Entry], runs: int, folder: Path) -> None:
     """Each run rewrites the file with a unique last line, so the preview parses it cold; the write that
-    follows re-reads the same bytes and reuses that parse (as apply right after a preview does)."""
+    follows re-reads the same bytes and parses them again under the lock (as apply does)."""
     now, day = datetime(2026, 5, 15, 16, 48), date(2026, 5, 15)
     previews, merges, totals = [], [], []
     for run in range(runs + 3):

@@ -31,7 +31,7 @@ from eval_common import DEFAULT_CASES, case_messages, case_sections, load_cases
 
 from savenow.config import LLMSettings
 from savenow.extract.prompt import Prompt, build_prompt
-from savenow.extract.tokens import MESSAGE_OVERHEAD_TOKENS, estimate_messages_tokens, estimate_tokens
+from savenow.text.tokens import MESSAGE_OVERHEAD_TOKENS, estimate_messages_tokens, estimate_tokens
 
 DEFAULT_SKILL = ROOT / "skills" / "savenow" / "SKILL.md"
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .errors import BadInputError
+from .vocabulary import Role
 
-Role = Literal["user", "assistant"]
 Action = Literal["add", "merge", "skip"]
 ACTIONS: tuple[str, ...] = ("add", "merge", "skip")
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Literal
 
 from .clock import Clock, load_timezone
 from .config import Settings
@@ -40,8 +39,7 @@ from .pending import NO_PENDING_EN, NO_PENDING_ZH, PendingPreview, PendingStore
 from .sessions.keys import validate_session_key
 from .sessions.resolve import SessionCatalog
 from .sessions.store import SessionInfo
-
-ChatType = Literal["direct", "group"]
+from .vocabulary import ChatType, scope_key
 
 
 @dataclass(frozen=True)
@@ -58,7 +56,7 @@ class Scope:
     @property
     def pending_key(self) -> str:
         """One pending preview per (chat, thread)."""
-        return f"{self.chat_id or 'local'}:{self.thread_id or 'main'}"
+        return scope_key(self.chat_id, self.thread_id)
 
 
 @dataclass

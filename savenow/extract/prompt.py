@@ -7,7 +7,7 @@ One chat-completions request per /savenow carries exactly two messages:
 * ``user``: today's memory sections (``## Title`` + ``- bullet`` lines) and the
   cleaned transcript (``U:`` / ``A:`` lines, oldest first).
 
-The transcript is compacted without losing what a note could use
+The transcript is trimmed to fit without losing what a note could use
 (:func:`render_transcript`): messages that are only an acknowledgement, thanks,
 greeting or laugh are left out (:func:`is_filler`), long pasted blocks keep their
 head, tail and the lines the chat talks about, layout (column padding, a log
@@ -29,8 +29,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..models import MAX_ENTRIES, ChatMessage, MemorySection
+from ..text.cjk import han_ngrams
+from ..text.identifiers import identifier_tokens
 from ..text.normalize import bigrams, compact
-from .tokens import MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, estimate_tokens
+from ..text.stopwords import EN_KEYWORD_STOPWORDS
+from ..text.tokens import MESSAGE_OVERHEAD_TOKENS, REPLY_PRIMING_TOKENS, estimate_tokens
 
 __all__ = [
     "ENTRIES_JSON_SCHEMA",
@@ -122,7 +125,7 @@ _BLANK_LINES = re.compile(r"\n[ \t]*(?:\n[ \t]*)+")
 _MEMORY_SHARE = 1 / 3
 _SCHEMA_RESERVE_TOKENS = estimate_tokens(str(ENTRIES_JSON_SCHEMA)) + 16
 
-# -- transcript compaction -----------------------------------------------------------------------------
+# -- transcript trimming -------------------------------------------------------------------------------
 #
 # Everything a note could use is kept: identifiers, numbers, paths, code, outcomes, rules. What goes is
 # what no note can use: messages that are nothing but an acknowledgement, and the middle of long
@@ -190,8 +193,6 @@ _BLOCK_HEAD = 6
 _BLOCK_TAIL = 3
 _MIN_ELIDED = 2
 _MAX_ANCHORED_LINES = 10
-_TOKEN_SPLIT = re.compile(r"[\s`'\"()\[\]{}<>,;=|，。：；、（）“”‘’！？]+")
-_IDENTIFIER = re.compile(r"(?=.*(?:[0-9_./\-:@]|[a-z][A-Z]|^[A-Z]{3,}$))[\w./\-:@]{3,}")
 # Inside a pasted block: a run of spaces that aligns columns, and a line prefix (timestamp, host,
 # process) that repeats the line above. Both are layout, not content.
 _ALIGNMENT_RUN = re.compile(r"(?<=\S) {3,}(?=\S)")
@@ -240,24 +241,14 @@ def _split_prose_and_blocks(text: str) -> tuple[list[str], list[str]]:
     return prose, code
 
 
-def _identifiers(lines: Iterable[str]) -> set[str]:
-    found: set[str] = set()
-    for line in lines:
-        for token in _TOKEN_SPLIT.split(line):
-            token = token.strip(".:-/")
-            if _IDENTIFIER.fullmatch(token):
-                found.add(token.lower())
-    return found
-
-
 def block_anchors(texts: Sequence[str]) -> set[str]:
     """Identifiers (lower-cased) the chat mentions in prose, or in more than one message."""
     anchors: set[str] = set()
     seen_once: set[str] = set()
     for text in texts:
         prose, code = _split_prose_and_blocks(text)
-        anchors |= _identifiers(prose)
-        in_message = _identifiers(prose) | _identifiers(code)
+        anchors |= identifier_tokens(prose)
+        in_message = identifier_tokens(prose) | identifier_tokens(code)
         anchors |= in_message & seen_once
         seen_once |= in_message
     return anchors
@@ -296,15 +287,15 @@ def _ditto_prefix(line: str, previous: str) -> int:
     return length
 
 
-def _compact_layout(block: list[str]) -> list[str]:
+def _squeeze_layout(block: list[str]) -> list[str]:
     """Column-aligning space runs become two spaces; a prefix repeating the line above becomes 〃."""
     out: list[str] = []
     previous = ""
     for line in block:
-        compacted = _ALIGNMENT_RUN.sub("  ", line)
-        shared = _ditto_prefix(compacted, previous)
-        previous = compacted
-        out.append(_DITTO + compacted[shared:] if shared else compacted)
+        squeezed = _ALIGNMENT_RUN.sub("  ", line)
+        shared = _ditto_prefix(squeezed, previous)
+        previous = squeezed
+        out.append(_DITTO + squeezed[shared:] if shared else squeezed)
     return out
 
 
@@ -313,7 +304,7 @@ def shorten_block(block: list[str], anchors: set[str]) -> list[str]:
     block = _fold_repeated_lines(block)
     if len(block) > _BLOCK_HEAD + _BLOCK_TAIL + _MIN_ELIDED:
         block = _elide_middle(block, anchors)
-    return _compact_layout(block)
+    return _squeeze_layout(block)
 
 
 def _elide_middle(block: list[str], anchors: set[str]) -> list[str]:
@@ -367,8 +358,10 @@ def _message_text(text: str, anchors: set[str]) -> str:
 
 
 @dataclass(frozen=True)
-class Transcript:
-    """The rendered ``U:``/``A:`` lines (one per message), their roles, and the filler left out."""
+class RenderedChat:
+    """The rendered ``U:``/``A:`` lines (one per message), their roles, and the filler left out.
+
+    Not :class:`savenow.sessions.store.Transcript` (what a store read): this is the prompt's view."""
 
     lines: list[str]
     roles: list[str]
@@ -378,8 +371,8 @@ class Transcript:
 _REPEAT_MIN_CHARS = 80
 
 
-def render_transcript(messages: Sequence[ChatMessage]) -> Transcript:
-    """One ``U: …`` / ``A: …`` line per message, compacted (see the notes above)."""
+def render_transcript(messages: Sequence[ChatMessage]) -> RenderedChat:
+    """One ``U: …`` / ``A: …`` line per message, trimmed (see the notes above)."""
     anchors = block_anchors([message.text for message in messages])
     seen: set[str] = set()
     lines: list[str] = []
@@ -407,7 +400,7 @@ def render_transcript(messages: Sequence[ChatMessage]) -> Transcript:
         mark = _ROLE_MARK.get(message.role, message.role)
         lines.append(f"{mark}: {text}")
         roles.append(mark)
-    return Transcript(lines=lines, roles=roles, filler_dropped=filler)
+    return RenderedChat(lines=lines, roles=roles, filler_dropped=filler)
 
 
 def join_transcript(lines: Sequence[str], roles: Sequence[str]) -> str:
@@ -434,16 +427,7 @@ def render_section(section: MemorySection) -> str:
 # heading says that: its bullets are not sent. A section the chat touches is sent whole, because
 # skip ("already there") and merge need its bullets.
 
-_STOPWORDS = frozenset(
-    (
-        "about", "after", "also", "been", "before", "because", "could", "does", "from", "have", "into",
-        "just", "like", "make", "more", "most", "only", "over", "should", "some", "such", "than", "that",
-        "their", "them", "then", "there", "these", "they", "this", "those", "under", "were", "what", "when",
-        "where", "which", "while", "will", "with", "would", "your",
-    )
-)  # fmt: skip
 _LATIN_WORD = re.compile(r"[A-Za-z0-9][\w./\-:@]*\w|[A-Za-z0-9]")
-_HAN_RUN = re.compile("[\u4e00-\u9fff]+")
 _IDENTIFIER_CHARS = re.compile(r"[0-9_./\-:@]")
 # A section is unrelated when none of its identifiers occurs in the chat and at most one of its
 # keywords does, or under this share of them.
@@ -457,10 +441,11 @@ def _keywords(text: str) -> set[str]:
     words: set[str] = set()
     for word in _LATIN_WORD.findall(text):
         word = word.lower()
-        if (len(word) >= 4 and word not in _STOPWORDS) or (len(word) >= 3 and _IDENTIFIER_CHARS.search(word)):
+        if (len(word) >= 4 and word not in EN_KEYWORD_STOPWORDS) or (
+            len(word) >= 3 and _IDENTIFIER_CHARS.search(word)
+        ):
             words.add(word)
-    for run in _HAN_RUN.findall(text):
-        words.update(run[i : i + 2] for i in range(len(run) - 1))
+    words.update(han_ngrams(text, 2))
     return words
 
 

@@ -106,7 +106,7 @@ class Decision:
 
 
 class _IndexBase:
-    """Normalized views of a document's sections; computed once per document, never mutated."""
+    """Normalized views of a document's sections; computed once per :func:`plan`, never mutated."""
 
     def __init__(self, document: MemoryDocument) -> None:
         sections = document.sections
@@ -123,23 +123,16 @@ class _IndexBase:
         for number, title in enumerate(self.compact_titles):
             self.title_lookup.setdefault(title, number)
 
-    @classmethod
-    def of(cls, document: MemoryDocument) -> _IndexBase:
-        base = document.__dict__.get("_index_base")
-        if base is None:
-            base = document.__dict__["_index_base"] = cls(document)
-        return base
-
 
 class _Index:
     """One plan's view: the document's index plus what earlier entries of the batch add.
 
     Shallow copies; a section's bullet list or key set is replaced, never changed in place,
-    so the cached base stays as parsed.
+    so the base stays as built.
     """
 
     def __init__(self, document: MemoryDocument) -> None:
-        base = _IndexBase.of(document)
+        base = _IndexBase(document)
         self.titles = list(base.titles)
         self.times = list(base.times)
         self.compact_titles = list(base.compact_titles)

@@ -82,7 +82,8 @@ class Section:
 class MemoryDocument:
     """A parsed memory file. ``text`` is exactly the input; ``lines`` join back to it.
 
-    Treat it as immutable: :meth:`parse` may hand the same object to several callers.
+    Treat it as immutable: a caller that parsed a file once (the service, for a preview)
+    hands the same object to the extractor and the comparer.
     """
 
     text: str
@@ -93,20 +94,13 @@ class MemoryDocument:
 
     @classmethod
     def parse(cls, text: str | None) -> MemoryDocument:
-        """Parse ``text`` (None = no file). Documents are never mutated, so the last one is
-        reused when the same text comes again (a preview, then the write that re-reads the file)."""
-        global _last_parsed
+        """Parse ``text`` (None = no file)."""
         text = text or ""
-        cached = _last_parsed
-        if cached is not None and cached.text == text:
-            return cached
         lines = split_lines(text)
         sections, open_fence = _parse_sections(lines)
         crlf = text.count("\r\n")
         newline = "\r\n" if crlf > text.count("\n") - crlf else "\n"
-        document = cls(text=text, lines=lines, sections=sections, newline=newline, open_fence=open_fence)
-        _last_parsed = document
-        return document
+        return cls(text=text, lines=lines, sections=sections, newline=newline, open_fence=open_fence)
 
     @property
     def has_bom(self) -> bool:
@@ -123,9 +117,6 @@ class MemoryDocument:
 
     def content(self, index: int) -> str:
         return line_content(self.lines[index])
-
-
-_last_parsed: MemoryDocument | None = None
 
 
 def _parse_sections(lines: list[str]) -> tuple[list[Section], str | None]:

@@ -9,13 +9,11 @@ user can never be mistaken for one.
 from __future__ import annotations
 
 import re
-from typing import Literal
 
 from ..errors import InvalidSessionKeyError
+from ..vocabulary import ChatType
 
 MAX_KEY_CHARS = 256
-
-ChatType = Literal["direct", "group"]
 
 _EXCLUDED_PARTS = (":slash:", ":cron:", ":subagent:", ":heartbeat")
 _EXCLUDED_PREFIXES = ("cron:", "hook:", "node-")

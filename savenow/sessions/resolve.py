@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from ..errors import SessionNotFoundError, SessionResolutionError
+from ..vocabulary import ChatType
 from .keys import is_excluded_key, main_session_key, validate_session_key
 from .openclaw import OpenClawFileStore
 from .store import SessionInfo, SessionStore, Transcript
@@ -19,7 +20,7 @@ from .store import SessionInfo, SessionStore, Transcript
 if TYPE_CHECKING:
     from ..config import Settings
 
-ChatTypeArg = Literal["direct", "group"] | None
+ChatTypeArg = ChatType | None
 
 _HOW_TO_PICK_EN = (
     "Run /savenow list to see this chat's sessions (key, last update, topic), "

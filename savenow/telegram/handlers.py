@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 
 from telegram import (
     CallbackQuery,
@@ -48,6 +48,8 @@ from ..errors import (
 )
 from ..service import ApplyResult, CancelResult, ListResult, PreviewResult, Scope
 from ..sessions.keys import telegram_session_key
+from ..vocabulary import ChatType as ChatKind
+from ..vocabulary import scope_key
 from . import i18n
 from .i18n import Lang
 from .render import chunk_html, escape, markdown_to_html, render_preview
@@ -55,7 +57,6 @@ from .render import chunk_html, escape, markdown_to_html, render_preview
 log = logging.getLogger("savenow.telegram")
 
 T = TypeVar("T")
-ChatKind = Literal["direct", "group"]
 
 CALLBACK_PREFIX = "sn"
 CALLBACK_APPLY = "a"
@@ -80,7 +81,7 @@ class Place:
 
     @property
     def scope_key(self) -> str:
-        return f"{self.chat_id}:{self.thread_id or 'main'}"
+        return scope_key(self.chat_id, self.thread_id)
 
 
 @dataclass

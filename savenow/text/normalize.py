@@ -23,28 +23,20 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz
 
+from .cjk import cjk_ratio, has_cjk  # noqa: F401  (re-exported: callers of the old textnorm)
+
 __all__ = [
     "bigrams",
     "bullet_key",
     "bullet_keys",
-    "cjk_ratio",
     "compact",
     "compact_many",
     "compact_similarity",
-    "has_cjk",
     "normalize",
     "normalize_many",
     "similarity",
 ]
 
-_CJK_RANGES = (
-    (0x3040, 0x30FF),  # kana
-    (0x3400, 0x4DBF),  # CJK extension A
-    (0x4E00, 0x9FFF),  # CJK unified ideographs
-    (0xF900, 0xFAFF),  # compatibility ideographs
-    (0xAC00, 0xD7AF),  # Hangul syllables
-    (0x20000, 0x3134F),  # extensions B..G
-)
 # Everything that is not a letter/digit/whitespace is punctuation, a symbol or
 # Markdown markup (` * # > [ ] ( ) ~ |); "_" counts as \w, so name it explicitly.
 _NOT_WORD = re.compile(r"[^\w\s]|_")
@@ -54,16 +46,6 @@ _SPACES = re.compile(r"\s+")
 # compile per process, which the script drop-ins cannot afford; Latin, Cyrillic, Greek,
 # Arabic, Indic and Thai text all lie below U+3000 and keep their spaces.
 _SPACE_NEXT_TO_CJK = re.compile("(?<=[^\\x00-\u2fff]) | (?=[^\\x00-\u2fff])")
-
-
-def _is_cjk(char: str) -> bool:
-    # The common cases first, as string comparisons: most text is below kana or is a unified ideograph.
-    if char < "\u3040":
-        return False
-    if "\u4e00" <= char <= "\u9fff":
-        return True
-    code = ord(char)
-    return any(low <= code <= high for low, high in _CJK_RANGES)
 
 
 def normalize(text: str) -> str:
@@ -84,20 +66,6 @@ def compact(text: str) -> str:
 def bullet_key(text: str) -> str:
     """The key under which two bullets count as the same ("already present")."""
     return normalize(text).replace(" ", "")
-
-
-def has_cjk(text: str) -> bool:
-    return not text.isascii() and any(_is_cjk(char) for char in text)
-
-
-def cjk_ratio(text: str) -> float:
-    """Share of CJK characters among the non-space characters (0.0 for empty text)."""
-    visible = len(text) - sum(1 for char in text if char.isspace())
-    if not visible:
-        return 0.0
-    if text.isascii():
-        return 0.0
-    return sum(1 for char in text if _is_cjk(char)) / visible
 
 
 @lru_cache(maxsize=4096)
@@ -166,8 +134,8 @@ def _fold_joined(texts: list[str]) -> str | None:
     return folded if folded.count("\n") == len(texts) - 1 else None
 
 
-def _utf8_translate(text: str, *args: bytes | None) -> str:
-    return text.encode("utf-8", "surrogatepass").translate(*args).decode("utf-8", "surrogatepass")
+def _utf8_translate(text: str, table: bytes | None, delete: bytes = b"") -> str:
+    return text.encode("utf-8", "surrogatepass").translate(table, delete).decode("utf-8", "surrogatepass")
 
 
 def normalize_many(texts: list[str]) -> list[str]:

@@ -3,9 +3,9 @@ takes a note of that kind; the section named after the chat's system beats a com
 
 from __future__ import annotations
 
-from savenow.extract import factkinds
+from savenow.extract.heuristic import factkinds
 from savenow.models import MemorySection
-from tests.extract.test_heuristic_conversations import chat, extract, saved, text_of
+from tests.extract.support import chat, extract, saved, text_of
 
 FAMILY_SCHEDULE_ZH = MemorySection(
     "家里日程",
@@ -131,7 +131,7 @@ def test_two_different_subjects_handed_over_stay_two_notes_en() -> None:
 
 
 def test_a_one_line_json_fix_after_a_fix_sentence_is_kept_en() -> None:
-    from savenow.extract import signals
+    from savenow.extract.heuristic import signals
 
     text = (
         "Fix: switch the bucket to this lifecycle rule:\n"
@@ -142,14 +142,14 @@ def test_a_one_line_json_fix_after_a_fix_sentence_is_kept_en() -> None:
 
 
 def test_an_ini_header_alone_is_still_not_a_fix_line() -> None:
-    from savenow.extract import signals
+    from savenow.extract.heuristic import signals
 
     items = signals.sentence_items("修法：\n```\n[Service]\n```")
     assert "[Service]" not in items[-1][1]
 
 
 def test_hosts_two_sections_share_do_not_decide_the_topic_home_en() -> None:
-    from savenow.extract.placement import topic_home
+    from savenow.extract.heuristic.placement import topic_home
 
     sync = MemorySection("Sync", ("syncthing between `orion` and `vega`, folder `/srv/sync`.",))
     hosts = MemorySection("Hosts", ("`orion`: NAS, Europe/Berlin.", "`vega`: laptop."))

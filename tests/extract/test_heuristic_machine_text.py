@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from savenow.extract.machine import is_machine_line, is_machine_text
-from tests.extract.test_heuristic_conversations import chat, extract, saved, text_of
+from savenow.extract.heuristic.machine import is_machine_line, is_machine_text
+from tests.extract.support import chat, extract, saved, text_of
 
 
 @pytest.mark.parametrize(

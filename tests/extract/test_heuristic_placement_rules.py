@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from savenow.models import MemorySection
-from tests.extract.test_heuristic_conversations import chat, extract, saved, text_of
+from tests.extract.support import chat, extract, saved, text_of
 
 GRAFANA = MemorySection(
     "Grafana",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.extract.test_heuristic_conversations import chat, extract, saved, text_of
+from tests.extract.support import chat, extract, saved, text_of
 
 
 def test_acknowledged_rule_is_its_own_note_next_to_the_incident_zh() -> None:

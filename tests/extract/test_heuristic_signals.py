@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from savenow.extract import signals
-from savenow.extract.signals import LEX
+from savenow.extract.heuristic import lexicon_en, lexicon_zh, signals
+from savenow.extract.heuristic.signals import LEX
+from savenow.text.identifiers import identifiers
 
 
 @pytest.mark.parametrize(
@@ -21,11 +22,11 @@ from savenow.extract.signals import LEX
     ],
 )
 def test_identifiers_find_paths_keys_ids_hosts(text: str, expected: set[str]) -> None:
-    assert expected <= signals.identifiers(text)
+    assert expected <= identifiers(text)
 
 
 def test_identifiers_ignore_plain_words_and_small_numbers() -> None:
-    assert signals.identifiers("we met at 10 and it was a long-lived idea, e.g. nothing") == set()
+    assert identifiers("we met at 10 and it was a long-lived idea, e.g. nothing") == set()
 
 
 @pytest.mark.parametrize(
@@ -151,7 +152,7 @@ def test_only_allowed_is_a_standing_rule(text: str) -> None:
     ],
 )
 def test_identifiers_uppercase_codes_and_addresses(text: str, expected: str) -> None:
-    assert expected in signals.identifiers(text)
+    assert expected in identifiers(text)
 
 
 @pytest.mark.parametrize("text", ["agree, let's split them", "同意 就这么拆", "ok do it"])
@@ -167,3 +168,14 @@ def test_explicit_acknowledgement(text: str) -> None:
 def test_a_url_port_is_not_a_progress_count() -> None:
     assert not LEX.STATUS.search("SESSION_URL=redis://cache-9:6390/0")
     assert LEX.STATUS.search("3/10 chunks uploaded")
+
+
+def test_the_lexicon_files_are_twins_and_every_marker_joins_both() -> None:
+    def markers(module: object) -> list[str]:
+        return [name for name, value in vars(module).items() if name.isupper() and isinstance(value, tuple)]
+
+    assert markers(lexicon_en) == markers(lexicon_zh)
+    for name in markers(lexicon_en):
+        assert getattr(LEX, name).pattern == "|".join(
+            [*getattr(lexicon_en, name), *getattr(lexicon_zh, name)]
+        )

@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from savenow.extract import machine, signals
-from savenow.extract.signals import LEX
+from savenow.extract.heuristic import machine, signals
+from savenow.extract.heuristic.signals import LEX
 
 TEXTS = [
     "From now on, ALWAYS reply in English.",
@@ -41,8 +41,8 @@ TEXTS = [
 def test_every_lexeme_answers_like_its_pattern(name: str) -> None:
     lexeme = getattr(LEX, name)
     for text in TEXTS:
-        signals.forget_chat()
-        fast = lexeme.search(text)
+        with signals.chat_memo():
+            fast = lexeme.search(text)
         plain = lexeme.regex.search(text)
         assert bool(fast) == bool(plain), (name, text)
         if fast and plain:

@@ -12,8 +12,8 @@ import pytest
 from savenow.config import LLMSettings
 from savenow.errors import ConfigError, ExtractorError
 from savenow.extract.llm import LLMExtractor
-from savenow.extract.tokens import estimate_messages_tokens
 from savenow.models import ChatMessage, MemorySection
+from savenow.text.tokens import estimate_messages_tokens
 from tests.extract.conftest import TEST_API_KEY, SleepRecorder
 from tests.fakes.fake_llm import FakeLLMServer, chat_reply, drop, error_reply, hang
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 
 from savenow.extract.prompt import SYSTEM_PROMPT, build_prompt, render_transcript_lines, select_sections
-from savenow.extract.tokens import (
+from savenow.models import ChatMessage, MemorySection
+from savenow.text.tokens import (
     MESSAGE_OVERHEAD_TOKENS,
     REPLY_PRIMING_TOKENS,
     count_cjk,
     estimate_messages_tokens,
     estimate_tokens,
 )
-from savenow.models import ChatMessage, MemorySection
 
 
 @pytest.mark.parametrize(

@@ -1,9 +1,9 @@
-"""Classes a blind "closing" set exposed (en + zh): a numbered list of facts inside one user
-message, taken in by the assistant's acknowledgement."""
+"""A numbered list of facts inside one user message, taken in by the assistant's acknowledgement;
+rules answered with a bare "understood" / "ok"; a short request to note the assistant's rule (en + zh)."""
 
 from __future__ import annotations
 
-from tests.extract.test_heuristic_conversations import chat, extract, saved, text_of
+from tests.extract.support import chat, extract, saved, text_of
 
 # --------------------------------------------------------------------------- a numbered list in one message
 

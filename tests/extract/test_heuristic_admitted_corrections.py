@@ -1,10 +1,10 @@
-"""Classes the "holdout" set exposed (en + zh): a user's correction the assistant admits, and
-"the rest as always" that is no sign the new rule was saved before."""
+"""A user's correction the assistant admits, and "the rest as always" that is no sign the new rule
+was saved before (en + zh)."""
 
 from __future__ import annotations
 
 from savenow.models import MemorySection
-from tests.extract.test_heuristic_conversations import chat, extract, saved, text_of
+from tests.extract.support import chat, extract, saved, text_of
 
 # --------------------------------------------------------------------------- a correction the assistant admits
 

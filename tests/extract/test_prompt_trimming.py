@@ -1,4 +1,4 @@
-"""The prompt's compaction rules: what is left out or shortened, and that durable content survives."""
+"""The prompt's trimming rules: what is left out or shortened, and that durable content survives."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from savenow.extract.prompt import (
     shorten_block,
     strip_leading_filler,
 )
-from savenow.extract.tokens import estimate_messages_tokens
 from savenow.models import ChatMessage, MemorySection
+from savenow.text.tokens import estimate_messages_tokens
 
 
 def user(text: str) -> ChatMessage:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from ...text.cjk import HAN
+
 __all__ = ["is_machine_line", "is_machine_text"]
 
 _MONTH = r"(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
@@ -45,7 +47,7 @@ _COLUMNS = re.compile(r"\S+(?: {2,}|\t)\S+(?: {2,}|\t)\S+")
 _URL = re.compile(r"<?https?://\S+>?")
 # Every pattern above but _LEVEL_FIELD, _COLUMNS and _URL starts with "^": .match() says the same as .search().
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
-_CJK = re.compile(r"[\u4e00-\u9fff]")
+_CJK = re.compile(r"[" + HAN + r"]")
 
 
 def is_machine_line(line: str) -> bool:

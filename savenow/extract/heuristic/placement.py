@@ -25,8 +25,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from ..models import MemorySection
-from ..text.normalize import compact, has_cjk
+from ...models import MemorySection
+from ...text.cjk import HAN, han_ngrams, has_cjk
+from ...text.identifiers import identifiers
+from ...text.normalize import compact
+from ...text.stopwords import EN_HEADING_FILLER, EN_LONG_COMMON_WORDS
+from ...vocabulary import NoteKind
 from . import factkinds, signals
 from .signals import LEX
 
@@ -39,9 +43,6 @@ PRIOR_SIMILARITY = 0.25  # … or this close when the chat says it was saved bef
 _OWNER_SECTION = re.compile(r"team|owner|people|contact|who|分工|负责|团队|人员|联系人", re.IGNORECASE)
 _PREFERENCE_SECTION = re.compile(
     r"prefer|style|habit|convention|guideline|偏好|习惯|风格|约定|规范", re.IGNORECASE
-)
-_STOP = frozenset(
-    {"the", "and", "for", "with", "setup", "notes", "misc", "open", "questions", "todo", "on", "of"}
 )
 
 
@@ -99,8 +100,8 @@ def place(
         and local.section is not best[1]
         and best[1] is not home
         and local.discusses(best[1])
-        and not kinds & {"owner", "preference"}
-        and not note_ids & signals.identifiers(" ".join([best[1].title, *best[1].bullets]))
+        and not kinds & {NoteKind.OWNER, NoteKind.PREFERENCE}
+        and not note_ids & identifiers(" ".join([best[1].title, *best[1].bullets]))
     ):
         # The chat covers both sections in different parts and only a word links the note to the
         # other one ("a 45-minute travel block" in the calendar part): the part it came from decides.
@@ -114,7 +115,7 @@ def place(
     if (
         local is not None
         and USER_STANDING in kinds
-        and not kinds & {"owner", "preference"}
+        and not kinds & {NoteKind.OWNER, NoteKind.PREFERENCE}
         and not own_names(text, local.section)
     ):
         # A user's rule that names no system of its own ("never book Sunday mornings") is about
@@ -125,41 +126,8 @@ def place(
 
 HOME_MIN = 4.0  # how much of a section's vocabulary the chat must use to be about it
 HOME_LEAD = 2.0  # … and how many times more than the next section's
-_EPISODE = frozenset({"fix", "root_cause", "change"})
+_EPISODE = frozenset({NoteKind.FIX, NoteKind.ROOT_CAUSE, NoteKind.CHANGE})
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]{4,}")
-_COMMON_WORDS = frozenset(
-    [
-        "about",
-        "after",
-        "again",
-        "always",
-        "before",
-        "being",
-        "below",
-        "between",
-        "every",
-        "found",
-        "never",
-        "other",
-        "their",
-        "there",
-        "these",
-        "those",
-        "through",
-        "under",
-        "where",
-        "which",
-        "while",
-        "would",
-        "should",
-        "could",
-        "still",
-        "until",
-        "using",
-        "never",
-        "merged",
-    ]
-)
 
 
 def topic_home(texts: Iterable[str], sections: Sequence[MemorySection]) -> MemorySection | None:
@@ -188,7 +156,7 @@ def _home_score(chat: str, section: MemorySection, common: frozenset[str] = froz
     for identifier in _section_ids(bullets) - common:
         if identifier in chat:
             score += 1.0
-    names = {w.casefold() for w in _LATIN_WORD.findall(bullets)} - _COMMON_WORDS - common
+    names = {w.casefold() for w in _LATIN_WORD.findall(bullets)} - EN_LONG_COMMON_WORDS - common
     score += min(1.5, 0.5 * sum(1 for name in names if _mentions(chat, name)))
     return score
 
@@ -200,7 +168,9 @@ def _common_terms(sections: Sequence[MemorySection]) -> frozenset[str]:
     common: set[str] = set()
     for section in sections:
         bullets = " ".join(section.bullets)
-        terms = _section_ids(bullets) | ({w.casefold() for w in _LATIN_WORD.findall(bullets)} - _COMMON_WORDS)
+        terms = _section_ids(bullets) | (
+            {w.casefold() for w in _LATIN_WORD.findall(bullets)} - EN_LONG_COMMON_WORDS
+        )
         common |= terms & seen
         seen |= terms
     return frozenset(common)
@@ -208,12 +178,16 @@ def _common_terms(sections: Sequence[MemorySection]) -> frozenset[str]:
 
 def _heading_words(title: str) -> list[str]:
     """Whole words of a heading: "k8s", "ci", "python", "照片备份" (CJK runs whole, not bigrams)."""
-    return [w for w in re.split(r"[^\w\u4e00-\u9fff]+", title.casefold()) if len(w) >= 2 and w not in _STOP]
+    return [
+        w
+        for w in re.split(r"[^\w" + HAN + r"]+", title.casefold())
+        if len(w) >= 2 and w not in EN_HEADING_FILLER
+    ]
 
 
 def _section_ids(text: str) -> set[str]:
     """Identifiers of a section's bullets, plus the file name of each path ("ci.yml")."""
-    found = signals.identifiers(text)
+    found = identifiers(text)
     for identifier in list(found):
         name = identifier.rstrip("/").rsplit("/", 1)[-1]
         if "/" in identifier and len(name) >= 4:
@@ -279,7 +253,7 @@ _LATIN_IN_CJK = re.compile(r"(?<![A-Za-z])[A-Za-z][A-Za-z0-9.+-]{2,}")
 def own_names(text: str, section: MemorySection) -> set[str]:
     """Systems the note names that the section does not: identifiers, a capitalized name inside
     an English sentence ("a Healthchecks heartbeat"), a Latin word inside a Chinese one ("用 launchd")."""
-    names = set(signals.identifiers(text))
+    names = set(identifiers(text))
     if has_cjk(text):
         names |= {w.casefold() for w in _LATIN_IN_CJK.findall(text)}
     names |= {w.casefold() for w in _CAPITALIZED.findall(text) if not _WEEK_AND_MONTH.fullmatch(w)}
@@ -304,22 +278,22 @@ def on_topic(note_text: str, own: set[int], texts: Sequence[str], home: MemorySe
 
 
 def _topic_terms(folded: str) -> set[str]:
-    words = {w for w in _LATIN_WORD.findall(folded)} - _COMMON_WORDS
-    return words | set(signals.identifiers(folded)) | _cjk_trigrams(folded)
+    words = {w for w in _LATIN_WORD.findall(folded)} - EN_LONG_COMMON_WORDS
+    return words | set(identifiers(folded)) | _cjk_trigrams(folded)
 
 
 def _belongs_home(text: str, note_ids: frozenset[str], kinds: set[str], home: MemorySection) -> bool:
     """A note of the home conversation merges there when it shares a term with the section
     (a heading word, an identifier, a name, a Chinese phrase) and is not about a person or a reply style."""
-    if kinds & {"owner", "preference"}:
+    if kinds & {NoteKind.OWNER, NoteKind.PREFERENCE}:
         return False
     if USER_RULE in kinds:
         return True  # a rule the user set while the chat is about this section's subject belongs to it
-    if "future" in kinds and not kinds & _EPISODE and _PREFERENCE_SECTION.search(home.title):
+    if NoteKind.FUTURE in kinds and not kinds & _EPISODE and _PREFERENCE_SECTION.search(home.title):
         return True  # the chat is about a section of conventions, and this is one more convention
     folded = text.casefold()
     bullets = " ".join(home.bullets)
-    shared_words = {w.casefold() for w in _LATIN_WORD.findall(bullets)} - _COMMON_WORDS
+    shared_words = {w.casefold() for w in _LATIN_WORD.findall(bullets)} - EN_LONG_COMMON_WORDS
     return (
         any(_mentions(folded, term) for term in _heading_words(home.title))
         or bool(note_ids & _section_ids(bullets))
@@ -328,11 +302,8 @@ def _belongs_home(text: str, note_ids: frozenset[str], kinds: set[str], home: Me
     )
 
 
-_CJK_RUN = re.compile(r"[\u4e00-\u9fff]{3,}")
-
-
 def _cjk_trigrams(text: str) -> set[str]:
-    return {run[i : i + 3] for run in _CJK_RUN.findall(text) for i in range(len(run) - 2)}
+    return set(han_ngrams(text, 3))
 
 
 def _duplicate(
@@ -341,7 +312,7 @@ def _duplicate(
     best: tuple[float, MemorySection, str] | None = None
     for section in sections:
         for existing in section.bullets:
-            existing_ids = signals.identifiers(existing)
+            existing_ids = identifiers(existing)
             for bullet in bullets:
                 score = signals.alike(bullet.bullet, existing)
                 shared = len(bullet.ids & existing_ids)
@@ -374,14 +345,14 @@ def _restated(
     ("staging listens on 8443"); an incident (cause, fix) needs two, since it may be new about a known host."""
     asserted: set[str] = set()
     for bullet in bullets:
-        asserted |= signals.identifiers(_DENIED.sub(" ", bullet.bullet))
+        asserted |= identifiers(_DENIED.sub(" ", bullet.bullet))
     values = {i for i in asserted if _VALUE.search(i)}
     if not values or len(values) < (2 if kinds & _EPISODE else 1):
         return None
     text = " ".join(b.bullet for b in bullets)
     for section in sections:
         for existing in section.bullets:
-            existing_ids = signals.identifiers(existing)
+            existing_ids = identifiers(existing)
             folded = existing.casefold()
             if all(i in existing_ids or i in folded for i in asserted) and (
                 len(values) >= 2 or signals.alike(text, existing) >= RESTATED_SIMILARITY
@@ -394,18 +365,18 @@ def _affinity(
     text: str, note_ids: frozenset[str], kinds: set[str], section: MemorySection, lead_ids: frozenset[str]
 ) -> float:
     section_text = " ".join([section.title, *section.bullets])
-    section_ids = signals.identifiers(section_text)
+    section_ids = identifiers(section_text)
     score = min(2.0, 1.0 * len(note_ids & section_ids))
-    if kinds & {"root_cause", "fix"} and lead_ids & section_ids:
+    if kinds & {NoteKind.ROOT_CAUSE, NoteKind.FIX} and lead_ids & section_ids:
         score = 2.0  # the incident's lead sentence names a system the section describes (its host, its file)
     compact_text = signals.compacted(text)
     terms = [term for term in _title_terms(section.title) if term in compact_text]
     if terms:
         # A long word of the heading ("digest", "ollama") names the subject; a short one only hints.
         score += 2.0 if any(len(term) >= 5 or has_cjk(term) and len(term) >= 3 for term in terms) else 1.5
-    if "owner" in kinds and (_OWNER_SECTION.search(section.title) or _owner_bullets(section.bullets)):
+    if NoteKind.OWNER in kinds and (_OWNER_SECTION.search(section.title) or _owner_bullets(section.bullets)):
         score += 2.0
-    if "preference" in kinds and _PREFERENCE_SECTION.search(section.title):
+    if NoteKind.PREFERENCE in kinds and _PREFERENCE_SECTION.search(section.title):
         score += 2.0
     if signals.alike(text, section_text) >= 0.3:
         score += 1.0
@@ -419,10 +390,10 @@ def _owner_bullets(bullets: Iterable[str]) -> bool:
 
 def _title_terms(title: str) -> list[str]:
     """The words of a heading that name its subject (compact form), e.g. "nginx", "edge-1", "备份"."""
-    terms = []
+    terms: list[str] = []
     for word in compact(title).split(" "):
         if has_cjk(word):
             terms.extend(word[i : i + 2] for i in range(0, max(len(word) - 1, 1), 2))
-        elif len(word) >= 3 and word not in _STOP:
+        elif len(word) >= 3 and word not in EN_HEADING_FILLER:
             terms.append(word)
     return terms

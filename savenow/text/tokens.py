@@ -17,6 +17,8 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 
+from .cjk import CJK_LETTER_RANGES, CJK_PUNCTUATION_RANGES, char_class
+
 __all__ = [
     "MESSAGE_OVERHEAD_TOKENS",
     "REPLY_PRIMING_TOKENS",
@@ -25,18 +27,7 @@ __all__ = [
     "estimate_tokens",
 ]
 
-_CJK_CHAR = re.compile(
-    "["
-    "\u3000-\u303f"  # CJK symbols and punctuation
-    "\u3040-\u30ff"  # kana
-    "\u3400-\u4dbf"  # CJK extension A
-    "\u4e00-\u9fff"  # CJK unified ideographs
-    "\uac00-\ud7af"  # Hangul syllables
-    "\uf900-\ufaff"  # compatibility ideographs
-    "\uff00-\uffef"  # half-width and full-width forms
-    "\U00020000-\U0003134f"  # extensions B..G
-    "]"
-)
+_CJK_CHAR = re.compile("[" + char_class(CJK_PUNCTUATION_RANGES + CJK_LETTER_RANGES) + "]")
 
 # Chat formats wrap each message in a few special tokens (role, separators) and
 # prime the reply with a few more; OpenAI documents 3–4 per message and 3 per reply.

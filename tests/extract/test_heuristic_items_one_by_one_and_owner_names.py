@@ -1,9 +1,9 @@
-"""Classes a blind "last" set exposed (en + zh): numbered items sent one message at a time and
-answered with a question or a bare "Noted." rather than a restatement."""
+"""Numbered items sent one message at a time and answered with a question or a bare "Noted.";
+owner notes keep the name; rules pointing at the proposal take its identifier (en + zh)."""
 
 from __future__ import annotations
 
-from tests.extract.test_heuristic_conversations import chat, extract, saved, text_of
+from tests.extract.support import chat, extract, saved, text_of
 
 # --------------------------------------------------------------------------- numbered items, one per message
 

@@ -1,10 +1,10 @@
 """Acknowledged restatements, decisive fix bullets, chosen options, restated user rules,
-restated known facts and titles (en + zh): the classes a blind final set exposed."""
+restated known facts and titles (en + zh)."""
 
 from __future__ import annotations
 
 from savenow.models import MemorySection
-from tests.extract.test_heuristic_conversations import chat, extract, saved, text_of
+from tests.extract.support import chat, extract, saved, text_of
 
 # --------------------------------------------------------------------------- 1: acknowledged restatements, whole
 

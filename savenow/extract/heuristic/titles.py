@@ -14,6 +14,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from ...text.cjk import han_runs
+from ...text.stopwords import EN_TITLE_STOPWORDS, ZH_EDGE_HAN, ZH_FUNCTION_HAN, ZH_TITLE_STOPWORDS
+from ...vocabulary import NoteKind
 from . import signals
 
 __all__ = ["TitleContext", "note_title"]
@@ -23,47 +26,18 @@ SECOND_TERM_MIN = 3.0  # a second subject term must recur in the chat (or open i
 OPENING_MESSAGES = 3
 ZH_TERM_BONUS = 1.5  # a Chinese chat names its subject in Chinese ("网关") more than in pasted identifiers  # the user's first messages state the problem the chat is about
 _LATIN = re.compile(r"[A-Za-z#@][A-Za-z0-9_.#@/-]*[A-Za-z0-9]")
-_CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
-# Han characters that make a bigram grammar rather than a subject.
-_FUNCTION_HAN = set(
-    "的了是在和就都也要把被不没这那个们我你他她它吗呢吧啊之与或而及时后前里上下中会能说让给对用还再又先已很更最有为从到"
-)
 
-# Particles and pronouns never begin or end a word ("会议" may start with 会, "不吃" is not a subject).
-_EDGE_HAN = set("的了是在和就都也把被不没这那个们我你他她它吗呢吧啊之与或而及很更最有从到给对")
-
-
-def _word_set(words: str) -> frozenset[str]:
-    return frozenset(words.split())
-
-
-# Verbs and markers that say what happened, not what it happened to.
-_ZH_STOP = _word_set(
-    "重启 更新 修复 根因 原因 问题 以后 必须 确认 一起 同步 找到 记住 规则 总结 修法 改成 然后 已经 现在 今天 明天 "
-    "负责 接手 偏好 回复 每次 所有 任何 应该 可以 需要 如果 因为 所以 之前 出现 正常 成功 失败 报错"
-)
-_STOP = _word_set(
-    """the a an and or for with from into onto on in at to of is are was were be been it its this that these those
-    there here then than via use uses used using now new old any all each every one two some our your their my we you
-    they he she not no yes but so if when after before only also just still again always never must should would could
-    can will may might has have had did does done get got set let make like need needs want about over under per via
-    today tomorrow yesterday tonight morning evening ok okay right good great fine works work working fixed noted got
-    root cause fix rule rules note notes from now future going forward remember record summary found confirmed run
-    during until since between within without across through while where what which who how why more less most
-    least too very much many few out off by as etc both either neither same other another such into onto upon
-    owns owner owned take took takes care charge responsible maintains prefer preference reply replies"""
-)
 
 _KIND = {
     "incident": {"en": "root cause and fix", "zh": "根因与修复"},
-    "root_cause": {"en": "root cause", "zh": "根因"},
-    "fix": {"en": "fix", "zh": "修复"},
-    "change": {"en": "change", "zh": "变更"},
+    NoteKind.ROOT_CAUSE: {"en": "root cause", "zh": "根因"},
+    NoteKind.FIX: {"en": "fix", "zh": "修复"},
+    NoteKind.CHANGE: {"en": "change", "zh": "变更"},
     "rule": {"en": "rule", "zh": "规则"},
-    "preference": {"en": "preference", "zh": "偏好"},
-    "decision": {"en": "decision", "zh": "决定"},
+    NoteKind.PREFERENCE: {"en": "preference", "zh": "偏好"},
+    NoteKind.DECISION: {"en": "decision", "zh": "决定"},
     "setup": {"en": "setup", "zh": "配置"},
-    "note": {"en": "notes", "zh": "要点"},
+    NoteKind.NOTE: {"en": "notes", "zh": "要点"},
 }
 
 
@@ -91,7 +65,7 @@ def note_title(
     text = " ".join(bullets)
     kind = _kind(kinds)
     subject = _subject(text, set(ids), language, context, {a.casefold() for a in avoid})
-    if "owner" in kinds:
+    if NoteKind.OWNER in kinds:
         if not subject:
             return "负责人" if language == "zh" else "Owner"
         return f"{subject} 负责人" if language == "zh" else f"Owner of {subject}"
@@ -109,20 +83,20 @@ def note_title(
 
 
 def _kind(kinds: set[str]) -> str:
-    if {"root_cause", "fix"} <= kinds:
+    if {NoteKind.ROOT_CAUSE, NoteKind.FIX} <= kinds:
         return "incident"
-    for kind in ("root_cause", "fix", "preference"):
+    for kind in (NoteKind.ROOT_CAUSE, NoteKind.FIX, NoteKind.PREFERENCE):
         if kind in kinds:
             return kind
-    if "future" in kinds:
+    if NoteKind.FUTURE in kinds:
         return "rule"
-    if "change" in kinds:
-        return "change"
-    if "decision" in kinds:
-        return "decision"
+    if NoteKind.CHANGE in kinds:
+        return NoteKind.CHANGE
+    if NoteKind.DECISION in kinds:
+        return NoteKind.DECISION
     if "setup" in kinds:
         return "setup"
-    return "note"
+    return NoteKind.NOTE
 
 
 def _subject(text: str, ids: set[str], language: str, context: TitleContext, avoid: set[str]) -> str:
@@ -132,14 +106,26 @@ def _subject(text: str, ids: set[str], language: str, context: TitleContext, avo
     for match in _LATIN.finditer(text):
         term = match.group(0).strip("./-")
         key = term.casefold()
-        if len(key) < 3 or key in _STOP or key in avoid or len(term) > 28 or key.isdigit() and len(key) < 4:
+        if (
+            len(key) < 3
+            or key in EN_TITLE_STOPWORDS
+            or key in avoid
+            or len(term) > 28
+            or key.isdigit()
+            and len(key) < 4
+        ):
             continue
         bonus = 2.0 if key in ids else 0.0
         candidates[term] = max(candidates.get(term, 0.0), context.weight(term) + bonus)
-    for run in _CJK_RUN.findall(text):
+    for run in han_runs(text, 2):
         for i in range(len(run) - 1):
             gram = run[i : i + 2]
-            if gram[0] in _FUNCTION_HAN or gram[1] in _FUNCTION_HAN or gram in avoid or gram in _ZH_STOP:
+            if (
+                gram[0] in ZH_FUNCTION_HAN
+                or gram[1] in ZH_FUNCTION_HAN
+                or gram in avoid
+                or gram in ZH_TITLE_STOPWORDS
+            ):
                 continue
             if context.chat.count(gram) < 2:
                 continue
@@ -186,7 +172,7 @@ def _whole_term(run: str, start: int, context: TitleContext) -> str:
     for length in range(3, WHOLE_TERM_MAX + 1):
         for begin in range(max(0, start + 2 - length), min(start, len(run) - length) + 1):
             piece = run[begin : begin + length]
-            if piece[0] in _EDGE_HAN or piece[-1] in _EDGE_HAN or len(piece) <= len(best):
+            if piece[0] in ZH_EDGE_HAN or piece[-1] in ZH_EDGE_HAN or len(piece) <= len(best):
                 continue
             if context.chat.count(piece) == count and not _cuts_stop_word(run, begin, length):
                 best = piece
@@ -207,12 +193,12 @@ def _first_term(text: str) -> str:
     or Chinese word stands in."""
     for match in _LATIN.finditer(text):
         term = match.group(0).strip("./-")
-        if len(term) >= 3 and term.casefold() not in _STOP and len(term) <= 28:
+        if len(term) >= 3 and term.casefold() not in EN_TITLE_STOPWORDS and len(term) <= 28:
             return term
-    for run in _CJK_RUN.findall(text):
-        pieces = [p for p in re.split(f"[{''.join(sorted(_FUNCTION_HAN))}]", run) if len(p) >= 2]
+    for run in han_runs(text, 2):
+        pieces = [p for p in re.split(f"[{''.join(sorted(ZH_FUNCTION_HAN))}]", run) if len(p) >= 2]
         for piece in pieces:
-            if piece[:2] not in _ZH_STOP:
+            if piece[:2] not in ZH_TITLE_STOPWORDS:
                 return piece[:WHOLE_TERM_MAX]
     return ""
 
@@ -220,7 +206,7 @@ def _first_term(text: str) -> str:
 def _cuts_stop_word(run: str, begin: int, length: int) -> bool:
     """ "管理页以" takes half of 以后: a term never ends or starts inside a marker word."""
     end = begin + length
-    for word in _ZH_STOP:
+    for word in ZH_TITLE_STOPWORDS:
         at = run.find(word)
         while at >= 0:
             if at < begin < at + len(word) or at < end < at + len(word):

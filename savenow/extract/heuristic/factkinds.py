@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ...vocabulary import NoteKind
 from .signals import LEX
 
 SCHEDULE = "schedule"
@@ -62,9 +63,9 @@ def is_rule_text(text: str) -> bool:
 def note_kinds(text: str, kinds: set[str]) -> frozenset[str]:
     """The kinds of fact a note is: a standing rule (its sentences carry a rule marker) or a schedule."""
     found = set()
-    if kinds & {"future", "preference"}:
+    if kinds & {NoteKind.FUTURE, NoteKind.PREFERENCE}:
         found.add(RULE)
-    if is_schedule(text) and not kinds & {"root_cause", "fix"}:
+    if is_schedule(text) and not kinds & {NoteKind.ROOT_CAUSE, NoteKind.FIX}:
         found.add(SCHEDULE)
     return frozenset(found)
 

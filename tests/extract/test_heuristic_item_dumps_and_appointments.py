@@ -1,9 +1,8 @@
-"""Numbered life-admin dumps echoed back item by item, and one-off appointments and orders
-(en + zh): the classes a blind "fresh" set exposed."""
+"""Numbered life-admin dumps echoed back item by item, and one-off appointments and orders (en + zh)."""
 
 from __future__ import annotations
 
-from tests.extract.test_heuristic_conversations import chat, extract, saved, text_of
+from tests.extract.support import chat, extract, saved, text_of
 
 # --------------------------------------------------------------------------- 1: numbered items, echoed back
 

@@ -1,8 +1,9 @@
-"""Classes the "report" set exposed (en + zh): a fix snippet whose lead-in only names the file it goes in."""
+"""Fix snippets: a lead-in that only names the file keeps a multi-line snippet; config lines the
+user applied and saw work are the fix (en + zh)."""
 
 from __future__ import annotations
 
-from tests.extract.test_heuristic_conversations import chat, extract, saved, text_of
+from tests.extract.support import chat, extract, saved, text_of
 
 # --------------------------------------------------------------------------- "Fix in `file`:" + a snippet
 

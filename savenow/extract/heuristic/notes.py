@@ -1,0 +1,293 @@
+"""Notes: statements grouped around the strongest ones into one durable fact each (step 2)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ...models import ChatMessage
+from ...text.normalize import compact_similarity
+from ...vocabulary import NoteKind
+from .rules import (
+    BULLET_RATIO,
+    CAUSE_FIX_SAME_TEXT,
+    DETAIL_DISTANCE,
+    FAR_SAME_TEXT,
+    INCIDENT,
+    INCIDENT_WINDOW,
+    MAX_BULLETS,
+    MEMBER_MIN,
+    SAME_TEXT,
+    SEED_MIN,
+    STANDING,
+)
+from .signals import LEX
+from .statements import PERSON, PERSON_PRONOUN, Statement, keywords, shares_subject, statements
+from .words import text_words
+
+
+@dataclass
+class Note:
+    """A group of statements about one durable fact."""
+
+    seed: Statement
+    members: list[Statement] = field(default_factory=list)
+    companions: list[Statement] = field(default_factory=list)  # seeds of notes joined to this one
+
+    @property
+    def score(self) -> float:
+        support = sum(1 for m in self.members if m is not self.seed and m.score >= 2.0)
+        roles = {m.role for m in self.members}
+        return self.seed.score + 0.5 * min(support, 2) + (0.5 if len(roles) == 2 else 0.0)
+
+    @property
+    def ids(self) -> frozenset[str]:
+        return frozenset().union(*(m.ids for m in self.members))
+
+    @property
+    def kinds(self) -> set[str]:
+        return set().union(*(m.kinds for m in self.bullets()))
+
+    def bullets(self) -> list[Statement]:
+        incident = self._incident_bullets()
+        chosen: list[Statement] = incident or [self._named_lead()]
+        for companion in self.companions:
+            if len(chosen) < MAX_BULLETS and not any(_same_fact(companion, other) for other in chosen):
+                chosen.append(companion)
+        if self.companions and not incident:
+            chosen.sort(key=lambda m: m.message)  # details read in the order they were handed over
+        ranked = sorted(self.members, key=lambda m: (-m.score, m.message))
+        for member in ranked:
+            if len(chosen) == MAX_BULLETS:
+                break
+            if member in chosen or member.machine or member.symptom:
+                continue
+            if incident and NoteKind.ROOT_CAUSE in member.kinds:
+                continue  # the earlier "found the cause" is superseded by the confirmed one
+            if member.score < self.seed.score * BULLET_RATIO:
+                continue
+            if any(_same_fact(member, other) for other in chosen):
+                continue
+            chosen.append(member)
+        return chosen
+
+    def _named_lead(self) -> Statement:
+        """An owner note must say who: "以后 hm-common 的问题都找他" gives way to the acknowledgement
+        "`hm-common` 由 Wen Jie 维护" when only that one names the person."""
+        seed = self.seed
+        if not (NoteKind.OWNER in seed.kinds or PERSON_PRONOUN.search(seed.bullet)) or PERSON.search(
+            seed.bullet
+        ):
+            return seed
+        named = [
+            m
+            for m in [*self.members, *self.companions]
+            if PERSON.search(m.bullet)
+            and not (m.machine or m.symptom)
+            and m.score >= seed.score * BULLET_RATIO
+            and (m.kinds & STANDING or m.ids & seed.ids)
+        ]
+        return max(named, key=lambda m: (m.score, m.message)) if named else seed
+
+    def _incident_bullets(self) -> list[Statement]:
+        """An incident note leads with its root cause and its fix: the cause that names the
+        decisive identifier (not the earlier "found the cause" without one), and the fix that
+        carries the command or config key."""
+        if not (self.seed.kinds & INCIDENT) or self.seed.kinds & STANDING or self.seed.kinds >= INCIDENT:
+            return []  # not an incident, or its lead sentence already says both cause and fix
+        usable = [m for m in self.members if not (m.machine or m.symptom) and m.score > 0]
+        causes = [m for m in usable if NoteKind.ROOT_CAUSE in m.kinds and NoteKind.FIX not in m.kinds]
+        fixes = [m for m in usable if NoteKind.FIX in m.kinds and m.kinds & STANDING == set()]
+        if not causes or not fixes:
+            return []
+        fix = max(
+            fixes,
+            key=lambda m: (
+                bool(LEX.PERMANENT.search(m.text)),
+                "`" in m.text,
+                bool(m.ids),
+                m.score,
+                m.message,
+            ),
+        )
+        cause = max(causes, key=lambda m: (bool(m.ids - fix.ids), bool(m.ids), m.score, m.message))
+        return [cause] if cause is fix else [cause, fix]
+
+
+def _same_fact(a: Statement, b: Statement) -> bool:
+    alike = _alike(a, b)
+    if (NoteKind.FIX in a.kinds) != (NoteKind.FIX in b.kinds) and NoteKind.ROOT_CAUSE in a.kinds | b.kinds:
+        return (
+            alike >= CAUSE_FIX_SAME_TEXT
+        )  # the cause and the fix are two bullets, even with the same identifiers
+    return alike >= SAME_TEXT or (bool(a.ids) and a.ids <= b.ids and alike >= 0.3)
+
+
+def _related(seed: Statement, other: Statement) -> bool:
+    if seed.prior != other.prior:
+        return False
+    if seed.message == other.message and seed.part != other.part:
+        return False  # two items of one list are two facts, even about one machine
+    if seed.message == other.message and seed.part is not None and seed.part == other.part:
+        return True  # the sentences of one list item are one fact
+    if seed.ids & other.ids or _same_incident(seed, other):
+        return True
+    episode = {NoteKind.ROOT_CAUSE, NoteKind.FIX}
+    if seed.message == other.message and seed.kinds & episode and other.kinds & episode:
+        return True
+    if seed.message == other.message and seed.noted and other.noted:
+        return True  # one "rule:" sentence split at a semicolon
+    distance = abs(seed.message - other.message)
+    if _records(seed, other) or _records(other, seed):
+        return True  # the user's rule and the assistant's "Noted: …" of it
+    if distance == 1 and (seed.restates or other.restates) and _alike(seed, other) >= 0.25:
+        return True  # the user's words and the assistant's acknowledgement of them
+    if 0 < distance <= 2 and seed.role != other.role and keywords(seed) & keywords(other):
+        return True
+    # Far apart and with no identifier in common, only near-identical wording is the same fact:
+    # two English rules about the same subject share many letters without being one note.
+    return _alike(seed, other) >= (SAME_TEXT if distance <= 2 else FAR_SAME_TEXT)
+
+
+def _standing_rule(statement: Statement) -> bool:
+    """A rule, owner or preference the user set and the assistant acknowledged (or the acknowledgement)."""
+    if not statement.kinds & STANDING or statement.kinds & INCIDENT:
+        return False
+    return statement.acknowledged if statement.role == "user" else statement.restates
+
+
+def _different_kinds(a: Statement, b: Statement) -> bool:
+    """A standing rule born from an incident is its own note, even with the incident's identifiers:
+    "以后轮换 token 时两处必须一起改" is not the root cause of today's outage."""
+    return (_standing_rule(a) and _incident(b)) or (_standing_rule(b) and _incident(a))
+
+
+def _incident(statement: Statement) -> bool:
+    """A root cause or fix of what happened (a "以后改用…" sentence is a rule, not an incident)."""
+    return bool(statement.kinds & INCIDENT) and not statement.kinds & STANDING
+
+
+def _same_incident(a: Statement, b: Statement) -> bool:
+    """Cause found → cause confirmed → fix applied, a few messages apart, about the same thing
+    (a path and its file name, a bare word of an identifier, a shared Chinese phrase)."""
+    if not (_incident(a) and _incident(b)) or abs(a.message - b.message) > INCIDENT_WINDOW:
+        return False
+    return shares_subject(a, b)
+
+
+def _records(said: Statement, ack: Statement) -> bool:
+    """``ack`` is the assistant's acknowledgement, in the very next message, of the user's ``said``."""
+    return (
+        said.acknowledged
+        and said.score > 0
+        and ack.message == said.message + 1
+        and ack.restates
+        and bool(text_words(said.bullet) & text_words(ack.bullet))
+    )
+
+
+def _alike(a: Statement, b: Statement) -> float:
+    """Text similarity, skipping the exact score when too few character bigrams are shared.
+
+    Grouping and bullet choice ask about the same pair many times, so the answer is kept
+    on the statement (the bullet text is settled before notes are formed)."""
+    remembered = a._alike.get(id(b))
+    if remembered is not None and remembered[0] is b:
+        return remembered[1]
+    smaller = min(len(a.grams), len(b.grams))
+    if not smaller or len(a.grams & b.grams) < 0.3 * smaller:
+        value = 0.0
+    else:
+        value = compact_similarity(a.compact, b.compact)
+    a._alike[id(b)] = (b, value)
+    b._alike[id(a)] = (a, value)
+    return value
+
+
+def find_notes(messages: Sequence[ChatMessage], scored: list[Statement] | None = None) -> list[Note]:
+    """Group the scored statements into notes, strongest first.
+
+    Single-link over shared identifiers or near-identical wording; a weak
+    statement only attaches to a note's seed or strong members, so weak
+    sentences never chain two facts together. A note is kept when its score
+    (its seed plus support from other sentences and from both speakers)
+    reaches ``SEED_MIN``.
+    """
+    ranked = sorted(
+        (
+            s
+            for s in (statements(messages) if scored is None else scored)
+            if s.score >= MEMBER_MIN or (s.prior and s.score > 0)
+        ),
+        key=lambda s: (-s.score, s.message),
+    )
+    notes: list[Note] = []
+    for statement in ranked:
+        strong = statement.score >= SEED_MIN
+        homes = [
+            note
+            for note in notes
+            if not (strong and _different_kinds(statement, note.seed))
+            and any(
+                _related(member, statement)
+                for member in note.members
+                if strong or member is note.seed or member.score >= SEED_MIN
+            )
+        ]
+        if homes:
+            home = homes[0]
+            home.members.append(statement)
+            # Two notes joined by a strong statement are one fact; weak ones never chain notes.
+            for other in homes[1:] if strong else []:
+                if _other_items(home.seed, other.seed):
+                    continue
+                home.members.extend(other.members)
+                notes.remove(other)
+        elif statement.machine or statement.symptom:
+            continue  # a pasted log line, a URL or a problem report may support a note, never start one
+        elif statement.score >= MEMBER_MIN or (statement.prior and statement.score >= 1.0):
+            notes.append(Note(seed=statement, members=[statement]))
+    # A user fact the assistant acknowledged can carry a note together; a lone weak sentence cannot.
+    kept = [note for note in notes if note.score >= SEED_MIN or (note.seed.prior and note.seed.score >= 1.0)]
+    kept.sort(key=lambda note: -note.score)
+    return _join_details(kept)
+
+
+def _other_items(a: Statement, b: Statement) -> bool:
+    """Two items of one user's numbered list: never one note."""
+    return a.message == b.message and a.part is not None and b.part is not None and a.part != b.part
+
+
+_PLAIN = frozenset({NoteKind.NOTE})  # a plain fact: no rule, incident, owner, decision or change
+
+
+def _join_details(notes: list[Note]) -> list[Note]:
+    """ "好：钢琴课每周四 17:30，林老师家" then "记下了：280 元/节，转给林老师": details the user hands
+    over one after another about one subject (a lesson's slot, place and fee) are one note, not two."""
+    result: list[Note] = []
+    for note in notes:
+        host = next((kept for kept in result if _details_of_one_subject(kept.seed, note.seed)), None)
+        if host is None:
+            result.append(note)
+            continue
+        host.members.extend(note.members)
+        host.companions.append(note.seed)
+    return result
+
+
+def _details_of_one_subject(a: Statement, b: Statement) -> bool:
+    if a.part is not None or b.part is not None:
+        return False  # items of a list in one message are each their own note
+    if a.item is not None or b.item is not None:
+        return a.item == b.item  # in a numbered dump, each item is one subject and only one
+    return (
+        a.role == b.role == "assistant"
+        and a.restates
+        and b.restates
+        and not a.prior
+        and not b.prior
+        and a.kinds <= _PLAIN
+        and b.kinds <= _PLAIN
+        and 0 < abs(a.message - b.message) <= DETAIL_DISTANCE
+        and shares_subject(a, b)
+    )

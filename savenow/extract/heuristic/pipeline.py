@@ -1,0 +1,180 @@
+"""The pipeline: statements → notes → placement → the 0..5 entries (DESIGN §7)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from ...models import MAX_ENTRIES, ChatMessage, Entry, ExtractionResult, MemorySection
+from ...vocabulary import NoteKind
+from . import signals
+from .notes import Note, find_notes
+from .placement import USER_RULE, USER_STANDING, Placement, local_topic, on_topic, place, topic_home
+from .rules import RESTATED_MIN_IDS, RESTATED_MIN_TERMS, RESTATED_TERM_SHARE, SEED_MIN
+from .statements import Statement, keywords, statements
+from .titles import TitleContext, note_title
+from .words import WORD, fact_terms
+
+
+class HeuristicExtractor:
+    """Rule-based extractor: deterministic, offline, no model downloads."""
+
+    name = "heuristic"
+
+    def extract(self, messages: Sequence[ChatMessage], sections: Sequence[MemorySection]) -> ExtractionResult:
+        with signals.chat_memo():  # what the lexicons remember is this chat's, in this thread
+            return self._extract(messages, sections)
+
+    def _extract(
+        self, messages: Sequence[ChatMessage], sections: Sequence[MemorySection]
+    ) -> ExtractionResult:
+        language = signals.conversation_language(m.text for m in messages if m.role == "user")
+        scored = statements(messages)
+        notes = find_notes(messages, scored)
+        texts = [m.text or "" for m in messages]
+        home = topic_home(texts, sections)
+        placed = [
+            (
+                note,
+                place(
+                    note.bullets(),
+                    note.ids,
+                    _placement_kinds(note, texts, home),
+                    note.seed.prior,
+                    sections,
+                    home,
+                    local_topic(texts, (m.message for m in note.members), sections),
+                ),
+            )
+            for note in notes
+        ]
+        placed_notes = [(n, p) for n, p in placed if p is not None]
+        kept = [(n, p) for n, p in placed_notes if p.action != "skip"][:MAX_ENTRIES]
+        skips = _unique_skips([(n, p) for n, p in placed_notes if p.action == "skip"])
+        in_notes = {id(m) for n, _ in kept for m in n.members}
+        skips += restated_skips(
+            [s for s in scored if id(s) not in in_notes], sections, {p.matched_bullet for _, p in skips}
+        )
+        kept += skips[: MAX_ENTRIES - len(kept)]
+        titles = TitleContext([m.text or "" for m in messages if m.role == "user"], texts)
+        entries = [
+            _entry(note, placement, language, index, titles) for index, (note, placement) in enumerate(kept)
+        ]
+        return ExtractionResult(entries=entries)
+
+
+def _placement_kinds(note: Note, texts: Sequence[str], home: MemorySection | None) -> set[str]:
+    """The note's kinds, plus whether it holds a standing rule the user set about the chat's topic."""
+    standing = any(
+        m.role == "user"
+        and NoteKind.FUTURE in m.kinds
+        and m.score >= SEED_MIN
+        and not m.kinds & {NoteKind.OWNER, NoteKind.PREFERENCE}
+        for m in note.members
+    )
+    user_rule = standing and home is not None
+    if user_rule and home is not None:
+        text = " ".join(m.bullet for m in note.members)
+        user_rule = on_topic(text, {m.message for m in note.members}, texts, home)
+    return note.kinds | ({USER_RULE} if user_rule else set()) | ({USER_STANDING} if standing else set())
+
+
+def restated_skips(
+    candidates: Sequence[Statement], sections: Sequence[MemorySection], taken: set[str | None]
+) -> list[tuple[Note, Placement]]:
+    """Facts the chat goes over again that today's file already holds: reported as skips.
+
+    A sentence restates a saved bullet when it carries two of the bullet's
+    identifiers (hosts, paths, values), or one of them plus a reference to
+    earlier notes ("as saved", "still the rule", 按之前定的). The best sentence
+    per bullet is kept; bullets an earlier skip already covers are left out.
+    """
+    best: dict[tuple[str, str], tuple[float, Statement]] = {}
+    for section in sections:
+        for bullet in section.bullets:
+            if bullet in taken:
+                continue
+            saved_text = bullet.casefold()
+            for statement in candidates:
+                if statement.machine or signals.is_question(statement.text) or len(statement.bullet) < 8:
+                    continue
+                # A new identifier is new information: only a sentence wholly inside the bullet restates it.
+                shared = sum(1 for i in statement.ids if i in saved_text)
+                new = len(statement.ids) - shared
+                restates = (
+                    shared >= RESTATED_MIN_IDS or _restates_words(statement.bullet, bullet)
+                ) and new == 0
+                recalled = statement.prior and bool(
+                    shared
+                    or keywords(statement) & {w.casefold() for w in WORD.findall(bullet)}
+                    or signals.alike(statement.bullet, bullet) >= 0.3
+                )
+                if not (restates or recalled):
+                    continue
+                strength = shared + (1.0 if statement.prior else 0.0) + 0.1 * statement.score
+                key = (section.title, bullet)
+                if key not in best or strength > best[key][0]:
+                    best[key] = (strength, statement)
+    ranked = sorted(best.items(), key=lambda item: -item[1][0])
+    result = []
+    seen: set[int] = set()
+    for (title, bullet), (_, statement) in ranked:
+        if id(statement) in seen:
+            continue
+        seen.add(id(statement))
+        placement = Placement("skip", title, bullet, f'Already in today\'s memory under "{title}".')
+        # The report shows the saved wording: the chat only went over it again ("still the rule").
+        saved = Statement(statement.message, statement.role, bullet, bullet, statement.ids, statement.score)
+        result.append((Note(seed=saved, members=[saved]), placement))
+    return result
+
+
+def _restates_words(sentence: str, bullet: str) -> bool:
+    """ "port 80 stays closed on the router" against a saved "Port 80 stays closed on the router; …":
+    most of the sentence's words are the bullet's, with no identifier to carry it."""
+    said, saved = fact_terms(sentence), fact_terms(bullet)
+    shared = len(said & saved)
+    return shared >= RESTATED_MIN_TERMS and shared >= RESTATED_TERM_SHARE * min(len(said), len(saved))
+
+
+def _unique_skips(placed: list[tuple[Note, Placement]]) -> list[tuple[Note, Placement]]:
+    """One skip per existing bullet: notes that restate the same saved bullet are pooled."""
+    by_bullet: dict[tuple[str | None, str | None], tuple[Note, Placement]] = {}
+    for note, placement in placed:
+        key = (placement.section_title, placement.matched_bullet)
+        if key in by_bullet:
+            by_bullet[key][0].members.extend(note.members)
+        else:
+            by_bullet[key] = (note, placement)
+    return list(by_bullet.values())
+
+
+def _entry(note: Note, placement: Placement, language: str, index: int, titles: TitleContext) -> Entry:
+    chosen = note.bullets()
+    bullets = [s.bullet for s in chosen]
+    title = placement.section_title if placement.action == "skip" and placement.section_title else None
+    if title is None:
+        kinds: set[str] = set().union(*(s.kinds for s in chosen))  # kinds, and "setup" for titles
+        if not kinds & {
+            NoteKind.NOTE,
+            NoteKind.FUTURE,
+            NoteKind.ROOT_CAUSE,
+            NoteKind.FIX,
+            NoteKind.OWNER,
+            NoteKind.PREFERENCE,
+            NoteKind.CHANGE,
+        } and any(_SETUP_ID.search(i) for i in note.seed.ids):
+            kinds.add("setup")  # a path, a port, a host: where things are and how they are set up
+        ids = frozenset().union(*(s.ids for s in chosen))
+        title = note_title(bullets, kinds, ids, language, titles)
+    return Entry(
+        title=title,
+        bullets=bullets,
+        action=placement.action,
+        merge_target_title=placement.section_title if placement.action == "merge" else None,
+        reason=placement.reason,
+        candidate_index=index,
+    )
+
+
+_SETUP_ID = re.compile(r"/|\d{2,}|\.[a-z]{2,5}$")

@@ -1,0 +1,496 @@
+"""Signals the offline extractor reads from chat text, in English and Chinese.
+
+Everything here is a pure function of one piece of text: sentence splitting,
+questions, bullets, and the marker lexicons (rules, root causes, owners,
+preferences, confirmations, chit-chat …). The lexicons describe *kinds* of
+language, never facts of a particular chat. Their words live in one file per
+language (:mod:`.lexicon_en`, :mod:`.lexicon_zh`); :class:`Lexicon` joins them,
+English first, and keeps the few single patterns that mix both languages.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+
+from ...text.cjk import HAN, cjk_ratio, has_cjk
+from ...text.identifiers import INLINE_CODE as _INLINE_CODE
+from ...text.normalize import compact, compact_similarity
+from . import lexicon_en as en
+from . import lexicon_zh as zh
+from .machine import is_machine_line
+
+__all__ = [
+    "LEX",
+    "Lexicon",
+    "clean_bullet",
+    "code_blocks",
+    "conversation_language",
+    "is_question",
+    "prose",
+    "sentences",
+]
+
+
+def _any(*parts: str) -> re.Pattern[str]:
+    pattern = re.compile("|".join(parts), re.IGNORECASE)
+    _PARTS[pattern] = parts
+    return pattern
+
+
+_PARTS: dict[re.Pattern[str], tuple[str, ...]] = {}  # the alternatives each lexicon was built from
+
+
+class Lexicon:
+    """The marker patterns, grouped by what they say about a sentence."""
+
+    # Someone says "this is worth keeping".
+    NOTE = _any(*en.NOTE, *zh.NOTE)
+    # Standing rules and preferences: "from now on", "以后", "always/never".
+    FUTURE = _any(*en.FUTURE, *zh.FUTURE)
+    ROOT_CAUSE = _any(*en.ROOT_CAUSE, *zh.ROOT_CAUSE)
+    FIX = _any(*en.FIX, *zh.FIX)
+    OWNER = _any(*en.OWNER, *zh.OWNER)
+    PREFERENCE = _any(*en.PREFERENCE, *zh.PREFERENCE)
+    # Someone refers to what is already saved.
+    PRIOR = _any(*en.PRIOR, *zh.PRIOR)
+    # The user says it works now.
+    CONFIRM = _any(*en.CONFIRM, *zh.CONFIRM)
+    REJECT = _any(*en.REJECT, *zh.REJECT)
+    # The assistant rules something out or corrects itself.
+    RULED_OUT = _any(*en.RULED_OUT, *zh.RULED_OUT)
+    HEDGE = _any(*en.HEDGE, *zh.HEDGE)
+    CHITCHAT = _any(*en.CHITCHAT, *zh.CHITCHAT)
+    DEFERRAL = _any(*en.DEFERRAL, *zh.DEFERRAL)
+    STATUS = _any(*en.STATUS, *zh.STATUS)
+    # A report of a problem: an error code, a crash, a restart loop, "still 502", "又在疯狂重启".
+    SYMPTOM = _any(*en.SYMPTOM, *zh.SYMPTOM)
+    # What turns a problem report into an explanation: a condition or a cause ("fails when …", "因为 …").
+    CAUSAL = _any(*en.CAUSAL, *zh.CAUSAL)
+    MINOR = _any(*en.MINOR, *zh.MINOR)
+    # Diagnostics the assistant asks the user to run: steps, not facts.
+    PROBE = re.compile(
+        r"^(?:先|再)?(?:看|看看|看一下|看下|查|检查|确认一?下|试|跑|grep)|^(?:let's|let us|can you|could you|check|run|try"
+        r"|look at|first,? )",
+        re.IGNORECASE,
+    )
+    # The user asks for something to be done now: a task, not a fact (unless it sets a standing rule).
+    REQUEST = re.compile(
+        r"^(?:帮我|帮忙|请你?|麻烦|能不能|能否|可以帮|你帮|给我|can you|could you|would you|please|pls|help me)"
+        r"|我想(?:让)?你|你(?:帮我|给我)",
+        re.IGNORECASE,
+    )
+    ACK_PREFIX = re.compile(
+        r"^(?:(?:ok(?:ay)?|good|great|nice|right|yes|yep|yeah|sure|done|got it|noted|understood|perfect|cool|"
+        r"alright|so|also|btw|oh|and|hmm|好的?|好吧|收到|明白了?|了解|记下了?|记住了|对|嗯|行|哦|是的|没错|对了|话说|另外|还有)"
+        r"[\s,，.。!！:：—\-–]+)+",
+        re.IGNORECASE,
+    )
+    NOTE_LEAD = re.compile(
+        r"^(?:(?:let's|let us|please|also|and|so)\s+){0,2}(?:for the notes?|for the record|worth remembering|rule of thumb(?: from now on)?|note to self|"
+        r"keep in mind|remember|takeaway|summary|tl;dr|记住|记一下|备忘|总结(?:一下)?|结论|要点)[^:：]{0,12}[:：]\s*",
+        re.IGNORECASE,
+    )
+    # The assistant reports a change it made ("Done", 改好了): a configuration that now holds.
+    DONE = _any(*en.DONE, *zh.DONE)
+    NOT_CHOSEN = _any(*en.NOT_CHOSEN, *zh.NOT_CHOSEN)
+    # "option 1", "a.", "那就改 2": the user picks one item of a list the assistant offered.
+    CHOICE = re.compile(
+        r"(?:option|方案|选项?|那就(?:改|用|选)?|就(?:改|用|选)|go with|let's do)\s*\(?([0-9a-z])\)?(?![0-9a-z])"
+        r"|^\s*\(?([0-9a-z])\)?(?:[.)。,，]|\s*$)",
+        re.IGNORECASE,
+    )
+    # "建议 2，…" / "I'd go with option 2": points at a list item, says no fact itself.
+    RECOMMENDS_ITEM = re.compile(
+        r"^\s*(?:建议|推荐|选|I'd (?:go with|pick|recommend|choose)|I recommend|recommend(?:ed)?|go with)\s*"
+        r"(?:option|方案|选项)?\s*\(?[0-9a-z]\)?(?![0-9a-z])\s*(?:[，,。.;；:：—\-]|$)",
+        re.IGNORECASE,
+    )
+    # The user accepts what the assistant proposed: its proposals become the decision.
+    AGREE = re.compile(
+        r"^\s*(?:agree[d.,!]?|sounds good|let's do (?:it|that|this)|(?:ok(?:ay)?|yes|yeah|sure)[,.]? (?:do (?:it|that)|go ahead)"
+        r"|do it|go ahead|go with (?:it|that)|makes sense|同意|就这么(?:办|做|改|定|拆|来)|就按(?:这个|你说的)"
+        r"|按你说的|那就这样|有道理|可以[，,]?\s*就这么)",
+        re.IGNORECASE,
+    )
+    # The user reports having applied a change ("both set to 1380", "改了 reload 了").
+    APPLIED = _any(*en.APPLIED, *zh.APPLIED)
+    # An acknowledgement with a colon: what follows restates what the user just said.
+    EXPLICIT_ACK = re.compile(
+        r"^\s*(?:got it|noted(?: as [\w ]{1,20})?|understood|will do|ok(?:ay)?|sure|added|saved|记下了?|记住了?|收到|好的?"
+        r"|明白了?|了解了?|没问题|已记下|已记录|已添加|加上了)\s*[:：]",
+        re.IGNORECASE,
+    )
+    # A fix meant to last, not to get through today.
+    PERMANENT = _any(*en.PERMANENT, *zh.PERMANENT)
+    # The user picks an option by its name: "ok acme.sh then", "go with restic", "就用 restic 吧".
+    NAMED_CHOICE = re.compile(
+        r"^\s*(?:(?:ok(?:ay)?|fine|alright|sure|yes|yeah)[,.]?\s+)?(?:let's\s+|we'll\s+)?(?:go with|use|pick|take)\s+"
+        r"(?!it\b|that\b|this\b|option\b)([A-Za-z][\w.\-/]+)"
+        r"|^\s*(?:ok(?:ay)?|fine|alright|sure)[,.]?\s+([A-Za-z][\w.\-/]+)\s+(?:then|it is)\b"
+        r"|^\s*([A-Za-z][\w.\-/]+)\s+it is\b"
+        r"|(?:^|[，,\s])(?:那就|就|还是|那)(?:用|选)\s*([A-Za-z][\w.\-/]+|["
+        + HAN
+        + r"]{2,6}?)\s*(?:吧|了|好了|。|$)",
+        re.IGNORECASE,
+    )
+    # The user asks about an alternative: "what about certbot?", "那 rclone 呢？".
+    ALTERNATIVE = re.compile(
+        r"(?:what about|how about|why not|and|or)\s+([A-Za-z][\w.\-/]+)[^?？]*[?？]"
+        r"|^\s*(?:那|用)?\s*([A-Za-z][\w.\-/]+|[" + HAN + r"]{2,6})\s*(?:呢|怎么样|行不行|可以吗)",
+        re.IGNORECASE,
+    )
+    # A preference or routing value in the user's words: where things go, when, which one, not which other.
+    ROUTING = _any(*en.ROUTING, *zh.ROUTING)
+    # The assistant says it recorded what the user just said ("好的，记下了这条规则", "Noted.", "Will remember").
+    RECORDED = _any(*en.RECORDED, *zh.RECORDED)
+    # A one-off: a specific near day or date ("this Thursday", "Thursday 3 Dec", 这周四, 后天) or an
+    # order / ticket number ("Order #F-2291", 订单号). An appointment or errand, not a standing fact.
+    ONE_OFF = _any(*en.ONE_OFF, *zh.ONE_OFF)
+    # It recurs: a start date of a weekly lesson ("下周四开始，每周四 17:30") is not a one-off.
+    RECURRING = _any(*en.RECURRING, *zh.RECURRING)
+    CONFIRM_QUESTION = re.compile(
+        r"(?:对吗|对不对|是吗|right|correct|is that right)\s*[?？]\s*$", re.IGNORECASE
+    )
+    YES = re.compile(r"^\s*(?:对|是|是的|没错|yes|yep|yeah|correct|right|exactly|嗯)", re.IGNORECASE)
+
+
+class Lexeme:
+    """A marker pattern of the lexicon, matched case-insensitively — quickly.
+
+    Why not the IGNORECASE pattern itself: CPython's regex engine skips an alternative on
+    its first letter only when matching case-sensitively, and a lexicon is a long list of
+    alternatives tried at every position of a sentence. So a pattern whose letters are all
+    lowercase is matched case-sensitively against the lowercased sentence, which gives the
+    same answer about twice as fast. A sentence with a cased letter outside ASCII (É, ſ, K)
+    lowercases irregularly and goes to the IGNORECASE pattern, as does a pattern with an
+    uppercase letter. Inside :func:`chat_memo`, each sentence is searched once per lexeme.
+    """
+
+    __slots__ = ("_ascii", "_empty_for_ascii", "_lowercase", "regex")
+
+    def __init__(self, regex: re.Pattern[str]) -> None:
+        self.regex = regex
+        caseless = bool(regex.flags & re.IGNORECASE) and _lowercase_only(regex.pattern)
+        flags = regex.flags & ~re.IGNORECASE
+        self._lowercase = re.compile(regex.pattern, flags) if caseless else None
+        # For ASCII text (most English sentences), only the alternatives that can match ASCII text:
+        # one that starts with a Chinese word ("以后", "还是(?:不行|…)") cannot.
+        ascii_parts = [part for part in _PARTS.get(regex, ()) if not _needs_non_ascii(part)]
+        self._ascii: re.Pattern[str] | None = (
+            re.compile("|".join(ascii_parts), flags) if caseless and regex in _PARTS else None
+        )
+        self._empty_for_ascii = caseless and regex in _PARTS and not ascii_parts
+
+    def search(self, text: str) -> re.Match[str] | None:
+        """Like ``re.Pattern.search``; a match found on the lowercased text has the same span
+        (its groups are lowercase, and every caller case-folds them)."""
+        chat = _CHAT.get()
+        if chat is None:
+            return self._search(text, None)
+        memo = chat.searches.get(self)
+        if memo is None:
+            memo = chat.searches[self] = {}
+        try:
+            return memo[text]
+        except KeyError:
+            pass
+        found = self._search(text, chat)
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        memo[text] = found
+        return found
+
+    def _search(self, text: str, chat: ChatMemo | None) -> re.Match[str] | None:
+        lowered = _lowercased(text, chat) if self._lowercase is not None else None
+        if lowered is None:
+            found = self.regex.search(text)
+        elif self._ascii is not None and text.isascii():
+            found = None if self._empty_for_ascii else self._ascii.search(lowered)
+        else:
+            found = self._lowercase.search(lowered)  # type: ignore[union-attr]
+        return found
+
+    def sub(self, repl: str, text: str, count: int = 0) -> str:
+        return self.regex.sub(repl, text, count)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.regex.finditer(text)
+
+    @property
+    def pattern(self) -> str:
+        return self.regex.pattern
+
+
+@dataclass
+class ChatMemo:
+    """What one extraction remembers about its chat's sentences: the same sentence is searched
+    by many lexemes, and placement compares each note with the same bullets again and again.
+    One per :func:`chat_memo` block, so worker threads extracting different chats share nothing."""
+
+    searches: dict[Lexeme, dict[str, re.Match[str] | None]] = field(default_factory=dict)
+    lowered: dict[str, str | None] = field(default_factory=dict)
+    compacted: dict[str, str] = field(default_factory=dict)
+
+
+# The memo of the extraction running in this thread (or task); None outside one: nothing is kept.
+_CHAT: ContextVar[ChatMemo | None] = ContextVar("savenow_chat_memo", default=None)
+
+
+@contextmanager
+def chat_memo() -> Iterator[ChatMemo]:
+    """Remember sentence lookups for one chat, in this thread only, until the block ends."""
+    memo = ChatMemo()
+    token = _CHAT.set(memo)
+    try:
+        yield memo
+    finally:
+        _CHAT.reset(token)
+
+
+_MEMO_LIMIT = 4096  # sentences remembered per lexeme; a chat of 180 messages has about 600
+_ASCII_RUN = re.compile(r"[\x00-\x7f]+")
+_RANGE_BOTH_CASES = re.compile(r"A-Za-z")
+_ESCAPE = re.compile(r"\\.")
+
+
+def _lowercase_only(source: str) -> bool:
+    """No uppercase letter in the pattern outside an escape (\\W, \\S) or an [A-Za-z] range."""
+    rest = _ESCAPE.sub("", _RANGE_BOTH_CASES.sub("", source))
+    return not any("A" <= char <= "Z" for char in rest)
+
+
+def _needs_non_ascii(part: str) -> bool:
+    """An alternative that starts with a required non-ASCII character ("以后", "还是(?:不行|一样)"):
+    it cannot match ASCII text. Anything less plain ("(?<![一二])下午", "好?") counts as able to."""
+    return (
+        len(part) > 0
+        and not part[0].isascii()
+        and part[1:2] not in ("?", "*", "{")
+        and "\\" not in part
+        and "|" not in _top_level(part)
+    )
+
+
+def _top_level(part: str) -> str:
+    """The part with its parenthesized groups removed (where a top-level "|" would show)."""
+    depth, kept = 0, []
+    for char in part:
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth = max(depth - 1, 0)
+        elif depth == 0:
+            kept.append(char)
+    return "".join(kept)
+
+
+def _lowercased(text: str, chat: ChatMemo | None) -> str | None:
+    """The text lowercased, or None when a non-ASCII letter in it has case (lowercasing it may
+    change the length or fold it onto an ASCII letter the way IGNORECASE does not)."""
+    if chat is None:
+        return _lowercase(text)
+    try:
+        return chat.lowered[text]
+    except KeyError:
+        pass
+    if len(chat.lowered) >= _MEMO_LIMIT:
+        chat.lowered.clear()
+    lowered = chat.lowered[text] = _lowercase(text)
+    return lowered
+
+
+def _lowercase(text: str) -> str | None:
+    lowered: str | None = text.lower()
+    if not text.isascii():
+        rest = _ASCII_RUN.sub("", text)
+        if rest.lower() != rest or rest.upper() != rest:
+            lowered = None
+    return lowered
+
+
+def compacted(text: str) -> str:
+    """:func:`savenow.text.normalize.compact`, remembered for the chat (see :class:`ChatMemo`)."""
+    chat = _CHAT.get()
+    if chat is None:
+        return compact(text)
+    try:
+        return chat.compacted[text]
+    except KeyError:
+        pass
+    if len(chat.compacted) >= _MEMO_LIMIT:
+        chat.compacted.clear()
+    result = chat.compacted[text] = compact(text)
+    return result
+
+
+def alike(a: str, b: str) -> float:
+    """:func:`savenow.text.normalize.similarity` through :func:`compacted`."""
+    return compact_similarity(compacted(a), compacted(b))
+
+
+for _name, _value in list(vars(Lexicon).items()):
+    if isinstance(_value, re.Pattern):
+        setattr(Lexicon, _name, Lexeme(_value))
+
+LEX = Lexicon
+
+# "其他照旧" / "everything else as always": the known part is the rest, not what was just said.
+_REST_BEFORE_PRIOR = re.compile(
+    r"(?:其他|其余|别的|剩下的?|(?<![A-Za-z])(?:everything|anything|all) else|the rest|(?<![A-Za-z])others?)[^。！？.!?\n]{0,8}$",
+    re.IGNORECASE,
+)
+
+
+def says_known(text: str) -> bool:
+    """The text says its fact is already saved or agreed — not just that the *rest* stays as it was."""
+    found = LEX.PRIOR.search(text)
+    return found is not None and not _REST_BEFORE_PRIOR.search(text[: found.start()])
+
+
+# --------------------------------------------------------------------------- text shape
+
+_FENCE = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
+_LIST_MARK = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)、]|[a-z][.)])\s+")
+# Sentence ends: CJK terminators always; Latin ones only before whitespace (keeps nginx.conf intact).
+# "；" / ";" join the clauses of one statement ("记下：A；B"): a restatement stays whole.
+_SENTENCE_END = re.compile(r"(?<=[。！？])|(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bvs\.)(?<=[.!?])(?=\s)")
+
+
+def code_blocks(text: str) -> list[str]:
+    return [block.strip() for block in _FENCE.findall(text)]
+
+
+def prose(text: str) -> str:
+    """The message without fenced code blocks (pasted logs, configs, commands)."""
+    return _FENCE.sub("\n", text)
+
+
+def sentences(text: str) -> list[str]:
+    """Split prose into sentences; list items are sentences of their own; inline code stays whole."""
+    return [sentence for _, sentence in sentence_items(text)]
+
+
+_LIST_LABEL = re.compile(r"^\s*(?:(\d{1,2}|[a-z])[.)、]|\(([a-z0-9])\)|[-*•])\s+")
+_SHORT_CODE_LINE = 100
+_FIX_CODE_LINE = 160
+_FIX_BLOCK_LINES = 6
+_FIX_LEAD_CHARS = 30
+
+
+def sentence_items(text: str) -> list[tuple[str | None, str]]:
+    """Sentences with the label of the list item they start ("1", "a"), if any.
+
+    A short code block right after a sentence ending in a colon ("修法：" + one
+    config line) is the sentence's object, so it is appended as inline code.
+    """
+    spans: list[str] = []
+
+    def protect(match: re.Match[str]) -> str:
+        spans.append(match.group(0))
+        return f"\x00{len(spans) - 1}\x00"
+
+    result: list[tuple[str | None, str]] = []
+    for chunk, is_code in _chunks(text):
+        if is_code:
+            _attach_code(result, chunk)
+            continue
+        for line in chunk.splitlines():
+            line = _INLINE_CODE.sub(protect, line)
+            match = _LIST_LABEL.match(line)
+            label = (match.group(1) or match.group(2)) if match else None
+            line = line[match.end() :] if match else line
+            for number, piece in enumerate(_SENTENCE_END.split(line.strip())):
+                piece = re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], piece).strip()
+                if piece:
+                    result.append((label if number == 0 else None, piece))
+    return result
+
+
+def _chunks(text: str) -> list[tuple[str, bool]]:
+    """Alternating prose and fenced-code chunks, in order."""
+    chunks: list[tuple[str, bool]] = []
+    position = 0
+    for match in _FENCE.finditer(text):
+        chunks.append((text[position : match.start()], False))
+        chunks.append((match.group(1), True))
+        position = match.end()
+    chunks.append((text[position:], False))
+    return chunks
+
+
+_EVIDENCE_LEAD = re.compile(
+    r"(?<![A-Za-z])(?:error|errors|output|log|logs|says|said|shows|showed|returns|returned|prints|printed|got|get|"
+    r"gives|gave|result)(?![A-Za-z])\W*$|(?:报错|错误|输出|日志|结果|显示|返回|提示)[^，。,]{0,6}[:：]\s*$",
+    re.IGNORECASE,
+)
+
+
+def _attach_code(result: list[tuple[str | None, str]], block: str) -> None:
+    lines = [
+        line.strip()
+        for line in block.splitlines()
+        if line.strip() and not re.fullmatch(r"\[[^\]{}]+\]|#.*|//.*", line.strip())  # [Service], not [{…}]
+    ]
+    # A fix lead-in ("修法：", "应该写成：", "Fix:") may introduce a short snippet; anything else one or two lines.
+    # (only a bare lead-in: a long sentence before the block already says the fix in words).
+    # A file named in inline code ("Fix in `/etc/x.yaml`:") only says where the snippet goes: still bare.
+    bare_fix_lead = (
+        bool(result)
+        and len(_INLINE_CODE.sub("", result[-1][1])) <= _FIX_LEAD_CHARS
+        and bool(LEX.FIX.search(result[-1][1]))
+    )
+    limit = _FIX_BLOCK_LINES if bare_fix_lead else 2
+    if not result or not result[-1][1].endswith((":", "：")) or not 1 <= len(lines) <= limit:
+        return
+    if _EVIDENCE_LEAD.search(result[-1][1]):
+        return  # "报错：" / "I get:" introduces what a program printed, not a fix
+    # A sentence that says it is the fix ("Fix: switch to …, which is this rule:") may carry one longer line.
+    longest = _FIX_CODE_LINE if LEX.FIX.search(result[-1][1]) and len(lines) == 1 else _SHORT_CODE_LINE
+    if any(len(line) > longest or "`" in line or is_machine_line(line) for line in lines):
+        return  # "报错：" + a log line is evidence, not the object of a fix
+    label, sentence = result[-1]
+    result[-1] = (label, sentence + " " + "; ".join(f"`{line}`" for line in lines))
+
+
+_ZH_QUESTION = re.compile(
+    r"[吗呢](?:[。!！]*)$|多少|是不是|怎么|为什么|为啥|什么|哪[个里些儿]|要不要|能不能|会不会|有没有"
+)
+
+
+def is_question(sentence: str) -> bool:
+    stripped = sentence.rstrip()
+    if stripped.endswith(("?", "？")):
+        return True
+    return not stripped.isascii() and bool(_ZH_QUESTION.search(stripped))  # its words are all Chinese
+
+
+# --------------------------------------------------------------------------- cleaning
+
+_TRAILING_PUNCT = re.compile(r"[\s,，;；:：—\-–]+$")
+
+
+def clean_bullet(sentence: str) -> str:
+    """A sentence as a note bullet: without acknowledgements, note lead-ins or a dangling colon."""
+    text = " ".join(sentence.split())
+    for _ in range(3):
+        before = text
+        text = LEX.ACK_PREFIX.sub("", text)
+        text = LEX.NOTE_LEAD.sub("", text)
+        if text == before:
+            break
+    text = _TRAILING_PUNCT.sub("", text)
+    if text.endswith(("。", ".")) is False and has_cjk(text):
+        text = text.rstrip("，,")
+    if has_cjk(text) or not text[:1].isascii() or text.startswith("`"):
+        return text  # "etl 的事…" stays as written; only English sentences get a capital
+    return text[:1].upper() + text[1:]
+
+
+def conversation_language(texts: Iterable[str]) -> str:
+    """ "zh" when the user's side is mostly Chinese, else "en"."""
+    joined = "".join(prose(t) for t in texts)
+    return "zh" if cjk_ratio(joined) >= 0.15 else "en"

@@ -1,0 +1,35 @@
+"""Content words of a sentence: Latin words, identifiers-as-terms and Chinese bigrams."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ...text.cjk import han_ngrams
+from ...text.identifiers import identifiers
+from ...text.stopwords import EN_COMMON_WORDS, EN_SMALL_WORDS, ZH_FACT_TERM_HAN
+
+
+def text_words(text: str) -> frozenset[str]:
+    return (
+        frozenset(w.casefold() for w in WORD.findall(text)) - EN_COMMON_WORDS
+        | identifiers(text)
+        | cjk_bigrams(text)
+    )
+
+
+WORD = re.compile(r"[A-Za-z][A-Za-z0-9]{3,}")
+
+
+def cjk_bigrams(text: str) -> frozenset[str]:
+    return han_ngrams(text, 2)
+
+
+_TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*")
+
+
+@lru_cache(maxsize=4096)
+def fact_terms(text: str) -> frozenset[str]:
+    words = {w.casefold() for w in _TERM.findall(text) if len(w) >= 2} - EN_COMMON_WORDS - EN_SMALL_WORDS
+    grams = {g for g in cjk_bigrams(text) if not set(g) & ZH_FACT_TERM_HAN}
+    return frozenset(words | grams)

@@ -1,0 +1,137 @@
+"""Identifier patterns: the distinctive tokens of technical chat text.
+
+Paths, URLs, hosts, env vars, dotted keys, versions, sizes, kebab/snake/Camel names, IPs, long
+numbers and inline code spans are what make a note findable and two sentences "about the same
+thing". :func:`identifiers` is what the offline extractor matches on; :func:`identifier_tokens`
+is the looser, whitespace-token view the LLM prompt uses to decide which pasted blocks matter.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+
+__all__ = ["INLINE_CODE", "identifier_tokens", "identifiers"]
+
+INLINE_CODE = re.compile(r"`([^`\n]{1,160})`")
+
+# (pattern, a character the text must contain for the pattern to match at all): the guard
+# skips most regex scans, which keeps 180 messages well under the 50 ms budget.
+_ID_PATTERNS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"https?://[^\s`'\"<>)]+"), "://"),
+    (re.compile(r"(?<![\w/])(?:~|\.{1,2})?/[\w.\-]+(?:/[\w.\-<>]*)+"), "/"),  # /etc/x, ~/.openclaw/x
+    (re.compile(r"(?<![\w/.])[\w\-]+(?:/[\w.\-]+)+"), "/"),  # reports/db.py, sites-enabled/files.conf
+    (
+        re.compile(
+            r"(?<![\w-])[\w-]+\.(?:conf|py|js|ts|json5?|ya?ml|toml|md|sh|service|timer|env|txt|ini|cfg|sql|log)\b"
+        ),
+        ".",
+    ),
+    (re.compile(r"(?<![A-Za-z0-9_])[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+(?![A-Za-z0-9_])"), "_"),  # ENV_VARS
+    (re.compile(r"(?<![\w.])[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+(?![\w])"), "."),  # gateway.auth.token
+    (re.compile(r"(?<![\w.])-?\d{4,}(?!\w|\.\w)"), ""),  # chat ids, ports, long numbers
+    (re.compile(r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?:/\d{1,2}|:\d+)?"), "."),  # IPv4, CIDR
+    (re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+|\.[A-Z]+)*(?!\w|\.\w)"), "."),  # versions
+    (re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:[KMGT]B|[kmg]b?|GiB|MiB)(?![A-Za-z])"), ""),  # sizes
+    (
+        re.compile(r"(?<![\w-])[A-Za-z][a-z0-9]*(?:-[A-Za-z0-9]+)+(?![\w-])"),
+        "-",
+    ),  # kebab: billing-svc, edge-1
+    (re.compile(r"(?<![\w])[A-Z][a-z]+(?:[A-Z][a-z0-9]+)+(?![\w])"), ""),  # CamelCase: ExecStart
+    (
+        re.compile(r"(?<![\w-])[A-Z]{2,}[0-9]*(?:-[A-Z0-9]+)+(?![\w-])"),
+        "-",
+    ),  # RE-YYYY-NNN, DNS-01, TLS-ALPN-01
+    (re.compile(r"(?<![\w])[A-Z][a-z]+(?:-[A-Z][a-z]+)+(?![\w])"), "-"),  # Header-Case: Retry-After
+    (re.compile(r"(?<!\w)@\w{3,}"), "@"),
+    (re.compile(r"(?<![\w.-])[a-z]+[0-9]+[a-z0-9]*(?![\w.-])"), ""),  # fsn1, qwen2, g5
+    (re.compile(r"(?<![\w])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w])"), "_"),  # snake_case keys
+]
+_DIGIT = re.compile(r"\d")
+_NEEDS_DIGIT = {6, 7, 8, 9, 15}  # indexes of the patterns above that need a digit
+# Everyday hyphenated words and dotted abbreviations are not identifiers.
+_NOT_IDS = frozenset(
+    {
+        "e.g",
+        "i.e",
+        "etc",
+        "vs",
+        "re-run",
+        "re-ran",
+        "long-lived",
+        "built-in",
+        "follow-up",
+        "set-up",
+        "e-mail",
+        "one-off",
+        "off-by-one",
+        "up-to-date",
+        "opt-in",
+        "opt-out",
+        "read-only",
+        "so-called",
+        "self-hosted",
+        "dns-only",
+        "per-bot",
+        "plug-in",
+        "co-worker",
+        "day-to-day",
+        "check-in",
+        "sign-in",
+        "log-in",
+        "non-zero",
+        "pre-commit",
+        "x-ray",
+        "t-shirt",
+    }
+)
+
+
+def identifiers(text: str) -> set[str]:
+    """Distinctive tokens, case-folded: code spans and what they contain, paths, hosts, IDs, keys."""
+    return set(_identifiers(text))
+
+
+@lru_cache(maxsize=8192)
+def _identifiers(text: str) -> frozenset[str]:
+    found: set[str] = set()
+    has_digit = _DIGIT.search(text) is not None
+    for span in INLINE_CODE.findall(text):
+        stripped = span.strip()
+        if 2 <= len(stripped) <= 80:
+            found.add(stripped.casefold())
+    for number, (pattern, guard) in enumerate(_ID_PATTERNS):
+        if (guard and guard not in text) or (number in _NEEDS_DIGIT and not has_digit):
+            continue
+        for match in pattern.findall(text):
+            token = match.strip().rstrip(".,:;)")
+            key = token.casefold()
+            if (
+                len(key) >= 3
+                and key not in _NOT_IDS
+                and (not key.replace(".", "").isdigit() or key.count(".") == 3)
+                or _long_number(key)
+            ):
+                found.add(key)
+    return frozenset(found)
+
+
+def _long_number(key: str) -> bool:
+    return key.lstrip("-").isdigit() and len(key.lstrip("-")) >= 4
+
+
+# Whitespace / punctuation tokens that look like identifiers (digits, separators, camelCase, ACRONYMS).
+_TOKEN_SPLIT = re.compile(r"[\s`'\"()\[\]{}<>,;=|，。：；、（）“”‘’！？]+")
+_IDENTIFIER_TOKEN = re.compile(r"(?=.*(?:[0-9_./\-:@]|[a-z][A-Z]|^[A-Z]{3,}$))[\w./\-:@]{3,}")
+
+
+def identifier_tokens(lines: Iterable[str]) -> set[str]:
+    """The tokens of ``lines`` that look like identifiers, lower-cased (``gateway.cmd``, ``E2BIG``)."""
+    found: set[str] = set()
+    for line in lines:
+        for token in _TOKEN_SPLIT.split(line):
+            token = token.strip(".:-/")
+            if _IDENTIFIER_TOKEN.fullmatch(token):
+                found.add(token.lower())
+    return found
