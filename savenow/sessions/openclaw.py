@@ -33,7 +33,6 @@ import os
 import re
 import threading
 from collections.abc import Iterator
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -41,14 +40,13 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from ..errors import BadInputError
-from ..models import ChatMessage
 from .keys import chat_id_from_key, chat_type_from_key, thread_id_from_key
 from .store import SessionInfo, Transcript
-from .transcript import clean_text, message_from_line
+from .transcript import message_from_line
+from .window import TailCollector
 
 STORE_FILE = "sessions.json"
 TRANSCRIPT_SUFFIX = ".jsonl"
-EDIT_CUSTOM_TYPE = "savenow.edit"  # the recorder's "this message was edited" line
 
 BLOCK_BYTES = 128 * 1024
 MAX_LINE_BYTES = 8 * 1024 * 1024
@@ -418,11 +416,13 @@ def iter_lines_backwards(
 
 
 def read_transcript_tail(path: Path, limit: int) -> Transcript:
-    """The last ``limit`` user/assistant messages of a pi transcript, oldest first (DESIGN §4)."""
-    newest_first: list[ChatMessage] = []
-    edits: dict[str, str] = {}  # entry id -> newest edited text (recorder edits)
+    """The last ``limit`` user/assistant messages of a pi transcript, oldest first (DESIGN §4).
+
+    The conversation rules (header, reset, rewind, retries, edits) are the shared
+    :class:`~savenow.sessions.window.TailCollector`'s, the same for the SQLite store.
+    """
+    collector = TailCollector(limit)
     malformed = 0
-    seen = 0
     for raw in iter_lines_backwards(path):
         if raw is None:
             malformed += 1
@@ -431,7 +431,7 @@ def read_transcript_tail(path: Path, limit: int) -> Transcript:
         if not line:
             continue
         if len(line) > _CHEAP_SKIP_BYTES and b'"toolResult"' in line[:512]:
-            seen += 1  # a huge tool result: never shown, not worth parsing
+            collector.count_unparsed_message()  # a huge tool result: never shown, not worth parsing
             continue
         try:
             obj = json.loads(line)
@@ -441,36 +441,10 @@ def read_transcript_tail(path: Path, limit: int) -> Transcript:
         if not isinstance(obj, dict):
             malformed += 1
             continue
-        kind = obj.get("type")
-        if kind == "session":
-            break  # the header: where this conversation starts
-        if kind == "custom" and obj.get("customType") == EDIT_CUSTOM_TYPE:
-            _remember_edit(obj, edits)
-            continue
-        if kind != "message":
-            continue
-        seen += 1
-        message = message_from_line(obj)
-        entry_id = obj.get("id")
-        if isinstance(entry_id, str) and entry_id in edits and message is not None:
-            edited = clean_text(edits[entry_id])
-            message = replace(message, text=edited) if edited else None
-        if message is None:
-            continue
-        newest_first.append(message)
-        if len(newest_first) >= limit:
+        if not collector.add(obj):
             break
-    newest_first.reverse()
-    return Transcript(messages=newest_first, malformed_lines=malformed, total_messages_seen=seen)
-
-
-def _remember_edit(obj: dict[str, Any], edits: dict[str, str]) -> None:
-    data = obj.get("data")
-    if not isinstance(data, dict):
-        return
-    target, text = data.get("targetId"), data.get("text")
-    if isinstance(target, str) and isinstance(text, str):
-        edits.setdefault(target, text)  # read backwards: the first seen is the newest edit
+    collector.end_window()
+    return collector.transcript(malformed)
 
 
 def transcript_has_user_message(path: Path, head_bytes: int = HEAD_PROBE_BYTES) -> bool:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Literal
 from ..errors import SessionNotFoundError, SessionResolutionError
 from .keys import is_excluded_key, main_session_key, validate_session_key
 from .openclaw import OpenClawFileStore
-from .store import SessionInfo, SessionStore, Transcript
+from .store import ChatIndex, SessionInfo, SessionStore, Transcript, UserMessageProbe
 
 if TYPE_CHECKING:
     from ..config import Settings
@@ -71,9 +71,8 @@ class SessionCatalog:
         if info.has_user_message is not None:
             return info.has_user_message
         store = self._store_of(info)
-        probe = getattr(store, "probe_user_message", None)
-        if probe is not None:
-            return bool(probe(info))
+        if isinstance(store, UserMessageProbe):
+            return store.probe_user_message(info)
         transcript = store.read_messages(info, 200)
         return any(message.role == "user" for message in transcript.messages)
 
@@ -103,8 +102,7 @@ class SessionCatalog:
         """A chat's sessions across stores (first store wins a key), newest first; indexed when the store can."""
         merged: dict[str, SessionInfo] = {}
         for position, store in enumerate(self.stores):
-            finder = getattr(store, "sessions_in_chat", None)
-            found = finder(chat) if finder is not None else store.list_sessions()
+            found = store.sessions_in_chat(chat) if isinstance(store, ChatIndex) else store.list_sessions()
             for info in found:
                 if info.key in merged or any(earlier.get(info.key) for earlier in self.stores[:position]):
                     continue
@@ -189,7 +187,7 @@ class SessionCatalog:
             if store.get(info.key) == info:
                 return store
         for store in self.stores:
-            if getattr(store, "source", None) == info.source:
+            if store.source == info.source:
                 return store
         return self.stores[0]
 
