@@ -4,3 +4,12 @@ from hypothesis import settings
 
 settings.register_profile("savenow", derandomize=True, deadline=None, print_blob=True)
 settings.load_profile("savenow")
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _no_real_openclaw_install(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Zero-flag setup reads OPENCLAW_STATE_DIR (default ~/.openclaw): never the machine's real install."""
+    monkeypatch.setenv("OPENCLAW_STATE_DIR", str(tmp_path_factory.mktemp("openclaw-state-empty")))

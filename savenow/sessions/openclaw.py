@@ -40,7 +40,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from ..errors import BadInputError
-from .keys import chat_id_from_key, chat_type_from_key, thread_id_from_key
+from .keys import canonical_session_key, chat_id_from_key, chat_type_from_key, thread_id_from_key
 from .store import SessionInfo, Transcript
 from .transcript import message_from_line
 from .window import TailCollector
@@ -107,11 +107,11 @@ class _Snapshot:
 
     def __init__(self, signature: tuple[int, ...], raw: dict[str, Any], store: OpenClawFileStore) -> None:
         self.signature = signature
-        self.raw = raw
+        self.raw = _canonical_keys(raw, store.agent_id)
         self.source = store.source
         self.resolver = _TranscriptResolver(store.sessions_dir, _directory_names(store.sessions_dir))
         self.by_chat: dict[str, list[str]] = {}
-        for key, value in raw.items():
+        for key, value in self.raw.items():
             chat = _raw_chat_id(key, value)
             if chat is not None:
                 self.by_chat.setdefault(chat, []).append(key)
@@ -188,16 +188,18 @@ def _raw_chat_id(key: str, value: Any) -> str | None:
 
 # Parsed stores shared by every OpenClawFileStore in the process (the bot builds a catalog per
 # command), keyed by folder and source and revalidated on each use by the files' stat signature.
-_SNAPSHOTS: dict[tuple[str, str], _Snapshot] = {}
+_SNAPSHOTS: dict[tuple[str, str, str], _Snapshot] = {}
 _SNAPSHOTS_LOCK = threading.Lock()
 
 
 class OpenClawFileStore:
     """A folder holding ``sessions.json`` and its transcripts; a missing folder is an empty store."""
 
-    def __init__(self, sessions_dir: Path, source: str = "openclaw") -> None:
+    def __init__(self, sessions_dir: Path, source: str = "openclaw", agent_id: str | None = None) -> None:
         self.sessions_dir = Path(sessions_dir).expanduser()
         self.source = source
+        # Legacy keys without the agent prefix belong to the agent whose folder this is.
+        self.agent_id = agent_id or _agent_of_folder(self.sessions_dir)
 
     # -- the SessionStore interface --
 
@@ -207,7 +209,7 @@ class OpenClawFileStore:
 
     def get(self, key: str) -> SessionInfo | None:
         snapshot = self._load()
-        return snapshot.info(key) if snapshot else None
+        return snapshot.info(canonical_session_key(key, self.agent_id)) if snapshot else None
 
     def read_messages(self, info: SessionInfo, limit: int) -> Transcript:
         if info.transcript_path is None or limit <= 0:
@@ -246,8 +248,8 @@ class OpenClawFileStore:
     # -- loading, cached on the files' stat signature --
 
     @property
-    def _cache_key(self) -> tuple[str, str]:
-        return (os.path.abspath(self.sessions_dir), self.source)
+    def _cache_key(self) -> tuple[str, str, str]:
+        return (os.path.abspath(self.sessions_dir), self.source, self.agent_id)
 
     def _load(self) -> _Snapshot | None:
         path = self.sessions_dir / STORE_FILE
@@ -287,6 +289,27 @@ class OpenClawFileStore:
                 f"会话存储 {path} 必须是「会话键 → 条目」的映射",
             )
         return data
+
+
+def _canonical_keys(raw: dict[str, Any], agent_id: str) -> dict[str, Any]:
+    """The store re-keyed by canonical key (OPENCLAW-STORE.md); a key already canonical wins over its legacy twin."""
+    if all(key.startswith("agent:") for key in raw):
+        return raw
+    keyed: dict[str, Any] = {}
+    for key, value in raw.items():
+        canonical = canonical_session_key(key, agent_id)
+        if canonical != key and canonical in raw:
+            continue
+        keyed[canonical] = value
+    return keyed
+
+
+def _agent_of_folder(sessions_dir: Path) -> str:
+    """``<state>/agents/<agentId>/sessions`` names its agent; any other folder is the main agent's."""
+    parts = sessions_dir.parts
+    if len(parts) >= 3 and parts[-1] == "sessions" and parts[-3] == "agents":
+        return parts[-2]
+    return "main"
 
 
 def _directory_names(folder: Path) -> frozenset[str]:

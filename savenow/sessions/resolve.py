@@ -8,7 +8,6 @@ recorder's store, which only serves the keys OpenClaw lacks (§5.1).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from ..errors import SessionNotFoundError, SessionResolutionError
@@ -40,9 +39,9 @@ class SessionCatalog:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> SessionCatalog:
-        stores: list[SessionStore] = []
-        if settings.sessions_dir is not None:
-            stores.append(OpenClawFileStore(Path(settings.sessions_dir)))
+        from .era import openclaw_stores  # the file or SQLite era, by what the install holds
+
+        stores: list[SessionStore] = openclaw_stores(settings)
         stores.append(OpenClawFileStore(settings.effective_recorder_dir, source="recorder"))
         return cls(stores, agent_id=settings.agent_id)
 
