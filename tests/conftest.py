@@ -1,12 +1,11 @@
 """Suite-wide settings: property tests run the same examples on every machine (deterministic CI)."""
 
+import pytest
 from hypothesis import settings
 
 settings.register_profile("savenow", derandomize=True, deadline=None, print_blob=True)
 settings.load_profile("savenow")
 
-
-import pytest  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
