@@ -11,4 +11,5 @@ settings.load_profile("savenow")
 @pytest.fixture(autouse=True)
 def _no_real_openclaw_install(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Zero-flag setup reads OPENCLAW_STATE_DIR (default ~/.openclaw): never the machine's real install."""
-    monkeypatch.setenv("OPENCLAW_STATE_DIR", str(tmp_path_factory.mktemp("openclaw-state-empty")))
+    monkeypatch.delenv("OPENCLAW_STATE_DIR", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("home")))
