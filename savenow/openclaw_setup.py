@@ -90,7 +90,11 @@ def apply_openclaw_defaults(settings: Settings) -> Settings:
 
 
 def _workspace(
-    state: Path, agent_id: str, defaults: dict[str, Any], roster: dict[str, dict[str, Any]], entry: dict[str, Any]
+    state: Path,
+    agent_id: str,
+    defaults: dict[str, Any],
+    roster: dict[str, dict[str, Any]],
+    entry: dict[str, Any],
 ) -> tuple[Path, str]:
     own = _path_value(entry.get("workspace"), state)
     if own is not None:
@@ -111,7 +115,9 @@ def _read_config(path: Path) -> dict[str, Any]:
     try:
         data = json5.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot read ({exc.strerror})", f"无法读取 {path}（{exc.strerror}）") from exc
+        raise ConfigError(
+            f"{path}: cannot read ({exc.strerror})", f"无法读取 {path}（{exc.strerror}）"
+        ) from exc
     except ValueError as exc:
         raise ConfigError(
             f"{path}: not valid JSON5 ({exc}); pass --workspace and --timezone to skip it",
