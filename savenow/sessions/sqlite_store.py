@@ -211,7 +211,7 @@ class OpenClawSqliteStore:
                 if not _is_locked(exc):
                     raise UnsupportedSessionStoreError.unreadable(self.db_path, str(exc)) from exc
                 attempt += 1
-                if time.monotonic() >= deadline:
+                if attempt > 1 and time.monotonic() >= deadline:  # always one retry: the lock may be brief
                     raise SessionStoreBusyError.for_path(self.db_path, self.busy_timeout_s) from exc
                 if self._on_retry is not None:
                     self._on_retry(attempt)
