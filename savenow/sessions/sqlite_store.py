@@ -105,6 +105,7 @@ class _Rows:
                 self.by_chat.setdefault(chat, []).append(key)
         self._infos: dict[str, SessionInfo | None] = {}
         self._lock = threading.Lock()
+        self.probed: dict[str, bool] = {}  # session id -> has a user message, for this version of the file
 
     def info(self, key: str) -> SessionInfo | None:
         if key in self._infos:
@@ -170,9 +171,14 @@ class OpenClawSqliteStore:
         """A user message among the first events (in seq order) of the live window; a longer one is presumed."""
         if info.has_user_message is not None:
             return info.has_user_message
-        if not self.db_path.is_file():
+        rows = self._rows()
+        if rows is None:
             return False
-        return bool(self._read(lambda conn, layout: _probe(conn, layout, info.session_id)))
+        known = rows.probed.get(info.session_id)
+        if known is None:  # asked again while the database is unchanged: the same answer
+            known = bool(self._read(lambda conn, layout: _probe(conn, layout, info.session_id)))
+            rows.probed[info.session_id] = known
+        return known
 
     # -- reading --
 
@@ -192,13 +198,7 @@ class OpenClawSqliteStore:
         return snapshot
 
     def _signature(self) -> tuple[int, ...] | None:
-        try:
-            stat = self.db_path.stat()
-        except (FileNotFoundError, NotADirectoryError):
-            return None
-        wal = _stat_or_none(_side_file(self.db_path, "-wal"))
-        wal_part = (wal.st_mtime_ns, wal.st_size) if wal else (0, -1)
-        return (stat.st_mtime_ns, stat.st_size, stat.st_ino, *wal_part)
+        return _file_signature(self.db_path)
 
     def _read(self, work: Callable[[sqlite3.Connection, Layout], Any]) -> Any:
         """Run ``work`` in one read transaction; retried while the database is locked."""
@@ -307,12 +307,23 @@ class OpenClawSqliteStore:
 
 
 def _connect(path: Path, *, immutable: bool, busy_timeout_s: float) -> sqlite3.Connection:
-    uri = f"file:{quote(str(path.resolve()))}?mode=ro" + ("&immutable=1" if immutable else "")
+    uri = f"file:{quote(os.path.abspath(path))}?mode=ro" + ("&immutable=1" if immutable else "")
     conn = sqlite3.connect(
         uri, uri=True, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False
     )
     conn.execute("PRAGMA query_only = ON")
     return conn
+
+
+def _file_signature(path: Path) -> tuple[int, ...] | None:
+    """Changes whenever a writer commits: the database file's stat and its -wal's."""
+    try:
+        stat = path.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    wal = _stat_or_none(_side_file(path, "-wal"))
+    wal_part = (wal.st_mtime_ns, wal.st_size) if wal else (0, -1)
+    return (stat.st_mtime_ns, stat.st_size, stat.st_ino, *wal_part)
 
 
 def _side_file(path: Path, suffix: str) -> Path:
@@ -363,7 +374,23 @@ def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
     return {str(row[1]) for row in conn.execute(f"PRAGMA table_info({table})")}
 
 
+_LAYOUTS: dict[tuple[str, tuple[int, ...]], Layout] = {}
+
+
 def _layout(conn: sqlite3.Connection, path: Path) -> Layout:
+    """The database's layout, checked once per version of the file (its stat signature)."""
+    signature = _file_signature(path)
+    cache_key = (os.path.abspath(path), signature) if signature is not None else None
+    if cache_key is not None and (known := _LAYOUTS.get(cache_key)) is not None:
+        return known
+    layout = _check_layout(conn, path)
+    if cache_key is not None:
+        _LAYOUTS.clear()  # one current version per process is plenty
+        _LAYOUTS[cache_key] = layout
+    return layout
+
+
+def _check_layout(conn: sqlite3.Connection, path: Path) -> Layout:
     version = _schema_version(conn)
     missing = [
         f"{table}.{column}"
@@ -495,7 +522,7 @@ def _decompress_event(frame: bytes, size: int) -> str | None:
     import zstandard
 
     try:
-        raw = zstandard.ZstdDecompressor().decompress(frame, max_output_size=size)
+        raw = _decompressor().decompress(frame, max_output_size=size)
     except zstandard.ZstdError:
         return None
     if len(raw) != size:
@@ -504,6 +531,19 @@ def _decompress_event(frame: bytes, size: int) -> str | None:
         return raw.decode("utf-8", errors="strict")
     except UnicodeDecodeError:
         return None
+
+
+_PER_THREAD = threading.local()
+
+
+def _decompressor() -> Any:
+    """One zstd context per thread (they are not thread-safe; making one per event costs more than decoding)."""
+    found = getattr(_PER_THREAD, "decompressor", None)
+    if found is None:
+        import zstandard
+
+        found = _PER_THREAD.decompressor = zstandard.ZstdDecompressor()
+    return found
 
 
 def _parse_event(text: str | bytes) -> dict[str, Any] | None:
@@ -557,19 +597,23 @@ def _probe(conn: sqlite3.Connection, layout: Layout, session_id: str) -> bool:
         f"SELECT {_event_columns(layout)} FROM transcript_events WHERE session_id = ? ORDER BY seq LIMIT ?",
         (session_id, HEAD_PROBE_EVENTS + 1),
     )
-    rows = cursor.fetchall()
-    for _seq, text, frame, size in rows[:HEAD_PROBE_EVENTS]:
-        if isinstance(text, str) and '"user"' not in text:
-            continue
-        entry = _event(text, frame, size)
-        if entry is None or entry is _UNPARSED_MESSAGE:
-            continue
-        message = message_from_line(entry)
-        if message is not None and message.role == "user":
-            return True
-    if len(rows) > HEAD_PROBE_EVENTS:
-        return True  # a long transcript whose head shows none: presumed, as for files
-    if not rows and layout.cold_archives:
+    seen = 0
+    try:
+        for _seq, text, frame, size in cursor:  # lazily: most sessions show a user message in a few rows
+            seen += 1
+            if seen > HEAD_PROBE_EVENTS:
+                return True  # a long transcript whose head shows none: presumed, as for files
+            if isinstance(text, str) and '"user"' not in text:
+                continue
+            entry = _event(text, frame, size)
+            if entry is None or entry is _UNPARSED_MESSAGE:
+                continue
+            message = message_from_line(entry)
+            if message is not None and message.role == "user":
+                return True
+    finally:
+        cursor.close()
+    if not seen and layout.cold_archives:
         row = conn.execute(
             "SELECT 1 FROM session_transcript_cold_archives WHERE session_id = ?", (session_id,)
         ).fetchone()
