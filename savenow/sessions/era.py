@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .openclaw import STORE_FILE, OpenClawFileStore
+from .openclaw import STORE_FILE, OpenClawFileStore, agent_of_folder
 from .sqlite_store import OpenClawSqliteStore, database_path
 from .store import SessionStore
 
@@ -30,7 +30,10 @@ def openclaw_stores(settings: Settings) -> list[SessionStore]:
     setup = settings.openclaw
     files_dir = Path(settings.sessions_dir) if settings.sessions_dir is not None else None
     if setup is None or setup.sessions_dir_explicit:
-        return [OpenClawFileStore(files_dir)] if files_dir is not None else []
+        if files_dir is None:
+            return []
+        # Legacy keys belong to the agent the folder names, else to the configured agent.
+        return [OpenClawFileStore(files_dir, agent_id=agent_of_folder(files_dir) or settings.agent_id)]
     stores: list[SessionStore] = []
     database = database_path(setup.state_dir, settings.agent_id)
     if database.is_file():

@@ -199,7 +199,7 @@ class OpenClawFileStore:
         self.sessions_dir = Path(sessions_dir).expanduser()
         self.source = source
         # Legacy keys without the agent prefix belong to the agent whose folder this is.
-        self.agent_id = agent_id or _agent_of_folder(self.sessions_dir)
+        self.agent_id = agent_id or agent_of_folder(self.sessions_dir) or "main"
 
     # -- the SessionStore interface --
 
@@ -304,12 +304,12 @@ def _canonical_keys(raw: dict[str, Any], agent_id: str) -> dict[str, Any]:
     return keyed
 
 
-def _agent_of_folder(sessions_dir: Path) -> str:
-    """``<state>/agents/<agentId>/sessions`` names its agent; any other folder is the main agent's."""
-    parts = sessions_dir.parts
+def agent_of_folder(sessions_dir: Path) -> str | None:
+    """The agent a ``<state>/agents/<agentId>/sessions`` folder belongs to; None for any other folder."""
+    parts = Path(sessions_dir).parts
     if len(parts) >= 3 and parts[-1] == "sessions" and parts[-3] == "agents":
         return parts[-2]
-    return "main"
+    return None
 
 
 def _directory_names(folder: Path) -> frozenset[str]:

@@ -88,8 +88,16 @@ class Layout:
 class _Rows:
     """One parse of session_nodes (non-archived), a chat index, SessionInfo built on demand."""
 
-    def __init__(self, signature: tuple[int, ...], rows: list[tuple[Any, ...]], agent_id: str) -> None:
+    def __init__(
+        self, signature: tuple[int, ...], rows: list[tuple[Any, ...]], agent_id: str, main_key: str | None
+    ) -> None:
         self.signature = signature
+        # session_key_contract.main_key: the agent's main session is agent:<id>:<main_key>
+        self.main_alias = (
+            (f"agent:{agent_id}:main", f"agent:{agent_id}:{main_key}")
+            if main_key and main_key != "main"
+            else None
+        )
         self.raw: dict[str, tuple[str, str, int | None, str | None]] = {}
         self.by_chat: dict[str, list[str]] = {}
         for key, session_id, entry_json, updated_at, label in rows:
@@ -108,6 +116,8 @@ class _Rows:
         self.probed: dict[str, bool] = {}  # session id -> has a user message, for this version of the file
 
     def info(self, key: str) -> SessionInfo | None:
+        if self.main_alias is not None and key == self.main_alias[0] and key not in self.raw:
+            key = self.main_alias[1]
         if key in self._infos:
             return self._infos[key]
         row = self.raw.get(key)
@@ -191,8 +201,8 @@ class OpenClawSqliteStore:
             cached = _ROWS.get(cache_key)
             if cached is not None and cached.signature == signature:
                 return cached
-        rows = self._read(_session_rows)
-        snapshot = _Rows(signature, rows, self.agent_id)
+        rows, main_key = self._read(_session_rows)
+        snapshot = _Rows(signature, rows, self.agent_id, main_key)
         with _ROWS_LOCK:
             _ROWS[cache_key] = snapshot
         return snapshot
@@ -424,13 +434,19 @@ def _schema_version(conn: sqlite3.Connection) -> int | None:
 # ---- rows --------------------------------------------------------------------------------------
 
 
-def _session_rows(conn: sqlite3.Connection, layout: Layout) -> list[tuple[Any, ...]]:
+def _session_rows(conn: sqlite3.Connection, layout: Layout) -> tuple[list[tuple[Any, ...]], str | None]:
+    """The live (non-archived) session rows, and the main key alias when the database records one."""
     columns = _columns(conn, "session_nodes")
     label = "coalesce(display_name, label)" if {"display_name", "label"} <= columns else "NULL"
-    return conn.execute(
+    rows = conn.execute(
         f"SELECT session_key, current_session_id, entry_json, updated_at, {label} "
         "FROM session_nodes WHERE archived_at IS NULL"
     ).fetchall()
+    main_key = None
+    if "main_key" in _columns(conn, "session_key_contract"):
+        found = conn.execute("SELECT main_key FROM session_key_contract WHERE id = 1").fetchone()
+        main_key = str(found[0]) if found and found[0] else None
+    return rows, main_key
 
 
 def _session_info(

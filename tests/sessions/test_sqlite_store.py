@@ -243,3 +243,43 @@ def test_a_locked_database_is_retried_until_the_writer_lets_go(tmp_path: Path) -
         retried.set()
         thread.join(timeout=30)
     assert attempts and [info.key for info in rows] == [topic_key(7)]
+
+
+def test_the_main_key_alias_of_the_key_contract(tmp_path: Path) -> None:
+    builder = SqliteStoreBuilder(tmp_path)
+    builder.add("agent:main:personal", [user("my own main session")])
+    db = builder.write()
+    with closing(sqlite3.connect(db)) as conn, conn:
+        conn.execute("UPDATE session_key_contract SET main_key = 'personal'")
+    store = OpenClawSqliteStore(db)
+    assert _texts(store, "agent:main:main") == ["my own main session"]
+
+
+@pytest.mark.parametrize("schema", [8, 24])
+def test_real_shapes_in_the_sqlite_era(tmp_path: Path, schema: int) -> None:
+    from .shapegen import MEDIA, failed_turn, leaf, queued, typeless
+
+    kept = user("use postgres 16")
+    builder = SqliteStoreBuilder(tmp_path, schema=schema)
+    builder.add(
+        topic_key(7),
+        [
+            typeless("user", "an old typeless line"),
+            kept,
+            assistant("Installing mysql…"),
+            leaf(kept["id"]),
+            assistant("[[reply_to_current]]Postgres 16 is up."),
+            user(MEDIA + "is this the right dashboard?"),
+            failed_turn(),
+            user(MEDIA + "is this the right dashboard?"),
+            user(queued("and the backups run nightly")),
+        ],
+    )
+    store = OpenClawSqliteStore(builder.write())
+    assert _texts(store, topic_key(7)) == [
+        "an old typeless line",
+        "use postgres 16",
+        "Postgres 16 is up.",
+        "is this the right dashboard?",
+        "and the backups run nightly",
+    ]
