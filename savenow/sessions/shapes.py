@@ -70,11 +70,6 @@ def is_stand_in_assistant(message: dict[str, Any], line: dict[str, Any] | None =
     return False
 
 
-def is_failed_assistant(message: dict[str, Any], visible_text: str) -> bool:
-    """An assistant turn that errored before saying anything: the user's next identical message is a retry."""
-    return message.get("stopReason") == "error" and not visible_text.strip()
-
-
 def clean_assistant_text(text: str) -> str:
     """Assistant text without leading reply tags, a trailing HEARTBEAT_OK, or the gateway's failure notice."""
     stripped = _REPLY_TAGS.sub("", text, count=1)

@@ -14,8 +14,8 @@ messages of the live conversation:
   the target. (Tracking the target by id, not the whole ``parentId`` tree, keeps
   the file era's rule that concurrent writers' lines still count.) A target that
   is never found leaves the skipped entries in, as if there were no rewind;
-* **retries**: a user message repeated with only failed assistant turns
-  (``stopReason: "error"``, nothing said) between is one message;
+* **retries**: a user message repeated with nothing said in between — only
+  failed assistant turns (``stopReason: "error"``, empty), or none — is one message;
 * the recorder's ``savenow.edit`` lines replace the text of the message they name;
 * an entry id met twice (a generation that copied its predecessor's tail) counts once.
 """
@@ -26,19 +26,11 @@ from dataclasses import replace
 from typing import Any
 
 from ..models import ChatMessage
-from . import shapes
 from .store import Transcript
-from .transcript import clean_text, content_text, message_body, message_from_line
+from .transcript import clean_text, message_from_line
 
 EDIT_CUSTOM_TYPE = "savenow.edit"  # the recorder's "this message was edited" line
 MAX_REWIND_BUFFER = 20_000  # entries held while looking for a rewind's target
-
-
-class _Failed:
-    """Marks an assistant turn that failed before saying anything (for collapsing retries)."""
-
-
-_FAILED = _Failed()
 
 
 class TailCollector:
@@ -48,7 +40,7 @@ class TailCollector:
         self.limit = limit
         self.seen = 0  # message entries examined, tool results and empties included
         self.done = limit <= 0  # the limit is reached or a reset/rewind ended the conversation
-        self._items: list[ChatMessage | _Failed] = []  # newest first
+        self._items: list[ChatMessage] = []  # newest first
         self._messages = 0
         self._edits: dict[str, str] = {}
         self._ids: set[str] = set()
@@ -91,7 +83,7 @@ class TailCollector:
                     break
         if self._kept_from is not None:
             del self._items[self._before_reset :]  # the kept range never began: only the post-reset part
-            self._messages = sum(1 for item in self._items if isinstance(item, ChatMessage))
+            self._messages = len(self._items)
             self._kept_from = None
             self.done = True
 
@@ -100,8 +92,6 @@ class TailCollector:
     def transcript(self, malformed: int = 0) -> Transcript:
         oldest_first: list[ChatMessage] = []
         for item in reversed(self._items):
-            if isinstance(item, _Failed):
-                continue
             previous = oldest_first[-1] if oldest_first else None
             if (
                 item.role == "user"
@@ -139,14 +129,7 @@ class TailCollector:
     def _collect(self, entry: dict[str, Any], entry_id: Any) -> None:
         message = message_from_line(entry)
         if message is None:
-            body = message_body(entry)
-            if (
-                body is not None
-                and body.get("role") == "assistant"
-                and shapes.is_failed_assistant(body, content_text(body.get("content")))
-            ):
-                self._items.append(_FAILED)
-            return
+            return  # failed turns (stopReason "error", nothing said) included: a retry follows them
         if isinstance(entry_id, str) and entry_id in self._edits:
             edited = clean_text(self._edits[entry_id])
             if not edited:
