@@ -15,7 +15,7 @@ fresh process per era (so peak RSS is that era's alone):
 The SQLite run finds its store with no sessions_dir (era detection from
 OPENCLAW_STATE_DIR); the file run names its folder. Goal: SQLite ≤ 1.2× file.
 
-    .venv/bin/python benchmarks/sqlite_preview_bench.py [--runs 20]
+    .venv/bin/python benchmarks/sqlite_preview_bench.py [--runs 20] [--rounds 3]
 """
 
 from __future__ import annotations
@@ -176,9 +176,18 @@ def child(era: str, store: Path, runs: int) -> None:
     )
 
 
+def _medians(results: list[dict[str, object]]) -> dict[str, object]:
+    merged: dict[str, object] = {}
+    for name, first in results[0].items():
+        values = [r[name] for r in results]
+        merged[name] = statistics.median(values) if isinstance(first, float) else first  # type: ignore[type-var]
+    return merged
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="savenow preview: SQLite era vs file era")
     parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=3, help="alternating fresh processes per era")
     parser.add_argument("--child", choices=["files", "sqlite"], help=argparse.SUPPRESS)
     parser.add_argument("--store", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -191,19 +200,25 @@ def main() -> None:
     db = build_sqlite(files, state)
     built = time.perf_counter() - start
     print(f"file store: {files}; database: {db} ({db.stat().st_size / 2**20:.0f} MB; ready in {built:.1f} s)")
-    figures = {}
-    for era, store in (("files", files), ("sqlite", state)):
-        out = (
-            subprocess.run(
-                [sys.executable, __file__, "--child", era, "--store", str(store), "--runs", str(args.runs)],
-                check=True,
-                capture_output=True,
-                text=True,
-            )
-            .stdout.strip()
-            .splitlines()[-1]
-        )
-        figures[era] = json.loads(out)
+    # The eras alternate, one fresh process each, --rounds times; each figure is the median over rounds
+    # (the machine is shared: alternating keeps a busy spell from landing on one era only).
+    rounds: dict[str, list[dict[str, object]]] = {"files": [], "sqlite": []}
+    for _ in range(args.rounds):
+        for era, store in (("files", files), ("sqlite", state)):
+            command = [
+                sys.executable,
+                __file__,
+                "--child",
+                era,
+                "--store",
+                str(store),
+                "--runs",
+                str(args.runs),
+            ]
+            out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+            rounds[era].append(json.loads(out.strip().splitlines()[-1]))
+    figures = {era: _medians(results) for era, results in rounds.items()}
+    print(f"{args.rounds} rounds x {args.runs} runs per era, alternating processes; medians over rounds:")
     for era, f in figures.items():
         print(
             f"{era:>6} ({f['source']}): preview cold {f['preview_cold_ms']:.1f} ms, median {f['preview_median_ms']:.2f} ms "

@@ -67,7 +67,7 @@ MAX_ARCHIVE_LINES = 50_000  # the tail of a cold archive kept while streaming it
 MAX_WINDOWS = 32  # continuation windows followed back
 CONTINUING_REASONS = frozenset({"rollover", "compaction", "recovery"})
 HEAD_PROBE_EVENTS = 400
-_CHEAP_SKIP_CHARS = 64 * 1024
+_CHEAP_SKIP_CHARS = 8 * 1024  # compressed events are 1 KiB–4 MiB; most big ones are tool output
 
 _REQUIRED = {
     "session_nodes": ("session_key", "current_session_id", "entry_json", "updated_at", "archived_at"),
@@ -523,14 +523,15 @@ def _events_newest_first(
 
 
 def _event(text: Any, frame: Any, size: Any) -> dict[str, Any] | None:
-    if isinstance(text, str):
-        if len(text) > _CHEAP_SKIP_CHARS and '"toolResult"' in text[:512]:
-            return _UNPARSED_MESSAGE
-        return _parse_event(text)
-    if isinstance(frame, bytes) and isinstance(size, int) and 0 < size <= MAX_EVENT_BYTES:
-        decoded = _decompress_event(frame, size)
-        return None if decoded is None else _parse_event(decoded)
-    return None  # neither representation: a damaged row, skipped and counted
+    if isinstance(frame, bytes) and not isinstance(text, str):
+        if not (isinstance(size, int) and 0 < size <= MAX_EVENT_BYTES):
+            return None
+        text = _decompress_event(frame, size)
+    if not isinstance(text, str):
+        return None  # neither representation, or a damaged frame: skipped and counted
+    if len(text) > _CHEAP_SKIP_CHARS and '"toolResult"' in text[:512]:
+        return _UNPARSED_MESSAGE  # a big tool result is never shown: not worth a JSON parse
+    return _parse_event(text)
 
 
 def _decompress_event(frame: bytes, size: int) -> str | None:
