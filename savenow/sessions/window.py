@@ -96,7 +96,7 @@ class TailCollector:
             if (
                 item.role == "user"
                 and previous is not None
-                and previous == replace(item, timestamp=previous.timestamp)
+                and (previous.role, previous.text) == ("user", item.text)
             ):
                 continue  # a retry: the same words sent again, nothing said in between but failures
             oldest_first.append(item)
