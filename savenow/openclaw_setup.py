@@ -73,7 +73,7 @@ def apply_openclaw_defaults(settings: Settings) -> Settings:
             ("agents.defaults", defaults.get("userTimezone")),
         ):
             if isinstance(value, str) and value.strip():
-                settings.timezone = value.strip()
+                settings.timezone = _checked_zone(value.strip(), config_path, f"{where}.userTimezone")
                 timezone_from = f"{CONFIG_NAME} {where}.userTimezone"
                 break
     explicit_sessions = "sessions_dir" in given
@@ -107,6 +107,19 @@ def _workspace(
     if root is not None:
         return root, f"{CONFIG_NAME} agents.defaults.workspace"
     return state / "workspace", "OpenClaw default"
+
+
+def _checked_zone(name: str, path: Path, key: str) -> str:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ConfigError(
+            f"{path}: {key} is not a known time zone ({name!r}); pass --timezone to override it",
+            f"{path}：{key} 不是已知时区（{name!r}）；可用 --timezone 覆盖",
+        ) from exc
+    return name
 
 
 def _read_config(path: Path) -> dict[str, Any]:

@@ -167,3 +167,13 @@ def test_an_explicit_sessions_dir_skips_era_detection(state: Path, tmp_path: Pat
 def test_no_store_at_all_says_where_it_looked(state: Path, savenow: Runner) -> None:
     status, _, err = savenow("preview", *TOPIC)
     assert status == 2 and "openclaw-agent.sqlite" in err
+
+
+def test_an_unknown_zone_in_openclaw_json_is_named(state: Path) -> None:
+    (state / "openclaw.json").write_text(
+        "{agents: {defaults: {userTimezone: 'Mars/Olympus'}}}", encoding="utf-8"
+    )
+    with pytest.raises(ConfigError) as caught:
+        load_settings()
+    assert "agents.defaults.userTimezone" in caught.value.en and "Mars/Olympus" in caught.value.en
+    assert load_settings(timezone="UTC").timezone == "UTC"
