@@ -130,6 +130,7 @@ class _Rows:
         return [info for key in self.raw if (info := self.info(key)) is not None]
 
 
+_STALE = object()  # an immutable read that cannot be trusted
 _ROWS: dict[tuple[str, str], _Rows] = {}
 _ROWS_LOCK = threading.Lock()
 
@@ -230,26 +231,28 @@ class OpenClawSqliteStore:
                 raise UnsupportedSessionStoreError.unreadable(self.db_path, str(exc)) from exc
 
     def _read_once(self, work: Callable[[sqlite3.Connection, Layout], Any]) -> Any:
-        quiescent = _is_quiescent_wal(self.db_path)
-        before = _stat_or_none(self.db_path) if quiescent else None
-        conn = _connect(self.db_path, immutable=quiescent, busy_timeout_s=self.busy_timeout_s)
+        if _is_quiescent_wal(self.db_path):
+            before = _stat_or_none(self.db_path)
+            try:
+                result = self._transaction(work, immutable=True)
+            except UnsupportedSessionStoreError:
+                raise  # the layout, not the timing: reading again would say the same
+            except sqlite3.DatabaseError:
+                result = _STALE  # a writer changed the file under the immutable read
+            if result is not _STALE and _unchanged_and_still_quiescent(self.db_path, before):
+                return result
+            # A writer opened the database meanwhile: what the immutable read saw may be stale.
+        return self._transaction(work, immutable=False)
+
+    def _transaction(self, work: Callable[[sqlite3.Connection, Layout], Any], *, immutable: bool) -> Any:
+        conn = _connect(self.db_path, immutable=immutable, busy_timeout_s=self.busy_timeout_s)
         try:
             conn.execute("BEGIN")  # deferred: the first SELECT takes the snapshot every read shares
-            layout = _layout(conn, self.db_path)
-            result = work(conn, layout)
+            result = work(conn, _layout(conn, self.db_path))
             conn.execute("COMMIT")
+            return result
         finally:
             conn.close()
-        if quiescent and not _unchanged_and_still_quiescent(self.db_path, before):
-            # A writer opened the database meanwhile: what an immutable read saw may be stale.
-            conn = _connect(self.db_path, immutable=False, busy_timeout_s=self.busy_timeout_s)
-            try:
-                conn.execute("BEGIN")
-                result = work(conn, _layout(conn, self.db_path))
-                conn.execute("COMMIT")
-            finally:
-                conn.close()
-        return result
 
     def _tail(self, conn: sqlite3.Connection, layout: Layout, session_id: str, limit: int) -> Transcript:
         collector = TailCollector(limit)

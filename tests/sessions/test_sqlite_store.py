@@ -283,3 +283,25 @@ def test_real_shapes_in_the_sqlite_era(tmp_path: Path, schema: int) -> None:
         "is this the right dashboard?",
         "and the backups run nightly",
     ]
+
+
+def test_a_writer_arriving_during_an_immutable_read_sends_it_again_the_live_way(tmp_path: Path) -> None:
+    builder = SqliteStoreBuilder(tmp_path)
+    builder.add(topic_key(7), [user("hi")], label="before")
+    db = builder.write()
+    store = OpenClawSqliteStore(db)
+    writers: list[sqlite3.Connection] = []
+
+    def work(conn: sqlite3.Connection, layout: object) -> str:
+        if not writers:  # the first, immutable read: OpenClaw opens the database and commits meanwhile
+            writer = sqlite3.connect(db, isolation_level=None)
+            writer.execute("UPDATE session_nodes SET label = 'after'")
+            writers.append(writer)
+            return "stale"
+        return str(conn.execute("SELECT label FROM session_nodes").fetchone()[0])
+
+    try:
+        assert store._read(work) == "after"
+    finally:
+        for writer in writers:
+            writer.close()
