@@ -115,7 +115,9 @@ def cancel(args: argparse.Namespace) -> int:
 
 
 def list_sessions(args: argparse.Namespace) -> int:
-    result: ListResult = _service(args).list_sessions(_scope(args))
+    service = _service(args)
+    result: ListResult = service.list_sessions(_scope(args))
+    setup = _setup_json(service.settings)
     if args.json:
         _print_json(
             {
@@ -125,9 +127,11 @@ def list_sessions(args: argparse.Namespace) -> int:
                         "updated_at": s.updated_at.isoformat(timespec="seconds") if s.updated_at else None,
                         "thread_id": s.thread_id,
                         "messages": s.messages,
+                        "source": s.source,
                     }
                     for s in result.sessions
-                ]
+                ],
+                **setup,
             }
         )
         return 0
@@ -139,7 +143,20 @@ def list_sessions(args: argparse.Namespace) -> int:
         print(f"{marker} {s.key}  (updated {when}, {s.messages} messages, {s.source})")
     if result.resolved_key:
         print("* = the session /savenow uses here; `/savenow <sessionKey>` picks another.")
+    print(f"workspace: {setup['workspace']} ({setup['workspace_from']})")
+    print(f"time zone: {setup['timezone'] or 'host local'} ({setup['timezone_from']})")
     return 0
+
+
+def _setup_json(settings: Settings) -> dict[str, Any]:
+    """Which workspace and time zone were used, and where each came from (zero-flag setup, issue 13)."""
+    setup = settings.openclaw
+    return {
+        "workspace": str(settings.workspace),
+        "workspace_from": setup.workspace_from if setup else "savenow settings",
+        "timezone": settings.timezone,
+        "timezone_from": setup.timezone_from if setup else "savenow settings",
+    }
 
 
 def undo(args: argparse.Namespace) -> int:

@@ -8,12 +8,13 @@ from __future__ import annotations
 import os
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     SecretStr,
     ValidationError,
     field_validator,
@@ -22,6 +23,9 @@ from pydantic import (
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from .errors import ConfigError
+
+if TYPE_CHECKING:
+    from .openclaw_setup import OpenClawSetup
 
 CONFIG_ENV = "SAVENOW_CONFIG"
 DEFAULT_CONFIG_PATH = Path("~/.config/savenow/config.yaml")
@@ -79,12 +83,19 @@ class Settings(BaseSettings):
     def _expand(cls, value: Path | None) -> Path | None:
         return value.expanduser() if value is not None else None
 
+    _openclaw: Any = PrivateAttr(default=None)  # OpenClawSetup: what the OpenClaw install supplied, and why
+
     @model_validator(mode="after")
     def _default_sessions_dir(self) -> Settings:
-        # OpenClaw keeps each agent's sessions under its own folder: follow agent_id unless told otherwise.
-        if self.sessions_dir is None:
-            self.sessions_dir = Path(f"~/.openclaw/agents/{self.agent_id}/sessions").expanduser()
-        return self
+        # Unset workspace / timezone / sessions_dir come from the OpenClaw install (OPENCLAW_STATE_DIR,
+        # openclaw.json); each agent's sessions live under its own folder, so they follow agent_id.
+        from .openclaw_setup import apply_openclaw_defaults
+
+        return apply_openclaw_defaults(self)
+
+    @property
+    def openclaw(self) -> OpenClawSetup:
+        return self._openclaw  # type: ignore[no-any-return]
 
     @property
     def state_dir(self) -> Path:

@@ -85,3 +85,48 @@ class SaveNowInternalError(SaveNowError):
     """A bug or an environment failure; exit 1."""
 
     exit_code = 1
+
+
+# ---- OpenClaw's SQLite-era store (issue 13) ----------------------------------------------------
+
+
+class UnsupportedSessionStoreError(BadInputError):
+    """OpenClaw's session database has a layout this reader does not know, or cannot be read."""
+
+    @classmethod
+    def for_layout(
+        cls, path: object, version: int | None, missing: list[str]
+    ) -> UnsupportedSessionStoreError:
+        found = f"schema {version}" if version is not None else "no schema version"
+        if version is not None and version < 8 and not missing:
+            why_en, why_zh = (
+                "it holds no session tables (sessions moved into SQLite at schema 8)",
+                ("其中没有会话表（会话从 schema 8 起才存入 SQLite）"),
+            )
+        else:
+            why_en = "it lacks " + ", ".join(missing)
+            why_zh = "缺少 " + "、".join(missing)
+        return cls(
+            f"Cannot read OpenClaw's session database {path} ({found}): {why_en}. "
+            "Point --sessions-dir at a sessions folder, or update savenow.",
+            f"无法读取 OpenClaw 的会话数据库 {path}（{'schema ' + str(version) if version is not None else '没有 schema 版本'}）："
+            f"{why_zh}。请用 --sessions-dir 指向会话目录，或更新 savenow。",
+        )
+
+    @classmethod
+    def unreadable(cls, path: object, reason: str) -> UnsupportedSessionStoreError:
+        return cls(
+            f"Cannot read OpenClaw's session database {path}: {reason}.",
+            f"无法读取 OpenClaw 的会话数据库 {path}：{reason}。",
+        )
+
+
+class SessionStoreBusyError(SaveNowError):
+    """OpenClaw's session database stayed locked by a writer for longer than the busy timeout."""
+
+    @classmethod
+    def for_path(cls, path: object, seconds: float) -> SessionStoreBusyError:
+        return cls(
+            f"OpenClaw's session database {path} stayed locked for {seconds:g} s; try again in a moment.",
+            f"OpenClaw 的会话数据库 {path} 被锁定超过 {seconds:g} 秒，请稍后再试。",
+        )

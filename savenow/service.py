@@ -278,12 +278,14 @@ class SaveNowService:
 
     def _require_a_store(self) -> None:
         """Say where savenow looked when there is no session store at all (a fresh machine, a typo)."""
-        folders = [
-            f for f in (self.settings.sessions_dir, self.settings.effective_recorder_dir) if f is not None
-        ]
-        if any((folder / "sessions.json").is_file() for folder in folders):
+        from .sessions.era import any_store_present, store_locations
+
+        if any_store_present(self.settings):
             return
-        where = " or ".join(str(folder) for folder in folders)
+        where = " or ".join(
+            str(place.parent if place.name == "sessions.json" else place)
+            for place in store_locations(self.settings)
+        )
         raise SessionResolutionError(
             f"No session store found in {where}. Point --sessions-dir (SAVENOW_SESSIONS_DIR) at OpenClaw's "
             "sessions folder, e.g. ~/.openclaw/agents/main/sessions, or let the bot record chats first.",

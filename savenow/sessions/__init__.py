@@ -13,15 +13,18 @@ from __future__ import annotations
 from .keys import is_excluded_key, telegram_session_key, validate_session_key
 from .openclaw import OpenClawFileStore
 from .resolve import SessionCatalog
-from .store import SessionInfo, SessionStore, Transcript
+from .store import ChatIndex, SessionInfo, SessionStore, Transcript, UserMessageProbe, WritableStore
 from .transcript import clean_text, message_from_line
 
 __all__ = [
+    "ChatIndex",
     "OpenClawFileStore",
     "SessionCatalog",
     "SessionInfo",
     "SessionStore",
     "Transcript",
+    "UserMessageProbe",
+    "WritableStore",
     "clean_text",
     "is_excluded_key",
     "message_from_line",

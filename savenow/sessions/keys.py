@@ -107,3 +107,18 @@ def chat_type_from_key(key: str) -> str | None:
     if _DIRECT_PART.search(key) or key.endswith(":main"):
         return "direct"
     return None
+
+
+# Keys OpenClaw wrote before keys carried the agent (`telegram:group:-100…:topic:2`, `main`);
+# system keys without an agent (`cron:…`, `hook:…`, `node-…`, `global`) are left as they are.
+_LEGACY_UNPREFIXED = re.compile(r"^(?!agent:|cron:|hook:|node-|subagent:)[a-z][a-z0-9_-]{0,31}:[^:]")
+_AGENTLESS_SYSTEM_KEYS = frozenset({"global", "unknown"})
+
+
+def canonical_session_key(key: str, agent_id: str) -> str:
+    """The canonical form of a key: legacy keys without the agent prefix get ``agent:<agent_id>:``."""
+    if key == "main":
+        return main_session_key(agent_id)
+    if key in _AGENTLESS_SYSTEM_KEYS or not _LEGACY_UNPREFIXED.match(key):
+        return key
+    return f"agent:{agent_id}:{key}"

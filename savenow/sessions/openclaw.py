@@ -33,7 +33,6 @@ import os
 import re
 import threading
 from collections.abc import Iterator
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -41,14 +40,13 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from ..errors import BadInputError
-from ..models import ChatMessage
-from .keys import chat_id_from_key, chat_type_from_key, thread_id_from_key
+from .keys import canonical_session_key, chat_id_from_key, chat_type_from_key, thread_id_from_key
 from .store import SessionInfo, Transcript
-from .transcript import clean_text, message_from_line
+from .transcript import message_from_line
+from .window import TailCollector
 
 STORE_FILE = "sessions.json"
 TRANSCRIPT_SUFFIX = ".jsonl"
-EDIT_CUSTOM_TYPE = "savenow.edit"  # the recorder's "this message was edited" line
 
 BLOCK_BYTES = 128 * 1024
 MAX_LINE_BYTES = 8 * 1024 * 1024
@@ -109,11 +107,11 @@ class _Snapshot:
 
     def __init__(self, signature: tuple[int, ...], raw: dict[str, Any], store: OpenClawFileStore) -> None:
         self.signature = signature
-        self.raw = raw
+        self.raw = _canonical_keys(raw, store.agent_id)
         self.source = store.source
         self.resolver = _TranscriptResolver(store.sessions_dir, _directory_names(store.sessions_dir))
         self.by_chat: dict[str, list[str]] = {}
-        for key, value in raw.items():
+        for key, value in self.raw.items():
             chat = _raw_chat_id(key, value)
             if chat is not None:
                 self.by_chat.setdefault(chat, []).append(key)
@@ -190,16 +188,18 @@ def _raw_chat_id(key: str, value: Any) -> str | None:
 
 # Parsed stores shared by every OpenClawFileStore in the process (the bot builds a catalog per
 # command), keyed by folder and source and revalidated on each use by the files' stat signature.
-_SNAPSHOTS: dict[tuple[str, str], _Snapshot] = {}
+_SNAPSHOTS: dict[tuple[str, str, str], _Snapshot] = {}
 _SNAPSHOTS_LOCK = threading.Lock()
 
 
 class OpenClawFileStore:
     """A folder holding ``sessions.json`` and its transcripts; a missing folder is an empty store."""
 
-    def __init__(self, sessions_dir: Path, source: str = "openclaw") -> None:
+    def __init__(self, sessions_dir: Path, source: str = "openclaw", agent_id: str | None = None) -> None:
         self.sessions_dir = Path(sessions_dir).expanduser()
         self.source = source
+        # Legacy keys without the agent prefix belong to the agent whose folder this is.
+        self.agent_id = agent_id or agent_of_folder(self.sessions_dir) or "main"
 
     # -- the SessionStore interface --
 
@@ -209,7 +209,7 @@ class OpenClawFileStore:
 
     def get(self, key: str) -> SessionInfo | None:
         snapshot = self._load()
-        return snapshot.info(key) if snapshot else None
+        return snapshot.info(canonical_session_key(key, self.agent_id)) if snapshot else None
 
     def read_messages(self, info: SessionInfo, limit: int) -> Transcript:
         if info.transcript_path is None or limit <= 0:
@@ -248,8 +248,8 @@ class OpenClawFileStore:
     # -- loading, cached on the files' stat signature --
 
     @property
-    def _cache_key(self) -> tuple[str, str]:
-        return (os.path.abspath(self.sessions_dir), self.source)
+    def _cache_key(self) -> tuple[str, str, str]:
+        return (os.path.abspath(self.sessions_dir), self.source, self.agent_id)
 
     def _load(self) -> _Snapshot | None:
         path = self.sessions_dir / STORE_FILE
@@ -289,6 +289,27 @@ class OpenClawFileStore:
                 f"会话存储 {path} 必须是「会话键 → 条目」的映射",
             )
         return data
+
+
+def _canonical_keys(raw: dict[str, Any], agent_id: str) -> dict[str, Any]:
+    """The store re-keyed by canonical key (OPENCLAW-STORE.md); a key already canonical wins over its legacy twin."""
+    if all(key.startswith("agent:") for key in raw):
+        return raw
+    keyed: dict[str, Any] = {}
+    for key, value in raw.items():
+        canonical = canonical_session_key(key, agent_id)
+        if canonical != key and canonical in raw:
+            continue
+        keyed[canonical] = value
+    return keyed
+
+
+def agent_of_folder(sessions_dir: Path) -> str | None:
+    """The agent a ``<state>/agents/<agentId>/sessions`` folder belongs to; None for any other folder."""
+    parts = Path(sessions_dir).parts
+    if len(parts) >= 3 and parts[-1] == "sessions" and parts[-3] == "agents":
+        return parts[-2]
+    return None
 
 
 def _directory_names(folder: Path) -> frozenset[str]:
@@ -418,11 +439,13 @@ def iter_lines_backwards(
 
 
 def read_transcript_tail(path: Path, limit: int) -> Transcript:
-    """The last ``limit`` user/assistant messages of a pi transcript, oldest first (DESIGN §4)."""
-    newest_first: list[ChatMessage] = []
-    edits: dict[str, str] = {}  # entry id -> newest edited text (recorder edits)
+    """The last ``limit`` user/assistant messages of a pi transcript, oldest first (DESIGN §4).
+
+    The conversation rules (header, reset, rewind, retries, edits) are the shared
+    :class:`~savenow.sessions.window.TailCollector`'s, the same for the SQLite store.
+    """
+    collector = TailCollector(limit)
     malformed = 0
-    seen = 0
     for raw in iter_lines_backwards(path):
         if raw is None:
             malformed += 1
@@ -431,7 +454,7 @@ def read_transcript_tail(path: Path, limit: int) -> Transcript:
         if not line:
             continue
         if len(line) > _CHEAP_SKIP_BYTES and b'"toolResult"' in line[:512]:
-            seen += 1  # a huge tool result: never shown, not worth parsing
+            collector.count_unparsed_message()  # a huge tool result: never shown, not worth parsing
             continue
         try:
             obj = json.loads(line)
@@ -441,36 +464,10 @@ def read_transcript_tail(path: Path, limit: int) -> Transcript:
         if not isinstance(obj, dict):
             malformed += 1
             continue
-        kind = obj.get("type")
-        if kind == "session":
-            break  # the header: where this conversation starts
-        if kind == "custom" and obj.get("customType") == EDIT_CUSTOM_TYPE:
-            _remember_edit(obj, edits)
-            continue
-        if kind != "message":
-            continue
-        seen += 1
-        message = message_from_line(obj)
-        entry_id = obj.get("id")
-        if isinstance(entry_id, str) and entry_id in edits and message is not None:
-            edited = clean_text(edits[entry_id])
-            message = replace(message, text=edited) if edited else None
-        if message is None:
-            continue
-        newest_first.append(message)
-        if len(newest_first) >= limit:
+        if not collector.add(obj):
             break
-    newest_first.reverse()
-    return Transcript(messages=newest_first, malformed_lines=malformed, total_messages_seen=seen)
-
-
-def _remember_edit(obj: dict[str, Any], edits: dict[str, str]) -> None:
-    data = obj.get("data")
-    if not isinstance(data, dict):
-        return
-    target, text = data.get("targetId"), data.get("text")
-    if isinstance(target, str) and isinstance(text, str):
-        edits.setdefault(target, text)  # read backwards: the first seen is the newest edit
+    collector.end_window()
+    return collector.transcript(malformed)
 
 
 def transcript_has_user_message(path: Path, head_bytes: int = HEAD_PROBE_BYTES) -> bool:

@@ -36,7 +36,8 @@ from ..clock import Clock
 from ..fileio import atomic_write, fsync_dir
 from ..vocabulary import ChatType, Role
 from .keys import chat_id_from_key, chat_type_from_key, thread_id_from_key, validate_session_key
-from .openclaw import EDIT_CUSTOM_TYPE, STORE_FILE, TRANSCRIPT_SUFFIX, iter_lines_backwards
+from .openclaw import STORE_FILE, TRANSCRIPT_SUFFIX, iter_lines_backwards
+from .window import EDIT_CUSTOM_TYPE
 
 MAX_RECORDED_CHARS = 64_000  # Telegram caps a message at 4,096; this only guards against misuse
 EDIT_SCAN_LINES = 5_000  # how far back an edit looks for the message it changes

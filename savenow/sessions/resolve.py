@@ -8,14 +8,13 @@ recorder's store, which only serves the keys OpenClaw lacks (§5.1).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import SessionNotFoundError, SessionResolutionError
 from ..vocabulary import ChatType
 from .keys import is_excluded_key, main_session_key, validate_session_key
 from .openclaw import OpenClawFileStore
-from .store import SessionInfo, SessionStore, Transcript
+from .store import ChatIndex, SessionInfo, SessionStore, Transcript, UserMessageProbe
 
 if TYPE_CHECKING:
     from ..config import Settings
@@ -41,9 +40,9 @@ class SessionCatalog:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> SessionCatalog:
-        stores: list[SessionStore] = []
-        if settings.sessions_dir is not None:
-            stores.append(OpenClawFileStore(Path(settings.sessions_dir)))
+        from .era import openclaw_stores  # the file or SQLite era, by what the install holds
+
+        stores: list[SessionStore] = openclaw_stores(settings)
         stores.append(OpenClawFileStore(settings.effective_recorder_dir, source="recorder"))
         return cls(stores, agent_id=settings.agent_id)
 
@@ -72,9 +71,8 @@ class SessionCatalog:
         if info.has_user_message is not None:
             return info.has_user_message
         store = self._store_of(info)
-        probe = getattr(store, "probe_user_message", None)
-        if probe is not None:
-            return bool(probe(info))
+        if isinstance(store, UserMessageProbe):
+            return store.probe_user_message(info)
         transcript = store.read_messages(info, 200)
         return any(message.role == "user" for message in transcript.messages)
 
@@ -104,8 +102,7 @@ class SessionCatalog:
         """A chat's sessions across stores (first store wins a key), newest first; indexed when the store can."""
         merged: dict[str, SessionInfo] = {}
         for position, store in enumerate(self.stores):
-            finder = getattr(store, "sessions_in_chat", None)
-            found = finder(chat) if finder is not None else store.list_sessions()
+            found = store.sessions_in_chat(chat) if isinstance(store, ChatIndex) else store.list_sessions()
             for info in found:
                 if info.key in merged or any(earlier.get(info.key) for earlier in self.stores[:position]):
                     continue
@@ -190,7 +187,7 @@ class SessionCatalog:
             if store.get(info.key) == info:
                 return store
         for store in self.stores:
-            if getattr(store, "source", None) == info.source:
+            if store.source == info.source:
                 return store
         return self.stores[0]
 

@@ -1,14 +1,20 @@
 """The session-store interface every reader implements (DESIGN §5.1).
 
-Two implementations share one reader: OpenClaw's own store (read only) and the
-bot's recorder store, which writes the same layout.
+Readers: OpenClaw's file-era store and the bot's recorder store (one reader, the
+same layout), and OpenClaw's SQLite-era database (:mod:`.sqlite_store`). Beside the
+required :class:`SessionStore`, a store may offer optional capabilities, each a
+``runtime_checkable`` Protocol the catalog tests with ``isinstance``:
+
+* :class:`ChatIndex` — the sessions of one chat without listing every session;
+* :class:`UserMessageProbe` — whether a session has a user message, cheaper than reading it;
+* :class:`WritableStore` — a store savenow itself writes (the recorder); OpenClaw's never are.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Literal, Protocol, runtime_checkable
 
 from ..models import ChatMessage
 
@@ -39,9 +45,48 @@ class Transcript:
     total_messages_seen: int = 0  # message entries examined, tool results and empties included
 
 
+@runtime_checkable
 class SessionStore(Protocol):
+    source: str  # what SessionInfo.source says for sessions from this store
+
     def list_sessions(self) -> list[SessionInfo]: ...
 
     def get(self, key: str) -> SessionInfo | None: ...
 
     def read_messages(self, info: SessionInfo, limit: int) -> Transcript: ...
+
+
+@runtime_checkable
+class ChatIndex(Protocol):
+    """A store that finds one chat's sessions by an index (a /savenow in a topic needs only those)."""
+
+    def sessions_in_chat(self, chat_id: str) -> list[SessionInfo]: ...
+
+
+@runtime_checkable
+class UserMessageProbe(Protocol):
+    """A store that answers "has this session a user message?" without reading the whole transcript."""
+
+    def probe_user_message(self, info: SessionInfo) -> bool: ...
+
+
+@runtime_checkable
+class WritableStore(Protocol):
+    """A store savenow writes in the file layout (the bot's recorder). OpenClaw's stores never are."""
+
+    def record(
+        self,
+        key: str,
+        *,
+        role: Literal["user", "assistant"],
+        text: str,
+        message_id: int | str | None,
+        chat_id: str,
+        chat_type: Literal["direct", "group"],
+        thread_id: str | None = None,
+        sender: str | None = None,
+    ) -> None: ...
+
+    def record_edit(self, key: str, *, message_id: int | str, text: str) -> bool: ...
+
+    def start_new_session(self, key: str) -> str: ...

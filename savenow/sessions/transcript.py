@@ -5,6 +5,8 @@ OpenClaw's inbound metadata blocks (fenced JSON after ``Conversation info
 (untrusted metadata):`` and its siblings), envelope prefixes such as
 ``[Thu 2026-11-26 14:03 GMT+8]``, and the silent-reply tokens OpenClaw's agent
 uses when it chooses not to answer. A message is clipped to 4,000 characters.
+Before that, :mod:`.shapes` drops what real transcripts hold that nobody said
+(delivery mirrors, reply tags, gateway scaffolding and prompts).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..models import ChatMessage
+from . import shapes
 
 MAX_MESSAGE_CHARS = 4000
 _ELLIPSIS = "…"
@@ -75,18 +78,33 @@ def message_from_line(obj: Any) -> ChatMessage | None:
     None for every other line type, for tool results, and for messages whose
     visible text is empty once tools, thinking and metadata are removed.
     """
-    if not isinstance(obj, dict) or obj.get("type") != "message":
-        return None
-    message = obj.get("message")
-    if not isinstance(message, dict):
+    message = message_body(obj)
+    if message is None:
         return None
     role = message.get("role")
     if role not in ("user", "assistant"):
         return None
-    text = clean_text(content_text(message.get("content")))
+    raw = content_text(message.get("content"))
+    if role == "assistant":
+        if shapes.is_stand_in_assistant(message, obj):
+            return None
+        text = clean_text(shapes.clean_assistant_text(raw))
+    else:
+        text = clean_text(shapes.strip_user_scaffolding(raw))
+        if shapes.is_machine_prompt(text):
+            return None
     if not text or (role == "assistant" and text in _SILENT_REPLIES):
         return None
     return ChatMessage(role=role, text=text, timestamp=_timestamp(obj, message))
+
+
+def message_body(obj: Any) -> dict[str, Any] | None:
+    """The ``message`` of a message line; older files write it without ``"type"`` (OPENCLAW-STORE.md)."""
+    if not isinstance(obj, dict):
+        return None
+    kind = obj.get("type", "message")
+    message = obj.get("message")
+    return message if kind == "message" and isinstance(message, dict) else None
 
 
 def _timestamp(line: dict[str, Any], message: dict[str, Any]) -> str | None:

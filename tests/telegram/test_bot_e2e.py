@@ -154,6 +154,7 @@ def test_a_double_tap_writes_once(tmp_path: Path) -> None:
         texts = sorted(a.params["text"] for a in answers)
         assert sum(t.startswith("✅ Saved") for t in texts) == 1
         assert bot.memory_text().count(SAVED_BULLET) == 1
+        await api.wait_for("editMessageText")  # the first tap has settled (answer, then the edit)
         api.push_callback(api.sent_message(call), ALICE, apply_data)  # a third, later tap
         answers = await api.wait_for("answerCallbackQuery", count=3)
         assert "already applied" in answers[2].params["text"]

@@ -1,0 +1,169 @@
+"""Zero-flag setup on an OpenClaw install: where its state, workspace and time zone are.
+
+OpenClaw keeps its state in ``OPENCLAW_STATE_DIR`` (default ``~/.openclaw``) and
+its configuration in ``<state>/openclaw.json`` (JSON5). When savenow's own
+settings (flags, ``SAVENOW_*`` environment, the YAML file) leave them unset:
+
+* **workspace** — the agent's entry (``agents.list[]`` with its ``id``, or
+  ``agents.entries.<id>``) names one; else a sole agent (or an install without a
+  roster) uses ``agents.defaults.workspace``, else ``<state>/workspace``; in a
+  roster of several agents an entry without one uses
+  ``<agents.defaults.workspace>/<id>`` when that root is set, else
+  ``<state>/workspace-<id>`` (OpenClaw's own rule, docs "Agent workspace");
+* **time zone** — the agent entry's ``userTimezone``, else
+  ``agents.defaults.userTimezone`` (the zone OpenClaw dates ``memory/YYYY-MM-DD.md``
+  in, so a note lands in the file OpenClaw's own flush would use), else the host's;
+* **sessions** — ``<state>/agents/<agentId>/…``; :mod:`savenow.sessions.era`
+  picks the file or SQLite store found there.
+
+What was used, and why, is kept in :class:`OpenClawSetup` (``settings.openclaw``)
+so ``savenow list`` can say it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .errors import ConfigError
+
+if TYPE_CHECKING:
+    from .config import Settings
+
+STATE_DIR_ENV = "OPENCLAW_STATE_DIR"
+CONFIG_NAME = "openclaw.json"
+
+
+@dataclass(frozen=True)
+class OpenClawSetup:
+    state_dir: Path
+    config_path: Path | None  # openclaw.json when it exists and was read
+    workspace_from: str  # "savenow settings" | "openclaw.json <key>" | "OpenClaw default"
+    timezone_from: str  # "savenow settings" | "openclaw.json <key>" | "host"
+    sessions_dir_explicit: bool  # sessions_dir came from savenow's settings: no era detection
+
+
+def openclaw_state_dir() -> Path:
+    configured = os.environ.get(STATE_DIR_ENV, "").strip()
+    return Path(configured).expanduser() if configured else Path("~/.openclaw").expanduser()
+
+
+def apply_openclaw_defaults(settings: Settings) -> Settings:
+    """Fill workspace, timezone and sessions_dir from the OpenClaw install where savenow's settings are silent."""
+    given = set(settings.model_fields_set)
+    state = openclaw_state_dir()
+    need_config = "workspace" not in given or "timezone" not in given
+    config_path = state / CONFIG_NAME
+    config = _read_config(config_path) if need_config and config_path.is_file() else None
+    agents = _mapping(config, "agents")
+    defaults = _mapping(agents, "defaults")
+    roster = _roster(agents)
+    entry = roster.get(settings.agent_id, {})
+
+    workspace_from = "savenow settings"
+    if "workspace" not in given:
+        workspace, workspace_from = _workspace(state, settings.agent_id, defaults, roster, entry)
+        settings.workspace = workspace
+    timezone_from = "savenow settings" if "timezone" in given else "host"
+    if "timezone" not in given:
+        for where, value in (
+            (f"agent {settings.agent_id}", entry.get("userTimezone")),
+            ("agents.defaults", defaults.get("userTimezone")),
+        ):
+            if isinstance(value, str) and value.strip():
+                settings.timezone = _checked_zone(value.strip(), config_path, f"{where}.userTimezone")
+                timezone_from = f"{CONFIG_NAME} {where}.userTimezone"
+                break
+    explicit_sessions = "sessions_dir" in given
+    if not explicit_sessions:
+        settings.sessions_dir = state / "agents" / settings.agent_id / "sessions"
+    settings._openclaw = OpenClawSetup(
+        state_dir=state,
+        config_path=config_path if config is not None else None,
+        workspace_from=workspace_from,
+        timezone_from=timezone_from,
+        sessions_dir_explicit=explicit_sessions,
+    )
+    return settings
+
+
+def _workspace(
+    state: Path,
+    agent_id: str,
+    defaults: dict[str, Any],
+    roster: dict[str, dict[str, Any]],
+    entry: dict[str, Any],
+) -> tuple[Path, str]:
+    own = _path_value(entry.get("workspace"), state)
+    if own is not None:
+        return own, f"{CONFIG_NAME} agent {agent_id}.workspace"
+    root = _path_value(defaults.get("workspace"), state)
+    if len(roster) > 1:
+        if root is not None:
+            return root / agent_id, f"{CONFIG_NAME} agents.defaults.workspace/{agent_id}"
+        return state / f"workspace-{agent_id}", "OpenClaw default for an agent of several"
+    if root is not None:
+        return root, f"{CONFIG_NAME} agents.defaults.workspace"
+    return state / "workspace", "OpenClaw default"
+
+
+def _checked_zone(name: str, path: Path, key: str) -> str:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError) as exc:
+        raise ConfigError(
+            f"{path}: {key} is not a known time zone ({name!r}); pass --timezone to override it",
+            f"{path}：{key} 不是已知时区（{name!r}）；可用 --timezone 覆盖",
+        ) from exc
+    return name
+
+
+def _read_config(path: Path) -> dict[str, Any]:
+    import json5
+
+    try:
+        data = json5.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(
+            f"{path}: cannot read ({exc.strerror})", f"无法读取 {path}（{exc.strerror}）"
+        ) from exc
+    except ValueError as exc:
+        raise ConfigError(
+            f"{path}: not valid JSON5 ({exc}); pass --workspace and --timezone to skip it",
+            f"{path} 不是合法的 JSON5（{exc}）；可用 --workspace 和 --timezone 跳过它",
+        ) from exc
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: must be an object", f"{path} 必须是对象")
+    return data
+
+
+def _mapping(parent: Any, key: str) -> dict[str, Any]:
+    value = parent.get(key) if isinstance(parent, dict) else None
+    return value if isinstance(value, dict) else {}
+
+
+def _roster(agents: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Agent entries by id, from ``agents.list[]`` (array of {id, …}) or ``agents.entries`` ({id: {…}})."""
+    roster: dict[str, dict[str, Any]] = {}
+    listed = agents.get("list")
+    if isinstance(listed, list):
+        for item in listed:
+            if isinstance(item, dict) and isinstance(item.get("id"), str):
+                roster.setdefault(item["id"], item)
+    entries = agents.get("entries")
+    if isinstance(entries, dict):
+        for agent_id, item in entries.items():
+            if isinstance(item, dict):
+                roster.setdefault(str(agent_id), item)
+    return roster
+
+
+def _path_value(value: Any, state: Path) -> Path | None:
+    if not isinstance(value, str) or not value.strip():
+        return None
+    path = Path(value.strip()).expanduser()
+    return path if path.is_absolute() else state / path
