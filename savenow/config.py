@@ -48,11 +48,18 @@ class TelegramSettings(BaseModel):
 
     token: SecretStr | None = None
     api_base_url: str | None = None
+    # Nobody is trusted by default (DESIGN §3.1): the users who may use savenow, in their own chats...
     allowed_user_ids: list[int] = Field(default_factory=list)
-    allowed_chat_ids: list[int] = Field(default_factory=list)
-    admin_user_ids: list[int] = Field(default_factory=list)  # may press others' Apply/Cancel
+    allowed_chat_ids: list[int] = Field(default_factory=list)  # empty = any chat an allowed user writes in
+    # ...and the admins, who also may name any session key, use the main session, press others' buttons.
+    admin_user_ids: list[int] = Field(default_factory=list)
     language: Literal["auto", "en", "zh"] = "auto"
     idle_gap_minutes: int = Field(24 * 60, ge=1)  # recorder: a new session id after this much silence
+    cooldown_seconds: float = Field(5, ge=0, le=3600)  # per user, between two extractions
+    webhook_url: str | None = None  # set: receive updates by webhook instead of polling
+    webhook_listen: str = "127.0.0.1"
+    webhook_port: int = Field(8443, ge=1, le=65535)
+    webhook_secret_token: SecretStr | None = None  # None: a random one per start
 
 
 class Settings(BaseSettings):

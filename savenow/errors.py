@@ -3,9 +3,14 @@
 Adapters (CLI, Telegram) render ``error.message(lang)``; the CLI exits with
 ``error.exit_code`` (2 = refused or bad input, DESIGN §10). Never put secrets
 (API keys, tokens) into a message.
+
+New code raises with a catalog entry, ``SessionNotFoundError(Text("session.not_found", key=k))``
+(:mod:`savenow.messages` holds the words); the older ``Error(en, zh)`` form still works.
 """
 
 from __future__ import annotations
+
+from .messages import Text
 
 
 class SaveNowError(Exception):
@@ -13,7 +18,11 @@ class SaveNowError(Exception):
 
     exit_code: int = 2
 
-    def __init__(self, en: str, zh: str | None = None) -> None:
+    def __init__(self, en: str | Text, zh: str | None = None) -> None:
+        self.key: str | None = None
+        if isinstance(en, Text):
+            self.key = en.key
+            en, zh = en.render("en"), en.render("zh")
         super().__init__(en)
         self.en = en
         self.zh = zh or en
@@ -85,3 +94,14 @@ class SaveNowInternalError(SaveNowError):
     """A bug or an environment failure; exit 1."""
 
     exit_code = 1
+
+
+# -- access and storage (issue 9, issue 11 item 6) ---------------------------------------------
+
+
+class NotTrustedError(AccessDeniedError):
+    """Nobody is configured yet (DESIGN §3.1): the reply names the user's id and the config line."""
+
+
+class LockTimeoutError(SaveNowError):
+    """Another savenow process kept the file locked for too long."""

@@ -375,6 +375,7 @@ class FakeBotAPI:
         return True
 
     _api_deleteWebhook = _api_true
+    _api_setWebhook = _api_true
     _api_setMyCommands = _api_true
     _api_deleteMyCommands = _api_true
     _api_answerCallbackQuery = _api_true
