@@ -269,7 +269,8 @@ class SaveNowService:
         if key is not None:
             key = validate_session_key(key)  # a path-like key is refused before anything is looked up
             self.access.require_session_key(scope, key)
-        self._require_a_store()
+        if scope.via == "local":
+            self._require_a_store()  # a chat is told which key to use instead, never a server path
         if scope.chat_id is None and key is None and scope.target_session_key is None:
             # The command line with no chat: the agent's main session (§3, a direct chat without topics).
             key = f"agent:{self.settings.agent_id}:main"
