@@ -178,8 +178,9 @@ def test_a_network_error_is_logged_and_the_bot_keeps_going(tmp_path: Path) -> No
                 api.fail_next("sendMessage", status=502, retry_after=None)
                 api.fail_next("getUpdates", status=502, retry_after=None)
                 api.push_message(FORUM, ALICE, "/savenow", thread_id=42)
-                await api.wait_for("getUpdates")
-                await asyncio.sleep(0)
+                # Both failures must be used up before the next command, or they could hit it instead.
+                await api.wait_for_attempt("sendMessage", 502)
+                await api.wait_for_attempt("getUpdates", 502)
                 api.push_message(FORUM, ALICE, "/savenow", thread_id=43)
                 await api.wait_for("sendMessage", in_topic(43))
                 assert next(c.status for c in api.calls if c.method == "sendMessage") == 502
