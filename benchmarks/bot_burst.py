@@ -26,14 +26,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot_concurrency import CHAT_ID, NOW, SlowExtractor, seed_topics  # noqa: E402
-from telegram.ext import AIORateLimiter  # noqa: E402
+from bot_concurrency import CHAT_ID, NOW, SlowExtractor, seed_topics
+from telegram.ext import AIORateLimiter
 
-from savenow.clock import Clock  # noqa: E402
-from savenow.config import Settings  # noqa: E402
-from savenow.service import SaveNowService  # noqa: E402
-from savenow.telegram.bot import serve  # noqa: E402
-from tests.fakes.botapi import FakeBotAPI, group_chat, user  # noqa: E402
+from savenow.clock import Clock
+from savenow.config import Settings
+from savenow.service import SaveNowService
+from savenow.telegram.bot import serve
+from tests.fakes.botapi import FakeBotAPI, group_chat, user
 
 USERS = 20
 
@@ -49,7 +49,7 @@ def kind(text: str) -> str:
 
 
 async def measure(commands: int, topics: int, seconds: float, extract_seconds: float) -> None:
-    with tempfile.TemporaryDirectory() as folder, FakeBotAPI() as api:
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as folder, FakeBotAPI() as api:
         root = Path(folder)
         (root / "workspace").mkdir()
         settings = Settings(
@@ -97,11 +97,15 @@ async def measure(commands: int, topics: int, seconds: float, extract_seconds: f
         stop.set()
         await bot
         stopped = time.monotonic() - stopping
-    print(f"{commands} /savenow over {seconds:.0f} s in {topics} topics, extractor {extract_seconds:.1f} s each")
+    print(
+        f"{commands} /savenow over {seconds:.0f} s in {topics} topics, extractor {extract_seconds:.1f} s each"
+    )
     print("answers: " + ", ".join(f"{name} {count}" for name, count in sorted(counts.items())))
     print(f"last answer {last:.2f} s after the first command")
     verdict = "OK" if stopped < 2 else "SLOW"
-    print(f"stop with {topics} extractions running: serve() returned in {stopped:.2f} s (target < 2 s: {verdict})")
+    print(
+        f"stop with {topics} extractions running: serve() returned in {stopped:.2f} s (target < 2 s: {verdict})"
+    )
 
 
 UTC_CLOCK = NOW.tzinfo

@@ -22,6 +22,7 @@ from pydantic import (
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from .errors import ConfigError
+from .messages import Text
 
 CONFIG_ENV = "SAVENOW_CONFIG"
 DEFAULT_CONFIG_PATH = Path("~/.config/savenow/config.yaml")
@@ -146,15 +147,11 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except OSError as exc:
-        raise ConfigError(
-            f"config file {path}: cannot read ({exc.strerror})", f"配置文件 {path} 无法读取"
-        ) from exc
+        raise ConfigError(Text("config.cannot_read", path=path, reason=exc.strerror)) from exc
     except yaml.YAMLError as exc:
-        raise ConfigError(
-            f"config file {path}: not valid YAML ({exc})", f"配置文件 {path} 不是合法的 YAML"
-        ) from exc
+        raise ConfigError(Text("config.bad_yaml", path=path, reason=exc)) from exc
     if not isinstance(data, dict):
-        raise ConfigError(f"config file {path}: must be a mapping of keys", f"配置文件 {path} 必须是键值映射")
+        raise ConfigError(Text("config.not_mapping", path=path))
     return data
 
 
@@ -162,7 +159,7 @@ def _config_path(explicit: str | os.PathLike[str] | None) -> Path | None:
     if explicit:
         path = Path(explicit).expanduser()
         if not path.is_file():
-            raise ConfigError(f"config file {path}: not found", f"找不到配置文件 {path}")
+            raise ConfigError(Text("config.not_found", path=path))
         return path
     if os.environ.get(CONFIG_ENV):
         return _config_path(os.environ[CONFIG_ENV])
@@ -205,8 +202,6 @@ def load_settings(config_file: str | os.PathLike[str] | None = None, **flags: An
         key = ".".join(str(p) for p in loc) or "(root)"
         source = _source_of(loc, flags, yaml_data, yaml_path)
         message = error.get("msg", "invalid value")
-        raise ConfigError(
-            f"config: {key} ({source}): {message}", f"配置项 {key}（来自 {source}）无效：{message}"
-        ) from exc
+        raise ConfigError(Text("config.bad_value", key=key, source=source, message=message)) from exc
     finally:
         _yaml_data.reset(token)

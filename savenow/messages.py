@@ -101,6 +101,63 @@ CATALOG: dict[str, dict[Lang, str]] = {
         "en": "{count} malformed transcript line(s) were skipped.",
         "zh": "跳过了 {count} 行格式错误的对话记录。",
     },
+    "session.key_not_text": {"en": "session key must be text", "zh": "会话键必须是文本"},
+    "session.key_empty": {"en": "session key is empty", "zh": "会话键为空"},
+    "session.key_too_long": {
+        "en": "session key is too long ({length} characters, at most {limit})",
+        "zh": "会话键太长（{length} 个字符，最多 {limit}）",
+    },
+    "session.key_control": {
+        "en": "session key {shown} contains control characters or spaces",
+        "zh": "会话键 {shown} 含有控制字符或空格",
+    },
+    "session.key_path": {
+        "en": "{shown} looks like a path, not a session key (e.g. agent:main:telegram:group:-100123:topic:42)",
+        "zh": "{shown} 看起来像路径，不是会话键（例如 agent:main:telegram:group:-100123:topic:42）",
+    },
+    # -- configuration and start-up ------------------------------------------------------------
+    "config.cannot_read": {
+        "en": "config file {path}: cannot read ({reason})",
+        "zh": "配置文件 {path} 无法读取（{reason}）",
+    },
+    "config.bad_yaml": {
+        "en": "config file {path}: not valid YAML ({reason})",
+        "zh": "配置文件 {path} 不是合法的 YAML（{reason}）",
+    },
+    "config.not_mapping": {
+        "en": "config file {path}: must be a mapping of keys",
+        "zh": "配置文件 {path} 必须是键值映射",
+    },
+    "config.not_found": {"en": "config file {path}: not found", "zh": "找不到配置文件 {path}"},
+    "config.bad_value": {
+        "en": "config: {key} ({source}): {message}",
+        "zh": "配置项 {key}（来自 {source}）无效：{message}",
+    },
+    "bot.no_token": {
+        "en": "telegram.token is not set: get one from @BotFather and set SAVENOW_TELEGRAM__TOKEN "
+        "or telegram.token in the config file",
+        "zh": "未设置 telegram.token：请向 @BotFather 申请令牌，并设置 SAVENOW_TELEGRAM__TOKEN 或配置文件中的 telegram.token",
+    },
+    "bot.no_workspace": {
+        "en": "workspace {path} does not exist: create it or set SAVENOW_WORKSPACE / --workspace",
+        "zh": "工作区 {path} 不存在：请创建它，或设置 SAVENOW_WORKSPACE / --workspace",
+    },
+    "bot.bad_webhook_url": {
+        "en": "telegram.webhook_url must be an https:// URL (Telegram only posts to https), not {url!r}",
+        "zh": "telegram.webhook_url 必须是 https:// 地址（Telegram 只向 https 推送），而不是 {url!r}",
+    },
+    "bot.bad_webhook_secret": {
+        "en": "telegram.webhook_secret_token must be 1-256 characters of A-Z, a-z, 0-9, _ and -",
+        "zh": "telegram.webhook_secret_token 必须是 1-256 个字符，只能包含 A-Z、a-z、0-9、_ 和 -",
+    },
+    "bot.token_rejected": {
+        "en": "telegram.token was rejected by the Bot API (401/404): check the token from @BotFather",
+        "zh": "Bot API 拒绝了 telegram.token（401/404）：请检查 @BotFather 给出的令牌",
+    },
+    "bot.unreachable": {
+        "en": "cannot reach the Bot API at {url}: {reason}",
+        "zh": "无法连接 Bot API {url}：{reason}",
+    },
     # -- previews, apply, cancel, undo (service) -------------------------------------------------
     "pending.replaced": {
         "en": "This preview was replaced by a newer one; use the latest preview's buttons.",

@@ -37,6 +37,7 @@ from telegram.ext import AIORateLimiter, Application, BaseRateLimiter, ContextTy
 from ..clock import Clock
 from ..config import Settings, load_settings
 from ..errors import ConfigError, SaveNowInternalError
+from ..messages import Text
 from . import i18n
 from .plugin import SaveNowPlugin, register
 
@@ -86,28 +87,15 @@ def check_startup_settings(settings: Settings) -> str:
     """The token, once the settings can run a bot; a ``ConfigError`` saying what to fix otherwise."""
     token = settings.telegram.token.get_secret_value().strip() if settings.telegram.token else ""
     if not token:
-        raise ConfigError(
-            "telegram.token is not set: get one from @BotFather and set SAVENOW_TELEGRAM__TOKEN "
-            "or telegram.token in the config file",
-            "未设置 telegram.token：请向 @BotFather 申请令牌，并设置 SAVENOW_TELEGRAM__TOKEN 或配置文件中的 telegram.token",
-        )
+        raise ConfigError(Text("bot.no_token"))
     webhook = settings.telegram.webhook_url
     if webhook is not None and (urlsplit(webhook).scheme != "https" or not urlsplit(webhook).hostname):
-        raise ConfigError(
-            f"telegram.webhook_url must be an https:// URL (Telegram only posts to https), not {webhook!r}",
-            f"telegram.webhook_url 必须是 https:// 地址（Telegram 只向 https 推送），而不是 {webhook!r}",
-        )
+        raise ConfigError(Text("bot.bad_webhook_url", url=webhook))
     secret = settings.telegram.webhook_secret_token
     if secret is not None and not _valid_secret(secret.get_secret_value()):
-        raise ConfigError(
-            "telegram.webhook_secret_token must be 1-256 characters of A-Z, a-z, 0-9, _ and -",
-            "telegram.webhook_secret_token 必须是 1-256 个字符，只能包含 A-Z、a-z、0-9、_ 和 -",
-        )
+        raise ConfigError(Text("bot.bad_webhook_secret"))
     if not settings.workspace.is_dir():
-        raise ConfigError(
-            f"workspace {settings.workspace} does not exist: create it or set SAVENOW_WORKSPACE / --workspace",
-            f"工作区 {settings.workspace} 不存在：请创建它，或设置 SAVENOW_WORKSPACE / --workspace",
-        )
+        raise ConfigError(Text("bot.no_workspace", path=settings.workspace))
     return token
 
 
@@ -230,16 +218,10 @@ async def _initialize(application: Application, settings: Settings) -> None:
     try:
         await application.initialize()  # getMe: checks the token
     except InvalidToken as error:
-        raise ConfigError(
-            "telegram.token was rejected by the Bot API (401/404): check the token from @BotFather",
-            "Bot API 拒绝了 telegram.token（401/404）：请检查 @BotFather 给出的令牌",
-        ) from error
+        raise ConfigError(Text("bot.token_rejected")) from error
     except NetworkError as error:
         url = settings.telegram.api_base_url or DEFAULT_API
-        raise SaveNowInternalError(
-            f"cannot reach the Bot API at {url}: {error.message}",
-            f"无法连接 Bot API {url}：{error.message}",
-        ) from error
+        raise SaveNowInternalError(Text("bot.unreachable", url=url, reason=error.message)) from error
 
 
 async def _announce(application: Application) -> None:
