@@ -209,8 +209,8 @@ CATALOG: dict[str, dict[Lang, str]] = {
         "zh": "{marker} {key}  （更新于 {updated}，{messages} 条消息，{source}）",
     },
     "cli.list_footer": {
-        "en": "* = the session /savenow uses here; `/savenow <sessionKey>` picks another.",
-        "zh": "* = /savenow 在这里使用的会话；`/savenow <sessionKey>` 选择其他会话。",
+        "en": "* = the session savenow uses for this scope; `savenow preview <SESSION_KEY>` picks another.",
+        "zh": "* = savenow 在这个范围使用的会话；`savenow preview <SESSION_KEY>` 选择其他会话。",
     },
     "cli.undone": {
         "en": "Undid the last write to {path}: removed {lines} lines.",
@@ -346,6 +346,10 @@ CATALOG: dict[str, dict[Lang, str]] = {
     "bot.expired": {
         "en": "⌛ This preview has expired; nothing was written. Send /savenow again.",
         "zh": "⌛ 这个预览已过期，没有写入任何内容。请重新发送 /savenow。",
+    },
+    "bot.expired_status": {
+        "en": "⌛ Expired after {ttl} min; nothing was written. Send /savenow again.",
+        "zh": "⌛ {ttl} 分钟后已过期，没有写入任何内容。请重新发送 /savenow。",
     },
     "bot.replaced": {
         "en": "↪ Replaced by a newer preview; nothing was written from this one.",

@@ -22,7 +22,9 @@ def test_every_message_has_english_and_chinese_with_the_same_fields(key: str) ->
 
 
 def test_chat_messages_hold_no_backticks() -> None:
-    chat = [key for key in CATALOG if key.startswith(("bot.", "access.", "session.")) or key.endswith(".chat")]
+    chat = [
+        key for key in CATALOG if key.startswith(("bot.", "access.", "session.")) or key.endswith(".chat")
+    ]
     assert [key for key in chat for lang in ("en", "zh") if "`" in CATALOG[key][lang]] == []
 
 

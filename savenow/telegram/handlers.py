@@ -398,6 +398,32 @@ class SaveNowHandlers:
             self._previews[(place.chat_id, last.message_id)] = rendered.chunks[-1]
             while len(self._previews) > KNOWN_PREVIEWS:
                 self._previews.popitem(last=False)
+            self._schedule_expiry(context, place.scope_key, result.pending_id, lang)
+
+    def _schedule_expiry(
+        self, context: ContextTypes.DEFAULT_TYPE, scope_key: str, pending_id: str, lang: Lang
+    ) -> None:
+        """When the TTL is over, the preview loses its buttons and says it expired, unpressed."""
+        jobs = context.job_queue  # None when the host application has no JobQueue
+        if jobs is None:
+            return
+        jobs.run_once(
+            self._expire,
+            when=timedelta(minutes=self.settings.preview_ttl_minutes),
+            data=(scope_key, pending_id, lang),
+            name=f"savenow-expire:{scope_key}:{pending_id}",
+        )
+
+    async def _expire(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+        job = context.job
+        if job is None or self._stopping:
+            return
+        scope_key, pending_id, lang = job.data  # type: ignore[misc]
+        ref = self._keyboards.get(scope_key)
+        if ref is None or ref.pending_id != pending_id:
+            return  # applied, cancelled or replaced since
+        ttl = self.settings.preview_ttl_minutes
+        await self._settle_scope(context, scope_key, i18n.text("expired_status", lang, ttl=ttl))
 
     # -- buttons --------------------------------------------------------------------------------
 

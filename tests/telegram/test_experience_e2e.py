@@ -254,3 +254,26 @@ def test_the_bot_stops_at_once_after_a_burst_with_extractions_still_running(tmp_
         release.set()
 
     run(body())
+
+
+def test_an_unpressed_preview_says_it_expired_when_its_time_is_up(tmp_path: Path) -> None:
+    async def body(api: FakeBotAPI, bot: Bot) -> None:
+        await converse(bot, FORUM, 42)
+        api.push_message(FORUM, ALICE, "/savenow", thread_id=42)
+        (preview,) = await api.wait_for("sendMessage", is_preview)
+        application = bot.plugin.application
+        (job,) = [j for j in application.job_queue.jobs() if j.name and j.name.startswith("savenow-expire:")]
+        assert job.next_t is not None  # due when the TTL is over (30 min): run it now, not after a wait
+        bot.clock.advance(minutes=31)
+        await job.run(application)
+        (edit,) = await api.wait_for("editMessageText")
+        assert (
+            edit.text
+            == preview.text + "\n\n⌛ Expired after 30 min; nothing was written. Send /savenow again."
+        )
+        assert edit.keyboard is None and "reply_markup" not in api.sent_message(preview)
+        api.push_message(FORUM, ALICE, "/savenow apply", thread_id=42)
+        await api.wait_for("sendMessage", lambda c: "expired" in c.text.lower() and c.text != edit.text)
+        assert bot.memory_text() == ""
+
+    run_with_bot(tmp_path, body)
