@@ -14,7 +14,7 @@ from typing import Any
 
 from .config import Settings, load_settings
 from .errors import BadInputError
-from .messages import Text, text
+from .messages import Lang, Text, text
 from .service import ApplyResult, ListResult, PreviewResult, SaveNowService, Scope
 
 _SETTINGS_FLAGS = ("workspace", "sessions_dir", "recorder_dir", "timezone", "extractor", "transcript_limit")
@@ -35,7 +35,7 @@ def _scope(args: argparse.Namespace) -> Scope:
     return Scope(chat_id=chat_id, thread_id=thread_id, lang=_lang(args))
 
 
-def _lang(args: argparse.Namespace) -> str:
+def _lang(args: argparse.Namespace) -> Lang:
     """The CLI speaks English unless ``--lang zh``."""
     return "zh" if str(getattr(args, "lang", None) or "en").startswith("zh") else "en"
 

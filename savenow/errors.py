@@ -22,10 +22,12 @@ class SaveNowError(Exception):
         self.key: str | None = None
         if isinstance(en, Text):
             self.key = en.key
-            en, zh = en.render("en"), en.render("zh")
-        super().__init__(en)
-        self.en = en
-        self.zh = zh or en
+            english, zh = en.render("en"), en.render("zh")
+        else:
+            english = en
+        super().__init__(english)
+        self.en = english
+        self.zh = zh or english
 
     def message(self, lang: str = "en") -> str:
         return self.zh if lang.startswith("zh") else self.en

@@ -24,7 +24,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Literal
 
-from .access import AccessPolicy, ChatType, Scope
+from .access import AccessPolicy, ChatType, Scope  # Scope lives in savenow.access; imported from here too
 from .clock import Clock, load_timezone
 from .config import Settings
 from .errors import (
@@ -46,8 +46,6 @@ from .pending import NO_PENDING_EN, NO_PENDING_ZH, PendingPreview, PendingStore
 from .sessions.keys import validate_session_key
 from .sessions.resolve import SessionCatalog
 from .sessions.store import SessionInfo
-
-__all__ = ["Scope"]  # (re-exported: Scope lives in savenow.access)
 
 
 @dataclass

@@ -358,8 +358,8 @@ class SaveNowHandlers:
             await self._settle_scope(context, place.scope_key, status)
             await self._send_text(context, place, escape(status))
         elif isinstance(outcome, ListResult):
-            own = self.access.own_key(self.scope(place, User(place.chat_id, "", False), lang))
-            for chunk in chunk_html(render_list(outcome, lang, own_key=own)):
+            # With no session yet, this chat's own key (the one the recorder will use) is the one to copy.
+            for chunk in chunk_html(render_list(outcome, lang, own_key=self.session_key(place))):
                 await self._send_text(context, place, chunk)
         elif isinstance(outcome, UndoResult):
             path = f"memory/{outcome.memory_path.name}"
@@ -418,6 +418,9 @@ class SaveNowHandlers:
         job = context.job
         if job is None or self._stopping:
             return
+        scope_key: str
+        pending_id: str
+        lang: Lang
         scope_key, pending_id, lang = job.data  # type: ignore[misc]
         ref = self._keyboards.get(scope_key)
         if ref is None or ref.pending_id != pending_id:
