@@ -282,7 +282,12 @@ class SaveNowHandlers:
         finally:
             if task is not None:
                 self._tasks.discard(task)
-        await self._send_outcome(context, place, outcome, lang)
+        # Under the topic's press lock: a press on this preview waits until its buttons are registered.
+        async with self._scope_lock(place.scope_key):
+            await self._send_outcome(context, place, outcome, lang)
+
+    def _scope_lock(self, scope_key: str) -> asyncio.Lock:
+        return self._press_locks.setdefault(scope_key, asyncio.Lock())
 
     async def on_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """``/help`` in the standalone bot: the usage, to anyone (it reads and writes nothing)."""
@@ -448,8 +453,7 @@ class SaveNowHandlers:
             return
         # Presses in one topic run one at a time, each to its end (message edited, press answered):
         # a double tap's second press then finds the preview applied and says so.
-        lock = self._press_locks.setdefault(place.scope_key, asyncio.Lock())
-        async with lock:
+        async with self._scope_lock(place.scope_key):
             await self._press(query, context, place, scope, action, pending_id)
 
     async def _press(

@@ -9,6 +9,7 @@ server to see the expected call, with a bounded wait.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -30,6 +31,15 @@ GROUP_ID = -1001234567890
 ALICE_ID = 1001
 BOB_ID = 1002
 ADMIN_ID = 1003
+
+
+async def eventually(check: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Wait (bounded) until ``check()`` holds: for state the bot keeps, which no Bot API call shows."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not reached in time")
+        await asyncio.sleep(0.005)
 
 
 def run(coro: Coroutine[Any, Any, Any]) -> Any:

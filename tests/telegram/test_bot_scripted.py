@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-import time
 from collections.abc import Callable
 from datetime import UTC
 from pathlib import Path
@@ -24,7 +23,18 @@ from savenow.telegram import record_outgoing
 from savenow.telegram.render import CHUNK_LIMIT, telegram_length
 from tests.fakes.botapi import Call, FakeBotAPI, group_chat, private_chat, user
 
-from .support import ALICE_ID, BOB_ID, GROUP_ID, PREVIEW_MD, START, Bot, ScriptedService, run, running_bot
+from .support import (
+    ALICE_ID,
+    BOB_ID,
+    GROUP_ID,
+    PREVIEW_MD,
+    START,
+    Bot,
+    ScriptedService,
+    eventually,
+    run,
+    running_bot,
+)
 
 FORUM = group_chat(GROUP_ID, forum=True)
 ALICE = user(ALICE_ID, "Alice")
@@ -38,14 +48,6 @@ def scripted(**kwargs: object) -> tuple[Clock, ScriptedService]:
 
 def in_topic(thread: int) -> Callable[[Call], bool]:
     return lambda call: call.thread_id == thread
-
-
-async def eventually(check: Callable[[], bool], timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not reached in time")
-        await asyncio.sleep(0.005)
 
 
 def recorded_texts(bot: Bot, key: str) -> list[str]:

@@ -11,6 +11,7 @@ import asyncio
 import threading
 from datetime import UTC
 from pathlib import Path
+from typing import Any
 
 from savenow.clock import Clock
 from savenow.service import Scope
@@ -19,7 +20,18 @@ from tests.fakes.botapi import Call, FakeBotAPI, group_chat, private_chat, user
 from tests.sessions.storegen import StoreBuilder, assistant
 from tests.sessions.storegen import user as said
 
-from .support import ALICE_ID, BOB_ID, GROUP_ID, START, Bot, ScriptedService, run, run_with_bot, running_bot
+from .support import (
+    ALICE_ID,
+    BOB_ID,
+    GROUP_ID,
+    START,
+    Bot,
+    ScriptedService,
+    eventually,
+    run,
+    run_with_bot,
+    running_bot,
+)
 
 FORUM = group_chat(GROUP_ID, forum=True)
 PLAIN_GROUP = group_chat(-100777)
@@ -172,8 +184,8 @@ def test_typing_shows_at_once_and_an_apply_after_cancel_says_what_happened(tmp_p
         await converse(bot, FORUM, 42)
         api.push_message(FORUM, ALICE, "/savenow", thread_id=42)
         await api.wait_for("sendMessage", is_preview)
-        log = api.method_log()
-        assert log.index("sendChatAction") < len(log) - 1 - log[::-1].index("sendMessage")
+        (typing,) = await api.wait_for("sendChatAction")  # sent as the extraction starts
+        assert typing.params["action"] == "typing" and typing.thread_id == 42
         api.push_message(FORUM, ALICE, "/savenow cancel", thread_id=42)
         await api.wait_for("sendMessage", lambda c: c.text.startswith("❌ Cancelled"))
         api.push_message(FORUM, ALICE, "/savenow cancel", thread_id=42)
@@ -262,7 +274,14 @@ def test_an_unpressed_preview_says_it_expired_when_its_time_is_up(tmp_path: Path
         api.push_message(FORUM, ALICE, "/savenow", thread_id=42)
         (preview,) = await api.wait_for("sendMessage", is_preview)
         application = bot.plugin.application
-        (job,) = [j for j in application.job_queue.jobs() if j.name and j.name.startswith("savenow-expire:")]
+
+        def expiry_jobs() -> list[Any]:
+            return [
+                j for j in application.job_queue.jobs() if j.name and j.name.startswith("savenow-expire:")
+            ]
+
+        await eventually(lambda: bool(expiry_jobs()))  # scheduled right after the preview is sent
+        (job,) = expiry_jobs()
         assert job.next_t is not None  # due when the TTL is over (30 min): run it now, not after a wait
         bot.clock.advance(minutes=31)
         await job.run(application)
