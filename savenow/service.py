@@ -183,7 +183,7 @@ class SaveNowService:
             self.pending.save(scope.pending_key, pending)
             pending_id = pending.id
         else:
-            # A newer preview replaces the older one, even when it found nothing (new).
+            # A newer preview replaces the older one, even when it found nothing new to apply.
             self.pending.delete(scope.pending_key)
         return PreviewResult(
             session_key=proposal.session.key,
@@ -218,7 +218,9 @@ class SaveNowService:
             chat_id=scope.chat_id or "",
             pending_id=pending.id,
         )
-        self._record_owner(scope, outcome)
+        self._record_owner(
+            scope, outcome, requester=pending.userId
+        )  # an admin's press: still the asker's write
         return self._apply_result(pending.sessionKey or "", memory_path, pending.entry_objects(), outcome, "")
 
     def cancel(self, scope: Scope, pending_id: str | None = None) -> CancelResult:
@@ -375,14 +377,14 @@ class SaveNowService:
         data = read_json(self._owners_path, "write owners")
         return data if isinstance(data, dict) else {}
 
-    def _record_owner(self, scope: Scope, outcome: WriteOutcome) -> None:
+    def _record_owner(self, scope: Scope, outcome: WriteOutcome, requester: str | None = None) -> None:
         """Remember which chat user asked for a journaled write, so only they (or an admin) undo it."""
         if scope.via != "chat" or not outcome.journal_id:
             return
         path = self._owners_path
         with file_lock(path, self.settings.workspace):
             owners = self._owners()
-            owners[outcome.journal_id] = {"userId": scope.user_id, "chatId": scope.chat_id}
+            owners[outcome.journal_id] = {"userId": requester or scope.user_id, "chatId": scope.chat_id}
             if len(owners) > MAX_OWNERS:  # oldest first (dicts keep insertion order)
                 owners = dict(list(owners.items())[-MAX_OWNERS:])
             atomic_write(path, json.dumps(owners, ensure_ascii=False))
