@@ -100,7 +100,11 @@ async def measure(topics: int, extract_seconds: float, workers: int) -> dict[str
             workspace=root / "workspace",
             sessions_dir=root / "no-openclaw",
             timezone="UTC",
-            telegram={"token": api.token, "api_base_url": api.base_url},
+            telegram={
+                "token": api.token,
+                "api_base_url": api.base_url,
+                "allowed_user_ids": [2000 + thread for thread in range(1, topics + 1)],
+            },
         )
         clock = Clock(tz=UTC, fixed=NOW)
         seed_topics(settings, clock, topics)

@@ -17,6 +17,7 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "SaveNowService": "savenow.service",
     "Scope": "savenow.service",
+    "AccessPolicy": "savenow.access",
     "PreviewResult": "savenow.service",
     "ApplyResult": "savenow.service",
     "Settings": "savenow.config",
@@ -35,6 +36,7 @@ __all__ = [  # noqa: RUF022 - grouped as in _EXPORTS
     "__version__",
     "SaveNowService",
     "Scope",
+    "AccessPolicy",
     "PreviewResult",
     "ApplyResult",
     "Settings",

@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from .errors import SaveNowError
+from .messages import text
 
 Runner = Callable[[argparse.Namespace], int]
 
@@ -30,6 +31,15 @@ def _settings_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--timezone", metavar="IANA", help="time zone for today's file, e.g. Asia/Shanghai")
     group.add_argument("--extractor", choices=["auto", "heuristic", "llm"])
     group.add_argument("--transcript-limit", type=int, metavar="N", help="messages read (120..180)")
+    group.add_argument(
+        "--lang", choices=["en", "zh"], default=argparse.SUPPRESS, help="language of messages (default en)"
+    )
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
 
 
 def _scope_flags(parser: argparse.ArgumentParser) -> None:
@@ -62,6 +72,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="savenow",
         description="Save what matters from a chat into memory/YYYY-MM-DD.md, with a preview first.",
+    )
+    parser.add_argument("--version", action="version", version=f"savenow {_version()}")
+    parser.add_argument(
+        "--lang", choices=["en", "zh"], default="en", help="language of messages (default en)"
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
@@ -107,8 +121,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--keep", metavar="DIR", help="copy the sample into DIR and keep it")
     p.set_defaults(run=_lazy(".commands", "demo"))
 
-    p = sub.add_parser("bot", help="run the standalone Telegram bot (polling)")
+    p = sub.add_parser("bot", help="run the standalone Telegram bot (polling, or --webhook-url)")
     p.add_argument("--api-base-url", metavar="URL", help="Bot API base URL, e.g. a local Bot API server")
+    p.add_argument("--webhook-url", metavar="URL", help="receive updates by webhook at this https:// URL")
+    p.add_argument("--listen", metavar="ADDR", help="webhook: address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, metavar="PORT", help="webhook: port to listen on (default 8443)")
+    p.add_argument(
+        "--secret-token",
+        metavar="TOKEN",
+        help="webhook: the secret Telegram sends (default: random per start)",
+    )
     _settings_flags(p)
     p.set_defaults(run=_lazy(".telegram.bot", "run_from_cli"))
 
@@ -137,7 +159,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.run(args)
     except SaveNowError as error:
-        print(f"savenow: {error.message('en')}", file=sys.stderr)
+        lang = getattr(args, "lang", "en")
+        print(text("cli.error", lang, message=" ".join(error.message(lang).split())), file=sys.stderr)
         return error.exit_code
     except KeyboardInterrupt:
         return 130

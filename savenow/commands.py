@@ -14,6 +14,7 @@ from typing import Any
 
 from .config import Settings, load_settings
 from .errors import BadInputError
+from .messages import Lang, Text, text
 from .service import ApplyResult, ListResult, PreviewResult, SaveNowService, Scope
 
 _SETTINGS_FLAGS = ("workspace", "sessions_dir", "recorder_dir", "timezone", "extractor", "transcript_limit")
@@ -31,7 +32,12 @@ def _service(args: argparse.Namespace) -> SaveNowService:
 def _scope(args: argparse.Namespace) -> Scope:
     chat_id = _id_flag(getattr(args, "chat_id", None), "--chat-id")
     thread_id = _id_flag(getattr(args, "thread_id", None), "--thread-id")
-    return Scope(chat_id=chat_id, thread_id=thread_id)
+    return Scope(chat_id=chat_id, thread_id=thread_id, lang=_lang(args))
+
+
+def _lang(args: argparse.Namespace) -> Lang:
+    """The CLI speaks English unless ``--lang zh``."""
+    return "zh" if str(getattr(args, "lang", None) or "en").startswith("zh") else "en"
 
 
 def _id_flag(value: str | None, flag: str) -> str | None:
@@ -39,7 +45,7 @@ def _id_flag(value: str | None, flag: str) -> str | None:
         return None
     text = value.strip()
     if not text.lstrip("-").isdigit() or len(text) > 32:
-        raise BadInputError(f"{flag} must be a Telegram numeric id, not {value!r}", f"{flag} 必须是数字 id")
+        raise BadInputError(Text("cli.bad_id_flag", flag=flag, value=value))
     return text
 
 
@@ -49,24 +55,27 @@ def _day(args: argparse.Namespace) -> date | None:
     try:
         return date.fromisoformat(args.date)
     except ValueError as exc:
-        raise BadInputError(
-            f"--date must be YYYY-MM-DD, not {args.date!r}", "--date 必须是 YYYY-MM-DD"
-        ) from exc
+        raise BadInputError(Text("cli.bad_date", value=args.date)) from exc
 
 
 def _print_json(data: dict[str, Any]) -> None:
     print(json.dumps(data, ensure_ascii=False, indent=2))
 
 
-def _apply_summary(result: ApplyResult) -> str:
+def _apply_summary(result: ApplyResult, lang: str = "en") -> str:
     if result.already_applied:
-        return "Already applied: nothing written again."
+        return text("cli.already_applied", lang)
     if not result.written:
-        return f"Nothing new to write to {result.memory_path}."
-    parts = [f"{len(result.added_titles)} added", f"{len(result.merged_titles)} merged"]
-    parts.append(f"{len(result.skipped_titles)} skipped")
-    created = " (new file)" if result.created_file else ""
-    return f"Wrote {result.memory_path}{created}: " + ", ".join(parts) + "."
+        return text("cli.nothing_new", lang, path=result.memory_path)
+    return text(
+        "cli.wrote",
+        lang,
+        path=result.memory_path,
+        created=text("cli.new_file", lang) if result.created_file else "",
+        added=len(result.added_titles),
+        merged=len(result.merged_titles),
+        skipped=len(result.skipped_titles),
+    )
 
 
 def _result_json(result: PreviewResult | ApplyResult, *, written: bool, **extra: Any) -> dict[str, Any]:
@@ -95,7 +104,7 @@ def auto(args: argparse.Namespace) -> int:
         _print_json(_result_json(result, written=result.written, preview=result.markdown))
     else:
         print(result.markdown)
-        print(_apply_summary(result))
+        print(_apply_summary(result, _lang(args)))
     return 0
 
 
@@ -104,13 +113,13 @@ def apply(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(_result_json(result, written=result.written, already_applied=result.already_applied))
     else:
-        print(_apply_summary(result))
+        print(_apply_summary(result, _lang(args)))
     return 0
 
 
 def cancel(args: argparse.Namespace) -> int:
     result = _service(args).cancel(_scope(args))
-    print(f"Cancelled the pending preview of {result.session_key}. Nothing written.")
+    print(text("cli.cancelled", _lang(args), key=result.session_key))
     return 0
 
 
@@ -135,16 +144,27 @@ def list_sessions(args: argparse.Namespace) -> int:
             }
         )
         return 0
+    lang = _lang(args)
     if not result.sessions:
-        print("No candidate sessions for this chat/topic.")
-    for index, s in enumerate(result.sessions):
+        print(text("cli.no_sessions", lang))
+    for s in result.sessions:
         marker = "*" if s.key == result.resolved_key else " "
         when = s.updated_at.strftime("%Y-%m-%d %H:%M") if s.updated_at else "?"
-        print(f"{marker} {s.key}  (updated {when}, {s.messages} messages, {s.source})")
+        print(
+            text(
+                "cli.list_line",
+                lang,
+                marker=marker,
+                key=s.key,
+                updated=when,
+                messages=s.messages,
+                source=s.source,
+            )
+        )
     if result.resolved_key:
-        print("* = the session /savenow uses here; `/savenow <sessionKey>` picks another.")
-    print(f"workspace: {setup['workspace']} ({setup['workspace_from']})")
-    print(f"time zone: {setup['timezone'] or 'host local'} ({setup['timezone_from']})")
+        print(text("cli.list_footer", lang))
+    print(text("cli.list_workspace", lang, workspace=setup["workspace"], source=setup["workspace_from"]))
+    print(text("cli.list_timezone", lang, zone=setup["timezone"] or text("cli.host_local", lang), source=setup["timezone_from"]))
     return 0
 
 
@@ -164,7 +184,7 @@ def undo(args: argparse.Namespace) -> int:
     if getattr(args, "json", False):
         _print_json({"memory_path": str(result.memory_path), "removed_lines": result.removed_lines})
     else:
-        print(f"Undid the last write to {result.memory_path}: removed {result.removed_lines} lines.")
+        print(text("cli.undone", _lang(args), path=result.memory_path, lines=result.removed_lines))
     return 0
 
 

@@ -23,6 +23,7 @@ from pydantic import (
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from .errors import ConfigError
+from .messages import Text
 
 if TYPE_CHECKING:
     from .openclaw_setup import OpenClawSetup
@@ -52,11 +53,18 @@ class TelegramSettings(BaseModel):
 
     token: SecretStr | None = None
     api_base_url: str | None = None
+    # Nobody is trusted by default (DESIGN §3.1): the users who may use savenow, in their own chats...
     allowed_user_ids: list[int] = Field(default_factory=list)
-    allowed_chat_ids: list[int] = Field(default_factory=list)
-    admin_user_ids: list[int] = Field(default_factory=list)  # may press others' Apply/Cancel
+    allowed_chat_ids: list[int] = Field(default_factory=list)  # empty = any chat an allowed user writes in
+    # ...and the admins, who also may name any session key, use the main session, press others' buttons.
+    admin_user_ids: list[int] = Field(default_factory=list)
     language: Literal["auto", "en", "zh"] = "auto"
     idle_gap_minutes: int = Field(24 * 60, ge=1)  # recorder: a new session id after this much silence
+    cooldown_seconds: float = Field(5, ge=0, le=3600)  # per user, between two extractions
+    webhook_url: str | None = None  # set: receive updates by webhook instead of polling
+    webhook_listen: str = "127.0.0.1"
+    webhook_port: int = Field(8443, ge=1, le=65535)
+    webhook_secret_token: SecretStr | None = None  # None: a random one per start
 
 
 class Settings(BaseSettings):
@@ -150,15 +158,11 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except OSError as exc:
-        raise ConfigError(
-            f"config file {path}: cannot read ({exc.strerror})", f"配置文件 {path} 无法读取"
-        ) from exc
+        raise ConfigError(Text("config.cannot_read", path=path, reason=exc.strerror)) from exc
     except yaml.YAMLError as exc:
-        raise ConfigError(
-            f"config file {path}: not valid YAML ({exc})", f"配置文件 {path} 不是合法的 YAML"
-        ) from exc
+        raise ConfigError(Text("config.bad_yaml", path=path, reason=exc)) from exc
     if not isinstance(data, dict):
-        raise ConfigError(f"config file {path}: must be a mapping of keys", f"配置文件 {path} 必须是键值映射")
+        raise ConfigError(Text("config.not_mapping", path=path))
     return data
 
 
@@ -166,7 +170,7 @@ def _config_path(explicit: str | os.PathLike[str] | None) -> Path | None:
     if explicit:
         path = Path(explicit).expanduser()
         if not path.is_file():
-            raise ConfigError(f"config file {path}: not found", f"找不到配置文件 {path}")
+            raise ConfigError(Text("config.not_found", path=path))
         return path
     if os.environ.get(CONFIG_ENV):
         return _config_path(os.environ[CONFIG_ENV])
@@ -209,8 +213,6 @@ def load_settings(config_file: str | os.PathLike[str] | None = None, **flags: An
         key = ".".join(str(p) for p in loc) or "(root)"
         source = _source_of(loc, flags, yaml_data, yaml_path)
         message = error.get("msg", "invalid value")
-        raise ConfigError(
-            f"config: {key} ({source}): {message}", f"配置项 {key}（来自 {source}）无效：{message}"
-        ) from exc
+        raise ConfigError(Text("config.bad_value", key=key, source=source, message=message)) from exc
     finally:
         _yaml_data.reset(token)

@@ -45,7 +45,7 @@ def run_demo(keep: str | None = None, out: TextIO | None = None) -> int:
         service = SaveNowService(settings, clock=clock)
         memory_path = None
         for topic in meta["topics"]:  # type: ignore[union-attr]
-            scope = Scope(chat_id=str(meta["chat_id"]), thread_id=str(topic["thread_id"]), user_id="1")
+            scope = Scope(chat_id=str(meta["chat_id"]), thread_id=str(topic["thread_id"]), surface="chat")
             print(f"$ /savenow        (in topic “{topic['title']}”)\n", file=out)
             preview = service.preview(scope)
             print(preview.markdown, file=out)
@@ -62,5 +62,26 @@ def run_demo(keep: str | None = None, out: TextIO | None = None) -> int:
             print(f"$ cat {memory_path.relative_to(root)}\n", file=out)
             print(memory_path.read_text(encoding="utf-8"), file=out)
         if keep:
-            print(f"The sample workspace is kept in {root}.", file=out)
+            _keep_with_next_steps(root, meta, out)
     return 0
+
+
+def _keep_with_next_steps(root: Path, meta: dict[str, object], out: TextIO) -> None:
+    """Write a config file for the kept sample and print commands that work there as printed."""
+    import shlex
+
+    config = root / "savenow.yaml"
+    config.write_text(
+        "# The kept savenow demo: its own workspace and sample sessions, the offline extractor.\n"
+        f"workspace: {json.dumps(str((root / 'workspace').resolve()))}\n"
+        f"sessions_dir: {json.dumps(str((root / 'sessions').resolve()))}\n"
+        "extractor: heuristic\n"
+        f"timezone: {json.dumps(str(meta['timezone']))}\n",
+        encoding="utf-8",
+    )
+    topic = meta["topics"][0]  # type: ignore[index]
+    scope = f"--chat-id={meta['chat_id']} --thread-id {topic['thread_id']}"
+    print(f"The sample workspace is kept in {root}. Next, try:\n", file=out)
+    print(f"  cd {shlex.quote(str(root))}", file=out)
+    for command in (f"list {scope}", f"preview {scope}", f"apply {scope}", "undo"):
+        print(f"  savenow {command} --config savenow.yaml", file=out)

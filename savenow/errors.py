@@ -3,9 +3,14 @@
 Adapters (CLI, Telegram) render ``error.message(lang)``; the CLI exits with
 ``error.exit_code`` (2 = refused or bad input, DESIGN §10). Never put secrets
 (API keys, tokens) into a message.
+
+New code raises with a catalog entry, ``SessionNotFoundError(Text("session.not_found", key=k))``
+(:mod:`savenow.messages` holds the words); the older ``Error(en, zh)`` form still works.
 """
 
 from __future__ import annotations
+
+from .messages import Text
 
 
 class SaveNowError(Exception):
@@ -13,10 +18,16 @@ class SaveNowError(Exception):
 
     exit_code: int = 2
 
-    def __init__(self, en: str, zh: str | None = None) -> None:
-        super().__init__(en)
-        self.en = en
-        self.zh = zh or en
+    def __init__(self, en: str | Text, zh: str | None = None) -> None:
+        self.key: str | None = None
+        if isinstance(en, Text):
+            self.key = en.key
+            english, zh = en.render("en"), en.render("zh")
+        else:
+            english = en
+        super().__init__(english)
+        self.en = english
+        self.zh = zh or english
 
     def message(self, lang: str = "en") -> str:
         return self.zh if lang.startswith("zh") else self.en
@@ -130,3 +141,14 @@ class SessionStoreBusyError(SaveNowError):
             f"OpenClaw's session database {path} stayed locked for {seconds:g} s; try again in a moment.",
             f"OpenClaw 的会话数据库 {path} 被锁定超过 {seconds:g} 秒，请稍后再试。",
         )
+
+
+# -- access and storage (issue 9, issue 11 item 6) ---------------------------------------------
+
+
+class NotTrustedError(AccessDeniedError):
+    """Nobody is configured yet (DESIGN §3.1): the reply names the user's id and the config line."""
+
+
+class LockTimeoutError(SaveNowError):
+    """Another savenow process kept the file locked for too long."""

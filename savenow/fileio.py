@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from .errors import BadInputError, ForbiddenTargetError, SaveNowError
+from .errors import BadInputError, ForbiddenTargetError, LockTimeoutError
 
 STATE_DIR_NAME = ".savenow"
 LOCK_TIMEOUT_S = 30.0
@@ -36,10 +36,6 @@ try:  # POSIX
     import fcntl
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
-
-
-class LockTimeoutError(SaveNowError):
-    """Another savenow process kept the file locked for too long."""
 
 
 def state_dir(workspace: Path) -> Path:

@@ -7,18 +7,24 @@
     service.apply(scope, pending_id=None)           -> ApplyResult
     service.cancel(scope, pending_id=None)          -> CancelResult
     service.list_sessions(scope)                    -> ListResult
-    service.undo()                                  -> UndoResult
+    service.undo(scope=None)                        -> UndoResult
 
 Methods are synchronous and do file (and, with an LLM, network) I/O: the Telegram
 layer calls them off the event loop. Refusals raise ``SaveNowError`` subclasses.
+Every method first asks :attr:`SaveNowService.access` (DESIGN §3.1, :mod:`savenow.access`)
+whether the scope's user may act in its chat, and every explicit key whether it
+belongs to that chat.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
+from typing import Literal
 
+from .access import AccessPolicy, ChatType, Scope  # Scope lives in savenow.access; imported from here too
 from .clock import Clock, load_timezone
 from .config import Settings
 from .errors import (
@@ -29,34 +35,17 @@ from .errors import (
     SessionResolutionError,
 )
 from .extract.base import Extractor
-from .fileio import read_exact
+from .fileio import atomic_write, file_lock, read_exact, read_json
 from .memory.compare import Decision, plan
 from .memory.document import MemoryDocument
-from .memory.preview import render_preview
+from .memory.preview import nothing_to_apply, render_preview
 from .memory.writer import WriteOutcome, write_entries
+from .messages import Text
 from .models import Entry, ExtractionResult
 from .pending import NO_PENDING_EN, NO_PENDING_ZH, PendingPreview, PendingStore
 from .sessions.keys import validate_session_key
 from .sessions.resolve import SessionCatalog
 from .sessions.store import SessionInfo
-from .vocabulary import ChatType, scope_key
-
-
-@dataclass(frozen=True)
-class Scope:
-    """Where a command was given: (chat id, thread id) plus who asked (DESIGN §2)."""
-
-    chat_id: str | None = None
-    thread_id: str | None = None
-    user_id: str | None = None
-    chat_type: ChatType | None = None  # None: a chat id starting with "-" is a group, others direct
-    target_session_key: str | None = None  # OpenClaw's CommandTargetSessionKey wins (§3.1)
-    is_admin: bool = False  # may apply or cancel another user's preview
-
-    @property
-    def pending_key(self) -> str:
-        """One pending preview per (chat, thread)."""
-        return scope_key(self.chat_id, self.thread_id)
 
 
 @dataclass
@@ -115,7 +104,7 @@ class UndoResult:
     removed_lines: int
 
 
-Outcome = PreviewResult | ApplyResult | CancelResult | ListResult
+Outcome = PreviewResult | ApplyResult | CancelResult | ListResult | UndoResult
 
 
 @dataclass
@@ -145,6 +134,7 @@ class SaveNowService:
         self._extractor = extractor
         self._catalog = catalog
         self.pending = PendingStore(settings.state_dir)
+        self.access = AccessPolicy.from_settings(settings)
 
     # -- collaborators, built on first use so `list` never builds an LLM client --------------
 
@@ -167,6 +157,8 @@ class SaveNowService:
     def run(self, scope: Scope, argument: str = "") -> Outcome:
         tokens = argument.split()
         head = tokens[0].lower() if tokens else ""
+        if head == "undo":
+            return self.undo(scope)
         if not head:
             return self.preview(scope)
         if head == "list":
@@ -184,14 +176,14 @@ class SaveNowService:
     def preview(self, scope: Scope, key: str | None = None, day: date | None = None) -> PreviewResult:
         proposal = self._propose(scope, key, day)
         entries = [d.entry for d in proposal.decisions]
-        markdown = self._render(proposal)
+        markdown = self._render(proposal, scope)
         pending_id = None
-        if entries:
+        if entries and not nothing_to_apply(proposal.decisions):
             pending = self._pending_for(scope, proposal, entries)
             self.pending.save(scope.pending_key, pending)
             pending_id = pending.id
         else:
-            # A newer preview replaces the older one, even when it found nothing.
+            # A newer preview replaces the older one, even when it found nothing new to apply.
             self.pending.delete(scope.pending_key)
         return PreviewResult(
             session_key=proposal.session.key,
@@ -207,11 +199,13 @@ class SaveNowService:
         proposal = self._propose(scope, key, day)
         entries = [d.entry for d in proposal.decisions]
         outcome = self._write(proposal.memory_path, entries, proposal.day)
+        self._record_owner(scope, outcome)
         return self._apply_result(
-            proposal.session.key, proposal.memory_path, entries, outcome, self._render(proposal)
+            proposal.session.key, proposal.memory_path, entries, outcome, self._render(proposal, scope)
         )
 
     def apply(self, scope: Scope, pending_id: str | None = None) -> ApplyResult:
+        self.access.require(scope)
         pending = self._own_pending(scope, pending_id)
         memory_path = self._checked_memory_path(Path(pending.memoryPath))
         # Checks TTL and scope, writes and marks the preview applied, all under the pending's lock,
@@ -224,20 +218,21 @@ class SaveNowService:
             chat_id=scope.chat_id or "",
             pending_id=pending.id,
         )
+        self._record_owner(
+            scope, outcome, requester=pending.userId
+        )  # an admin's press: still the asker's write
         return self._apply_result(pending.sessionKey or "", memory_path, pending.entry_objects(), outcome, "")
 
     def cancel(self, scope: Scope, pending_id: str | None = None) -> CancelResult:
+        self.access.require(scope)
         pending = self._own_pending(scope, pending_id)
         if pending.appliedAt:
-            raise AlreadyAppliedError(
-                "That preview was already applied, so there is nothing to cancel; "
-                "`savenow undo` takes the write out again.",
-                "这个预览已经应用，没有可取消的内容；可用 `savenow undo` 撤销那次写入。",
-            )
+            raise AlreadyAppliedError(Text(f"pending.already_applied_cancel.{_surface(scope)}"))
         self.pending.delete(scope.pending_key)
         return CancelResult(cancelled=True, session_key=pending.sessionKey)
 
     def list_sessions(self, scope: Scope) -> ListResult:
+        self.access.require(scope)
         if scope.chat_id is None or self._chat_type(scope) == "direct":
             sessions = [self._resolve(scope, None)]
         else:
@@ -245,9 +240,17 @@ class SaveNowService:
         summaries = [self._summary(info) for info in sessions]
         return ListResult(sessions=summaries, resolved_key=sessions[0].key if sessions else None)
 
-    def undo(self) -> UndoResult:
-        from .journal import undo_last
+    def undo(self, scope: Scope | None = None) -> UndoResult:
+        """Take the last write out again; from a chat, only its requester or an admin may."""
+        from .journal import last_write, undo_last
 
+        scope = scope or Scope()
+        self.access.require(scope)
+        if not self.access.is_admin(scope):
+            record, _undone = last_write(self.settings.workspace)
+            owner = self._owners().get(record.id) if record is not None else None
+            if record is not None and (owner is None or owner.get("userId") != scope.user_id):
+                raise AccessDeniedError(Text("access.not_your_write"))
         memory_path, removed = undo_last(self.settings.workspace)
         return UndoResult(memory_path=Path(memory_path), removed_lines=removed)
 
@@ -262,9 +265,12 @@ class SaveNowService:
         return "group" if (scope.chat_id or "").startswith("-") else "direct"
 
     def _resolve(self, scope: Scope, key: str | None) -> SessionInfo:
+        self.access.require(scope)
         if key is not None:
-            validate_session_key(key)  # a path-like key is refused before anything is looked up
-        self._require_a_store()
+            key = validate_session_key(key)  # a path-like key is refused before anything is looked up
+            self.access.require_session_key(scope, key)
+        if scope.via == "local":
+            self._require_a_store()  # a chat is told which key to use instead, never a server path
         if scope.chat_id is None and key is None and scope.target_session_key is None:
             # The command line with no chat: the agent's main session (§3, a direct chat without topics).
             key = f"agent:{self.settings.agent_id}:main"
@@ -274,6 +280,7 @@ class SaveNowService:
             chat_type=self._chat_type(scope) if scope.chat_id is not None else None,
             explicit_key=key,
             target_key=scope.target_session_key,
+            allow_main=self.access.is_admin(scope),
         )
 
     def _require_a_store(self) -> None:
@@ -286,12 +293,7 @@ class SaveNowService:
             str(place.parent if place.name == "sessions.json" else place)
             for place in store_locations(self.settings)
         )
-        raise SessionResolutionError(
-            f"No session store found in {where}. Point --sessions-dir (SAVENOW_SESSIONS_DIR) at OpenClaw's "
-            "sessions folder, e.g. ~/.openclaw/agents/main/sessions, or let the bot record chats first.",
-            f"在 {where} 中没有找到会话存储。请用 --sessions-dir（SAVENOW_SESSIONS_DIR）指向 OpenClaw 的会话目录，"
-            "例如 ~/.openclaw/agents/main/sessions，或先让机器人记录聊天。",
-        )
+        raise SessionResolutionError(Text("session.no_store", where=where))
 
     def _propose(self, scope: Scope, key: str | None, day: date | None) -> _Proposal:
         session = self._resolve(scope, key)
@@ -305,7 +307,9 @@ class SaveNowService:
         decisions = plan(extraction.entries, document)
         notices = list(extraction.notices)
         if transcript.malformed_lines:
-            notices.append(f"{transcript.malformed_lines} malformed transcript line(s) were skipped.")
+            notices.append(
+                Text("session.malformed_lines", count=transcript.malformed_lines).render(scope.lang)
+            )
         return _Proposal(
             session=session,
             memory_path=memory_path,
@@ -316,13 +320,15 @@ class SaveNowService:
             notices=notices,
         )
 
-    def _render(self, proposal: _Proposal) -> str:
+    def _render(self, proposal: _Proposal, scope: Scope) -> str:
         return render_preview(
             proposal.decisions,
             memory_label=f"memory/{proposal.day.isoformat()}.md",
             ttl_minutes=self.settings.preview_ttl_minutes,
             dropped=proposal.extraction.dropped,
             notices=proposal.notices,
+            lang=scope.lang,
+            surface=_surface(scope),
         )
 
     def _pending_for(self, scope: Scope, proposal: _Proposal, entries: list[Entry]) -> PendingPreview:
@@ -344,15 +350,9 @@ class SaveNowService:
         if pending is None:
             raise NoPendingError(NO_PENDING_EN, NO_PENDING_ZH)
         if pending_id is not None and pending.id != pending_id:
-            raise NoPendingError(
-                "This preview was replaced by a newer one; use the latest preview's buttons.",
-                "这个预览已被更新的预览取代，请使用最新预览的按钮。",
-            )
-        if pending.userId and scope.user_id and pending.userId != scope.user_id and not scope.is_admin:
-            raise AccessDeniedError(
-                "Only the person who asked for this preview can apply or cancel it.",
-                "只有发起这个预览的人可以应用或取消它。",
-            )
+            raise NoPendingError(Text("pending.replaced"))
+        if pending.userId != scope.user_id and not self.access.is_admin(scope):
+            raise AccessDeniedError(Text("access.not_your_preview"))
         return pending
 
     def _checked_memory_path(self, path: Path) -> Path:
@@ -360,10 +360,7 @@ class SaveNowService:
         memory_dir = self.settings.memory_dir.resolve()
         resolved = path.resolve()
         if resolved.parent != memory_dir or not _is_daily_name(resolved.name):
-            raise ForbiddenTargetError(
-                f"Refusing to write {path}: savenow only writes {memory_dir}/YYYY-MM-DD.md.",
-                f"拒绝写入 {path}：savenow 只写 {memory_dir}/YYYY-MM-DD.md。",
-            )
+            raise ForbiddenTargetError(Text("write.forbidden_target", path=path, memory_dir=memory_dir))
         return path
 
     def _write(self, memory_path: Path, entries: list[Entry], day: date) -> WriteOutcome:
@@ -371,6 +368,28 @@ class SaveNowService:
         return write_entries(
             memory_path, entries, workspace=self.settings.workspace, now=self.clock.now(), day=day
         )
+
+    # -- who wrote what (for undo from a chat) ----------------------------------------------
+
+    @property
+    def _owners_path(self) -> Path:
+        return self.settings.state_dir / "write-owners.json"
+
+    def _owners(self) -> dict[str, dict[str, str | None]]:
+        data = read_json(self._owners_path, "write owners")
+        return data if isinstance(data, dict) else {}
+
+    def _record_owner(self, scope: Scope, outcome: WriteOutcome, requester: str | None = None) -> None:
+        """Remember which chat user asked for a journaled write, so only they (or an admin) undo it."""
+        if scope.via != "chat" or not outcome.journal_id:
+            return
+        path = self._owners_path
+        with file_lock(path, self.settings.workspace):
+            owners = self._owners()
+            owners[outcome.journal_id] = {"userId": requester or scope.user_id, "chatId": scope.chat_id}
+            if len(owners) > MAX_OWNERS:  # oldest first (dicts keep insertion order)
+                owners = dict(list(owners.items())[-MAX_OWNERS:])
+            atomic_write(path, json.dumps(owners, ensure_ascii=False))
 
     def _apply_result(
         self, session_key: str, memory_path: Path, entries: list[Entry], outcome: WriteOutcome, markdown: str
@@ -402,6 +421,15 @@ class SaveNowService:
             messages=len(transcript.messages),
             source=info.source,
         )
+
+
+MAX_OWNERS = 500  # write owners kept for undo; far more than anyone undoes
+
+
+def _surface(scope: Scope) -> Literal["chat", "cli"]:
+    if scope.surface is not None:
+        return scope.surface
+    return "chat" if scope.via == "chat" else "cli"
 
 
 def _is_daily_name(name: str) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ..errors import InvalidSessionKeyError
+from ..messages import Text
 from ..vocabulary import ChatType
 
 MAX_KEY_CHARS = 256
@@ -26,26 +27,17 @@ _DIRECT_PART = re.compile(r":(?:direct|dm):([^:]+)$")
 def validate_session_key(key: str) -> str:
     """Return ``key`` stripped, or raise :class:`InvalidSessionKeyError` when it is not a session key."""
     if not isinstance(key, str):
-        raise InvalidSessionKeyError("session key must be text", "会话键必须是文本")
+        raise InvalidSessionKeyError(Text("session.key_not_text"))
     candidate = key.strip()
     shown = _shown(candidate)
     if not candidate:
-        raise InvalidSessionKeyError("session key is empty", "会话键为空")
+        raise InvalidSessionKeyError(Text("session.key_empty"))
     if len(candidate) > MAX_KEY_CHARS:
-        raise InvalidSessionKeyError(
-            f"session key is too long ({len(candidate)} characters, at most {MAX_KEY_CHARS})",
-            f"会话键太长（{len(candidate)} 个字符，最多 {MAX_KEY_CHARS}）",
-        )
+        raise InvalidSessionKeyError(Text("session.key_too_long", length=len(candidate), limit=MAX_KEY_CHARS))
     if _CONTROL_CHARS.search(candidate) or any(ch.isspace() for ch in candidate):
-        raise InvalidSessionKeyError(
-            f"session key {shown} contains control characters or spaces",
-            f"会话键 {shown} 含有控制字符或空格",
-        )
+        raise InvalidSessionKeyError(Text("session.key_control", shown=shown))
     if "/" in candidate or "\\" in candidate or ".." in candidate:
-        raise InvalidSessionKeyError(
-            f"{shown} looks like a path, not a session key (e.g. agent:main:telegram:group:-100123:topic:42)",
-            f"{shown} 看起来像路径，不是会话键（例如 agent:main:telegram:group:-100123:topic:42）",
-        )
+        raise InvalidSessionKeyError(Text("session.key_path", shown=shown))
     return candidate
 
 

@@ -11,8 +11,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import SessionNotFoundError, SessionResolutionError
+from ..messages import Text
 from ..vocabulary import ChatType
-from .keys import is_excluded_key, main_session_key, validate_session_key
+from .keys import (
+    is_excluded_key,
+    main_session_key,
+    telegram_session_key,
+    validate_session_key,
+)
 from .openclaw import OpenClawFileStore
 from .store import ChatIndex, SessionInfo, SessionStore, Transcript, UserMessageProbe
 
@@ -21,14 +27,7 @@ if TYPE_CHECKING:
 
 ChatTypeArg = ChatType | None
 
-_HOW_TO_PICK_EN = (
-    "Run /savenow list to see this chat's sessions (key, last update, topic), "
-    "then /savenow <sessionKey> to preview one, e.g. /savenow agent:main:telegram:group:-100123:topic:42."
-)
-_HOW_TO_PICK_ZH = (
-    "发送 /savenow list 查看本聊天的会话（会话键、最近更新时间、话题），"
-    "再用 /savenow <sessionKey> 预览其中一个，例如 /savenow agent:main:telegram:group:-100123:topic:42。"
-)
+GENERAL_TOPIC = "1"  # OpenClaw's thread id for a forum's General topic
 
 
 class SessionCatalog:
@@ -117,8 +116,13 @@ class SessionCatalog:
         chat_type: ChatTypeArg = None,
         explicit_key: str | None = None,
         target_key: str | None = None,
+        allow_main: bool = True,
     ) -> SessionInfo:
-        """The session a /savenow means, exactly as DESIGN §3; refusals carry what to do next."""
+        """The session a /savenow means, exactly as DESIGN §3; refusals carry a key to copy.
+
+        ``allow_main=False`` (a chat user who is not an admin) never falls back to the
+        agent's main session: that one is the owner's.
+        """
         if target_key:
             return self._by_key(target_key)
         if explicit_key:
@@ -126,35 +130,57 @@ class SessionCatalog:
         chat = _text(chat_id)
         thread = _text(thread_id)
         kind = chat_type or _infer_chat_type(chat)
-        if kind == "group":
-            if thread is None:
-                raise SessionResolutionError(
-                    "This group message is not in a forum topic, so there is no single conversation to save. "
-                    + _HOW_TO_PICK_EN,
-                    "这条群消息不在论坛话题里，无法确定要保存哪段对话。" + _HOW_TO_PICK_ZH,
-                )
+        if kind == "group" and chat is not None:
+            return self._group(chat, thread)
+        return self._direct(chat, thread, allow_main=allow_main)
+
+    def _group(self, chat: str, thread: str | None) -> SessionInfo:
+        """A topic's session; a group without topics (or a forum's General topic) → the group's own."""
+        if thread is not None:
             found = self.candidates(chat, thread)
             if found:
                 return found[0]
-            raise SessionResolutionError(
-                f"No session with a user message was found for this topic (chat {chat}, thread {thread}). "
-                + _HOW_TO_PICK_EN,
-                f"没有找到这个话题（聊天 {chat}，话题 {thread}）中含有用户消息的会话。" + _HOW_TO_PICK_ZH,
-            )
-        return self._direct(chat, thread)
+        if thread in (None, GENERAL_TOPIC):
+            plain = self.group_sessions(chat)
+            if plain:
+                return plain[0]
+        if thread is None:
+            reason = Text("session.none_for_group", chat_id=chat)
+        else:
+            reason = Text("session.none_for_topic", chat_id=chat, thread_id=thread)
+        own = telegram_session_key(self.agent_id, chat_type="group", chat_id=chat, thread_id=thread)
+        raise SessionResolutionError(self._refusal(reason, chat, own))
+
+    def group_sessions(self, chat: str) -> list[SessionInfo]:
+        """The chat's sessions without a topic (``…:telegram:group:<chatId>``), newest first."""
+        return [
+            info
+            for info in self._sessions_in_chat(chat)
+            if not is_excluded_key(info.key)
+            and info.chat_id == chat
+            and info.key.endswith(f":group:{chat}")
+            and self.has_user_message(info)
+        ]
+
+    def _refusal(self, reason: Text, chat: str | None, own_key: str) -> Text:
+        """Why nothing was found, and how to pick a session, with a key from this chat to copy."""
+        known = [
+            info.key
+            for info in (self._sessions_in_chat(chat) if chat is not None else [])
+            if not is_excluded_key(info.key) and info.chat_id == chat
+        ]
+        example = known[0] if known else own_key
+        return Text("session.refusal", reason=reason, how=Text("session.how_to_pick", example=example))
 
     def _by_key(self, key: str) -> SessionInfo:
         valid = validate_session_key(key)
         info = self.get(valid)
         if info is None:
-            raise SessionNotFoundError(
-                f"No session has the key {valid!r}. Run /savenow list to see the keys of this chat's sessions.",
-                f"没有会话键为 {valid!r} 的会话。发送 /savenow list 查看本聊天的会话键。",
-            )
+            raise SessionNotFoundError(Text("session.not_found", key=valid))
         return info
 
-    def _direct(self, chat: str | None, thread: str | None) -> SessionInfo:
-        """A direct chat: its topic when it has one, else its direct session, else the agent's main session."""
+    def _direct(self, chat: str | None, thread: str | None, *, allow_main: bool = True) -> SessionInfo:
+        """A direct chat: its topic when it has one, else its direct session, else (admins only) main."""
         if chat is not None and thread is not None:
             found = self.candidates(chat, thread)
             if found:
@@ -172,15 +198,17 @@ class SessionCatalog:
             own = [info for info in direct if info.key.startswith(f"agent:{self.agent_id}:")]
             if own or direct:
                 return (own or direct)[0]
-        main = self.get(main_session_key(self.agent_id))
-        if main is not None and self.has_user_message(main):
-            return main
-        where = f"chat {chat}" if chat is not None else "this chat"
-        raise SessionResolutionError(
-            f"No session with a user message was found for {where}. " + _HOW_TO_PICK_EN,
-            f"没有找到{'聊天 ' + chat if chat is not None else '本聊天'}中含有用户消息的会话。"
-            + _HOW_TO_PICK_ZH,
+        if allow_main:
+            main = self.get(main_session_key(self.agent_id))
+            if main is not None and self.has_user_message(main):
+                return main
+        where = Text("session.chat_n", chat_id=chat) if chat is not None else Text("session.this_chat")
+        own_key = (
+            telegram_session_key(self.agent_id, chat_type="direct", chat_id=chat)
+            if chat is not None
+            else main_session_key(self.agent_id)
         )
+        raise SessionResolutionError(self._refusal(Text("session.none_for_chat", where=where), chat, own_key))
 
     def _store_of(self, info: SessionInfo) -> SessionStore:
         for store in self.stores:

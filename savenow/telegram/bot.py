@@ -1,7 +1,13 @@
-"""``savenow bot``: a standalone polling bot built from the configuration.
+"""``savenow bot``: a standalone bot built from the configuration (polling, or a webhook).
 
     SAVENOW_TELEGRAM__TOKEN=123:ABC savenow bot --workspace ~/.openclaw/workspace
     savenow bot --api-base-url http://127.0.0.1:8081     # a local Bot API server
+    savenow bot --webhook-url https://bot.example.com/savenow --listen 127.0.0.1 --port 8443
+
+With a webhook URL the bot asks Telegram to POST updates to that URL (behind a
+reverse proxy that terminates TLS and forwards to ``--listen``/``--port``), and
+accepts a POST only with the right ``X-Telegram-Bot-Api-Secret-Token`` header:
+``--secret-token`` / ``telegram.webhook_secret_token``, else a random one per start.
 
 Start-up problems (no token, a token Telegram rejects, a missing workspace, an
 unreachable Bot API) end with one clear line and exit status 2 (1 when the
@@ -15,11 +21,14 @@ import argparse
 import asyncio
 import logging
 import os
+import secrets
 import signal
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
+from pydantic import SecretStr
 from telegram import BotCommand, LinkPreviewOptions, Update
 from telegram.constants import ParseMode
 from telegram.error import InvalidToken, NetworkError, TelegramError
@@ -28,6 +37,7 @@ from telegram.ext import AIORateLimiter, Application, BaseRateLimiter, ContextTy
 from ..clock import Clock
 from ..config import Settings, load_settings
 from ..errors import ConfigError, SaveNowInternalError
+from ..messages import Text
 from . import i18n
 from .plugin import SaveNowPlugin, register
 
@@ -41,8 +51,20 @@ DEFAULT_API = "https://api.telegram.org"
 def run_from_cli(args: argparse.Namespace) -> int:
     flags = {name: getattr(args, name, None) for name in _SETTINGS_FLAGS}
     settings = load_settings(getattr(args, "config", None), **flags)
+    updates: dict[str, Any] = {}
     if getattr(args, "api_base_url", None):
-        settings.telegram = settings.telegram.model_copy(update={"api_base_url": args.api_base_url})
+        updates["api_base_url"] = args.api_base_url
+    for flag, name in (
+        ("webhook_url", "webhook_url"),
+        ("listen", "webhook_listen"),
+        ("port", "webhook_port"),
+    ):
+        if getattr(args, flag, None) is not None:
+            updates[name] = getattr(args, flag)
+    if getattr(args, "secret_token", None):
+        updates["webhook_secret_token"] = SecretStr(args.secret_token)
+    if updates:
+        settings.telegram = settings.telegram.model_copy(update=updates)
     _configure_logging()
     check_startup_settings(settings)
     # Opt in to PTB's timedelta durations now (our code reads both), instead of a warning per 429.
@@ -65,16 +87,15 @@ def check_startup_settings(settings: Settings) -> str:
     """The token, once the settings can run a bot; a ``ConfigError`` saying what to fix otherwise."""
     token = settings.telegram.token.get_secret_value().strip() if settings.telegram.token else ""
     if not token:
-        raise ConfigError(
-            "telegram.token is not set: get one from @BotFather and set SAVENOW_TELEGRAM__TOKEN "
-            "or telegram.token in the config file",
-            "未设置 telegram.token：请向 @BotFather 申请令牌，并设置 SAVENOW_TELEGRAM__TOKEN 或配置文件中的 telegram.token",
-        )
+        raise ConfigError(Text("bot.no_token"))
+    webhook = settings.telegram.webhook_url
+    if webhook is not None and (urlsplit(webhook).scheme != "https" or not urlsplit(webhook).hostname):
+        raise ConfigError(Text("bot.bad_webhook_url", url=webhook))
+    secret = settings.telegram.webhook_secret_token
+    if secret is not None and not _valid_secret(secret.get_secret_value()):
+        raise ConfigError(Text("bot.bad_webhook_secret"))
     if not settings.workspace.is_dir():
-        raise ConfigError(
-            f"workspace {settings.workspace} does not exist: create it or set SAVENOW_WORKSPACE / --workspace",
-            f"工作区 {settings.workspace} 不存在：请创建它，或设置 SAVENOW_WORKSPACE / --workspace",
-        )
+        raise ConfigError(Text("bot.no_workspace", path=settings.workspace))
     return token
 
 
@@ -119,28 +140,32 @@ async def serve(
     poll_timeout: float = 10,
     poll_interval: float = 0.0,
     service_workers: int = 64,
+    max_pending: int | None = None,
     on_ready: Callable[[SaveNowPlugin], None] | None = None,
 ) -> None:
-    """Run the bot until ``stop`` is set."""
+    """Run the bot until ``stop`` is set; then stop at once, cancelling work still running."""
     application = build_application(settings, rate_limiter=rate_limiter)
-    plugin = register(application, settings, clock=clock, service=service, service_workers=service_workers)
+    plugin = register(
+        application,
+        settings,
+        clock=clock,
+        service=service,
+        service_workers=service_workers,
+        max_pending=max_pending,
+        help_command=True,
+    )
     application.add_error_handler(_log_error)
     try:
         await _initialize(application, settings)
         await _announce(application)
-        assert application.updater is not None
-        await application.updater.start_polling(
-            poll_interval=poll_interval,
-            timeout=timedelta(seconds=poll_timeout),
-            allowed_updates=Update.ALL_TYPES,
-            error_callback=_log_polling_error,
-        )
+        await _start_updates(application, settings, poll_timeout=poll_timeout, poll_interval=poll_interval)
         await application.start()
         log.info("savenow bot @%s is running; stop with Ctrl-C", application.bot.username)
         if on_ready:
             on_ready(plugin)
         await stop.wait()
     finally:
+        plugin.stop_now()  # before Application.stop(), which waits for every handler still running
         if application.updater is not None and application.updater.running:
             await application.updater.stop()
         if application.running:
@@ -149,20 +174,54 @@ async def serve(
         plugin.close()
 
 
+async def _start_updates(
+    application: Application, settings: Settings, *, poll_timeout: float, poll_interval: float
+) -> None:
+    """Polling by default; a webhook server when ``telegram.webhook_url`` is set."""
+    updater = application.updater
+    assert updater is not None
+    telegram = settings.telegram
+    if telegram.webhook_url is None:
+        await updater.start_polling(
+            poll_interval=poll_interval,
+            timeout=timedelta(seconds=poll_timeout),
+            allowed_updates=Update.ALL_TYPES,
+            error_callback=_log_polling_error,
+        )
+        return
+    secret = (
+        telegram.webhook_secret_token.get_secret_value()
+        if telegram.webhook_secret_token
+        else secrets.token_urlsafe(32)
+    )
+    await updater.start_webhook(
+        listen=telegram.webhook_listen,
+        port=telegram.webhook_port,
+        url_path=urlsplit(telegram.webhook_url).path.strip("/"),
+        webhook_url=telegram.webhook_url,
+        allowed_updates=Update.ALL_TYPES,
+        secret_token=secret,
+    )
+    log.info(
+        "receiving updates by webhook on %s:%s (Telegram posts to %s)",
+        telegram.webhook_listen,
+        telegram.webhook_port,
+        telegram.webhook_url,
+    )
+
+
+def _valid_secret(secret: str) -> bool:
+    return 1 <= len(secret) <= 256 and all(ch.isascii() and (ch.isalnum() or ch in "_-") for ch in secret)
+
+
 async def _initialize(application: Application, settings: Settings) -> None:
     try:
         await application.initialize()  # getMe: checks the token
     except InvalidToken as error:
-        raise ConfigError(
-            "telegram.token was rejected by the Bot API (401/404): check the token from @BotFather",
-            "Bot API 拒绝了 telegram.token（401/404）：请检查 @BotFather 给出的令牌",
-        ) from error
+        raise ConfigError(Text("bot.token_rejected")) from error
     except NetworkError as error:
         url = settings.telegram.api_base_url or DEFAULT_API
-        raise SaveNowInternalError(
-            f"cannot reach the Bot API at {url}: {error.message}",
-            f"无法连接 Bot API {url}：{error.message}",
-        ) from error
+        raise SaveNowInternalError(Text("bot.unreachable", url=url, reason=error.message)) from error
 
 
 async def _announce(application: Application) -> None:

@@ -4,10 +4,19 @@ No behaviour lives here beyond Telegram's own concerns (who may press what,
 which topic to answer in, how a preview is cut into messages); the routing
 table and every memory rule belong to :class:`savenow.service.SaveNowService`.
 
-Nothing here blocks the event loop: service calls run on a dedicated thread
-pool (a slow extractor in one topic never delays another chat, nor the host
-bot's own ``asyncio.to_thread`` work), the recorder's file appends run through
-``asyncio.to_thread``, and every handler is registered with ``block=False``.
+Nothing here blocks the event loop: service calls run on a dedicated pool of
+daemon threads (a slow extractor in one topic never delays another chat, nor the
+host bot's own ``asyncio.to_thread`` work, nor the process's exit), the
+recorder's file appends run through ``asyncio.to_thread``, and every handler is
+registered with ``block=False``.
+
+Load is bounded: one extraction per topic at a time (a second ``/savenow`` there
+is told so), at most ``max_pending`` extractions running or waiting in all, and
+a per-user cooldown between extractions. :meth:`SaveNowHandlers.stop_now`
+cancels whatever is still running, so the bot stops at once even after a burst.
+
+Who may do what is not decided here: :class:`savenow.access.AccessPolicy` is
+asked, the same rules the service applies.
 """
 
 from __future__ import annotations
@@ -15,12 +24,12 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import math
 import warnings
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from telegram import (
@@ -34,10 +43,12 @@ from telegram import (
     Update,
     User,
 )
-from telegram.constants import ChatType, ParseMode
+from telegram.constants import ChatAction, ChatType, ParseMode
 from telegram.error import RetryAfter, TelegramError
 from telegram.ext import ContextTypes
 
+from ..access import AccessPolicy, Scope
+from ..clock import Clock
 from ..config import Settings
 from ..errors import (
     AccessDeniedError,
@@ -46,13 +57,14 @@ from ..errors import (
     PendingExpiredError,
     SaveNowError,
 )
-from ..service import ApplyResult, CancelResult, ListResult, PreviewResult, Scope
+from ..service import ApplyResult, CancelResult, ListResult, PreviewResult, UndoResult
 from ..sessions.keys import telegram_session_key
 from ..vocabulary import ChatType as ChatKind
 from ..vocabulary import scope_key
 from . import i18n
+from .executor import DaemonExecutor
 from .i18n import Lang
-from .render import chunk_html, escape, markdown_to_html, render_preview
+from .render import chunk_html, escape, render_preview, telegram_length
 
 log = logging.getLogger("savenow.telegram")
 
@@ -68,6 +80,11 @@ NEW_SESSION_COMMANDS = frozenset({"new", "reset"})
 MAX_OWN_RETRIES = 3  # RetryAfter retries when the host application has no rate limiter
 CALLBACK_ANSWER_LIMIT = 190  # Telegram allows 200 characters in a callback answer
 SEEN_UPDATES = 2048
+KNOWN_PREVIEWS = 512  # previews whose HTML is kept, so a later press keeps the diff when it edits
+TELEGRAM_TEXT_LIMIT = 4096
+TYPING_EVERY_S = 4.5  # Telegram shows "typing…" for about 5 s
+EXTRACTING = frozenset({"", "auto"})  # plus any explicit session key: the commands that read a session
+QUICK = frozenset({"list", "apply", "cancel", "undo", "help"})
 
 
 @dataclass(frozen=True)
@@ -91,6 +108,14 @@ class KeyboardRef:
     pending_id: str
     chat_id: int
     message_id: int
+
+
+class Refusal(Exception):
+    """A /savenow the Telegram layer itself turns down (busy topic, full queue, cooldown)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
 
 
 def place_of(message: MaybeInaccessibleMessage | None) -> Place | None:
@@ -154,47 +179,55 @@ class SaveNowHandlers:
         *,
         service: Any,
         recorder: Any,
+        clock: Clock | None = None,
         service_workers: int = 64,
+        max_pending: int | None = None,
     ) -> None:
         self.settings = settings
         self.service = service
         self.recorder = recorder
-        # A dedicated pool: up to `service_workers` extractions run at once without
-        # starving the default executor (the recorder's appends, the host bot's work).
-        self._executor = ThreadPoolExecutor(max_workers=service_workers, thread_name_prefix="savenow")
+        self.clock = clock or Clock()
+        self.access = AccessPolicy.from_settings(settings)
+        # Daemon threads: an extraction still running never holds up the process's exit.
+        self._executor = DaemonExecutor(max_workers=service_workers, thread_name_prefix="savenow")
+        self._max_pending = max_pending if max_pending is not None else 2 * service_workers
         self._chat_locks: dict[str, asyncio.Lock] = {}
+        self._press_locks: dict[str, asyncio.Lock] = {}
         self._keyboards: dict[str, KeyboardRef] = {}
-        self._in_flight: set[tuple[str, str, str]] = set()
+        self._previews: OrderedDict[tuple[int, int], str] = OrderedDict()  # (chat, message) → HTML
+        self._extracting: set[str] = set()  # scope keys with an extraction running
+        self._last_extraction: dict[int, datetime] = {}  # user id → when their last one started
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._stopping = False
         self._seen = SeenUpdates()
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
 
+    def stop_now(self) -> None:
+        """Stop taking work and cancel what is running (the bot is shutting down)."""
+        self._stopping = True
+        for task in list(self._tasks):
+            task.cancel()
+        self.close()
+
     # -- access ---------------------------------------------------------------------------------
 
-    def chat_allowed(self, place: Place) -> bool:
-        telegram = self.settings.telegram
-        if telegram.allowed_chat_ids and place.chat_id not in telegram.allowed_chat_ids:
-            return False
-        # A private chat's id is its user's id: a disallowed user's private chat is a disallowed chat.
-        return place.chat_kind != "direct" or self.user_allowed(place.chat_id)
-
-    def user_allowed(self, user_id: int) -> bool:
-        telegram = self.settings.telegram
-        if not telegram.allowed_user_ids:
-            return True
-        return user_id in telegram.allowed_user_ids or user_id in telegram.admin_user_ids
+    def chat_allowed(self, place: Place, user: User | None = None) -> bool:
+        """May the bot record this chat? (Only where a trusted user could use it.)"""
+        return self.access.may_record(place.chat_id, place.chat_kind, user.id if user else None)
 
     def language(self, user: User | None) -> Lang:
         return i18n.pick_language(self.settings.telegram.language, user.language_code if user else None)
 
-    def scope(self, place: Place, user: User) -> Scope:
+    def scope(self, place: Place, user: User, lang: Lang = "en") -> Scope:
         return Scope(
             chat_id=str(place.chat_id),
             thread_id=place.thread_id,
             user_id=str(user.id),
             chat_type=place.chat_kind,
-            is_admin=user.id in self.settings.telegram.admin_user_ids,
+            via="chat",
+            lang=lang,
         )
 
     def session_key(self, place: Place) -> str:
@@ -209,22 +242,37 @@ class SaveNowHandlers:
 
     async def on_command(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         message = update.message
-        if message is None or not self._seen.first_time("message", update.update_id):
+        if message is None or self._stopping or not self._seen.first_time("message", update.update_id):
             return
         place = place_of(message)
         user = message.from_user
         if place is None or user is None:
             return
         lang = self.language(user)
-        if not (self.chat_allowed(place) and self.user_allowed(user.id)):
+        scope = self.scope(place, user, lang)
+        try:
+            self.access.require(scope)  # the service asks again; this spares a stranger any work
+        except SaveNowError as error:
             log.info("refused /savenow from user %s in chat %s", user.id, place.chat_id)
-            await self._send_text(context, place, escape(i18n.text("not_allowed", lang)))
+            await self._send_text(context, place, escape(error.message(lang)))
             return
         argument = " ".join(context.args or [])
-        scope = self.scope(place, user)
+        head = argument.split()[0].lower() if argument.split() else ""
+        if command_name(message.text) == "help" or head == "help":
+            await self._send_text(context, place, escape(i18n.text("help", lang)))
+            return
         await self._recordings_done(self.session_key(place))
+        task = asyncio.current_task()
+        if task is not None:
+            self._tasks.add(task)
         try:
-            outcome = await self._run(self.service.run, scope, argument)
+            if head in QUICK:
+                outcome = await self._run(self.service.run, scope, argument)
+            else:
+                outcome = await self._extract(context, place, user, scope, argument)
+        except Refusal as refusal:
+            await self._send_text(context, place, escape(refusal.message))
+            return
         except SaveNowError as error:
             await self._send_text(context, place, escape(error.message(lang)))
             return
@@ -232,7 +280,74 @@ class SaveNowHandlers:
             log.exception("/savenow %r failed in chat %s", argument, place.chat_id)
             await self._send_text(context, place, escape(i18n.text("internal_error", lang)))
             return
-        await self._send_outcome(context, place, outcome, lang)
+        finally:
+            if task is not None:
+                self._tasks.discard(task)
+        # Under the topic's press lock: a press on this preview waits until its buttons are registered.
+        async with self._scope_lock(place.scope_key):
+            await self._send_outcome(context, place, outcome, lang)
+
+    def _scope_lock(self, scope_key: str) -> asyncio.Lock:
+        return self._press_locks.setdefault(scope_key, asyncio.Lock())
+
+    async def on_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """``/help`` in the standalone bot: the usage, to anyone (it reads and writes nothing)."""
+        message = update.message
+        if message is None or not self._seen.first_time("message", update.update_id):
+            return
+        place = place_of(message)
+        if place is not None:
+            await self._send_text(context, place, escape(i18n.text("help", self.language(message.from_user))))
+
+    async def _extract(
+        self, context: ContextTypes.DEFAULT_TYPE, place: Place, user: User, scope: Scope, argument: str
+    ) -> object:
+        """A command that reads a session: one per topic, bounded in all, a cooldown per user."""
+        lang = scope.lang
+        if place.scope_key in self._extracting:
+            raise Refusal(i18n.text("topic_busy", lang))
+        if len(self._extracting) >= self._max_pending:
+            raise Refusal(i18n.text("queue_full", lang))
+        wait = self._cooldown_left(user.id)
+        if wait > 0:
+            raise Refusal(i18n.text("cooldown", lang, seconds=math.ceil(wait)))
+        self._extracting.add(place.scope_key)
+        self._last_extraction[user.id] = self.clock.now()
+        done = asyncio.Event()
+        typing = asyncio.create_task(self._keep_typing(context, place, done))
+        try:
+            await self._drop_keyboard(
+                context, place.scope_key
+            )  # a newer preview: the older loses its buttons
+            return await self._run(self.service.run, scope, argument)
+        finally:
+            done.set()
+            self._extracting.discard(place.scope_key)
+            typing.cancel()
+
+    def _cooldown_left(self, user_id: int) -> float:
+        cooldown = self.settings.telegram.cooldown_seconds
+        last = self._last_extraction.get(user_id)
+        if not cooldown or last is None:
+            return 0.0
+        return cooldown - (self.clock.now() - last).total_seconds()
+
+    async def _keep_typing(
+        self, context: ContextTypes.DEFAULT_TYPE, place: Place, done: asyncio.Event
+    ) -> None:
+        """Show "typing…" at once and keep it up until the answer is ready."""
+        while not done.is_set():
+            await self._api(
+                context,
+                context.bot.send_chat_action,
+                chat_id=place.chat_id,
+                action=ChatAction.TYPING,
+                message_thread_id=place.send_thread_id,
+            )
+            try:
+                await asyncio.wait_for(done.wait(), TYPING_EVERY_S)
+            except TimeoutError:
+                pass
 
     async def _send_outcome(
         self, context: ContextTypes.DEFAULT_TYPE, place: Place, outcome: object, lang: Lang
@@ -240,19 +355,22 @@ class SaveNowHandlers:
         if isinstance(outcome, PreviewResult):
             await self._send_preview(context, place, outcome, lang)
         elif isinstance(outcome, ApplyResult):
-            if outcome.markdown:  # auto: what it acted on, then what it wrote
-                for chunk in chunk_html(markdown_to_html(outcome.markdown)):
-                    await self._send_text(context, place, chunk)
-            else:  # a typed apply: the preview's buttons have done their job
-                await self._drop_keyboard(context, place.scope_key)
-            await self._send_text(context, place, escape(apply_summary(outcome, lang)))
+            status = apply_status(outcome, lang)
+            if not outcome.markdown:  # a typed apply: the preview keeps its diff and says what was saved
+                await self._settle_scope(context, place.scope_key, status)
+            await self._send_text(context, place, escape(status))
         elif isinstance(outcome, CancelResult):
-            key = "cancelled" if outcome.cancelled else "nothing_to_cancel"
-            await self._drop_keyboard(context, place.scope_key)
-            await self._send_text(context, place, escape(i18n.text(key, lang)))
+            status = i18n.text("cancelled" if outcome.cancelled else "nothing_to_cancel", lang)
+            await self._settle_scope(context, place.scope_key, status)
+            await self._send_text(context, place, escape(status))
         elif isinstance(outcome, ListResult):
-            for chunk in chunk_html(render_list(outcome, lang)):
+            # With no session yet, this chat's own key (the one the recorder will use) is the one to copy.
+            for chunk in chunk_html(render_list(outcome, lang, own_key=self.session_key(place))):
                 await self._send_text(context, place, chunk)
+        elif isinstance(outcome, UndoResult):
+            path = f"memory/{outcome.memory_path.name}"
+            text = i18n.text("undone", lang, path=path, lines=outcome.removed_lines)
+            await self._send_text(context, place, escape(text))
         else:  # pragma: no cover - the service's Outcome union is closed
             log.error("unexpected outcome %r", outcome)
 
@@ -280,17 +398,47 @@ class SaveNowHandlers:
         for index, chunk in enumerate(rendered.chunks):
             is_last = index == len(rendered.chunks) - 1
             last = await self._send_text(context, place, chunk, keyboard if is_last else None)
-        previous = self._keyboards.pop(place.scope_key, None)
-        if previous is not None:  # a newer preview replaces the older one: its buttons go
-            await self._remove_keyboard(context, previous)
+        await self._drop_keyboard(context, place.scope_key)  # one that appeared while this one ran
         if result.pending_id and last is not None:
             self._keyboards[place.scope_key] = KeyboardRef(result.pending_id, place.chat_id, last.message_id)
+            self._previews[(place.chat_id, last.message_id)] = rendered.chunks[-1]
+            while len(self._previews) > KNOWN_PREVIEWS:
+                self._previews.popitem(last=False)
+            self._schedule_expiry(context, place.scope_key, result.pending_id, lang)
+
+    def _schedule_expiry(
+        self, context: ContextTypes.DEFAULT_TYPE, scope_key: str, pending_id: str, lang: Lang
+    ) -> None:
+        """When the TTL is over, the preview loses its buttons and says it expired, unpressed."""
+        jobs = context.job_queue  # None when the host application has no JobQueue
+        if jobs is None:
+            return
+        jobs.run_once(
+            self._expire,
+            when=timedelta(minutes=self.settings.preview_ttl_minutes),
+            data=(scope_key, pending_id, lang),
+            name=f"savenow-expire:{scope_key}:{pending_id}",
+        )
+
+    async def _expire(self, context: ContextTypes.DEFAULT_TYPE) -> None:
+        job = context.job
+        if job is None or self._stopping:
+            return
+        scope_key: str
+        pending_id: str
+        lang: Lang
+        scope_key, pending_id, lang = job.data  # type: ignore[misc]
+        ref = self._keyboards.get(scope_key)
+        if ref is None or ref.pending_id != pending_id:
+            return  # applied, cancelled or replaced since
+        ttl = self.settings.preview_ttl_minutes
+        await self._settle_scope(context, scope_key, i18n.text("expired_status", lang, ttl=ttl))
 
     # -- buttons --------------------------------------------------------------------------------
 
     async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         query = update.callback_query
-        if query is None or not self._seen.first_time("callback", update.update_id):
+        if query is None or self._stopping or not self._seen.first_time("callback", update.update_id):
             return
         lang = self.language(query.from_user)
         action, pending_id = parse_callback_data(query.data or "")
@@ -298,35 +446,33 @@ class SaveNowHandlers:
         if place is None or action is None:
             await self._answer(query, i18n.text("gone", lang))
             return
-        if not (self.chat_allowed(place) and self.user_allowed(query.from_user.id)):
-            await self._answer(query, i18n.text("not_allowed", lang))
-            return
-        flight = (place.scope_key, action, pending_id or "")
-        if flight in self._in_flight:  # a double tap while the first is still being applied
-            await self._answer(query, i18n.text("busy", lang))
-            return
-        self._in_flight.add(flight)
+        scope = self.scope(place, query.from_user, lang)
         try:
-            await self._press(query, context, place, action, pending_id, lang)
-        finally:
-            self._in_flight.discard(flight)
+            self.access.require(scope)
+        except SaveNowError as error:
+            await self._answer(query, error.message(lang))
+            return
+        # Presses in one topic run one at a time, each to its end (message edited, press answered):
+        # a double tap's second press then finds the preview applied and says so.
+        async with self._scope_lock(place.scope_key):
+            await self._press(query, context, place, scope, action, pending_id)
 
     async def _press(
         self,
         query: CallbackQuery,
         context: ContextTypes.DEFAULT_TYPE,
         place: Place,
+        scope: Scope,
         action: str,
         pending_id: str | None,
-        lang: Lang,
     ) -> None:
-        scope = self.scope(place, query.from_user)
+        lang = scope.lang
         method = self.service.apply if action == CALLBACK_APPLY else self.service.cancel
         try:
             outcome = await self._run(method, scope, pending_id)
-        except AccessDeniedError:
+        except AccessDeniedError as error:
             # Someone else's preview: a short refusal, and the preview stays as it is.
-            await self._answer(query, i18n.text("not_your_preview", lang))
+            await self._answer(query, error.message(lang))
             return
         except PendingExpiredError:
             await self._settle(query, context, place, i18n.text("expired", lang))
@@ -347,8 +493,9 @@ class SaveNowHandlers:
         if isinstance(outcome, ApplyResult):
             # A second tap keeps the message saying what the first one saved.
             first = not outcome.already_applied
+            status = apply_status(outcome, lang)
             await self._settle(
-                query, context, place, apply_summary(outcome, lang), edit=first, consumed=first
+                query, context, place, status, edit=first, consumed=first, toast=status.split("\n")[0]
             )
         else:
             summary = i18n.text("cancelled" if outcome.cancelled else "nothing_to_cancel", lang)
@@ -359,37 +506,58 @@ class SaveNowHandlers:
         query: CallbackQuery,
         context: ContextTypes.DEFAULT_TYPE,
         place: Place,
-        summary: str,
+        status: str,
         *,
         edit: bool = True,
         consumed: bool = False,
+        toast: str | None = None,
     ) -> None:
-        """Answer the press and take the pressed message's buttons away.
+        """Take the pressed message's buttons away, then answer the press.
 
-        ``edit`` turns the message into ``summary``; ``consumed`` (the pending
-        preview was applied or cancelled) also removes the buttons of the scope's
-        current preview, which differs from the pressed message when the press
-        came from the skill's own ``/savenow apply`` button.
+        ``edit`` adds ``status`` under the preview's diff; ``consumed`` (the pending
+        preview was applied or cancelled) also settles the scope's current preview,
+        which differs from the pressed message when the press came from the skill's
+        own ``/savenow apply`` button. The toast comes last, so whoever sees it sees
+        the finished result.
         """
-        await self._answer(query, summary)
         message = query.message
         if isinstance(message, Message):
-            if edit:
-                await self._api(
-                    context,
-                    message.edit_text,
-                    escape(summary),
-                    parse_mode=ParseMode.HTML,
-                    link_preview_options=LinkPreviewOptions(is_disabled=True),
-                    reply_markup=None,
-                )
-            elif message.reply_markup is not None:
-                await self._api(context, message.edit_reply_markup, reply_markup=None)
             ref = self._keyboards.get(place.scope_key)
             if ref is not None and ref.message_id == message.message_id and ref.chat_id == message.chat_id:
                 del self._keyboards[place.scope_key]
+            if edit:
+                await self._edit_with_status(context, message.chat_id, message.message_id, status)
+            elif message.reply_markup is not None:
+                await self._api(context, message.edit_reply_markup, reply_markup=None)
         if consumed:
-            await self._drop_keyboard(context, place.scope_key)
+            await self._settle_scope(context, place.scope_key, status)
+        await self._answer(query, toast or status)
+
+    async def _settle_scope(self, context: ContextTypes.DEFAULT_TYPE, scope_key: str, status: str) -> None:
+        """The scope's live preview keeps its diff, loses its buttons and says what happened."""
+        ref = self._keyboards.pop(scope_key, None)
+        if ref is not None:
+            await self._edit_with_status(context, ref.chat_id, ref.message_id, status)
+
+    async def _edit_with_status(
+        self, context: ContextTypes.DEFAULT_TYPE, chat_id: int, message_id: int, status: str
+    ) -> None:
+        """Edit a preview message to its diff plus a status line, without buttons."""
+        html = self._previews.get((chat_id, message_id))
+        line = escape(status)
+        text = f"{html}\n\n{line}" if html is not None else line
+        if telegram_length(text) > TELEGRAM_TEXT_LIMIT:
+            text = line  # a full chunk has no room: the status replaces it, the earlier chunks stay
+        await self._api(
+            context,
+            context.bot.edit_message_text,
+            text,
+            chat_id=chat_id,
+            message_id=message_id,
+            parse_mode=ParseMode.HTML,
+            link_preview_options=LinkPreviewOptions(is_disabled=True),
+            reply_markup=None,
+        )
 
     async def _answer(self, query: CallbackQuery, text: str) -> None:
         """Always answer a press (the client shows a spinner until then), with a short toast."""
@@ -407,7 +575,7 @@ class SaveNowHandlers:
             return
         place = place_of(message)
         text = message.text or message.caption
-        if place is None or not text or not self.chat_allowed(place):
+        if place is None or not text or not self.chat_allowed(place, message.from_user):
             return
         command = command_name(text)
         key = self.session_key(place)
@@ -424,7 +592,12 @@ class SaveNowHandlers:
             return
         place = place_of(message)
         text = message.text or message.caption
-        if place is None or not text or not self.chat_allowed(place) or command_name(text) == "savenow":
+        if (
+            place is None
+            or not text
+            or not self.chat_allowed(place, message.from_user)
+            or command_name(text) == "savenow"
+        ):
             return
         key = self.session_key(place)
         await self._in_chat_order(
@@ -498,6 +671,7 @@ class SaveNowHandlers:
         )
 
     async def _drop_keyboard(self, context: ContextTypes.DEFAULT_TYPE, scope_key: str) -> None:
+        """Take the buttons off the scope's live preview (its diff stays as it is)."""
         ref = self._keyboards.pop(scope_key, None)
         if ref is not None:
             await self._remove_keyboard(context, ref)
@@ -566,26 +740,37 @@ def parse_callback_data(data: str) -> tuple[str | None, str | None]:
     return None, None
 
 
-def apply_summary(result: ApplyResult, lang: Lang) -> str:
+def apply_status(result: ApplyResult, lang: Lang) -> str:
+    """What a write did: the counts on the first line (the toast), then the titles it saved."""
     path = f"memory/{result.memory_path.name}"
     if result.already_applied:
         return i18n.text("already_applied", lang)
     if not result.written:
         return i18n.text("nothing_written", lang, path=path)
     summary = i18n.text(
-        "applied",
+        "saved",
         lang,
         path=path,
         added=len(result.added_titles),
         merged=len(result.merged_titles),
         skipped=len(result.skipped_titles),
     )
-    return summary + (i18n.text("applied_created", lang) if result.created_file else "")
+    summary += i18n.text("new_file", lang) if result.created_file else ""
+    titles = [*result.added_titles, *result.merged_titles]
+    if titles:
+        summary += "\n" + i18n.text("saved_titles", lang, titles=", ".join(f"“{t}”" for t in titles))
+    return summary
 
 
-def render_list(result: ListResult, lang: Lang) -> str:
+apply_summary = apply_status  # the name earlier versions exported
+
+
+def render_list(result: ListResult, lang: Lang, *, own_key: str | None = None) -> str:
+    """The chat's sessions with keys to copy; with none, this chat's own key (never a dead end)."""
     if not result.sessions:
-        return escape(i18n.text("list_empty", lang))
+        key = own_key or "agent:main:telegram:group:<chatId>"
+        line = escape(i18n.text("list_empty", lang, key="\0"))
+        return line.replace("\0", f"<code>{escape(key)}</code>")
     lines = [f"<b>{escape(i18n.text('list_header', lang))}</b>"]
     for session in result.sessions:
         updated = (

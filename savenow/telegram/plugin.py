@@ -57,6 +57,10 @@ class SaveNowPlugin:
     def close(self) -> None:
         self.handlers.close()
 
+    def stop_now(self) -> None:
+        """Cancel the work still running, before the Application stops (it waits for its tasks)."""
+        self.handlers.stop_now()
+
 
 def register(
     application: Application,
@@ -69,12 +73,17 @@ def register(
     recorder_group: int = DEFAULT_RECORDER_GROUP,
     record: bool = True,
     service_workers: int = 64,
+    max_pending: int | None = None,
+    help_command: bool = False,
 ) -> SaveNowPlugin:
     """Add savenow's handlers to ``application`` and return the plugin.
 
     ``service`` / ``recorder`` default to the real ones built from ``settings``
     (tests inject fakes or a clock). ``record=False`` leaves the recorder out,
     e.g. when OpenClaw's own ``sessions_dir`` already holds the conversation.
+    ``max_pending`` bounds the extractions running or waiting (default twice
+    ``service_workers``); ``help_command`` also answers ``/help`` (the standalone
+    bot does; a host bot has its own).
     """
     if application in _PLUGINS:
         raise RuntimeError("savenow is already registered on this application")
@@ -92,7 +101,14 @@ def register(
             clock=clock,
             idle_gap=timedelta(minutes=settings.telegram.idle_gap_minutes),
         )
-    handlers = SaveNowHandlers(settings, service=service, recorder=recorder, service_workers=service_workers)
+    handlers = SaveNowHandlers(
+        settings,
+        service=service,
+        recorder=recorder,
+        clock=clock,
+        service_workers=service_workers,
+        max_pending=max_pending,
+    )
 
     # Only new messages run /savenow: an edited old command must not run again.
     application.add_handler(
@@ -102,6 +118,11 @@ def register(
     application.add_handler(
         CallbackQueryHandler(handlers.on_button, pattern=CALLBACK_PATTERN, block=False), group=group
     )
+    if help_command:
+        application.add_handler(
+            CommandHandler("help", handlers.on_help, filters=filters.UpdateType.MESSAGE, block=False),
+            group=group,
+        )
     if recorder is not None:
         text = filters.TEXT | filters.CAPTION
         application.add_handler(

@@ -268,6 +268,18 @@ class FakeBotAPI:
                 raise AssertionError(f"expected {count} {method} call(s), got {len(found)}; calls:\n{log}")
             await asyncio.sleep(0.005)
 
+    async def wait_for_attempt(self, method: str, status: int, *, timeout: float = 10.0) -> Call:
+        """Wait until a call of ``method`` was answered with ``status`` (e.g. an injected failure)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                found = [c for c in self.calls if c.method == method and c.status == status]
+            if found:
+                return found[0]
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no {method} call answered {status}")
+            await asyncio.sleep(0.005)
+
     def method_log(self) -> list[str]:
         with self._lock:
             return [c.method for c in self.calls if c.method != "getUpdates"]
@@ -375,6 +387,7 @@ class FakeBotAPI:
         return True
 
     _api_deleteWebhook = _api_true
+    _api_setWebhook = _api_true
     _api_setMyCommands = _api_true
     _api_deleteMyCommands = _api_true
     _api_answerCallbackQuery = _api_true

@@ -9,6 +9,7 @@ server to see the expected call, with a bounded wait.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -30,6 +31,15 @@ GROUP_ID = -1001234567890
 ALICE_ID = 1001
 BOB_ID = 1002
 ADMIN_ID = 1003
+
+
+async def eventually(check: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Wait (bounded) until ``check()`` holds: for state the bot keeps, which no Bot API call shows."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError("condition not reached in time")
+        await asyncio.sleep(0.005)
 
 
 def run(coro: Coroutine[Any, Any, Any]) -> Any:
@@ -56,7 +66,14 @@ def make_settings(tmp_path: Path, api: FakeBotAPI, **telegram: Any) -> Settings:
         sessions_dir=tmp_path / "openclaw-sessions",  # absent: only the recorder's store exists
         timezone="UTC",
         extractor="heuristic",
-        telegram={"token": api.token, "api_base_url": api.base_url, "admin_user_ids": [ADMIN_ID], **telegram},
+        telegram={
+            "token": api.token,
+            "api_base_url": api.base_url,
+            "admin_user_ids": [ADMIN_ID],
+            "allowed_user_ids": [ALICE_ID, BOB_ID],  # nobody is trusted by default (DESIGN §3.1)
+            "cooldown_seconds": 0,  # tests that exercise the cooldown set it
+            **telegram,
+        },
     )
 
 
@@ -84,6 +101,8 @@ async def running_bot(
     service: Any = None,
     clock: Clock | None = None,
     settings: Settings | None = None,
+    max_pending: int | None = None,
+    service_workers: int = 64,
     **telegram: Any,
 ) -> AsyncIterator[Bot]:
     clock = clock or Clock(tz=UTC, fixed=START)
@@ -91,7 +110,16 @@ async def running_bot(
     stop = asyncio.Event()
     ready: asyncio.Future[SaveNowPlugin] = asyncio.get_running_loop().create_future()
     task = asyncio.create_task(
-        serve(settings, stop, clock=clock, service=service, poll_timeout=1, on_ready=ready.set_result)
+        serve(
+            settings,
+            stop,
+            clock=clock,
+            service=service,
+            poll_timeout=1,
+            on_ready=ready.set_result,
+            max_pending=max_pending,
+            service_workers=service_workers,
+        )
     )
     done, _ = await asyncio.wait({task, ready}, timeout=15, return_when=asyncio.FIRST_COMPLETED)
     if task in done:

@@ -8,7 +8,6 @@ messages arrive as updates, the host bot's reply is recorded through
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -78,11 +77,14 @@ def test_topic_preview_then_apply_by_the_requester(tmp_path: Path) -> None:
         assert bot.memory_text() == ""
 
         api.push_callback(api.sent_message(call), ALICE, apply_data)
-        (edit,) = await api.wait_for("editMessageText")
-        (answer,) = api.calls_to("answerCallbackQuery")
-        assert edit.text.startswith("✅ Saved to memory/2026-05-15.md: 1 added")
+        (answer,) = await api.wait_for("answerCallbackQuery")
+        (edit,) = api.calls_to("editMessageText")  # the message is edited before the press is answered
+        diff, status = edit.text.rsplit("\n\n", 1)
+        assert diff == call.text  # the preview keeps its diff...
+        assert status.startswith("✅ Saved to memory/2026-05-15.md: 1 added")  # ...and says what was saved
+        assert "\nSaved: “" in status  # by title
         assert edit.keyboard is None and "reply_markup" not in api.sent_message(call)
-        assert answer.params["text"].startswith("✅ Saved")
+        assert answer.params["text"].startswith("✅ Saved") and "\n" not in answer.params["text"]
         assert "## 14:00 - " in bot.memory_text() and SAVED_BULLET in bot.memory_text()
 
     run_with_bot(tmp_path, body)
@@ -116,8 +118,8 @@ def test_cancel_then_nothing_left_to_apply(tmp_path: Path) -> None:
         _, cancel_data = button_data(call)
         api.push_callback(api.sent_message(call), ALICE, cancel_data)
         (edit,) = await api.wait_for("editMessageText")
-        assert edit.text == "❌ Cancelled. Nothing was written." and edit.keyboard is None
-        assert api.calls_to("answerCallbackQuery")
+        assert edit.text == call.text + "\n\n❌ Cancelled. Nothing was written." and edit.keyboard is None
+        await api.wait_for("answerCallbackQuery")  # answered after the edit
         api.push_message(FORUM, ALICE, "/savenow apply", thread_id=42)
         (reply,) = await api.wait_for("sendMessage", lambda c: "No pending preview" in c.text)
         assert reply.thread_id == 42
@@ -133,9 +135,10 @@ def test_an_expired_preview_says_so_and_loses_its_buttons(tmp_path: Path) -> Non
         apply_data, _ = button_data(call)
         bot.clock.advance(minutes=31)
         api.push_callback(api.sent_message(call), ALICE, apply_data)
-        (edit,) = await api.wait_for("editMessageText")
-        (answer,) = api.calls_to("answerCallbackQuery")
-        assert "expired" in edit.text and "expired" in answer.params["text"]
+        (answer,) = await api.wait_for("answerCallbackQuery")
+        (edit,) = api.calls_to("editMessageText")
+        assert edit.text.startswith(call.text) and "expired" in edit.text.rsplit("\n\n", 1)[1]
+        assert "expired" in answer.params["text"]
         assert edit.keyboard is None
         assert bot.memory_text() == ""
 
@@ -151,15 +154,17 @@ def test_a_double_tap_writes_once(tmp_path: Path) -> None:
         api.push_callback(message, ALICE, apply_data)
         api.push_callback(message, ALICE, apply_data)
         answers = await api.wait_for("answerCallbackQuery", count=2)
-        texts = sorted(a.params["text"] for a in answers)
-        assert sum(t.startswith("✅ Saved") for t in texts) == 1
+        # Presses run one after the other, each to its end: the second finds the preview applied.
+        assert answers[0].params["text"].startswith("✅ Saved")
+        assert "already applied" in answers[1].params["text"]
         assert bot.memory_text().count(SAVED_BULLET) == 1
         await api.wait_for("editMessageText")  # the first tap has settled (answer, then the edit)
         api.push_callback(api.sent_message(call), ALICE, apply_data)  # a third, later tap
         answers = await api.wait_for("answerCallbackQuery", count=3)
         assert "already applied" in answers[2].params["text"]
         assert bot.memory_text().count(SAVED_BULLET) == 1
-        assert api.sent_message(call)["text"].startswith("✅ Saved")  # the message keeps the result
+        kept = api.sent_message(call)["text"]
+        assert kept.startswith(call.text) and "\n\n✅ Saved" in kept  # the message keeps diff and result
         assert len(api.calls_to("editMessageText")) == 1
 
     run_with_bot(tmp_path, body)
@@ -208,9 +213,10 @@ def test_typed_apply_works_and_removes_the_preview_buttons(tmp_path: Path) -> No
         call = await preview(bot, FORUM, 42)
         api.push_message(FORUM, ALICE, "/savenow apply", thread_id=42)
         (reply,) = await api.wait_for("sendMessage", lambda c: c.text.startswith("✅ Saved"))
-        (removed,) = await api.wait_for("editMessageReplyMarkup")
+        (edited,) = await api.wait_for("editMessageText")
         assert reply.thread_id == 42
-        assert int(removed.params["message_id"]) == api.sent_message(call)["message_id"]
+        assert int(edited.params["message_id"]) == api.sent_message(call)["message_id"]
+        assert edited.text.startswith(call.text) and edited.keyboard is None  # diff kept, buttons gone
         assert NOTE in bot.memory_text()
 
     run_with_bot(tmp_path, body)
@@ -222,10 +228,10 @@ def test_the_skills_literal_callback_data_acts_as_the_command(tmp_path: Path) ->
         call = await preview(bot, FORUM, 42)
         api.push_callback(api.sent_message(call), ALICE, "/savenow cancel")
         (edit,) = await api.wait_for("editMessageText")
-        assert edit.text.startswith("❌ Cancelled")
+        assert edit.text.endswith("\n\n❌ Cancelled. Nothing was written.")
         call = await preview_again(bot)
         api.push_callback(api.sent_message(call), ALICE, "/savenow apply")
-        (edit,) = await api.wait_for("editMessageText", lambda c: c.text.startswith("✅"))
+        await api.wait_for("editMessageText", lambda c: "\n\n✅ Saved" in c.text)
         assert NOTE in bot.memory_text()
 
     async def preview_again(bot: Bot) -> Call:
@@ -244,7 +250,6 @@ def test_an_edited_old_savenow_does_not_run_again(tmp_path: Path) -> None:
         api.push_edit(command, "/savenow auto")
         api.push_message(FORUM, ALICE, "/savenow list", thread_id=42)  # a later update, to wait on
         await api.wait_for("sendMessage", lambda c: "Sessions for this chat" in c.text)
-        await asyncio.sleep(0.05)  # let any (wrong) handler of the edit finish
         assert len(api.calls_to("sendMessage", lambda c: c.keyboard is not None)) == 1
         assert bot.memory_text() == ""
 
@@ -261,12 +266,12 @@ def test_a_newer_preview_replaces_the_older_ones_buttons(tmp_path: Path) -> None
         assert int(removed.params["message_id"]) == api.sent_message(first)["message_id"]
         api.push_callback(api.sent_message(first), ALICE, button_data(first)[0])
         (edit,) = await api.wait_for("editMessageText")
-        assert "replaced by a newer one" in edit.text
+        assert edit.text.startswith(first.text) and "replaced by a newer one" in edit.text
         assert bot.memory_text() == ""
         assert api.sent_message(calls[1])["reply_markup"]  # the live preview keeps its buttons
         assert len(api.calls_to("editMessageReplyMarkup")) == 1
         api.push_callback(api.sent_message(calls[1]), ALICE, button_data(calls[1])[0])
-        await api.wait_for("editMessageText", lambda c: c.text.startswith("✅"))
+        await api.wait_for("editMessageText", lambda c: "\n\n✅ Saved" in c.text)
         assert NOTE in bot.memory_text()
 
     run_with_bot(tmp_path, body)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-import time
 from collections.abc import Callable
 from datetime import UTC
 from pathlib import Path
@@ -24,7 +23,18 @@ from savenow.telegram import record_outgoing
 from savenow.telegram.render import CHUNK_LIMIT, telegram_length
 from tests.fakes.botapi import Call, FakeBotAPI, group_chat, private_chat, user
 
-from .support import ALICE_ID, BOB_ID, GROUP_ID, PREVIEW_MD, START, Bot, ScriptedService, run, running_bot
+from .support import (
+    ALICE_ID,
+    BOB_ID,
+    GROUP_ID,
+    PREVIEW_MD,
+    START,
+    Bot,
+    ScriptedService,
+    eventually,
+    run,
+    running_bot,
+)
 
 FORUM = group_chat(GROUP_ID, forum=True)
 ALICE = user(ALICE_ID, "Alice")
@@ -38,14 +48,6 @@ def scripted(**kwargs: object) -> tuple[Clock, ScriptedService]:
 
 def in_topic(thread: int) -> Callable[[Call], bool]:
     return lambda call: call.thread_id == thread
-
-
-async def eventually(check: Callable[[], bool], timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError("condition not reached in time")
-        await asyncio.sleep(0.005)
 
 
 def recorded_texts(bot: Bot, key: str) -> list[str]:
@@ -178,8 +180,9 @@ def test_a_network_error_is_logged_and_the_bot_keeps_going(tmp_path: Path) -> No
                 api.fail_next("sendMessage", status=502, retry_after=None)
                 api.fail_next("getUpdates", status=502, retry_after=None)
                 api.push_message(FORUM, ALICE, "/savenow", thread_id=42)
-                await api.wait_for("getUpdates")
-                await asyncio.sleep(0)
+                # Both failures must be used up before the next command, or they could hit it instead.
+                await api.wait_for_attempt("sendMessage", 502)
+                await api.wait_for_attempt("getUpdates", 502)
                 api.push_message(FORUM, ALICE, "/savenow", thread_id=43)
                 await api.wait_for("sendMessage", in_topic(43))
                 assert next(c.status for c in api.calls if c.method == "sendMessage") == 502
@@ -200,7 +203,7 @@ def test_a_redelivered_press_is_handled_once(tmp_path: Path) -> None:
                 (preview,) = await api.wait_for("sendMessage")
                 press = api.push_callback(api.sent_message(preview), ALICE, "sn:a:p1")
                 api.push_update(dict(press))  # the same update id again
-                await api.wait_for("editMessageText")
+                await api.wait_for("answerCallbackQuery")  # the press is answered last, after the edit
                 api.push_message(FORUM, ALICE, "hello", thread_id=42)  # a later update, to flush the queue
                 await eventually(lambda: recorded_texts_count(api) > 0)
                 assert len(api.calls_to("answerCallbackQuery")) == 1
@@ -225,7 +228,7 @@ def test_chinese_users_get_chinese_buttons_and_replies(tmp_path: Path) -> None:
                 assert [b["text"] for b in preview.keyboard[0]] == ["✅ 应用", "❌ 取消"]
                 api.push_callback(api.sent_message(preview), zh_alice, "sn:c:p1")
                 (edit,) = await api.wait_for("editMessageText")
-                assert edit.text == "❌ 已取消，没有写入任何内容。"
+                assert edit.text.endswith("\n\n❌ 已取消，没有写入任何内容。")
 
     run(body())
 
