@@ -85,3 +85,14 @@ class SaveNowInternalError(SaveNowError):
     """A bug or an environment failure; exit 1."""
 
     exit_code = 1
+
+
+# -- compaction (issue 15) ------------------------------------------------------------------------
+
+
+class CompactionStoreError(BadInputError):
+    """A session store compaction cannot read or write (missing, malformed, OpenClaw's own)."""
+
+
+class CompactionFlushError(SaveNowError):
+    """The pre-compaction flush could not write its notes; the range is retried next time."""

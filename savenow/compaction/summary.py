@@ -1,0 +1,537 @@
+"""The offline summary: deterministic, identifier-first, bounded, merged section by section (DESIGN §13).
+
+What a person resuming the work needs, in this order of importance:
+
+1. identifiers, verbatim (paths, hosts, IPs, ports, ids, env vars, versions,
+   amounts with units, people and their roles) — dropped last;
+2. files read and modified, from tool calls, cumulative;
+3. requests, decisions (final values only), open items, unresolved errors,
+   people, stable preferences — each a sentence as it was said;
+4. other facts that carry an identifier (context).
+
+Left out: chit-chat, acknowledgements, guesses put as questions, the
+assistant's own questions and explanations without an identifier, tool output,
+and values the chat later abandoned (a value named next to "作废 / 改成 /
+instead of / dropped …" disappears from every line of the summary).
+
+Bounded by ``max_tokens`` (and by ``ratio`` × the tokens of what it stands
+for, so a summary is always much smaller than the conversation): the lowest
+tier goes first, oldest line first; the identifier line goes last.
+
+Incremental: the previous summary is parsed back into its sections and the new
+lines are merged in, section by section; nothing is ever nested.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..extract.signals import LEX, identifiers, is_question, sentences
+from .model import SessionMessage
+from .tokens import estimate_tokens
+
+
+class Summarizer(Protocol):
+    """Turns the previous summary plus the removed messages into the next summary."""
+
+    name: str
+
+    def summarize(
+        self, previous: str | None, removed: Sequence[SessionMessage], *, max_tokens: int
+    ) -> str: ...
+
+
+# --------------------------------------------------------------------------- sections
+
+@dataclass(frozen=True)
+class Section:
+    key: str
+    en: str
+    zh: str
+    tier: int  # trimming drops the highest tier first
+
+
+SECTIONS = (
+    Section("identifiers", "Identifiers", "标识符", 0),
+    Section("requests", "Requests", "用户请求", 2),
+    Section("decisions", "Decisions (final values)", "决定（最终值）", 2),
+    Section("open", "Open items", "待办", 2),
+    Section("errors", "Unresolved errors", "未解决的错误", 2),
+    Section("people", "People", "人物", 2),
+    Section("preferences", "Preferences", "偏好", 2),
+    Section("files", "Files", "文件", 1),
+    Section("context", "Facts", "事实", 3),
+)
+_BY_KEY = {s.key: s for s in SECTIONS}
+TITLE = "## Session summary · 会话摘要"
+_COVERS = re.compile(r"^_(\d+) messages · 条消息 · ~(\d+) tokens_$")
+_HEADING = re.compile(r"^### (.+?) · (.+)$")
+
+
+def _heading(section: Section) -> str:
+    return f"### {section.en} · {section.zh}"
+
+
+_HEADING_KEYS = {_heading(s): s.key for s in SECTIONS}
+
+
+# --------------------------------------------------------------------------- lexicons (kinds of language)
+
+def _words(*parts: str) -> re.Pattern[str]:
+    return re.compile("|".join(parts), re.IGNORECASE)
+
+
+_EN = "(?<![A-Za-z])(?:{})(?![A-Za-z])".format
+REQUEST = _words(
+    _EN("please|can you|could you|would you|help me|i want|i'd like|i need|we need|make sure|set up|write me"
+        "|let's|go ahead|set it|add (?:a|an|the)|send me|remind me"),
+    "帮我|帮忙|请你|麻烦|能不能|可不可以|给我|我想|想要|我要|要求|你记|记一下|写一个|写个|弄一下|看看|加上|顺便",
+)
+DECISION = _words(
+    _EN("decided|decision|go with|we'll use|use (?:the|a)|switch(?:ed)? to|chang(?:e|ed) (?:it )?to|mov(?:e|ed) (?:it )?to"
+        "|pinn?(?:ed)?|final(?:ly)?|settled|stick with|stay with|keep (?:the|it)|instead|from now on|set to|is now|are now|now runs"),
+    "决定|就用|就按|就这样|就它|定了|定为|改成|改为|换成|改到|挪到|调到|改走|改用|改成|设为|设成|确定|选|就[用订走定]|以后|最终|统一|保持|继续用|不换",
+)
+OPEN = _words(
+    _EN("todo|to do|next|later|tomorrow|tonight|next week|this weekend|weekend|pending|follow up|not yet|still (?:need|have|open)"
+        "|remind|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|the \\d+)|before|after|will|need to|haven't|hasn't|open"),
+    "待办|还没|还要|回头|明天|后天|下周|周末|稍后|之后|以后再|记得|未完成|没做|要做|得去|需要|准备|打算|计划|等|前要|之前|提醒|记下",
+)
+ERROR = _words(
+    _EN("error|errors|failed|failing|fails|fatal|exception|traceback|denied|refused|timed? ?out|no space|unresolved|broken|crash(?:es|ed)?|flaky"),
+    r"报错|失败|错误|异常|拒绝|超时|挂了|不通|报锁|满了|告警|\b[45]\d\d\b",
+)
+PERSON = _words(
+    _EN("wife|husband|mum|mom|dad|friend|boss|colleague|coworker|contractor|designer|accountant|reviewer|customer|client"
+        "|supplier|neighbou?r|baker|owner|manager|admin|teacher|doctor|driver|roommate|partner|cousin|brother|sister"),
+    "老婆|太太|老公|丈夫|妈|爸|婆婆|公公|阿姨|叔|师傅|朋友|室友|同事|老板|客户|供应商|会计|财务|客服|表弟|表哥|表妹|表姐|同学|邻居|司机|设计师|负责",
+)
+PREFERENCE = _words(
+    _EN("always|never|prefer|preference|don't (?:want|like|use)|do not|rule|every time|from now on|i like|i hate|style"),
+    "以后|凡是|每次|总是|一律|不要|别|喜欢|不喜欢|不吃|习惯|规矩|偏好|只要|不想",
+)
+ABANDON = _words(
+    _EN("drop(?:ped)?|abandon(?:ed)?|scrap(?:ped)?|no longer|instead of|rather than|not going with|forget (?:about )?|obsolete|superseded|cancel(?:led)?"),
+    "作废|不要了|放弃|算了|取消|不用了|弃用|废弃|不再|而不是|别用|不做了|不搞了|不弄了|不考虑|否掉|pass 掉",
+)
+CHANGE_TO = _words(
+    _EN("chang(?:e|ed|ing) (?:it |that |this )?to|switch(?:ed|ing)? to|mov(?:e|ed|ing) (?:it )?to|replac(?:e|ed) (?:it )?with|instead|now"),
+    "改成|改为|换成|改到|挪到|调到|改走|改用|改成|换到|→|->",
+)
+GUESS = _words(
+    _EN("maybe|might|perhaps|probably|possibly|could it be|i guess|i suspect|my guess|should be fine|i think"),
+    "会不会|是不是|可能|也许|估计|怀疑|猜|大概|或许|难道",
+)
+ACK = re.compile(
+    r"^(?:ok(?:ay)?|k|yes|yep|yeah|sure|great|good|fine|done|right|cool|nice|perfect|got it|sounds good|thanks?(?: you)?"
+    r"|好的?|行|嗯+|对|可以|是的|没问题|收到|明白|了解|好了|懂了|跑吧|加吧|搞定|谢谢|ok ?的)[\s!！。.,，~～]*$",
+    re.IGNORECASE,
+)
+_VALUE = re.compile(
+    r"(?:[£$¥€]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?(?:\s?(?:元|块|万|%|％|[KMGT]i?B|天|小时|分钟|度|个月|号|日|点)|(?:h|m|s|d|ms)(?![A-Za-z]))"
+    r"|\b\d{1,2}:\d{2}\b|#\d+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b[A-Z]{1,4}-?\d{2,}[A-Z0-9-]*\b|\b\d{3,}\b)"
+)
+_INLINE = re.compile(r"`([^`\n]{1,160})`")
+MAX_LINE_CHARS = 260
+
+
+# --------------------------------------------------------------------------- statements
+
+@dataclass
+class Line:
+    """One line of the summary: a sentence as said, in a section, with its identifiers."""
+
+    section: str
+    text: str
+    order: int  # older lines have smaller numbers (previous summaries first)
+    ids: frozenset[str] = frozenset()
+
+    @property
+    def tier(self) -> int:
+        return _BY_KEY[self.section].tier
+
+
+def verbatim_ids(text: str) -> list[str]:
+    """Identifiers and values in ``text`` as written (original case), longest first.
+
+    Parts of a longer identifier (``0419`` of ``CRB-0419``) are not listed again.
+    """
+    found: dict[str, None] = {}
+    folded = text.casefold()
+    same_length = len(folded) == len(text)
+    for key in identifiers(text):
+        at = folded.find(key)
+        if at >= 0 and same_length:
+            value = text[at : at + len(key)]
+            if _strong(value) or f"`{value}`" in text:
+                found[value] = None
+    for match in _VALUE.finditer(text):
+        found[match.group(0).strip().rstrip(",.;:，。")] = None
+    for match in _INLINE.finditer(text):
+        found[match.group(1).strip()] = None
+    ordered = sorted((v for v in found if len(v) >= 2), key=lambda v: (-len(v), v))
+    result: list[str] = []
+    for value in ordered:
+        if not any(value in longer for longer in result):
+            result.append(value)
+    return result
+
+
+_STRONG = re.compile(r"\d|[/@:#_]|\.[A-Za-z]|^[A-Z][A-Z0-9]+$|[a-z][A-Z]|^[A-Z]{2,}")
+
+
+def _strong(value: str) -> bool:
+    """An identifier a person could not guess: digits, a path, a key, an address, CamelCase, CAPS."""
+    return bool(_STRONG.search(value))
+
+
+def _kind(text: str, role: str, has_ids: bool) -> str | None:
+    """The section a sentence belongs to, or None to leave it out."""
+    if ERROR.search(text) and (has_ids or role == "user"):
+        return "errors"
+    if PREFERENCE.search(text) and role == "user":
+        return "preferences"
+    if OPEN.search(text) and (has_ids or role == "user" or LEX.DEFERRAL.search(text)):
+        return "open"
+    if DECISION.search(text):
+        return "decisions"
+    if PERSON.search(text) and (has_ids or role == "user" or _NAME.search(text)):
+        return "people"
+    if role == "user" and REQUEST.search(text):
+        return "requests"
+    if has_ids:
+        return "context"
+    if role == "user" and len(text) >= 12:
+        return "requests"
+    return None
+
+
+_NAME = re.compile(r"(?<![A-Za-z])[A-Z][a-z]{2,}(?![A-Za-z])|[老小阿][\u4e00-\u9fff]|[\u4e00-\u9fff](?:阿姨|师傅|姐|哥|总|老师)")
+
+
+def _noise(text: str, role: str, has_ids: bool) -> bool:
+    stripped = text.strip()
+    if ACK.match(stripped):
+        return True
+    if LEX.CHITCHAT.search(stripped) and not has_ids and len(stripped) < 60:
+        return True
+    if is_question(stripped) and GUESS.search(stripped):
+        return True  # a guess put as a question: later confirmed or dropped, never a fact yet
+    if role == "assistant" and is_question(stripped):
+        return True
+    if GUESS.search(stripped) and role == "assistant" and not DECISION.search(stripped):
+        return True
+    if LEX.RULED_OUT.search(stripped) and not DECISION.search(stripped):
+        return True
+    return not has_ids and len(stripped) < 8
+
+
+def _clip(text: str) -> str:
+    text = " ".join(text.split())
+    if len(text) <= MAX_LINE_CHARS:
+        return text
+    cut = max(text.rfind(mark, 0, MAX_LINE_CHARS) for mark in ("，", ",", "；", ";", "。", " "))
+    return text[: cut if cut > MAX_LINE_CHARS // 2 else MAX_LINE_CHARS].rstrip(" ,，;；")
+
+
+def statements(messages: Sequence[SessionMessage], start_order: int) -> tuple[list[Line], dict[str, str]]:
+    """The candidate lines of ``messages`` and the files their tool calls touched."""
+    lines: list[Line] = []
+    files: dict[str, str] = {}
+    order = start_order
+    for message in messages:
+        if message.role == "tool" or message.role == "system":
+            continue
+        if message.is_tool_call:
+            _tool_files(message.tool_name or "", message.tool_input or "", files)
+        for sentence in sentences(message.content):
+            text = _clip(sentence)
+            ids = verbatim_ids(text)
+            if _noise(text, message.role, bool(ids)):
+                continue
+            kind = _kind(text, message.role, bool(ids))
+            if kind is None:
+                continue
+            order += 1
+            lines.append(Line(kind, text, order, frozenset(ids)))
+    return lines, files
+
+
+_PATH = re.compile(r"(?<![\w:/])(?:~|\.{1,2})?/[^\s'\"`;|&<>()]+|(?<![\w/.~-])[\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w{0,5}(?![\w/])")
+_WRITES = re.compile(r"\bsed\s+-i|\btee\b|(?<![0-9&2])>>?\s*[~/.\w]|\bmv\b|\bcp\b|\brm\b|\bchmod\b|\bchown\b|\btouch\b|\bmkdir\b|\binstall\b|\bln\s+-s")
+
+
+def _tool_files(name: str, value: str, files: dict[str, str]) -> None:
+    lowered = name.lower()
+    if lowered in ("read_file", "read", "view", "cat"):
+        _note_file(files, value.strip().splitlines()[0] if value.strip() else "", "read")
+        return
+    if lowered in ("write_file", "write", "edit", "edit_file", "apply_patch", "create_file"):
+        _note_file(files, value.strip().splitlines()[0] if value.strip() else "", "modified")
+        return
+    if lowered in ("web_fetch", "fetch", "browse"):
+        return
+    command = value.splitlines()[0] if lowered not in ("bash", "shell", "exec", "sh") else value
+    paths = [p.rstrip(".,:") for p in _PATH.findall(command)]
+    paths = [p for p in paths if _looks_like_file(p)]
+    if not paths:
+        return
+    writes = _WRITES.search(command) is not None
+    for index, path in enumerate(paths):
+        _note_file(files, path, "modified" if writes and index == len(paths) - 1 else "read")
+
+
+def _looks_like_file(path: str) -> bool:
+    if "://" in path or path.startswith("//") or len(path) < 4:
+        return False
+    if path.startswith(("/dev/null", "/proc/", "/sys/")):
+        return False
+    tail = path.rsplit("/", 1)[-1]
+    return "." in tail or path.count("/") >= 2
+
+
+def _note_file(files: dict[str, str], path: str, how: str) -> None:
+    path = path.strip().strip("'\"`")
+    if not path or len(path) > 200 or " " in path:
+        return
+    if files.get(path) != "modified":
+        files[path] = how
+
+
+# --------------------------------------------------------------------------- abandoned values
+
+def abandoned_values(lines: Sequence[Line]) -> dict[str, int]:
+    """Values the chat dropped: value → the order of the line that dropped it."""
+    dropped: dict[str, int] = {}
+    for line in lines:
+        if not ABANDON.search(line.text) and not (CHANGE_TO.search(line.text) and line.section == "decisions"):
+            continue
+        for clause in _clauses(line.text):
+            change = CHANGE_TO.search(clause)
+            abandon = ABANDON.search(clause)
+            if change and (not abandon or abandon.start() < change.start() or "instead of" in abandon.group(0).lower()):
+                if abandon and abandon.group(0).lower() in ("instead of", "rather than", "而不是"):
+                    old = verbatim_ids(clause[abandon.end() :])
+                else:
+                    old = verbatim_ids(clause[: change.start()])
+                new = set(verbatim_ids(clause[change.end() :]))
+                old = [v for v in old if v not in new]
+            elif abandon:
+                if abandon.group(0).lower() in ("instead of", "rather than", "而不是", "别用", "不再"):
+                    old = verbatim_ids(clause[abandon.end() :])
+                else:
+                    old = verbatim_ids(clause[: abandon.start()]) or verbatim_ids(clause[abandon.end() :])
+            else:
+                continue
+            for value in old:
+                if len(value) >= 2:
+                    dropped.setdefault(value, line.order)
+    return dropped
+
+
+def _clauses(text: str) -> list[str]:
+    return [c for c in re.split(r"[；;。!！?？]|，(?=[^，]{0,40}$)", text) if c.strip()] or [text]
+
+
+def _strip_abandoned(lines: list[Line], dropped: dict[str, int]) -> list[Line]:
+    """Lines without the dropped values: a line naming one goes, unless it also names the new value."""
+    if not dropped:
+        return lines
+    result = []
+    for line in lines:
+        hit = [v for v in dropped if v in line.text]
+        if not hit:
+            result.append(line)
+            continue
+        remaining = [i for i in line.ids if not any(i in v or v in i for v in hit)]
+        if line.order >= min(dropped[v] for v in hit) and remaining:
+            text = line.text
+            for value in hit:
+                text = text.replace(value, "旧值/old")
+            result.append(Line(line.section, text, line.order, frozenset(remaining)))
+    return result
+
+
+# --------------------------------------------------------------------------- parse / render
+
+@dataclass
+class ParsedSummary:
+    lines: list[Line] = field(default_factory=list)
+    ids: list[str] = field(default_factory=list)
+    files: dict[str, str] = field(default_factory=dict)
+    messages: int = 0
+    tokens: int = 0
+
+
+def parse_summary(text: str | None) -> ParsedSummary:
+    """Our own summary read back into sections; a foreign summary (the seed's) becomes facts."""
+    parsed = ParsedSummary()
+    if not text:
+        return parsed
+    section: str | None = None
+    order = 0
+    own = text.lstrip().startswith(TITLE)
+    for raw in text.splitlines():
+        line = raw.rstrip()
+        covers = _COVERS.match(line)
+        if covers:
+            parsed.messages, parsed.tokens = int(covers.group(1)), int(covers.group(2))
+            continue
+        if line in _HEADING_KEYS:
+            section = _HEADING_KEYS[line]
+            continue
+        if not line.startswith("- ") and not (not own and line.strip()):
+            continue
+        body = line[2:].strip() if line.startswith("- ") else line.strip()
+        if section == "identifiers":
+            parsed.ids.extend(v for v in _INLINE.findall(body))
+            continue
+        if section == "files":
+            how, _, rest = body.partition(": ")
+            for path in _INLINE.findall(rest):
+                _note_file(parsed.files, path, "modified" if how.startswith("modified") else "read")
+            continue
+        order += 1
+        ids = verbatim_ids(body)
+        if own and section:
+            parsed.lines.append(Line(section, body, order, frozenset(ids)))
+        elif ids and not body.startswith(("#", "Previously compacted", "Newly compacted")):
+            parsed.lines.append(Line("context", body, order, frozenset(ids)))
+    return parsed
+
+
+def _render(lines: list[Line], ids: list[str], files: dict[str, str], messages: int, tokens: int) -> str:
+    out = [TITLE, f"_{messages} messages · 条消息 · ~{tokens} tokens_"]
+    if ids:
+        out += ["", _heading(_BY_KEY["identifiers"]), "- " + " · ".join(f"`{v}`" for v in ids)]
+    for section in SECTIONS:
+        if section.key == "identifiers":
+            continue
+        if section.key == "files":
+            modified = [p for p, how in files.items() if how == "modified"]
+            read = [p for p, how in files.items() if how == "read"]
+            if modified or read:
+                out += ["", _heading(section)]
+                if modified:
+                    out.append("- modified 修改: " + " · ".join(f"`{p}`" for p in modified))
+                if read:
+                    out.append("- read 读取: " + " · ".join(f"`{p}`" for p in read))
+            continue
+        body = [line for line in lines if line.section == section.key]
+        if body:
+            out += ["", _heading(section), *(f"- {line.text}" for line in sorted(body, key=lambda x: x.order))]
+    return "\n".join(out) + "\n"
+
+
+# --------------------------------------------------------------------------- the offline summarizer
+
+class OfflineSummarizer:
+    """Deterministic, no network. ``ratio`` bounds a summary by the size of what it stands for."""
+
+    name = "offline"
+
+    def __init__(self, ratio: float = 0.2, floor_tokens: int = 120) -> None:
+        self.ratio = ratio
+        self.floor_tokens = floor_tokens
+
+    def summarize(self, previous: str | None, removed: Sequence[SessionMessage], *, max_tokens: int) -> str:
+        before = parse_summary(previous)
+        new_lines, new_files = statements(removed, start_order=len(before.lines) + 1000 * (before.messages + 1))
+        messages = before.messages + len(removed)
+        tokens = before.tokens + sum(estimate_tokens(m.text()) for m in removed)
+        budget = min(max_tokens, max(self.floor_tokens, int(tokens * self.ratio)))
+
+        lines = _dedupe([*before.lines, *new_lines])
+        dropped = abandoned_values(lines)
+        lines = _strip_abandoned(lines, dropped)
+        files = dict(before.files)
+        for path, how in new_files.items():
+            _note_file(files, path, how)
+        return _fit(lines, before.ids, files, dropped, messages, tokens, budget)
+
+
+def _dedupe(lines: list[Line]) -> list[Line]:
+    """One line per normalized text, and none whose identifiers a newer, longer line all repeats."""
+    seen: dict[str, Line] = {}
+    for line in lines:
+        key = re.sub(r"[\W_]+", "", line.text.casefold())
+        if key in seen:
+            continue  # the older wording stays; both say the same
+        seen[key] = line
+    return list(seen.values())
+
+
+def _fit(
+    lines: list[Line],
+    old_ids: list[str],
+    files: dict[str, str],
+    dropped: dict[str, int],
+    messages: int,
+    tokens: int,
+    budget: int,
+) -> str:
+    """Drop the least important, oldest lines until the summary fits ``budget``.
+
+    A dropped line's identifiers move to the identifier line (unless another line
+    still says them), so the identifiers go last.
+    """
+    lines = sorted(lines, key=lambda x: x.order)
+    holders: dict[str, int] = {}
+    for line in lines:
+        for value in line.ids:
+            holders[value] = holders.get(value, 0) + 1
+    gone = [v for v in dropped]
+    ids: dict[str, None] = {}
+
+    def orphan(value: str) -> None:
+        if holders.get(value, 0) <= 0 and value not in files and not any(value in g for g in gone):
+            ids[value] = None
+
+    for value in old_ids:
+        orphan(value)
+    kept = {id(line): line for line in lines}
+    cost = sum(estimate_tokens(line.text) + 2 for line in lines) + _files_cost(files) + 40
+    cost += sum(estimate_tokens(v) + 2 for v in ids)
+    victims = sorted((line for line in lines if line.tier >= 2), key=lambda x: (_value(x), x.order))
+    for victim in victims:
+        if cost <= budget:
+            break
+        del kept[id(victim)]
+        cost -= estimate_tokens(victim.text) + 2
+        for value in sorted(victim.ids):
+            holders[value] -= 1
+            if holders[value] <= 0 and value not in ids:
+                orphan(value)
+                if value in ids:
+                    cost += estimate_tokens(value) + 2
+    remaining = sorted(kept.values(), key=lambda x: x.order)
+    id_list = list(ids)
+    text = _render(remaining, id_list, files, messages, tokens)
+    while estimate_tokens(text) > budget:
+        candidates = [x for x in remaining if x.tier >= 2]
+        if candidates:
+            remaining.remove(min(candidates, key=lambda x: (_value(x), x.order)))
+        elif files:
+            files = dict(list(files.items())[1:])
+        elif id_list:
+            id_list = id_list[max(1, len(id_list) // 10) :]
+        else:
+            break
+        text = _render(remaining, id_list, files, messages, tokens)
+    return text
+
+
+_KIND_WEIGHT = {"decisions": 3, "open": 3, "errors": 3, "preferences": 3, "people": 3, "requests": 2, "context": 0}
+
+
+def _value(line: Line) -> int:
+    """How much a line is worth keeping: its identifiers first, then what kind of statement it is."""
+    strong = sum(1 for v in line.ids if _strong(v))
+    return 4 * min(strong, 3) + _KIND_WEIGHT.get(line.section, 0)
+
+
+def _files_cost(files: dict[str, str]) -> int:
+    return sum(estimate_tokens(path) + 2 for path in files) + (12 if files else 0)
