@@ -108,7 +108,7 @@ class SessionFileStore:
         raw_messages = data.get("messages") or []
         summary: str | None = None
         messages: list[SessionMessage] = []
-        seen: dict[str, int] = {}
+        chain = ""
         for index, raw in enumerate(raw_messages):
             if not isinstance(raw, dict):
                 raise CompactionStoreError(
@@ -118,7 +118,9 @@ class SessionFileStore:
             if not messages and summary is None and _is_seed_summary(raw):
                 summary = str(raw.get("content") or "")
                 continue
-            messages.append(_seed_message(raw, index, seen, self.path))
+            message = _seed_message(raw, index, chain, self.path)
+            messages.append(message)
+            chain = message.id
         history = [
             HistoryItem(
                 at=str(item.get("at", "")),
@@ -179,7 +181,14 @@ def _is_seed_summary(raw: dict[str, Any]) -> bool:
     return isinstance(content, str) and content.lstrip().startswith(_SEED_SUMMARY_PREFIXES)
 
 
-def _seed_message(raw: dict[str, Any], index: int, seen: dict[str, int], path: Path) -> SessionMessage:
+def _seed_message(raw: dict[str, Any], index: int, previous_id: str, path: Path) -> SessionMessage:
+    """A seed message; its id hashes its content and the previous message's id.
+
+    The seed's file has no ids. A chained hash stays the same while messages are
+    appended, tells identical messages apart, and changes for the kept messages
+    when a compaction rewrites the file — they were never flushed, and a flush
+    marker that is no longer found means "everything here is after it".
+    """
     role = raw.get("role")
     if role not in _ROLES:
         raise CompactionStoreError(
@@ -198,14 +207,12 @@ def _seed_message(raw: dict[str, Any], index: int, seen: dict[str, int], path: P
     stamp = raw.get("timestamp")
     timestamp = stamp if isinstance(stamp, str) else (str(stamp) if stamp is not None else None)
     digest = hashlib.sha256(
-        json.dumps([role, timestamp, content, name, tool_input], ensure_ascii=False).encode()
+        json.dumps([previous_id, role, timestamp, content, name, tool_input], ensure_ascii=False).encode()
     ).hexdigest()[:16]
-    occurrence = seen.get(digest, 0)
-    seen[digest] = occurrence + 1
     usage = raw.get("usage")
     reported = usage.get("totalTokens") if isinstance(usage, dict) else None
     return SessionMessage(
-        id=digest if not occurrence else f"{digest}-{occurrence}",
+        id=digest,
         role=role,  # type: ignore[arg-type]
         content=content,
         timestamp=timestamp,
@@ -217,7 +224,7 @@ def _seed_message(raw: dict[str, Any], index: int, seen: dict[str, int], path: P
 
 def new_session_file(messages: list[dict[str, Any]], at: str) -> dict[str, Any]:
     """A seed-format session object (for tests, the benchmark, and `compact` on a new file)."""
-    parsed = [_seed_message(m, i, {}, Path("-")) for i, m in enumerate(messages)]
+    parsed = [_seed_message(m, i, str(i), Path("-")) for i, m in enumerate(messages)]
     return {
         "version": SEED_VERSION,
         "createdAt": at,
