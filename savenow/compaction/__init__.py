@@ -5,31 +5,42 @@
     if compactor.should_compact():
         result = compactor.compact()
         print(result.removed_count)
+
+Names are imported on first use, so `savenow compact status` starts fast.
 """
 
-from .compactor import SessionCompactor
-from .cut import cut_index
-from .flush import Flusher
-from .model import CompactionResult, FlushReport, HistoryItem, SessionMessage, SessionSnapshot
-from .stores import CompactionStore, SessionFileStore, TranscriptStore
-from .summary import OfflineSummarizer, Summarizer
-from .tokens import TOOL_CALL_TOKENS, message_tokens, session_tokens
+from __future__ import annotations
 
-__all__ = [
-    "TOOL_CALL_TOKENS",
-    "CompactionResult",
-    "CompactionStore",
-    "FlushReport",
-    "Flusher",
-    "HistoryItem",
-    "OfflineSummarizer",
-    "SessionCompactor",
-    "SessionFileStore",
-    "SessionMessage",
-    "SessionSnapshot",
-    "Summarizer",
-    "TranscriptStore",
-    "cut_index",
-    "message_tokens",
-    "session_tokens",
-]
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "SessionCompactor": ".compactor",
+    "cut_index": ".cut",
+    "Flusher": ".flush",
+    "CompactionResult": ".model",
+    "FlushReport": ".model",
+    "HistoryItem": ".model",
+    "SessionMessage": ".model",
+    "SessionSnapshot": ".model",
+    "CompactionStore": ".stores",
+    "SessionFileStore": ".stores",
+    "TranscriptStore": ".stores",
+    "OfflineSummarizer": ".summary",
+    "Summarizer": ".summary",
+    "TOOL_CALL_TOKENS": ".tokens",
+    "message_tokens": ".tokens",
+    "session_tokens": ".tokens",
+    "CompactionService": ".service",
+    "BotNotice": ".service",
+    "Target": ".service",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'savenow.compaction' has no attribute {name!r}")
+    return getattr(importlib.import_module(module, __name__), name)

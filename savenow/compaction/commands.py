@@ -52,19 +52,12 @@ def compact(args: argparse.Namespace) -> int:
     action = args.action
     if action == "check":
         return _check(args)
+    if action == "status" and _fast_status_possible(args):
+        return _print_status(_fast_status(args), args.json)
     service = _service(args)
     target = _target(args)
     if action == "status":
-        status = service.status(target, **_overrides(args))
-        if args.json:
-            _print_json(status)
-        else:
-            verdict = "compaction due" if status["shouldCompact"] else "under the threshold"
-            print(
-                f"{status['store']}: {status['messages']} messages, ~{status['tokens']} tokens of "
-                f"{status['maxTokens']} ({verdict}); compacted {status['compactionCount']} times."
-            )
-        return 0
+        return _print_status(service.status(target, **_overrides(args)), args.json)
     if action == "history":
         items = service.history(target)
         if args.json:
@@ -95,6 +88,51 @@ def compact(args: argparse.Namespace) -> int:
     )
     _print_flush(result.flush.to_json())
     return 0
+
+
+def _print_status(status: dict[str, Any], as_json: bool) -> int:
+    if as_json:
+        _print_json(status)
+        return 0
+    verdict = "compaction due" if status["shouldCompact"] else "under the threshold"
+    print(
+        f"{status['store']}: {status['messages']} messages, ~{status['tokens']} tokens of "
+        f"{status['maxTokens']} ({verdict}); compacted {status['compactionCount']} times."
+    )
+    return 0
+
+
+_LIMIT_ENV = {"max_tokens": "SAVENOW_COMPACTION__MAX_TOKENS", "preserve_recent": "SAVENOW_COMPACTION__PRESERVE_RECENT"}
+
+
+def _fast_status_possible(args: argparse.Namespace) -> bool:
+    """`status --store FILE` with no config file to read: the settings model (pydantic, ~100 ms to
+    import) is not needed — the two limits come from the flags or the environment, checked the same way."""
+    import os
+
+    # The names of savenow.config.CONFIG_ENV / DEFAULT_CONFIG_PATH: importing that module loads pydantic.
+    if not args.store or args.session_key or args.chat_id or args.thread_id or args.config:
+        return False
+    if os.environ.get("SAVENOW_CONFIG") or Path("~/.config/savenow/config.yaml").expanduser().is_file():
+        return False
+    return all(os.environ.get(name, "").strip().isdigit() or name not in os.environ for name in _LIMIT_ENV.values())
+
+
+def _fast_status(args: argparse.Namespace) -> dict[str, Any]:
+    import os
+
+    from .compactor import SessionCompactor
+    from .stores import SessionFileStore
+
+    limits = {key: int(os.environ[name]) for key, name in _LIMIT_ENV.items() if name in os.environ}
+    overrides = {k: v for k, v in _overrides(args).items() if v is not None}
+    limits.update(overrides)
+    path = Path(args.store).expanduser()
+    if not path.is_file():
+        from ..errors import CompactionStoreError
+
+        raise CompactionStoreError(f"session file {args.store} not found", f"找不到会话文件 {args.store}")
+    return SessionCompactor(store=SessionFileStore(path), **limits).status()
 
 
 def _print_flush(flush: dict[str, Any]) -> None:

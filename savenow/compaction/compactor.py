@@ -15,13 +15,17 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from typing import TYPE_CHECKING
+
 from .cut import cut_index
-from .flush import Flusher
 from .model import Compaction, CompactionResult, FlushReport, HistoryItem, SessionSnapshot
 from .stores import CompactionStore, SessionFileStore
-from .summary import OfflineSummarizer, Summarizer
-from .tokens import message_tokens, session_tokens
 from .tokens import estimate_tokens as _estimate_text
+from .tokens import message_tokens, session_tokens
+
+if TYPE_CHECKING:  # the summary and the flush load only when a compaction runs (status stays fast)
+    from .flush import Flusher
+    from .summary import Summarizer
 
 log = logging.getLogger("savenow.compaction")
 
@@ -50,7 +54,7 @@ class SessionCompactor:
         self.preserve_recent = preserve_recent
         self.max_tokens = max_tokens
         self.summary_max_tokens = summary_max_tokens
-        self.summarizer: Summarizer = summarizer or OfflineSummarizer()
+        self._summarizer = summarizer
         self.flusher = flusher
         self.soft_threshold_tokens = soft_threshold_tokens
         if clock is None:
@@ -58,6 +62,14 @@ class SessionCompactor:
 
             clock = Clock.from_env()
         self.clock = clock
+
+    @property
+    def summarizer(self) -> Summarizer:
+        if self._summarizer is None:
+            from .summary import OfflineSummarizer
+
+            self._summarizer = OfflineSummarizer()
+        return self._summarizer
 
     # -- the seed's API ---------------------------------------------------------------------------
 
@@ -186,6 +198,8 @@ class SessionCompactor:
             )
 
     def _summarize(self, previous: str | None, removed: list[Any]) -> str:
+        from .summary import OfflineSummarizer
+
         try:
             return self.summarizer.summarize(previous, removed, max_tokens=self.summary_max_tokens)
         except Exception:

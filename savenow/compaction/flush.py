@@ -34,7 +34,6 @@ from typing import Any
 from ..errors import SaveNowError
 from ..fileio import atomic_write, file_lock, read_exact
 from ..models import ChatMessage, Entry
-from ..sessions.transcript import clean_text
 from .model import FlushReport, SessionMessage
 
 log = logging.getLogger("savenow.compaction")
@@ -182,6 +181,8 @@ def _unflushed(state: dict[str, Any], removed: Sequence[SessionMessage]) -> list
 
 
 def _chat_messages(messages: Sequence[SessionMessage]) -> list[ChatMessage]:
+    from ..sessions.transcript import clean_text
+
     chat = []
     for message in messages:
         if message.role not in ("user", "assistant"):

@@ -12,7 +12,7 @@ from typing import Any, Literal
 Role = Literal["user", "assistant", "system", "tool"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SessionMessage:
     """One message of a session as the compactor sees it.
 

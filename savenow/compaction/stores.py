@@ -28,7 +28,6 @@ from typing import Any, Protocol
 
 from ..errors import CompactionStoreError
 from ..fileio import atomic_write, file_lock, read_exact
-from ..sessions.transcript import clean_text, content_text
 from .model import Compaction, HistoryItem, SessionMessage, SessionSnapshot
 from .tokens import session_tokens
 
@@ -197,6 +196,8 @@ def _seed_message(raw: dict[str, Any], index: int, previous_id: str, path: Path)
         )
     content = raw.get("content")
     if not isinstance(content, str):
+        from ..sessions.transcript import content_text
+
         content = content_text(content) if content is not None else ""
     tool = raw.get("toolUse")
     name = tool_input = None
@@ -206,9 +207,8 @@ def _seed_message(raw: dict[str, Any], index: int, previous_id: str, path: Path)
         tool_input = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     stamp = raw.get("timestamp")
     timestamp = stamp if isinstance(stamp, str) else (str(stamp) if stamp is not None else None)
-    digest = hashlib.sha256(
-        json.dumps([previous_id, role, timestamp, content, name, tool_input], ensure_ascii=False).encode()
-    ).hexdigest()[:16]
+    fields = (previous_id, role, timestamp or "", content, name or "", tool_input or "")
+    digest = hashlib.sha256("\x1f".join(fields).encode("utf-8", "surrogatepass")).hexdigest()[:16]
     usage = raw.get("usage")
     reported = usage.get("totalTokens") if isinstance(usage, dict) else None
     return SessionMessage(
@@ -339,6 +339,8 @@ def _read_lines(path: Path) -> list[dict[str, Any]]:
 
 
 def _transcript_message(entry_id: str, obj: dict[str, Any], edits: dict[str, str]) -> SessionMessage | None:
+    from ..sessions.transcript import clean_text, content_text
+
     message = obj.get("message")
     if not isinstance(message, dict):
         return None

@@ -247,9 +247,12 @@ def statements(messages: Sequence[SessionMessage], start_order: int) -> tuple[li
             continue
         if message.is_tool_call:
             _tool_files(message.tool_name or "", message.tool_input or "", files)
+        if not message.content.strip():
+            continue
+        message_ids = verbatim_ids(message.content)  # once per message; each sentence picks its own
         for sentence in sentences(message.content):
             text = _clip(sentence)
-            ids = verbatim_ids(text)
+            ids = [v for v in message_ids if v in text]
             if _noise(text, message.role, bool(ids)):
                 continue
             kind = _kind(text, message.role, bool(ids))
@@ -510,17 +513,38 @@ def _fit(
     remaining = sorted(kept.values(), key=lambda x: x.order)
     id_list = list(ids)
     text = _render(remaining, id_list, files, messages, tokens)
-    while estimate_tokens(text) > budget:
-        candidates = [x for x in remaining if x.tier >= 2]
+    excess = estimate_tokens(text) - budget
+    while excess > 0:
+        # Over by ``excess``: drop about that much at once (then render again), never one line per render.
+        candidates = sorted((x for x in remaining if x.tier >= 2), key=lambda x: (_value(x), x.order))
         if candidates:
-            remaining.remove(min(candidates, key=lambda x: (_value(x), x.order)))
+            freed = 0
+            for victim in candidates:
+                remaining.remove(victim)
+                freed += estimate_tokens(victim.text) + 2
+                if freed >= excess:
+                    break
         elif files:
-            files = dict(list(files.items())[1:])
+            items = list(files.items())
+            freed, count = 0, 0
+            for path, _ in items:
+                freed += estimate_tokens(path) + 3
+                count += 1
+                if freed >= excess:
+                    break
+            files = dict(items[count:])
         elif id_list:
-            id_list = id_list[max(1, len(id_list) // 10) :]
+            freed, count = 0, 0
+            for value in id_list:
+                freed += estimate_tokens(value) + 3
+                count += 1
+                if freed >= excess:
+                    break
+            id_list = id_list[count:]
         else:
             break
         text = _render(remaining, id_list, files, messages, tokens)
+        excess = estimate_tokens(text) - budget
     return text
 
 

@@ -8,12 +8,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..extract.tokens import estimate_tokens
+import math
+
+from ..extract.tokens import estimate_tokens as _estimate
 from .model import SessionMessage
 
 TOOL_CALL_TOKENS = 10
 
 __all__ = ["TOOL_CALL_TOKENS", "estimate_tokens", "message_tokens", "session_tokens"]
+
+
+def estimate_tokens(text: str) -> int:
+    """The shared estimate (DESIGN §7); plain ASCII, most tool output, takes a shortcut to the same figure."""
+    if text.isascii():
+        return math.ceil(len(text) / 4)
+    return _estimate(text)
 
 
 def message_tokens(message: SessionMessage) -> int:
