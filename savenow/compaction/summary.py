@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..extract.signals import LEX, identifiers, is_question, sentences
+from ..text.normalize import compact_similarity
 from .model import SessionMessage
 from .tokens import estimate_tokens
 
@@ -102,7 +103,7 @@ OPEN = _words(
 )
 ERROR = _words(
     _EN("error|errors|failed|failing|fails|fatal|exception|traceback|denied|refused|timed? ?out|no space|unresolved|broken|crash(?:es|ed)?|flaky"),
-    r"报错|失败|错误|异常|拒绝|超时|挂了|不通|报锁|满了|告警|\b[45]\d\d\b",
+    r"报错|失败|错误|异常|拒绝|超时|挂了|不通|报锁|满了|告警|(?:HTTP|status|code|退出码|错误码)\s*[:：]?\s*\d{1,3}|\b[45]\d\d:",
 )
 PERSON = _words(
     _EN("wife|husband|mum|mom|dad|friend|boss|colleague|coworker|contractor|designer|accountant|reviewer|customer|client"
@@ -111,7 +112,7 @@ PERSON = _words(
 )
 PREFERENCE = _words(
     _EN("always|never|prefer|preference|don't (?:want|like|use)|do not|rule|every time|from now on|i like|i hate|style"),
-    "以后|凡是|每次|总是|一律|不要|别|喜欢|不喜欢|不吃|习惯|规矩|偏好|只要|不想",
+    "以后|凡是|每次|总是|一律|不要|(?<![特区告分类性级识个派])别(?![人的处墅])|喜欢|不喜欢|不吃|习惯|规矩|偏好|只要|不想",
 )
 ABANDON = _words(
     _EN("drop(?:ped)?|abandon(?:ed)?|scrap(?:ped)?|no longer|instead of|rather than|not going with|forget (?:about )?|obsolete|superseded|cancel(?:led)?"),
@@ -122,20 +123,27 @@ CHANGE_TO = _words(
     "改成|改为|换成|改到|挪到|调到|改走|改用|改成|换到|→|->",
 )
 GUESS = _words(
-    _EN("maybe|might|perhaps|probably|possibly|could it be|i guess|i suspect|my guess|should be fine|i think"),
-    "会不会|是不是|可能|也许|估计|怀疑|猜|大概|或许|难道",
+    _EN("maybe|might|perhaps|probably|possibly|could it be|i guess|i suspect|my guess|should be fine|i think|i bet|first thought"),
+    "会不会|是不是|可能|也许|估计|怀疑|猜|大概|或许|难道|第一反应|感觉是|应该是",
 )
 ACK = re.compile(
     r"^(?:ok(?:ay)?|k|yes|yep|yeah|sure|great|good|fine|done|right|cool|nice|perfect|got it|sounds good|thanks?(?: you)?"
     r"|好的?|行|嗯+|对|可以|是的|没问题|收到|明白|了解|好了|懂了|跑吧|加吧|搞定|谢谢|ok ?的)[\s!！。.,，~～]*$",
     re.IGNORECASE,
 )
+GREETING = _words(
+    _EN("hi|hello|hey|hi again|good (?:morning|afternoon|evening|night)|have a (?:good|nice|great) \\w+|see you|bye|"
+        "night|morning|evening|welcome back|you're welcome|no worries|np|you saved|you're a star|amazing|awesome"),
+    "早上好|中午好|下午好|晚上好|早安|午安|晚安|周末愉快|愉快|快乐|拜拜|回头见|欢迎回来|辛苦了|太好了|太棒了|厉害",
+)
+_GREETING_LEAD = re.compile(r"^\s*(?:" + GREETING.pattern + r")[\s!！。.,，~～]+", re.IGNORECASE)
 _VALUE = re.compile(
     r"(?:[£$¥€]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?(?:\s?(?:元|块|万|%|％|[KMGT]i?B|天|小时|分钟|度|个月|号|日|点)|(?:h|m|s|d|ms)(?![A-Za-z]))"
     r"|\b\d{1,2}:\d{2}\b|#\d+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b[A-Z]{1,4}-?\d{2,}[A-Z0-9-]*\b|\b\d{3,}\b)"
 )
 _INLINE = re.compile(r"`([^`\n]{1,160})`")
 MAX_LINE_CHARS = 260
+SHORT_LINE_CHARS = 120
 
 
 # --------------------------------------------------------------------------- statements
@@ -184,8 +192,9 @@ _STRONG = re.compile(r"\d|[/@:#_]|\.[A-Za-z]|^[A-Z][A-Z0-9]+$|[a-z][A-Z]|^[A-Z]{
 
 
 def _strong(value: str) -> bool:
-    """An identifier a person could not guess: digits, a path, a key, an address, CamelCase, CAPS."""
-    return bool(_STRONG.search(value))
+    """An identifier a person could not guess: digits, a path, a key, an address, CamelCase, CAPS,
+    or a name of three or more hyphenated parts (``zhou-family-bak``; not ``pre-order``)."""
+    return bool(_STRONG.search(value)) or value.count("-") >= 2
 
 
 def _kind(text: str, role: str, has_ids: bool) -> str | None:
@@ -209,6 +218,7 @@ def _kind(text: str, role: str, has_ids: bool) -> str | None:
     return None
 
 
+_MARKED = re.compile("|".join(p.pattern for p in (DECISION, OPEN, ERROR, PREFERENCE, ABANDON)), re.IGNORECASE)
 _NAME = re.compile(r"(?<![A-Za-z])[A-Z][a-z]{2,}(?![A-Za-z])|[老小阿][\u4e00-\u9fff]|[\u4e00-\u9fff](?:阿姨|师傅|姐|哥|总|老师)")
 
 
@@ -216,21 +226,39 @@ def _noise(text: str, role: str, has_ids: bool) -> bool:
     stripped = text.strip()
     if ACK.match(stripped):
         return True
-    if LEX.CHITCHAT.search(stripped) and not has_ids and len(stripped) < 60:
+    if (LEX.CHITCHAT.search(stripped) or GREETING.search(stripped)) and not has_ids and len(stripped) < 60:
         return True
     if is_question(stripped) and GUESS.search(stripped):
         return True  # a guess put as a question: later confirmed or dropped, never a fact yet
-    if role == "assistant" and is_question(stripped):
+    if role == "user" and GUESS.search(stripped) and not DECISION.search(stripped):
+        return True  # "probably just a loose cable": a theory, not a fact
+    if role == "assistant" and is_question(stripped) and not has_ids:
         return True
     if GUESS.search(stripped) and role == "assistant" and not DECISION.search(stripped):
         return True
     if LEX.RULED_OUT.search(stripped) and not DECISION.search(stripped):
         return True
+    if not has_ids and _substance(stripped) < 12 and not (DECISION.search(stripped) or PREFERENCE.search(stripped)):
+        return True  # "ok next.", "yes please, short", "先这样"
     return not has_ids and len(stripped) < 8
+
+
+def _substance(text: str) -> int:
+    """About how many letters of content a sentence has: a Han character counts for three."""
+    cjk = len(_HAN.findall(text))
+    return 3 * cjk + len(re.findall(r"[A-Za-z0-9]", text)) - (3 if not cjk and len(text.split()) <= 3 else 0) * 4
+
+
+_HAN = re.compile(r"[\u4e00-\u9fff]")
 
 
 def _clip(text: str) -> str:
     text = " ".join(text.split())
+    if len(text) > SHORT_LINE_CHARS:
+        clauses = [c.strip() for c in re.split(r"(?<=[，,;；:：])\s*|(?<=\.)\s+", text) if c.strip()]
+        useful = [c for c in clauses if _VALUE.search(c) or _INLINE.search(c) or identifiers(c) or _MARKED.search(c)]
+        if useful and len(useful) < len(clauses):
+            text = " ".join(useful)
     if len(text) <= MAX_LINE_CHARS:
         return text
     cut = max(text.rfind(mark, 0, MAX_LINE_CHARS) for mark in ("，", ",", "；", ";", "。", " "))
@@ -243,7 +271,15 @@ def statements(messages: Sequence[SessionMessage], start_order: int) -> tuple[li
     files: dict[str, str] = {}
     order = start_order
     for message in messages:
-        if message.role == "tool" or message.role == "system":
+        if message.role == "system":
+            continue
+        if message.role == "tool":
+            # A short result confirms something (a commit id, a created resource): its identifiers count.
+            if message.content.count("\n") < 3 and len(message.content) < 400:
+                ids = verbatim_ids(message.content)
+                if ids:
+                    order += 1
+                    lines.append(Line("context", _clip(message.content), order, frozenset(ids)))
             continue
         if message.is_tool_call:
             _tool_files(message.tool_name or "", message.tool_input or "", files)
@@ -251,7 +287,7 @@ def statements(messages: Sequence[SessionMessage], start_order: int) -> tuple[li
             continue
         message_ids = verbatim_ids(message.content)  # once per message; each sentence picks its own
         for sentence in sentences(message.content):
-            text = _clip(sentence)
+            text = _clip(_GREETING_LEAD.sub("", sentence))
             ids = [v for v in message_ids if v in text]
             if _noise(text, message.role, bool(ids)):
                 continue
@@ -260,6 +296,12 @@ def statements(messages: Sequence[SessionMessage], start_order: int) -> tuple[li
                 continue
             order += 1
             lines.append(Line(kind, text, order, frozenset(ids)))
+    if files:
+        known = "\n".join(files)
+        lines = [
+            line for line in lines
+            if not (line.section == "context" and line.ids and all(v in known for v in line.ids if _strong(v)))
+        ]
     return lines, files
 
 
@@ -326,7 +368,7 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, int]:
                 if abandon.group(0).lower() in ("instead of", "rather than", "而不是", "别用", "不再"):
                     old = verbatim_ids(clause[abandon.end() :])
                 else:
-                    old = verbatim_ids(clause[: abandon.start()]) or verbatim_ids(clause[abandon.end() :])
+                    old = verbatim_ids(clause[: abandon.start()])  # "X 作废", "CA1406 放弃"; never "算了就 X"
             else:
                 continue
             for value in old:
@@ -436,7 +478,7 @@ class OfflineSummarizer:
 
     name = "offline"
 
-    def __init__(self, ratio: float = 0.2, floor_tokens: int = 120) -> None:
+    def __init__(self, ratio: float = 0.22, floor_tokens: int = 100) -> None:
         self.ratio = ratio
         self.floor_tokens = floor_tokens
 
@@ -457,14 +499,25 @@ class OfflineSummarizer:
 
 
 def _dedupe(lines: list[Line]) -> list[Line]:
-    """One line per normalized text, and none whose identifiers a newer, longer line all repeats."""
+    """One line per normalized text; a line whose identifiers a later line all repeats, in much the
+    same words, gives way to that later line (the restatement is usually the confirmed version)."""
     seen: dict[str, Line] = {}
     for line in lines:
         key = re.sub(r"[\W_]+", "", line.text.casefold())
         if key in seen:
             continue  # the older wording stays; both say the same
         seen[key] = line
-    return list(seen.values())
+    unique = list(seen.values())
+    result = []
+    for index, line in enumerate(unique):
+        strong = {v for v in line.ids if _strong(v)}
+        if strong and any(
+            strong <= later.ids and compact_similarity(line.text, later.text) >= 0.5
+            for later in unique[index + 1 : index + 12]
+        ):
+            continue
+        result.append(line)
+    return result
 
 
 def _fit(
@@ -491,7 +544,8 @@ def _fit(
 
     def orphan(value: str) -> None:
         if holders.get(value, 0) <= 0 and value not in files and not any(value in g for g in gone):
-            ids[value] = None
+            if _listable(value):
+                ids[value] = None
 
     for value in old_ids:
         orphan(value)
@@ -548,13 +602,27 @@ def _fit(
     return text
 
 
-_KIND_WEIGHT = {"decisions": 3, "open": 3, "errors": 3, "preferences": 3, "people": 3, "requests": 2, "context": 0}
+_KIND_WEIGHT = {"decisions": 4, "open": 4, "errors": 4, "preferences": 5, "people": 4, "requests": 3, "context": 0}
 
 
-def _value(line: Line) -> int:
-    """How much a line is worth keeping: its identifiers first, then what kind of statement it is."""
+def _value(line: Line) -> float:
+    """Worth per token: identifiers first, then the kind of statement (scaled by how much the
+    line says, so a short "ok next." is worth little); short lines win over long ones."""
     strong = sum(1 for v in line.ids if _strong(v))
-    return 4 * min(strong, 3) + _KIND_WEIGHT.get(line.section, 0)
+    said = min(1.0, _substance(line.text) / 40)
+    worth = 3 * min(strong, 4) + (_KIND_WEIGHT.get(line.section, 0) + 1) * said
+    return worth / (estimate_tokens(line.text) + 8)
+
+
+_PLAIN_QUANTITY = re.compile(r"^\d[\d,.]*\s?(?:[\u4e00-\u9fff]{1,2}|[hmsd]|ms)?$|^\d{1,2}:\d{2}$")
+
+
+def _listable(value: str) -> bool:
+    """An identifier worth listing on its own: not a bare time, duration or small count."""
+    if _PLAIN_QUANTITY.match(value):
+        digits = re.sub(r"\D", "", value)
+        return len(digits) >= 5  # order numbers, phone numbers, chat ids
+    return _strong(value)
 
 
 def _files_cost(files: dict[str, str]) -> int:
