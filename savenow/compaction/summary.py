@@ -156,10 +156,47 @@ class Line:
     text: str
     order: int  # older lines have smaller numbers (previous summaries first)
     ids: frozenset[str] = frozenset()
+    weight: float = 1.0  # a tool's short output counts half: it confirms, it rarely decides
 
     @property
     def tier(self) -> int:
         return _BY_KEY[self.section].tier
+
+
+_ZH_NAME = re.compile(
+    r"(?:[老小阿][\u4e00-\u9fff]|[\u4e00-\u9fff](?:阿姨|师傅|姐姐|哥哥|叔叔|老师|总|姐|哥))(?=[\s，,。！？、：:的说也和跟给让要在是会来去发帮有]|$)"
+    "|老妈|老爸|婆婆|公公|老婆|老公|太太|丈夫|表弟|表哥|表妹|表姐"
+)
+_ZH_NOT_NAMES = frozenset(
+    "小时 小区 小心 小姐 小票 小孩 小吃 小米 小说 小事 小组 小数 小猫 小狗 小店 小的 小号 小写 小于 小型 小包 小盒 小额 "
+    "老板 老人 老家 老是 老版 老的 老师 老式 老化 老旧 老样 老实 老用 老款 老规 老毛 老问 老地 老样 阿里 阿拉 小伙 小批 小改 小问".split()
+)
+_EN_NAME = re.compile(
+    r"(?:\b(?:Mrs|Mr|Ms|Dr) (?P<t>[A-Z][a-z]{2,}))"
+    r"|(?<![A-Za-z])(?P<s>[A-Z][a-z]{2,})(?=(?:'s|’s)?\s+(?:asked|said|says|wants|wanted|thinks|told|tells|is doing|will do|"
+    r"hasn't|doesn't|gets|needs|can't|offered|agreed|prefers|likes|hates|reviews|reviewed|sent|owns|runs|hosts|"
+    r"is (?:my|our|the|a|your))|,? (?:my|our|the|a|your) (?:friend|wife|husband|accountant|designer|reviewer|boss|colleague))"
+    r"|\b(?:friend|wife|husband|accountant|designer|reviewer|boss|colleague|baker|customer|client|neighbou?r|contractor"
+    r"|cousin|ask|tell|told|with) (?P<r>[A-Z][a-z]{2,})"
+)
+_EN_NOT_NAMES = frozenset(
+    "The This That Then There They What When Where Which While Monday Tuesday Wednesday Thursday Friday Saturday Sunday "
+    "January February March April May June July August September October November December Christmas Also Just Next Okay".split()
+)
+
+
+def people_names(text: str) -> list[str]:
+    """Names of people as written: 老陈, 王阿姨, 阿杰, Jamal, Mrs Okafor → Okafor."""
+    names: dict[str, None] = {}
+    if _HAN.search(text):
+        for match in _ZH_NAME.finditer(text):
+            if match.group(0) not in _ZH_NOT_NAMES:
+                names[match.group(0)] = None
+    for match in _EN_NAME.finditer(text):
+        name = match.group("t") or match.group("s") or match.group("r")
+        if name and name not in _EN_NOT_NAMES:
+            names[name] = None
+    return list(names)
 
 
 def verbatim_ids(text: str) -> list[str]:
@@ -180,6 +217,9 @@ def verbatim_ids(text: str) -> list[str]:
         found[match.group(0).strip().rstrip(",.;:，。")] = None
     for match in _INLINE.finditer(text):
         found[match.group(1).strip()] = None
+    for name in people_names(text):
+        found[name] = None
+        _names_memo.add(name)
     ordered = sorted((v for v in found if len(v) >= 2), key=lambda v: (-len(v), v))
     result: list[str] = []
     for value in ordered:
@@ -188,13 +228,17 @@ def verbatim_ids(text: str) -> list[str]:
     return result
 
 
+_EN_NAME_WORD = re.compile(r"[A-Z][a-z]{2,}")
+_names_memo: set[str] = set()  # English words seen used as a person's name (strong only then)
 _STRONG = re.compile(r"\d|[/@:#_]|\.[A-Za-z]|^[A-Z][A-Z0-9]+$|[a-z][A-Z]|^[A-Z]{2,}")
 
 
 def _strong(value: str) -> bool:
     """An identifier a person could not guess: digits, a path, a key, an address, CamelCase, CAPS,
     or a name of three or more hyphenated parts (``zhou-family-bak``; not ``pre-order``)."""
-    return bool(_STRONG.search(value)) or value.count("-") >= 2
+    return bool(_STRONG.search(value)) or value.count("-") >= 2 or bool(_ZH_NAME.fullmatch(value)) or bool(
+        _EN_NAME_WORD.fullmatch(value) and value not in _EN_NOT_NAMES and value in _names_memo
+    )
 
 
 def _kind(text: str, role: str, has_ids: bool) -> str | None:
@@ -279,7 +323,7 @@ def statements(messages: Sequence[SessionMessage], start_order: int) -> tuple[li
                 ids = verbatim_ids(message.content)
                 if ids:
                     order += 1
-                    lines.append(Line("context", _clip(message.content), order, frozenset(ids)))
+                    lines.append(Line("context", _clip(message.content), order, frozenset(ids), weight=0.5))
             continue
         if message.is_tool_call:
             _tool_files(message.tool_name or "", message.tool_input or "", files)
@@ -300,9 +344,21 @@ def statements(messages: Sequence[SessionMessage], start_order: int) -> tuple[li
         known = "\n".join(files)
         lines = [
             line for line in lines
-            if not (line.section == "context" and line.ids and all(v in known for v in line.ids if _strong(v)))
-        ]
-    return lines, files
+            if not (line.weight < 1 and all(v in known or _PLAIN_QUANTITY.match(v) for v in line.ids))
+        ]  # "wrote 331 bytes to ~/x.txt" says no more than the file list
+    return lines, _tidy_files(files)
+
+
+def _tidy_files(files: dict[str, str]) -> dict[str, str]:
+    """Without folders and without a bare name a full path already names."""
+    tidy: dict[str, str] = {}
+    for path, how in files.items():
+        if "." not in path.rsplit("/", 1)[-1]:
+            continue
+        if "/" not in path and any(other.endswith("/" + path) for other in files):
+            continue
+        tidy[path] = how
+    return tidy
 
 
 _PATH = re.compile(r"(?<![\w:/])(?:~|\.{1,2})?/[^\s'\"`;|&<>()]+|(?<![\w/.~-])[\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w{0,5}(?![\w/])")
@@ -529,75 +585,75 @@ def _fit(
     tokens: int,
     budget: int,
 ) -> str:
-    """Drop the least important, oldest lines until the summary fits ``budget``.
+    """Drop the lines worth least per token (oldest first among equals) until the summary fits ``budget``.
 
-    A dropped line's identifiers move to the identifier line (unless another line
-    still says them), so the identifiers go last.
+    A dropped line's identifiers move to the identifier line unless another line still
+    says them; when even that is too long, files go (oldest first), then identifiers
+    (oldest first). So the identifiers go last.
     """
-    lines = sorted(lines, key=lambda x: x.order)
+    remaining = {id(line): line for line in sorted(lines, key=lambda x: x.order)}
     holders: dict[str, int] = {}
     for line in lines:
         for value in line.ids:
             holders[value] = holders.get(value, 0) + 1
-    gone = [v for v in dropped]
-    ids: dict[str, None] = {}
+    orphans: dict[str, int] = {}  # identifier -> the order of the line it came from
 
-    def orphan(value: str) -> None:
-        if holders.get(value, 0) <= 0 and value not in files and not any(value in g for g in gone):
-            if _listable(value):
-                ids[value] = None
+    def adopt(value: str, order: int) -> int:
+        if holders.get(value, 0) > 0 or value in orphans or value in files or not _listable(value):
+            return 0
+        if any(value in gone for gone in dropped):
+            return 0
+        orphans[value] = order
+        return estimate_tokens(value) + 2
 
+    cost = 40 + _files_cost(files) + sum(estimate_tokens(line.text) + 2 for line in lines)
     for value in old_ids:
-        orphan(value)
-    kept = {id(line): line for line in lines}
-    cost = sum(estimate_tokens(line.text) + 2 for line in lines) + _files_cost(files) + 40
-    cost += sum(estimate_tokens(v) + 2 for v in ids)
-    victims = sorted((line for line in lines if line.tier >= 2), key=lambda x: (_value(x), x.order))
-    for victim in victims:
-        if cost <= budget:
-            break
-        del kept[id(victim)]
-        cost -= estimate_tokens(victim.text) + 2
-        for value in sorted(victim.ids):
-            holders[value] -= 1
-            if holders[value] <= 0 and value not in ids:
-                orphan(value)
-                if value in ids:
-                    cost += estimate_tokens(value) + 2
-    remaining = sorted(kept.values(), key=lambda x: x.order)
-    id_list = list(ids)
-    text = _render(remaining, id_list, files, messages, tokens)
+        cost += adopt(value, -1)
+    victims = iter(sorted((x for x in lines if x.tier >= 2), key=lambda x: (_value(x), x.order)))
+
+    def drop_lines(excess: int) -> bool:
+        freed = 0
+        for victim in victims:
+            del remaining[id(victim)]
+            freed += estimate_tokens(victim.text) + 2
+            for value in sorted(victim.ids):
+                holders[value] -= 1
+                freed -= adopt(value, victim.order)
+            if freed >= excess:
+                return True
+        return freed > 0
+
+    def render() -> str:
+        ids = [v for v, _ in sorted(orphans.items(), key=lambda item: item[1])]
+        return _render(list(remaining.values()), ids, files, messages, tokens)
+
+    if cost > budget:
+        drop_lines(cost - budget)
+    text = render()
     excess = estimate_tokens(text) - budget
     while excess > 0:
-        # Over by ``excess``: drop about that much at once (then render again), never one line per render.
-        candidates = sorted((x for x in remaining if x.tier >= 2), key=lambda x: (_value(x), x.order))
-        if candidates:
-            freed = 0
-            for victim in candidates:
-                remaining.remove(victim)
-                freed += estimate_tokens(victim.text) + 2
-                if freed >= excess:
-                    break
+        if drop_lines(excess):
+            pass
         elif files:
-            items = list(files.items())
             freed, count = 0, 0
-            for path, _ in items:
+            for path in files:
                 freed += estimate_tokens(path) + 3
                 count += 1
                 if freed >= excess:
                     break
-            files = dict(items[count:])
-        elif id_list:
+            files = dict(list(files.items())[count:])
+        elif orphans:
             freed, count = 0, 0
-            for value in id_list:
+            ordered = sorted(orphans.items(), key=lambda item: item[1])
+            for value, _ in ordered:
                 freed += estimate_tokens(value) + 3
                 count += 1
                 if freed >= excess:
                     break
-            id_list = id_list[count:]
+            orphans = dict(ordered[count:])
         else:
             break
-        text = _render(remaining, id_list, files, messages, tokens)
+        text = render()
         excess = estimate_tokens(text) - budget
     return text
 
@@ -611,7 +667,7 @@ def _value(line: Line) -> float:
     strong = sum(1 for v in line.ids if _strong(v))
     said = min(1.0, _substance(line.text) / 40)
     worth = 3 * min(strong, 4) + (_KIND_WEIGHT.get(line.section, 0) + 1) * said
-    return worth / (estimate_tokens(line.text) + 8)
+    return line.weight * worth / (estimate_tokens(line.text) + 8)
 
 
 _PLAIN_QUANTITY = re.compile(r"^\d[\d,.]*\s?(?:[\u4e00-\u9fff]{1,2}|[hmsd]|ms)?$|^\d{1,2}:\d{2}$")
