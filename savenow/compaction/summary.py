@@ -137,9 +137,16 @@ GREETING = _words(
     "早上好|中午好|下午好|晚上好|早安|午安|晚安|周末愉快|愉快|快乐|拜拜|回头见|欢迎回来|辛苦了|太好了|太棒了|厉害",
 )
 _GREETING_LEAD = re.compile(r"^\s*(?:" + GREETING.pattern + r")[\s!！。.,，~～]+", re.IGNORECASE)
+_A = r"(?<![A-Za-z0-9])"  # \b fails next to a Han character (both are word characters)
+_Z = r"(?![A-Za-z0-9])"
 _VALUE = re.compile(
-    r"(?:[£$¥€]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?(?:\s?(?:元|块|万|%|％|[KMGT]i?B|天|小时|分钟|度|个月|号|日|点)|(?:h|m|s|d|ms)(?![A-Za-z]))"
-    r"|\b\d{1,2}:\d{2}\b|#\d+|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\b[A-Z]{1,4}-?\d{2,}[A-Z0-9-]*\b|\b\d{3,}\b)"
+    r"(?:[£$¥€]\s?\d[\d,]*(?:\.\d+)?"
+    r"|(?<![A-Za-z0-9.])\d[\d,]*(?:\.\d+)?(?:\s?(?:元|块|万|%|％|[KMGT]i?B|天|小时|分钟|度|个月|号|日|点)|(?:h|m|s|d|ms)(?![A-Za-z]))"
+    rf"|{_A}\d{{1,2}}:\d{{2}}{_Z}|#\d+|{_A}[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+    rf"|{_A}[A-Z]{{1,4}}-?\d{{2,}}[A-Z0-9-]*{_Z}"
+    rf"|{_A}(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{{6,}}{_Z}"  # tax ids, order codes: 91330106MA2H7K3L5Q
+    rf"|{_A}(?=[a-f0-9]*\d)(?=[a-f0-9]*[a-f])[a-f0-9]{{7,40}}{_Z}"  # commits, key ids: 4e7a1c9
+    rf"|(?<![A-Za-z0-9.,])\d{{3,}}(?![\d.,]?\d))"
 )
 _INLINE = re.compile(r"`([^`\n]{1,160})`")
 MAX_LINE_CHARS = 260
