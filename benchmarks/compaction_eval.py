@@ -33,8 +33,11 @@ def norm(text: str) -> str:
 def _is_cjk(ch: str) -> bool:
     o = ord(ch)
     return (
-        0x3400 <= o <= 0x4DBF or 0x4E00 <= o <= 0x9FFF or 0xF900 <= o <= 0xFAFF
-        or 0x3000 <= o <= 0x303F or 0xFF00 <= o <= 0xFFEF
+        0x3400 <= o <= 0x4DBF
+        or 0x4E00 <= o <= 0x9FFF
+        or 0xF900 <= o <= 0xFAFF
+        or 0x3000 <= o <= 0x303F
+        or 0xFF00 <= o <= 0xFFEF
     )
 
 
@@ -55,23 +58,52 @@ def run_case_cli(case: dict[str, Any], workdir: Path) -> dict[str, Any]:
     store = workdir / ".clawsession.json"
     workspace = workdir / "workspace"
     workspace.mkdir()
-    env = {**os.environ, "SAVENOW_NOW": "2026-11-30T12:00:00+00:00", "SAVENOW_CONFIG": str(workdir / "none.yaml")}
+    env = {
+        **os.environ,
+        "SAVENOW_NOW": "2026-11-30T12:00:00+00:00",
+        "SAVENOW_CONFIG": str(workdir / "none.yaml"),
+    }
     (workdir / "none.yaml").write_text("{}\n")
     fed = 0
     removed_total = 0
     summaries, removed_counts = [], []
     for upto in case["rounds"]:
-        data = json.loads(store.read_text()) if store.exists() else {
-            "version": 1, "createdAt": case["messages"][0]["timestamp"], "updatedAt": case["messages"][0]["timestamp"],
-            "messages": [], "compactionCount": 0, "totalTokens": 0,
-        }
+        data = (
+            json.loads(store.read_text())
+            if store.exists()
+            else {
+                "version": 1,
+                "createdAt": case["messages"][0]["timestamp"],
+                "updatedAt": case["messages"][0]["timestamp"],
+                "messages": [],
+                "compactionCount": 0,
+                "totalTokens": 0,
+            }
+        )
         data["messages"].extend(case["messages"][fed:upto])
         fed = upto
         store.write_text(json.dumps(data, ensure_ascii=False))
         out = subprocess.run(
-            [sys.executable, "-m", "savenow.cli", "compact", "run", "--store", str(store), "--force",
-             "--preserve-recent", str(case["preserve_recent"]), "--workspace", str(workspace), "--json"],
-            capture_output=True, text=True, env=env, cwd=ROOT, check=False,
+            [
+                sys.executable,
+                "-m",
+                "savenow.cli",
+                "compact",
+                "run",
+                "--store",
+                str(store),
+                "--force",
+                "--preserve-recent",
+                str(case["preserve_recent"]),
+                "--workspace",
+                str(workspace),
+                "--json",
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=ROOT,
+            check=False,
         )
         if out.returncode != 0:
             raise SystemExit(f"{case['id']}: savenow compact run failed: {out.stderr.strip()}")
@@ -103,7 +135,9 @@ def run_case_in_process(case: dict[str, Any], workdir: Path) -> dict[str, Any]:
     return {"id": case["id"], "summaries": summaries, "removed_counts": removed_counts}
 
 
-def score(cases: list[dict[str, Any]], outputs: dict[str, dict[str, Any]], show_cases: bool, name: str) -> None:
+def score(
+    cases: list[dict[str, Any]], outputs: dict[str, dict[str, Any]], show_cases: bool, name: str
+) -> None:
     kinds: dict[str, list[int]] = {}
     kept_all = total_all = id_kept = id_total = st_kept = st_total = noise_hit = noise_total = 0
     compressions: list[float] = []
@@ -171,7 +205,9 @@ def main() -> int:
     parser.add_argument("--cases", action="store_true", help="one line per case, with misses and noise")
     parser.add_argument("--out", help="write the compactor's output lines (COMPACTION.md format) here")
     args = parser.parse_args()
-    cases = [json.loads(line) for line in Path(args.set).read_text(encoding="utf-8").splitlines() if line.strip()]
+    cases = [
+        json.loads(line) for line in Path(args.set).read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
     outputs: dict[str, dict[str, Any]] = {}
     runner = run_case_in_process if args.in_process else run_case_cli
     for case in cases:

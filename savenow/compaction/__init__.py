@@ -36,7 +36,27 @@ _EXPORTS = {
     "Target": ".service",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "TOOL_CALL_TOKENS",
+    "BotNotice",
+    "CompactionResult",
+    "CompactionService",
+    "CompactionStore",
+    "FlushReport",
+    "Flusher",
+    "HistoryItem",
+    "OfflineSummarizer",
+    "SessionCompactor",
+    "SessionFileStore",
+    "SessionMessage",
+    "SessionSnapshot",
+    "Summarizer",
+    "Target",
+    "TranscriptStore",
+    "cut_index",
+    "message_tokens",
+    "session_tokens",
+]
 
 
 def __getattr__(name: str) -> Any:

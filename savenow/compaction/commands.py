@@ -102,7 +102,10 @@ def _print_status(status: dict[str, Any], as_json: bool) -> int:
     return 0
 
 
-_LIMIT_ENV = {"max_tokens": "SAVENOW_COMPACTION__MAX_TOKENS", "preserve_recent": "SAVENOW_COMPACTION__PRESERVE_RECENT"}
+_LIMIT_ENV = {
+    "max_tokens": "SAVENOW_COMPACTION__MAX_TOKENS",
+    "preserve_recent": "SAVENOW_COMPACTION__PRESERVE_RECENT",
+}
 
 
 def _fast_status_possible(args: argparse.Namespace) -> bool:
@@ -115,7 +118,9 @@ def _fast_status_possible(args: argparse.Namespace) -> bool:
         return False
     if os.environ.get("SAVENOW_CONFIG") or Path("~/.config/savenow/config.yaml").expanduser().is_file():
         return False
-    return all(os.environ.get(name, "").strip().isdigit() or name not in os.environ for name in _LIMIT_ENV.values())
+    return all(
+        os.environ.get(name, "").strip().isdigit() or name not in os.environ for name in _LIMIT_ENV.values()
+    )
 
 
 def _fast_status(args: argparse.Namespace) -> dict[str, Any]:
@@ -132,7 +137,11 @@ def _fast_status(args: argparse.Namespace) -> dict[str, Any]:
         from ..errors import CompactionStoreError
 
         raise CompactionStoreError(f"session file {args.store} not found", f"找不到会话文件 {args.store}")
-    return SessionCompactor(store=SessionFileStore(path), **limits).status()
+    return SessionCompactor(
+        preserve_recent=limits.get("preserve_recent", 4),
+        max_tokens=limits.get("max_tokens", 80_000),
+        store=SessionFileStore(path),
+    ).status()
 
 
 def _print_flush(flush: dict[str, Any]) -> None:

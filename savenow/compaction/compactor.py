@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .cut import cut_index
 from .model import Compaction, CompactionResult, FlushReport, HistoryItem, SessionSnapshot
@@ -127,7 +125,11 @@ class SessionCompactor:
             )
             self.store.commit(snapshot, compaction)
         log.info(
-            "compacted %s: %d messages removed, %d → %d tokens", self.store.label, cut, tokens_before, tokens_after
+            "compacted %s: %d messages removed, %d → %d tokens",
+            self.store.label,
+            cut,
+            tokens_before,
+            tokens_after,
         )
         return CompactionResult(
             compacted=True,

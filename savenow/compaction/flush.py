@@ -34,7 +34,7 @@ from typing import Any
 from ..errors import SaveNowError
 from ..fileio import atomic_write, file_lock, read_exact
 from ..models import ChatMessage, Entry
-from .model import FlushReport, SessionMessage
+from .model import FlushReport, Role, SessionMessage
 
 log = logging.getLogger("savenow.compaction")
 
@@ -109,7 +109,9 @@ class Flusher:
             report = self._flush_messages(todo)
             state["store"] = identity
             state["flushedThrough"] = removed[-1].id
-            state["retry"] = [_dump(m) for m in todo[-MAX_RETRY_MESSAGES:]] if report.status == "failed" else []
+            state["retry"] = (
+                [_dump(m) for m in todo[-MAX_RETRY_MESSAGES:]] if report.status == "failed" else []
+            )
             report.retry_pending = len(state["retry"])
             log_entry = {"at": self._now().isoformat(), **report.to_json()}
             state["flushes"] = [*state.get("flushes", []), log_entry][-MAX_FLUSH_LOG:]
@@ -205,7 +207,7 @@ def _dump(message: SessionMessage) -> dict[str, Any]:
 
 
 def _load_message(raw: dict[str, Any]) -> SessionMessage:
-    role = raw.get("role") if raw.get("role") in ("user", "assistant", "system", "tool") else "user"
+    role: Role = raw["role"] if raw.get("role") in ("user", "assistant", "system", "tool") else "user"
     return SessionMessage(
         id=str(raw.get("id", "")),
         role=role,

@@ -84,9 +84,7 @@ class SessionFileStore:
                 f"无法读取会话文件 {self.path}（{exc.strerror}）",
             ) from exc
         if text is None:
-            raise CompactionStoreError(
-                f"session file {self.path} not found", f"找不到会话文件 {self.path}"
-            )
+            raise CompactionStoreError(f"session file {self.path} not found", f"找不到会话文件 {self.path}")
         try:
             data = json.loads(text.lstrip("\ufeff"))
         except ValueError as exc:

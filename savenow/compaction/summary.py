@@ -47,6 +47,7 @@ class Summarizer(Protocol):
 
 # --------------------------------------------------------------------------- sections
 
+
 @dataclass(frozen=True)
 class Section:
     key: str
@@ -81,49 +82,68 @@ _HEADING_KEYS = {_heading(s): s.key for s in SECTIONS}
 
 # --------------------------------------------------------------------------- lexicons (kinds of language)
 
+
 def _words(*parts: str) -> re.Pattern[str]:
     return re.compile("|".join(parts), re.IGNORECASE)
 
 
 _EN = "(?<![A-Za-z])(?:{})(?![A-Za-z])".format
 REQUEST = _words(
-    _EN("please|can you|could you|would you|help me|i want|i'd like|i need|we need|make sure|set up|write me"
-        "|let's|go ahead|set it|add (?:a|an|the)|send me|remind me"),
+    _EN(
+        "please|can you|could you|would you|help me|i want|i'd like|i need|we need|make sure|set up|write me"
+        "|let's|go ahead|set it|add (?:a|an|the)|send me|remind me"
+    ),
     "帮我|帮忙|请你|麻烦|能不能|可不可以|给我|我想|想要|我要|要求|你记|记一下|写一个|写个|弄一下|看看|加上|顺便",
 )
 DECISION = _words(
-    _EN("decided|decision|go with|we'll use|use (?:the|a)|switch(?:ed)? to|chang(?:e|ed) (?:it )?to|mov(?:e|ed) (?:it )?to"
-        "|pinn?(?:ed)?|final(?:ly)?|settled|stick with|stay with|keep (?:the|it)|instead|from now on|set to|is now|are now|now runs"),
+    _EN(
+        "decided|decision|go with|we'll use|use (?:the|a)|switch(?:ed)? to|chang(?:e|ed) (?:it )?to|mov(?:e|ed) (?:it )?to"
+        "|pinn?(?:ed)?|final(?:ly)?|settled|stick with|stay with|keep (?:the|it)|instead|from now on|set to|is now|are now|now runs"
+    ),
     "决定|就用|就按|就这样|就它|定了|定为|改成|改为|换成|改到|挪到|调到|改走|改用|改成|设为|设成|确定|选|就[用订走定]|以后|最终|统一|保持|继续用|不换",
 )
 OPEN = _words(
-    _EN("todo|to do|next|later|tomorrow|tonight|next week|this weekend|weekend|pending|follow up|not yet|still (?:need|have|open)"
-        "|remind|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|the \\d+)|before|after|will|need to|haven't|hasn't|open"),
+    _EN(
+        "todo|to do|next|later|tomorrow|tonight|next week|this weekend|weekend|pending|follow up|not yet|still (?:need|have|open)"
+        "|remind|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|the \\d+)|before|after|will|need to|haven't|hasn't|open"
+    ),
     "待办|还没|还要|回头|明天|后天|下周|周末|稍后|之后|以后再|记得|未完成|没做|要做|得去|需要|准备|打算|计划|等|前要|之前|提醒|记下",
 )
 ERROR = _words(
-    _EN("error|errors|failed|failing|fails|fatal|exception|traceback|denied|refused|timed? ?out|no space|unresolved|broken|crash(?:es|ed)?|flaky"),
+    _EN(
+        "error|errors|failed|failing|fails|fatal|exception|traceback|denied|refused|timed? ?out|no space|unresolved|broken|crash(?:es|ed)?|flaky"
+    ),
     r"报错|失败|错误|异常|拒绝|超时|挂了|不通|报锁|满了|告警|(?:HTTP|status|code|退出码|错误码)\s*[:：]?\s*\d{1,3}|\b[45]\d\d:",
 )
 PERSON = _words(
-    _EN("wife|husband|mum|mom|dad|friend|boss|colleague|coworker|contractor|designer|accountant|reviewer|customer|client"
-        "|supplier|neighbou?r|baker|owner|manager|admin|teacher|doctor|driver|roommate|partner|cousin|brother|sister"),
+    _EN(
+        "wife|husband|mum|mom|dad|friend|boss|colleague|coworker|contractor|designer|accountant|reviewer|customer|client"
+        "|supplier|neighbou?r|baker|owner|manager|admin|teacher|doctor|driver|roommate|partner|cousin|brother|sister"
+    ),
     "老婆|太太|老公|丈夫|妈|爸|婆婆|公公|阿姨|叔|师傅|朋友|室友|同事|老板|客户|供应商|会计|财务|客服|表弟|表哥|表妹|表姐|同学|邻居|司机|设计师|负责",
 )
 PREFERENCE = _words(
-    _EN("always|never|prefer|preference|don't (?:want|like|use)|do not|rule|every time|from now on|i like|i hate|style"),
+    _EN(
+        "always|never|prefer|preference|don't (?:want|like|use)|do not|rule|every time|from now on|i like|i hate|style"
+    ),
     "以后|凡是|每次|总是|一律|不要|(?<![特区告分类性级识个派])别(?![人的处墅])|喜欢|不喜欢|不吃|习惯|规矩|偏好|只要|不想",
 )
 ABANDON = _words(
-    _EN("drop(?:ped)?|abandon(?:ed)?|scrap(?:ped)?|no longer|instead of|rather than|not going with|forget (?:about )?|obsolete|superseded|cancel(?:led)?"),
+    _EN(
+        "drop(?:ped)?|abandon(?:ed)?|scrap(?:ped)?|no longer|instead of|rather than|not going with|forget (?:about )?|obsolete|superseded|cancel(?:led)?"
+    ),
     "作废|不要了|放弃|算了|取消|不用了|弃用|废弃|不再|而不是|别用|不做了|不搞了|不弄了|不考虑|否掉|pass 掉",
 )
 CHANGE_TO = _words(
-    _EN("chang(?:e|ed|ing) (?:it |that |this )?to|switch(?:ed|ing)? to|mov(?:e|ed|ing) (?:it )?to|replac(?:e|ed) (?:it )?with|instead|now"),
+    _EN(
+        "chang(?:e|ed|ing) (?:it |that |this )?to|switch(?:ed|ing)? to|mov(?:e|ed|ing) (?:it )?to|replac(?:e|ed) (?:it )?with|instead|now"
+    ),
     "改成|改为|换成|改到|挪到|调到|改走|改用|改成|换到|→|->",
 )
 GUESS = _words(
-    _EN("maybe|might|perhaps|probably|possibly|could it be|i guess|i suspect|my guess|should be fine|i think|i bet|first thought"),
+    _EN(
+        "maybe|might|perhaps|probably|possibly|could it be|i guess|i suspect|my guess|should be fine|i think|i bet|first thought"
+    ),
     "会不会|是不是|可能|也许|估计|怀疑|猜|大概|或许|难道|第一反应|感觉是|应该是",
 )
 ACK = re.compile(
@@ -132,8 +152,10 @@ ACK = re.compile(
     re.IGNORECASE,
 )
 GREETING = _words(
-    _EN("hi|hello|hey|hi again|good (?:morning|afternoon|evening|night)|have a (?:good|nice|great) \\w+|see you|bye|"
-        "night|morning|evening|welcome back|you're welcome|no worries|np|you saved|you're a star|amazing|awesome"),
+    _EN(
+        "hi|hello|hey|hi again|good (?:morning|afternoon|evening|night)|have a (?:good|nice|great) \\w+|see you|bye|"
+        "night|morning|evening|welcome back|you're welcome|no worries|np|you saved|you're a star|amazing|awesome"
+    ),
     "早上好|中午好|下午好|晚上好|早安|午安|晚安|周末愉快|愉快|快乐|拜拜|回头见|欢迎回来|辛苦了|太好了|太棒了|厉害",
 )
 _GREETING_LEAD = re.compile(r"^\s*(?:" + GREETING.pattern + r")[\s!！。.,，~～]+", re.IGNORECASE)
@@ -155,6 +177,7 @@ SHORT_LINE_CHARS = 120
 
 # --------------------------------------------------------------------------- statements
 
+
 @dataclass
 class Line:
     """One line of the summary: a sentence as said, in a section, with its identifiers."""
@@ -175,8 +198,7 @@ _ZH_NAME = re.compile(
     "|老妈|老爸|婆婆|公公|老婆|老公|太太|丈夫|表弟|表哥|表妹|表姐"
 )
 _ZH_NOT_NAMES = frozenset(
-    "小时 小区 小心 小姐 小票 小孩 小吃 小米 小说 小事 小组 小数 小猫 小狗 小店 小的 小号 小写 小于 小型 小包 小盒 小额 "
-    "老板 老人 老家 老是 老版 老的 老师 老式 老化 老旧 老样 老实 老用 老款 老规 老毛 老问 老地 老样 阿里 阿拉 小伙 小批 小改 小问".split()
+    ["小时", "小区", "小心", "小姐", "小票", "小孩", "小吃", "小米", "小说", "小事", "小组", "小数", "小猫", "小狗", "小店", "小的", "小号", "小写", "小于", "小型", "小包", "小盒", "小额", "老板", "老人", "老家", "老是", "老版", "老的", "老师", "老式", "老化", "老旧", "老样", "老实", "老用", "老款", "老规", "老毛", "老问", "老地", "老样", "阿里", "阿拉", "小伙", "小批", "小改", "小问"]
 )
 _EN_NAME = re.compile(
     r"(?:\b(?:Mrs|Mr|Ms|Dr) (?P<t>[A-Z][a-z]{2,}))"
@@ -187,8 +209,7 @@ _EN_NAME = re.compile(
     r"|cousin|ask|tell|told|with) (?P<r>[A-Z][a-z]{2,})"
 )
 _EN_NOT_NAMES = frozenset(
-    "The This That Then There They What When Where Which While Monday Tuesday Wednesday Thursday Friday Saturday Sunday "
-    "January February March April May June July August September October November December Christmas Also Just Next Okay".split()
+    ["The", "This", "That", "Then", "There", "They", "What", "When", "Where", "Which", "While", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December", "Christmas", "Also", "Just", "Next", "Okay"]
 )
 
 
@@ -243,8 +264,11 @@ _STRONG = re.compile(r"\d|[/@:#_]|\.[A-Za-z]|^[A-Z][A-Z0-9]+$|[a-z][A-Z]|^[A-Z]{
 def _strong(value: str) -> bool:
     """An identifier a person could not guess: digits, a path, a key, an address, CamelCase, CAPS,
     or a name of three or more hyphenated parts (``zhou-family-bak``; not ``pre-order``)."""
-    return bool(_STRONG.search(value)) or value.count("-") >= 2 or bool(_ZH_NAME.fullmatch(value)) or bool(
-        _EN_NAME_WORD.fullmatch(value) and value not in _EN_NOT_NAMES and value in _names_memo
+    return (
+        bool(_STRONG.search(value))
+        or value.count("-") >= 2
+        or bool(_ZH_NAME.fullmatch(value))
+        or bool(_EN_NAME_WORD.fullmatch(value) and value not in _EN_NOT_NAMES and value in _names_memo)
     )
 
 
@@ -270,7 +294,9 @@ def _kind(text: str, role: str, has_ids: bool) -> str | None:
 
 
 _MARKED = re.compile("|".join(p.pattern for p in (DECISION, OPEN, ERROR, PREFERENCE, ABANDON)), re.IGNORECASE)
-_NAME = re.compile(r"(?<![A-Za-z])[A-Z][a-z]{2,}(?![A-Za-z])|[老小阿][\u4e00-\u9fff]|[\u4e00-\u9fff](?:阿姨|师傅|姐|哥|总|老师)")
+_NAME = re.compile(
+    r"(?<![A-Za-z])[A-Z][a-z]{2,}(?![A-Za-z])|[老小阿][\u4e00-\u9fff]|[\u4e00-\u9fff](?:阿姨|师傅|姐|哥|总|老师)"
+)
 
 
 def _noise(text: str, role: str, has_ids: bool) -> bool:
@@ -289,7 +315,11 @@ def _noise(text: str, role: str, has_ids: bool) -> bool:
         return True
     if LEX.RULED_OUT.search(stripped) and not DECISION.search(stripped):
         return True
-    if not has_ids and _substance(stripped) < 12 and not (DECISION.search(stripped) or PREFERENCE.search(stripped)):
+    if (
+        not has_ids
+        and _substance(stripped) < 12
+        and not (DECISION.search(stripped) or PREFERENCE.search(stripped))
+    ):
         return True  # "ok next.", "yes please, short", "先这样"
     return not has_ids and len(stripped) < 8
 
@@ -297,7 +327,9 @@ def _noise(text: str, role: str, has_ids: bool) -> bool:
 def _substance(text: str) -> int:
     """About how many letters of content a sentence has: a Han character counts for three."""
     cjk = len(_HAN.findall(text))
-    return 3 * cjk + len(re.findall(r"[A-Za-z0-9]", text)) - (3 if not cjk and len(text.split()) <= 3 else 0) * 4
+    return (
+        3 * cjk + len(re.findall(r"[A-Za-z0-9]", text)) - (3 if not cjk and len(text.split()) <= 3 else 0) * 4
+    )
 
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
@@ -307,7 +339,9 @@ def _clip(text: str) -> str:
     text = " ".join(text.split())
     if len(text) > SHORT_LINE_CHARS:
         clauses = [c.strip() for c in re.split(r"(?<=[，,;；:：])\s*|(?<=\.)\s+", text) if c.strip()]
-        useful = [c for c in clauses if _VALUE.search(c) or _INLINE.search(c) or identifiers(c) or _MARKED.search(c)]
+        useful = [
+            c for c in clauses if _VALUE.search(c) or _INLINE.search(c) or identifiers(c) or _MARKED.search(c)
+        ]
         if useful and len(useful) < len(clauses):
             text = " ".join(useful)
     if len(text) <= MAX_LINE_CHARS:
@@ -350,7 +384,8 @@ def statements(messages: Sequence[SessionMessage], start_order: int) -> tuple[li
     if files:
         known = "\n".join(files)
         lines = [
-            line for line in lines
+            line
+            for line in lines
             if not (line.weight < 1 and all(v in known or _PLAIN_QUANTITY.match(v) for v in line.ids))
         ]  # "wrote 331 bytes to ~/x.txt" says no more than the file list
     return lines, _tidy_files(files)
@@ -368,8 +403,12 @@ def _tidy_files(files: dict[str, str]) -> dict[str, str]:
     return tidy
 
 
-_PATH = re.compile(r"(?<![\w:/])(?:~|\.{1,2})?/[^\s'\"`;|&<>()]+|(?<![\w/.~-])[\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w{0,5}(?![\w/])")
-_WRITES = re.compile(r"\bsed\s+-i|\btee\b|(?<![0-9&2])>>?\s*[~/.\w]|\bmv\b|\bcp\b|\brm\b|\bchmod\b|\bchown\b|\btouch\b|\bmkdir\b|\binstall\b|\bln\s+-s")
+_PATH = re.compile(
+    r"(?<![\w:/])(?:~|\.{1,2})?/[^\s'\"`;|&<>()]+|(?<![\w/.~-])[\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w{0,5}(?![\w/])"
+)
+_WRITES = re.compile(
+    r"\bsed\s+-i|\btee\b|(?<![0-9&2])>>?\s*[~/.\w]|\bmv\b|\bcp\b|\brm\b|\bchmod\b|\bchown\b|\btouch\b|\bmkdir\b|\binstall\b|\bln\s+-s"
+)
 
 
 def _tool_files(name: str, value: str, files: dict[str, str]) -> None:
@@ -411,16 +450,21 @@ def _note_file(files: dict[str, str], path: str, how: str) -> None:
 
 # --------------------------------------------------------------------------- abandoned values
 
+
 def abandoned_values(lines: Sequence[Line]) -> dict[str, int]:
     """Values the chat dropped: value → the order of the line that dropped it."""
     dropped: dict[str, int] = {}
     for line in lines:
-        if not ABANDON.search(line.text) and not (CHANGE_TO.search(line.text) and line.section == "decisions"):
+        if not ABANDON.search(line.text) and not (
+            CHANGE_TO.search(line.text) and line.section == "decisions"
+        ):
             continue
         for clause in _clauses(line.text):
             change = CHANGE_TO.search(clause)
             abandon = ABANDON.search(clause)
-            if change and (not abandon or abandon.start() < change.start() or "instead of" in abandon.group(0).lower()):
+            if change and (
+                not abandon or abandon.start() < change.start() or "instead of" in abandon.group(0).lower()
+            ):
                 if abandon and abandon.group(0).lower() in ("instead of", "rather than", "而不是"):
                     old = verbatim_ids(clause[abandon.end() :])
                 else:
@@ -464,6 +508,7 @@ def _strip_abandoned(lines: list[Line], dropped: dict[str, int]) -> list[Line]:
 
 
 # --------------------------------------------------------------------------- parse / render
+
 
 @dataclass
 class ParsedSummary:
@@ -530,11 +575,16 @@ def _render(lines: list[Line], ids: list[str], files: dict[str, str], messages: 
             continue
         body = [line for line in lines if line.section == section.key]
         if body:
-            out += ["", _heading(section), *(f"- {line.text}" for line in sorted(body, key=lambda x: x.order))]
+            out += [
+                "",
+                _heading(section),
+                *(f"- {line.text}" for line in sorted(body, key=lambda x: x.order)),
+            ]
     return "\n".join(out) + "\n"
 
 
 # --------------------------------------------------------------------------- the offline summarizer
+
 
 class OfflineSummarizer:
     """Deterministic, no network. ``ratio`` bounds a summary by the size of what it stands for."""
@@ -547,7 +597,9 @@ class OfflineSummarizer:
 
     def summarize(self, previous: str | None, removed: Sequence[SessionMessage], *, max_tokens: int) -> str:
         before = parse_summary(previous)
-        new_lines, new_files = statements(removed, start_order=len(before.lines) + 1000 * (before.messages + 1))
+        new_lines, new_files = statements(
+            removed, start_order=len(before.lines) + 1000 * (before.messages + 1)
+        )
         messages = before.messages + len(removed)
         tokens = before.tokens + sum(estimate_tokens(m.text()) for m in removed)
         budget = min(max_tokens, max(self.floor_tokens, int(tokens * self.ratio)))
@@ -665,7 +717,15 @@ def _fit(
     return text
 
 
-_KIND_WEIGHT = {"decisions": 4, "open": 4, "errors": 4, "preferences": 5, "people": 4, "requests": 3, "context": 0}
+_KIND_WEIGHT = {
+    "decisions": 4,
+    "open": 4,
+    "errors": 4,
+    "preferences": 5,
+    "people": 4,
+    "requests": 3,
+    "context": 0,
+}
 
 
 def _value(line: Line) -> float:

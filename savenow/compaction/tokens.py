@@ -6,9 +6,8 @@ plus 10 per tool call; a server-reported context size wins when a store has one.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import math
+from collections.abc import Sequence
 
 from ..extract.tokens import estimate_tokens as _estimate
 from .model import SessionMessage

@@ -21,7 +21,11 @@ def clock() -> Clock:
 
 
 def msg(role: str, content: str, minute: int, tool: tuple[str, str] | None = None) -> dict[str, Any]:
-    item: dict[str, Any] = {"role": role, "content": content, "timestamp": f"2026-11-30T{8 + minute // 60:02d}:{minute % 60:02d}:00Z"}
+    item: dict[str, Any] = {
+        "role": role,
+        "content": content,
+        "timestamp": f"2026-11-30T{8 + minute // 60:02d}:{minute % 60:02d}:00Z",
+    }
     if tool:
         item["toolUse"] = {"name": tool[0], "input": tool[1]}
     return item
@@ -34,7 +38,13 @@ def conversation(count: int, start: int = 0) -> list[dict[str, Any]]:
         if i % 2 == 0:
             out.append(msg("user", f"请把服务 svc-{i} 的端口改成 {9000 + i}，以后都用这个端口", i))
         else:
-            out.append(msg("assistant", f"好，svc-{i - 1} 现在监听 {9000 + i - 1}，配置在 /etc/app/svc-{i - 1}.conf", i))
+            out.append(
+                msg(
+                    "assistant",
+                    f"好，svc-{i - 1} 现在监听 {9000 + i - 1}，配置在 /etc/app/svc-{i - 1}.conf",
+                    i,
+                )
+            )
     return out
 
 

@@ -5,7 +5,11 @@ from savenow.extract.tokens import estimate_tokens
 
 def m(role: str, n: int, tool: bool = False) -> SessionMessage:
     return SessionMessage(
-        id=str(n), role=role, content=f"m{n}", tool_name="bash" if tool else None, tool_input="ls" if tool else None
+        id=str(n),
+        role=role,
+        content=f"m{n}",
+        tool_name="bash" if tool else None,
+        tool_input="ls" if tool else None,
     )
 
 
@@ -17,8 +21,14 @@ def test_keeps_preserve_recent_messages():
 def test_never_starts_the_kept_part_on_a_tool_result():
     # user, assistant(call), tool, assistant(call), tool, assistant, user, assistant
     messages = [
-        m("user", 0), m("assistant", 1), m("user", 2), m("assistant", 3, tool=True),
-        m("tool", 4), m("assistant", 5, tool=True), m("tool", 6), m("assistant", 7),
+        m("user", 0),
+        m("assistant", 1),
+        m("user", 2),
+        m("assistant", 3, tool=True),
+        m("tool", 4),
+        m("assistant", 5, tool=True),
+        m("tool", 6),
+        m("assistant", 7),
     ]
     cut = cut_index(messages, 2)  # nominal cut 6 is a tool result
     assert not messages[cut].is_tool_result
@@ -27,7 +37,14 @@ def test_never_starts_the_kept_part_on_a_tool_result():
 
 
 def test_a_split_turn_moves_back_to_its_user_message_when_near():
-    messages = [m("user", 0), m("assistant", 1), m("user", 2), m("assistant", 3), m("assistant", 4), m("assistant", 5)]
+    messages = [
+        m("user", 0),
+        m("assistant", 1),
+        m("user", 2),
+        m("assistant", 3),
+        m("assistant", 4),
+        m("assistant", 5),
+    ]
     assert cut_index(messages, 3) == 2
 
 

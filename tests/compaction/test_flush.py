@@ -10,7 +10,9 @@ from savenow.journal import undo_last
 from .support import NOW, RecordingExtractor, append_seed, clock, conversation, msg, write_seed
 
 
-def make(tmp_path: Path, extractor: RecordingExtractor, *, workspace: Path | None = None, max_tokens: int = 80_000):
+def make(
+    tmp_path: Path, extractor: RecordingExtractor, *, workspace: Path | None = None, max_tokens: int = 80_000
+):
     workspace = workspace or tmp_path / "ws"
     flusher = Flusher(
         workspace=workspace,
@@ -20,7 +22,11 @@ def make(tmp_path: Path, extractor: RecordingExtractor, *, workspace: Path | Non
         today=clock().today,
     )
     return SessionCompactor(
-        preserve_recent=4, max_tokens=max_tokens, store_path=tmp_path / ".clawsession.json", flusher=flusher, clock=clock()
+        preserve_recent=4,
+        max_tokens=max_tokens,
+        store_path=tmp_path / ".clawsession.json",
+        flusher=flusher,
+        clock=clock(),
     )
 
 
@@ -61,7 +67,7 @@ def test_a_failed_write_is_retried_over_the_same_range_and_then_not_again(tmp_pa
     store = tmp_path / ".clawsession.json"
     write_seed(store, conversation(12))
     compactor = make(tmp_path, extractor)
-    import savenow.memory.writer as writer
+    from savenow.memory import writer
 
     real = writer.write_entries
     calls = {"n": 0}
@@ -95,7 +101,11 @@ def test_read_only_or_missing_workspace_skips_the_flush_and_compacts(tmp_path, m
     write_seed(tmp_path / ".clawsession.json", conversation(12))
     missing = make(tmp_path, extractor, workspace=tmp_path / "nope")
     result = missing.compact(force=True)
-    assert result.compacted and result.flush.status == "skipped" and "does not exist" in (result.flush.notice or "")
+    assert (
+        result.compacted
+        and result.flush.status == "skipped"
+        and "does not exist" in (result.flush.notice or "")
+    )
     assert not (tmp_path / "nope").exists()
     readonly = tmp_path / "ro"
     readonly.mkdir()
@@ -105,7 +115,9 @@ def test_read_only_or_missing_workspace_skips_the_flush_and_compacts(tmp_path, m
     monkeypatch.setattr(flush_module.os, "access", lambda path, mode: Path(path) != readonly)
     append_seed(tmp_path / ".clawsession.json", conversation(8, start=30))
     result = make(tmp_path, extractor, workspace=readonly).compact(force=True)
-    assert result.compacted and result.flush.status == "skipped" and "read-only" in (result.flush.notice or "")
+    assert (
+        result.compacted and result.flush.status == "skipped" and "read-only" in (result.flush.notice or "")
+    )
     assert list(readonly.iterdir()) == []
 
 
@@ -143,8 +155,13 @@ def test_a_concurrent_memory_writer_loses_nothing(tmp_path):
 
     def other_writer():
         go.wait()
-        write_entries(path, [Entry(title="Other writer", bullets=["appended concurrently"])],
-                      workspace=tmp_path / "ws", now=NOW, day=NOW.date())
+        write_entries(
+            path,
+            [Entry(title="Other writer", bullets=["appended concurrently"])],
+            workspace=tmp_path / "ws",
+            now=NOW,
+            day=NOW.date(),
+        )
 
     thread = threading.Thread(target=other_writer)
     thread.start()

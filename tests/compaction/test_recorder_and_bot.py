@@ -23,14 +23,22 @@ def record(service: CompactionService, count: int, start: int = 0) -> None:
     )
     for i in range(start, start + count):
         role = "user" if i % 2 == 0 else "assistant"
-        text = f"服务 svc-{i} 的端口改成 {9000 + i}，以后都用这个端口" if role == "user" else f"好，svc-{i - 1} 已改好"
-        recorder.record(KEY, role=role, text=text, message_id=i, chat_id=GROUP, chat_type="group", thread_id="42")
+        text = (
+            f"服务 svc-{i} 的端口改成 {9000 + i}，以后都用这个端口"
+            if role == "user"
+            else f"好，svc-{i - 1} 已改好"
+        )
+        recorder.record(
+            KEY, role=role, text=text, message_id=i, chat_id=GROUP, chat_type="group", thread_id="42"
+        )
 
 
 @pytest.fixture
 def service(tmp_path):
     (tmp_path / "ws").mkdir()
-    return CompactionService(settings(tmp_path / "ws", max_tokens=200), clock=clock(), extractor=RecordingExtractor())
+    return CompactionService(
+        settings(tmp_path / "ws", max_tokens=200), clock=clock(), extractor=RecordingExtractor()
+    )
 
 
 def transcript_lines(service: CompactionService) -> list[dict]:

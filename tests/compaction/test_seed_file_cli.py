@@ -37,7 +37,9 @@ def seed(tmp_path: Path, count: int = 20, **extra) -> Path:
 
 def test_status_json_shape(tmp_path, capsys):
     store = seed(tmp_path)
-    code, out, _ = run(capsys, "compact", "status", "--store", str(store), "--workspace", str(tmp_path / "ws"), "--json")
+    code, out, _ = run(
+        capsys, "compact", "status", "--store", str(store), "--workspace", str(tmp_path / "ws"), "--json"
+    )
     status = json.loads(out)
     assert code == 0
     assert {"messages", "tokens", "maxTokens", "shouldCompact", "compactionCount"} <= status.keys()
@@ -48,7 +50,9 @@ def test_run_under_the_threshold_changes_nothing_not_even_timestamps(tmp_path, c
     store = seed(tmp_path)
     before = store.read_bytes()
     os.utime(store, ns=(1_000_000_000, 1_000_000_000))
-    code, out, _ = run(capsys, "compact", "run", "--store", str(store), "--workspace", str(tmp_path / "ws"), "--json")
+    code, out, _ = run(
+        capsys, "compact", "run", "--store", str(store), "--workspace", str(tmp_path / "ws"), "--json"
+    )
     assert code == 0 and json.loads(out)["removedCount"] == 0
     assert store.read_bytes() == before
     assert store.stat().st_mtime_ns == 1_000_000_000
@@ -58,12 +62,27 @@ def test_run_under_the_threshold_changes_nothing_not_even_timestamps(tmp_path, c
 def test_run_over_the_threshold_and_forced(tmp_path, capsys):
     store = seed(tmp_path, extra_field="kept")
     code, out, _ = run(
-        capsys, "compact", "run", "--store", str(store), "--workspace", str(tmp_path / "ws"),
-        "--max-tokens", "100", "--json",
+        capsys,
+        "compact",
+        "run",
+        "--store",
+        str(store),
+        "--workspace",
+        str(tmp_path / "ws"),
+        "--max-tokens",
+        "100",
+        "--json",
     )
     result = json.loads(out)
     assert code == 0
-    assert {"summary", "removedCount", "compactionCount", "tokensBefore", "tokensAfter", "flush"} <= result.keys()
+    assert {
+        "summary",
+        "removedCount",
+        "compactionCount",
+        "tokensBefore",
+        "tokensAfter",
+        "flush",
+    } <= result.keys()
     assert result["removedCount"] == 16 and result["compactionCount"] == 1
     assert result["tokensAfter"] < result["tokensBefore"]
     data = json.loads(store.read_text())
@@ -74,10 +93,22 @@ def test_run_over_the_threshold_and_forced(tmp_path, capsys):
     assert "/etc/app/svc-0.conf" in data["messages"][0]["content"]  # identifiers verbatim
     # the second run with nothing new is a no-op
     before = store.read_bytes()
-    code, out, _ = run(capsys, "compact", "run", "--store", str(store), "--workspace", str(tmp_path / "ws"), "--force", "--json")
+    code, out, _ = run(
+        capsys,
+        "compact",
+        "run",
+        "--store",
+        str(store),
+        "--workspace",
+        str(tmp_path / "ws"),
+        "--force",
+        "--json",
+    )
     assert json.loads(out)["removedCount"] == 0 and store.read_bytes() == before
     # history
-    code, out, _ = run(capsys, "compact", "history", "--store", str(store), "--workspace", str(tmp_path / "ws"), "--json")
+    code, out, _ = run(
+        capsys, "compact", "history", "--store", str(store), "--workspace", str(tmp_path / "ws"), "--json"
+    )
     (item,) = json.loads(out)["compactions"]
     assert item["removedCount"] == 16 and {"at", "tokensBefore", "tokensAfter"} <= item.keys()
 
@@ -87,7 +118,10 @@ def test_compaction_n_plus_one_summarizes_what_n_kept(tmp_path, capsys):
     ws = str(tmp_path / "ws")
     run(capsys, "compact", "run", "--store", str(store), "--workspace", ws, "--force")
     append_seed(store, conversation(10, start=10))
-    code, out, _ = run(capsys, "compact", "run", "--store", str(store), "--workspace", ws, "--force", "--json")
+    code, out, _ = run(
+        capsys, "compact", "run", "--store", str(store), "--workspace", ws, "--force", "--json"
+    )
+    assert code == 0
     result = json.loads(out)
     summary = result["summary"]
     assert result["removedCount"] == 10  # the 4 kept by the first run + 10 new, minus the 4 kept now
@@ -97,13 +131,30 @@ def test_compaction_n_plus_one_summarizes_what_n_kept(tmp_path, capsys):
 
 
 def test_tool_calls_stay_with_their_results(tmp_path, capsys):
-    messages = [*conversation(8), msg("user", "看一下磁盘", 20), msg("assistant", "", 21, tool=("bash", "df -h /var")),
-                msg("tool", "/dev/sda1 98% /var", 22), msg("assistant", "", 23, tool=("read_file", "/etc/fstab")),
-                msg("tool", "UUID=abc / ext4", 24), msg("assistant", "/var 用了 98%", 25)]
+    messages = [
+        *conversation(8),
+        msg("user", "看一下磁盘", 20),
+        msg("assistant", "", 21, tool=("bash", "df -h /var")),
+        msg("tool", "/dev/sda1 98% /var", 22),
+        msg("assistant", "", 23, tool=("read_file", "/etc/fstab")),
+        msg("tool", "UUID=abc / ext4", 24),
+        msg("assistant", "/var 用了 98%", 25),
+    ]
     store = tmp_path / ".clawsession.json"
     write_seed(store, messages)
-    code, out, _ = run(capsys, "compact", "run", "--store", str(store), "--workspace", str(tmp_path / "ws"),
-                       "--force", "--preserve-recent", "2", "--json")
+    run(
+        capsys,
+        "compact",
+        "run",
+        "--store",
+        str(store),
+        "--workspace",
+        str(tmp_path / "ws"),
+        "--force",
+        "--preserve-recent",
+        "2",
+        "--json",
+    )
     kept = json.loads(store.read_text())["messages"][1:]
     assert kept[0]["role"] != "tool"
     assert kept[0]["toolUse"]["input"] == "/etc/fstab"  # the call, then its result
@@ -128,7 +179,9 @@ def test_openclaw_store_is_never_written(tmp_path, capsys):
     store = openclaw / "x.clawsession.json"
     write_seed(store, conversation(10))
     before = store.read_bytes()
-    code, _, err = run(capsys, "compact", "run", "--store", str(store), "--sessions-dir", str(openclaw), "--force")
+    code, _, err = run(
+        capsys, "compact", "run", "--store", str(store), "--sessions-dir", str(openclaw), "--force"
+    )
     assert code == 2 and "never writes" in err and store.read_bytes() == before
 
 
@@ -138,7 +191,9 @@ def test_check_is_quiet_when_nothing_to_do_and_logs_inside_the_workspace(tmp_pat
     code, out, err = run(capsys, "compact", "check", "--store", str(store), "--workspace", str(ws))
     assert code == 0 and out == "" and err == ""
     assert not (ws / ".savenow" / "logs").exists()
-    code, out, _ = run(capsys, "compact", "check", "--store", str(store), "--workspace", str(ws), "--max-tokens", "100")
+    code, out, _ = run(
+        capsys, "compact", "check", "--store", str(store), "--workspace", str(ws), "--max-tokens", "100"
+    )
     # check uses the configured threshold, not --max-tokens: configure it instead
     os.environ["SAVENOW_COMPACTION__MAX_TOKENS"] = "100"
     try:

@@ -29,7 +29,13 @@ CHAT = messages(
 
 def test_keeps_identifiers_verbatim_and_drops_noise_and_abandoned_values():
     summary = OfflineSummarizer(ratio=1.0).summarize(None, CHAT, max_tokens=2000)
-    for kept in ("192.168.31.20", "/volume1/scripts/restic.env", "--keep-monthly 12", "/volume1/restore-test", ".bak"):
+    for kept in (
+        "192.168.31.20",
+        "/volume1/scripts/restic.env",
+        "--keep-monthly 12",
+        "/volume1/restore-test",
+        ".bak",
+    ):
         assert kept in summary
     for dropped in ("早上好", "会不会是时间不同步", "哈哈哈哈", "--keep-monthly 6"):
         assert dropped not in summary
@@ -45,7 +51,11 @@ def test_bilingual_headings_and_deterministic():
 
 def test_bounded_by_summary_max_tokens_dropping_identifiers_last():
     many = [
-        SessionMessage(id=str(i), role="user", content=f"服务 svc-{i} 在 10.0.{i // 250}.{i % 250} 上，端口 {8000 + i}，以后都这样")
+        SessionMessage(
+            id=str(i),
+            role="user",
+            content=f"服务 svc-{i} 在 10.0.{i // 250}.{i % 250} 上，端口 {8000 + i}，以后都这样",
+        )
         for i in range(400)
     ]
     summary = OfflineSummarizer().summarize(None, many, max_tokens=300)
@@ -68,13 +78,29 @@ def test_incremental_merge_never_nests_and_keeps_earlier_facts():
 
 def test_files_from_tool_calls_are_cumulative():
     calls = [
-        SessionMessage(id="1", role="assistant", content="", tool_name="read_file", tool_input="/etc/nginx/nginx.conf"),
+        SessionMessage(
+            id="1", role="assistant", content="", tool_name="read_file", tool_input="/etc/nginx/nginx.conf"
+        ),
         SessionMessage(id="2", role="tool", content="worker_processes auto;"),
-        SessionMessage(id="3", role="assistant", content="", tool_name="write_file", tool_input="/etc/nginx/conf.d/app.conf\nserver {}"),
+        SessionMessage(
+            id="3",
+            role="assistant",
+            content="",
+            tool_name="write_file",
+            tool_input="/etc/nginx/conf.d/app.conf\nserver {}",
+        ),
         SessionMessage(id="4", role="tool", content="wrote 9 bytes"),
     ]
     first = OfflineSummarizer(ratio=1.0).summarize(None, calls, max_tokens=2000)
-    later = [SessionMessage(id="5", role="assistant", content="", tool_name="bash", tool_input="sed -i 's/a/b/' /etc/nginx/nginx.conf")]
+    later = [
+        SessionMessage(
+            id="5",
+            role="assistant",
+            content="",
+            tool_name="bash",
+            tool_input="sed -i 's/a/b/' /etc/nginx/nginx.conf",
+        )
+    ]
     second = OfflineSummarizer(ratio=1.0).summarize(first, later, max_tokens=2000)
     files = parse_summary(second).files
     assert files == {"/etc/nginx/conf.d/app.conf": "modified", "/etc/nginx/nginx.conf": "modified"}
