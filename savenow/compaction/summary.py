@@ -130,7 +130,7 @@ PREFERENCE = _words(
 )
 ABANDON = _words(
     _EN(
-        "drop(?:ped)?|abandon(?:ed)?|scrap(?:ped)?|no longer|instead of|rather than|not going with|forget (?:about )?|obsolete|superseded|cancel(?:led)?"
+        "dropped|abandon(?:ed)?|scrap(?:ped)?|no longer|instead of|rather than|not going with|obsolete|superseded"
     ),
     "作废|不要了|放弃|算了|取消|不用了|弃用|废弃|不再|而不是|别用|不做了|不搞了|不弄了|不考虑|否掉|pass 掉",
 )
@@ -198,7 +198,56 @@ _ZH_NAME = re.compile(
     "|老妈|老爸|婆婆|公公|老婆|老公|太太|丈夫|表弟|表哥|表妹|表姐"
 )
 _ZH_NOT_NAMES = frozenset(
-    ["小时", "小区", "小心", "小姐", "小票", "小孩", "小吃", "小米", "小说", "小事", "小组", "小数", "小猫", "小狗", "小店", "小的", "小号", "小写", "小于", "小型", "小包", "小盒", "小额", "老板", "老人", "老家", "老是", "老版", "老的", "老师", "老式", "老化", "老旧", "老样", "老实", "老用", "老款", "老规", "老毛", "老问", "老地", "老样", "阿里", "阿拉", "小伙", "小批", "小改", "小问"]
+    [
+        "小时",
+        "小区",
+        "小心",
+        "小姐",
+        "小票",
+        "小孩",
+        "小吃",
+        "小米",
+        "小说",
+        "小事",
+        "小组",
+        "小数",
+        "小猫",
+        "小狗",
+        "小店",
+        "小的",
+        "小号",
+        "小写",
+        "小于",
+        "小型",
+        "小包",
+        "小盒",
+        "小额",
+        "老板",
+        "老人",
+        "老家",
+        "老是",
+        "老版",
+        "老的",
+        "老师",
+        "老式",
+        "老化",
+        "老旧",
+        "老样",
+        "老实",
+        "老用",
+        "老款",
+        "老规",
+        "老毛",
+        "老问",
+        "老地",
+        "老样",
+        "阿里",
+        "阿拉",
+        "小伙",
+        "小批",
+        "小改",
+        "小问",
+    ]
 )
 _EN_NAME = re.compile(
     r"(?:\b(?:Mrs|Mr|Ms|Dr) (?P<t>[A-Z][a-z]{2,}))"
@@ -209,7 +258,43 @@ _EN_NAME = re.compile(
     r"|cousin|ask|tell|told|with) (?P<r>[A-Z][a-z]{2,})"
 )
 _EN_NOT_NAMES = frozenset(
-    ["The", "This", "That", "Then", "There", "They", "What", "When", "Where", "Which", "While", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December", "Christmas", "Also", "Just", "Next", "Okay"]
+    [
+        "The",
+        "This",
+        "That",
+        "Then",
+        "There",
+        "They",
+        "What",
+        "When",
+        "Where",
+        "Which",
+        "While",
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+        "Christmas",
+        "Also",
+        "Just",
+        "Next",
+        "Okay",
+    ]
 )
 
 
@@ -451,41 +536,59 @@ def _note_file(files: dict[str, str], path: str, how: str) -> None:
 # --------------------------------------------------------------------------- abandoned values
 
 
+_AFTER_MARKERS = ("instead of", "rather than", "而不是", "别用", "不再")
+
+
 def abandoned_values(lines: Sequence[Line]) -> dict[str, int]:
-    """Values the chat dropped: value → the order of the line that dropped it."""
+    """Values the chat dropped: value → the order of the line that dropped it.
+
+    Within a clause (split at every comma): a value right before "作废 / 放弃 / 不做了 / dropped …"
+    (or in the clause before, when the marker opens its own clause: "199减20太薄了，不做了"), a value
+    after "instead of / 而不是", and before "改成 / → / switch to" a value of the same shape as the
+    one after it ("8080 改成 8443"; not "ROOT_URL 改成带端口的").
+    """
     dropped: dict[str, int] = {}
     for line in lines:
-        if not ABANDON.search(line.text) and not (
-            CHANGE_TO.search(line.text) and line.section == "decisions"
-        ):
+        if not ABANDON.search(line.text) and not CHANGE_TO.search(line.text):
             continue
-        for clause in _clauses(line.text):
-            change = CHANGE_TO.search(clause)
+        clauses = [c for c in _CLAUSE.split(line.text) if c.strip()]
+        for index, clause in enumerate(clauses):
+            old: list[str] = []
             abandon = ABANDON.search(clause)
-            if change and (
-                not abandon or abandon.start() < change.start() or "instead of" in abandon.group(0).lower()
-            ):
-                if abandon and abandon.group(0).lower() in ("instead of", "rather than", "而不是"):
-                    old = verbatim_ids(clause[abandon.end() :])
-                else:
-                    old = verbatim_ids(clause[: change.start()])
-                new = set(verbatim_ids(clause[change.end() :]))
-                old = [v for v in old if v not in new]
+            if abandon and abandon.group(0).lower() in _AFTER_MARKERS:
+                old = verbatim_ids(clause[abandon.end() :])
             elif abandon:
-                if abandon.group(0).lower() in ("instead of", "rather than", "而不是", "别用", "不再"):
-                    old = verbatim_ids(clause[abandon.end() :])
-                else:
-                    old = verbatim_ids(clause[: abandon.start()])  # "X 作废", "CA1406 放弃"; never "算了就 X"
-            else:
-                continue
+                old = verbatim_ids(clause[: abandon.start()])
+                rest = (clause[: abandon.start()] + clause[abandon.end() :]).strip()
+                if not old and index > 0 and len(rest) <= 6:  # "…，不做了": the marker is the whole clause
+                    old = verbatim_ids(clauses[index - 1])
+            change = CHANGE_TO.search(clause)
+            if change:
+                new = verbatim_ids(clause[change.end() :])
+                old += [
+                    value
+                    for value in verbatim_ids(clause[: change.start()])
+                    if value not in new and any(_same_shape(value, other) for other in new)
+                ]
             for value in old:
-                if len(value) >= 2:
+                if not _PLAIN_QUANTITY.match(value) or _has_unit(value) or len(re.sub(r"\D", "", value)) >= 3:
                     dropped.setdefault(value, line.order)
     return dropped
 
 
-def _clauses(text: str) -> list[str]:
-    return [c for c in re.split(r"[；;。!！?？]|，(?=[^，]{0,40}$)", text) if c.strip()] or [text]
+_CLAUSE = re.compile(r"[，,、；;。!！?？]")
+
+
+def _same_shape(a: str, b: str) -> bool:
+    """Two values of one kind: both carry digits and share their non-digit frame, or a 3-character prefix."""
+    if a[:3].casefold() == b[:3].casefold() and len(a) >= 3:
+        return True
+    frame_a, frame_b = re.sub(r"\d+", "0", a), re.sub(r"\d+", "0", b)
+    return bool(re.search(r"\d", a) and re.search(r"\d", b)) and (frame_a == frame_b or len(a) == len(b))
+
+
+def _has_unit(value: str) -> bool:
+    return bool(re.search(r"\d\s?[^\d\s.,:]", value))
 
 
 def _strip_abandoned(lines: list[Line], dropped: dict[str, int]) -> list[Line]:
