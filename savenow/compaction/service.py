@@ -148,6 +148,8 @@ class CompactionService:
             return None
         try:
             compactor = self.compactor(Target(key=key))
+            if _cannot_be_due(compactor):
+                return None
             snapshot = compactor.load()
         except CompactionStoreError:
             return None  # not a recorded session (yet)
@@ -268,6 +270,20 @@ class CompactionService:
             if len(old) > MAX_LOG_BYTES:
                 old = old[len(old) // 2 :].split("\n", 1)[-1]
             atomic_write(path, old + line + "\n")
+
+
+def _cannot_be_due(compactor: SessionCompactor) -> bool:
+    """A transcript smaller in bytes than the early-flush threshold in tokens cannot have reached it:
+    every estimated token takes at least one byte of the file (a server-reported usage may not, so a
+    file that carries one is parsed). Saves parsing the whole transcript after each message."""
+    path = getattr(compactor.store, "path", None)
+    threshold = compactor.max_tokens - compactor.soft_threshold_tokens
+    try:
+        if path is None or path.stat().st_size > max(threshold, 0):
+            return False
+        return b'"totalTokens"' not in path.read_bytes()
+    except OSError:
+        return False
 
 
 def _inside(path: Path, folder: Path) -> bool:

@@ -116,3 +116,43 @@ def test_model_context_is_summary_then_kept_messages(service):
     context = service.compactor(Target(key=KEY)).model_context()
     assert context[0]["role"] == "system" and context[0]["content"].startswith("## Session summary")
     assert [m["role"] for m in context[1:]] == ["user", "assistant"] * 2
+
+
+def test_check_compacts_every_recorded_session_due_and_then_is_quiet(service):
+    record(service, 16)
+    done = service.check()
+    assert [label for label, _ in done] == [KEY]
+    assert service.check() == []
+    log = service.settings.state_dir / "logs" / "compaction.log"
+    assert len(log.read_text().splitlines()) == 1
+
+
+def test_the_early_flush_at_the_soft_threshold_is_not_flushed_again(tmp_path):
+    (tmp_path / "ws").mkdir()
+    extractor = RecordingExtractor()
+    service = CompactionService(
+        settings(tmp_path / "ws", max_tokens=200, reserve_tokens_floor=0, soft_threshold_tokens=150),
+        clock=clock(),
+        extractor=extractor,
+    )
+    record(service, 8)
+    notice = service.after_message(KEY)
+    assert notice is not None and notice.flush is not None and notice.flush.status == "written"
+    assert notice.result is None  # flushed ahead, not compacted
+    early = len(extractor.seen)
+    assert early == 4  # what the next compaction would remove
+    record(service, 12, start=8)
+    result = service.run(Target(key=KEY))
+    assert result.compacted and result.flush.messages == result.removed_count - early
+    assert len(extractor.seen) == result.removed_count  # each removed message read exactly once
+
+
+def test_cli_names_a_recorded_session_by_key(service, capsys, monkeypatch):
+    from savenow.cli import main
+
+    record(service, 12)
+    monkeypatch.setenv("SAVENOW_CONFIG", str(service.settings.workspace / "none.yaml"))
+    (service.settings.workspace / "none.yaml").write_text("{}\n")
+    code = main(["compact", "status", KEY, "--workspace", str(service.settings.workspace), "--json"])
+    status = json.loads(capsys.readouterr().out)
+    assert code == 0 and status["messages"] == 12 and status["store"] == KEY
