@@ -359,7 +359,7 @@ def _strong(value: str) -> bool:
 
 def _kind(text: str, role: str, has_ids: bool) -> str | None:
     """The section a sentence belongs to, or None to leave it out."""
-    if ERROR.search(text) and (has_ids or role == "user"):
+    if ERROR.search(text) and (has_ids or role == "user") and not is_question(text):
         return "errors"
     if PREFERENCE.search(text) and role == "user":
         return "preferences"
@@ -388,8 +388,10 @@ def _noise(text: str, role: str, has_ids: bool) -> bool:
     stripped = text.strip()
     if ACK.match(stripped):
         return True
-    if (LEX.CHITCHAT.search(stripped) or GREETING.search(stripped)) and not has_ids and len(stripped) < 60:
-        return True
+    if (LEX.CHITCHAT.search(stripped) or GREETING.search(stripped)) and not has_ids:
+        chitchat = LEX.CHITCHAT.search(stripped) or GREETING.search(stripped)
+        if len(stripped) < 60 or (chitchat is not None and chitchat.start() == 0):
+            return True  # "哈哈…", "haha Tom just sent me a meme about …"
     if is_question(stripped) and GUESS.search(stripped):
         return True  # a guess put as a question: later confirmed or dropped, never a fact yet
     if role == "user" and GUESS.search(stripped) and not DECISION.search(stripped):
@@ -449,18 +451,19 @@ def statements(messages: Sequence[SessionMessage], start_order: int) -> tuple[li
                 ids = verbatim_ids(message.content)
                 if ids:
                     order += 1
-                    lines.append(Line("context", _clip(message.content), order, frozenset(ids), weight=0.5))
+                    lines.append(Line("context", _clip(message.content), order, frozenset(ids), weight=0.3))
             continue
         if message.is_tool_call:
             _tool_files(message.tool_name or "", message.tool_input or "", files)
         if not message.content.strip():
             continue
         message_ids = verbatim_ids(message.content)  # once per message; each sentence picks its own
+        names = set(people_names(message.content))
         for sentence in sentences(message.content):
             text = _clip(_GREETING_LEAD.sub("", sentence))
             ids = [v for v in message_ids if v in text]
-            if _noise(text, message.role, bool(ids)):
-                continue
+            if _noise(text, message.role, any(v not in names for v in ids)):
+                continue  # a name alone does not make "haha Tom sent me a meme" a fact
             kind = _kind(text, message.role, bool(ids))
             if kind is None:
                 continue
@@ -516,9 +519,18 @@ def _tool_files(name: str, value: str, files: dict[str, str]) -> None:
         _note_file(files, path, "modified" if writes and index == len(paths) - 1 else "read")
 
 
+_FILE_SUFFIX = re.compile(
+    r"\.(?:conf|py|js|mjs|ts|tsx|json5?|ya?ml|toml|md|sh|txt|csv|tsv|xlsx?|docx?|pdf|ini|cfg|sql|log|env|service"
+    r"|timer|html?|css|lock|xml|rs|go|java|rb|php|c|h|cpp|db|sqlite|bak|tar|gz|zip|png|jpe?g)$",
+    re.IGNORECASE,
+)
+
+
 def _looks_like_file(path: str) -> bool:
-    if "://" in path or path.startswith("//") or len(path) < 4:
+    if "://" in path or path.startswith(("//", "-")) or len(path) < 4:
         return False
+    if "/" not in path and not _FILE_SUFFIX.search(path):
+        return False  # "invoice.paid", "--created.gte": dotted words, not files
     if path.startswith(("/dev/null", "/proc/", "/sys/")):
         return False
     tail = path.rsplit("/", 1)[-1]
