@@ -111,7 +111,9 @@ class SessionCompactor:
             if cut <= 0:
                 unchanged.reason = "nothing-new"
                 return unchanged
-            removed, kept = snapshot.messages[:cut], snapshot.messages[cut:]
+            # Instructions (system messages) are never summarized away: they stay, ahead of the kept part.
+            removed = [m for m in snapshot.messages[:cut] if m.role != "system"]
+            kept = [m for m in snapshot.messages[:cut] if m.role == "system"] + snapshot.messages[cut:]
             flush = self._flush(removed)
             summary = self._summarize(snapshot.summary, removed)
             tokens_after = _estimate_text(summary) + sum(message_tokens(m) for m in kept)
@@ -127,13 +129,13 @@ class SessionCompactor:
         log.info(
             "compacted %s: %d messages removed, %d → %d tokens",
             self.store.label,
-            cut,
+            len(removed),
             tokens_before,
             tokens_after,
         )
         return CompactionResult(
             compacted=True,
-            removed_count=cut,
+            removed_count=len(removed),
             compaction_count=snapshot.compaction_count + 1,
             tokens_before=tokens_before,
             tokens_after=tokens_after,
@@ -183,7 +185,11 @@ class SessionCompactor:
     # -- steps --------------------------------------------------------------------------------------
 
     def _cut(self, snapshot: SessionSnapshot) -> int:
-        return cut_index(snapshot.messages, self.preserve_recent)
+        """The cut (DESIGN §13); 0 when nothing but system messages would go (they are never removed)."""
+        cut = cut_index(snapshot.messages, self.preserve_recent)
+        if all(m.role == "system" for m in snapshot.messages[:cut]):
+            return 0
+        return cut
 
     def _flush(self, removed: list[Any]) -> FlushReport:
         if self.flusher is None:

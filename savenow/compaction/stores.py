@@ -146,7 +146,12 @@ class SessionFileStore:
         data = self._read()
         raw_messages = data.get("messages") or []
         offset = len(raw_messages) - len(snapshot.messages)  # the old summary message, if any
-        kept_raw = raw_messages[offset + len(compaction.removed) :]
+        kept_ids = {message.id for message in compaction.kept}
+        kept_raw = [
+            raw
+            for raw, message in zip(raw_messages[offset:], snapshot.messages, strict=True)
+            if message.id in kept_ids
+        ]
         summary_message = {
             "role": "system",
             "content": compaction.summary,

@@ -204,3 +204,36 @@ def test_check_is_quiet_when_nothing_to_do_and_logs_inside_the_workspace(tmp_pat
     log = (ws / ".savenow" / "logs" / "compaction.log").read_text()
     assert json.loads(log.splitlines()[0])["removedCount"] == 16
     assert list(tmp_path.glob("*.log")) == []
+
+
+def test_system_instructions_are_never_summarized_away(tmp_path, capsys):
+    store = tmp_path / ".clawsession.json"
+    write_seed(store, [msg("system", "You are a careful ops assistant. 回答用中文。", 0), *conversation(12)])
+    code, out, _ = run(
+        capsys,
+        "compact",
+        "run",
+        "--store",
+        str(store),
+        "--workspace",
+        str(tmp_path / "ws"),
+        "--force",
+        "--json",
+    )
+    assert code == 0 and json.loads(out)["removedCount"] == 8
+    messages = json.loads(store.read_text())["messages"]
+    assert messages[0]["compacted"] is True
+    assert messages[1] == msg("system", "You are a careful ops assistant. 回答用中文。", 0)
+    assert len(messages) == 2 + 4
+    code, out, _ = run(
+        capsys,
+        "compact",
+        "run",
+        "--store",
+        str(store),
+        "--workspace",
+        str(tmp_path / "ws"),
+        "--force",
+        "--json",
+    )
+    assert json.loads(out)["removedCount"] == 0  # nothing new: the pinned instruction does not count
