@@ -312,7 +312,7 @@ def people_names(text: str) -> list[str]:
     return list(names)
 
 
-def verbatim_ids(text: str) -> list[str]:
+def verbatim_ids(text: str, names: list[str] | None = None) -> list[str]:
     """Identifiers and values in ``text`` as written (original case), longest first.
 
     Parts of a longer identifier (``0419`` of ``CRB-0419``) are not listed again.
@@ -330,7 +330,7 @@ def verbatim_ids(text: str) -> list[str]:
         found[match.group(0).strip().rstrip(",.;:，。")] = None
     for match in _INLINE.finditer(text):
         found[match.group(1).strip()] = None
-    for name in people_names(text):
+    for name in people_names(text) if names is None else names:
         found[name] = None
         _names_memo.add(name)
     ordered = sorted((v for v in found if len(v) >= 2), key=lambda v: (-len(v), v))
@@ -457,8 +457,9 @@ def statements(messages: Sequence[SessionMessage], start_order: int) -> tuple[li
             _tool_files(message.tool_name or "", message.tool_input or "", files)
         if not message.content.strip():
             continue
-        message_ids = verbatim_ids(message.content)  # once per message; each sentence picks its own
-        names = set(people_names(message.content))
+        found_names = people_names(message.content)
+        message_ids = verbatim_ids(message.content, found_names)  # once per message; sentences pick their own
+        names = set(found_names)
         for sentence in sentences(message.content):
             text = _clip(_GREETING_LEAD.sub("", sentence))
             ids = [v for v in message_ids if v in text]
@@ -561,25 +562,30 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, int]:
     """
     dropped: dict[str, int] = {}
     for line in lines:
-        if not ABANDON.search(line.text) and not CHANGE_TO.search(line.text):
+        if not line.ids or (not ABANDON.search(line.text) and not CHANGE_TO.search(line.text)):
             continue
+        values = sorted(line.ids, key=len, reverse=True)
+
+        def ids_in(part: str, values: list[str] = values) -> list[str]:
+            return [v for v in values if v in part]  # the line's own identifiers, no second regex pass
+
         clauses = [c for c in _CLAUSE.split(line.text) if c.strip()]
         for index, clause in enumerate(clauses):
             old: list[str] = []
             abandon = ABANDON.search(clause)
             if abandon and abandon.group(0).lower() in _AFTER_MARKERS:
-                old = verbatim_ids(clause[abandon.end() :])
+                old = ids_in(clause[abandon.end() :])
             elif abandon:
-                old = verbatim_ids(clause[: abandon.start()])
+                old = ids_in(clause[: abandon.start()])
                 rest = (clause[: abandon.start()] + clause[abandon.end() :]).strip()
                 if not old and index > 0 and len(rest) <= 6:  # "…，不做了": the marker is the whole clause
-                    old = verbatim_ids(clauses[index - 1])
+                    old = ids_in(clauses[index - 1])
             change = CHANGE_TO.search(clause)
             if change:
-                new = verbatim_ids(clause[change.end() :])
+                new = ids_in(clause[change.end() :])
                 old += [
                     value
-                    for value in verbatim_ids(clause[: change.start()])
+                    for value in ids_in(clause[: change.start()])
                     if value not in new and any(_same_shape(value, other) for other in new)
                 ]
             for value in old:
