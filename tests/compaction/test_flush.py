@@ -182,3 +182,42 @@ def test_the_flush_is_undoable(tmp_path):
     assert "svc-" in path.read_text(encoding="utf-8")
     undo_last(tmp_path / "ws", now=NOW)
     assert not path.exists()  # the flush created the file; undo takes it away again
+
+
+def test_the_real_offline_extractor_never_writes_a_bullet_twice_across_cycles(tmp_path):
+    from savenow.compaction.service import CompactionService, Target
+    from savenow.journal import read_records
+
+    from .support import settings
+
+    (tmp_path / "ws").mkdir()
+    service = CompactionService(settings(tmp_path / "ws"), clock=clock())
+    store = tmp_path / ".clawsession.json"
+    rounds = [
+        [
+            msg("user", "NAS 备份挂了，restic 报 401 bad_auth_token", 0),
+            msg("assistant", "B2 的 key 被删了，新建了 key `ds920-restic-2026`，写进 `/volume1/scripts/restic.env`。", 1),
+            msg("user", "以后改配置文件之前都先备份一份 .bak，这个你记住", 2),
+            msg("assistant", "记住了：以后改任何配置文件之前，先 `cp 文件 文件.bak-YYYYMMDD`。", 3),
+        ],
+        [
+            msg("user", "哈哈 猫又踩键盘了", 10),
+            msg("assistant", "哈哈，猫主子巡视工作。", 11),
+        ],
+        [
+            msg("user", "restic 计划任务挪到 03:15 吧，避开 02:00 的 Hyper Backup", 20),
+            msg("assistant", "改好了：restic 每天 03:15 跑，和 02:00 的 Hyper Backup 错开。", 21),
+        ],
+    ]
+    write_seed(store, rounds[0] + [msg("user", "继续", 5), msg("assistant", "好", 6)] * 2)
+    flushed = []
+    for extra in [*rounds[1:], []]:
+        result = service.run(Target(store_file=store), force=True, preserve_recent=2)
+        flushed.append(result.flush.status)
+        append_seed(store, extra + [msg("user", "继续看看", 30 + len(flushed)), msg("assistant", "好的", 31 + len(flushed))])
+    assert flushed[0] == "written"
+    text = memory_text(tmp_path)
+    bullets = [line for line in text.splitlines() if line.startswith("- ")]
+    assert len(bullets) == len(set(bullets))
+    writes = [r for r in read_records(tmp_path / "ws") if r.get("type", "write") == "write"]
+    assert len(writes) == sum(status == "written" for status in flushed)
