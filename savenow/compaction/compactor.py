@@ -11,7 +11,6 @@ and :meth:`compact` is the only caller of the flush before a removal.
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +24,11 @@ if TYPE_CHECKING:  # the summary and the flush load only when a compaction runs 
     from .flush import Flusher
     from .summary import Summarizer
 
-log = logging.getLogger("savenow.compaction")
+
+def _log() -> Any:
+    import logging  # on first use: `status` never logs, and starts faster without it
+
+    return logging.getLogger("savenow.compaction")
 
 
 class SessionCompactor:
@@ -126,7 +129,7 @@ class SessionCompactor:
                 at=self._now_iso(),
             )
             self.store.commit(snapshot, compaction)
-        log.info(
+        _log().info(
             "compacted %s: %d messages removed, %d → %d tokens",
             self.store.label,
             len(removed),
@@ -196,8 +199,8 @@ class SessionCompactor:
             return FlushReport(status="disabled")
         try:
             return self.flusher.flush(self.store.identity, removed)
-        except Exception as error:  # the flush never blocks a compaction; the range stays unflushed
-            log.exception("memory flush crashed")
+        except Exception as error:  # noqa: BLE001 - logged; the flush never blocks a compaction, the range stays unflushed
+            _log().exception("memory flush crashed")
             return FlushReport(
                 status="failed",
                 messages=len(removed),
@@ -213,7 +216,7 @@ class SessionCompactor:
         except Exception:
             if isinstance(self.summarizer, OfflineSummarizer):
                 raise
-            log.exception("the %s summarizer failed; using the offline summary", self.summarizer.name)
+            _log().exception("the %s summarizer failed; using the offline summary", self.summarizer.name)
             return OfflineSummarizer().summarize(previous, removed, max_tokens=self.summary_max_tokens)
 
     def _now_iso(self) -> str:
