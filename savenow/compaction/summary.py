@@ -100,7 +100,7 @@ DECISION = _words(
         "decided|decision|go with|we'll use|use (?:the|a)|switch(?:ed)? to|chang(?:e|ed) (?:it )?to|mov(?:e|ed) (?:it )?to"
         "|pinn?(?:ed)?|final(?:ly)?|settled|stick with|stay with|keep (?:the|it)|instead|from now on|set to|is now|are now|now runs"
     ),
-    "决定|就用|就按|就这样|就它|定了|定为|改成|改为|换成|改到|挪到|调到|改走|改用|改成|设为|设成|确定|选|就[用订走定]|以后|最终|统一|保持|继续用|不换",
+    "决定|就用|就按|就这样|就它|定了|定为|改成|改为|换成|改到|挪到|调到|改走|改用|改成|设为|设成|确定|选|就[用订走定]|以后(?:都|就|统一|一律|改)|最终|统一|保持|继续用|不换",
 )
 OPEN = _words(
     _EN(
@@ -113,7 +113,7 @@ ERROR = _words(
     _EN(
         "error|errors|failed|failing|fails|fatal|exception|traceback|denied|refused|timed? ?out|no space|unresolved|broken|crash(?:es|ed)?|flaky"
     ),
-    r"报错|失败|错误|异常|拒绝|超时|挂了|不通|报锁|满了|告警|(?:HTTP|status|code|退出码|错误码)\s*[:：]?\s*\d{1,3}|\b[45]\d\d:",
+    r"报错|失败|错误|异常|拒绝|超时|挂了|不通|报锁|满了|告警|起不来|找不到|连不上|掉线|崩了|(?:HTTP|status|code|退出码|错误码)\s*[:：]?\s*\d{1,3}|\b[45]\d\d:",
 )
 PERSON = _words(
     _EN(
@@ -126,7 +126,8 @@ PREFERENCE = _words(
     _EN(
         "always|never|prefer|preference|don't (?:want|like|use)|do not|rule|every time|from now on|i like|i hate|style"
     ),
-    "以后|凡是|每次|总是|一律|不要|(?<![特区告分类性级识个派])别(?![人的处墅])|喜欢|不喜欢|不吃|习惯|规矩|偏好|只要|不想",
+    "以后(?:都|就|每|凡|一律|不|别|要|改|统一|也|所有|任何)|凡是|每次|总是|一律|不要|(?<![特区告分类性级识个派])别(?![人的处墅])"
+    "|喜欢|不喜欢|不吃|习惯|规矩|偏好|只要|不想",
 )
 ABANDON = _words(
     _EN(
@@ -359,7 +360,11 @@ def _strong(value: str) -> bool:
 
 def _kind(text: str, role: str, has_ids: bool) -> str | None:
     """The section a sentence belongs to, or None to leave it out."""
-    if ERROR.search(text) and (has_ids or role == "user") and not is_question(text):
+    if is_question(text):  # a question asks; it has not decided, preferred or failed anything yet
+        if role == "user":
+            return "requests"
+        return "context" if has_ids else None
+    if ERROR.search(text) and (has_ids or role == "user"):
         return "errors"
     if PREFERENCE.search(text) and role == "user":
         return "preferences"
