@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -333,7 +334,7 @@ def verbatim_ids(text: str, names: list[str] | None = None) -> list[str]:
         found[match.group(1).strip()] = None
     for name in people_names(text) if names is None else names:
         found[name] = None
-        _names_memo.add(name)
+        _names_seen().add(name)
     ordered = sorted((v for v in found if len(v) >= 2), key=lambda v: (-len(v), v))
     result: list[str] = []
     for value in ordered:
@@ -343,7 +344,19 @@ def verbatim_ids(text: str, names: list[str] | None = None) -> list[str]:
 
 
 _EN_NAME_WORD = re.compile(r"[A-Z][a-z]{2,}")
-_names_memo: set[str] = set()  # English words seen used as a person's name (strong only then)
+# English words this summary saw used as a person's name (a capitalized word is strong only then).
+# Per summarize() call, so a summary never depends on what the process summarized before.
+_NAMES: ContextVar[set[str] | None] = ContextVar("savenow_compaction_names", default=None)
+
+
+def _names_seen() -> set[str]:
+    names = _NAMES.get()
+    if names is None:
+        names = set()
+        _NAMES.set(names)
+    return names
+
+
 _STRONG = re.compile(r"\d|[/@:#_]|\.[A-Za-z]|^[A-Z][A-Z0-9]+$|[a-z][A-Z]|^[A-Z]{2,}")
 
 
@@ -354,7 +367,7 @@ def _strong(value: str) -> bool:
         bool(_STRONG.search(value))
         or value.count("-") >= 2
         or bool(_ZH_NAME.fullmatch(value))
-        or bool(_EN_NAME_WORD.fullmatch(value) and value not in _EN_NOT_NAMES and value in _names_memo)
+        or bool(_EN_NAME_WORD.fullmatch(value) and value not in _EN_NOT_NAMES and value in _names_seen())
     )
 
 
@@ -722,6 +735,13 @@ class OfflineSummarizer:
         self.floor_tokens = floor_tokens
 
     def summarize(self, previous: str | None, removed: Sequence[SessionMessage], *, max_tokens: int) -> str:
+        token = _NAMES.set(set())
+        try:
+            return self._summarize(previous, removed, max_tokens)
+        finally:
+            _NAMES.reset(token)
+
+    def _summarize(self, previous: str | None, removed: Sequence[SessionMessage], max_tokens: int) -> str:
         before = parse_summary(previous)
         new_lines, new_files = statements(
             removed, start_order=len(before.lines) + 1000 * (before.messages + 1)
@@ -784,7 +804,10 @@ def _fit(
     orphans: dict[str, int] = {}  # identifier -> the order of the line it came from
 
     def adopt(value: str, order: int) -> int:
-        if holders.get(value, 0) > 0 or value in orphans or value in files or not _listable(value):
+        listed_before = order < 0  # on the previous summary's identifier line: listable then, listable now
+        if holders.get(value, 0) > 0 or value in orphans or value in files:
+            return 0
+        if not listed_before and not _listable(value):
             return 0
         if any(value in gone for gone in dropped):
             return 0

@@ -104,3 +104,11 @@ def test_files_from_tool_calls_are_cumulative():
     second = OfflineSummarizer(ratio=1.0).summarize(first, later, max_tokens=2000)
     files = parse_summary(second).files
     assert files == {"/etc/nginx/conf.d/app.conf": "modified", "/etc/nginx/nginx.conf": "modified"}
+
+
+def test_a_summary_does_not_depend_on_what_the_process_summarized_before():
+    other = [SessionMessage(id="o", role="user", content="Jamal asked for Dec 24 off, his parents visit")]
+    mine = [SessionMessage(id="m", role="user", content="Jamal 的账号是 JML-2026-77，以后都用这个")]
+    alone = OfflineSummarizer(ratio=1.0).summarize(None, mine, max_tokens=2000)
+    OfflineSummarizer(ratio=1.0).summarize(None, other, max_tokens=2000)
+    assert OfflineSummarizer(ratio=1.0).summarize(None, mine, max_tokens=2000) == alone
