@@ -100,7 +100,7 @@ class Flusher:
             return FlushReport(status="not-needed")
         problem = workspace_problem(self.workspace)
         if problem is not None:
-            log.warning("%s", problem[0])
+            log.info("%s", problem[0])  # the report carries the notice; callers show it once
             return FlushReport(status="skipped", notice=problem[0], notice_zh=problem[1])
         path = state_path(self.workspace, identity)
         with file_lock(path, self.workspace):
@@ -133,7 +133,7 @@ class Flusher:
             outcome = write_entries(memory_path, entries, workspace=self.workspace, now=self._now(), day=day)
         except (SaveNowError, OSError) as error:
             en = error.en if isinstance(error, SaveNowError) else f"{type(error).__name__}: {error}"
-            log.warning("memory flush failed, retried at the next compaction: %s", en)
+            log.info("memory flush failed, retried at the next compaction: %s", en)
             return FlushReport(
                 status="failed",
                 messages=len(todo),
