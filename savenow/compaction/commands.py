@@ -149,7 +149,7 @@ def _print_flush(flush: dict[str, Any]) -> None:
     if status == "written":
         print(f"Memory flush: wrote {', '.join(flush['notes'])} to {flush.get('memoryPath')} (savenow undo).")
     elif status in ("skipped", "failed"):
-        print(f"Memory flush {status}: {flush.get('notice', '')}", file=sys.stderr)
+        print(f"savenow: {flush.get('notice', '')}", file=sys.stderr)  # the notice says what happened
     elif status == "nothing":
         print("Memory flush: nothing durable in the removed messages.")
 
