@@ -92,7 +92,3 @@ class SaveNowInternalError(SaveNowError):
 
 class CompactionStoreError(BadInputError):
     """A session store compaction cannot read or write (missing, malformed, OpenClaw's own)."""
-
-
-class CompactionFlushError(SaveNowError):
-    """The pre-compaction flush could not write its notes; the range is retried next time."""

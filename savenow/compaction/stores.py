@@ -312,6 +312,11 @@ class TranscriptStore:
                 f"transcript of {self.key} changed while compacting; nothing written, run again",
                 f"压缩期间 {self.key} 的记录被修改；未写入，请重试",
             )
+        if self.recorder.transcript_of(self.key) != self.path:
+            raise CompactionStoreError(
+                f"{self.key} started a new session while compacting; nothing written, run again",
+                f"压缩期间 {self.key} 开始了新会话；未写入，请重试",
+            )
         first_kept = compaction.kept[0].id if compaction.kept else None
         self.recorder.append_compaction(
             self.key,
