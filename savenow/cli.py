@@ -68,6 +68,20 @@ def _cancel_or_drop_in(args: argparse.Namespace) -> int:
     return _lazy(".commands", "cancel")(args)
 
 
+def _compact_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("compact", help="session compaction with a memory flush first (status|run|history|check)")
+    p.add_argument("action", choices=["status", "run", "history", "check"])
+    p.add_argument("session_key", nargs="?", metavar="KEY", help="a recorded session key")
+    p.add_argument("--store", metavar="FILE", help="a seed-format .clawsession.json file")
+    _scope_flags(p)
+    p.add_argument("--force", action="store_true", help="run: compact even under the threshold")
+    p.add_argument("--preserve-recent", type=int, metavar="N", help="messages kept verbatim (default 4)")
+    p.add_argument("--max-tokens", type=int, metavar="N", help="the threshold (default 80000)")
+    p.add_argument("--json", action="store_true")
+    _settings_flags(p)
+    p.set_defaults(run=_lazy(".compaction.commands", "compact"))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="savenow",
@@ -133,6 +147,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _settings_flags(p)
     p.set_defaults(run=_lazy(".telegram.bot", "run_from_cli"))
+
+    _compact_parser(sub)
 
     p = sub.add_parser("preview-diff", help="drop-in for the skill's preview-diff script (Markdown preview)")
     p.add_argument("--entries-file", required=True, metavar="F")

@@ -67,6 +67,29 @@ class TelegramSettings(BaseModel):
     webhook_secret_token: SecretStr | None = None  # None: a random one per start
 
 
+class CompactionFlushSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool = True
+    mode: Literal["auto"] = "auto"  # auto: the flush writes its notes directly, journaled (undo)
+
+
+class CompactionSettings(BaseModel):
+    """Session compaction and its pre-compaction memory flush (DESIGN §13)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool = True
+    preserve_recent: int = Field(4, ge=1, le=1000)
+    max_tokens: int = Field(80_000, ge=100, le=10_000_000)
+    summary_max_tokens: int = Field(2_000, ge=50, le=100_000)
+    # The flush runs ahead of compaction once tokens pass
+    # max_tokens - reserve_tokens_floor - soft_threshold_tokens (OpenClaw's formula, max_tokens as the window).
+    reserve_tokens_floor: int = Field(20_000, ge=0)
+    soft_threshold_tokens: int = Field(4_000, ge=0)
+    flush: CompactionFlushSettings = Field(default_factory=CompactionFlushSettings)
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="SAVENOW_",
@@ -85,6 +108,7 @@ class Settings(BaseSettings):
     extractor: Literal["auto", "heuristic", "llm"] = "auto"
     llm: LLMSettings = Field(default_factory=LLMSettings)
     telegram: TelegramSettings = Field(default_factory=TelegramSettings)
+    compaction: CompactionSettings = Field(default_factory=CompactionSettings)
 
     @field_validator("workspace", "sessions_dir", "recorder_dir", mode="after")
     @classmethod

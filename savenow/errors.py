@@ -152,3 +152,10 @@ class NotTrustedError(AccessDeniedError):
 
 class LockTimeoutError(SaveNowError):
     """Another savenow process kept the file locked for too long."""
+
+
+# -- compaction (issue 15) ------------------------------------------------------------------------
+
+
+class CompactionStoreError(BadInputError):
+    """A session store compaction cannot read or write (missing, malformed, OpenClaw's own)."""

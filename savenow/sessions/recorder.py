@@ -155,6 +155,50 @@ class SessionRecorder:
             self._write_store(store)
             return str(entry["sessionId"])
 
+    def append_compaction(
+        self,
+        key: str,
+        *,
+        summary: str,
+        first_kept_entry_id: str | None,
+        tokens_before: int,
+        tokens_after: int,
+        removed_count: int,
+    ) -> str:
+        """Append a pi ``compaction`` line to the key's current transcript (the old lines stay).
+
+        The caller holds :meth:`locked` (compaction reads, flushes and commits under it).
+        """
+        key = validate_session_key(key)
+        store = self._read_store()
+        entry = store.get(key)
+        if entry is None:
+            raise KeyError(key)
+        entry_id = _new_entry_id()
+        self._append(
+            self._transcript(entry),
+            {
+                "type": "compaction",
+                "id": entry_id,
+                "parentId": entry.get(_LEAF_FIELD),
+                "timestamp": _iso(self.clock.now()),
+                "summary": summary,
+                "firstKeptEntryId": first_kept_entry_id,
+                "tokensBefore": tokens_before,
+                "tokensAfter": tokens_after,
+                "details": {"removedCount": removed_count, "by": "savenow"},
+            },
+        )
+        entry[_LEAF_FIELD] = entry_id
+        store[key] = entry
+        self._write_store(store)
+        return entry_id
+
+    def transcript_of(self, key: str) -> Path | None:
+        """The current transcript file of a recorded key, or None."""
+        entry = self._read_store().get(validate_session_key(key))
+        return None if entry is None else self._transcript(entry)
+
     # -- sessions --
 
     def _is_idle(self, entry: dict[str, Any], now: datetime) -> bool:
@@ -212,6 +256,10 @@ class SessionRecorder:
         self.root.mkdir(parents=True, exist_ok=True)
         with self._thread_lock, FileLock(str(self.root / f"{STORE_FILE}.lock")):
             yield
+
+    def locked(self) -> Any:
+        """The recorder's lock, for a caller that reads and appends as one step (compaction)."""
+        return self._locked()
 
     def _read_store(self) -> dict[str, Any]:
         path = self.root / STORE_FILE

@@ -1,0 +1,911 @@
+"""The offline summary: deterministic, identifier-first, bounded, merged section by section (DESIGN §13).
+
+What a person resuming the work needs, in this order of importance:
+
+1. identifiers, verbatim (paths, hosts, IPs, ports, ids, env vars, versions,
+   amounts with units, people and their roles) — dropped last;
+2. files read and modified, from tool calls, cumulative;
+3. requests, decisions (final values only), open items, unresolved errors,
+   people, stable preferences — each a sentence as it was said;
+4. other facts that carry an identifier (context).
+
+Left out: chit-chat, acknowledgements, guesses put as questions, the
+assistant's own questions and explanations without an identifier, tool output,
+and values the chat later abandoned (a value named next to "作废 / 改成 /
+instead of / dropped …" disappears from every line of the summary).
+
+Bounded by ``max_tokens`` (and by ``ratio`` × the tokens of what it stands
+for, so a summary is always much smaller than the conversation): the lowest
+tier goes first, oldest line first; the identifier line goes last.
+
+Incremental: the previous summary is parsed back into its sections and the new
+lines are merged in, section by section; nothing is ever nested.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..extract.heuristic.signals import LEX, is_question, sentences
+from ..text.cjk import HAN
+from ..text.identifiers import identifiers
+from ..text.normalize import compact_similarity
+from .model import SessionMessage
+from .tokens import estimate_tokens
+
+
+class Summarizer(Protocol):
+    """Turns the previous summary plus the removed messages into the next summary."""
+
+    name: str
+
+    def summarize(
+        self, previous: str | None, removed: Sequence[SessionMessage], *, max_tokens: int
+    ) -> str: ...
+
+
+# --------------------------------------------------------------------------- sections
+
+
+@dataclass(frozen=True)
+class Section:
+    key: str
+    en: str
+    zh: str
+    tier: int  # trimming drops the highest tier first
+
+
+SECTIONS = (
+    Section("identifiers", "Identifiers", "标识符", 0),
+    Section("requests", "Requests", "用户请求", 2),
+    Section("decisions", "Decisions (final values)", "决定（最终值）", 2),
+    Section("open", "Open items", "待办", 2),
+    Section("errors", "Unresolved errors", "未解决的错误", 2),
+    Section("people", "People", "人物", 2),
+    Section("preferences", "Preferences", "偏好", 2),
+    Section("files", "Files", "文件", 1),
+    Section("context", "Facts", "事实", 3),
+)
+_BY_KEY = {s.key: s for s in SECTIONS}
+TITLE = "## Session summary · 会话摘要"
+_COVERS = re.compile(r"^_(\d+) messages · 条消息 · ~(\d+) tokens_$")
+_HEADING = re.compile(r"^### (.+?) · (.+)$")
+
+
+def _heading(section: Section) -> str:
+    return f"### {section.en} · {section.zh}"
+
+
+_HEADING_KEYS = {_heading(s): s.key for s in SECTIONS}
+
+
+# --------------------------------------------------------------------------- lexicons (kinds of language)
+
+
+def _words(*parts: str) -> re.Pattern[str]:
+    return re.compile("|".join(parts), re.IGNORECASE)
+
+
+_EN = "(?<![A-Za-z])(?:{})(?![A-Za-z])".format
+REQUEST = _words(
+    _EN(
+        "please|can you|could you|would you|help me|i want|i'd like|i need|we need|make sure|set up|write me"
+        "|let's|go ahead|set it|add (?:a|an|the)|send me|remind me"
+    ),
+    "帮我|帮忙|请你|麻烦|能不能|可不可以|给我|我想|想要|我要|要求|你记|记一下|写一个|写个|弄一下|看看|加上|顺便",
+)
+DECISION = _words(
+    _EN(
+        "decided|decision|go with|we'll use|use (?:the|a)|switch(?:ed)? to|chang(?:e|ed) (?:it )?to|mov(?:e|ed) (?:it )?to"
+        "|pinn?(?:ed)?|final(?:ly)?|settled|stick with|stay with|keep (?:the|it)|instead|from now on|set to|is now|are now|now runs"
+    ),
+    "决定|就用|就按|就这样|就它|定了|定为|改成|改为|换成|改到|挪到|调到|改走|改用|改成|设为|设成|确定|选|就[用订走定]|以后(?:都|就|统一|一律|改|不|别|也|所有|任何)|最终|统一|保持|继续用|不换",
+)
+OPEN = _words(
+    _EN(
+        "todo|to do|next|later|tomorrow|tonight|next week|this weekend|weekend|pending|follow up|not yet|still (?:need|have|open)"
+        "|remind|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|the \\d+)|before|after|will|need to|haven't|hasn't|open"
+    ),
+    "待办|还没|还要|回头|明天|后天|下周|周末|稍后|之后|以后再|记得|未完成|没做|要做|得去|需要|准备|打算|计划|等|前要|之前|提醒|记下",
+)
+ERROR = _words(
+    _EN(
+        "error|errors|failed|failing|fails|fatal|exception|traceback|denied|refused|timed? ?out|no space|unresolved|broken|crash(?:es|ed)?|flaky"
+    ),
+    r"报错|失败|错误|异常|拒绝|超时|挂了|不通|报锁|满了|告警|起不来|找不到|连不上|掉线|崩了|(?:HTTP|status|code|退出码|错误码)\s*[:：]?\s*\d{1,3}|\b[45]\d\d:",
+)
+PERSON = _words(
+    _EN(
+        "wife|husband|mum|mom|dad|friend|boss|colleague|coworker|contractor|designer|accountant|reviewer|customer|client"
+        "|supplier|neighbou?r|baker|owner|manager|admin|teacher|doctor|driver|roommate|partner|cousin|brother|sister"
+    ),
+    "老婆|太太|老公|丈夫|妈|爸|婆婆|公公|阿姨|叔|师傅|朋友|室友|同事|老板|客户|供应商|会计|财务|客服|表弟|表哥|表妹|表姐|同学|邻居|司机|设计师|负责",
+)
+PREFERENCE = _words(
+    _EN(
+        "always|never|prefer|preference|don't (?:want|like|use)|do not|rule|every time|from now on|i like|i hate|style"
+    ),
+    "以后(?:都|就|每|凡|一律|不|别|要|改|统一|也|所有|任何)|凡是|每次|总是|一律|不要|(?<![特区告分类性级识个派])别(?![人的处墅])"
+    "|喜欢|不喜欢|不吃|习惯|规矩|偏好|只要|不想",
+)
+ABANDON = _words(
+    _EN(
+        "dropped|abandon(?:ed)?|scrap(?:ped)?|no longer|instead of|rather than|not going with|obsolete|superseded"
+    ),
+    "作废|不要了|放弃|算了|取消|不用了|弃用|废弃|不再|而不是|别用|不做了|不搞了|不弄了|不考虑|否掉|pass 掉",
+)
+CHANGE_TO = _words(
+    _EN(
+        "chang(?:e|ed|ing) (?:it |that |this )?to|switch(?:ed|ing)? to|mov(?:e|ed|ing) (?:it )?to|replac(?:e|ed) (?:it )?with|instead|now"
+    ),
+    "改成|改为|换成|改到|挪到|调到|改走|改用|改成|换到|→|->",
+)
+GUESS = _words(
+    _EN(
+        "maybe|might|perhaps|probably|possibly|could it be|i guess|i suspect|my guess|should be fine|i think|i bet|first thought"
+    ),
+    "会不会|是不是|可能|也许|估计|怀疑|猜|大概|或许|难道|第一反应|感觉是|应该是",
+)
+ACK = re.compile(
+    r"^(?:ok(?:ay)?|k|yes|yep|yeah|sure|great|good|fine|done|right|cool|nice|perfect|got it|sounds good|thanks?(?: you)?"
+    r"|好的?|行|嗯+|对|可以|是的|没问题|收到|明白|了解|好了|懂了|跑吧|加吧|搞定|谢谢|ok ?的)[\s!！。.,，~～]*$",
+    re.IGNORECASE,
+)
+GREETING = _words(
+    _EN(
+        "hi|hello|hey|hi again|good (?:morning|afternoon|evening|night)|have a (?:good|nice|great) \\w+|see you|bye|"
+        "night|morning|evening|welcome back|you're welcome|no worries|np|you saved|you're a star|amazing|awesome"
+    ),
+    "早上好|中午好|下午好|晚上好|早安|午安|晚安|周末愉快|愉快|快乐|拜拜|回头见|欢迎回来|辛苦了|太好了|太棒了|厉害",
+)
+_GREETING_LEAD = re.compile(r"^\s*(?:" + GREETING.pattern + r")[\s!！。.,，~～]+", re.IGNORECASE)
+_A = r"(?<![A-Za-z0-9])"  # \b fails next to a Han character (both are word characters)
+_Z = r"(?![A-Za-z0-9])"
+_VALUE = re.compile(
+    r"(?:[£$¥€]\s?\d[\d,]*(?:\.\d+)?"
+    r"|(?<![A-Za-z0-9.])\d[\d,]*(?:\.\d+)?(?:\s?(?:元|块|万|%|％|[KMGT]i?B|天|小时|分钟|度|个月|号|日|点)|(?:h|m|s|d|ms)(?![A-Za-z]))"
+    rf"|{_A}\d{{1,2}}:\d{{2}}{_Z}|#\d+|{_A}[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+    rf"|{_A}[A-Z]{{1,4}}-?\d{{2,}}[A-Z0-9-]*{_Z}"
+    rf"|{_A}(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{{6,}}{_Z}"  # tax ids, order codes: 91330106MA2H7K3L5Q
+    rf"|{_A}(?=[a-f0-9]*\d)(?=[a-f0-9]*[a-f])[a-f0-9]{{7,40}}{_Z}"  # commits, key ids: 4e7a1c9
+    rf"|(?<![A-Za-z0-9.,])\d{{3,}}(?![\d.,]?\d))"
+)
+_INLINE = re.compile(r"`([^`\n]{1,160})`")
+MAX_LINE_CHARS = 260
+SHORT_LINE_CHARS = 120
+
+
+# --------------------------------------------------------------------------- statements
+
+
+@dataclass
+class Line:
+    """One line of the summary: a sentence as said, in a section, with its identifiers."""
+
+    section: str
+    text: str
+    order: int  # older lines have smaller numbers (previous summaries first)
+    ids: frozenset[str] = frozenset()
+    weight: float = 1.0  # a tool's short output counts half: it confirms, it rarely decides
+
+    @property
+    def tier(self) -> int:
+        return _BY_KEY[self.section].tier
+
+
+_ZH_NAME = re.compile(
+    r"(?:[老小阿]["
+    + HAN
+    + r"]|["
+    + HAN
+    + r"](?:阿姨|师傅|姐姐|哥哥|叔叔|老师|总|姐|哥))(?=[\s，,。！？、：:的说也和跟给让要在是会来去发帮有]|$)"
+    "|老妈|老爸|婆婆|公公|老婆|老公|太太|丈夫|表弟|表哥|表妹|表姐"
+)
+_ZH_NOT_NAMES = frozenset(
+    [
+        "小时",
+        "小区",
+        "小心",
+        "小姐",
+        "小票",
+        "小孩",
+        "小吃",
+        "小米",
+        "小说",
+        "小事",
+        "小组",
+        "小数",
+        "小猫",
+        "小狗",
+        "小店",
+        "小的",
+        "小号",
+        "小写",
+        "小于",
+        "小型",
+        "小包",
+        "小盒",
+        "小额",
+        "老板",
+        "老人",
+        "老家",
+        "老是",
+        "老版",
+        "老的",
+        "老师",
+        "老式",
+        "老化",
+        "老旧",
+        "老样",
+        "老实",
+        "老用",
+        "老款",
+        "老规",
+        "老毛",
+        "老问",
+        "老地",
+        "老样",
+        "阿里",
+        "阿拉",
+        "小伙",
+        "小批",
+        "小改",
+        "小问",
+    ]
+)
+_EN_NAME = re.compile(
+    r"(?:\b(?:Mrs|Mr|Ms|Dr) (?P<t>[A-Z][a-z]{2,}))"
+    r"|(?<![A-Za-z])(?P<s>[A-Z][a-z]{2,})(?=(?:'s|’s)?\s+(?:asked|said|says|wants|wanted|thinks|told|tells|is doing|will do|"
+    r"hasn't|doesn't|gets|needs|can't|offered|agreed|prefers|likes|hates|reviews|reviewed|sent|owns|runs|hosts|"
+    r"is (?:my|our|the|a|your))|,? (?:my|our|the|a|your) (?:friend|wife|husband|accountant|designer|reviewer|boss|colleague))"
+    r"|\b(?:friend|wife|husband|accountant|designer|reviewer|boss|colleague|baker|customer|client|neighbou?r|contractor"
+    r"|cousin|ask|tell|told|with) (?P<r>[A-Z][a-z]{2,})"
+)
+_EN_NOT_NAMES = frozenset(
+    [
+        "The",
+        "This",
+        "That",
+        "Then",
+        "There",
+        "They",
+        "What",
+        "When",
+        "Where",
+        "Which",
+        "While",
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+        "Christmas",
+        "Also",
+        "Just",
+        "Next",
+        "Okay",
+    ]
+)
+
+
+def people_names(text: str) -> list[str]:
+    """Names of people as written: 老陈, 王阿姨, 阿杰, Jamal, Mrs Okafor → Okafor."""
+    names: dict[str, None] = {}
+    if _HAN.search(text):
+        for match in _ZH_NAME.finditer(text):
+            if match.group(0) not in _ZH_NOT_NAMES:
+                names[match.group(0)] = None
+    for match in _EN_NAME.finditer(text):
+        name = match.group("t") or match.group("s") or match.group("r")
+        if name and name not in _EN_NOT_NAMES:
+            names[name] = None
+    return list(names)
+
+
+def verbatim_ids(text: str, names: list[str] | None = None) -> list[str]:
+    """Identifiers and values in ``text`` as written (original case), longest first.
+
+    Parts of a longer identifier (``0419`` of ``CRB-0419``) are not listed again.
+    """
+    found: dict[str, None] = {}
+    folded = text.casefold()
+    same_length = len(folded) == len(text)
+    for key in identifiers(text):
+        at = folded.find(key)
+        if at >= 0 and same_length:
+            value = text[at : at + len(key)]
+            if _strong(value) or f"`{value}`" in text:
+                found[value] = None
+    for match in _VALUE.finditer(text):
+        found[match.group(0).strip().rstrip(",.;:，。")] = None
+    for match in _INLINE.finditer(text):
+        found[match.group(1).strip()] = None
+    for name in people_names(text) if names is None else names:
+        found[name] = None
+        _names_seen().add(name)
+    ordered = sorted((v for v in found if len(v) >= 2), key=lambda v: (-len(v), v))
+    result: list[str] = []
+    for value in ordered:
+        if not any(value in longer for longer in result):
+            result.append(value)
+    return result
+
+
+_EN_NAME_WORD = re.compile(r"[A-Z][a-z]{2,}")
+# English words this summary saw used as a person's name (a capitalized word is strong only then).
+# Per summarize() call, so a summary never depends on what the process summarized before.
+_NAMES: ContextVar[set[str] | None] = ContextVar("savenow_compaction_names", default=None)
+
+
+def _names_seen() -> set[str]:
+    names = _NAMES.get()
+    if names is None:
+        names = set()
+        _NAMES.set(names)
+    return names
+
+
+_STRONG = re.compile(r"\d|[/@:#_]|\.[A-Za-z]|^[A-Z][A-Z0-9]+$|[a-z][A-Z]|^[A-Z]{2,}")
+
+
+def _strong(value: str) -> bool:
+    """An identifier a person could not guess: digits, a path, a key, an address, CamelCase, CAPS,
+    or a name of three or more hyphenated parts (``zhou-family-bak``; not ``pre-order``)."""
+    return (
+        bool(_STRONG.search(value))
+        or value.count("-") >= 2
+        or bool(_ZH_NAME.fullmatch(value))
+        or bool(_EN_NAME_WORD.fullmatch(value) and value not in _EN_NOT_NAMES and value in _names_seen())
+    )
+
+
+def _kind(text: str, role: str, has_ids: bool) -> str | None:
+    """The section a sentence belongs to, or None to leave it out."""
+    if is_question(text):  # a question asks; it has not decided, preferred or failed anything yet
+        if role == "user":
+            return "requests"
+        return "context" if has_ids else None
+    if ERROR.search(text) and (has_ids or role == "user"):
+        return "errors"
+    if PREFERENCE.search(text) and role == "user":
+        return "preferences"
+    if OPEN.search(text) and (has_ids or role == "user" or LEX.DEFERRAL.search(text)):
+        return "open"
+    if DECISION.search(text):
+        return "decisions"
+    if PERSON.search(text) and (has_ids or role == "user" or _NAME.search(text)):
+        return "people"
+    if role == "user" and REQUEST.search(text):
+        return "requests"
+    if has_ids:
+        return "context"
+    if role == "user" and len(text) >= 12:
+        return "requests"
+    return None
+
+
+_MARKED = re.compile("|".join(p.pattern for p in (DECISION, OPEN, ERROR, PREFERENCE, ABANDON)), re.IGNORECASE)
+_NAME = re.compile(
+    r"(?<![A-Za-z])[A-Z][a-z]{2,}(?![A-Za-z])|[老小阿]["
+    + HAN
+    + r"]|["
+    + HAN
+    + r"](?:阿姨|师傅|姐|哥|总|老师)"
+)
+
+
+def _noise(text: str, role: str, has_ids: bool) -> bool:
+    stripped = text.strip()
+    if ACK.match(stripped):
+        return True
+    if (LEX.CHITCHAT.search(stripped) or GREETING.search(stripped)) and not has_ids:
+        chitchat = LEX.CHITCHAT.search(stripped) or GREETING.search(stripped)
+        if len(stripped) < 60 or (chitchat is not None and chitchat.start() == 0):
+            return True  # "哈哈…", "haha Tom just sent me a meme about …"
+    if is_question(stripped) and GUESS.search(stripped):
+        return True  # a guess put as a question: later confirmed or dropped, never a fact yet
+    if role == "user" and GUESS.search(stripped) and not DECISION.search(stripped):
+        return True  # "probably just a loose cable": a theory, not a fact
+    if role == "assistant" and is_question(stripped) and not has_ids:
+        return True
+    if GUESS.search(stripped) and role == "assistant" and not DECISION.search(stripped):
+        return True
+    if LEX.RULED_OUT.search(stripped) and not DECISION.search(stripped):
+        return True
+    if (
+        not has_ids
+        and _substance(stripped) < 12
+        and not (DECISION.search(stripped) or PREFERENCE.search(stripped))
+    ):
+        return True  # "ok next.", "yes please, short", "先这样"
+    return not has_ids and len(stripped) < 8
+
+
+def _substance(text: str) -> int:
+    """About how many letters of content a sentence has: a Han character counts for three."""
+    cjk = len(_HAN.findall(text))
+    return (
+        3 * cjk + len(re.findall(r"[A-Za-z0-9]", text)) - (3 if not cjk and len(text.split()) <= 3 else 0) * 4
+    )
+
+
+_HAN = re.compile(r"[" + HAN + r"]")
+
+
+def _clip(text: str) -> str:
+    text = " ".join(text.split())
+    if len(text) > SHORT_LINE_CHARS:
+        clauses = [c.strip() for c in re.split(r"(?<=[，,;；:：])\s*|(?<=\.)\s+", text) if c.strip()]
+        useful = [
+            c for c in clauses if _VALUE.search(c) or _INLINE.search(c) or identifiers(c) or _MARKED.search(c)
+        ]
+        if useful and len(useful) < len(clauses):
+            text = " ".join(useful)
+    if len(text) <= MAX_LINE_CHARS:
+        return text
+    cut = max(text.rfind(mark, 0, MAX_LINE_CHARS) for mark in ("，", ",", "；", ";", "。", " "))
+    return text[: cut if cut > MAX_LINE_CHARS // 2 else MAX_LINE_CHARS].rstrip(" ,，;；")
+
+
+def statements(messages: Sequence[SessionMessage], start_order: int) -> tuple[list[Line], dict[str, str]]:
+    """The candidate lines of ``messages`` and the files their tool calls touched."""
+    lines: list[Line] = []
+    files: dict[str, str] = {}
+    order = start_order
+    for message in messages:
+        if message.role == "system":
+            continue
+        if message.role == "tool":
+            # A short result confirms something (a commit id, a created resource): its identifiers count.
+            if message.content.count("\n") < 3 and len(message.content) < 400:
+                ids = verbatim_ids(message.content)
+                if ids:
+                    order += 1
+                    lines.append(Line("context", _clip(message.content), order, frozenset(ids), weight=0.3))
+            continue
+        if message.is_tool_call:
+            _tool_files(message.tool_name or "", message.tool_input or "", files)
+        if not message.content.strip():
+            continue
+        found_names = people_names(message.content)
+        message_ids = verbatim_ids(message.content, found_names)  # once per message; sentences pick their own
+        names = set(found_names)
+        for sentence in sentences(message.content):
+            text = _clip(_GREETING_LEAD.sub("", sentence))
+            ids = [v for v in message_ids if v in text]
+            if _noise(text, message.role, any(v not in names for v in ids)):
+                continue  # a name alone does not make "haha Tom sent me a meme" a fact
+            kind = _kind(text, message.role, bool(ids))
+            if kind is None:
+                continue
+            order += 1
+            lines.append(Line(kind, text, order, frozenset(ids)))
+    if files:
+        known = "\n".join(files)
+        lines = [
+            line
+            for line in lines
+            if not (line.weight < 1 and all(v in known or _PLAIN_QUANTITY.match(v) for v in line.ids))
+        ]  # "wrote 331 bytes to ~/x.txt" says no more than the file list
+    return lines, _tidy_files(files)
+
+
+def _tidy_files(files: dict[str, str]) -> dict[str, str]:
+    """Without folders and without a bare name a full path already names."""
+    tidy: dict[str, str] = {}
+    for path, how in files.items():
+        if "." not in path.rsplit("/", 1)[-1]:
+            continue
+        if "/" not in path and any(other.endswith("/" + path) for other in files):
+            continue
+        tidy[path] = how
+    return tidy
+
+
+_PATH = re.compile(
+    r"(?<![\w:/])(?:~|\.{1,2})?/[^\s'\"`;|&<>()]+|(?<![\w/.~-])[\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w{0,5}(?![\w/])"
+)
+_WRITES = re.compile(
+    r"\bsed\s+-i|\btee\b|(?<![0-9&2])>>?\s*[~/.\w]|\bmv\b|\bcp\b|\brm\b|\bchmod\b|\bchown\b|\btouch\b|\bmkdir\b|\binstall\b|\bln\s+-s"
+)
+
+
+def _tool_files(name: str, value: str, files: dict[str, str]) -> None:
+    lowered = name.lower()
+    if lowered in ("read_file", "read", "view", "cat"):
+        _note_file(files, value.strip().splitlines()[0] if value.strip() else "", "read")
+        return
+    if lowered in ("write_file", "write", "edit", "edit_file", "apply_patch", "create_file"):
+        _note_file(files, value.strip().splitlines()[0] if value.strip() else "", "modified")
+        return
+    if lowered in ("web_fetch", "fetch", "browse"):
+        return
+    command = value.splitlines()[0] if lowered not in ("bash", "shell", "exec", "sh") else value
+    paths = [p.rstrip(".,:") for p in _PATH.findall(command)]
+    paths = [p for p in paths if _looks_like_file(p)]
+    if not paths:
+        return
+    writes = _WRITES.search(command) is not None
+    for index, path in enumerate(paths):
+        _note_file(files, path, "modified" if writes and index == len(paths) - 1 else "read")
+
+
+_FILE_SUFFIX = re.compile(
+    r"\.(?:conf|py|js|mjs|ts|tsx|json5?|ya?ml|toml|md|sh|txt|csv|tsv|xlsx?|docx?|pdf|ini|cfg|sql|log|env|service"
+    r"|timer|html?|css|lock|xml|rs|go|java|rb|php|c|h|cpp|db|sqlite|bak|tar|gz|zip|png|jpe?g)$",
+    re.IGNORECASE,
+)
+
+
+def _looks_like_file(path: str) -> bool:
+    if "://" in path or path.startswith(("//", "-")) or len(path) < 4:
+        return False
+    if "/" not in path and not _FILE_SUFFIX.search(path):
+        return False  # "invoice.paid", "--created.gte": dotted words, not files
+    if path.startswith(("/dev/null", "/proc/", "/sys/")):
+        return False
+    tail = path.rsplit("/", 1)[-1]
+    return "." in tail or path.count("/") >= 2
+
+
+def _note_file(files: dict[str, str], path: str, how: str) -> None:
+    path = path.strip().strip("'\"`")
+    if not path or len(path) > 200 or " " in path:
+        return
+    if files.get(path) != "modified":
+        files[path] = how
+
+
+# --------------------------------------------------------------------------- abandoned values
+
+
+_AFTER_MARKERS = ("instead of", "rather than", "而不是", "别用", "不再")
+
+
+def abandoned_values(lines: Sequence[Line]) -> dict[str, int]:
+    """Values the chat dropped: value → the order of the line that dropped it.
+
+    Within a clause (split at every comma): a value right before "作废 / 放弃 / 不做了 / dropped …"
+    (or in the clause before, when the marker opens its own clause: "199减20太薄了，不做了"), a value
+    after "instead of / 而不是", and before "改成 / → / switch to" a value of the same shape as the
+    one after it ("8080 改成 8443"; not "ROOT_URL 改成带端口的").
+    """
+    dropped: dict[str, int] = {}
+    for line in lines:
+        if not line.ids or (not ABANDON.search(line.text) and not CHANGE_TO.search(line.text)):
+            continue
+        values = sorted(line.ids, key=len, reverse=True)
+
+        def ids_in(part: str, values: list[str] = values) -> list[str]:
+            return [v for v in values if v in part]  # the line's own identifiers, no second regex pass
+
+        clauses = [c for c in _CLAUSE.split(line.text) if c.strip()]
+        for index, clause in enumerate(clauses):
+            old: list[str] = []
+            abandon = ABANDON.search(clause)
+            if abandon and abandon.group(0).lower() in _AFTER_MARKERS:
+                old = ids_in(clause[abandon.end() :])
+            elif abandon:
+                old = ids_in(clause[: abandon.start()])
+                rest = (clause[: abandon.start()] + clause[abandon.end() :]).strip()
+                if not old and index > 0 and len(rest) <= 6:  # "…，不做了": the marker is the whole clause
+                    old = ids_in(clauses[index - 1])
+            change = CHANGE_TO.search(clause)
+            if change:
+                new = ids_in(clause[change.end() :])
+                old += [
+                    value
+                    for value in ids_in(clause[: change.start()])
+                    if value not in new and any(_same_shape(value, other) for other in new)
+                ]
+            for value in old:
+                if not _PLAIN_QUANTITY.match(value) or _has_unit(value) or len(re.sub(r"\D", "", value)) >= 3:
+                    dropped.setdefault(value, line.order)
+    return dropped
+
+
+_CLAUSE = re.compile(r"[，,、；;。!！?？]")
+
+
+def _same_shape(a: str, b: str) -> bool:
+    """Two values of one kind: both carry digits and share their non-digit frame, or a 3-character prefix."""
+    if a[:3].casefold() == b[:3].casefold() and len(a) >= 3:
+        return True
+    frame_a, frame_b = re.sub(r"\d+", "0", a), re.sub(r"\d+", "0", b)
+    return bool(re.search(r"\d", a) and re.search(r"\d", b)) and (frame_a == frame_b or len(a) == len(b))
+
+
+def _has_unit(value: str) -> bool:
+    return bool(re.search(r"\d\s?[^\d\s.,:]", value))
+
+
+def _strip_abandoned(lines: list[Line], dropped: dict[str, int]) -> list[Line]:
+    """Lines without the dropped values: a line naming one goes, unless it also names the new value."""
+    if not dropped:
+        return lines
+    result = []
+    for line in lines:
+        hit = [v for v in dropped if v in line.text]
+        if not hit:
+            result.append(line)
+            continue
+        remaining = [i for i in line.ids if not any(i in v or v in i for v in hit)]
+        if line.order >= min(dropped[v] for v in hit) and remaining:
+            text = line.text
+            for value in hit:
+                text = text.replace(value, "旧值/old")
+            result.append(Line(line.section, text, line.order, frozenset(remaining)))
+    return result
+
+
+# --------------------------------------------------------------------------- parse / render
+
+
+@dataclass
+class ParsedSummary:
+    lines: list[Line] = field(default_factory=list)
+    ids: list[str] = field(default_factory=list)
+    files: dict[str, str] = field(default_factory=dict)
+    messages: int = 0
+    tokens: int = 0
+
+
+def parse_summary(text: str | None) -> ParsedSummary:
+    """Our own summary read back into sections; a foreign summary (the seed's) becomes facts."""
+    parsed = ParsedSummary()
+    if not text:
+        return parsed
+    section: str | None = None
+    order = 0
+    own = text.lstrip().startswith(TITLE)
+    for raw in text.splitlines():
+        line = raw.rstrip()
+        covers = _COVERS.match(line)
+        if covers:
+            parsed.messages, parsed.tokens = int(covers.group(1)), int(covers.group(2))
+            continue
+        if line in _HEADING_KEYS:
+            section = _HEADING_KEYS[line]
+            continue
+        if not line.startswith("- ") and not (not own and line.strip()):
+            continue
+        body = line[2:].strip() if line.startswith("- ") else line.strip()
+        if section == "identifiers":
+            parsed.ids.extend(v for v in _INLINE.findall(body))
+            continue
+        if section == "files":
+            how, _, rest = body.partition(": ")
+            for path in _INLINE.findall(rest):
+                _note_file(parsed.files, path, "modified" if how.startswith("modified") else "read")
+            continue
+        order += 1
+        ids = verbatim_ids(body)
+        if own and section:
+            parsed.lines.append(Line(section, body, order, frozenset(ids)))
+        elif ids and not body.startswith(("#", "Previously compacted", "Newly compacted")):
+            parsed.lines.append(Line("context", body, order, frozenset(ids)))
+    return parsed
+
+
+def _render(lines: list[Line], ids: list[str], files: dict[str, str], messages: int, tokens: int) -> str:
+    out = [TITLE, f"_{messages} messages · 条消息 · ~{tokens} tokens_"]
+    if ids:
+        out += ["", _heading(_BY_KEY["identifiers"]), "- " + " · ".join(f"`{v}`" for v in ids)]
+    for section in SECTIONS:
+        if section.key == "identifiers":
+            continue
+        if section.key == "files":
+            modified = [p for p, how in files.items() if how == "modified"]
+            read = [p for p, how in files.items() if how == "read"]
+            if modified or read:
+                out += ["", _heading(section)]
+                if modified:
+                    out.append("- modified 修改: " + " · ".join(f"`{p}`" for p in modified))
+                if read:
+                    out.append("- read 读取: " + " · ".join(f"`{p}`" for p in read))
+            continue
+        body = [line for line in lines if line.section == section.key]
+        if body:
+            out += [
+                "",
+                _heading(section),
+                *(f"- {line.text}" for line in sorted(body, key=lambda x: x.order)),
+            ]
+    return "\n".join(out) + "\n"
+
+
+# --------------------------------------------------------------------------- the offline summarizer
+
+
+class OfflineSummarizer:
+    """Deterministic, no network. ``ratio`` bounds a summary by the size of what it stands for."""
+
+    name = "offline"
+
+    def __init__(self, ratio: float = 0.22, floor_tokens: int = 100) -> None:
+        self.ratio = ratio
+        self.floor_tokens = floor_tokens
+
+    def summarize(self, previous: str | None, removed: Sequence[SessionMessage], *, max_tokens: int) -> str:
+        token = _NAMES.set(set())
+        try:
+            return self._summarize(previous, removed, max_tokens)
+        finally:
+            _NAMES.reset(token)
+
+    def _summarize(self, previous: str | None, removed: Sequence[SessionMessage], max_tokens: int) -> str:
+        before = parse_summary(previous)
+        new_lines, new_files = statements(
+            removed, start_order=len(before.lines) + 1000 * (before.messages + 1)
+        )
+        messages = before.messages + len(removed)
+        tokens = before.tokens + sum(estimate_tokens(m.text()) for m in removed)
+        budget = min(max_tokens, max(self.floor_tokens, int(tokens * self.ratio)))
+
+        lines = _dedupe([*before.lines, *new_lines])
+        dropped = abandoned_values(lines)
+        lines = _strip_abandoned(lines, dropped)
+        files = dict(before.files)
+        for path, how in new_files.items():
+            _note_file(files, path, how)
+        return _fit(lines, before.ids, files, dropped, messages, tokens, budget)
+
+
+def _dedupe(lines: list[Line]) -> list[Line]:
+    """One line per normalized text; a line whose identifiers a later line all repeats, in much the
+    same words, gives way to that later line (the restatement is usually the confirmed version)."""
+    seen: dict[str, Line] = {}
+    for line in lines:
+        key = re.sub(r"[\W_]+", "", line.text.casefold())
+        if key in seen:
+            continue  # the older wording stays; both say the same
+        seen[key] = line
+    unique = list(seen.values())
+    result = []
+    for index, line in enumerate(unique):
+        strong = {v for v in line.ids if _strong(v)}
+        if strong and any(
+            strong <= later.ids and compact_similarity(line.text, later.text) >= 0.5
+            for later in unique[index + 1 : index + 12]
+        ):
+            continue
+        result.append(line)
+    return result
+
+
+def _fit(
+    lines: list[Line],
+    old_ids: list[str],
+    files: dict[str, str],
+    dropped: dict[str, int],
+    messages: int,
+    tokens: int,
+    budget: int,
+) -> str:
+    """Drop the lines worth least per token (oldest first among equals) until the summary fits ``budget``.
+
+    A dropped line's identifiers move to the identifier line unless another line still
+    says them; when even that is too long, files go (oldest first), then identifiers
+    (oldest first). So the identifiers go last.
+    """
+    remaining = {id(line): line for line in sorted(lines, key=lambda x: x.order)}
+    holders: dict[str, int] = {}
+    for line in lines:
+        for value in line.ids:
+            holders[value] = holders.get(value, 0) + 1
+    orphans: dict[str, int] = {}  # identifier -> the order of the line it came from
+
+    def adopt(value: str, order: int) -> int:
+        listed_before = order < 0  # on the previous summary's identifier line: listable then, listable now
+        if holders.get(value, 0) > 0 or value in orphans or value in files:
+            return 0
+        if not listed_before and not _listable(value):
+            return 0
+        if any(value in gone for gone in dropped):
+            return 0
+        orphans[value] = order
+        return estimate_tokens(value) + 2
+
+    cost = 40 + _files_cost(files) + sum(estimate_tokens(line.text) + 2 for line in lines)
+    for value in old_ids:
+        cost += adopt(value, -1)
+    victims = iter(sorted((x for x in lines if x.tier >= 2), key=lambda x: (_value(x), x.order)))
+
+    def drop_lines(excess: int) -> bool:
+        freed = 0
+        for victim in victims:
+            del remaining[id(victim)]
+            freed += estimate_tokens(victim.text) + 2
+            for value in sorted(victim.ids):
+                holders[value] -= 1
+                freed -= adopt(value, victim.order)
+            if freed >= excess:
+                return True
+        return freed > 0
+
+    def render() -> str:
+        ids = [v for v, _ in sorted(orphans.items(), key=lambda item: item[1])]
+        return _render(list(remaining.values()), ids, files, messages, tokens)
+
+    if cost > budget:
+        drop_lines(cost - budget)
+    text = render()
+    excess = estimate_tokens(text) - budget
+    while excess > 0:
+        if drop_lines(excess):
+            pass
+        elif files:
+            freed, count = 0, 0
+            for path in files:
+                freed += estimate_tokens(path) + 3
+                count += 1
+                if freed >= excess:
+                    break
+            files = dict(list(files.items())[count:])
+        elif orphans:
+            freed, count = 0, 0
+            ordered = sorted(orphans.items(), key=lambda item: item[1])
+            for value, _ in ordered:
+                freed += estimate_tokens(value) + 3
+                count += 1
+                if freed >= excess:
+                    break
+            orphans = dict(ordered[count:])
+        else:
+            break
+        text = render()
+        excess = estimate_tokens(text) - budget
+    return text
+
+
+_KIND_WEIGHT = {
+    "decisions": 4,
+    "open": 4,
+    "errors": 4,
+    "preferences": 5,
+    "people": 4,
+    "requests": 3,
+    "context": 0,
+}
+
+
+def _value(line: Line) -> float:
+    """Worth per token: identifiers first, then the kind of statement (scaled by how much the
+    line says, so a short "ok next." is worth little); short lines win over long ones."""
+    strong = sum(1 for v in line.ids if _strong(v))
+    said = min(1.0, _substance(line.text) / 40)
+    worth = 3 * min(strong, 4) + (_KIND_WEIGHT.get(line.section, 0) + 1) * said
+    return line.weight * worth / (estimate_tokens(line.text) + 8)
+
+
+_PLAIN_QUANTITY = re.compile(r"^\d[\d,.]*\s?(?:[" + HAN + r"]{1,2}|[hmsd]|ms)?$|^\d{1,2}:\d{2}$")
+
+
+def _listable(value: str) -> bool:
+    """An identifier worth listing on its own: not a bare time, duration or small count."""
+    if _PLAIN_QUANTITY.match(value):
+        digits = re.sub(r"\D", "", value)
+        return len(digits) >= 5  # order numbers, phone numbers, chat ids
+    return _strong(value)
+
+
+def _files_cost(files: dict[str, str]) -> int:
+    return sum(estimate_tokens(path) + 2 for path in files) + (12 if files else 0)

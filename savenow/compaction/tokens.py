@@ -1,0 +1,46 @@
+"""Token estimates for a session (DESIGN §7, §13).
+
+The CJK-aware estimate of the text toolkit (1 per CJK character + the rest / 4),
+plus 10 per tool call; a server-reported context size wins when a store has one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from ..text.tokens import estimate_tokens as _estimate
+from .model import SessionMessage
+
+TOOL_CALL_TOKENS = 10
+
+__all__ = ["TOOL_CALL_TOKENS", "estimate_tokens", "message_tokens", "session_tokens"]
+
+
+def estimate_tokens(text: str) -> int:
+    """The shared estimate (DESIGN §7); plain ASCII, most tool output, takes a shortcut to the same figure."""
+    if text.isascii():
+        return math.ceil(len(text) / 4)
+    return _estimate(text)
+
+
+def message_tokens(message: SessionMessage) -> int:
+    tokens = estimate_tokens(message.content)
+    if message.is_tool_call:
+        tokens += estimate_tokens(f"{message.tool_name} {message.tool_input or ''}") + TOOL_CALL_TOKENS
+    return tokens
+
+
+def session_tokens(messages: Sequence[SessionMessage], summary: str | None) -> int:
+    """The context the next model call would carry: the summary plus the live messages.
+
+    When a reply carries the usage a server reported, that figure stands for
+    everything up to and including it, and only what came after is estimated.
+    """
+    reported_at = next(
+        (i for i in range(len(messages) - 1, -1, -1) if messages[i].usage_tokens is not None), None
+    )
+    if reported_at is not None:
+        reported = messages[reported_at].usage_tokens or 0
+        return reported + sum(message_tokens(m) for m in messages[reported_at + 1 :])
+    return estimate_tokens(summary or "") + sum(message_tokens(m) for m in messages)
