@@ -35,7 +35,7 @@ from .memory.compare import Decision, plan
 from .memory.document import MemoryDocument
 from .memory.preview import render_preview
 from .memory.writer import WriteOutcome, write_entries
-from .models import Entry, ExtractionResult
+from .models import ChatMessage, Entry, ExtractionResult
 from .pending import NO_PENDING_EN, NO_PENDING_ZH, PendingPreview, PendingStore
 from .sessions.keys import validate_session_key
 from .sessions.resolve import SessionCatalog
@@ -252,6 +252,11 @@ class SaveNowService:
 
         memory_path, removed = undo_last(self.settings.workspace)
         return UndoResult(memory_path=Path(memory_path), removed_lines=removed)
+
+    def read_session(self, scope: Scope, key: str | None = None) -> tuple[SessionInfo, list[ChatMessage]]:
+        """The session a preview would read, and its cleaned messages (the objects extractor uses this)."""
+        session = self._resolve(scope, key)
+        return session, list(self.catalog.read_messages(session, self.settings.transcript_limit).messages)
 
     # -- steps --------------------------------------------------------------------------------
 
