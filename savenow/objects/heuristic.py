@@ -719,6 +719,6 @@ def _title(content: str, kind: str | None, window: str) -> str:
     term = max(terms, key=lambda t: (terms[t], -window.find(t)), default=None) if terms else None
     if generic or len(head) > 40:
         head = content[:40].rstrip(" ，,")
-    if kind and term and term.casefold() not in head.casefold():
+    if kind and term and term.casefold() not in content.casefold() and not any(c.isdigit() for c in term):
         return f"{kind} ({term}): {head}"[:80]
     return head[:80]
