@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from eval_common import CHAT_ID, THREAD_ID, write_store  # noqa: E402
+from eval_common import CHAT_ID, THREAD_ID, write_store
 
 _ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = next(
@@ -64,7 +64,9 @@ def identity_ok(obj: dict[str, Any], exp: dict[str, Any]) -> bool:
         return False
     ident = exp["identity"]
     if exp["type"] == "self":
-        if fold_id(obj.get("category")) != fold_id(ident["category"]) or fold_id(obj.get("key")) != fold_id(ident["key"]):
+        if fold_id(obj.get("category")) != fold_id(ident["category"]) or fold_id(obj.get("key")) != fold_id(
+            ident["key"]
+        ):
             return False
     elif exp["type"] == "saved":
         title = fold(str(obj.get("title") or ""))
@@ -72,9 +74,7 @@ def identity_ok(obj: dict[str, Any], exp: dict[str, Any]) -> bool:
             return False
     elif fold_id(obj.get("name")) != fold_id(ident["name"]):
         return False
-    if exp.get("status") and fold_id(obj.get("status")) != fold_id(exp["status"]):
-        return False
-    return True
+    return not (exp.get("status") and fold_id(obj.get("status")) != fold_id(exp["status"]))
 
 
 def best_pairing(objs: list[dict[str, Any]], expected: list[dict[str, Any]]) -> list[tuple[int, int]]:
@@ -98,7 +98,9 @@ def best_pairing(objs: list[dict[str, Any]], expected: list[dict[str, Any]]) -> 
     return best[1]
 
 
-def score(cases: list[dict[str, Any]], outputs: dict[str, list[dict[str, Any]]], show: bool) -> dict[str, Any]:
+def score(
+    cases: list[dict[str, Any]], outputs: dict[str, list[dict[str, Any]]], show: bool
+) -> dict[str, Any]:
     recalls, precisions = [], []
     id_good = id_pairs = forbidden = confusion = 0
     for case in cases:
@@ -119,14 +121,22 @@ def score(cases: list[dict[str, Any]], outputs: dict[str, list[dict[str, Any]]],
         hits = [j for j in writes if any(fold(f) in object_text(objs[j]) for f in case["forbidden"])]
         forbidden += len(hits)
         for j in writes:
-            if j not in paired and any(e["type"] != objs[j]["type"] and all(fold(k) in object_text(objs[j]) for k in e["keywords"]) for e in expected):
+            if j not in paired and any(
+                e["type"] != objs[j]["type"] and all(fold(k) in object_text(objs[j]) for k in e["keywords"])
+                for e in expected
+            ):
                 confusion += 1
         if show:
-            print(f"--- {case['id']}: recall {recalls[-1]:.2f}" + (f" precision {precisions[-1]:.2f}" if writes else ""))
+            print(
+                f"--- {case['id']}: recall {recalls[-1]:.2f}"
+                + (f" precision {precisions[-1]:.2f}" if writes else "")
+            )
             for i, e in enumerate(expected):
                 j = next((j for a, j in pairs if a == i), None)
                 mark = "MISS" if j is None else ("ok  " if identity_ok(objs[j], e) else "IDWR")
-                print(f"  {mark} expected {e['type']} {e['op']} {e['identity']} {e['keywords']} {e.get('status') or ''}")
+                print(
+                    f"  {mark} expected {e['type']} {e['op']} {e['identity']} {e['keywords']} {e.get('status') or ''}"
+                )
             for j, o in enumerate(objs):
                 flag = " FORBIDDEN" if j in hits else ""
                 used = "" if j in paired else " (unmatched)"
@@ -145,7 +155,9 @@ def _env(case: dict[str, Any], root: Path) -> dict[str, str]:
     config = root / "config.yaml"
     config.write_text("{}\n", encoding="utf-8")
     env = dict(os.environ)
-    env.update(SAVENOW_NOW=f"{case['date']}T20:00:00+00:00", SAVENOW_TIMEZONE="UTC", SAVENOW_CONFIG=str(config))
+    env.update(
+        SAVENOW_NOW=f"{case['date']}T20:00:00+00:00", SAVENOW_TIMEZONE="UTC", SAVENOW_CONFIG=str(config)
+    )
     return env
 
 
@@ -205,7 +217,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("cases", nargs="?", default=str(DEFAULT))
     parser.add_argument("--in-process", action="store_true")
-    parser.add_argument("--show", action="store_true", help="print every case's expected and produced objects")
+    parser.add_argument(
+        "--show", action="store_true", help="print every case's expected and produced objects"
+    )
     args = parser.parse_args()
     with open(args.cases, encoding="utf-8") as handle:
         cases = [json.loads(line) for line in handle if line.strip()]

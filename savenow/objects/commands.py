@@ -34,7 +34,9 @@ def extract(args: argparse.Namespace) -> int:
 def apply(args: argparse.Namespace) -> int:
     outcome = _service(args).apply(_scope(args))
     if args.json:
-        _print({"results": [r.to_json() for r in outcome.results], "already_applied": outcome.already_applied})
+        _print(
+            {"results": [r.to_json() for r in outcome.results], "already_applied": outcome.already_applied}
+        )
     elif outcome.already_applied:
         print("Already applied: nothing written again.")
     else:
@@ -49,7 +51,7 @@ def cancel(args: argparse.Namespace) -> int:
 
 
 def list_objects(args: argparse.Namespace) -> int:
-    items = _service(args).list()
+    items = _service(args).list_objects()
     if args.json:
         _print({"objects": items})
         return 0
@@ -107,7 +109,9 @@ def forget(args: argparse.Namespace) -> int:
     if args.json:
         _print(result.to_json())
     else:
-        extra = " and deleted the trash copy" if result.op == "purge" else "; `savenow objects undo` restores it"
+        extra = (
+            " and deleted the trash copy" if result.op == "purge" else "; `savenow objects undo` restores it"
+        )
         print(f"Forgot {result.label} ({result.id}){extra}.")
     return 0
 

@@ -105,13 +105,17 @@ def plan(candidates: Sequence[Candidate], store: ObjectStore, stored: Sequence[S
     writes.sort(key=lambda item: -item[0])
     for _, proposal in writes[:MAX_OBJECTS_PER_CONVERSATION]:
         result.proposals.append(proposal)
-    result.dropped.extend(f"{p.obj.label}: over the cap of 5" for _, p in writes[MAX_OBJECTS_PER_CONVERSATION:])
+    result.dropped.extend(
+        f"{p.obj.label}: over the cap of 5" for _, p in writes[MAX_OBJECTS_PER_CONVERSATION:]
+    )
     order = {id(p): i for i, p in enumerate(result.proposals)}
     result.proposals.sort(key=lambda p: (p.op == "skip", order[id(p)]))
     return result
 
 
-def _resolve(cand: Candidate, store: ObjectStore, stored: list[Stored], stones: list[dict[str, Any]]) -> Proposal | None:
+def _resolve(
+    cand: Candidate, store: ObjectStore, stored: list[Stored], stones: list[dict[str, Any]]
+) -> Proposal | None:
     obj = cand.obj
     existing = store.match(obj, stored)
     variant = cand.variant
@@ -139,12 +143,14 @@ def _update(cand: Candidate, existing: Stored, variant: str | None) -> Proposal:
     merged = MemoryObject(**{**old.__dict__, "facts": [], "recent_conclusions": [], "open_questions": [],
                              "aliases": [], "sources": []})  # fmt: skip
     changed = False
-    if old.type in ("self", "saved") and new.summary and ("summary", norm_name(new.summary)) not in dead:
-        if not _covered(new.summary, old):
-            merged.summary, changed = new.summary, True
+    fresh_summary = new.summary and ("summary", norm_name(new.summary)) not in dead
+    if old.type in ("self", "saved") and fresh_summary and not _covered(new.summary, old):
+        merged.summary, changed = new.summary, True
     for name in ("facts", "recent_conclusions", "open_questions"):
         have = {norm_name(item) for item in getattr(old, name)}
-        fresh = [i for i in getattr(new, name) if norm_name(i) not in have and (name, norm_name(i)) not in dead]
+        fresh = [
+            i for i in getattr(new, name) if norm_name(i) not in have and (name, norm_name(i)) not in dead
+        ]
         setattr(merged, name, fresh)
         changed |= bool(fresh)
     if new.status and new.status != old.status:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-import yaml
+import yaml  # type: ignore[import-untyped]
 
 from .model import LIST_FIELDS, MemoryObject, norm_name
 
@@ -77,7 +77,9 @@ class ObjectFile:
 
     def render(self) -> str:
         nl = self.newline
-        ordered = {k: self.meta[k] for k in META_ORDER if k in self.meta and self.meta[k] not in (None, [], "")}
+        ordered = {
+            k: self.meta[k] for k in META_ORDER if k in self.meta and self.meta[k] not in (None, [], "")
+        }
         ordered.update({k: v for k, v in self.meta.items() if k not in META_ORDER})
         dumped = yaml.safe_dump(ordered, allow_unicode=True, sort_keys=False, width=100000)
         front = dumped.replace("\n", nl)
@@ -156,7 +158,7 @@ def _sections(body: list[str]) -> dict[str, tuple[int, int]]:
             in_fence = not in_fence
         if in_fence or not line.startswith("#"):
             continue
-        if line.startswith("## ") or line.startswith("# "):
+        if line.startswith(("## ", "# ")):
             if current is not None and current not in found:
                 found[current] = (start, index)
             title = line.lstrip("#").strip().casefold()

@@ -65,9 +65,14 @@ ONE_OFF = _rx(
     r"\d{1,2}:\d\d|今天|今晚|明天|后天|昨天|这周|本周|周末|下周|提醒我|刚才|一会儿|\d+ ?点|早上|中午|晚上想",
 )  # fmt: skip
 HARD_ONE_OFF = _rx(_en(r"\d{1,2}(?::\d\d)?\s?(?:am|pm)", "remind me", "eta"), r"\d{1,2}:\d\d|提醒我|\d+ ?点")
-ASK = _rx(_en("what", "how much", "how many", "when does", "which", "where", "can you", "could you"),
-          "多少|几点|怎么|什么时候|哪里|哪个|为什么|吗|呢$|帮我|给我")
-ACK = re.compile(r"^\s*(?:sure|ok(?:ay)?|yes|yep|yeah|no|cool|thanks?|thank you|perfect|nice|great|好的?|可以|对|嗯|行|收到)\W*$", _I)
+ASK = _rx(
+    _en("what", "how much", "how many", "when does", "which", "where", "can you", "could you"),
+    "多少|几点|怎么|什么时候|哪里|哪个|为什么|吗|呢$|帮我|给我",
+)
+ACK = re.compile(
+    r"^\s*(?:sure|ok(?:ay)?|yes|yep|yeah|no|cool|thanks?|thank you|perfect|nice|great|好的?|可以|对|嗯|行|收到)\W*$",
+    _I,
+)
 DISMISS = _rx(
     _en("less important", "not important", "doesn't matter", "does not matter", "not worth",
         "don't (?:save|record|note|remember)", "no need to (?:save|note|remember)", "never mind", "unimportant"),
@@ -83,7 +88,9 @@ REMEMBER = _rx(
 )  # fmt: skip
 BACK_REFERENCE = _rx(_en("this", "that", "it"), "这个|这条|上面|刚才")
 QUESTION = re.compile(r"[?？]|吗\s*$|吗[，。]|呢\s*$")
-SWITCH = _rx(_en("also", "btw", "by the way", "oh", "another thing", "anyway"), "另外|对了|还有个事|顺便|还有")
+SWITCH = _rx(
+    _en("also", "btw", "by the way", "oh", "another thing", "anyway"), "另外|对了|还有个事|顺便|还有"
+)
 
 PERSON_DURABLE = _rx(
     _en("moving to", "moved to", "joins", "joined", "is joining", "takes over", "took over", "is now", "is our",
@@ -209,9 +216,13 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
     "code_style": (_rx(_en("commit messages?", "conventional commits", "code style", "naming conventions?",
                            "type hints", "docstrings", "indentation"), "提交信息|代码风格|命名规范|缩进"), True),
 }  # fmt: skip
-FIRST_PERSON = _rx(_en("i", "i'm", "i've", "i'd", "me", "my", "we", "our", "us", "you", "your"), "我|你|给我|帮我")
+FIRST_PERSON = _rx(
+    _en("i", "i'm", "i've", "i'd", "me", "my", "we", "our", "us", "you", "your"), "我|你|给我|帮我"
+)
 THIRD_PERSON_START = re.compile(r"^\s*(?:他|她|他们|[Hh]e\b|[Ss]he\b|[Tt]hey\b)")
-REQUEST = _rx(r"^\s*(?:帮我|给我|can you|could you|please (?:draft|write|check|find|look|tell|calculate))", flags=_I)
+REQUEST = _rx(
+    r"^\s*(?:帮我|给我|can you|could you|please (?:draft|write|check|find|look|tell|calculate))", flags=_I
+)
 _SALIENT = re.compile(
     r"[A-Za-z]+/[A-Za-z_]+|(?:UTC|GMT)\s?[+-]\s?\d+|\d+(?:[.,:]\d+)+|[A-Za-z]*\d+[A-Za-z]+\w*|"
     r"(?<![A-Za-z])[A-Z][A-Za-z]+(?:[-_][A-Za-z0-9]+)*|[a-z]+[-_][a-z0-9]+|\d+"
@@ -219,7 +230,7 @@ _SALIENT = re.compile(
 _SALIENT_STOP = {"the", "i", "i'm", "ok", "user", "lives", "wants", "prefers", "the user"}
 _SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+(?=[A-Za-z\u4e00-\u9fff])")
 _CLAUSE_END = re.compile(r"(?<=[，,])\s*")
-_FENCED = re.compile(r"```.*?(?:```|$)", re.S)
+_FENCED = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 _LEADING = re.compile(
     r"^\s*(?:另外说一下|另外|对了|顺便确认下|顺便|还有个事|还有|哦对|说个我自己的|ohh?|so|also|btw|and|ok|"
     r"heads up|for the future|add|[a-z]+ ?:)\s*[,，:：]?\s*",
@@ -288,6 +299,15 @@ class _Person:
     order: int = 0
 
 
+@dataclass
+class _TopicNote:
+    topic: Stored
+    conclusions: list[str] = field(default_factory=list)
+    questions: list[str] = field(default_factory=list)
+    status: str | None = None
+    at: str | None = None
+
+
 class OfflineObjectExtractor:
     """Deterministic, offline; about a millisecond for a 70-message chat."""
 
@@ -337,7 +357,9 @@ class OfflineObjectExtractor:
             msg = msgs[cursor]
             if msg.user:
                 prev = msgs[cursor - 1]
-                continues = not prev.user and QUESTION.search(prev.text.splitlines()[-1] if prev.text else "")
+                continues = not prev.user and bool(
+                    QUESTION.search(prev.text.splitlines()[-1] if prev.text else "")
+                )
                 continues = continues or (prev.user and prev in (msgs[pos], *found) and len(found) < 3)
                 if not continues or QUESTION.search(msg.text) or SWITCH.match(msg.text) or msg.dismissed:
                     break
@@ -357,7 +379,7 @@ class OfflineObjectExtractor:
             match = REMEMBER.search(msg.text)
             if not match:
                 continue
-            content = _clean(msg.text[match.end():].lstrip(" ：:，,"))
+            content = _clean(msg.text[match.end() :].lstrip(" ：:，,"))
             cue_sentence = next((s for s in sentences(msg.text) if REMEMBER.search(s)), msg.text)
             kind_word = _kind_word(cue_sentence)
             source = pos
@@ -375,7 +397,11 @@ class OfflineObjectExtractor:
             obj = MemoryObject(type="saved", saved_kind="text_note", title=_title(content, kind_word, window),
                                summary=content, detail="；".join(extra) if has_cjk(content) else " ".join(extra) or None)  # fmt: skip
             obj.detail = obj.detail or None
-            out.append(Candidate(obj=obj, priority=9, reason="explicit request to remember", remember=True, at=msg.at))
+            out.append(
+                Candidate(
+                    obj=obj, priority=9, reason="explicit request to remember", remember=True, at=msg.at
+                )
+            )
         return out
 
     # -- self ---------------------------------------------------------------------------------------
@@ -386,7 +412,11 @@ class OfflineObjectExtractor:
             if not msg.user or msg.dismissed:
                 continue
             for sentence in sentences(msg.text):
-                if REQUEST.search(sentence) or THIRD_PERSON_START.search(sentence) or DISMISS.search(sentence):
+                if (
+                    REQUEST.search(sentence)
+                    or THIRD_PERSON_START.search(sentence)
+                    or DISMISS.search(sentence)
+                ):
                     continue
                 if people.names_in(sentence):
                     continue  # someone else's preference is theirs, never the user's
@@ -397,7 +427,11 @@ class OfflineObjectExtractor:
                         continue
                     if key in ("units", "travel", "diet") and not FIRST_PERSON.search(sentence):
                         continue
-                    if ONE_OFF.search(sentence) and not STANDING.search(sentence) and key not in ("city", "timezone"):
+                    if (
+                        ONE_OFF.search(sentence)
+                        and not STANDING.search(sentence)
+                        and key not in ("city", "timezone")
+                    ):
                         continue
                     value = _clean(_drop_one_offs(sentence))
                     if len(norm_name(value)) < 3:
@@ -412,7 +446,9 @@ class OfflineObjectExtractor:
         for key, items in values.items():
             if not items:
                 continue
-            joined = "；".join(v for v, _ in items) if has_cjk(items[0][0]) else "; ".join(v for v, _ in items)
+            joined = (
+                "；".join(v for v, _ in items) if has_cjk(items[0][0]) else "; ".join(v for v, _ in items)
+            )
             priority = 6 if SELF_KEYS[key] == "identity" else 5
             out.append(Candidate(obj=MemoryObject(type="self", category=SELF_KEYS[key], key=key, summary=joined),
                                  priority=priority, reason=f"the user's {key.replace('_', ' ')}", at=items[-1][1]))  # fmt: skip
@@ -427,7 +463,9 @@ class OfflineObjectExtractor:
             if not msg.user:
                 named = people.names_in(msg.text)
                 if named:
-                    last = found.get(named[-1][0]) or _Person(name=named[-1][0], stored=named[-1][1], variant=named[-1][2])
+                    last = found.get(named[-1][0]) or _Person(
+                        name=named[-1][0], stored=named[-1][1], variant=named[-1][2]
+                    )
                     found.setdefault(last.name, last)
                 continue
             if msg.dismissed:
@@ -440,16 +478,22 @@ class OfflineObjectExtractor:
                 person: _Person | None = None
                 if named:
                     name, stored, variant = named[0]
-                    person = found.setdefault(name, _Person(name=name, stored=stored, variant=variant, order=len(found)))
+                    person = found.setdefault(
+                        name, _Person(name=name, stored=stored, variant=variant, order=len(found))
+                    )
                 elif new is not None:
                     name, relation = new
-                    person = found.setdefault(name, _Person(name=name, stored=None, relation=relation, order=len(found)))
+                    person = found.setdefault(
+                        name, _Person(name=name, stored=None, relation=relation, order=len(found))
+                    )
                     person.relation = person.relation or relation
                     intro = _clean(sentence)
                     if not ASK.search(sentence) and intro not in person.facts:
                         person.facts.append(intro)
                         person.at = msg.at
-                elif last is not None and (THIRD_PERSON_START.search(sentence) or re.search(r"^\s*对，?\s*(他|她)", sentence)):
+                elif last is not None and (
+                    THIRD_PERSON_START.search(sentence) or re.search(r"^\s*对，?\s*(他|她)", sentence)
+                ):
                     person = last
                 if person is None:
                     continue
@@ -485,7 +529,12 @@ class OfflineObjectExtractor:
         if re.search(r"^\s*(?:他|她)?说", text) and not PERSON_DURABLE.search(text.split("说", 1)[-1]):
             return None
         text = _clean(text)
-        if has_cjk(text) and person.name not in text and person.variant not in (None, "") and person.variant not in text:
+        if (
+            has_cjk(text)
+            and person.name not in text
+            and person.variant not in (None, "")
+            and person.variant not in text
+        ):
             start = next((i for i, c in enumerate(kept) if PERSON_DURABLE.search(c)), 0)
             text = _clean("".join(kept[start:]))
         return text if len(norm_name(text)) >= 4 else None
@@ -499,7 +548,7 @@ class OfflineObjectExtractor:
         for toks in tokens.values():
             for tok in set(toks):
                 shared[tok] = shared.get(tok, 0) + 1
-        notes: dict[str, dict[str, list[str] | str | None]] = {}
+        notes: dict[str, _TopicNote] = {}
         used: set[int] = set()
         for pos, msg in enumerate(msgs):
             if not msg.user or msg.dismissed:
@@ -511,37 +560,44 @@ class OfflineObjectExtractor:
                 status = next((s for s, rx in STATUS.items() if rx.search(sentence)), None)
                 if not (TOPIC_DECISION.search(sentence) or status or OPEN_QUESTION.search(sentence)):
                     continue
-                entry = notes.setdefault(topic.id, {"conclusions": [], "questions": [], "status": None, "at": None})
-                whole = [s for s in sentences(msg.text)
-                         if _mentioned_topic(s, topics, tokens, shared) == topic
-                         or (_mentioned_topic(s, topics, tokens, shared) is None and msg.index not in used)]
-                follow = [s for m in self._follow_ups(msgs, pos) if m.index not in used for s in sentences(m.text)
+                note = notes.setdefault(topic.id, _TopicNote(topic))
+                # The message's own sentences about this topic (or about nothing else, unless another
+                # topic's follow-up already took the message), then the answers to the assistant's questions.
+                whole = [
+                    s
+                    for s in sentences(msg.text)
+                    if _mentioned_topic(s, topics, tokens, shared) == topic
+                    or (_mentioned_topic(s, topics, tokens, shared) is None and msg.index not in used)
+                ]
+                follow_ups = self._follow_ups(msgs, pos)
+                follow = [s for m in follow_ups if m.index not in used for s in sentences(m.text)
                           if _mentioned_topic(s, topics, tokens, shared) in (None, topic)]  # fmt: skip
-                for m in self._follow_ups(msgs, pos):
-                    used.add(m.index)
+                used.update(m.index for m in follow_ups)
                 for part in [*whole, *follow]:
                     status = status or next((s for s, rx in STATUS.items() if rx.search(part)), None)
                     text = _clean(_drop_clauses(part, HARD_ONE_OFF))
                     if len(norm_name(text)) < 4 or DISMISS.search(part) or ACK.match(text):
                         continue
-                    bucket = "questions" if OPEN_QUESTION.search(part) else "conclusions"
-                    assert isinstance(entry[bucket], list)
-                    if text not in entry[bucket]:
-                        entry[bucket].append(text)  # type: ignore[union-attr]
-                if status:
-                    entry["status"] = status
-                entry["at"] = msg.at
+                    bucket = note.questions if OPEN_QUESTION.search(part) else note.conclusions
+                    if text not in bucket:
+                        bucket.append(text)
+                note.status = status or note.status
+                note.at = msg.at
                 break
         out = []
-        by_id = {s.id: s for s in topics}
-        for topic_id, entry in notes.items():
-            s = by_id[topic_id]
-            obj = MemoryObject(type="topic", name=s.obj.name, summary=s.obj.summary,
-                               status=entry["status"] if isinstance(entry["status"], str) else None,
-                               recent_conclusions=list(entry["conclusions"] or []),  # type: ignore[arg-type]
-                               open_questions=list(entry["questions"] or []))  # type: ignore[arg-type]
-            out.append(Candidate(obj=obj, priority=8, reason="the conversation moved this topic on",
-                                 at=entry["at"] if isinstance(entry["at"], str) else None))  # fmt: skip
+        for note in notes.values():
+            stored_topic = note.topic.obj
+            obj = MemoryObject(
+                type="topic",
+                name=stored_topic.name,
+                summary=stored_topic.summary,
+                status=note.status,
+                recent_conclusions=note.conclusions,
+                open_questions=note.questions,
+            )
+            out.append(
+                Candidate(obj=obj, priority=8, reason="the conversation moved this topic on", at=note.at)
+            )
         out += self._new_topics(msgs, topics)
         return out
 
@@ -562,22 +618,30 @@ class OfflineObjectExtractor:
             facts = [t for t in texts if t not in questions]
             joiner = "；" if has_cjk(msg.text) else "; "
             summary = joiner.join(facts) or name
-            obj = MemoryObject(type="topic", name=name, status="active", summary=summary, open_questions=questions)
+            obj = MemoryObject(
+                type="topic", name=name, status="active", summary=summary, open_questions=questions
+            )
             out.append(Candidate(obj=obj, priority=6.5, reason="a new project the user named", at=msg.at))
         return out
 
     # -- skips: restated, already stored ------------------------------------------------------------
 
-    def _restated(self, msgs: list[_Msg], stored: Sequence[Stored], candidates: list[Candidate]) -> list[Candidate]:
+    def _restated(
+        self, msgs: list[_Msg], stored: Sequence[Stored], candidates: list[Candidate]
+    ) -> list[Candidate]:
         user_text = normalize(" ".join(m.text for m in msgs if m.user))
         taken = {(c.obj.type, norm_name(c.obj.label)) for c in candidates}
         out = []
         for item in stored:
             if item.obj.type not in ("self", "saved") or (item.obj.type, norm_name(item.obj.label)) in taken:
                 continue
-            tokens = [t for t in salient_tokens(f"{item.obj.summary} {item.obj.detail or ''}") if not t.isdigit()]
+            tokens = [
+                t for t in salient_tokens(f"{item.obj.summary} {item.obj.detail or ''}") if not t.isdigit()
+            ]
             if tokens and any(normalize(t) in user_text for t in tokens):
-                out.append(Candidate(obj=MemoryObject(**item.obj.__dict__), reason="restated, already stored"))
+                out.append(
+                    Candidate(obj=MemoryObject(**item.obj.__dict__), reason="restated, already stored")
+                )
         return out
 
 
@@ -586,7 +650,9 @@ class _PeopleFinder:
 
     def __init__(self, stored: Sequence[Stored]) -> None:
         self.people = [s for s in stored if s.obj.type == "relationship"]
-        self.topic_words = {norm_name(w) for s in stored if s.obj.type == "topic" for w in (s.obj.name or "").split()}
+        self.topic_words = {
+            norm_name(w) for s in stored if s.obj.type == "topic" for w in (s.obj.name or "").split()
+        }
 
     def names_in(self, text: str) -> list[tuple[str, Stored | None, str | None]]:
         """(stored name, stored object, the variant used or None), in order of appearance."""
@@ -608,7 +674,7 @@ class _PeopleFinder:
     def _variant(self, text: str, name: str) -> str | None:
         if has_cjk(name):
             for size in range(max(2, len(name) - 2), len(name) + 3):
-                for start in range(0, len(text) - size + 1):
+                for start in range(len(text) - size + 1):
                     piece = text[start : start + size]
                     if piece[0] == name[0] and has_cjk(piece) and near_name(piece, name) and piece != name:
                         return piece
@@ -624,19 +690,25 @@ class _PeopleFinder:
             return match.group(2), ROLE_WORDS.get(match.group(1).casefold(), match.group(1).casefold())
         match = NEW_PERSON_ZH.search(sentence)
         if match:
-            role, name = (match.group(1), match.group(2)) if match.group(2) else (match.group(3), match.group(4))
+            role, name = (
+                (match.group(1), match.group(2)) if match.group(2) else (match.group(3), match.group(4))
+            )
             return name, ROLE_WORDS.get(role, "contact")
         for match in re.finditer(r"(?<![A-Za-z'])([A-Z][a-z]{2,})\s+(\w+)", sentence):
             name, verb = match.group(1), match.group(2)
             if name.casefold() in NAME_STOP or norm_name(name) in self.topic_words:
                 continue
-            if not PERSON_VERB.fullmatch(verb) and not sentence[match.start(2):].startswith(("is ", "takes ", "is moving")):
+            if not PERSON_VERB.fullmatch(verb) and not sentence[match.start(2) :].startswith(
+                ("is ", "takes ", "is moving")
+            ):
                 continue
-            rest = sentence[match.end(1):]
+            rest = sentence[match.end(1) :]
             if not PERSON_DURABLE.search(rest):
                 continue
             roles = [ROLE_WORDS[w] for w in re.findall(r"[A-Za-z]+", rest.casefold()) if w in ROLE_WORDS]
-            duty = re.search(_en("takes over", "took over", "rota", "on-call", "owns", "in charge", "contact"), rest, _I)
+            duty = re.search(
+                _en("takes over", "took over", "rota", "on-call", "owns", "in charge", "contact"), rest, _I
+            )
             if roles or duty:
                 return name, roles[0] if roles else "colleague"
         return None
@@ -652,7 +724,9 @@ def _topic_tokens(name: str) -> list[str]:
     return [t for t in re.findall(r"[A-Za-z0-9]+|[\u4e00-\u9fff]+", name.casefold())]
 
 
-def _mentioned_topic(sentence: str, topics: list[Stored], tokens: dict[str, list[str]], shared: dict[str, int]) -> Stored | None:
+def _mentioned_topic(
+    sentence: str, topics: list[Stored], tokens: dict[str, list[str]], shared: dict[str, int]
+) -> Stored | None:
     folded = normalize(sentence)
     compact = folded.replace(" ", "")
     best: tuple[float, Stored] | None = None
@@ -682,7 +756,9 @@ def _cjk_in(token: str, compact: str) -> bool:
     return any(token[i : i + 4] in compact for i in range(len(token) - 3))
 
 
-_NAME_AFTER = re.compile(r"(?:called|named|叫做?|名字是|名叫)\s*[「“\"']?([A-Za-z0-9][\w.\-]*(?: [A-Z][\w\-]*)*|[\u4e00-\u9fff]{2,8})")
+_NAME_AFTER = re.compile(
+    r"(?:called|named|叫做?|名字是|名叫)\s*[「“\"']?([A-Za-z0-9][\w.\-]*(?: [A-Z][\w\-]*)*|[\u4e00-\u9fff]{2,8})"
+)
 _QUOTED = re.compile(r"[「“\"']([^」”\"']{2,40})[」”\"']")
 _TITLE_CASE = re.compile(r"\bthe ((?:[A-Z][\w\-]*\s?){1,4})")
 
@@ -709,10 +785,16 @@ def _kind_word(sentence: str) -> str | None:
 
 def _title(content: str, kind: str | None, window: str) -> str:
     """A short title naming the note's subject, in the note's own words."""
-    content = re.sub(r"^(?:so )?(?:the )?(?:rule|formula|thing|trick)s? (?:is|are)\s*[:：]?\s*", "", content, flags=_I)
+    content = re.sub(
+        r"^(?:so )?(?:the )?(?:rule|formula|thing|trick)s? (?:is|are)\s*[:：]?\s*", "", content, flags=_I
+    )
     head = re.split(r"\s*(?:=|：|:|是|\bis\b)\s*", content, maxsplit=1)[0]
     head = re.sub(r"^(?:以后|今后|往后|so|the|ohh?)\s*", "", head, flags=_I).strip(" ，,。.")
-    generic = not head or len(norm_name(head)) < 2 or re.fullmatch(r"(?:so )?(?:the )?(?:rule|formula|thing)( is)?", head, _I)
+    generic = (
+        not head
+        or len(norm_name(head)) < 2
+        or re.fullmatch(r"(?:so )?(?:the )?(?:rule|formula|thing)( is)?", head, _I)
+    )
     terms: dict[str, int] = {}
     for match in _TERM.finditer(window):
         terms[match.group(0)] = terms.get(match.group(0), 0) + 1

@@ -142,7 +142,9 @@ def _text(data: dict[str, Any], name: str, where: str, *, required: bool = False
     if not isinstance(value, str):
         raise _bad(f"{where}: `{name}` must be a string", f"{where}：`{name}` 必须是字符串")
     if len(value) > MAX_TEXT:
-        raise _bad(f"{where}: `{name}` is longer than {MAX_TEXT} characters", f"{where}：`{name}` 超过 {MAX_TEXT} 字")
+        raise _bad(
+            f"{where}: `{name}` is longer than {MAX_TEXT} characters", f"{where}：`{name}` 超过 {MAX_TEXT} 字"
+        )
     return unicodedata.normalize("NFC", value.strip())
 
 
@@ -222,16 +224,27 @@ def parse_object(data: Any, where: str = "object") -> MemoryObject:
             obj.open_questions = _list(data, "open_questions", where)
     else:
         obj.title = _name(data, "title", where)
-        obj.saved_kind = _choice(_text(data, "saved_kind", where), SAVED_KINDS, "saved_kind", where) or "text_note"
+        obj.saved_kind = (
+            _choice(_text(data, "saved_kind", where), SAVED_KINDS, "saved_kind", where) or "text_note"
+        )
     confidence = data.get("confidence")
     if confidence is not None:
-        if isinstance(confidence, bool) or not isinstance(confidence, int | float) or not 0 <= confidence <= 1:
-            raise _bad(f"{where}: `confidence` must be a number from 0 to 1", f"{where}：`confidence` 必须是 0 到 1 的数")
+        if (
+            isinstance(confidence, bool)
+            or not isinstance(confidence, int | float)
+            or not 0 <= confidence <= 1
+        ):
+            raise _bad(
+                f"{where}: `confidence` must be a number from 0 to 1",
+                f"{where}：`confidence` 必须是 0 到 1 的数",
+            )
         obj.confidence = float(confidence)
     refs = data.get("source_refs", data.get("sources"))
     if refs is not None:
         if not isinstance(refs, list) or not all(isinstance(ref, dict) for ref in refs):
-            raise _bad(f"{where}: `source_refs` must be a list of objects", f"{where}：`source_refs` 必须是对象列表")
+            raise _bad(
+                f"{where}: `source_refs` must be a list of objects", f"{where}：`source_refs` 必须是对象列表"
+            )
         obj.sources = [
             {str(k): v for k, v in ref.items() if isinstance(v, str | int | float | bool)} for ref in refs
         ]

@@ -23,7 +23,7 @@ from typing import Any
 from ..clock import Clock, load_timezone
 from ..config import Settings
 from ..errors import AccessDeniedError, BadInputError, NoPendingError, ObjectNotFoundError
-from ..pending import NO_PENDING_EN, NO_PENDING_ZH, PendingPreview, PendingStore, check_pending, new_pending_id
+from ..pending import PendingPreview, PendingStore, check_pending, new_pending_id
 from ..service import SaveNowService, Scope
 from ..text.normalize import normalize, similarity
 from . import storage
@@ -106,7 +106,9 @@ class ObjectsService:
         result = plan(self.extractor.propose(messages, stored), self.store, stored)
         pending_id = None
         if result.writes:
-            pending_id = self._save_pending(scope, "objects", [p.to_json() for p in result.writes], session.key)
+            pending_id = self._save_pending(
+                scope, "objects", [p.to_json() for p in result.writes], session.key
+            )
         else:
             self._pending.delete(self._pending_key(scope))
         return Extraction(session_key=session.key, plan=result, pending_id=pending_id, lang=lang)
@@ -133,13 +135,17 @@ class ObjectsService:
         results = []
         for item in items:
             obj = parse_object({k: v for k, v in item.items() if k not in ("op", "id")}, "pending object")
-            results += self.store.upsert([obj], remember=bool(item.get("remember")), allow_near=bool(item.get("variant")))
+            results += self.store.upsert(
+                [obj], remember=bool(item.get("remember")), allow_near=bool(item.get("variant"))
+            )
         return results
 
     def _pending_key(self, scope: Scope) -> str:
         return f"objects:{scope.pending_key}"
 
-    def _save_pending(self, scope: Scope, kind: str, objects: list[dict[str, Any]], session_key: str | None) -> str:
+    def _save_pending(
+        self, scope: Scope, kind: str, objects: list[dict[str, Any]], session_key: str | None
+    ) -> str:
         now = self.clock.now()
         pending = PendingPreview(
             sessionKey=session_key, messageThreadId=scope.thread_id, chatId=scope.chat_id, userId=scope.user_id,
@@ -156,7 +162,11 @@ class ObjectsService:
         path = self._pending.path(self._pending_key(scope))
         data = storage.read_json(path, None)
         if not isinstance(data, dict) or not isinstance(data.get("objects"), list):
-            raise NoPendingError(NO_PENDING_EN, NO_PENDING_ZH)
+            raise NoPendingError(
+                "No pending memory-object proposal in this topic; run `savenow objects extract` (or wait for the "
+                "bot's proposal) first.",
+                "这个话题里没有待确认的记忆对象提议；请先运行 `savenow objects extract`（或等待机器人的提议）。",
+            )
         pending = check_pending(
             PendingPreview.from_json(data), now=self.clock.now(), thread_id=scope.thread_id or "",
             chat_id=scope.chat_id or "",
@@ -174,7 +184,9 @@ class ObjectsService:
 
     # -- direct operations ------------------------------------------------------------------------
 
-    def upsert(self, objects: list[MemoryObject], *, remember: bool = False, allow_near: bool = False) -> list[Result]:
+    def upsert(
+        self, objects: list[MemoryObject], *, remember: bool = False, allow_near: bool = False
+    ) -> list[Result]:
         return self.store.upsert(objects, remember=remember, allow_near=allow_near)
 
     def correct(self, objects: list[MemoryObject]) -> list[Result]:
@@ -194,7 +206,7 @@ class ObjectsService:
     def maintain(self) -> dict[str, Any]:
         return self.store.maintain()
 
-    def list(self) -> list[dict[str, Any]]:
+    def list_objects(self) -> list[dict[str, Any]]:
         return [self.summary(item) for item in self.store.load()]
 
     def show(self, ref: str) -> dict[str, Any]:
@@ -235,7 +247,9 @@ class ObjectsService:
         """``/memory``, ``/memory <query>``, ``/memory forget <name>``, ``/memory undo``."""
         head, _, rest = argument.strip().partition(" ")
         if not head:
-            return self._list_reply(self.list(), text("list_header", lang, count=len(self.list())), lang)
+            return self._list_reply(
+                self.list_objects(), text("list_header", lang, count=len(self.list_objects())), lang
+            )
         if head.casefold() == "undo":
             done = self.undo()
             return Reply(text("undone", lang, op=done["undid"]))

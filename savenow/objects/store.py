@@ -28,7 +28,6 @@ from ..text.normalize import similarity
 from . import files, storage
 from .model import (
     LIST_FIELDS,
-    TEXT_FIELDS,
     MemoryObject,
     identity_hash,
     identity_keys,
@@ -145,7 +144,7 @@ class ObjectStore:
 
     def load(self) -> list[Stored]:
         """Every object file under memory/objects (any name, any folder: identity is in the file)."""
-        found = []
+        found: list[Stored] = []
         if not self.root.is_dir():
             return found
         for path in sorted(self.root.rglob("*.md")):
@@ -186,7 +185,9 @@ class ObjectStore:
             if item.obj.type == obj.type and keys & set(identity_keys(item.obj)):
                 return item
         if obj.type == "saved":
-            return next((item for item in stored if item.obj.type == "saved" and same_note(obj, item.obj)), None)
+            return next(
+                (item for item in stored if item.obj.type == "saved" and same_note(obj, item.obj)), None
+            )
         return None
 
     def near(self, obj: MemoryObject, stored: list[Stored]) -> Stored | None:
@@ -200,7 +201,9 @@ class ObjectStore:
                 return item
         return None
 
-    def tombstoned(self, obj: MemoryObject, tombstones: list[dict[str, Any]] | None = None) -> dict[str, Any] | None:
+    def tombstoned(
+        self, obj: MemoryObject, tombstones: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any] | None:
         tombstones = self.tombstones() if tombstones is None else tombstones
         hashes = {identity_hash(k) for k in identity_keys(obj)}
         grams = shingles(f"{obj.title or ''} {obj.summary}") if obj.type == "saved" else set()
@@ -273,7 +276,9 @@ class ObjectStore:
         assert reparsed is not None
         stored[stored.index(existing)] = Stored(path=existing.path, text=text, parsed=reparsed)
         op = "correct" if correct else "update"
-        return Result(op=op, id=existing.id, path=self._rel(existing.path), label=existing.obj.label, changed=changed)
+        return Result(
+            op=op, id=existing.id, path=self._rel(existing.path), label=existing.obj.label, changed=changed
+        )
 
     def _now(self) -> str:
         return self.clock.now().isoformat(timespec="seconds")
@@ -349,7 +354,10 @@ class ObjectStore:
                 changed.append(name)
             body = files.add_bullets(body, name, fresh, parsed.newline)
         aliases = list(old.aliases)
-        for alias in [*new.aliases, *([new.name] if new.name and norm_name(new.name) != norm_name(old.name or "") else [])]:
+        for alias in [
+            *new.aliases,
+            *([new.name] if new.name and norm_name(new.name) != norm_name(old.name or "") else []),
+        ]:
             if norm_name(alias) not in {norm_name(a) for a in [old.name or "", *aliases]}:
                 aliases.append(alias)
                 changed.append("aliases")
@@ -392,7 +400,9 @@ class ObjectStore:
             if purge:
                 storage.delete(item.path)
                 self._purge_history(item)
-                change.files.append({"path": self._rel(item.path), "before": None, "after": None, "purged": True})
+                change.files.append(
+                    {"path": self._rel(item.path), "before": None, "after": None, "purged": True}
+                )
             else:
                 storage.write_text(trash, item.text)
                 storage.delete(item.path)
@@ -419,7 +429,8 @@ class ObjectStore:
             hits = sorted(trash.glob(f"{ref.strip()}.*.md")) if trash.is_dir() else []
             if not hits:
                 raise ObjectNotFoundError(
-                    f"No memory object or trash copy with id {ref!r}.", f"没有 id 为 {ref!r} 的记忆对象或回收站副本。"
+                    f"No memory object or trash copy with id {ref!r}.",
+                    f"没有 id 为 {ref!r} 的记忆对象或回收站副本。",
                 )
             for path in hits:
                 storage.delete(path)
@@ -446,7 +457,9 @@ class ObjectStore:
                     meta["updated"] = self._now()  # never `confirmed`: decay must not reset itself
                     meta["rev"] = int(meta.get("rev") or 0) + 1
                     parsed = item.parsed
-                    text = files.ObjectFile(meta=meta, body=parsed.body, bom=parsed.bom, newline=parsed.newline).render()
+                    text = files.ObjectFile(
+                        meta=meta, body=parsed.body, bom=parsed.bom, newline=parsed.newline
+                    ).render()
                     self._record_file(change, item.path, item.text, text)
                     storage.write_text(item.path, text)
             self._commit(change, None)
@@ -470,7 +483,9 @@ class ObjectStore:
         report[target].append(item.id)
         return True
 
-    def _check_sources(self, item: Stored, meta: dict[str, Any], now: datetime, report: dict[str, Any]) -> bool:
+    def _check_sources(
+        self, item: Stored, meta: dict[str, Any], now: datetime, report: dict[str, Any]
+    ) -> bool:
         sources = meta.get("sources") or []
         touched = False
         fresh = []
@@ -540,7 +555,9 @@ class ObjectStore:
             storage.write_json(self.tombstone_file, {"tombstones": stones})
             for rel in last.get("trash", []):
                 storage.delete(self.state / rel)
-            storage.append_json_line(self.journal, {"type": "undo", "undoes": last["id"], "time": self._now()})
+            storage.append_json_line(
+                self.journal, {"type": "undo", "undoes": last["id"], "time": self._now()}
+            )
         return {"undid": last.get("op"), "files": [e["path"] for e in last["files"]]}
 
     # -- journal ----------------------------------------------------------------------------------

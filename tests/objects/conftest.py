@@ -75,7 +75,9 @@ def install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Install
     store = StoreBuilder(tmp_path / "sessions")
     ms = 1_795_900_000_000
     for thread, chat in THREADS.items():
-        store.add(topic_key(thread), chat, updated_at=ms, chatType="group", deliveryContext={"threadId": thread})
+        store.add(
+            topic_key(thread), chat, updated_at=ms, chatType="group", deliveryContext={"threadId": thread}
+        )
     store.write()
     monkeypatch.setenv("SAVENOW_WORKSPACE", str(workspace))
     monkeypatch.setenv("SAVENOW_SESSIONS_DIR", str(tmp_path / "sessions"))

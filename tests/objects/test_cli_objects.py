@@ -18,7 +18,9 @@ def _json(out: str) -> dict:
 
 def test_upsert_twice_gives_one_file_with_lists_unioned_in_order(install: Install, savenow: Runner) -> None:
     first = install.seed({**WANG, "facts": ["每周一上午来", "会做川菜"]}, "a.json")
-    second = install.seed({**WANG, "facts": ["会做川菜", "不吃辣"], "summary": "家里请的钟点工阿姨"}, "b.json")
+    second = install.seed(
+        {**WANG, "facts": ["会做川菜", "不吃辣"], "summary": "家里请的钟点工阿姨"}, "b.json"
+    )
     status, out, _ = savenow("objects", "upsert", "--json-file", first, "--json")
     assert status == 0 and _json(out)["results"][0]["op"] == "create"
     status, out, _ = savenow("objects", "upsert", "--json-file", second, "--json")
@@ -56,16 +58,20 @@ def test_apply_from_another_topic_is_refused(install: Install, savenow: Runner) 
 def test_variant_name_is_proposed_as_an_update_never_merged(install: Install, savenow: Runner) -> None:
     savenow("objects", "upsert", "--json-file", install.seed(WANG))
     before = install.files()
-    status, out, _ = savenow("objects", "extract", "--json", *scope_flags(21))
+    _, out, _ = savenow("objects", "extract", "--json", *scope_flags(21))
     [proposal] = _json(out)["objects"]
     assert proposal["op"] == "update" and proposal["name"] == "张姐姐" and proposal["variant"] == "张姐"
-    status, out, _ = savenow("objects", "extract", *scope_flags(21))
+    _, out, _ = savenow("objects", "extract", *scope_flags(21))
     assert "update 张姐姐? (you said “张姐”)" in out
-    assert [p for p in before if "objects/relationship" in p] == [p for p in install.files() if "objects/relationship" in p]
+    assert [p for p in before if "objects/relationship" in p] == [
+        p for p in install.files() if "objects/relationship" in p
+    ]
     # A direct upsert under the variant is not merged silently either.
     variant = install.seed({**WANG, "name": "张姐", "facts": ["周三来"]}, "variant.json")
-    status, out, _ = savenow("objects", "upsert", "--json-file", variant, "--json")
-    assert _json(out)["results"][0]["op"] == "near_match" and _json(out)["results"][0]["candidate"] == "张姐姐"
+    _status, out, _ = savenow("objects", "upsert", "--json-file", variant, "--json")
+    assert (
+        _json(out)["results"][0]["op"] == "near_match" and _json(out)["results"][0]["candidate"] == "张姐姐"
+    )
     assert len(install.object_files()) == 1
     # Applying the approved preview updates the stored person and learns the alias.
     savenow("objects", "extract", *scope_flags(21))
@@ -96,7 +102,7 @@ def test_correct_then_re_extracting_the_old_chat_does_not_revert(install: Instal
 def test_forget_then_re_extract_does_not_recreate(install: Install, savenow: Runner) -> None:
     savenow("objects", "extract", *scope_flags(23))
     savenow("objects", "apply", *scope_flags(23))
-    [path] = install.object_files()
+    [_path] = install.object_files()
     status, out, _ = savenow("objects", "forget", "家里 wifi 密码", "--json")
     assert status == 0 and _json(out)["op"] == "forget"
     assert install.object_files() == []
@@ -105,7 +111,12 @@ def test_forget_then_re_extract_does_not_recreate(install: Install, savenow: Run
     status, out, _ = savenow("objects", "extract", "--json", *scope_flags(23))
     assert [p for p in _json(out)["objects"] if p["op"] != "skip"] == []
     assert any("forgotten" in d for d in _json(out)["dropped"])
-    again = {"type": "saved", "saved_kind": "text_note", "title": "家里 wifi 密码", "summary": "sunflower-2048"}
+    again = {
+        "type": "saved",
+        "saved_kind": "text_note",
+        "title": "家里 wifi 密码",
+        "summary": "sunflower-2048",
+    }
     status, out, _ = savenow("objects", "upsert", "--json-file", install.seed(again), "--json")
     assert _json(out)["results"][0]["op"] == "forgotten" and install.object_files() == []
     status, out, _ = savenow("objects", "upsert", "--json-file", install.seed(again), "--remember", "--json")
@@ -119,7 +130,7 @@ def test_undo_restores_the_last_change_byte_for_byte(install: Install, savenow: 
     edited = path.read_bytes()
     savenow("objects", "upsert", "--json-file", install.seed({**WANG, "facts": ["周五也来"]}, "b.json"))
     assert path.read_bytes() != edited
-    status, out, _ = savenow("objects", "undo", "--json")
+    status, _out, _ = savenow("objects", "undo", "--json")
     assert status == 0 and path.read_bytes() == edited
     status, _, err = savenow("objects", "undo")
     assert status == 2 and "Nothing to undo" in err
@@ -140,7 +151,7 @@ def test_purge_deletes_the_trash_copy_and_keeps_the_tombstone(install: Install, 
     leftovers = [p for p in state.rglob("*.md")]
     assert leftovers == []  # no trash copy, no history blob: no plaintext anywhere
     assert "hashes" in (state / "tombstones.json").read_text()
-    status, _, err = savenow("objects", "undo")
+    status, _, _err = savenow("objects", "undo")
     assert status == 2
     status, out, _ = savenow("objects", "upsert", "--json-file", install.seed(WANG), "--json")
     assert _json(out)["results"][0]["op"] == "forgotten"
@@ -159,7 +170,7 @@ def test_a_hand_edit_is_kept_and_a_renamed_file_is_still_found(install: Install,
     after = renamed.read_text(encoding="utf-8")
     assert after.endswith(mine)
     assert "- 每周一上午来（八点）\n- 周五也来\n" in after
-    status, out, _ = savenow("objects", "show", "张姐姐", "--json")
+    _status, out, _ = savenow("objects", "show", "张姐姐", "--json")
     assert _json(out)["path"].endswith("my-housekeeper.md")
 
 
@@ -168,8 +179,14 @@ def test_a_hand_edit_is_kept_and_a_renamed_file_is_still_found(install: Install,
     [
         ({"type": "person", "name": "x", "summary": "s"}, "unknown type"),
         ({"type": "relationship", "name": "Ann", "relation": "friend"}, "`summary` is required"),
-        ({"type": "self", "category": "preference", "key": "favourite_colour", "summary": "blue"}, "not in the vocabulary"),
-        ({"type": "topic", "name": "../../etc/passwd", "status": "active", "summary": "s"}, "looks like a path"),
+        (
+            {"type": "self", "category": "preference", "key": "favourite_colour", "summary": "blue"},
+            "not in the vocabulary",
+        ),
+        (
+            {"type": "topic", "name": "../../etc/passwd", "status": "active", "summary": "s"},
+            "looks like a path",
+        ),
         ({"type": "topic", "name": "x", "status": "sleeping", "summary": "s"}, "status"),
     ],
 )
@@ -180,7 +197,9 @@ def test_bad_input_is_one_line_exit_2_and_no_file_changed(
     before = install.files()
     for command in ("upsert", "correct"):
         # a good object first: the whole file is refused, nothing is written
-        status, out, err = savenow("objects", command, "--json-file", install.seed([{**WANG, "facts": ["新"]}, data]))
+        status, out, err = savenow(
+            "objects", command, "--json-file", install.seed([{**WANG, "facts": ["新"]}, data])
+        )
         assert status == 2 and out == ""
         assert err.count("\n") == 1 and message in err
     assert install.files() == before
@@ -196,10 +215,18 @@ def test_bad_json_and_missing_file_are_refused(install: Install, savenow: Runner
 
 
 def test_list_and_show(install: Install, savenow: Runner) -> None:
-    savenow("objects", "upsert", "--json-file", install.seed([WANG, {"type": "self", "key": "city", "summary": "住在成都"}]))
-    status, out, _ = savenow("objects", "list", "--json")
+    savenow(
+        "objects",
+        "upsert",
+        "--json-file",
+        install.seed([WANG, {"type": "self", "key": "city", "summary": "住在成都"}]),
+    )
+    _, out, _ = savenow("objects", "list", "--json")
     items = _json(out)["objects"]
-    assert {(i["type"], i.get("name") or i.get("key")) for i in items} == {("relationship", "张姐姐"), ("self", "city")}
+    assert {(i["type"], i.get("name") or i.get("key")) for i in items} == {
+        ("relationship", "张姐姐"),
+        ("self", "city"),
+    }
     assert all(i["path"].startswith("memory/objects/") for i in items)
-    status, out, _ = savenow("objects", "show", items[0]["id"])
+    _status, out, _ = savenow("objects", "show", items[0]["id"])
     assert out.startswith("---\n")
