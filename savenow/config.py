@@ -55,6 +55,15 @@ class TelegramSettings(BaseModel):
     idle_gap_minutes: int = Field(24 * 60, ge=1)  # recorder: a new session id after this much silence
 
 
+class ObjectsSettings(BaseModel):
+    """Structured memory objects (DESIGN §14)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    # Post proposed objects after a topic's session has been idle this long; None = off (the default).
+    idle_proposal_minutes: int | None = Field(None, ge=5, le=7 * 24 * 60)
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="SAVENOW_",
@@ -73,6 +82,7 @@ class Settings(BaseSettings):
     extractor: Literal["auto", "heuristic", "llm"] = "auto"
     llm: LLMSettings = Field(default_factory=LLMSettings)
     telegram: TelegramSettings = Field(default_factory=TelegramSettings)
+    objects: ObjectsSettings = Field(default_factory=ObjectsSettings)
 
     @field_validator("workspace", "sessions_dir", "recorder_dir", mode="after")
     @classmethod

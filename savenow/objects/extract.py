@@ -176,4 +176,9 @@ def _covered(summary: str, old: MemoryObject) -> bool:
     stored = normalize(" ".join([old.summary, old.detail or ""]))
     if tokens:
         return all(normalize(t) in stored for t in tokens)
-    return norm_name(summary) in norm_name(old.summary)
+    # Chinese without identifiers: most of the value's character pairs (first person aside) already stored.
+    mine = norm_name(summary).replace("我", "").replace("用户", "")
+    pairs = {mine[i : i + 2] for i in range(len(mine) - 1)}
+    if not pairs:
+        return True
+    return sum(pair in norm_name(old.summary) for pair in pairs) / len(pairs) >= 0.5

@@ -49,12 +49,13 @@ def _rx(*parts: str, flags: int = _I) -> re.Pattern[str]:
 
 STANDING = _rx(
     _en("from now on", "going forward", "in (?:the )?future", "for the future", "always", "never", "every time",
-        "whenever", "by default", "please", "i prefer", "i'd prefer", "i like", "i want", "i hate", "i learn",
+        "whenever", "by default", "stop", "keep it", "no need to", "i prefer", "i'd prefer", "i like", "i want", "i hate", "i learn",
         "i don't", "don't", "do not", "rule"),
     "以后|今后|往后|一直|永远|总是|每次|默认|都用|都按|别|(?<!要)不要|记着|记住|我喜欢|我习惯|我讨厌|改成|还是|就行|不吃|不能",
 )  # fmt: skip
 CORRECTION = _rx(
-    _en("actually", "instead", "scratch that", "change (?:that|it) to", "on second thought", "rather",
+    _en("actually", "instead", "scratch that", "change (?:that|it) to", "on second thought", "rather", "no wait",
+        "make (?:that|it)",
         "let's go back", "go back to"),
     "改成|算了|还是|不对|换成|重新说|更正|太死了",
 )  # fmt: skip
@@ -83,9 +84,16 @@ RECORD_OFFER = _rx(_en("add (?:that|this|it)", "note (?:that|this|it)", "save (?
                        "notes"), "记到|记下|记一下|记录|存一下")  # fmt: skip
 REMEMBER = _rx(
     _en("remember (?:this|that|it)", "please remember", "remember for me", "save this", "note this down",
-        "keep (?:this|that) in mind", "don't forget (?:this|that)"),
+        "keep (?:this|that) in mind", "don't forget (?:this|that)", "make a note", "write (?:this|that) down",
+        "don't let me forget"),
     "帮我记住|记住|帮我记一下|记一下|记下来|备忘一下",
 )  # fmt: skip
+RECALL_QUESTION = _rx(r"(?:do|did|can|could) you (?:still )?remember", r"还记得|记得吗|记不记得", flags=_I)
+THIRD_PARTY = _rx(
+    r"(?<![A-Za-z])(?:my|our) (?:wife|husband|partner|son|daughter|kids?|children|mum|mom|dad|mother|father|sister|"
+    r"brother|boss|friend|colleague|cat|dog)(?![A-Za-z])",
+    r"(?:^|[^自])(?:老婆|老公|女儿|儿子|孩子|我妈|我爸|婆婆|公公|岳母|老板|同事|朋友|室友)(?:说|喜欢|不吃|对|过敏|要|想|也)",
+)
 BACK_REFERENCE = _rx(_en("this", "that", "it"), "这个|这条|上面|刚才")
 QUESTION = re.compile(r"[?？]|吗\s*$|吗[，。]|呢\s*$")
 SWITCH = _rx(
@@ -143,8 +151,9 @@ TOPIC_DECISION = _rx(
 )  # fmt: skip
 STATUS = {
     "archived": _rx(_en("shut (?:it )?down", "closed (?:it|down|for good)", "archive", "archived", "abandon(?:ed)?",
-                        "give up", "gave up", "killed it", "for good", "dropping it"),
-                    "关了|关掉|归档|不做了|放弃|彻底停|永久关闭"),
+                        "give up", "gave up", "killed it", "for good", "dropping it", "wrapped up", "done with it", "is dead",
+                        "retired it", "sunset"),
+                    "关了|关掉|归档|不做了|放弃|彻底停|永久关闭|不搞了|黄了|结束了|完结"),
     "paused": _rx(_en("pause", "paused", "on hold", "shelve", "shelved", "put (?:it|that) aside", "on ice"),
                   "先停|停了|暂停|搁置|放一放|先放着|等[^，。]{0,8}再(?:弄|做|说|看)"),
     "active": _rx(_en("back on", "resum(?:e|ed|ing)", "restart(?:ed|ing)? (?:it|the)", "pick(?:ing)? it (?:back )?up",
@@ -170,24 +179,27 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
     "city": (_rx(_en("i live in", "i'm based in", "i've moved to", "we moved to", "moved to", "living in"),
                  "我住在|搬到|搬过来|定居|搬家到"), False),
     "timezone": (_rx(r"(?<![A-Za-z])[A-Z][a-z]+/[A-Z][A-Za-z_]+", r"(?:UTC|GMT)\s?[+-]\s?\d{1,2}", _en("time ?zone"),
-                     "时区", flags=0), False),
-    "occupation": (_rx(_en("i run (?:a|an|my)", "i work (?:as|at|for|in)", "i'm an? (?:student|engineer|developer|"
+                     r"(?:I'm|I am|we're) on (?:[A-Z][a-z]+ )?(?:time|PST|PDT|EST|EDT|CET|CEST|BST|JST)", "时区", flags=0), False),
+    "occupation": (_rx(_en("i run (?:a|an|my) (?:[\\w&'-]+ ){0,3}(?:business|shop|company|store|studio|bakery|cafe|café|"
+                           "restaurant|agency|startup|clinic|practice|brand|label|farm|firm)", "i work (?:as|at|for|in)", "i'm an? (?:[a-z-]+ ){0,2}(?:student|engineer|developer|nurse|lawyer|chef|writer|accountant|founder|scientist|"
                            "designer|teacher|nurse|doctor|analyst|manager|freelancer|consultant|researcher)",
                            "my job", "i study"),
                        "我是[^，。]{0,12}(?:学生|工程师|老师|医生|设计师|分析师|程序员|经理|护士|律师|会计)",
-                       "我在[^，。]{1,12}(?:工作|上班|实习)", "我(?:开|经营)了?[^，。]{0,10}(?:店|公司|工作室)"), False),
+                       "我在[^，。]{1,12}(?:工作|上班|实习)", "我是做[^，。]{1,10}的", "我(?:在|读)[^，。]{0,8}(?:大学|研究生|博士)", "我(?:开|经营)了?[^，。]{0,10}(?:店|公司|工作室)"), False),
     "birthday": (_rx(_en("my birthday", "i was born"), "我的?生日"), False),
     "language_preference": (_rx(r"(?:reply|replies|answer|respond|write|talk)\w*[^.]{0,30}(?:English|Chinese|Mandarin|"
                                 r"Spanish|French|German|Japanese)",
                                 "(?:用|回复|回答)[^，。]{0,6}(?:中文|英文|英语|日语|粤语)|(?:中文|英文|英语)回复",
                                 _en("technical terms")), True),
     "diet": (_rx(_en("vegetarian", "vegan", "halal", "kosher", "allergic", "gluten", "lactose", "don't eat",
-                     "do not eat", "can't eat", "no (?:pork|beef|meat|dairy|nuts)"), "不吃|吃素|忌口|过敏|不能吃|素食"), True),
+                     "do not eat", "can't eat", "no (?:pork|beef|meat|dairy|nuts)"), "不吃|吃素|忌口|过敏|不能吃|素食"), False),
     "units": (_rx(_en("EUR", "USD", "GBP", "CNY", "RMB", "JPY", "CAD", "AUD", "HKD", "VAT", "metric", "imperial",
-                      "celsius", "fahrenheit", "date format", "24-hour"),
+                      "celsius", "fahrenheit", "date format", "24-hour", "miles", "kilometres", "kilometers", "km",
+                      "pounds", "kg", "kilos", "currency"),
                   "含税|公制|英制|摄氏|华氏|人民币|美元|欧元|日期格式|24 ?小时制|币种"), True),
     "travel": (_rx(_en("aisle seat", "window seat", "red-eye", "direct flights?", "layovers?", "business class",
-                       "economy class"), "靠窗|靠过道|直飞|转机|经济舱|商务舱|高铁|卧铺"), True),
+                       "economy class", "airlines?", "flights?", "trains?", "hotels?", "seats?"),
+                   "靠窗|靠过道|直飞|转机|经济舱|商务舱|高铁|卧铺|航空公司|酒店"), True),
     "quiet_hours": (_rx(_en("don't (?:message|text|ping|disturb)", "no (?:messages|pings) (?:after|before)",
                             "quiet hours", "do not disturb"),
                         "别[^，。]{0,6}(?:发消息|打扰)|免打扰|不要在[^，。]{0,8}(?:发|打扰)"), True),
@@ -203,7 +215,8 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                  "正式|口语化|客气|幽默|语气|官腔|啰嗦"), True),
     "formatting": (_rx(_en("tables?", "bullet points?", "code blocks?", "fenced", "markdown", "headings",
                            "numbered lists?"), "表格|列表|代码块|分点|加粗"), True),
-    "work_hours": (_rx(r"I (?:usually )?work (?:from|between|until|till)", _en("working hours", "office hours"),
+    "work_hours": (_rx(r"I (?:usually )?work (?:from|between|until|till)", _en("working hours", "office hours",
+                       "night shifts?", "early shifts?", "i work nights", "i work weekends"),
                        "上班时间|工作时间|我[^，。]{0,6}(?:点|晚上|白天)[^，。]{0,6}(?:上班|工作|写代码)"), False),
     "tools": (_rx(r"(?<![A-Za-z])I (?:switched|moved|changed) to", r"(?<![A-Za-z])I(?:'m| am) (?:now )?using",
                   r"(?<![A-Za-z])I use", _en("my editor", "my ide", "switched from"),
@@ -232,8 +245,8 @@ _SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+(?=[A-Za-z\u4e0
 _CLAUSE_END = re.compile(r"(?<=[，,])\s*")
 _FENCED = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 _LEADING = re.compile(
-    r"^\s*(?:另外说一下|另外|对了|顺便确认下|顺便|还有个事|还有|哦对|说个我自己的|ohh?|so|also|btw|and|ok|"
-    r"heads up|for the future|add|[a-z]+ ?:)\s*[,，:：]?\s*",
+    r"^\s*(?:另外说一下|另外|对了|顺便确认下|顺便|还有个事|还有|哦对|说个我自己的|"
+    r"(?:ohh?|so|also|btw|and|ok|heads up|for the future|add|[a-z]+ ?:)(?![A-Za-z]))\s*[,，:：]?\s*",
     _I,
 )
 
@@ -263,6 +276,20 @@ def _clean(text: str) -> str:
         previous = text
         text = _LEADING.sub("", text, count=1)
     return text.strip(" ，,。.；;：:!！")
+
+
+REPLACEMENT = _rx(_en("instead", "make (?:that|it)", "change (?:that|it) to", "rather", "let's do", "switch to"),
+                  "还是|改成|换成|改用|改为")
+
+
+def _from_replacement(value: str) -> str:
+    """A correction keeps only the new value: "算了表格看不清，还是用分点列表" → "还是用分点列表"."""
+    parts = clauses(value)
+    for index, part in enumerate(parts):
+        if index and REPLACEMENT.search(part):
+            rest = parts[index:]
+            return "".join(rest) if has_cjk(value) else " ".join(rest)
+    return value
 
 
 def _drop_one_offs(sentence: str) -> str:
@@ -377,7 +404,7 @@ class OfflineObjectExtractor:
             if not msg.user or msg.dismissed:
                 continue
             match = REMEMBER.search(msg.text)
-            if not match:
+            if not match or RECALL_QUESTION.search(msg.text):
                 continue
             content = _clean(msg.text[match.end() :].lstrip(" ：:，,"))
             cue_sentence = next((s for s in sentences(msg.text) if REMEMBER.search(s)), msg.text)
@@ -418,12 +445,13 @@ class OfflineObjectExtractor:
                     or DISMISS.search(sentence)
                 ):
                     continue
-                if people.names_in(sentence):
+                if people.names_in(sentence) or people.new_person(sentence) or THIRD_PARTY.search(sentence):
                     continue  # someone else's preference is theirs, never the user's
                 for key, (pattern, needs_standing) in SELF_RULES.items():
                     if not pattern.search(sentence):
                         continue
-                    if needs_standing and not STANDING.search(sentence):
+                    corrects = bool(values.get(key)) and bool(CORRECTION.search(sentence))
+                    if needs_standing and not STANDING.search(sentence) and not corrects:
                         continue
                     if key in ("units", "travel", "diet") and not FIRST_PERSON.search(sentence):
                         continue
@@ -438,6 +466,7 @@ class OfflineObjectExtractor:
                         continue
                     if CORRECTION.search(sentence) or CORRECTION.search(msg.text[:12]):
                         values[key] = []
+                        value = _from_replacement(value)
                     values.setdefault(key, [])
                     if value not in [v for v, _ in values[key]]:
                         values[key].append((value, msg.at))
@@ -676,7 +705,7 @@ class _PeopleFinder:
             for size in range(max(2, len(name) - 2), len(name) + 3):
                 for start in range(len(text) - size + 1):
                     piece = text[start : start + size]
-                    if piece[0] == name[0] and has_cjk(piece) and near_name(piece, name) and piece != name:
+                    if name[0] in piece[:2] and has_cjk(piece) and piece != name and near_name(piece, name):
                         return piece
             return None
         for match in re.finditer(r"(?<![A-Za-z])[A-Z][a-z]{2,}(?![A-Za-z])", text):
@@ -751,9 +780,11 @@ def _mentioned_topic(
 
 
 def _cjk_in(token: str, compact: str) -> bool:
+    """A Chinese name part, or most of it (记账 for 家庭记账, 订单服务 for 订单服务拆分)."""
     if len(token) <= 3:
         return token in compact
-    return any(token[i : i + 4] in compact for i in range(len(token) - 3))
+    size = max(2, len(token) - 2)
+    return any(token[i : i + size] in compact for i in range(len(token) - size + 1))
 
 
 _NAME_AFTER = re.compile(

@@ -266,6 +266,25 @@ def _is_subsequence(short: str, long: str) -> bool:
     return all(char in it for char in short)
 
 
+# Common English short forms that are not prefixes of the full name (general knowledge, not case data).
+_NICKNAMES = {
+    "mike": "michael", "bob": "robert", "rob": "robert", "bill": "william", "will": "william", "liz": "elizabeth",
+    "beth": "elizabeth", "jim": "james", "jack": "john", "dick": "richard", "rick": "richard", "ted": "edward",
+    "ned": "edward", "kate": "katherine", "katie": "katherine", "peggy": "margaret", "meg": "margaret",
+    "tony": "anthony", "chuck": "charles", "hank": "henry", "sandy": "alexandra",
+}  # fmt: skip
+_CJK_SHORT_PREFIX = ("老", "小", "阿")
+_CJK_SHORT_SUFFIX = ("总", "哥", "姐", "叔", "姨", "老师", "工", "经理", "医生", "律师", "阿姨", "姐姐", "哥哥")
+
+
+def _surname_form(short: str, long: str) -> bool:
+    """老王 / 小王 / 王总 / 王哥 for 王建国 (a surname with a title or a familiar prefix)."""
+    surname = long[0]
+    if short[0] in _CJK_SHORT_PREFIX and short[1:] == surname:
+        return True
+    return short[0] == surname and short[1:] in _CJK_SHORT_SUFFIX and len(long) in (2, 3)
+
+
 def near_name(a: str, b: str) -> bool:
     """Another form of the same name: a short form, a nickname stem, a full name (张姐 / 张姐姐,
     王姨 / 王阿姨, Dan / Daniel Ho). Never equal names: those are the same identity."""
@@ -278,7 +297,11 @@ def near_name(a: str, b: str) -> bool:
         if set(words_a) & set(words_b) and min(len(words_a), len(words_b)) == 1:
             return True  # "Daniel" / "Daniel Ho"
         first_a, first_b = sorted((words_a[0], words_b[0]), key=len)
+        if _NICKNAMES.get(first_a) == first_b:
+            return True
         return len(first_a) >= 3 and first_b.startswith(first_a)  # "Dan" / "Daniel"
     if len(short) < 2:
         return False
+    if _surname_form(short, long) or _surname_form(long, short):
+        return True
     return short[0] == long[0] and _is_subsequence(short, long) and len(long) - len(short) <= 2

@@ -102,3 +102,8 @@ def test_file_round_trip_keeps_crlf_and_bom(tmp_path: Path) -> None:
     assert "User text\r\n" in text and "## Open questions\r\n- which site\r\n" in text
     parsed = files.parse(text)
     assert parsed is not None and parsed.obj.open_questions == ["which site"]
+
+
+def test_more_name_forms() -> None:
+    assert near_name("老王", "王建国") and near_name("王总", "王建国") and near_name("Mike", "Michael Chen")
+    assert not near_name("老李", "王建国") and not near_name("王建国", "王建军")
