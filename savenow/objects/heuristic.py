@@ -106,9 +106,10 @@ PERSON_DURABLE = _rx(
         "works (?:at|for|as)", "lives in", "allergic", "allergy", "prefers", "hates", "loves", "never", "always",
         "doesn't (?:eat|like|drink)", "can't eat", "from (?:january|february|march|april|may|june|july|august|"
         "september|october|november|december|next month)", "every (?:week|day|month|monday|tuesday|wednesday|"
-        "thursday|friday|saturday|sunday)", "birthday", "ahead", "in advance", "lead time", "retired", "promoted"),
+        "thursday|friday|saturday|sunday)", "birthday", "ahead", "in advance", "lead time", "retired", "promoted",
+        "engaged", "married", "divorced", "pregnant"),
     "调去|调到|搬到|升职|现在是|负责|过敏|不吃|不喝|不喜欢|讨厌|喜欢|永远|从来|一直|以后|每周|每天|每月|改成|入职|"
-    "离职|换工作|生日|住在|提前|退休",
+    "离职|换工作|生日|住在|提前|退休|结婚|订婚|怀孕|接手|接替",
 )  # fmt: skip
 PERSON_VERB = _rx(
     _en("is", "was", "takes", "took", "joined", "joins", "stays", "remains", "moved", "moving", "is moving",
@@ -200,7 +201,7 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
     "travel": (_rx(_en("aisle seat", "window seat", "red-eye", "direct flights?", "layovers?", "business class",
                        "economy class", "airlines?", "flights?", "trains?", "hotels?", "seats?"),
                    "靠窗|靠过道|直飞|转机|经济舱|商务舱|高铁|卧铺|航空公司|酒店"), True),
-    "quiet_hours": (_rx(_en("don't (?:message|text|ping|disturb)", "no (?:messages|pings) (?:after|before)",
+    "quiet_hours": (_rx(_en("don't (?:message|text|ping|disturb)", "never (?:message|text|ping|call) me", "no (?:messages|pings) (?:after|before)",
                             "quiet hours", "do not disturb"),
                         "别[^，。]{0,6}(?:发消息|打扰)|免打扰|不要在[^，。]{0,8}(?:发|打扰)"), True),
     "reminders": (_rx(r"remind me [^.]{0,30}(?:before|ahead|in advance|early)", _en("reminders? should"),
@@ -278,8 +279,10 @@ def _clean(text: str) -> str:
     return text.strip(" ，,。.；;：:!！")
 
 
-REPLACEMENT = _rx(_en("instead", "make (?:that|it)", "change (?:that|it) to", "rather", "let's do", "switch to"),
-                  "还是|改成|换成|改用|改为")
+REPLACEMENT = _rx(
+    _en("instead", "make (?:that|it)", "change (?:that|it) to", "rather", "let's do", "switch to"),
+    "还是|改成|换成|改用|改为",
+)
 
 
 def _from_replacement(value: str) -> str:
@@ -345,7 +348,7 @@ class OfflineObjectExtractor:
         lang_zh = cjk_ratio(" ".join(m.text for m in msgs if m.user)) > 0.15
         people = _PeopleFinder(stored)
         candidates: list[Candidate] = []
-        candidates += self._saved(msgs, stored)
+        candidates += self._saved(msgs, people)
         saved_texts = {norm_name(c.obj.summary) for c in candidates}
         candidates += self._self(msgs, people, saved_texts)
         if any(c.obj.type == "self" for c in candidates):  # a stable fact about the user is not a saved note
@@ -398,7 +401,7 @@ class OfflineObjectExtractor:
 
     # -- saved -------------------------------------------------------------------------------------
 
-    def _saved(self, msgs: list[_Msg], stored: Sequence[Stored]) -> list[Candidate]:
+    def _saved(self, msgs: list[_Msg], people: _PeopleFinder) -> list[Candidate]:
         out = []
         for pos, msg in enumerate(msgs):
             if not msg.user or msg.dismissed:
@@ -410,13 +413,23 @@ class OfflineObjectExtractor:
             cue_sentence = next((s for s in sentences(msg.text) if REMEMBER.search(s)), msg.text)
             kind_word = _kind_word(cue_sentence)
             source = pos
+            lead = (
+                _clean(cue_sentence[: REMEMBER.search(cue_sentence).start()])
+                if REMEMBER.search(cue_sentence)
+                else ""
+            )  # type: ignore[union-attr]
             if len(norm_name(content)) < 8 or (BACK_REFERENCE.search(cue_sentence) and ":" not in cue_sentence
                                                and "：" not in cue_sentence):  # fmt: skip
-                before = [i for i in range(pos) if msgs[i].user and not msgs[i].dismissed]
-                if not before:
-                    continue
-                source = before[-1]
-                content = _clean(msgs[source].text)
+                if len(norm_name(lead)) >= 8:  # "he's allergic to shellfish, remember that"
+                    content = lead
+                else:
+                    before = [i for i in range(pos) if msgs[i].user and not msgs[i].dismissed]
+                    if not before:
+                        continue
+                    source = before[-1]
+                    content = _clean(msgs[source].text)
+            if people.names_in(content) or THIRD_PERSON_START.search(content):
+                continue  # a fact about a person belongs to their relationship object
             if len(norm_name(content)) < 6:
                 continue
             extra = [_clean(m.text) for m in self._follow_ups(msgs, pos)[:2]]

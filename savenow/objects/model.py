@@ -274,7 +274,21 @@ _NICKNAMES = {
     "tony": "anthony", "chuck": "charles", "hank": "henry", "sandy": "alexandra",
 }  # fmt: skip
 _CJK_SHORT_PREFIX = ("老", "小", "阿")
-_CJK_SHORT_SUFFIX = ("总", "哥", "姐", "叔", "姨", "老师", "工", "经理", "医生", "律师", "阿姨", "姐姐", "哥哥")
+_CJK_SHORT_SUFFIX = (
+    "总",
+    "哥",
+    "姐",
+    "叔",
+    "姨",
+    "老师",
+    "工",
+    "经理",
+    "医生",
+    "律师",
+    "阿姨",
+    "姐姐",
+    "哥哥",
+)
 
 
 def _surname_form(short: str, long: str) -> bool:
