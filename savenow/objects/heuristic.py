@@ -413,11 +413,8 @@ class OfflineObjectExtractor:
             cue_sentence = next((s for s in sentences(msg.text) if REMEMBER.search(s)), msg.text)
             kind_word = _kind_word(cue_sentence)
             source = pos
-            lead = (
-                _clean(cue_sentence[: REMEMBER.search(cue_sentence).start()])
-                if REMEMBER.search(cue_sentence)
-                else ""
-            )  # type: ignore[union-attr]
+            cue = REMEMBER.search(cue_sentence)
+            lead = _clean(cue_sentence[: cue.start()]) if cue else ""
             if len(norm_name(content)) < 8 or (BACK_REFERENCE.search(cue_sentence) and ":" not in cue_sentence
                                                and "：" not in cue_sentence):  # fmt: skip
                 if len(norm_name(lead)) >= 8:  # "he's allergic to shellfish, remember that"
