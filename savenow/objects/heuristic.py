@@ -49,9 +49,11 @@ def _rx(*parts: str, flags: int = _I) -> re.Pattern[str]:
 
 STANDING = _rx(
     _en("from now on", "going forward", "in (?:the )?future", "for the future", "always", "never", "every time",
-        "whenever", "by default", "stop", "keep it", "no need to", "i prefer", "i'd prefer", "i like", "i want", "i hate", "i learn",
+        "whenever", "by default", "stop", "keep it", "no need to", "i prefer", "i'd rather", "please use",
+        "please don't", "please keep", "^no ", "make sure", "i'd prefer", "i like", "i want", "i hate", "i learn",
         "i don't", "don't", "do not", "rule"),
-    "以后|今后|往后|一直|永远|总是|每次|默认|都用|都按|别|(?<!要)不要|记着|记住|我喜欢|我习惯|我讨厌|改成|还是|就行|不吃|不能",
+    "以后|今后|往后|一直|永远|总是|每次|默认|都用|都按|别|(?<!要)不要|记着|记住|我喜欢|我习惯|我讨厌|改成|还是|就行|不吃|不能|"
+    "尽量|统一|一律|麻烦|请用|都给我|给我用",
 )  # fmt: skip
 CORRECTION = _rx(
     _en("actually", "instead", "scratch that", "change (?:that|it) to", "on second thought", "rather", "no wait",
@@ -85,8 +87,8 @@ RECORD_OFFER = _rx(_en("add (?:that|this|it)", "note (?:that|this|it)", "save (?
 REMEMBER = _rx(
     _en("remember (?:this|that|it)", "please remember", "remember for me", "save this", "note this down",
         "keep (?:this|that) in mind", "don't forget (?:this|that)", "make a note", "write (?:this|that) down",
-        "don't let me forget"),
-    "帮我记住|记住|帮我记一下|记一下|记下来|备忘一下",
+        "don't let me forget", "for future reference", "note (?:this|that)(?: down)?", "save (?:that|it) for me"),
+    "帮我记住|记住|帮我记一下|记一下|记下来|备忘一下|帮我记着|帮我存一下|存一下|记下|备注一下|别让我忘了",
 )  # fmt: skip
 RECALL_QUESTION = _rx(r"(?:do|did|can|could) you (?:still )?remember", r"还记得|记得吗|记不记得", flags=_I)
 THIRD_PARTY = _rx(
@@ -107,9 +109,14 @@ PERSON_DURABLE = _rx(
         "doesn't (?:eat|like|drink)", "can't eat", "from (?:january|february|march|april|may|june|july|august|"
         "september|october|november|december|next month)", "every (?:week|day|month|monday|tuesday|wednesday|"
         "thursday|friday|saturday|sunday)", "birthday", "ahead", "in advance", "lead time", "retired", "promoted",
-        "engaged", "married", "divorced", "pregnant"),
+        "engaged", "married", "divorced", "pregnant", "started (?:at|a|her|his|their|school|work)", "new job",
+        "got a job", "graduated", "is studying", "is learning", "goes to", "now at", "now in", "switched", "changed jobs",
+        "likes", "doesn't like", "does not like", "can't stand", "favou?rite", "works", "lives", "usually",
+        "is vegetarian", "is vegan", "hates", "reports to", "handles", "will handle", "from now on", "going forward",
+        "no longer", "anymore", "any more"),
     "调去|调到|搬到|升职|现在是|负责|过敏|不吃|不喝|不喜欢|讨厌|喜欢|永远|从来|一直|以后|每周|每天|每月|改成|入职|"
-    "离职|换工作|生日|住在|提前|退休|结婚|订婚|怀孕|接手|接替",
+    "离职|换工作|生日|住在|提前|退休|结婚|订婚|怀孕|接手|接替|开始|换了|考上|毕业|在读|上学|上班|工作|报了|爱吃|爱喝|"
+    "不爱|最爱|受不了|怕|不能|只吃|只喝|习惯|平时|总是|经常|每次|不再|现在在|现在做|当了|成了|转岗|搬去|回国|出国",
 )  # fmt: skip
 PERSON_VERB = _rx(
     _en("is", "was", "takes", "took", "joined", "joins", "stays", "remains", "moved", "moving", "is moving",
@@ -122,6 +129,10 @@ ROLE_WORDS = {
     "son": "family", "daughter": "family", "mum": "family", "mom": "family", "dad": "family", "mother": "family",
     "father": "family", "sister": "family", "brother": "family", "client": "client", "customer": "client",
     "landlord": "landlord", "doctor": "doctor", "teacher": "teacher", "tutor": "teacher",
+    "neighbour": "neighbour", "neighbor": "neighbour", "roommate": "roommate", "flatmate": "roommate",
+    "cousin": "family", "aunt": "family", "uncle": "family", "niece": "family", "nephew": "family",
+    "grandson": "family", "granddaughter": "family", "mentor": "mentor", "领导": "boss", "上司": "boss",
+    "导师": "mentor", "邻居": "neighbour", "房东": "landlord",
     "同事": "colleague", "老板": "boss", "朋友": "friend", "老婆": "partner", "老公": "partner", "女儿": "family",
     "儿子": "family", "妈妈": "family", "爸爸": "family", "合伙人": "business partner", "客户": "client",
     "供应商": "supplier", "室友": "roommate", "同学": "classmate", "老师": "teacher",
@@ -130,10 +141,25 @@ NEW_PERSON_ZH = re.compile(
     r"我的?(同事|朋友|老板|老婆|老公|女儿|儿子|妈妈|爸爸|合伙人|客户|供应商|室友|同学|老师)"
     r"(?:叫|是|，)?\s*([A-Z][a-z]+)(?![A-Za-z])|我的?(同事|朋友|老板|合伙人|客户|供应商|室友|同学|老师)叫([\u4e00-\u9fff]{2,3})"
 )
+_SURNAMES = (
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟"
+    "谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
+)
+NEW_PERSON_ZH_SURNAME = re.compile(
+    r"我的?(同事|朋友|老板|合伙人|客户|供应商|室友|同学|老师|领导|上司|导师|邻居|房东)"
+    rf"((?:小|老|阿)[{_SURNAMES}]|[{_SURNAMES}](?:总|哥|姐|老师|工|经理|阿姨|叔)|[{_SURNAMES}][\u4e00-\u9fff]{{1,2}}(?=[，,。\s说是也在要会]))"
+)
+NEW_PERSON_EN_APPOSITIVE = re.compile(
+    r"(?<![A-Za-z'])([A-Z][a-z]{2,})(?:,| is| \()\s*(?:my|our) (?:new )?(supplier|vendor|boss|manager|colleague|coworker|"
+    r"friend|wife|husband|partner|son|daughter|mum|mom|dad|mother|father|sister|brother|client|landlord|doctor|"
+    r"teacher|tutor|accountant|lawyer|neighbou?r|roommate|flatmate|cousin|aunt|uncle|niece|nephew|grandson|"
+    r"granddaughter|mentor|lead|report)"
+)
 NEW_PERSON_EN = re.compile(
     r"(?:^|[\s,(])(?:[Mm]y|[Oo]ur)\s+(?:[a-z]+\s+){0,2}(supplier|vendor|boss|manager|colleague|coworker|friend|"
     r"wife|husband|partner|son|daughter|mum|mom|dad|mother|father|sister|brother|client|landlord|doctor|"
-    r"teacher|tutor|accountant|lawyer)\s+(?:is\s+|,\s*)?([A-Z][a-z]+)"
+    r"teacher|tutor|accountant|lawyer|neighbou?r|roommate|flatmate|cousin|aunt|uncle|niece|nephew|grandson|"
+    r"granddaughter|mentor)\s+(?:is\s+|,\s*|called\s+|named\s+)?([A-Z][a-z]+)"
 )
 NAME_STOP = {
     "i", "i'm", "im", "ok", "okay", "hi", "hey", "thanks", "yes", "no", "the", "a", "and", "but", "so", "also",
@@ -147,19 +173,25 @@ NAME_STOP = {
 TOPIC_DECISION = _rx(
     _en("decided", "going with", "go with", "we'll use", "will use", "switch(?:ed|ing)? to", "settled on",
         "chose", "picked", "back on", "the (?:real )?fix", "going forward", "from now on", "the plan is",
-        "root cause", "turns out", "because", "we're using", "is on hold"),
-    "决定|定了|定为|就用|改用|改成|选了|确定|以后|专心|原因|是因为|是按|结论|方案|归档|关了|停了",
+        "root cause", "turns out", "because", "we're using", "is on hold", "going to use", "gonna use", "we'll go",
+        "launched", "shipped", "released", "finished", "deadline", "next step", "blocked on", "waiting (?:for|on)",
+        "moved to", "switching", "chose", "picked", "agreed", "confirmed", "done", "works now", "fixed by",
+        "the answer is", "we need", "must", "budget", "target"),
+    "决定|定了|定为|就用|改用|改成|选了|确定|以后|专心|原因|是因为|是按|结论|方案|归档|关了|停了|定下来|上线|发布|完成|"
+    "搞定|下一步|卡在|等[^，。]{0,6}(?:回复|审批|结果)|用了|换成|选|预算|目标|截止|deadline|先做|后做|不做|只做|必须",
 )  # fmt: skip
 STATUS = {
     "archived": _rx(_en("shut (?:it )?down", "closed (?:it|down|for good)", "archive", "archived", "abandon(?:ed)?",
                         "give up", "gave up", "killed it", "for good", "dropping it", "wrapped up", "done with it", "is dead",
                         "retired it", "sunset"),
                     "关了|关掉|归档|不做了|放弃|彻底停|永久关闭|不搞了|黄了|结束了|完结"),
-    "paused": _rx(_en("pause", "paused", "on hold", "shelve", "shelved", "put (?:it|that) aside", "on ice"),
-                  "先停|停了|暂停|搁置|放一放|先放着|等[^，。]{0,8}再(?:弄|做|说|看)"),
-    "active": _rx(_en("back on", "resum(?:e|ed|ing)", "restart(?:ed|ing)? (?:it|the)", "pick(?:ing)? it (?:back )?up",
-                      "active again", "on again"),
-                  "重新开始|重新启动|恢复|又开始|继续做|重启"),
+    "paused": _rx(_en("pause", "paused", "pausing", "on hold", "shelve", "shelved", "shelving", "put (?:it|that|this) aside",
+                      "on ice", "on the back burner", "take a break from", "parking"),
+                  "先停|停了|暂停|搁置|放一放|先放着|等[^，。]{0,8}再(?:弄|做|说|看|搞)|先不搞|缓一缓|停一停"),
+    "active": _rx(_en("back on", "resum(?:e|ed|ing)", "restart(?:ed|ing)? (?:it|the)", "pick(?:ing)? (?:it|this|that) (?:back )?up",
+                      "picking up .{0,30} again", "active again", "on again", "revive", "revived", "back to work on",
+                      "getting back to", "starting .{0,20} again"),
+                  "重新开始|重新启动|恢复|又开始|继续做|继续搞|重启|捡起来|又要做|重新捡"),
 }  # fmt: skip
 OPEN_QUESTION = _rx(
     _en("open question", "not sure yet", "haven't decided", "undecided", "need to decide", "still deciding",
@@ -173,62 +205,90 @@ NEW_TOPIC = _rx(
 )  # fmt: skip
 TOPIC_GENERIC = {"project", "plan", "app", "the", "a", "of", "and", "final", "new", "my", "项目", "计划"}
 
+_ROLES_EN = (
+    "student|engineer|developer|programmer|designer|teacher|nurse|doctor|lawyer|analyst|manager|freelancer|"
+    "consultant|researcher|scientist|writer|chef|accountant|founder|photographer|architect|pharmacist|dentist|"
+    "translator|journalist|editor|barista|vet|therapist|musician|artist|illustrator|pm|sre|devops|marketer|"
+    "recruiter|professor|lecturer|postdoc|intern|owner|baker|tutor|pilot|driver|farmer|mechanic|electrician"
+)
+_ROLES_ZH = (
+    "学生|工程师|老师|教师|医生|设计师|分析师|程序员|经理|护士|律师|会计|研究生|博士|产品经理|运营|销售|翻译|编辑|记者|"
+    "摄影师|厨师|药剂师|建筑师|自由职业|店主|老板娘|创业|实习生|教授|主播|博主|司机"
+)
 SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
     # key: (pattern, needs a standing cue)
-    "name": (re.compile(r"(?<![A-Za-z])(?:I'm|I am|[Mm]y name is|[Mm]y name's)\s+[A-Z][a-z]+(?![a-z])|我叫[\u4e00-\u9fff]{1,3}|我的名字"), False),
-    "nickname": (_rx(_en("call me"), "叫我[\u4e00-\u9fffA-Za-z]{1,4}(?:就行|就好|吧)"), False),
-    "city": (_rx(_en("i live in", "i'm based in", "i've moved to", "we moved to", "moved to", "living in"),
-                 "我住在|搬到|搬过来|定居|搬家到"), False),
+    "name": (re.compile(r"(?<![A-Za-z])(?:I'm|I am|[Mm]y name is|[Mm]y name's|[Tt]his is)\s+[A-Z][a-z]+(?![a-z])"
+                        r"|我叫[\u4e00-\u9fff]{1,3}|我的名字|我姓[\u4e00-\u9fff]"), False),
+    "nickname": (_rx(_en("call me", "you can call me", "address me as"),
+                     "(?:叫|喊|称呼)我[\u4e00-\u9fffA-Za-z]{1,4}(?:就行|就好|吧|就可以)?"), False),
+    "city": (_rx(_en("i live in", "i'm based in", "i am based in", "i've moved to", "we moved to", "moved to",
+                     "living in", "i'm in [A-Z][a-z]+ now", "our home in"),
+                 "我住在|我家在|搬到|搬过来|定居|搬家到|我现在住|人在[\u4e00-\u9fff]{2,4}(?:工作|生活)|常住"), False),
     "timezone": (_rx(r"(?<![A-Za-z])[A-Z][a-z]+/[A-Z][A-Za-z_]+", r"(?:UTC|GMT)\s?[+-]\s?\d{1,2}", _en("time ?zone"),
-                     r"(?:I'm|I am|we're) on (?:[A-Z][a-z]+ )?(?:time|PST|PDT|EST|EDT|CET|CEST|BST|JST)", "时区", flags=0), False),
+                     r"(?:I'm|I am|we're) on (?:[A-Z][a-z]+ )?(?:time|PST|PDT|EST|EDT|CET|CEST|BST|JST)",
+                     "时区|东八区|北京时间|[按用][^，。]{0,6}时间", flags=0), False),
     "occupation": (_rx(_en("i run (?:a|an|my) (?:[\\w&'-]+ ){0,3}(?:business|shop|company|store|studio|bakery|cafe|café|"
-                           "restaurant|agency|startup|clinic|practice|brand|label|farm|firm)", "i work (?:as|at|for|in)", "i'm an? (?:[a-z-]+ ){0,2}(?:student|engineer|developer|nurse|lawyer|chef|writer|accountant|founder|scientist|"
-                           "designer|teacher|nurse|doctor|analyst|manager|freelancer|consultant|researcher)",
-                           "my job", "i study"),
-                       "我是[^，。]{0,12}(?:学生|工程师|老师|医生|设计师|分析师|程序员|经理|护士|律师|会计)",
-                       "我在[^，。]{1,12}(?:工作|上班|实习)", "我是做[^，。]{1,10}的", "我(?:在|读)[^，。]{0,8}(?:大学|研究生|博士)", "我(?:开|经营)了?[^，。]{0,10}(?:店|公司|工作室)"), False),
-    "birthday": (_rx(_en("my birthday", "i was born"), "我的?生日"), False),
-    "language_preference": (_rx(r"(?:reply|replies|answer|respond|write|talk)\w*[^.]{0,30}(?:English|Chinese|Mandarin|"
-                                r"Spanish|French|German|Japanese)",
-                                "(?:用|回复|回答)[^，。]{0,6}(?:中文|英文|英语|日语|粤语)|(?:中文|英文|英语)回复",
-                                _en("technical terms")), True),
-    "diet": (_rx(_en("vegetarian", "vegan", "halal", "kosher", "allergic", "gluten", "lactose", "don't eat",
-                     "do not eat", "can't eat", "no (?:pork|beef|meat|dairy|nuts)"), "不吃|吃素|忌口|过敏|不能吃|素食"), False),
-    "units": (_rx(_en("EUR", "USD", "GBP", "CNY", "RMB", "JPY", "CAD", "AUD", "HKD", "VAT", "metric", "imperial",
-                      "celsius", "fahrenheit", "date format", "24-hour", "miles", "kilometres", "kilometers", "km",
-                      "pounds", "kg", "kilos", "currency"),
-                  "含税|公制|英制|摄氏|华氏|人民币|美元|欧元|日期格式|24 ?小时制|币种"), True),
-    "travel": (_rx(_en("aisle seat", "window seat", "red-eye", "direct flights?", "layovers?", "business class",
-                       "economy class", "airlines?", "flights?", "trains?", "hotels?", "seats?"),
-                   "靠窗|靠过道|直飞|转机|经济舱|商务舱|高铁|卧铺|航空公司|酒店"), True),
-    "quiet_hours": (_rx(_en("don't (?:message|text|ping|disturb)", "never (?:message|text|ping|call) me", "no (?:messages|pings) (?:after|before)",
-                            "quiet hours", "do not disturb"),
-                        "别[^，。]{0,6}(?:发消息|打扰)|免打扰|不要在[^，。]{0,8}(?:发|打扰)"), True),
-    "reminders": (_rx(r"remind me [^.]{0,30}(?:before|ahead|in advance|early)", _en("reminders? should"),
-                      "提前[^，。]{0,8}提醒|提醒[^，。]{0,6}提前"), True),
-    "reply_length": (_rx(r"(?:reply|replies|answer|answers|response|responses)[^.]{0,40}(?:short|long|concise|brief|"
-                         r"sentences?|words|characters|paragraph)",
-                         _en("conclusion first", "tl;?dr", "bottom line first", "too long"),
-                         "(?:回复|回答|答复)[^，。]{0,8}(?:太长|太短|长|短|简洁|简短)", "句话(?:以内|之内)", r"\d+ ?字",
-                         "字数", "先[^，。]{0,6}结论"), True),
-    "emoji_use": (_rx(_en("emojis?", "emoticons?"), "表情|颜文字"), True),
-    "tone": (_rx(_en("formal", "casual", "jargon", "sarcasm", "humou?r", "blunt", "polite", "plain english"),
-                 "正式|口语化|客气|幽默|语气|官腔|啰嗦"), True),
-    "formatting": (_rx(_en("tables?", "bullet points?", "code blocks?", "fenced", "markdown", "headings",
-                           "numbered lists?"), "表格|列表|代码块|分点|加粗"), True),
-    "work_hours": (_rx(r"I (?:usually )?work (?:from|between|until|till)", _en("working hours", "office hours",
-                       "night shifts?", "early shifts?", "i work nights", "i work weekends"),
-                       "上班时间|工作时间|我[^，。]{0,6}(?:点|晚上|白天)[^，。]{0,6}(?:上班|工作|写代码)"), False),
-    "tools": (_rx(r"(?<![A-Za-z])I (?:switched|moved|changed) to", r"(?<![A-Za-z])I(?:'m| am) (?:now )?using",
-                  r"(?<![A-Za-z])I use", _en("my editor", "my ide", "switched from"),
-                  r"我(?:换|改用|换成|换到|用的是|一直用)(?:了|成|到)?\s*[A-Za-z]"), False),
+                           "restaurant|agency|startup|clinic|practice|brand|label|farm|firm)",
+                           "i work (?:as|at|for|in)", f"i'm an? (?:[a-z-]+ ){{0,2}}(?:{_ROLES_EN})s?",
+                           f"i am an? (?:[a-z-]+ ){{0,2}}(?:{_ROLES_EN})s?", "my job", "i study", "i'm studying",
+                           "i teach", "i'm doing (?:a|my) (?:phd|masters?|degree)"),
+                       f"我是[^，。]{{0,12}}(?:{_ROLES_ZH})", "我在[^，。]{1,12}(?:工作|上班|实习|读书|读研|读博)",
+                       "我是做[^，。]{1,10}的", "我(?:在|读)[^，。]{0,8}(?:大学|研究生|博士|大[一二三四]|研[一二三])",
+                       "我(?:开|经营)了?[^，。]{0,10}(?:店|公司|工作室)", "我的工作是", "我做[^，。]{1,8}(?:工作|行业)"), False),
+    "birthday": (_rx(_en("my birthday", "i was born", "born on"), "我的?生日"), False),
+    "language_preference": (_rx(r"(?:reply|replies|answer|respond|write|talk|speak|text)\w*[^.]{0,30}(?:English|Chinese|"
+                                r"Mandarin|Cantonese|Spanish|French|German|Japanese|Korean)",
+                                "(?:用|回复|回答|说|跟我说|和我聊)[^，。]{0,6}(?:中文|英文|英语|日语|粤语|普通话|繁体|简体)",
+                                "(?:中文|英文|英语)回复", _en("technical terms", "in english", "in chinese")), True),
+    "diet": (_rx(_en("vegetarian", "vegan", "pescatarian", "halal", "kosher", "allergic", "gluten", "lactose",
+                     "don't eat", "do not eat", "can't eat", "i avoid", "i can't have", "don't drink", "no alcohol",
+                     "no (?:pork|beef|meat|dairy|nuts|seafood|spicy)"),
+                 "不吃|吃素|忌口|过敏|不能吃|素食|不喝酒|戒糖|乳糖不耐|不碰"), False),
+    "units": (_rx(_en("EUR", "USD", "GBP", "CNY", "RMB", "JPY", "CAD", "AUD", "HKD", "SGD", "CHF", "VAT", "metric",
+                      "imperial", "celsius", "fahrenheit", "date format", "24-hour", "miles", "kilometres",
+                      "kilometers", "km", "pounds", "kg", "kilos", "currency", "dd/mm", "yyyy-mm-dd", "mm/dd"),
+                  "含税|不含税|公制|英制|摄氏|华氏|人民币|美元|欧元|港币|日元|日期格式|24 ?小时制|币种|公里|公斤|计价|金额"), True),
+    "travel": (_rx(_en("aisle seats?", "window seats?", "red-eye", "direct flights?", "layovers?", "business class",
+                       "economy class", "airlines?", "flights?", "trains?", "hotels?", "seats?", "hostels?", "airbnbs?"),
+                   "靠窗|靠过道|直飞|转机|经济舱|商务舱|高铁|卧铺|航空公司|酒店|红眼航班|民宿|座位"), True),
+    "quiet_hours": (_rx(_en("don't (?:message|text|ping|disturb|call)", "never (?:message|text|ping|call) me",
+                            "no (?:messages|pings|notifications) (?:after|before|on)", "quiet hours", "do not disturb",
+                            "leave me alone (?:after|on|during)"),
+                        "别[^，。]{0,8}(?:发消息|打扰|找我|提醒我)|免打扰|不要在[^，。]{0,8}(?:发|打扰|找)|"
+                        "[0-9一二三四五六七八九十]+点(?:以后|之后|后|前|以前)[^，。]{0,4}(?:别|不要)"), True),
+    "reminders": (_rx(r"remind(?:ers?)? (?:me )?[^.]{0,30}(?:before|ahead|in advance|early|the day before)",
+                      _en("reminders? should"), "提前[^，。]{0,8}提醒|提醒[^，。]{0,8}提前|提醒我的时候"), True),
+    "reply_length": (_rx(r"(?:reply|replies|answer|answers|response|responses|message|messages)[^.]{0,40}(?:short|long|"
+                         r"concise|brief|sentences?|words|characters|paragraphs?|lines?)",
+                         _en("conclusion first", "tl;?dr", "bottom line first", "too long", "keep it short",
+                             "keep it brief", "shorter", "get to the point", "one-liners?"),
+                         "(?:回复|回答|答复|消息)[^，。]{0,8}(?:太长|太短|长|短|简洁|简短|啰嗦)", "句话(?:以内|之内)", r"\d+ ?字",
+                         "字数", "先[^，。]{0,6}结论|结论先|别太长|短一点|简短点|说重点"), True),
+    "emoji_use": (_rx(_en("emojis?", "emoticons?", "smileys?"), "表情|颜文字"), True),
+    "tone": (_rx(_en("formal", "casual", "jargon", "sarcasm", "humou?r", "blunt", "polite", "plain english",
+                     "sugarcoat", "straight", "direct with me", "friendly", "professional"),
+                 "正式|口语化|客气|幽默|语气|官腔|啰嗦|直接点|说人话|别绕"), True),
+    "formatting": (_rx(_en("tables?", "bullet points?", "bullets", "code blocks?", "fenced", "markdown", "headings",
+                           "numbered lists?", "bold"), "表格|列表|代码块|分点|加粗|markdown|编号"), True),
+    "work_hours": (_rx(r"I (?:usually |normally |mostly )?work (?:from|between|until|till|\d)",
+                       _en("working hours", "office hours", "night shifts?", "early shifts?", "i work nights",
+                           "i work weekends", "i'm (?:usually )?online", "i start work", "my hours"),
+                       "上班时间|工作时间|我[^，。]{0,6}(?:点|晚上|白天|早上)[^，。]{0,6}(?:上班|工作|写代码|开工|下班)|"
+                       "我一般[^，。]{0,8}(?:上班|工作|下班)"), False),
+    "tools": (_rx(r"(?<![A-Za-z])I (?:switched|moved|changed) (?:over )?to", r"(?<![A-Za-z])I(?:'m| am) (?:now )?using",
+                  r"(?<![A-Za-z])I (?:mainly |mostly |only )?use", _en("my editor", "my ide", "switched from", "i'm on (?:a )?mac",
+                  "i'm on linux", "i'm on windows", "my laptop is", "i code in", "i write (?:mostly )?in"),
+                  r"我(?:换|改用|换成|换到|用的是|一直用|主要用|平时用)(?:了|成|到)?\s*[A-Za-z]", "主力机|我的电脑是"), False),
     "confirmation": (_rx(_en("without (?:asking|checking with|telling) me", "ask me (?:first|before)",
-                             "check with me", "my (?:explicit )?(?:ok|approval|permission)", "confirm with me"),
-                         "先问我|问过我|经过我|我同意|征得|先跟我确认"), False),
-    "study_method": (_rx(_en("i learn (?:much )?(?:better|best|more)", "learn better", "study best"),
-                         "我学[^，。]{0,6}(?:更快|更好)|学习方法|先[^，。]{0,6}(?:例子|例题)"), False),
+                             "check with me", "my (?:explicit )?(?:ok|okay|approval|permission|go-ahead)",
+                             "confirm with me", "before you (?:send|delete|run|deploy|book|buy|pay)"),
+                         "先问我|问过我|经过我|我同意|征得|先跟我确认|别擅自|不要擅自|我确认之前|先确认"), False),
+    "study_method": (_rx(_en("i learn (?:much )?(?:better|best|more)", "learn better", "study best", "quiz me",
+                             "flashcards?", "when i'm learning", "when i study"),
+                         "我学[^，。]{0,6}(?:更快|更好)|学习方法|先[^，。]{0,6}(?:例子|例题)|学东西的时候|我学习"), False),
     "code_style": (_rx(_en("commit messages?", "conventional commits", "code style", "naming conventions?",
-                           "type hints", "docstrings", "indentation"), "提交信息|代码风格|命名规范|缩进"), True),
+                           "type hints", "docstrings", "indentation", "snake_case", "camelcase", "tabs", "semicolons",
+                           "linter", "formatter"), "提交信息|代码风格|命名规范|缩进|注释|commit"), True),
 }  # fmt: skip
 FIRST_PERSON = _rx(
     _en("i", "i'm", "i've", "i'd", "me", "my", "we", "our", "us", "you", "your"), "我|你|给我|帮我"
@@ -727,6 +787,12 @@ class _PeopleFinder:
         match = NEW_PERSON_EN.search(sentence)
         if match and match.group(2).casefold() not in NAME_STOP:
             return match.group(2), ROLE_WORDS.get(match.group(1).casefold(), match.group(1).casefold())
+        match = NEW_PERSON_EN_APPOSITIVE.search(sentence)
+        if match and match.group(1).casefold() not in NAME_STOP:
+            return match.group(1), ROLE_WORDS.get(match.group(2).casefold(), match.group(2).casefold())
+        match = NEW_PERSON_ZH_SURNAME.search(sentence)
+        if match:
+            return match.group(2), ROLE_WORDS.get(match.group(1), "contact")
         match = NEW_PERSON_ZH.search(sentence)
         if match:
             role, name = (
