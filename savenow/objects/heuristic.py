@@ -215,10 +215,19 @@ _ROLES_ZH = (
     "学生|工程师|老师|教师|医生|设计师|分析师|程序员|经理|护士|律师|会计|研究生|博士|产品经理|运营|销售|翻译|编辑|记者|"
     "摄影师|厨师|药剂师|建筑师|自由职业|店主|老板娘|创业|实习生|教授|主播|博主|司机"
 )
+_TIMED_KEYS = (
+    "city",
+    "timezone",
+    "work_hours",
+    "quiet_hours",
+    "reminders",
+    "birthday",
+)  # times are their values
 SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
     # key: (pattern, needs a standing cue)
     "name": (re.compile(r"(?<![A-Za-z])(?:I'm|I am|[Mm]y name is|[Mm]y name's|[Tt]his is)\s+[A-Z][a-z]+(?![a-z])"
-                        r"|我叫[\u4e00-\u9fff]{1,3}|我的名字|我姓[\u4e00-\u9fff]"), False),
+                        r"|我叫[\u4e00-\u9fff]{1,3}|我的名字|我姓[\u4e00-\u9fff]"
+                        r"|^\s*我是(?:[小阿老][\u4e00-\u9fff]|[王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟][\u4e00-\u9fff]{1,2})(?=[，,。！!\s]|$)"), False),
     "nickname": (_rx(_en("call me", "you can call me", "address me as"),
                      "(?:叫|喊|称呼)我[\u4e00-\u9fffA-Za-z]{1,4}(?:就行|就好|吧|就可以)?"), False),
     "city": (_rx(_en("i live in", "i'm based in", "i am based in", "i've moved to", "we moved to", "moved to",
@@ -295,7 +304,8 @@ FIRST_PERSON = _rx(
 )
 THIRD_PERSON_START = re.compile(r"^\s*(?:他|她|他们|[Hh]e\b|[Ss]he\b|[Tt]hey\b)")
 REQUEST = _rx(
-    r"^\s*(?:帮我|给我|can you|could you|please (?:draft|write|check|find|look|tell|calculate))", flags=_I
+    r"^\s*(?:帮我(?!记)|给我(?:写|查|找|算|订|做|发|看|翻译)|can you|could you|please (?:draft|write|check|find|look|tell|calculate))",
+    flags=_I,
 )
 _SALIENT = re.compile(
     r"[A-Za-z]+/[A-Za-z_]+|(?:UTC|GMT)\s?[+-]\s?\d+|\d+(?:[.,:]\d+)+|[A-Za-z]*\d+[A-Za-z]+\w*|"
@@ -525,11 +535,7 @@ class OfflineObjectExtractor:
                         continue
                     if key in ("units", "travel", "diet") and not FIRST_PERSON.search(sentence):
                         continue
-                    if (
-                        ONE_OFF.search(sentence)
-                        and not STANDING.search(sentence)
-                        and key not in ("city", "timezone")
-                    ):
+                    if ONE_OFF.search(sentence) and not STANDING.search(sentence) and key not in _TIMED_KEYS:
                         continue
                     value = _clean(_drop_one_offs(sentence))
                     if len(norm_name(value)) < 3:

@@ -274,6 +274,7 @@ _NICKNAMES = {
     "tony": "anthony", "chuck": "charles", "hank": "henry", "sandy": "alexandra",
 }  # fmt: skip
 _CJK_SHORT_PREFIX = ("老", "小", "阿")
+_TITLES = {"mr", "mrs", "ms", "miss", "dr", "prof", "uncle", "aunt", "auntie", "sir", "madam", "coach"}
 _CJK_SHORT_SUFFIX = (
     "总",
     "哥",
@@ -292,9 +293,18 @@ _CJK_SHORT_SUFFIX = (
 
 
 def _surname_form(short: str, long: str) -> bool:
-    """老王 / 小王 / 王总 / 王哥 for 王建国 (a surname with a title or a familiar prefix)."""
+    """老王 / 小王 / 王总 / 王哥 for 王建国 (a surname with a title or a familiar prefix); 小雯 / 雯雯 for
+    李雯 (a given name's last character, doubled or with a familiar prefix)."""
     surname = long[0]
     if short[0] in _CJK_SHORT_PREFIX and short[1:] == surname:
+        return True
+    given = long[-1]
+    if (
+        len(short) == 2
+        and len(long) in (2, 3)
+        and short[1] == given
+        and (short[0] == given or short[0] in _CJK_SHORT_PREFIX)
+    ):
         return True
     return short[0] == surname and short[1:] in _CJK_SHORT_SUFFIX and len(long) in (2, 3)
 
@@ -307,7 +317,8 @@ def near_name(a: str, b: str) -> bool:
         return False
     short, long = sorted((na, nb), key=len)
     if short.isascii() and long.isascii():
-        words_a, words_b = normalize(a).split(), normalize(b).split()
+        words_a = [w for w in normalize(a).split() if w not in _TITLES] or normalize(a).split()
+        words_b = [w for w in normalize(b).split() if w not in _TITLES] or normalize(b).split()
         if set(words_a) & set(words_b) and min(len(words_a), len(words_b)) == 1:
             return True  # "Daniel" / "Daniel Ho"
         first_a, first_b = sorted((words_a[0], words_b[0]), key=len)

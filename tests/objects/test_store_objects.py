@@ -107,3 +107,8 @@ def test_file_round_trip_keeps_crlf_and_bom(tmp_path: Path) -> None:
 def test_more_name_forms() -> None:
     assert near_name("老王", "王建国") and near_name("王总", "王建国") and near_name("Mike", "Michael Chen")
     assert not near_name("老李", "王建国") and not near_name("王建国", "王建军")
+
+
+def test_given_name_and_title_forms() -> None:
+    assert near_name("小雯", "李雯") and near_name("雯雯", "李雯") and near_name("Mr Patel", "Raj Patel")
+    assert not near_name("小王", "李雯") and not near_name("雯雯", "李静")
