@@ -24,7 +24,7 @@ the user calls unimportant or asks not to record stay out. 宁缺毋滥.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..models import ChatMessage
@@ -67,6 +67,10 @@ ONE_OFF = _rx(
         r"\d{1,2}(?::\d\d)?\s?(?:am|pm)", "remind me", "right now", "later today", "this year"),
     r"\d{1,2}:\d\d|今天|今晚|明天|后天|昨天|这周|本周|周末|下周|提醒我|刚才|一会儿|\d+ ?点|早上|中午|晚上想",
 )  # fmt: skip
+TOPIC_FOLLOW_CUE = _rx(
+    _en("budget", "deadline", "decided", "the plan", "open question", "not sure yet"),
+    "预算|截止|定了|决定|方案|还没想好|待定",
+)
 HARD_ONE_OFF = _rx(_en(r"\d{1,2}(?::\d\d)?\s?(?:am|pm)", "remind me", "eta"), r"\d{1,2}:\d\d|提醒我|\d+ ?点")
 ASK = _rx(
     _en("what", "how much", "how many", "when does", "which", "where", "can you", "could you"),
@@ -106,7 +110,7 @@ PERSON_DURABLE = _rx(
     _en("moving to", "moved to", "joins", "joined", "is joining", "takes over", "took over", "is now", "is our",
         "is my", "stays", "remains", "contact for", "escalation", "owns", "in charge of", "responsible for",
         "works (?:at|for|as)", "lives in", "allergic", "allergy", "prefers", "hates", "loves", "never", "always",
-        "doesn't (?:eat|like|drink)", "can't eat", "from (?:january|february|march|april|may|june|july|august|"
+        "doesn't (?:eat|like|drink)", "can't eat", "can't have", "cannot have", "can't drink", "from (?:january|february|march|april|may|june|july|august|"
         "september|october|november|december|next month)", "every (?:week|day|month|monday|tuesday|wednesday|"
         "thursday|friday|saturday|sunday)", "birthday", "ahead", "in advance", "lead time", "retired", "promoted",
         "engaged", "married", "divorced", "pregnant", "started (?:at|a|her|his|their|school|work)", "new job",
@@ -245,6 +249,9 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                        "我是做[^，。]{1,10}的", "我(?:在|读)[^，。]{0,8}(?:大学|研究生|博士|大[一二三四]|研[一二三])",
                        "我(?:开|经营)了?[^，。]{0,10}(?:店|公司|工作室)", "我的工作是", "我做[^，。]{1,8}(?:工作|行业)"), False),
     "birthday": (_rx(_en("my birthday", "i was born", "born on"), "我的?生日"), False),
+    "code_style": (_rx(_en("commit messages?", "conventional commits", "code style", "naming conventions?",
+                           "type hints", "docstrings", "indentation", "snake_case", "camelcase", "tabs", "semicolons",
+                           "linter", "formatter"), "提交信息|代码风格|命名规范|缩进|注释|commit"), True),
     "language_preference": (_rx(r"(?:reply|replies|answer|respond|write|talk|speak|text)\w*[^.]{0,30}(?:English|Chinese|"
                                 r"Mandarin|Cantonese|Spanish|French|German|Japanese|Korean)",
                                 "(?:用|回复|回答|说|跟我说|和我聊)[^，。]{0,6}(?:中文|英文|英语|日语|粤语|普通话|繁体|简体)",
@@ -295,9 +302,6 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
     "study_method": (_rx(_en("i learn (?:much )?(?:better|best|more)", "learn better", "study best", "quiz me",
                              "flashcards?", "when i'm learning", "when i study"),
                          "我学[^，。]{0,6}(?:更快|更好)|学习方法|先[^，。]{0,6}(?:例子|例题)|学东西的时候|我学习"), False),
-    "code_style": (_rx(_en("commit messages?", "conventional commits", "code style", "naming conventions?",
-                           "type hints", "docstrings", "indentation", "snake_case", "camelcase", "tabs", "semicolons",
-                           "linter", "formatter"), "提交信息|代码风格|命名规范|缩进|注释|commit"), True),
 }  # fmt: skip
 FIRST_PERSON = _rx(
     _en("i", "i'm", "i've", "i'd", "me", "my", "we", "our", "us", "you", "your"), "我|你|给我|帮我"
@@ -347,6 +351,28 @@ def _clean(text: str) -> str:
         previous = text
         text = _LEADING.sub("", text, count=1)
     return text.strip(" ，,。.；;：:!！")
+
+
+def _self_hits(sentence: str, allowed: Callable[[str], bool]) -> list[tuple[str, str]]:
+    """The vocabulary keys a sentence speaks to, each with its part of the sentence: one key per
+    clause run ("我一般晚上十点以后才写代码，早上别给我发消息" → work_hours, quiet_hours)."""
+    parts = clauses(sentence)
+    first: dict[str, int] = {}
+    for key, (pattern, _) in SELF_RULES.items():
+        if not pattern.search(sentence) or not allowed(key):
+            continue
+        at = next((i for i, part in enumerate(parts) if pattern.search(part)), -1)
+        first.setdefault(key, at)
+    categories = {SELF_KEYS[key] for key in first}
+    if len(first) <= 1 or len(categories) == 1 or any(at < 0 for at in first.values()):
+        return [(key, sentence) for key in list(first)[:1]]
+    starts: dict[int, str] = {}
+    for key, at in first.items():
+        starts.setdefault(at, key)  # a clause two keys share goes to the one listed first
+    order = sorted(starts)
+    joiner = "" if has_cjk(sentence) else " "
+    bounds = [*order, len(parts)]
+    return [(starts[at], joiner.join(parts[at : bounds[n + 1]]).rstrip("，, ")) for n, at in enumerate(order)]
 
 
 REPLACEMENT = _rx(
@@ -449,8 +475,11 @@ class OfflineObjectExtractor:
                 said.dismissed = True
         return msgs
 
-    def _follow_ups(self, msgs: list[_Msg], pos: int) -> list[_Msg]:
-        """The user's answers to the assistant's follow-up questions right after msgs[pos]."""
+    def _follow_ups(
+        self, msgs: list[_Msg], pos: int, *, after_ack: re.Pattern[str] | None = None
+    ) -> list[_Msg]:
+        """The user's answers to the assistant's follow-up questions right after msgs[pos]; with
+        ``after_ack``, also a message after a short acknowledgement that carries such a cue."""
         found: list[_Msg] = []
         cursor = pos + 1
         while cursor < len(msgs):
@@ -461,6 +490,10 @@ class OfflineObjectExtractor:
                     QUESTION.search(prev.text.splitlines()[-1] if prev.text else "")
                 )
                 continues = continues or (prev.user and prev in (msgs[pos], *found) and len(found) < 3)
+                acked = not prev.user and len(prev.text) <= 25 and after_ack is not None
+                continues = continues or (
+                    acked and after_ack is not None and bool(after_ack.search(msg.text))
+                )
                 if not continues or QUESTION.search(msg.text) or SWITCH.match(msg.text) or msg.dismissed:
                     break
                 found.append(msg)
@@ -527,17 +560,18 @@ class OfflineObjectExtractor:
                     continue
                 if people.names_in(sentence) or people.new_person(sentence) or THIRD_PARTY.search(sentence):
                     continue  # someone else's preference is theirs, never the user's
-                for key, (pattern, needs_standing) in SELF_RULES.items():
-                    if not pattern.search(sentence):
-                        continue
-                    corrects = bool(values.get(key)) and bool(CORRECTION.search(sentence))
-                    if needs_standing and not STANDING.search(sentence) and not corrects:
-                        continue
+                standing = bool(STANDING.search(sentence))
+                correcting = bool(CORRECTION.search(sentence))
+
+                def allowed(key: str) -> bool:
+                    return standing or not SELF_RULES[key][1] or (correcting and bool(values.get(key)))
+
+                for key, part in _self_hits(sentence, allowed):
                     if key in ("units", "travel", "diet") and not FIRST_PERSON.search(sentence):
                         continue
                     if ONE_OFF.search(sentence) and not STANDING.search(sentence) and key not in _TIMED_KEYS:
                         continue
-                    value = _clean(_drop_one_offs(sentence))
+                    value = _clean(_drop_one_offs(part))
                     if len(norm_name(value)) < 3:
                         continue
                     if CORRECTION.search(sentence) or CORRECTION.search(msg.text[:12]):
@@ -546,7 +580,6 @@ class OfflineObjectExtractor:
                     values.setdefault(key, [])
                     if value not in [v for v, _ in values[key]]:
                         values[key].append((value, msg.at))
-                    break
         out = []
         for key, items in values.items():
             if not items:
@@ -674,7 +707,7 @@ class OfflineObjectExtractor:
                     if _mentioned_topic(s, topics, tokens, shared) == topic
                     or (_mentioned_topic(s, topics, tokens, shared) is None and msg.index not in used)
                 ]
-                follow_ups = self._follow_ups(msgs, pos)
+                follow_ups = self._follow_ups(msgs, pos, after_ack=TOPIC_FOLLOW_CUE)
                 follow = [s for m in follow_ups if m.index not in used for s in sentences(m.text)
                           if _mentioned_topic(s, topics, tokens, shared) in (None, topic)]  # fmt: skip
                 used.update(m.index for m in follow_ups)
@@ -912,8 +945,8 @@ def _title(content: str, kind: str | None, window: str) -> str:
     for match in _TERM.finditer(window):
         terms[match.group(0)] = terms.get(match.group(0), 0) + 1
     term = max(terms, key=lambda t: (terms[t], -window.find(t)), default=None) if terms else None
-    if generic or len(head) > 40:
-        head = content[:40].rstrip(" ，,")
+    if generic or len(head) > (24 if has_cjk(head) else 48):
+        head = clauses(content)[0].rstrip(" ，,")[:40] if content else ""
     if kind and term and term.casefold() not in content.casefold() and not any(c.isdigit() for c in term):
         return f"{kind} ({term}): {head}"[:80]
     return head[:80]
