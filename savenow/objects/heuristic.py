@@ -563,7 +563,7 @@ class OfflineObjectExtractor:
                 standing = bool(STANDING.search(sentence))
                 correcting = bool(CORRECTION.search(sentence))
 
-                def allowed(key: str) -> bool:
+                def allowed(key: str, standing: bool = standing, correcting: bool = correcting) -> bool:
                     return standing or not SELF_RULES[key][1] or (correcting and bool(values.get(key)))
 
                 for key, part in _self_hits(sentence, allowed):
