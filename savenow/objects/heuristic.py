@@ -150,8 +150,19 @@ _SURNAMES = (
     "谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
 )
 NEW_PERSON_ZH_SURNAME = re.compile(
-    r"我的?(同事|朋友|老板|合伙人|客户|供应商|室友|同学|老师|领导|上司|导师|邻居|房东)"
+    r"我的?(同事|朋友|老板|合伙人|客户|供应商|室友|同学|老师|领导|上司|导师|邻居|房东|表妹|表姐|表哥|表弟|堂弟|堂妹|"
+    r"舅舅|姑姑|阿姨|叔叔|侄子|侄女|外甥|外甥女)"
     rf"((?:小|老|阿)[{_SURNAMES}]|[{_SURNAMES}](?:总|哥|姐|老师|工|经理|阿姨|叔)|[{_SURNAMES}][\u4e00-\u9fff]{{1,2}}(?=[，,。\s说是也在要会]))"
+)
+KIN_ZH = {
+    "我妈": "妈妈", "妈妈": "妈妈", "我爸": "爸爸", "爸爸": "爸爸", "外婆": "外婆", "奶奶": "奶奶", "爷爷": "爷爷",
+    "外公": "外公", "姥姥": "姥姥", "姥爷": "姥爷", "婆婆": "婆婆", "公公": "公公", "岳母": "岳母", "岳父": "岳父",
+    "老婆": "老婆", "老公": "老公", "女儿": "女儿", "儿子": "儿子", "哥哥": "哥哥", "姐姐": "姐姐", "弟弟": "弟弟",
+    "妹妹": "妹妹", "我哥": "哥哥", "我姐": "姐姐", "我弟": "弟弟", "我妹": "妹妹",
+}  # fmt: skip
+KIN_ZH_START = re.compile(r"^\s*(?:我的?)?(" + "|".join(sorted(KIN_ZH, key=len, reverse=True)) + r")")
+KIN_DURABLE = _rx(
+    _en("allergic"), "过敏|不吃|不能吃|不喝|吃素|忌口|血压|糖尿病|生日|退休|搬到|住在|喜欢|讨厌|受不了|怕"
 )
 NEW_PERSON_EN_APPOSITIVE = re.compile(
     r"(?<![A-Za-z'])([A-Z][a-z]{2,})(?:,| is| \()\s*(?:my|our) (?:new )?(supplier|vendor|boss|manager|colleague|coworker|"
@@ -204,8 +215,9 @@ OPEN_QUESTION = _rx(
 )  # fmt: skip
 NEW_TOPIC = _rx(
     _en("new (?:side )?project", "started (?:a|working on)", "working on a new", "big thing (?:right now )?is",
-        "new repo", "kicked off"),
-    "开了个新|新开了?个|新项目|在做一个|搞了个|新建了?一个|启动了?一个",
+        "new repo", "kicked off", "starting a new", "i'm starting", "i'm building", "building a", "planning a",
+        "side project", "new venture", "new initiative"),
+    "开了个新|新开了?个|新项目|在做一个|搞了个|新建了?一个|启动了?一个|在搞一个|打算做一个|准备做一个|新坑|开坑|立项",
 )  # fmt: skip
 TOPIC_GENERIC = {"project", "plan", "app", "the", "a", "of", "and", "final", "new", "my", "项目", "计划"}
 
@@ -832,6 +844,9 @@ class _PeopleFinder:
         match = NEW_PERSON_ZH_SURNAME.search(sentence)
         if match:
             return match.group(2), ROLE_WORDS.get(match.group(1), "contact")
+        kin = KIN_ZH_START.search(sentence)
+        if kin and KIN_DURABLE.search(sentence[kin.end() :]):
+            return KIN_ZH[kin.group(1)], "family"
         match = NEW_PERSON_ZH.search(sentence)
         if match:
             role, name = (
@@ -909,8 +924,13 @@ _QUOTED = re.compile(r"[「“\"']([^」”\"']{2,40})[」”\"']")
 _TITLE_CASE = re.compile(r"\bthe ((?:[A-Z][\w\-]*\s?){1,4})")
 
 
+_IDENTIFIER_NAME = re.compile(
+    r"(?<![\w/.-])([a-z][a-z0-9]*(?:-[a-z0-9]+)+|[A-Z][a-z]+[A-Z][A-Za-z]+)(?![\w/.-])"
+)
+
+
 def _project_name(text: str) -> str | None:
-    for rx in (_NAME_AFTER, _QUOTED, _TITLE_CASE):
+    for rx in (_NAME_AFTER, _QUOTED, _TITLE_CASE, _IDENTIFIER_NAME):
         match = rx.search(text)
         if match:
             name = match.group(1).strip(" ,.，。")

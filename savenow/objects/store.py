@@ -16,6 +16,7 @@ serialize and each one re-reads what the previous one wrote (no lost update).
 from __future__ import annotations
 
 import hashlib
+import secrets
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -586,7 +587,7 @@ class ObjectStore:
             return
         record = {
             "type": "change",
-            "id": hashlib.sha256(f"{self._now()}{change.files}".encode()).hexdigest()[:12],
+            "id": secrets.token_hex(6),
             "time": self._now(),
             "op": change.op,
             "files": change.files,

@@ -230,3 +230,15 @@ def test_list_and_show(install: Install, savenow: Runner) -> None:
     assert all(i["path"].startswith("memory/objects/") for i in items)
     _status, out, _ = savenow("objects", "show", items[0]["id"])
     assert out.startswith("---\n")
+
+
+def test_the_same_change_again_after_an_undo_can_be_undone_too(install: Install, savenow: Runner) -> None:
+    savenow("objects", "upsert", "--json-file", install.seed(WANG))
+    [path] = install.object_files()
+    first = path.read_bytes()
+    more = install.seed({**WANG, "facts": ["周五也来"]}, "b.json")
+    savenow("objects", "upsert", "--json-file", more)
+    assert savenow("objects", "undo")[0] == 0
+    savenow("objects", "upsert", "--json-file", more)  # the very same change, at the same (fixed) time
+    assert savenow("objects", "undo")[0] == 0
+    assert path.read_bytes() == first
