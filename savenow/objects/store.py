@@ -16,8 +16,8 @@ serialize and each one re-reads what the previous one wrote (no lost update).
 from __future__ import annotations
 
 import hashlib
-import secrets
 import re
+import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
