@@ -71,6 +71,7 @@ TOPIC_FOLLOW_CUE = _rx(
     _en("budget", "deadline", "decided", "the plan", "open question", "not sure yet"),
     "预算|截止|定了|决定|方案|还没想好|待定",
 )
+JOKE = _rx(_en("lol", "lmao", "haha+", "hehe", "jk", "kidding"), "哈哈|呵呵|笑死|😂|🤣|😆")
 HARD_ONE_OFF = _rx(_en(r"\d{1,2}(?::\d\d)?\s?(?:am|pm)", "remind me", "eta"), r"\d{1,2}:\d\d|提醒我|\d+ ?点")
 ASK = _rx(
     _en("what", "how much", "how many", "when does", "which", "where", "can you", "could you"),
@@ -668,8 +669,13 @@ class OfflineObjectExtractor:
         return out
 
     def _person_fact(self, sentence: str, person: _Person) -> str | None:
-        if ASK.search(sentence) or REQUEST.search(sentence) or QUESTION.search(sentence):
-            return None
+        if (
+            ASK.search(sentence)
+            or REQUEST.search(sentence)
+            or QUESTION.search(sentence)
+            or JOKE.search(sentence)
+        ):
+            return None  # questions, requests and jokes are not facts about a person
         kept = [c for c in clauses(sentence) if not (ONE_OFF.search(c) and not STANDING.search(c))]
         if not kept:
             return None
