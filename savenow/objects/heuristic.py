@@ -366,9 +366,15 @@ def _clean(text: str) -> str:
     return text.strip(" ，,。.；;：:!！")
 
 
+# One pass over the sentence first: most sentences speak to no key at all (a superset, case-insensitive).
+_SELF_GATE = re.compile("|".join(f"(?:{pattern.pattern})" for pattern, _ in SELF_RULES.values()), _I)
+
+
 def _self_hits(sentence: str, allowed: Callable[[str], bool]) -> list[tuple[str, str]]:
     """The vocabulary keys a sentence speaks to, each with its part of the sentence: one key per
     clause run ("我一般晚上十点以后才写代码，早上别给我发消息" → work_hours, quiet_hours)."""
+    if not _SELF_GATE.search(sentence):
+        return []
     parts = clauses(sentence)
     first: dict[str, int] = {}
     for key, (pattern, _) in SELF_RULES.items():
