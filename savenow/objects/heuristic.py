@@ -645,7 +645,8 @@ class OfflineObjectExtractor:
                     )
                     person.relation = person.relation or relation
                     intro = _clean(sentence)
-                    if not ASK.search(sentence) and intro not in person.facts:
+                    passing = ONE_OFF.search(sentence) or JOKE.search(sentence) or ASK.search(sentence)
+                    if not passing and intro not in person.facts:
                         person.facts.append(intro)
                         person.at = msg.at
                 elif last is not None and (
@@ -737,7 +738,10 @@ class OfflineObjectExtractor:
                 used.update(m.index for m in follow_ups)
                 for part in [*whole, *follow]:
                     status = status or next((s for s, rx in STATUS.items() if rx.search(part)), None)
-                    text = _clean(_drop_clauses(part, HARD_ONE_OFF))
+                    # A side remark in the same message loses its one-off clauses (today, this week …);
+                    # the topic's own sentence and the answers to the assistant lose only times and reminders.
+                    side = part in whole and part != sentence
+                    text = _clean(_drop_clauses(part, ONE_OFF if side else HARD_ONE_OFF))
                     if len(norm_name(text)) < 4 or DISMISS.search(part) or ACK.match(text):
                         continue
                     bucket = note.questions if OPEN_QUESTION.search(part) else note.conclusions

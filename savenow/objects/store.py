@@ -111,13 +111,15 @@ def _parse_time(value: Any) -> datetime | None:
 
 
 _IDENT = re.compile(r"[\w.:/+-]*\d[\w.:/+-]*")
+_YEAR = re.compile(r"(?:19|20)\d\d")
 
 
 def same_note(a: MemoryObject, b: MemoryObject) -> bool:
     """Two saved notes about the same thing: a shared identifier (an address, a code, a number
     with separators) or nearly the same text."""
-    ids_a = {m for m in _IDENT.findall(a.summary) if len(m) >= 5}
-    ids_b = {m for m in _IDENT.findall(f"{b.summary} {b.detail or ''}") if len(m) >= 5}
+    ids_a = {m.strip(".:/+-") for m in _IDENT.findall(a.summary)}
+    ids_b = {m.strip(".:/+-") for m in _IDENT.findall(f"{b.summary} {b.detail or ''}")}
+    ids_a = {m for m in ids_a if len(m) >= 4 and not _YEAR.fullmatch(m)}
     if ids_a & ids_b:
         return True
     return similarity(a.summary, b.summary) >= 0.75
