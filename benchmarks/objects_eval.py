@@ -169,7 +169,8 @@ def run_cli(case: dict[str, Any], root: Path) -> list[dict[str, Any]]:
     if case["objects_before"]:
         seed = root / "before.json"
         seed.write_text(json.dumps(case["objects_before"], ensure_ascii=False), encoding="utf-8")
-        done = subprocess.run([*base, "upsert", "--json-file", str(seed), "--json", *flags],
+        # --new: objects_before is the truth, so two stored names that look alike (Ken / Kenji) both exist.
+        done = subprocess.run([*base, "upsert", "--json-file", str(seed), "--new", "--json", *flags],
                               capture_output=True, text=True, env=env, check=False)  # fmt: skip
         if done.returncode != 0:
             raise RuntimeError(f"upsert failed: {done.stderr.strip()}")
@@ -190,7 +191,7 @@ def run_in_process(case: dict[str, Any], root: Path) -> list[dict[str, Any]]:
 
     store = ObjectStore(root / "ws", Clock(fixed=parse_now(f"{case['date']}T20:00:00+00:00")))
     if case["objects_before"]:
-        store.upsert(parse_upsert(case["objects_before"]))
+        store.upsert(parse_upsert(case["objects_before"]), allow_near=True)
     messages = [ChatMessage(role=m["role"], text=m["text"], timestamp=m["ts"]) for m in case["transcript"]]
     stored = store.load()
     candidates = OfflineObjectExtractor().propose(messages, stored)

@@ -117,7 +117,7 @@ def _resolve(
     cand: Candidate, store: ObjectStore, stored: list[Stored], stones: list[dict[str, Any]]
 ) -> Proposal | None:
     obj = cand.obj
-    existing = store.match(obj, stored)
+    existing = store.match(obj, stored, same_saved_note=True)
     variant = cand.variant
     if existing is None and obj.type in ("relationship", "topic"):
         near = store.near(obj, stored)

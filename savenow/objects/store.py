@@ -180,14 +180,17 @@ class ObjectStore:
             f"没有 id 或名称为 {ref!r} 的记忆对象；`savenow objects list` 可查看全部。",
         )
 
-    def match(self, obj: MemoryObject, stored: list[Stored]) -> Stored | None:
-        """The stored object with the same identity (name or alias, or category + key); a saved
-        note also matches one that holds the same identifiers or nearly the same text."""
+    def match(
+        self, obj: MemoryObject, stored: list[Stored], *, same_saved_note: bool = False
+    ) -> Stored | None:
+        """The stored object with the same identity (name or alias, or category + key, or a saved
+        note's title); with ``same_saved_note`` (extraction), also a saved note that holds the same
+        identifiers or nearly the same text — the user restating it is a skip, not a new note."""
         keys = set(identity_keys(obj))
         for item in stored:
             if item.obj.type == obj.type and keys & set(identity_keys(item.obj)):
                 return item
-        if obj.type == "saved":
+        if obj.type == "saved" and same_saved_note:
             return next(
                 (item for item in stored if item.obj.type == "saved" and same_note(obj, item.obj)), None
             )
