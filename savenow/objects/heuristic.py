@@ -55,11 +55,13 @@ STANDING = _rx(
     "以后|今后|往后|一直|永远|总是|每次|默认|都用|都按|别|(?<!要)不要|记着|记住|我喜欢|我习惯|我讨厌|改成|还是|就行|不吃|不能|"
     "尽量|统一|一律|麻烦|请用|都给我|给我用",
 )  # fmt: skip
+ADDITIVE = _rx(r"^\s*(?:also|and|plus|oh and|another thing|还有|另外|而且|再加上|顺便)", flags=_I)
 CORRECTION = _rx(
     _en("actually", "instead", "scratch that", "change (?:that|it) to", "on second thought", "rather", "no wait",
+        "let's do", "go back to", "switch back",
         "make (?:that|it)",
         "let's go back", "go back to"),
-    "改成|算了|还是|不对|换成|重新说|更正|太死了",
+    "改成|算了|还是|不对|换成|重新说|更正|太死了|改一下|纠正|换回|改回",
 )  # fmt: skip
 ONE_OFF = _rx(
     _en("today", "tonight", "tomorrow", "yesterday", "this (?:morning|afternoon|evening|weekend|week)",
@@ -121,7 +123,8 @@ PERSON_DURABLE = _rx(
         "no longer", "anymore", "any more"),
     "调去|调到|搬到|升职|现在是|负责|过敏|不吃|不喝|不喜欢|讨厌|喜欢|永远|从来|一直|以后|每周|每天|每月|改成|入职|"
     "离职|换工作|生日|住在|提前|退休|结婚|订婚|怀孕|接手|接替|开始|换了|考上|毕业|在读|上学|上班|工作|报了|爱吃|爱喝|"
-    "不爱|最爱|受不了|怕|不能|只吃|只喝|习惯|平时|总是|经常|每次|不再|现在在|现在做|当了|成了|转岗|搬去|回国|出国",
+    "不爱|最爱|受不了|怕|不能|只吃|只喝|习惯|平时|总是|经常|每次|不再|现在在|现在做|当了|成了|转岗|搬去|回国|出国|"
+    "去[^，。]{0,6}(?:读|工作|上班|上学)|读 ?(?:MBA|研|博|书|大学)|预产期|生了",
 )  # fmt: skip
 PERSON_VERB = _rx(
     _en("is", "was", "takes", "took", "joined", "joins", "stays", "remains", "moved", "moving", "is moving",
@@ -567,6 +570,7 @@ class OfflineObjectExtractor:
 
     def _self(self, msgs: list[_Msg], people: _PeopleFinder, saved_texts: set[str]) -> list[Candidate]:
         values: dict[str, list[tuple[str, str | None]]] = {}
+        said_in: dict[str, int] = {}
         for msg in msgs:
             if not msg.user or msg.dismissed:
                 continue
@@ -596,7 +600,10 @@ class OfflineObjectExtractor:
                     if CORRECTION.search(sentence) or CORRECTION.search(msg.text[:12]):
                         values[key] = []
                         value = _from_replacement(value)
+                    elif values.get(key) and said_in.get(key) != msg.index and not ADDITIVE.match(sentence):
+                        values[key] = []  # said again later: only the final value counts
                     values.setdefault(key, [])
+                    said_in[key] = msg.index
                     if value not in [v for v, _ in values[key]]:
                         values[key].append((value, msg.at))
         out = []
