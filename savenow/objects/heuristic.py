@@ -49,11 +49,13 @@ def _rx(*parts: str, flags: int = _I) -> re.Pattern[str]:
 
 STANDING = _rx(
     _en("from now on", "going forward", "in (?:the )?future", "for the future", "always", "never", "every time",
-        "whenever", "by default", "stop", "keep it", "no need to", "i prefer", "i'd rather", "please use",
+        "whenever", "by default", "stop", "keep it", "keep your", "keep (?:the )?(?:answers|replies|messages)",
+        "at most", "max", "no more than", "skip the", "avoid", "no more", "no need to", "i prefer", "i'd rather",
+        "please use",
         "please don't", "please keep", "^no ", "make sure", "i'd prefer", "i like", "i want", "i hate", "i learn",
         "i don't", "don't", "do not", "rule"),
     "以后|今后|往后|一直|永远|总是|每次|默认|都用|都按|别|(?<!要)不要|记着|记住|我喜欢|我习惯|我讨厌|改成|还是|就行|不吃|不能|"
-    "尽量|统一|一律|麻烦|请用|都给我|给我用",
+    "尽量|统一|一律|麻烦|请用|都给我|给我用|最多|不超过|以内|少用|不用",
 )  # fmt: skip
 ADDITIVE = _rx(r"^\s*(?:also|and|plus|oh and|another thing|还有|另外|而且|再加上|顺便)", flags=_I)
 CORRECTION = _rx(
@@ -235,14 +237,11 @@ _ROLES_ZH = (
     "学生|工程师|老师|教师|医生|设计师|分析师|程序员|经理|护士|律师|会计|研究生|博士|产品经理|运营|销售|翻译|编辑|记者|"
     "摄影师|厨师|药剂师|建筑师|自由职业|店主|老板娘|创业|实习生|教授|主播|博主|司机"
 )
-_TIMED_KEYS = (
-    "city",
-    "timezone",
-    "work_hours",
-    "quiet_hours",
-    "reminders",
-    "birthday",
-)  # times are their values
+_TIMED_KEYS = ("city", "timezone", "work_hours", "quiet_hours", "birthday")  # times are their values
+CLOCK_OR_DAY = _rx(
+    _en(r"\d{1,2}(?::\d\d)?\s?(?:am|pm)", "today", "tonight", "tomorrow"),
+    r"\d{1,2}:\d\d|\d+ ?点|今天|明天|今晚",
+)
 SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
     # key: (pattern, needs a standing cue)
     "name": (re.compile(r"(?<![A-Za-z])(?:I'm|I am|[Mm]y name is|[Mm]y name's|[Tt]his is)\s+[A-Z][a-z]+(?![a-z])"
@@ -286,10 +285,10 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
     "quiet_hours": (_rx(_en("don't (?:message|text|ping|disturb|call)", "never (?:message|text|ping|call) me",
                             "no (?:messages|pings|notifications) (?:after|before|on)", "quiet hours", "do not disturb",
                             "leave me alone (?:after|on|during)"),
-                        "别[^，。]{0,8}(?:发消息|打扰|找我|提醒我)|免打扰|不要在[^，。]{0,8}(?:发|打扰|找)|"
+                        "别[^，。]{0,8}(?:发[^，。]{0,8}消息|打扰|找我|提醒我)|免打扰|不要在[^，。]{0,8}(?:发|打扰|找)|"
                         "[0-9一二三四五六七八九十]+点(?:以后|之后|后|前|以前)[^，。]{0,4}(?:别|不要)"), True),
     "reminders": (_rx(r"remind(?:ers?)? (?:me )?[^.]{0,30}(?:before|ahead|in advance|early|the day before)",
-                      _en("reminders? should"), "提前[^，。]{0,8}提醒|提醒[^，。]{0,8}提前|提醒我的时候"), True),
+                      _en("reminders? should"), "提前[^，。]{0,8}提醒|提醒[^，。]{0,8}提前|提醒我的时候"), False),
     "reply_length": (_rx(r"(?:reply|replies|answer|answers|response|responses|message|messages)[^.]{0,40}(?:short|long|"
                          r"concise|brief|sentences?|words|characters|paragraphs?|lines?)",
                          _en("conclusion first", "tl;?dr", "bottom line first", "too long", "keep it short",
@@ -308,8 +307,8 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                        "上班时间|工作时间|我[^，。]{0,6}(?:点|晚上|白天|早上)[^，。]{0,6}(?:上班|工作|写代码|开工|下班)|"
                        "我一般[^，。]{0,8}(?:上班|工作|下班)"), False),
     "tools": (_rx(r"(?<![A-Za-z])I (?:switched|moved|changed) (?:over )?to", r"(?<![A-Za-z])I(?:'m| am) (?:now )?using",
-                  r"(?<![A-Za-z])I (?:mainly |mostly |only )?use", _en("my editor", "my ide", "switched from", "i'm on (?:a )?mac",
-                  "i'm on linux", "i'm on windows", "my laptop is", "i code in", "i write (?:mostly )?in"),
+                  r"(?<![A-Za-z])I (?:mainly |mostly |only )?use", _en("my editor", "my ide", "switched from", "i'm on (?:a )?mac(?:os|book)?",
+                  "i'm on linux", "i'm on ubuntu", "i'm on windows", "my laptop is", "i code in", "i write (?:mostly )?in"),
                   r"我(?:换|改用|换成|换到|用的是|一直用|主要用|平时用)(?:了|成|到)?\s*[A-Za-z]", "主力机|我的电脑是"), False),
     "confirmation": (_rx(_en("without (?:asking|checking with|telling) me", "ask me (?:first|before)",
                              "check with me", "my (?:explicit )?(?:ok|okay|approval|permission|go-ahead)",
@@ -378,7 +377,11 @@ def _self_hits(sentence: str, allowed: Callable[[str], bool]) -> list[tuple[str,
     clause run ("我一般晚上十点以后才写代码，早上别给我发消息" → work_hours, quiet_hours)."""
     if not _SELF_GATE.search(sentence):
         return []
-    parts = clauses(sentence)
+    parts = [
+        p
+        for p in re.split(r"(?<=[，,;；])\s*|\s+(?=(?:so|but|because|and then)\s)", sentence)
+        if p and p.strip()
+    ]
     first: dict[str, int] = {}
     for key, (pattern, _) in SELF_RULES.items():
         if not pattern.search(sentence) or not allowed(key):
@@ -386,7 +389,8 @@ def _self_hits(sentence: str, allowed: Callable[[str], bool]) -> list[tuple[str,
         at = next((i for i, part in enumerate(parts) if pattern.search(part)), -1)
         first.setdefault(key, at)
     categories = {SELF_KEYS[key] for key in first}
-    if len(first) <= 1 or len(categories) == 1 or any(at < 0 for at in first.values()):
+    one_category = len(categories) == 1 and categories != {"identity"}  # identity keys are separate facts
+    if len(first) <= 1 or one_category or any(at < 0 for at in first.values()):
         return [(key, sentence) for key in list(first)[:1]]
     starts: dict[int, str] = {}
     for key, at in first.items():
@@ -592,9 +596,14 @@ class OfflineObjectExtractor:
                 for key, part in _self_hits(sentence, allowed):
                     if key in ("units", "travel", "diet") and not FIRST_PERSON.search(sentence):
                         continue
-                    if ONE_OFF.search(sentence) and not STANDING.search(sentence) and key not in _TIMED_KEYS:
+                    if key == "reminders":
+                        if CLOCK_OR_DAY.search(part):
+                            continue  # "remind me 10 minutes before the 3pm call" is a reminder, not a rule
+                    elif (
+                        ONE_OFF.search(sentence) and not STANDING.search(sentence) and key not in _TIMED_KEYS
+                    ):
                         continue
-                    value = _clean(_drop_one_offs(part))
+                    value = _clean(_drop_clauses(part, CLOCK_OR_DAY if key == "reminders" else ONE_OFF))
                     if len(norm_name(value)) < 3:
                         continue
                     if CORRECTION.search(sentence) or CORRECTION.search(msg.text[:12]):
