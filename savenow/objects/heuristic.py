@@ -72,8 +72,8 @@ ONE_OFF = _rx(
     r"\d{1,2}:\d\d|今天|今晚|明天|后天|昨天|这周|本周|周末|下周|提醒我|刚才|一会儿|\d+ ?点|早上|中午|晚上想",
 )  # fmt: skip
 TOPIC_FOLLOW_CUE = _rx(
-    _en("budget", "deadline", "decided", "the plan", "open question", "not sure yet"),
-    "预算|截止|定了|决定|方案|还没想好|待定",
+    _en("budget", "deadline", "decided", "the plan", "open question", "not sure yet", "aiming", "goal", "target"),
+    "预算|截止|定了|决定|方案|还没想好|待定|目标",
 )
 JOKE = _rx(_en("lol", "lmao", "haha+", "hehe", "jk", "kidding"), "哈哈|呵呵|笑死|😂|🤣|😆")
 HARD_ONE_OFF = _rx(_en(r"\d{1,2}(?::\d\d)?\s?(?:am|pm)", "remind me", "eta"), r"\d{1,2}:\d\d|提醒我|\d+ ?点")
@@ -197,21 +197,25 @@ TOPIC_DECISION = _rx(
         "root cause", "turns out", "because", "we're using", "is on hold", "going to use", "gonna use", "we'll go",
         "launched", "shipped", "released", "finished", "deadline", "next step", "blocked on", "waiting (?:for|on)",
         "moved to", "switching", "chose", "picked", "agreed", "confirmed", "done", "works now", "fixed by",
-        "the answer is", "we need", "must", "budget", "target"),
+        "the answer is", "we need", "must", "budget", "target", "raising", "lowering", "changing",
+        "from (?:january|february|march|april|may|june|july|august|september|october|november|december|next)",
+        "starting (?:next|in|from)", "aiming for", "goal is"),
     "决定|定了|定为|就用|改用|改成|选了|确定|以后|专心|原因|是因为|是按|结论|方案|归档|关了|停了|定下来|上线|发布|完成|"
     "搞定|下一步|卡在|等[^，。]{0,6}(?:回复|审批|结果)|用了|换成|选|预算|目标|截止|deadline|先做|后做|不做|只做|必须",
 )  # fmt: skip
 STATUS = {
     "archived": _rx(_en("shut (?:it )?down", "closed (?:it|down|for good)", "archive", "archived", "abandon(?:ed)?",
                         "give up", "gave up", "killed it", "for good", "dropping it", "wrapped up", "done with it", "is dead",
-                        "retired it", "sunset"),
+                        "retired it", "sunset", "closing (?:the|it|down|my)", "shutting (?:it|down|the)",
+                        "close (?:it|the [\\w ]{1,20}) down", "not doing .{0,20} anymore"),
                     "关了|关掉|归档|不做了|放弃|彻底停|永久关闭|不搞了|黄了|结束了|完结"),
     "paused": _rx(_en("pause", "paused", "pausing", "on hold", "shelve", "shelved", "shelving", "put (?:it|that|this) aside",
                       "on ice", "on the back burner", "take a break from", "parking"),
                   "先停|停了|暂停|搁置|放一放|先放着|等[^，。]{0,8}再(?:弄|做|说|看|搞)|先不搞|缓一缓|停一停"),
     "active": _rx(_en("back on", "resum(?:e|ed|ing)", "restart(?:ed|ing)? (?:it|the)", "pick(?:ing)? (?:it|this|that) (?:back )?up",
                       "picking up .{0,30} again", "active again", "on again", "revive", "revived", "back to work on",
-                      "getting back to", "starting .{0,20} again"),
+                      "getting back to", "starting .{0,20} again", "started .{0,30} again",
+                      "is (?:officially )?back(?! to)", "it's back"),
                   "重新开始|重新启动|恢复|又开始|继续做|继续搞|重启|捡起来|又要做|重新捡"),
 }  # fmt: skip
 OPEN_QUESTION = _rx(
@@ -472,7 +476,7 @@ class OfflineObjectExtractor:
         candidates: list[Candidate] = []
         candidates += self._saved(msgs, people)
         saved_texts = {norm_name(c.obj.summary) for c in candidates}
-        candidates += self._self(msgs, people, saved_texts)
+        candidates += self._self(msgs, people, saved_texts, _TopicFinder(stored))
         if any(c.obj.type == "self" for c in candidates):  # a stable fact about the user is not a saved note
             self_texts = [norm_name(c.obj.summary) for c in candidates if c.obj.type == "self"]
             candidates = [c for c in candidates if c.obj.type != "saved" or
@@ -572,7 +576,9 @@ class OfflineObjectExtractor:
 
     # -- self ---------------------------------------------------------------------------------------
 
-    def _self(self, msgs: list[_Msg], people: _PeopleFinder, saved_texts: set[str]) -> list[Candidate]:
+    def _self(
+        self, msgs: list[_Msg], people: _PeopleFinder, saved_texts: set[str], topics: _TopicFinder
+    ) -> list[Candidate]:
         values: dict[str, list[tuple[str, str | None]]] = {}
         said_in: dict[str, int] = {}
         for msg in msgs:
@@ -593,9 +599,12 @@ class OfflineObjectExtractor:
                 def allowed(key: str, standing: bool = standing, correcting: bool = correcting) -> bool:
                     return standing or not SELF_RULES[key][1] or (correcting and bool(values.get(key)))
 
+                about_topic = topics.find(sentence) is not None
                 for key, part in _self_hits(sentence, allowed):
                     if key in ("units", "travel", "diet") and not FIRST_PERSON.search(sentence):
                         continue
+                    if about_topic and SELF_KEYS[key] != "identity":
+                        continue  # "标题不超过 20 字" about a project is the project's rule, not the user's style
                     if key == "reminders":
                         if CLOCK_OR_DAY.search(part):
                             continue  # "remind me 10 minutes before the 3pm call" is a reminder, not a rule
@@ -752,6 +761,7 @@ class OfflineObjectExtractor:
                 follow = [s for m in follow_ups if m.index not in used for s in sentences(m.text)
                           if _mentioned_topic(s, topics, tokens, shared) in (None, topic)]  # fmt: skip
                 used.update(m.index for m in follow_ups)
+                status = status or _confirmed_status(msgs, follow_ups)
                 for part in [*whole, *follow]:
                     status = status or next((s for s, rx in STATUS.items() if rx.search(part)), None)
                     # A side remark in the same message loses its one-off clauses (today, this week …);
@@ -773,7 +783,7 @@ class OfflineObjectExtractor:
                 type="topic",
                 name=stored_topic.name,
                 summary=stored_topic.summary,
-                status=note.status,
+                status=note.status or ("active" if stored_topic.status in ("paused", "archived") else None),
                 recent_conclusions=note.conclusions,
                 open_questions=note.questions,
             )
@@ -903,6 +913,39 @@ class _PeopleFinder:
             if roles or duty:
                 return name, roles[0] if roles else "colleague"
         return None
+
+
+class _TopicFinder:
+    """Which stored topic a sentence is about, if any."""
+
+    def __init__(self, stored: Sequence[Stored]) -> None:
+        self.topics = [s for s in stored if s.obj.type == "topic"]
+        self.tokens = {s.id: _topic_tokens(s.obj.name or "") for s in self.topics}
+        self.shared: dict[str, int] = {}
+        for toks in self.tokens.values():
+            for tok in set(toks):
+                self.shared[tok] = self.shared.get(tok, 0) + 1
+
+    def find(self, sentence: str) -> Stored | None:
+        return _mentioned_topic(sentence, self.topics, self.tokens, self.shared) if self.topics else None
+
+
+YES = _rx(
+    r"^\s*(?:yes|yep|yeah|sure|ok(?:ay)?|please do|do it|go ahead|correct|right|可以|好的?|对|行|嗯|是的|没错)",
+    flags=_I,
+)
+
+
+def _confirmed_status(msgs: list[_Msg], follow_ups: list[_Msg]) -> str | None:
+    """ "Shall I mark it archived?" — "yes": the status the user agreed to."""
+    for msg in follow_ups:
+        at = next((i for i, m in enumerate(msgs) if m is msg), 0)
+        asked = msgs[at - 1] if at else None
+        if asked is not None and not asked.user and YES.match(msg.text):
+            status = next((s for s, rx in STATUS.items() if rx.search(asked.text)), None)
+            if status:
+                return status
+    return None
 
 
 def _is_word_at(text: str, at: int, size: int) -> bool:
