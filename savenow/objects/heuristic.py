@@ -72,7 +72,17 @@ ONE_OFF = _rx(
     r"\d{1,2}:\d\d|今天|今晚|明天|后天|昨天|这周|本周|周末|下周|提醒我|刚才|一会儿|\d+ ?点|早上|中午|晚上想",
 )  # fmt: skip
 TOPIC_FOLLOW_CUE = _rx(
-    _en("budget", "deadline", "decided", "the plan", "open question", "not sure yet", "aiming", "goal", "target"),
+    _en(
+        "budget",
+        "deadline",
+        "decided",
+        "the plan",
+        "open question",
+        "not sure yet",
+        "aiming",
+        "goal",
+        "target",
+    ),
     "预算|截止|定了|决定|方案|还没想好|待定|目标",
 )
 JOKE = _rx(_en("lol", "lmao", "haha+", "hehe", "jk", "kidding"), "哈哈|呵呵|笑死|😂|🤣|😆")
@@ -105,7 +115,6 @@ THIRD_PARTY = _rx(
     r"brother|boss|friend|colleague|cat|dog)(?![A-Za-z])",
     r"(?:^|[^自])(?:老婆|老公|女儿|儿子|孩子|我妈|我爸|婆婆|公公|岳母|老板|同事|朋友|室友)(?:说|喜欢|不吃|对|过敏|要|想|也)",
 )
-BACK_REFERENCE = _rx(_en("this", "that", "it"), "这个|这条|上面|刚才")
 QUESTION = re.compile(r"[?？]|吗\s*$|吗[，。]|呢\s*$")
 SWITCH = _rx(
     _en("also", "btw", "by the way", "oh", "another thing", "anyway"), "另外|对了|还有个事|顺便|还有"
@@ -331,7 +340,7 @@ REQUEST = _rx(
     flags=_I,
 )
 _SALIENT = re.compile(
-    r"[A-Za-z]+/[A-Za-z_]+|(?:UTC|GMT)\s?[+-]\s?\d+|\d+(?:[.,:]\d+)+|[A-Za-z]*\d+[A-Za-z]+\w*|"
+    r"[A-Za-z]+/[A-Za-z_]+|(?:UTC|GMT)\s?[+-]\s?\d+|\d+(?:[.,:/-]\d+)+|[A-Za-z]*\d+[A-Za-z]+\w*|"
     r"(?<![A-Za-z])[A-Z][A-Za-z]+(?:[-_][A-Za-z0-9]+)*|[a-z]+[-_][a-z0-9]+|\d+"
 )
 _SALIENT_STOP = {"the", "i", "i'm", "ok", "user", "lives", "wants", "prefers", "the user"}
@@ -542,14 +551,16 @@ class OfflineObjectExtractor:
             match = REMEMBER.search(msg.text)
             if not match or RECALL_QUESTION.search(msg.text):
                 continue
-            content = _clean(msg.text[match.end() :].lstrip(" ：:，,"))
             cue_sentence = next((s for s in sentences(msg.text) if REMEMBER.search(s)), msg.text)
             kind_word = _kind_word(cue_sentence)
             source = pos
             cue = REMEMBER.search(cue_sentence)
             lead = _clean(cue_sentence[: cue.start()]) if cue else ""
-            if len(norm_name(content)) < 8 or (BACK_REFERENCE.search(cue_sentence) and ":" not in cue_sentence
-                                               and "：" not in cue_sentence):  # fmt: skip
+            tail = cue_sentence[cue.end() :] if cue else ""
+            if tail.strip().endswith((":", "：")) or not tail.strip(" ：:，,"):
+                tail = msg.text[match.end() :]  # "remember this:" — the note follows
+            content = re.sub(r"^(?:that|this)\s+", "", _clean(tail.lstrip(" ：:，,")), flags=_I)
+            if _refers_back(tail):
                 if len(norm_name(lead)) >= 8:  # "he's allergic to shellfish, remember that"
                     content = lead
                 else:
@@ -1019,9 +1030,30 @@ _KIND_WORDS = (("rule", "Rule"), ("formula", "Formula"), ("code", "Code"), ("add
 _TERM = re.compile(r"(?<![A-Za-z])[A-Za-z]+-[A-Za-z0-9]+(?![A-Za-z])")
 
 
+_TAIL_CUT = re.compile(r"[，,。.!！;；]|(?<![A-Za-z])(?:for|so|because|when|please)(?![A-Za-z])", _I)
+_TAIL_FILLER = _rx(_en("this", "that", "it", "these", "those", "rule", "formula", "one", "thing", "number", "me",
+                       "for me"), "这个|这条|这些|那个|上面的?|刚才的?|一下|规则|公式|数字?|吧|啊")  # fmt: skip
+
+
+def _refers_back(tail: str) -> bool:
+    """ "remember this rule for me", "记下这个数，明年对比": the note is what was said before."""
+    head = _TAIL_CUT.split(tail.lstrip(" ：:，,"), maxsplit=1)[0]
+    return len(norm_name(_TAIL_FILLER.sub("", head))) < 4
+
+
 def _kind_word(sentence: str) -> str | None:
     folded = sentence.casefold()
     return next((label for word, label in _KIND_WORDS if word in folded), None)
+
+
+def _short(text: str, limit: int) -> str:
+    """At most ``limit`` characters, cut at a word boundary in Latin text."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    if not has_cjk(cut) and " " in cut:
+        cut = cut.rsplit(" ", 1)[0]
+    return cut.rstrip(" ，,")
 
 
 def _title(content: str, kind: str | None, window: str) -> str:
@@ -1030,7 +1062,7 @@ def _title(content: str, kind: str | None, window: str) -> str:
         r"^(?:so )?(?:the )?(?:rule|formula|thing|trick)s? (?:is|are)\s*[:：]?\s*", "", content, flags=_I
     )
     head = re.split(r"\s*(?:=|：|:|是|\bis\b)\s*", content, maxsplit=1)[0]
-    head = re.sub(r"^(?:以后|今后|往后|so|the|ohh?)\s*", "", head, flags=_I).strip(" ，,。.")
+    head = re.sub(r"^(?:以后|今后|往后|这个|这条|so|the|this|ohh?)\s*", "", head, flags=_I).strip(" ，,。.")
     generic = (
         not head
         or len(norm_name(head)) < 2
@@ -1041,7 +1073,7 @@ def _title(content: str, kind: str | None, window: str) -> str:
         terms[match.group(0)] = terms.get(match.group(0), 0) + 1
     term = max(terms, key=lambda t: (terms[t], -window.find(t)), default=None) if terms else None
     if generic or len(head) > (24 if has_cjk(head) else 48):
-        head = clauses(content)[0].rstrip(" ，,")[:40] if content else ""
+        head = _short(clauses(content)[0].rstrip(" ，,"), 40) if content else ""
     if kind and term and term.casefold() not in content.casefold() and not any(c.isdigit() for c in term):
         return f"{kind} ({term}): {head}"[:80]
     return head[:80]
