@@ -349,7 +349,7 @@ _CLAUSE_END = re.compile(r"(?<=[，,])\s*")
 _FENCED = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 _LEADING = re.compile(
     r"^\s*(?:另外说一下|另外|对了|顺便确认下|顺便|还有个事|还有|哦对|说个我自己的|"
-    r"(?:ohh?|so|also|btw|and|ok|heads up|for the future|add|[a-z]+ ?:)(?![A-Za-z]))\s*[,，:：]?\s*",
+    r"(?:ohh?|so|also|btw|fyi|and|ok|heads up|for the future|add|(?:[a-z]+ ){0,2}[a-z]+ ?:)(?![A-Za-z]))\s*[,，:：]?\s*",
     _I,
 )
 
