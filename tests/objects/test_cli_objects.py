@@ -242,3 +242,22 @@ def test_the_same_change_again_after_an_undo_can_be_undone_too(install: Install,
     savenow("objects", "upsert", "--json-file", more)  # the very same change, at the same (fixed) time
     assert savenow("objects", "undo")[0] == 0
     assert path.read_bytes() == first
+
+
+def test_maintain_through_the_cli_with_an_injected_clock(
+    install: Install, savenow: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    topic = {"type": "topic", "name": "tide-notes", "status": "active", "summary": "notes app"}
+    savenow("objects", "upsert", "--json-file", install.seed(topic))
+    monkeypatch.setenv("SAVENOW_NOW", "2026-12-14T21:00:00+08:00")  # +15 days
+    status, out, _ = savenow("objects", "maintain", "--json")
+    assert status == 0 and len(_json(out)["paused"]) == 1
+    assert _json(savenow("objects", "maintain", "--json")[1])["changed"] == 0
+    monkeypatch.setenv("SAVENOW_NOW", "2027-01-29T21:00:00+08:00")  # +61 days
+    assert len(_json(savenow("objects", "maintain", "--json")[1])["archived"]) == 1
+    [item] = _json(savenow("objects", "list", "--json")[1])["objects"]
+    assert item["status"] == "archived"
+    status, out, _ = savenow("objects", "undo")
+    assert status == 0
+    [item] = _json(savenow("objects", "list", "--json")[1])["objects"]
+    assert item["status"] == "paused"
