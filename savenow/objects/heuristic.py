@@ -1004,7 +1004,8 @@ def _cjk_in(token: str, compact: str) -> bool:
 
 
 _NAME_AFTER = re.compile(
-    r"(?:called|named|叫做?|名字是|名叫)\s*[「“\"']?([A-Za-z0-9][\w.\-]*(?: [A-Z][\w\-]*)*|[\u4e00-\u9fff]{2,8})"
+    r"(?:called|named|叫做?|名字是|名叫|名为|project[:：]|项目[:：])\s*[「“\"']?"
+    r"([A-Za-z0-9][\w.\-]*(?: [A-Z][\w\-]*)*|[\u4e00-\u9fff]{2,8})"
 )
 _QUOTED = re.compile(r"[「“\"']([^」”\"']{2,40})[」”\"']")
 _TITLE_CASE = re.compile(r"\bthe ((?:[A-Z][\w\-]*\s?){1,4})")
