@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..models import ChatMessage
-from ..text.normalize import cjk_ratio, has_cjk, normalize
+from ..text.normalize import has_cjk, normalize
 from .extract import Candidate
 from .model import SELF_KEYS, MemoryObject, near_name, norm_name
 from .store import Stored
@@ -480,18 +480,16 @@ class OfflineObjectExtractor:
 
     def propose(self, messages: Sequence[ChatMessage], stored: Sequence[Stored]) -> list[Candidate]:
         msgs = self._messages(messages)
-        lang_zh = cjk_ratio(" ".join(m.text for m in msgs if m.user)) > 0.15
         people = _PeopleFinder(stored)
         candidates: list[Candidate] = []
         candidates += self._saved(msgs, people)
-        saved_texts = {norm_name(c.obj.summary) for c in candidates}
-        candidates += self._self(msgs, people, saved_texts, _TopicFinder(stored))
+        candidates += self._self(msgs, people, _TopicFinder(stored))
         if any(c.obj.type == "self" for c in candidates):  # a stable fact about the user is not a saved note
             self_texts = [norm_name(c.obj.summary) for c in candidates if c.obj.type == "self"]
             candidates = [c for c in candidates if c.obj.type != "saved" or
                           not any(t and (t in norm_name(c.obj.summary) or norm_name(c.obj.summary) in t) for t in self_texts)]  # fmt: skip
         candidates += self._people(msgs, people)
-        candidates += self._topics(msgs, stored, lang_zh)
+        candidates += self._topics(msgs, stored)
         candidates += self._restated(msgs, stored, candidates)
         return candidates
 
@@ -587,9 +585,7 @@ class OfflineObjectExtractor:
 
     # -- self ---------------------------------------------------------------------------------------
 
-    def _self(
-        self, msgs: list[_Msg], people: _PeopleFinder, saved_texts: set[str], topics: _TopicFinder
-    ) -> list[Candidate]:
+    def _self(self, msgs: list[_Msg], people: _PeopleFinder, topics: _TopicFinder) -> list[Candidate]:
         values: dict[str, list[tuple[str, str | None]]] = {}
         said_in: dict[str, int] = {}
         for msg in msgs:
@@ -740,7 +736,7 @@ class OfflineObjectExtractor:
 
     # -- topics --------------------------------------------------------------------------------------
 
-    def _topics(self, msgs: list[_Msg], stored: Sequence[Stored], lang_zh: bool) -> list[Candidate]:
+    def _topics(self, msgs: list[_Msg], stored: Sequence[Stored]) -> list[Candidate]:
         topics = [s for s in stored if s.obj.type == "topic"]
         tokens = {s.id: _topic_tokens(s.obj.name or "") for s in topics}
         shared: dict[str, int] = {}
