@@ -737,19 +737,15 @@ class OfflineObjectExtractor:
     # -- topics --------------------------------------------------------------------------------------
 
     def _topics(self, msgs: list[_Msg], stored: Sequence[Stored]) -> list[Candidate]:
-        topics = [s for s in stored if s.obj.type == "topic"]
-        tokens = {s.id: _topic_tokens(s.obj.name or "") for s in topics}
-        shared: dict[str, int] = {}
-        for toks in tokens.values():
-            for tok in set(toks):
-                shared[tok] = shared.get(tok, 0) + 1
+        finder = _TopicFinder(stored)
+        topics = finder.topics
         notes: dict[str, _TopicNote] = {}
         used: set[int] = set()
         for pos, msg in enumerate(msgs):
             if not msg.user or msg.dismissed:
                 continue
             for sentence in sentences(msg.text):
-                topic = _mentioned_topic(sentence, topics, tokens, shared)
+                topic = finder.find(sentence)
                 if topic is None:
                     continue
                 status = next((s for s, rx in STATUS.items() if rx.search(sentence)), None)
@@ -761,12 +757,11 @@ class OfflineObjectExtractor:
                 whole = [
                     s
                     for s in sentences(msg.text)
-                    if _mentioned_topic(s, topics, tokens, shared) == topic
-                    or (_mentioned_topic(s, topics, tokens, shared) is None and msg.index not in used)
+                    if finder.find(s) == topic or (finder.find(s) is None and msg.index not in used)
                 ]
                 follow_ups = self._follow_ups(msgs, pos, after_ack=TOPIC_FOLLOW_CUE)
                 follow = [s for m in follow_ups if m.index not in used for s in sentences(m.text)
-                          if _mentioned_topic(s, topics, tokens, shared) in (None, topic)]  # fmt: skip
+                          if finder.find(s) in (None, topic)]  # fmt: skip
                 used.update(m.index for m in follow_ups)
                 status = status or _confirmed_status(msgs, follow_ups)
                 for part in [*whole, *follow]:
