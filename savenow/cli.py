@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from .errors import SaveNowError
 from .messages import text
@@ -69,7 +70,9 @@ def _cancel_or_drop_in(args: argparse.Namespace) -> int:
 
 
 def _compact_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("compact", help="session compaction with a memory flush first (status|run|history|check)")
+    p = sub.add_parser(
+        "compact", help="session compaction with a memory flush first (status|run|history|check)"
+    )
     p.add_argument("action", choices=["status", "run", "history", "check"])
     p.add_argument("session_key", nargs="?", metavar="KEY", help="a recorded session key")
     p.add_argument("--store", metavar="FILE", help="a seed-format .clawsession.json file")
@@ -80,6 +83,45 @@ def _compact_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--json", action="store_true")
     _settings_flags(p)
     p.set_defaults(run=_lazy(".compaction.commands", "compact"))
+
+
+def _objects_parser(sub: Any) -> None:
+    """``savenow objects extract|apply|cancel|list|show|upsert|correct|forget|undo|maintain`` (DESIGN §15)."""
+    objects = sub.add_parser("objects", help="structured memory objects: self, relationship, topic, saved")
+    osub = objects.add_subparsers(dest="objects_command", metavar="ACTION", required=True)
+
+    def add(name: str, function: str, help_text: str) -> argparse.ArgumentParser:
+        p = osub.add_parser(name, help=help_text)
+        p.add_argument("--json", action="store_true", help="print one JSON object")
+        _settings_flags(p)
+        p.set_defaults(run=_lazy(".objects.commands", function))
+        return p
+
+    p = add("extract", "extract", "propose objects from a finished conversation (preview, writes no object)")
+    p.add_argument("session_key", nargs="?", metavar="KEY", help="explicit session key")
+    _scope_flags(p)
+    _scope_flags(add("apply", "apply", "write the pending proposal"))
+    _scope_flags(add("cancel", "cancel", "drop the pending proposal"))
+    add("list", "list_objects", "list the stored objects")
+    add("show", "show", "print one object").add_argument("ref", metavar="ID")
+    for name, help_text in (("upsert", "create or update objects by identity"),
+                            ("correct", "replace values; the old ones are marked superseded")):  # fmt: skip
+        p = add(name, name, help_text)
+        p.add_argument(
+            "--json-file", required=True, metavar="F", help="the upsert_memory shape: an object or a list"
+        )
+        if name == "upsert":
+            p.add_argument(
+                "--remember", action="store_true", help='an explicit "remember this": lifts a tombstone'
+            )
+            p.add_argument(
+                "--new", action="store_true", help="create even when the name near-matches a stored one"
+            )
+    p = add("forget", "forget", "move an object to trash and leave a tombstone")
+    p.add_argument("ref", metavar="ID|NAME")
+    p.add_argument("--purge", action="store_true", help="also delete the trash copy (the tombstone stays)")
+    add("undo", "undo", "restore the last object change byte for byte")
+    add("maintain", "maintain", "pause/archive idle topics, mark vanished sources (idempotent)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -149,6 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_lazy(".telegram.bot", "run_from_cli"))
 
     _compact_parser(sub)
+    _objects_parser(sub)
 
     p = sub.add_parser("preview-diff", help="drop-in for the skill's preview-diff script (Markdown preview)")
     p.add_argument("--entries-file", required=True, metavar="F")

@@ -90,6 +90,15 @@ class CompactionSettings(BaseModel):
     flush: CompactionFlushSettings = Field(default_factory=CompactionFlushSettings)
 
 
+class ObjectsSettings(BaseModel):
+    """Structured memory objects (DESIGN §14)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    # Post proposed objects after a topic's session has been idle this long; None = off (the default).
+    idle_proposal_minutes: int | None = Field(None, ge=5, le=7 * 24 * 60)
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="SAVENOW_",
@@ -109,6 +118,7 @@ class Settings(BaseSettings):
     llm: LLMSettings = Field(default_factory=LLMSettings)
     telegram: TelegramSettings = Field(default_factory=TelegramSettings)
     compaction: CompactionSettings = Field(default_factory=CompactionSettings)
+    objects: ObjectsSettings = Field(default_factory=ObjectsSettings)
 
     @field_validator("workspace", "sessions_dir", "recorder_dir", mode="after")
     @classmethod

@@ -159,3 +159,19 @@ class LockTimeoutError(SaveNowError):
 
 class CompactionStoreError(BadInputError):
     """A session store compaction cannot read or write (missing, malformed, OpenClaw's own)."""
+
+
+# -- structured memory objects (DESIGN §14) ---------------------------------------------------
+
+
+class ObjectInputError(BadInputError):
+    """An upsert/correct object of the wrong shape: unknown type, missing summary, a key outside
+    the fixed vocabulary, a path-like name. Nothing is written."""
+
+
+class ObjectNotFoundError(SaveNowError):
+    """No stored memory object has that id or name."""
+
+
+class ObjectForgottenError(SaveNowError):
+    """An upsert of an identity the user asked to forget; only an explicit "remember this" lifts it."""

@@ -41,7 +41,7 @@ from .memory.document import MemoryDocument
 from .memory.preview import nothing_to_apply, render_preview
 from .memory.writer import WriteOutcome, write_entries
 from .messages import Text
-from .models import Entry, ExtractionResult
+from .models import ChatMessage, Entry, ExtractionResult
 from .pending import NO_PENDING_EN, NO_PENDING_ZH, PendingPreview, PendingStore
 from .sessions.keys import validate_session_key
 from .sessions.resolve import SessionCatalog
@@ -253,6 +253,11 @@ class SaveNowService:
                 raise AccessDeniedError(Text("access.not_your_write"))
         memory_path, removed = undo_last(self.settings.workspace)
         return UndoResult(memory_path=Path(memory_path), removed_lines=removed)
+
+    def read_session(self, scope: Scope, key: str | None = None) -> tuple[SessionInfo, list[ChatMessage]]:
+        """The session a preview would read, and its cleaned messages (the objects extractor uses this)."""
+        session = self._resolve(scope, key)
+        return session, list(self.catalog.read_messages(session, self.settings.transcript_limit).messages)
 
     # -- steps --------------------------------------------------------------------------------
 

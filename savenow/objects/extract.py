@@ -1,0 +1,184 @@
+"""Extraction of memory objects: the interface, and the planning step every extractor shares.
+
+An :class:`ObjectExtractor` reads a finished conversation and the current objects and
+proposes :class:`Candidate` objects. :func:`plan` then has the last word, the same for
+the offline rules and for an LLM: identity (create vs update, near-matches shown as
+"update X?"), tombstones (a forgotten object is not proposed again unless the user
+explicitly asked to remember it after forgetting), superseded values (a corrected value
+never comes back), already-stored content (skip), and the cap of 5 writes.
+
+The LLM path (not built here: the shared client ``savenow/llm/`` is not on this branch)
+needs only ``ObjectExtractor``: send the seed's memory-interpret prompt with the current
+objects (:func:`objects_index`), ask for the ``upsert_memory`` shape as structured output,
+run each item through :func:`savenow.objects.model.parse_object`, wrap it in a Candidate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..models import ChatMessage
+from ..text.normalize import normalize
+from .model import MAX_OBJECTS_PER_CONVERSATION, MemoryObject, norm_name
+from .store import ObjectStore, Stored, _parse_time
+
+
+@dataclass
+class Candidate:
+    obj: MemoryObject
+    priority: float = 0.0  # higher first when more than five want in
+    reason: str = ""
+    remember: bool = False  # the user explicitly asked to remember this
+    at: str | None = None  # when the decisive message was sent (ISO-8601)
+    variant: str | None = None  # the name the user used, when it only near-matches a stored one
+
+
+@dataclass
+class Proposal:
+    """One line of the preview: what apply would do."""
+
+    obj: MemoryObject
+    op: str  # create | update | skip
+    reason: str = ""
+    target_id: str | None = None
+    variant: str | None = None  # "update 王阿姨?" — the user said 王姨
+    remember: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        data = {"type": self.obj.type, "op": self.op, **self.obj.to_json()}
+        data["type"] = self.obj.type
+        data.pop("sources", None)
+        if self.reason:
+            data["reason"] = self.reason
+        if self.target_id:
+            data["id"] = self.target_id
+        if self.variant:
+            data["variant"] = self.variant
+        if self.remember:
+            data["remember"] = True
+        return data
+
+
+@dataclass
+class Plan:
+    proposals: list[Proposal] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)  # over the cap, forgotten, superseded
+
+    @property
+    def writes(self) -> list[Proposal]:
+        return [p for p in self.proposals if p.op != "skip"]
+
+
+class ObjectExtractor(Protocol):
+    name: str
+
+    def propose(self, messages: Sequence[ChatMessage], stored: Sequence[Stored]) -> list[Candidate]:
+        """Candidates from one finished conversation; never writes anything."""
+        ...
+
+
+def objects_index(stored: Sequence[Stored]) -> list[dict[str, Any]]:
+    """The memory index an extractor is given: every object in the upsert shape."""
+    return [{"id": s.id, **s.obj.to_json()} for s in stored]
+
+
+def plan(candidates: Sequence[Candidate], store: ObjectStore, stored: Sequence[Stored]) -> Plan:
+    result = Plan()
+    stones = store.tombstones()
+    writes: list[tuple[float, Proposal]] = []
+    seen: set[str] = set()
+    for cand in candidates:
+        proposal = _resolve(cand, store, list(stored), stones)
+        if proposal is None:
+            result.dropped.append(f"{cand.obj.label}: forgotten")
+            continue
+        key = f"{proposal.op != 'skip'}:{proposal.obj.type}:{norm_name(proposal.obj.label)}"
+        if key in seen:
+            continue
+        seen.add(key)
+        if proposal.op == "skip":
+            result.proposals.append(proposal)
+        else:
+            writes.append((cand.priority, proposal))
+    writes.sort(key=lambda item: -item[0])
+    for _, proposal in writes[:MAX_OBJECTS_PER_CONVERSATION]:
+        result.proposals.append(proposal)
+    result.dropped.extend(
+        f"{p.obj.label}: over the cap of 5" for _, p in writes[MAX_OBJECTS_PER_CONVERSATION:]
+    )
+    order = {id(p): i for i, p in enumerate(result.proposals)}
+    result.proposals.sort(key=lambda p: (p.op == "skip", order[id(p)]))
+    return result
+
+
+def _resolve(
+    cand: Candidate, store: ObjectStore, stored: list[Stored], stones: list[dict[str, Any]]
+) -> Proposal | None:
+    obj = cand.obj
+    existing = store.match(obj, stored, same_saved_note=True)
+    variant = cand.variant
+    if existing is None and obj.type in ("relationship", "topic"):
+        near = store.near(obj, stored)
+        if near is not None:
+            existing, variant = near, obj.name
+    if existing is None:
+        stone = store.tombstoned(obj, stones)
+        if stone is not None and not (cand.remember and _after(cand.at, stone.get("forgotten_at"))):
+            return None
+        return Proposal(obj=obj, op="create", reason=cand.reason, remember=cand.remember)
+    return _update(cand, existing, variant)
+
+
+def _after(at: str | None, forgotten_at: Any) -> bool:
+    when, then = _parse_time(at), _parse_time(forgotten_at)
+    return when is not None and then is not None and when > then
+
+
+def _update(cand: Candidate, existing: Stored, variant: str | None) -> Proposal:
+    old = existing.obj
+    new = cand.obj
+    dead = {(s.get("field"), norm_name(str(s.get("value", "")))) for s in existing.parsed.superseded}
+    merged = MemoryObject(**{**old.__dict__, "facts": [], "recent_conclusions": [], "open_questions": [],
+                             "aliases": [], "sources": []})  # fmt: skip
+    changed = False
+    fresh_summary = new.summary and ("summary", norm_name(new.summary)) not in dead
+    if old.type in ("self", "saved") and fresh_summary and not _covered(new.summary, old):
+        merged.summary, changed = new.summary, True
+    for name in ("facts", "recent_conclusions", "open_questions"):
+        have = {norm_name(item) for item in getattr(old, name)}
+        fresh = [
+            i for i in getattr(new, name) if norm_name(i) not in have and (name, norm_name(i)) not in dead
+        ]
+        setattr(merged, name, fresh)
+        changed |= bool(fresh)
+    if new.status and new.status != old.status:
+        merged.status, changed = new.status, True
+    else:
+        merged.status = None
+    if variant:
+        merged.aliases = [variant]
+    merged.name = old.name
+    op = "update" if changed else "skip"
+    reason = cand.reason if changed else "already stored"
+    if variant and changed:
+        reason = f"update {old.label}? (said as {variant})"
+    return Proposal(obj=merged, op=op, reason=reason, target_id=existing.id, variant=variant if changed else None,
+                    remember=cand.remember)  # fmt: skip
+
+
+def _covered(summary: str, old: MemoryObject) -> bool:
+    """Every identifier, number and Latin word of the new value is already in the stored text."""
+    from .heuristic import salient_tokens
+
+    tokens = salient_tokens(summary)
+    stored = normalize(" ".join([old.summary, old.detail or ""]))
+    if tokens:
+        return all(normalize(t) in stored for t in tokens)
+    # Chinese without identifiers: most of the value's character pairs (first person aside) already stored.
+    mine = norm_name(summary).replace("我", "").replace("用户", "")
+    pairs = {mine[i : i + 2] for i in range(len(mine) - 1)}
+    if not pairs:
+        return True
+    return sum(pair in norm_name(old.summary) for pair in pairs) / len(pairs) >= 0.5

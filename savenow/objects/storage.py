@@ -1,0 +1,81 @@
+"""The only module of ``savenow.objects`` that touches savenow's storage primitives.
+
+Everything the object store needs from ``savenow.fileio`` (locks, exact reads, atomic
+writes, deletes, hashes) goes through these few functions, so when the storage layer
+moves into a package only this file is re-pointed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from .. import fileio
+
+
+def state_dir(workspace: Path) -> Path:
+    """``<workspace>/.savenow/objects``: history, trash and tombstones, never under ``memory/``."""
+    return fileio.state_dir(workspace) / "objects"
+
+
+@contextmanager
+def locked(target: Path, workspace: Path) -> Iterator[None]:
+    with fileio.file_lock(target, workspace):
+        yield
+
+
+def read_text(path: Path) -> str | None:
+    return fileio.read_exact(path)
+
+
+def write_text(path: Path, text: str) -> None:
+    fileio.atomic_write(path, text)
+
+
+def delete(path: Path) -> bool:
+    return fileio.delete_file(path)
+
+
+def sha256(text: str | None) -> str | None:
+    return fileio.sha256_text(text)
+
+
+def append_json_line(path: Path, record: dict[str, Any]) -> None:
+    """Append one journal line durably (the caller holds the store lock)."""
+    import os
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+def read_json_lines(path: Path) -> list[dict[str, Any]]:
+    """Every JSON object line; a torn or foreign line is skipped, never fatal."""
+    records = []
+    for line in (read_text(path) or "").splitlines():
+        try:
+            data = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(data, dict):
+            records.append(data)
+    return records
+
+
+def read_json(path: Path, default: Any) -> Any:
+    text = read_text(path)
+    if text is None:
+        return default
+    try:
+        return json.loads(text)
+    except ValueError:
+        return default
+
+
+def write_json(path: Path, data: Any) -> None:
+    write_text(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")

@@ -1,0 +1,603 @@
+"""The object store (DESIGN §14): upsert, correct, forget, undo, maintain — every write locked,
+re-read under the lock and journaled.
+
+Layout::
+
+    <workspace>/memory/objects/<type>/<name>.md     the objects (OpenClaw's search indexes them)
+    <workspace>/.savenow/objects/journal.jsonl      one record per change (what undo needs)
+    <workspace>/.savenow/objects/blobs/<sha>.md     the bytes a change replaced
+    <workspace>/.savenow/objects/trash/…            forgotten files (``--purge`` deletes them)
+    <workspace>/.savenow/objects/tombstones.json    hashes of forgotten identities, never their text
+
+One lock guards the whole store, so concurrent upserts from several processes
+serialize and each one re-reads what the previous one wrote (no lost update).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from ..clock import Clock
+from ..errors import ObjectNotFoundError, UndoRefusedError
+from ..text.normalize import similarity
+from . import files, storage
+from .model import (
+    LIST_FIELDS,
+    MemoryObject,
+    identity_hash,
+    identity_keys,
+    near_name,
+    norm_name,
+)
+
+PAUSE_AFTER_DAYS = 14
+ARCHIVE_AFTER_DAYS = 60
+CONFIDENCE_HALF_LIFE_DAYS = 180.0
+_STATUS_RANK = {"active": 0, "paused": 1, "archived": 2}
+_SLUG_JUNK = re.compile(r"[^\w-]+")
+
+
+@dataclass
+class Stored:
+    """An object file as found on disk."""
+
+    path: Path
+    text: str
+    parsed: files.ObjectFile
+
+    @property
+    def obj(self) -> MemoryObject:
+        return self.parsed.obj
+
+    @property
+    def id(self) -> str:
+        return self.parsed.id
+
+
+@dataclass
+class Result:
+    op: str  # create | update | skip | near_match | forgotten | correct | forget | purge
+    id: str | None = None
+    path: str | None = None
+    label: str = ""
+    candidate: str | None = None  # near_match: the stored name it may mean
+    changed: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"op": self.op, "id": self.id, "path": self.path, "label": self.label}
+        if self.candidate:
+            data["candidate"] = self.candidate
+        if self.changed:
+            data["changed"] = self.changed
+        return data
+
+
+@dataclass
+class _Change:
+    """What one command changed: each file's before bytes and after hash, and tombstone edits."""
+
+    op: str
+    files: list[dict[str, Any]] = field(default_factory=list)
+    tombstones_added: list[dict[str, Any]] = field(default_factory=list)
+    tombstones_removed: list[dict[str, Any]] = field(default_factory=list)
+    trash: list[str] = field(default_factory=list)
+
+
+def effective_confidence(obj: MemoryObject, confirmed: str | None, now: datetime) -> float | None:
+    """Confidence decays with time since the object was last confirmed; files are never rewritten for it."""
+    if obj.confidence is None:
+        return None
+    when = _parse_time(confirmed)
+    if when is None:
+        return obj.confidence
+    days = max(0.0, (now - when).total_seconds() / 86400)
+    return round(obj.confidence * 0.5 ** (days / CONFIDENCE_HALF_LIFE_DAYS), 3)
+
+
+def _parse_time(value: Any) -> datetime | None:
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo else parsed.astimezone()
+
+
+_IDENT = re.compile(r"[\w.:/+-]*\d[\w.:/+-]*")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def same_note(a: MemoryObject, b: MemoryObject) -> bool:
+    """Two saved notes about the same thing: a shared identifier (an address, a code, a number
+    with separators) or nearly the same text."""
+    ids_a = {m.strip(".:/+-") for m in _IDENT.findall(a.summary)}
+    ids_b = {m.strip(".:/+-") for m in _IDENT.findall(f"{b.summary} {b.detail or ''}")}
+    ids_a = {m for m in ids_a if len(m) >= 4 and not _YEAR.fullmatch(m)}
+    if ids_a & ids_b:
+        return True
+    return similarity(a.summary, b.summary) >= 0.75
+
+
+def shingles(text: str) -> set[str]:
+    """Hashed character trigrams of normalized text: lets a tombstone recognise a re-worded
+    saved note without keeping a word of it."""
+    compact = norm_name(text)
+    grams = {compact[i : i + 3] for i in range(max(1, len(compact) - 2))}
+    return {hashlib.sha256(g.encode("utf-8")).hexdigest()[:12] for g in grams if g}
+
+
+class ObjectStore:
+    def __init__(self, workspace: Path, clock: Clock | None = None) -> None:
+        self.workspace = Path(workspace)
+        self.clock = clock or Clock.from_env()
+        self.root = self.workspace / "memory" / "objects"
+        self.state = storage.state_dir(self.workspace)
+        self.journal = self.state / "journal.jsonl"
+        self.tombstone_file = self.state / "tombstones.json"
+        self._lock_target = self.state / "store"
+
+    # -- reading --------------------------------------------------------------------------------
+
+    def load(self) -> list[Stored]:
+        """Every object file under memory/objects (any name, any folder: identity is in the file)."""
+        found: list[Stored] = []
+        if not self.root.is_dir():
+            return found
+        for path in sorted(self.root.rglob("*.md")):
+            if not path.is_file():
+                continue
+            text = storage.read_text(path)
+            parsed = files.parse(text) if text is not None else None
+            if parsed is not None and text is not None:
+                found.append(Stored(path=path, text=text, parsed=parsed))
+        return found
+
+    def tombstones(self) -> list[dict[str, Any]]:
+        data = storage.read_json(self.tombstone_file, {})
+        items = data.get("tombstones", []) if isinstance(data, dict) else []
+        return [item for item in items if isinstance(item, dict)]
+
+    def find(self, ref: str, stored: list[Stored] | None = None) -> Stored:
+        """An object by id, or by name / title / ``category/key`` / alias."""
+        stored = self.load() if stored is None else stored
+        key = norm_name(ref)
+        for item in stored:
+            if item.id == ref.strip():
+                return item
+        for item in stored:
+            names = [item.obj.label, *item.obj.aliases, item.obj.key or ""]
+            if key and any(norm_name(n) == key for n in names):
+                return item
+        raise ObjectNotFoundError(
+            f"No memory object with id or name {ref!r}; `savenow objects list` shows them.",
+            f"没有 id 或名称为 {ref!r} 的记忆对象；`savenow objects list` 可查看全部。",
+        )
+
+    def match(
+        self, obj: MemoryObject, stored: list[Stored], *, same_saved_note: bool = False
+    ) -> Stored | None:
+        """The stored object with the same identity (name or alias, or category + key, or a saved
+        note's title); with ``same_saved_note`` (extraction), also a saved note that holds the same
+        identifiers or nearly the same text — the user restating it is a skip, not a new note."""
+        keys = set(identity_keys(obj))
+        for item in stored:
+            if item.obj.type == obj.type and keys & set(identity_keys(item.obj)):
+                return item
+        if obj.type == "saved" and same_saved_note:
+            return next(
+                (item for item in stored if item.obj.type == "saved" and same_note(obj, item.obj)), None
+            )
+        return None
+
+    def near(self, obj: MemoryObject, stored: list[Stored]) -> Stored | None:
+        """A stored relationship/topic whose name is another form of this one (never merged silently)."""
+        if obj.type not in ("relationship", "topic") or not obj.name:
+            return None
+        for item in stored:
+            if item.obj.type == obj.type and any(
+                near_name(obj.name, n) for n in [item.obj.name or "", *item.obj.aliases]
+            ):
+                return item
+        return None
+
+    def tombstoned(
+        self, obj: MemoryObject, tombstones: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any] | None:
+        tombstones = self.tombstones() if tombstones is None else tombstones
+        hashes = {identity_hash(k) for k in identity_keys(obj)}
+        grams = shingles(f"{obj.title or ''} {obj.summary}") if obj.type == "saved" else set()
+        for stone in tombstones:
+            if stone.get("type") != obj.type:
+                continue
+            if hashes & set(stone.get("hashes", [])):
+                return stone
+            theirs = set(stone.get("shingles", []))
+            if grams and theirs and len(grams & theirs) / len(grams | theirs) >= 0.5:
+                return stone
+        return None
+
+    # -- writing --------------------------------------------------------------------------------
+
+    def upsert(
+        self,
+        objects: list[MemoryObject],
+        *,
+        remember: bool = False,
+        allow_near: bool = False,
+        correct: bool = False,
+    ) -> list[Result]:
+        """Create or update each object by identity. ``remember``: an explicit "remember this",
+        which alone lifts a tombstone. ``allow_near``: the user confirmed a near-match (the
+        object names the stored name and carries the variant as an alias) or wants a new one.
+        ``correct``: the given values replace the stored ones, which become superseded."""
+        with storage.locked(self._lock_target, self.workspace):
+            stored = self.load()
+            stones = self.tombstones()
+            change = _Change(op="correct" if correct else "upsert")
+            results = []
+            for obj in objects:
+                results.append(self._upsert_one(obj, stored, stones, change, remember, allow_near, correct))
+            self._commit(change, stones)
+        return results
+
+    def _upsert_one(
+        self,
+        obj: MemoryObject,
+        stored: list[Stored],
+        stones: list[dict[str, Any]],
+        change: _Change,
+        remember: bool,
+        allow_near: bool,
+        correct: bool,
+    ) -> Result:
+        existing = self.match(obj, stored)
+        if existing is None:
+            stone = self.tombstoned(obj, stones)
+            if stone is not None:
+                if not remember:
+                    return Result(op="forgotten", label=obj.label)
+                stones.remove(stone)
+                change.tombstones_removed.append(stone)
+            candidate = None if allow_near else self.near(obj, stored)
+            if candidate is not None:
+                return Result(op="near_match", id=candidate.id, label=obj.label, candidate=candidate.obj.label,
+                              path=self._rel(candidate.path))  # fmt: skip
+            created = self._create(obj, stored)
+            self._record_file(change, created.path, None, created.text)
+            stored.append(created)
+            return Result(op="create", id=created.id, path=self._rel(created.path), label=obj.label)
+        text, changed = self._merged_text(existing, obj, correct)
+        if text == existing.text:
+            return Result(op="skip", id=existing.id, path=self._rel(existing.path), label=existing.obj.label)
+        self._record_file(change, existing.path, existing.text, text)
+        storage.write_text(existing.path, text)
+        reparsed = files.parse(text)
+        assert reparsed is not None
+        stored[stored.index(existing)] = Stored(path=existing.path, text=text, parsed=reparsed)
+        op = "correct" if correct else "update"
+        return Result(
+            op=op, id=existing.id, path=self._rel(existing.path), label=existing.obj.label, changed=changed
+        )
+
+    def _now(self) -> str:
+        return self.clock.now().isoformat(timespec="seconds")
+
+    def _create(self, obj: MemoryObject, stored: list[Stored]) -> Stored:
+        now = self._now()
+        digest = hashlib.sha256(f"{identity_keys(obj)[0]}|{now}".encode()).hexdigest()[:8]
+        meta: dict[str, Any] = {"id": f"{obj.type}-{digest}", "type": obj.type}
+        for name in ("category", "key", "name", "aliases", "relation", "saved_kind", "title"):
+            meta[name] = getattr(obj, name)
+        meta["status"] = obj.status or "active"
+        meta.update(confidence=obj.confidence, created=now, updated=now, confirmed=now, rev=1)
+        meta.update(summary=obj.summary, detail=obj.detail, sources=obj.sources)
+        parsed = files.ObjectFile(meta=meta, body=files.new_body(obj))
+        text = parsed.render()
+        path = self._new_path(obj, {s.path for s in stored})
+        storage.write_text(path, text)
+        reparsed = files.parse(text)
+        assert reparsed is not None
+        return Stored(path=path, text=text, parsed=reparsed)
+
+    def _new_path(self, obj: MemoryObject, taken: set[Path]) -> Path:
+        if obj.type == "self":
+            stem = f"{obj.category}.{obj.key}"
+        else:
+            stem = _SLUG_JUNK.sub("-", obj.label.strip().casefold()).strip("-_")[:60] or obj.type
+        folder = self.root / obj.type
+        path, number = folder / f"{stem}.md", 2
+        while path in taken or path.exists():
+            path, number = folder / f"{stem}-{number}.md", number + 1
+        return path
+
+    def _merged_text(self, existing: Stored, new: MemoryObject, correct: bool) -> tuple[str, list[str]]:
+        parsed = existing.parsed
+        meta = dict(parsed.meta)
+        old = existing.obj
+        superseded = list(parsed.superseded)
+        dead = {(s.get("field"), norm_name(str(s.get("value", "")))) for s in superseded}
+        now = self._now()
+        changed: list[str] = []
+        for name in ("summary", "detail", "relation", "saved_kind", "status"):
+            value = getattr(new, name)
+            if value is None or value == "" or value == meta.get(name):
+                continue
+            if (name, norm_name(value)) in dead and not correct:
+                continue  # an older chat re-read: a corrected value never comes back
+            if correct and meta.get(name):
+                superseded.append({"field": name, "value": meta[name], "at": now})
+            meta[name] = value
+            changed.append(name)
+        if old.type == "topic" and new.status is None and changed and meta.get("status") != "active":
+            meta["status"] = "active"  # activity reactivates a paused or archived topic
+            changed.append("status")
+        body = parsed.body
+        for name in LIST_FIELDS:
+            incoming = getattr(new, name)
+            current = getattr(old, name)
+            if correct and incoming:
+                gone = [item for item in current if norm_name(item) not in {norm_name(i) for i in incoming}]
+                for item in gone:
+                    superseded.append({"field": name, "value": item, "at": now})
+                body = files.drop_bullets(body, name, gone)
+                current = [item for item in current if item not in gone]
+            have = {norm_name(item) for item in current}
+            fresh = []
+            for item in incoming:
+                key = norm_name(item)
+                if key in have or ((name, key) in dead and not correct):
+                    continue
+                have.add(key)
+                fresh.append(item)
+            if fresh or (correct and incoming and body is not parsed.body):
+                changed.append(name)
+            body = files.add_bullets(body, name, fresh, parsed.newline)
+        aliases = list(old.aliases)
+        for alias in [
+            *new.aliases,
+            *([new.name] if new.name and norm_name(new.name) != norm_name(old.name or "") else []),
+        ]:
+            if norm_name(alias) not in {norm_name(a) for a in [old.name or "", *aliases]}:
+                aliases.append(alias)
+                changed.append("aliases")
+        meta["aliases"] = aliases
+        sources = list(meta.get("sources") or [])
+        for ref in new.sources:
+            if ref not in sources:
+                sources.append(ref)
+        if changed:
+            meta["sources"] = sources
+            if new.confidence is not None:
+                meta["confidence"] = new.confidence
+            meta["superseded"] = superseded
+            meta["updated"] = now
+            meta["confirmed"] = now
+            meta["rev"] = int(meta.get("rev") or 0) + 1
+        else:
+            return existing.text, []
+        merged = files.ObjectFile(meta=meta, body=body, bom=parsed.bom, newline=parsed.newline)
+        return merged.render(), sorted(set(changed), key=changed.index)
+
+    def forget(self, ref: str, *, purge: bool = False) -> Result:
+        """Move the object to trash and leave a tombstone (hashes only); ``purge`` deletes the trash copy."""
+        with storage.locked(self._lock_target, self.workspace):
+            stored = self.load()
+            item = self.find(ref, stored)
+            stones = self.tombstones()
+            stamp = self.clock.now().strftime("%Y%m%dT%H%M%S")
+            trash = self.state / "trash" / f"{item.id}.{stamp}.md"
+            change = _Change(op="purge" if purge else "forget")
+            stone = {
+                "type": item.obj.type,
+                "hashes": sorted({identity_hash(k) for k in identity_keys(item.obj)}),
+                "forgotten_at": self._now(),
+            }
+            if item.obj.type == "saved":
+                stone["shingles"] = sorted(shingles(f"{item.obj.title or ''} {item.obj.summary}"))
+            stones.append(stone)
+            change.tombstones_added.append(stone)
+            if purge:
+                storage.delete(item.path)
+                self._purge_history(item)
+                change.files.append(
+                    {"path": self._rel(item.path), "before": None, "after": None, "purged": True}
+                )
+            else:
+                storage.write_text(trash, item.text)
+                storage.delete(item.path)
+                self._record_file(change, item.path, item.text, None)
+                change.trash.append(str(trash.relative_to(self.state)))
+            self._commit(change, stones)
+        return Result(op=change.op, id=item.id, path=self._rel(item.path), label=item.obj.label)
+
+    def _purge_history(self, item: Stored) -> None:
+        """No plaintext of a purged object stays behind: its trash copies and history blobs go."""
+        trash = self.state / "trash"
+        if trash.is_dir():
+            for path in trash.glob(f"{item.id}.*.md"):
+                storage.delete(path)
+        for record in storage.read_json_lines(self.journal):
+            for entry in record.get("files", []):
+                if entry.get("path") == self._rel(item.path) and entry.get("before"):
+                    storage.delete(self._blob(entry["before"]))
+
+    def purge_trash(self, ref: str) -> Result:
+        """``forget ID --purge`` on an object already forgotten: delete its trash copy."""
+        with storage.locked(self._lock_target, self.workspace):
+            trash = self.state / "trash"
+            hits = sorted(trash.glob(f"{ref.strip()}.*.md")) if trash.is_dir() else []
+            if not hits:
+                raise ObjectNotFoundError(
+                    f"No memory object or trash copy with id {ref!r}.",
+                    f"没有 id 为 {ref!r} 的记忆对象或回收站副本。",
+                )
+            for path in hits:
+                storage.delete(path)
+            for record in storage.read_json_lines(self.journal):
+                for entry in record.get("files", []):
+                    if entry.get("before") and any(ref.strip() in t for t in record.get("trash", [])):
+                        storage.delete(self._blob(entry["before"]))
+        return Result(op="purge", id=ref.strip(), label=ref.strip())
+
+    def maintain(self) -> dict[str, Any]:
+        """Topics idle ≥14 days → paused, ≥60 → archived; vanished file sources marked. Idempotent."""
+        now = self.clock.now()
+        report: dict[str, Any] = {"paused": [], "archived": [], "vanished": [], "restored_sources": []}
+        with storage.locked(self._lock_target, self.workspace):
+            stored = self.load()
+            change = _Change(op="maintain")
+            for item in stored:
+                meta = dict(item.parsed.meta)
+                touched = False
+                if item.obj.type == "topic":
+                    touched |= self._idle_status(item, meta, now, report)
+                touched |= self._check_sources(item, meta, now, report)
+                if touched:
+                    meta["updated"] = self._now()  # never `confirmed`: decay must not reset itself
+                    meta["rev"] = int(meta.get("rev") or 0) + 1
+                    parsed = item.parsed
+                    text = files.ObjectFile(
+                        meta=meta, body=parsed.body, bom=parsed.bom, newline=parsed.newline
+                    ).render()
+                    self._record_file(change, item.path, item.text, text)
+                    storage.write_text(item.path, text)
+            self._commit(change, None)
+        report["changed"] = len(change.files)
+        return report
+
+    def _idle_status(self, item: Stored, meta: dict[str, Any], now: datetime, report: dict[str, Any]) -> bool:
+        last = _parse_time(meta.get("confirmed")) or _parse_time(meta.get("created"))
+        if last is None:
+            return False
+        idle = now - last
+        target = None
+        if idle >= timedelta(days=ARCHIVE_AFTER_DAYS):
+            target = "archived"
+        elif idle >= timedelta(days=PAUSE_AFTER_DAYS):
+            target = "paused"
+        status = str(meta.get("status") or "active")
+        if target is None or _STATUS_RANK.get(status, 0) >= _STATUS_RANK[target]:
+            return False
+        meta["status"] = target
+        report[target].append(item.id)
+        return True
+
+    def _check_sources(
+        self, item: Stored, meta: dict[str, Any], now: datetime, report: dict[str, Any]
+    ) -> bool:
+        sources = meta.get("sources") or []
+        touched = False
+        fresh = []
+        for ref in sources:
+            if not isinstance(ref, dict) or not isinstance(ref.get("path"), str):
+                fresh.append(ref)
+                continue
+            ref = dict(ref)
+            path = Path(ref["path"]).expanduser()
+            exists = (path if path.is_absolute() else self.workspace / path).exists()
+            if not exists and "vanished" not in ref:
+                ref["vanished"] = now.date().isoformat()
+                report["vanished"].append(item.id)
+                touched = True
+            elif exists and "vanished" in ref:
+                del ref["vanished"]
+                report["restored_sources"].append(item.id)
+                touched = True
+            fresh.append(ref)
+        meta["sources"] = fresh
+        return touched
+
+    def undo(self) -> dict[str, Any]:
+        """Put back, byte for byte, what the last change replaced, while nothing touched it since."""
+        with storage.locked(self._lock_target, self.workspace):
+            records = storage.read_json_lines(self.journal)
+            undone = {r.get("undoes") for r in records if r.get("type") == "undo"}
+            last = next((r for r in reversed(records) if r.get("type") == "change" and r.get("files")), None)
+            if last is None or last.get("id") in undone:
+                raise UndoRefusedError(
+                    "Nothing to undo: the last memory-object change was already undone, or there is none.",
+                    "没有可撤销的内容：最后一次记忆对象的修改已撤销，或者没有修改记录。",
+                )
+            if any(entry.get("purged") for entry in last["files"]):
+                raise UndoRefusedError(
+                    "Cannot undo a purge: the forgotten object's text was deleted on purpose.",
+                    "无法撤销彻底删除：被遗忘对象的内容已按要求删除。",
+                )
+            plans = []
+            for entry in last["files"]:
+                path = self.workspace / entry["path"]
+                current = storage.read_text(path)
+                if storage.sha256(current) != entry.get("after"):
+                    raise UndoRefusedError(
+                        f"Cannot undo: {entry['path']} changed since the last change; nothing changed.",
+                        f"无法撤销：{entry['path']} 在那之后被修改过；未做任何修改。",
+                    )
+                before = None
+                if entry.get("before"):
+                    before = storage.read_text(self._blob(entry["before"]))
+                    if before is None:
+                        raise UndoRefusedError(
+                            f"Cannot undo: the earlier version of {entry['path']} was purged.",
+                            f"无法撤销：{entry['path']} 的旧版本已被彻底删除。",
+                        )
+                plans.append((path, before))
+            for path, before in plans:
+                if before is None:
+                    storage.delete(path)
+                else:
+                    storage.write_text(path, before)
+            stones = self.tombstones()
+            for stone in last.get("tombstones_added", []):
+                if stone in stones:
+                    stones.remove(stone)
+            stones.extend(s for s in last.get("tombstones_removed", []) if s not in stones)
+            storage.write_json(self.tombstone_file, {"tombstones": stones})
+            for rel in last.get("trash", []):
+                storage.delete(self.state / rel)
+            storage.append_json_line(
+                self.journal, {"type": "undo", "undoes": last["id"], "time": self._now()}
+            )
+        return {"undid": last.get("op"), "files": [e["path"] for e in last["files"]]}
+
+    # -- journal ----------------------------------------------------------------------------------
+
+    def _rel(self, path: Path) -> str:
+        try:
+            return str(path.relative_to(self.workspace))
+        except ValueError:
+            return str(path)
+
+    def _blob(self, digest: str) -> Path:
+        return self.state / "blobs" / f"{digest}.md"
+
+    def _record_file(self, change: _Change, path: Path, before: str | None, after: str | None) -> None:
+        before_sha = storage.sha256(before)
+        if before is not None and before_sha is not None:
+            blob = self._blob(before_sha)
+            if not blob.exists():
+                storage.write_text(blob, before)
+        change.files.append({"path": self._rel(path), "before": before_sha, "after": storage.sha256(after)})
+
+    def _commit(self, change: _Change, stones: list[dict[str, Any]] | None) -> None:
+        if stones is not None and (change.tombstones_added or change.tombstones_removed):
+            storage.write_json(self.tombstone_file, {"tombstones": stones})
+        if not change.files and not change.tombstones_added and not change.tombstones_removed:
+            return
+        record = {
+            "type": "change",
+            "id": secrets.token_hex(6),
+            "time": self._now(),
+            "op": change.op,
+            "files": change.files,
+            "tombstones_added": change.tombstones_added,
+            "tombstones_removed": change.tombstones_removed,
+            "trash": change.trash,
+        }
+        storage.append_json_line(self.journal, record)
