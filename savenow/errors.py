@@ -85,3 +85,10 @@ class SaveNowInternalError(SaveNowError):
     """A bug or an environment failure; exit 1."""
 
     exit_code = 1
+
+
+# -- memory search (issue 14) -----------------------------------------------------------------
+
+
+class SearchPathRefusedError(BadInputError):
+    """``savenow get`` on a path outside MEMORY.md, memory/** and search.extra_paths."""

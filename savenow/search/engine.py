@@ -1,0 +1,389 @@
+"""``memory_search`` and ``memory_get`` (DESIGN §12): the Python API the CLI and Telegram use.
+
+    search = MemorySearch(workspace, options)          # or MemorySearch.from_settings(settings)
+    response = search.search("证书什么时候到期")          # SearchResponse; .to_json() is the CLI's shape
+    text = search.get("memory/2026-09-10.md", from_line=3, lines=5).text
+
+Ranking, lexical: for each query term, BM25's idf × saturated term frequency; the chunk's score is
+the share of the query's total idf it matches (0..1), so ``min_score`` means "this much of what the
+query asks for is here". Terms the index has never seen count against every chunk (that is what
+makes a question about something absent come back empty), except a Han bigram that only straddles
+two words of the query. Recency multiplies the score by a decay of the file's date *after* the
+``min_score`` cut, so it reorders results and never drops one. With an embedder, the score is
+``w_v·cosine + w_t·text`` over the union of both candidate pools.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .embedder import Embedder, EmbeddingError, OpenAIEmbedder, normalized
+from .index import IndexSync, blob_vector
+from .options import SearchOptions, options_from_settings
+from .store import IndexStore, index_path
+from .tokenize import QueryTerm, query_terms
+
+if TYPE_CHECKING:
+    from ..clock import Clock
+    from ..config import Settings
+
+__all__ = ["GetResult", "MemorySearch", "SearchHit", "SearchResponse", "build_embedder"]
+
+SNIPPET_CHARS = 700
+_K1 = 1.2
+CHAR_BACKOFF = 0.5  # the most a bigram matched only by its characters earns
+_B = 0.75
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    path: str
+    start_line: int
+    end_line: int
+    score: float  # relevance, the figure min_score is compared with (before recency)
+    snippet: str
+    source: str
+    day: str | None = None  # the file's date (None: MEMORY.md / undated)
+    rank_score: float = 0.0  # score after recency: what the order follows
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "startLine": self.start_line,
+            "endLine": self.end_line,
+            "score": round(self.score, 4),
+            "snippet": self.snippet,
+            "source": self.source,
+            "date": self.day,
+        }
+
+
+@dataclass
+class SearchResponse:
+    results: list[SearchHit]
+    provider: str | None = None
+    model: str | None = None
+    fallback: dict[str, str] | None = None  # set when the answer is lexical only, and why
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "results": [hit.to_json() for hit in self.results],
+            "provider": self.provider,
+            "model": self.model,
+            "fallback": self.fallback,
+        }
+
+
+@dataclass(frozen=True)
+class GetResult:
+    path: str
+    text: str
+    from_line: int = 1
+    lines: int | None = None
+    missing: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "text": self.text, "from": self.from_line, "lines": self.lines}
+
+
+@dataclass
+class _Candidate:
+    chunk_id: int
+    text_score: float = 0.0
+    vector_score: float = 0.0
+    matched: dict[str, float] = field(default_factory=dict)
+
+
+def build_embedder(options: SearchOptions) -> Embedder | None:
+    if options.provider != "openai" or not options.base_url or not options.model:
+        return None
+    return OpenAIEmbedder(
+        base_url=options.base_url, model=options.model, api_key=options.api_key, headers=options.headers,
+        batch_size=options.batch_size, max_retries=options.max_retries, timeout_s=options.timeout_s,
+    )
+
+
+class MemorySearch:
+    """One workspace's memory index. Cheap to create; opens the index on first use."""
+
+    def __init__(
+        self,
+        workspace: Path | str,
+        options: SearchOptions | None = None,
+        *,
+        embedder: Embedder | None = None,
+        clock: Clock | None = None,
+        today: date | None = None,
+    ) -> None:
+        self.workspace = Path(workspace)
+        self.options = options or SearchOptions()
+        self.embedder = embedder if embedder is not None else build_embedder(self.options)
+        self._clock = clock
+        self._today = today
+        self._store: IndexStore | None = None
+        self._sync: IndexSync | None = None
+
+    @classmethod
+    def from_settings(cls, settings: Settings, **kwargs: Any) -> MemorySearch:
+        return cls(settings.workspace, options_from_settings(settings), **kwargs)
+
+    # -- lifecycle ----------------------------------------------------------------------------
+    def _open(self) -> IndexSync:
+        if self._sync is None:
+            self._store = IndexStore.open(index_path(self.workspace))
+            self._sync = IndexSync(self._store, self.workspace, self.options)
+        return self._sync
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+        self._store = self._sync = None
+
+    def __enter__(self) -> MemorySearch:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def today(self) -> date:
+        if self._today is not None:
+            return self._today
+        if self._clock is not None:
+            return self._clock.today()
+        from ..clock import Clock, load_timezone
+
+        return Clock.from_env(load_timezone(self.options.timezone)).today()
+
+    def sync(self, only: list[str] | None = None) -> Any:
+        """Bring the index up to date (every search does this first); returns a SyncReport."""
+        import sqlite3
+
+        sync = self._open()
+        try:
+            return sync.sync(self.embedder, only=only)
+        except sqlite3.DatabaseError:
+            self._rebuild()  # the file went bad under us: it is derived, start over once
+            return self._open().sync(self.embedder, only=only)
+
+    def _rebuild(self) -> None:
+        self.close()
+        path = index_path(self.workspace)
+        IndexStore._remove(path)
+
+    # -- memory_search --------------------------------------------------------------------------
+    def search(
+        self, query: str, *, max_results: int | None = None, min_score: float | None = None
+    ) -> SearchResponse:
+        max_results = self.options.max_results if max_results is None else max(1, max_results)
+        min_score = self.options.min_score if min_score is None else min_score
+        report = self.sync()
+        response = SearchResponse(results=[])
+        terms = query_terms(query, self.options.segmenter)
+        if not terms or not self.options.enabled:
+            response.fallback = self._fallback(report)
+            self._describe(response)
+            return response
+        store = self._open().store
+        pool = max_results * self.options.candidate_multiplier
+        candidates = self._lexical(store, terms)
+        fallback = self._fallback(report)
+        if self.embedder is not None and fallback is None:
+            try:
+                query_vector = normalized(self.embedder.embed([query])[0])
+            except EmbeddingError as exc:
+                fallback = {"mode": "lexical", "reason": "provider_error", "message": str(exc)}
+            else:
+                candidates = self._hybrid(store, candidates, query_vector, pool)
+        if fallback is None:
+            wv, wt = self.options.weights
+            score_of = {c.chunk_id: wv * c.vector_score + wt * c.text_score for c in candidates.values()}
+        else:
+            score_of = {c.chunk_id: c.text_score for c in candidates.values()}
+        response.fallback = fallback
+        passing = sorted((cid for cid, s in score_of.items() if s >= min_score), key=lambda c: -score_of[c])
+        response.results = self._ranked(store, passing[:pool], score_of, candidates, max_results)
+        self._describe(response)
+        return response
+
+    def _describe(self, response: SearchResponse) -> None:
+        if self.embedder is not None and response.fallback is None:
+            response.provider, response.model = self.embedder.provider, self.embedder.model
+        else:
+            response.provider, response.model = "lexical", None
+
+    def _fallback(self, report: Any) -> dict[str, str] | None:
+        if self.embedder is None:
+            return {"mode": "lexical", "reason": "no_provider",
+                    "message": "no embeddings provider configured: keyword search only"}
+        if report.embedding_error:
+            return {"mode": "lexical", "reason": "provider_error", "message": report.embedding_error}
+        return None
+
+    @staticmethod
+    def _stats(store: IndexStore) -> tuple[int, float]:
+        raw = store.get_meta("stats")
+        count, total = json.loads(raw) if raw else (0, 0)
+        return int(count), (total / count if count else 1.0)
+
+    def _lexical(self, store: IndexStore, terms: list[QueryTerm]) -> dict[int, _Candidate]:
+        count, avgdl = self._stats(store)
+        if not count:
+            return {}
+        postings = {
+            t.term: store.db.execute("SELECT chunk_id, tf, dl FROM postings WHERE term = ?", (t.term,)).fetchall()
+            for t in terms
+            if t.weight > 0
+        }
+        # Characters some other query word accounts for (a word the index has, or a stop word).
+        seen_chars = {ch for t in terms if t.han and (t.weight == 0 or postings[t.term]) for ch in t.term}
+        candidates: dict[int, _Candidate] = {}
+        budget = 0.0
+        for t in terms:
+            if t.weight <= 0:
+                continue
+            rows = postings[t.term]
+            if not rows and t.han and len(t.term) == 2 and all(ch in seen_chars for ch in t.term):
+                continue  # "书什" in 证书什么: a seam between two words, not a word
+            df = len(rows)
+            idf = math.log(1 + (count - df + 0.5) / (df + 0.5))
+            weight = t.weight * idf
+            budget += weight
+            if not rows and t.han and len(t.term) == 2:
+                self._char_backoff(store, t.term, weight, candidates, count)
+                continue
+            for chunk_id, tf, dl in rows:
+                saturated = tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * dl / avgdl))
+                candidate = candidates.get(chunk_id)
+                if candidate is None:
+                    candidate = candidates[chunk_id] = _Candidate(chunk_id)
+                candidate.matched[t.term] = weight * min(1.0, saturated)
+        if budget <= 0:
+            return {}
+        for candidate in candidates.values():
+            candidate.text_score = sum(candidate.matched.values()) / budget
+        return candidates
+
+    @staticmethod
+    def _char_backoff(
+        store: IndexStore, bigram: str, weight: float, candidates: dict[int, _Candidate], count: int
+    ) -> None:
+        """A Han bigram no chunk has: a chunk holding its characters earns up to half its weight,
+        each character in proportion to its own idf (a rare character says more than 的)."""
+        char_rows = {
+            ch: store.db.execute("SELECT chunk_id FROM postings WHERE term = ?", (ch,)).fetchall()
+            for ch in set(bigram)
+        }
+        idf = {ch: math.log(1 + (count - len(r) + 0.5) / (len(r) + 0.5)) for ch, r in char_rows.items()}
+        total = sum(idf.values()) or 1.0
+        share: dict[int, float] = {}
+        for ch, rows in char_rows.items():
+            for (chunk_id,) in rows:
+                share[chunk_id] = share.get(chunk_id, 0.0) + idf[ch] / total
+        for chunk_id, fraction in share.items():
+            candidate = candidates.get(chunk_id)
+            if candidate is None:
+                candidate = candidates[chunk_id] = _Candidate(chunk_id)
+            candidate.matched[bigram] = weight * CHAR_BACKOFF * fraction
+
+    def _hybrid(
+        self, store: IndexStore, candidates: dict[int, _Candidate], query_vector: list[float], pool: int
+    ) -> dict[int, _Candidate]:
+        assert self.embedder is not None
+        rows = store.db.execute(
+            "SELECT c.id, e.vector FROM chunks c JOIN embeddings e ON e.hash = c.hash "
+            "WHERE e.provider = ? AND e.model = ?",
+            (self.embedder.provider, self.embedder.model),
+        ).fetchall()
+        cosine = {cid: max(0.0, _dot(query_vector, blob_vector(blob))) for cid, blob in rows}
+        top_text = sorted(candidates.values(), key=lambda c: -c.text_score)[:pool]
+        top_vector = sorted(cosine, key=lambda cid: -cosine[cid])[:pool]
+        merged: dict[int, _Candidate] = {c.chunk_id: c for c in top_text}
+        for cid in top_vector:
+            merged.setdefault(cid, candidates.get(cid) or _Candidate(cid))
+        for cid, candidate in merged.items():
+            candidate.vector_score = cosine.get(cid, 0.0)
+        return merged
+
+    def _decay(self, day: str | None, today: date) -> float:
+        if day is None:
+            return 1.0
+        try:
+            age = max(0, (today - date.fromisoformat(day)).days)
+        except ValueError:
+            return 1.0
+        floor = self.options.recency_floor
+        return floor + (1 - floor) * 0.5 ** (age / self.options.half_life_days)
+
+    def _ranked(
+        self, store: IndexStore, chunk_ids: list[int], score_of: dict[int, float],
+        candidates: dict[int, _Candidate], max_results: int,
+    ) -> list[SearchHit]:
+        if not chunk_ids:
+            return []
+        marks = ",".join("?" * len(chunk_ids))
+        rows = store.db.execute(
+            f"SELECT id, path, source, start_line, end_line, text, day FROM chunks WHERE id IN ({marks})",
+            chunk_ids,
+        ).fetchall()
+        today = self.today()
+        hits = []
+        for cid, path, source, start, end, text, day in rows:
+            score = score_of[cid]
+            matched = list(candidates[cid].matched) if cid in candidates else []
+            hits.append(
+                SearchHit(path, start, end, score, _snippet(text, matched), source, day,
+                          score * self._decay(day, today))
+            )
+        hits.sort(key=lambda h: (-h.rank_score, -h.score, h.path, h.start_line))
+        return hits[:max_results]
+
+    # -- memory_get ---------------------------------------------------------------------------
+    def get(self, path: str, *, from_line: int | None = None, lines: int | None = None) -> GetResult:
+        from .access import resolve_readable
+
+        rel, file = resolve_readable(self.workspace, path, self.options.extra_paths)
+        start = max(1, from_line or 1)
+        try:
+            content = file.read_text(encoding="utf-8", errors="replace")
+        except FileNotFoundError:
+            return GetResult(rel, "", start, lines, missing=True)
+        all_lines = content.split("\n")
+        if from_line is None and lines is None:
+            return GetResult(rel, content, 1, None)
+        chosen = all_lines[start - 1 : (start - 1 + lines) if lines else None]
+        return GetResult(rel, "\n".join(chosen), start, lines)
+
+
+def _dot(a: list[float], b: Any) -> float:
+    return float(sum(x * y for x, y in zip(a, b, strict=False)))
+
+
+def _snippet(text: str, matched_terms: list[str]) -> str:
+    """The chunk, or — when longer than 700 characters — the window around its best-matching line."""
+    if len(text) <= SNIPPET_CHARS:
+        return text
+    lines = text.split("\n")
+
+    def hits(line: str) -> int:
+        folded = line.casefold()
+        return sum(1 for term in matched_terms if term in folded)
+
+    best = max(range(len(lines)), key=lambda i: hits(lines[i])) if matched_terms else 0
+    low = high = best
+    size = len(lines[best])
+    while True:
+        grown = False
+        for candidate in (high + 1, low - 1):
+            if 0 <= candidate < len(lines) and size + len(lines[candidate]) + 1 <= SNIPPET_CHARS:
+                size += len(lines[candidate]) + 1
+                low, high = min(low, candidate), max(high, candidate)
+                grown = True
+        if not grown:
+            break
+    return "\n".join(lines[low : high + 1])[:SNIPPET_CHARS]
+

@@ -1,0 +1,138 @@
+"""Search tokens that work for English, Chinese and identifiers alike (DESIGN §12).
+
+* Identifiers stay whole *and* split into parts: ``vm.overcommit_memory`` gives
+  ``vm.overcommit_memory``, ``vm``, ``overcommit``, ``memory``; ``-1003566973693`` keeps its
+  leading minus (and ``1003566973693``); ``postgres:16.4-alpine``, ``203.0.113.47``, ``a828e60``.
+* English words are case-folded and lightly stemmed (plural/-ed/-ing), stop words dropped from
+  queries only.
+* Han text is segmented by :mod:`savenow.text.segment` (bigrams by default).
+
+The same function tokenizes documents and queries, so both sides always agree.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+
+from ..text.segment import HAN_RUN, get_segmenter
+
+__all__ = ["QueryTerm", "document_terms", "query_terms"]
+
+# One scan finds Han runs and "words": Latin/digit runs joined by identifier punctuation. A
+# leading "-" belongs to a number ("-1003566973693", a Telegram chat id), not to a word.
+_SCAN = re.compile(
+    HAN_RUN.pattern
+    + r"|(?<![\w.])-?[0-9a-z_\u00c0-\u024f]+(?:[.\-:/@+#][0-9a-z_\u00c0-\u024f]+)*"
+)
+_PART_SPLIT = re.compile(r"[.\-:/@+#_]+")
+
+PART_WEIGHT = 0.35  # a query's identifier parts count, but the whole identifier counts most
+
+_EN_STOP = frozenset(
+    """a an the is are was were be been being am do does did done doing have has had i me my mine we our
+    you your he she it its they them their this that these those what which who whom whose when where why
+    how there here of to in on at by for from with without about into onto over under up down out off
+    and or but if then so than too very can could should would will shall may might must not no yes
+    just also any some all each every s t d ll re ve m o y get got set now current currently last
+    please tell show find much many""".split()
+)
+# Han characters that only ask or bind ("which", "what", particles): a query bigram holding one
+# carries no subject. Indexed text keeps them (they are harmless there).
+_ZH_STOP_CHARS = frozenset("的了吗呢吧啊哪么啥谁几怎呀嘛")
+_ZH_STOP_WORDS = frozenset(
+    "什么 时候 多少 如何 为什 怎样 是否 是不 有没 没有 现在 目前 一下 哪里 哪儿 哪些 这个 那个 一个 "
+    "是什 可以 能不 应该 是 在 和 与 有 要 我 你 吧".split()
+)
+
+
+@dataclass(frozen=True)
+class QueryTerm:
+    term: str
+    weight: float
+    han: bool = False  # a Han bigram: absent from the index, it may just straddle two words
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def _stem(word: str) -> str:
+    """A deliberately light English stemmer: only endings that never change the subject."""
+    if not word.isalpha() or len(word) <= 3:
+        return word
+    for suffix, keep in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            if suffix == "s" and word.endswith(("ss", "us", "is")):
+                return word
+            if suffix == "es" and not word.endswith(("shes", "ches", "xes", "zes", "sses")):
+                continue
+            return word[: -len(suffix)] + keep
+    return word
+
+
+def _word_terms(word: str) -> list[tuple[str, float]]:
+    """A Latin/digit token: itself (stemmed if a plain word) and, if compound, its parts."""
+    word = word.rstrip(".-:/@+#")
+    if not word:
+        return []
+    parts = [p for p in _PART_SPLIT.split(word.lstrip("-")) if p]
+    if len(parts) <= 1 and word.lstrip("-").isalnum():
+        plain = parts[0] if parts else word
+        if word.startswith("-") and plain.isdigit():
+            return [(word, 1.0), (plain, PART_WEIGHT)]
+        return [(_stem(plain), 1.0)]
+    terms = [(word, 1.0)]
+    for part in parts:
+        terms.append((_stem(part), PART_WEIGHT))
+    return terms
+
+
+def _scan(text: str, segmenter: str) -> list[tuple[str, float, bool]]:
+    segment = get_segmenter(segmenter)
+    out: list[tuple[str, float, bool]] = []
+    for match in _SCAN.finditer(_fold(text)):
+        token = match.group()
+        if HAN_RUN.fullmatch(token):
+            out.extend((word, 1.0, True) for word in segment(token))
+        else:
+            out.extend((term, weight, False) for term, weight in _word_terms(token))
+    return out
+
+
+def document_terms(text: str, segmenter: str = "bigram") -> Counter[str]:
+    """Term frequencies of an indexed chunk (every term once per occurrence).
+
+    Han characters are indexed one by one as well: a query word the index lacks as a whole
+    (换过 where the note says 换了) can still be matched, for partial credit, by its characters.
+    """
+    terms = Counter(term for term, _weight, _han in _scan(text, segmenter))
+    for match in HAN_RUN.finditer(_fold(text)):
+        run = match.group()
+        if len(run) > 1:
+            terms.update(run)
+    return terms
+
+
+def _is_stop(term: str, han: bool) -> bool:
+    if han:
+        return term in _ZH_STOP_WORDS or any(char in _ZH_STOP_CHARS for char in term)
+    return term in _EN_STOP
+
+
+def query_terms(text: str, segmenter: str = "bigram") -> list[QueryTerm]:
+    """Distinct query terms with weights. Stop words stay in the list with weight 0 (unless nothing
+    else is left): they score nothing, but their characters tell a word seam from a missing word."""
+    scanned = _scan(text, segmenter)
+    if all(_is_stop(term, han) for term, _w, han in scanned):
+        kept = scanned
+    else:
+        kept = [(term, 0.0 if _is_stop(term, han) else weight, han) for term, weight, han in scanned]
+    merged: dict[str, QueryTerm] = {}
+    for term, weight, han in kept:
+        old = merged.get(term)
+        if old is None or old.weight < weight:
+            merged[term] = QueryTerm(term, weight, han)
+    return list(merged.values())
