@@ -99,7 +99,9 @@ def first_rank(results: list[dict[str, Any]], item: dict[str, str], files: dict[
     return None
 
 
-def score(data: dict[str, Any], answers: dict[str, dict[str, Any]], min_score: float | None) -> dict[str, Any]:
+def score(
+    data: dict[str, Any], answers: dict[str, dict[str, Any]], min_score: float | None
+) -> dict[str, Any]:
     files = data["files"]
     correct: dict[str, list[bool]] = defaultdict(list)
     reciprocal: list[float] = []
@@ -135,8 +137,12 @@ def score(data: dict[str, Any], answers: dict[str, dict[str, Any]], min_score: f
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--set", type=Path, default=None, help="evaluation set (default shared/eval/search.json)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--set", type=Path, default=None, help="evaluation set (default shared/eval/search.json)"
+    )
     parser.add_argument("--config", help="a savenow config file (e.g. one naming an embeddings provider)")
     parser.add_argument("--in-process", action="store_true", help="call the Python API instead of the CLI")
     parser.add_argument("-v", "--verbose", action="store_true", help="list the queries answered wrongly")
@@ -150,8 +156,10 @@ def main() -> int:
         home.mkdir()
         write_workspace(data["files"], workspace)
         now = clock_for(data["files"])
-        runner: Any = InProcessRunner(workspace, now) if args.in_process else CliRunner(
-            workspace, now, args.config, home
+        runner: Any = (
+            InProcessRunner(workspace, now)
+            if args.in_process
+            else CliRunner(workspace, now, args.config, home)
         )
         started = time.perf_counter()
         answers = {q["id"]: runner.search(q["query"]) for q in data["queries"]}
@@ -163,16 +171,24 @@ def main() -> int:
 
     figures = score(data, answers, DEFAULT_MIN_SCORE)
     first = next(iter(answers.values()))
-    figures.update(set=str(set_path), mode="in-process" if args.in_process else "cli",
-                   provider=first.get("provider"), fallback=(first.get("fallback") or {}).get("reason"),
-                   seconds=round(elapsed, 2))
+    figures.update(
+        set=str(set_path),
+        mode="in-process" if args.in_process else "cli",
+        provider=first.get("provider"),
+        fallback=(first.get("fallback") or {}).get("reason"),
+        seconds=round(elapsed, 2),
+    )
     if args.json:
         print(json.dumps(figures, ensure_ascii=False, indent=2))
         return 0
-    print(f"set {figures['set']} ({figures['queries']} queries, {figures['mode']}, provider "
-          f"{figures['provider']}, {figures['seconds']} s)")
-    print(f"recall@6 {figures['recall@6']:.3f}   MRR {figures['mrr']:.3f}   recency order "
-          f"{figures['recency_order']}   negatives empty {figures['negatives_empty']}")
+    print(
+        f"set {figures['set']} ({figures['queries']} queries, {figures['mode']}, provider "
+        f"{figures['provider']}, {figures['seconds']} s)"
+    )
+    print(
+        f"recall@6 {figures['recall@6']:.3f}   MRR {figures['mrr']:.3f}   recency order "
+        f"{figures['recency_order']}   negatives empty {figures['negatives_empty']}"
+    )
     print("per kind: " + ", ".join(f"{k} {v}" for k, v in figures["per_kind"].items()))
     if args.verbose and figures["misses"]:
         print("misses:")

@@ -27,7 +27,19 @@ _EXPORTS = {
     "recall_reply": "savenow.search.reply",
     "note_memory_write": "savenow.search.hooks",
 }
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "Embedder",
+    "EmbeddingError",
+    "GetResult",
+    "MemorySearch",
+    "OpenAIEmbedder",
+    "SearchHit",
+    "SearchOptions",
+    "SearchResponse",
+    "note_memory_write",
+    "options_from_settings",
+    "recall_reply",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -18,7 +18,7 @@ __all__ = ["CHUNKER_VERSION", "Chunk", "chunk_markdown", "estimate_tokens"]
 
 CHUNKER_VERSION = 1  # bump when the cut changes: the index is rebuilt
 _SECTION_HEADING = re.compile(r"^#{1,2}\s+\S")
-_HAN = re.compile("[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]")
+_HAN = re.compile("[^\x00-\u2fff]")  # CJK and full-width forms, approximated as U+3000 and up (cheap)
 
 
 def estimate_tokens(text: str) -> int:

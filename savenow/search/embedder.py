@@ -81,7 +81,9 @@ class OpenAIEmbedder:
                 self._sleep(min(8.0, 0.5 * 2 ** (attempt - 1)))
             try:
                 response = httpx.post(
-                    url, json={"model": self.model, "input": batch}, headers=self._headers,
+                    url,
+                    json={"model": self.model, "input": batch},
+                    headers=self._headers,
                     timeout=self.timeout_s,
                 )
             except httpx.HTTPError as exc:

@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 from .embedder import Embedder, EmbeddingError, OpenAIEmbedder, normalized
 from .index import IndexSync, blob_vector
@@ -103,8 +103,13 @@ def build_embedder(options: SearchOptions) -> Embedder | None:
     if options.provider != "openai" or not options.base_url or not options.model:
         return None
     return OpenAIEmbedder(
-        base_url=options.base_url, model=options.model, api_key=options.api_key, headers=options.headers,
-        batch_size=options.batch_size, max_retries=options.max_retries, timeout_s=options.timeout_s,
+        base_url=options.base_url,
+        model=options.model,
+        api_key=options.api_key,
+        headers=options.headers,
+        batch_size=options.batch_size,
+        max_retries=options.max_retries,
+        timeout_s=options.timeout_s,
     )
 
 
@@ -144,7 +149,7 @@ class MemorySearch:
             self._store.close()
         self._store = self._sync = None
 
-    def __enter__(self) -> MemorySearch:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -218,8 +223,11 @@ class MemorySearch:
 
     def _fallback(self, report: Any) -> dict[str, str] | None:
         if self.embedder is None:
-            return {"mode": "lexical", "reason": "no_provider",
-                    "message": "no embeddings provider configured: keyword search only"}
+            return {
+                "mode": "lexical",
+                "reason": "no_provider",
+                "message": "no embeddings provider configured: keyword search only",
+            }
         if report.embedding_error:
             return {"mode": "lexical", "reason": "provider_error", "message": report.embedding_error}
         return None
@@ -235,7 +243,9 @@ class MemorySearch:
         if not count:
             return {}
         postings = {
-            t.term: store.db.execute("SELECT chunk_id, tf, dl FROM postings WHERE term = ?", (t.term,)).fetchall()
+            t.term: store.db.execute(
+                "SELECT chunk_id, tf, dl FROM postings WHERE term = ?", (t.term,)
+            ).fetchall()
             for t in terms
             if t.weight > 0
         }
@@ -320,8 +330,12 @@ class MemorySearch:
         return floor + (1 - floor) * 0.5 ** (age / self.options.half_life_days)
 
     def _ranked(
-        self, store: IndexStore, chunk_ids: list[int], score_of: dict[int, float],
-        candidates: dict[int, _Candidate], max_results: int,
+        self,
+        store: IndexStore,
+        chunk_ids: list[int],
+        score_of: dict[int, float],
+        candidates: dict[int, _Candidate],
+        max_results: int,
     ) -> list[SearchHit]:
         if not chunk_ids:
             return []
@@ -336,8 +350,16 @@ class MemorySearch:
             score = score_of[cid]
             matched = list(candidates[cid].matched) if cid in candidates else []
             hits.append(
-                SearchHit(path, start, end, score, _snippet(text, matched), source, day,
-                          score * self._decay(day, today))
+                SearchHit(
+                    path,
+                    start,
+                    end,
+                    score,
+                    _snippet(text, matched),
+                    source,
+                    day,
+                    score * self._decay(day, today),
+                )
             )
         hits.sort(key=lambda h: (-h.rank_score, -h.score, h.path, h.start_line))
         return hits[:max_results]
@@ -386,4 +408,3 @@ def _snippet(text: str, matched_terms: list[str]) -> str:
         if not grown:
             break
     return "\n".join(lines[low : high + 1])[:SNIPPET_CHARS]
-

@@ -32,8 +32,10 @@ _MAX_FILE_BYTES = 8 * 1024 * 1024  # a Markdown note larger than this is not a n
 @dataclass(frozen=True)
 class SourceFile:
     rel: str  # workspace-relative, "/"-separated
-    path: Path
+    path: str
     source: str  # "memory" | "sessions"
+    size: int = -1  # from the directory scan; -1: not known yet
+    mtime_ns: int = -1
 
 
 @dataclass
@@ -45,24 +47,31 @@ class SyncReport:
     rebuilt: bool = False
 
 
-def _markdown_files(root: Path) -> list[Path]:
-    """``root/**/*.md`` without following symlinks (a symlinked file or folder is ignored)."""
-    found: list[Path] = []
-    stack = [root]
+def _markdown_files(root: str, prefix: str) -> list[tuple[str, str, int, int]]:
+    """(rel, path, size, mtime_ns) for ``root/**/*.md``, symlinks ignored (files and folders).
+
+    Strings and the scan's own stat, not Path objects: this runs before every search, over
+    thousands of files."""
+    found: list[tuple[str, str, int, int]] = []
+    stack = [(root, prefix)]
     while stack:
-        folder = stack.pop()
+        folder, rel_folder = stack.pop()
         try:
-            entries = list(os.scandir(folder))
+            with os.scandir(folder) as scan:
+                entries = list(scan)
         except OSError:
             continue
         for entry in entries:
-            if entry.is_symlink():
-                continue
-            if entry.is_dir(follow_symlinks=False):
-                if not entry.name.startswith("."):
-                    stack.append(Path(entry.path))
-            elif entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
-                found.append(Path(entry.path))
+            name = entry.name
+            if name.endswith(".md"):
+                if entry.is_file(follow_symlinks=False):
+                    try:
+                        stat = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    found.append((rel_folder + name, entry.path, stat.st_size, stat.st_mtime_ns))
+            elif not name.startswith(".") and entry.is_dir(follow_symlinks=False):
+                stack.append((entry.path, rel_folder + name + "/"))
     return found
 
 
@@ -73,30 +82,44 @@ def _rel(workspace: Path, path: Path) -> str | None:
         return None
 
 
+def _stat_file(rel: str, path: Path, source: str) -> SourceFile | None:
+    try:
+        stat = path.lstat()
+    except OSError:
+        return None
+    if not os.path.isfile(path) or path.is_symlink():
+        return None
+    return SourceFile(rel, str(path), source, stat.st_size, stat.st_mtime_ns)
+
+
 def discover(workspace: Path, options: SearchOptions) -> dict[str, SourceFile]:
     """Every file the index covers, by workspace-relative path (extra paths outside the workspace
-    keep their absolute path as the key)."""
+    keep their absolute path as the key), each with its size and mtime."""
     files: dict[str, SourceFile] = {}
-    memory_md = workspace / "MEMORY.md"
-    if memory_md.is_file() and not memory_md.is_symlink():
-        files["MEMORY.md"] = SourceFile("MEMORY.md", memory_md, "memory")
-    for path in _markdown_files(workspace / "memory"):
-        rel = _rel(workspace, path)
-        if rel:
-            files[rel] = SourceFile(rel, path, "memory")
+    memory_md = _stat_file("MEMORY.md", workspace / "MEMORY.md", "memory")
+    if memory_md:
+        files["MEMORY.md"] = memory_md
+    for rel, path, size, mtime in _markdown_files(str(workspace / "memory"), "memory/"):
+        files[rel] = SourceFile(rel, path, "memory", size, mtime)
     for extra in options.extra_paths:
         if extra.is_symlink():
             continue
-        candidates = _markdown_files(extra) if extra.is_dir() else [extra] if extra.suffix == ".md" else []
-        for path in candidates:
-            if path.is_file():
-                rel = _rel(workspace, path) or path.as_posix()
-                files.setdefault(rel, SourceFile(rel, path, "memory"))
+        if extra.is_dir():
+            for _rel_in, path, size, mtime in _markdown_files(str(extra), ""):
+                rel = _rel(workspace, Path(path)) or Path(path).as_posix()
+                files.setdefault(rel, SourceFile(rel, path, "memory", size, mtime))
+        elif extra.suffix == ".md":
+            rel = _rel(workspace, extra) or extra.as_posix()
+            found = _stat_file(rel, extra, "memory")
+            if found:
+                files.setdefault(rel, found)
     if "sessions" in options.sources and options.sessions_dir is not None:
         from .sessions import session_files
 
         for rel, path in session_files(options.sessions_dir):
-            files[rel] = SourceFile(rel, path, "sessions")
+            found = _stat_file(rel, path, "sessions")
+            if found:
+                files[rel] = found
     return files
 
 
@@ -131,15 +154,23 @@ class IndexSync:
     def signature(self) -> str:
         o = self.options
         return json.dumps(
-            {"chunker": CHUNKER_VERSION, "tokenizer": TOKENIZER_VERSION, "segmenter": o.segmenter,
-             "tokens": o.chunk_tokens, "overlap": o.chunk_overlap},
+            {
+                "chunker": CHUNKER_VERSION,
+                "tokenizer": TOKENIZER_VERSION,
+                "segmenter": o.segmenter,
+                "tokens": o.chunk_tokens,
+                "overlap": o.chunk_overlap,
+            },
             sort_keys=True,
         )
 
     def ensure_signature(self, embedder: Embedder | None) -> bool:
         """Empty the index when chunking or the embeddings provider/model changed; True if it did."""
         embedding = f"{embedder.provider}/{embedder.model}" if embedder else "none"
-        if self.store.get_meta("signature") == self.signature and self.store.get_meta("embedding") == embedding:
+        if (
+            self.store.get_meta("signature") == self.signature
+            and self.store.get_meta("embedding") == embedding
+        ):
             return False
         db = self.store.db
         db.execute("BEGIN IMMEDIATE")
@@ -176,27 +207,18 @@ class IndexSync:
             gone = [rel for rel in only if rel not in found and rel in known]
         else:
             gone = [rel for rel in known if rel not in found]
-        changed: list[tuple[SourceFile, int, int, bytes | None]] = []
+        changed: list[SourceFile] = []
         for rel, source in found.items():
-            try:
-                stat = source.path.lstat()
-            except OSError:
-                if rel in known:
-                    gone.append(rel)
-                continue
             state = known.get(rel)
-            if state and state[0] == stat.st_size and state[1] == stat.st_mtime_ns:
-                continue
-            changed.append((source, stat.st_size, stat.st_mtime_ns, None))
+            if state is None or state[0] != source.size or state[1] != source.mtime_ns:
+                changed.append(source)
         if changed or gone:
             self._apply(changed, gone, report)
         if embedder is not None:
             self._embed_missing(embedder, report)
         return report
 
-    def _apply(
-        self, changed: list[tuple[SourceFile, int, int, bytes | None]], gone: list[str], report: SyncReport
-    ) -> None:
+    def _apply(self, changed: list[SourceFile], gone: list[str], report: SyncReport) -> None:
         known = self._load_known()
         db = self.store.db
         db.execute("BEGIN IMMEDIATE")
@@ -205,9 +227,11 @@ class IndexSync:
                 self._delete_file(rel)
                 known.pop(rel, None)
                 report.removed.append(rel)
-            for source, size, mtime_ns, _ in changed:
+            for source in changed:
+                size, mtime_ns = source.size, source.mtime_ns
                 try:
-                    raw = source.path.read_bytes()[:_MAX_FILE_BYTES]
+                    with open(source.path, "rb") as handle:
+                        raw = handle.read(_MAX_FILE_BYTES)
                 except OSError:
                     continue
                 digest = hashlib.sha256(raw).hexdigest()
@@ -260,8 +284,16 @@ class IndexSync:
             cursor = db.execute(
                 "INSERT INTO chunks (path, source, start_line, end_line, hash, text, length, day) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (source.rel, source.source, chunk.start_line, chunk.end_line, chunk.hash, chunk.text,
-                 length, day),
+                (
+                    source.rel,
+                    source.source,
+                    chunk.start_line,
+                    chunk.end_line,
+                    chunk.hash,
+                    chunk.text,
+                    length,
+                    day,
+                ),
             )
             chunk_id = cursor.lastrowid
             db.executemany(
@@ -290,8 +322,10 @@ class IndexSync:
         try:
             db.executemany(
                 "INSERT OR REPLACE INTO embeddings (provider, model, hash, vector) VALUES (?, ?, ?, ?)",
-                [(embedder.provider, embedder.model, h, vector_blob(normalized(v)))
-                 for h, v in zip(hashes, vectors, strict=True)],
+                [
+                    (embedder.provider, embedder.model, h, vector_blob(normalized(v)))
+                    for h, v in zip(hashes, vectors, strict=True)
+                ],
             )
             db.execute("COMMIT")
         except BaseException:

@@ -23,9 +23,11 @@ from functools import lru_cache
 
 __all__ = ["HAN_RUN", "SEGMENTERS", "bigram_words", "get_segmenter", "jieba_available"]
 
-# Han ideographs (unified, extension A, compatibility, extensions B..G). Kana and Hangul are
-# handled the same way by the bigram segmenter: no dictionary knows them here either.
-HAN_RUN = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\U00020000-\U0003134f]+")
+# A run of East Asian letters: Han (with extensions), kana, Hangul — written as "everything from
+# U+3040 up except CJK/full-width punctuation and emoji", because an exact class of the Han ranges
+# costs ~10 ms to compile in every process, which a CLI answering in tens of milliseconds cannot
+# afford. Kana and Hangul get bigrams too: no dictionary knows them here either.
+HAN_RUN = re.compile("[^\x00-\u303f\ufe30-\ufe4f\uff00-\uffef\U0001f000-\U0001ffff\U00031350-\U0010ffff]+")
 
 Segmenter = Callable[[str], list[str]]
 

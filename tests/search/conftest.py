@@ -42,6 +42,16 @@ def write_files(root: Path, files: dict[str, str] = FILES) -> Path:
     return root
 
 
+@pytest.fixture(autouse=True)
+def _clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import os
+
+    for name in list(os.environ):
+        if name.startswith("SAVENOW_"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))  # no ~/.config/savenow/config.yaml
+
+
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
     return write_files(tmp_path / "ws")

@@ -30,8 +30,16 @@ def test_get_reads_lines_and_a_missing_file_is_empty(search: MemorySearch) -> No
 
 @pytest.mark.parametrize(
     "path",
-    ["../outside.md", "/etc/passwd", "memory/../../outside.md", ".savenow/search.sqlite", "notes.md",
-     "memory/2026-05-20.txt", "sessions/x.jsonl", ""],
+    [
+        "../outside.md",
+        "/etc/passwd",
+        "memory/../../outside.md",
+        ".savenow/search.sqlite",
+        "notes.md",
+        "memory/2026-05-20.txt",
+        "sessions/x.jsonl",
+        "",
+    ],
 )
 def test_get_refuses_everything_else(search: MemorySearch, path: str) -> None:
     with pytest.raises(SearchPathRefusedError):
@@ -52,8 +60,22 @@ def test_get_cli_refusal_is_one_stderr_line_and_exit_2(
     assert main(["get", "--workspace", str(workspace), "../etc/passwd.md"]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.count("\n") == 1 and "refused" in captured.err
-    assert main(["get", "--workspace", str(workspace), "memory/2026-03-02.md", "--from", "4", "--lines", "1",
-                 "--json"]) == 0
+    assert (
+        main(
+            [
+                "get",
+                "--workspace",
+                str(workspace),
+                "memory/2026-03-02.md",
+                "--from",
+                "4",
+                "--lines",
+                "1",
+                "--json",
+            ]
+        )
+        == 0
+    )
     data = json.loads(capsys.readouterr().out)
     assert data["text"] == "- 路由器管理端口先用 8080。" and data["path"] == "memory/2026-03-02.md"
 
@@ -62,8 +84,11 @@ def test_a_write_by_savenow_updates_the_index_at_once(search: MemorySearch, work
     search.search("证书")  # builds the index
     target = workspace / "memory" / "2026-06-01.md"
     write_entries(
-        target, [Entry(title="打印机", bullets=["打印机墨盒型号 HP-680"])], workspace=workspace,
-        now=datetime(2026, 6, 1, 10, 0).astimezone(), day=date(2026, 6, 1),
+        target,
+        [Entry(title="打印机", bullets=["打印机墨盒型号 HP-680"])],
+        workspace=workspace,
+        now=datetime(2026, 6, 1, 10, 0).astimezone(),
+        day=date(2026, 6, 1),
     )
     db = sqlite3.connect(index_path(workspace))
     texts = [row[0] for row in db.execute("SELECT text FROM chunks WHERE path = 'memory/2026-06-01.md'")]
@@ -121,7 +146,10 @@ def test_sessions_are_searched_when_opted_in(workspace: Path, tmp_path: Path) ->
     sessions.mkdir()
     lines = [
         {"type": "session", "id": "s1"},
-        {"type": "message", "message": {"role": "user", "content": [{"type": "text", "text": "打印机又卡纸了"}]}},
+        {
+            "type": "message",
+            "message": {"role": "user", "content": [{"type": "text", "text": "打印机又卡纸了"}]},
+        },
         {"type": "message", "message": {"role": "assistant", "content": "试试清理搓纸轮"}},
     ]
     (sessions / "s1.jsonl").write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in lines) + "\n")

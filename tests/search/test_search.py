@@ -67,11 +67,17 @@ def test_memory_md_does_not_decay(search: MemorySearch) -> None:
 
 def test_recency_reorders_but_never_changes_the_score(workspace: Path) -> None:
     early = MemorySearch(workspace, SearchOptions(), today=TODAY).search("路由器管理端口").results
-    late = MemorySearch(workspace, SearchOptions(), today=TODAY.replace(year=2030)).search("路由器管理端口").results
+    late = (
+        MemorySearch(workspace, SearchOptions(), today=TODAY.replace(year=2030))
+        .search("路由器管理端口")
+        .results
+    )
     assert sorted(r.score for r in early) == sorted(r.score for r in late)
 
 
-@pytest.mark.parametrize("query", ["护照什么时候过期", "Kubernetes cluster upgrade version", "guest wifi password"])
+@pytest.mark.parametrize(
+    "query", ["护照什么时候过期", "Kubernetes cluster upgrade version", "guest wifi password"]
+)
 def test_questions_nothing_answers_come_back_empty(search: MemorySearch, query: str) -> None:
     assert search.search(query).results == []
 
@@ -86,7 +92,8 @@ def test_min_score_filters_and_results_carry_the_json_fields(search: MemorySearc
     strict = search.search("证书 照片", min_score=0.6).results
     assert len(loose) >= 2 and all(r.score >= 0.6 for r in strict) and len(strict) < len(loose)
     assert response.fallback == {
-        "mode": "lexical", "reason": "no_provider",
+        "mode": "lexical",
+        "reason": "no_provider",
         "message": "no embeddings provider configured: keyword search only",
     }
 

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import itertools
+
 from savenow.search.chunking import chunk_markdown
 from savenow.search.tokenize import document_terms, query_terms
 from savenow.text.segment import bigram_words, get_segmenter
@@ -67,7 +69,7 @@ def test_long_sections_split_with_overlap_and_keep_their_heading() -> None:
     text = "## 维护记录\n" + "\n".join(bullets) + "\n"
     chunks = chunk_markdown(text, max_tokens=400, overlap_tokens=80)
     assert len(chunks) >= 3
-    for first, second in zip(chunks, chunks[1:]):
+    for first, second in itertools.pairwise(chunks):
         assert second.start_line <= first.end_line  # overlap
         assert second.start_line > first.start_line
     assert all(c.indexed_text.startswith("## 维护记录") for c in chunks)
