@@ -72,11 +72,16 @@ class CliRunner:
 
 
 class InProcessRunner:
-    def __init__(self, workspace: Path, now: str) -> None:
+    def __init__(self, workspace: Path, now: str, overrides: list[str]) -> None:
         sys.path.insert(0, str(ROOT))
-        from savenow.search import MemorySearch
+        from savenow.search import MemorySearch, SearchOptions
 
-        self.engine = MemorySearch(workspace, today=date.fromisoformat(now[:10]))
+        defaults = SearchOptions()
+        values: dict[str, Any] = {}
+        for item in overrides:  # --option segmenter=jieba: experiments with the engine's options
+            key, _, raw = item.partition("=")
+            values[key] = type(getattr(defaults, key))(raw)
+        self.engine = MemorySearch(workspace, SearchOptions(**values), today=date.fromisoformat(now[:10]))
 
     def search(self, query: str) -> dict[str, Any]:
         return self.engine.search(query, max_results=6).to_json()
@@ -145,6 +150,8 @@ def main() -> int:
     )
     parser.add_argument("--config", help="a savenow config file (e.g. one naming an embeddings provider)")
     parser.add_argument("--in-process", action="store_true", help="call the Python API instead of the CLI")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="with --in-process: override a SearchOptions field (e.g. segmenter=jieba)")
     parser.add_argument("-v", "--verbose", action="store_true", help="list the queries answered wrongly")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
@@ -157,7 +164,7 @@ def main() -> int:
         write_workspace(data["files"], workspace)
         now = clock_for(data["files"])
         runner: Any = (
-            InProcessRunner(workspace, now)
+            InProcessRunner(workspace, now, args.option)
             if args.in_process
             else CliRunner(workspace, now, args.config, home)
         )

@@ -36,6 +36,8 @@ __all__ = ["GetResult", "MemorySearch", "SearchHit", "SearchResponse", "build_em
 
 SNIPPET_CHARS = 700
 _K1 = 1.2
+SUPERSEDE_COVERAGE = 0.8  # see _newer_first
+SUPERSEDE_SCORE = 0.7
 CHAR_BACKOFF = 0.5  # the most a bigram matched only by its characters earns
 _B = 0.75
 
@@ -346,9 +348,11 @@ class MemorySearch:
         ).fetchall()
         today = self.today()
         hits = []
+        matched_of: dict[tuple[str, int], dict[str, float]] = {}
         for cid, path, source, start, end, text, day in rows:
             score = score_of[cid]
-            matched = list(candidates[cid].matched) if cid in candidates else []
+            matched_of[(path, start)] = candidates[cid].matched if cid in candidates else {}
+            matched = list(matched_of[(path, start)])
             hits.append(
                 SearchHit(
                     path,
@@ -362,7 +366,7 @@ class MemorySearch:
                 )
             )
         hits.sort(key=lambda h: (-h.rank_score, -h.score, h.path, h.start_line))
-        return hits[:max_results]
+        return _newer_first(hits, matched_of)[:max_results]
 
     # -- memory_get ---------------------------------------------------------------------------
     def get(self, path: str, *, from_line: int | None = None, lines: int | None = None) -> GetResult:
@@ -379,6 +383,39 @@ class MemorySearch:
             return GetResult(rel, content, 1, None)
         chosen = all_lines[start - 1 : (start - 1 + lines) if lines else None]
         return GetResult(rel, "\n".join(chosen), start, lines)
+
+
+def _newer_first(hits: list[SearchHit], matched_of: dict[tuple[str, int], dict[str, float]]) -> list[SearchHit]:
+    """A newer note about the same thing supersedes an older one: it moves just above it.
+
+    "The same thing" = the newer chunk matches at least SUPERSEDE_COVERAGE of the query weight
+    the older one matches, and scores at least SUPERSEDE_SCORE of it. Decay alone cannot
+    promise this order when the old note happens to repeat the query's words more often.
+    """
+    ordered = list(hits)
+    moved = True
+    rounds = 0
+    while moved and rounds < len(ordered):
+        moved, rounds = False, rounds + 1
+        for i in range(len(ordered)):
+            old = ordered[i]
+            old_terms = matched_of.get((old.path, old.start_line), {})
+            old_weight = sum(old_terms.values())
+            if old.day is None or not old_weight:
+                continue
+            for j in range(i + 1, len(ordered)):
+                new = ordered[j]
+                if new.day is None or new.day <= old.day or new.score < SUPERSEDE_SCORE * old.score:
+                    continue
+                new_terms = matched_of.get((new.path, new.start_line), {})
+                shared = sum(w for term, w in old_terms.items() if term in new_terms)
+                if shared >= SUPERSEDE_COVERAGE * old_weight:
+                    ordered.insert(i, ordered.pop(j))
+                    moved = True
+                    break
+            if moved:
+                break
+    return ordered
 
 
 def _dot(a: list[float], b: Any) -> float:
