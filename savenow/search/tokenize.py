@@ -23,11 +23,15 @@ __all__ = ["QueryTerm", "document_terms", "query_terms"]
 
 # One scan finds Han runs and "words": Latin/digit runs joined by identifier punctuation. A
 # leading "-" belongs to a number ("-1003566973693", a Telegram chat id), not to a word.
+_WORD_CHARS = "0-9a-z_\u00c0-\u024f"
 _SCAN = re.compile(
     HAN_RUN.pattern
-    + r"|(?<![0-9a-z_.\u00c0-\u024f])-?[0-9a-z_\u00c0-\u024f]+(?:[.\-:/@+#][0-9a-z_\u00c0-\u024f]+)*"
+    + f"|(?:(?<![{_WORD_CHARS}])-+)?[{_WORD_CHARS}]+(?:[.\\-:/@+#]+[{_WORD_CHARS}]+)*"
 )
 _PART_SPLIT = re.compile(r"[.\-:/@+#_]+")
+_MAJOR_SPLIT = re.compile(r"[:/@]+")  # host:port, image:tag, a/path, user@host
+_HEX = re.compile(r"[0-9a-f]{8,64}")
+SHORT_HASH = 7  # git's short form: a note may hold either
 
 PART_WEIGHT = 0.35  # a query's identifier parts count, but the whole identifier counts most
 
@@ -220,19 +224,25 @@ def _stem(word: str) -> str:
 
 
 def _word_terms(word: str) -> list[tuple[str, float]]:
-    """A Latin/digit token: itself (stemmed if a plain word) and, if compound, its parts."""
+    """A Latin/digit token: itself (stemmed if a plain word) and, if compound, its pieces:
+    the parts between any separators, the sub-identifiers between ``:``/``/``/``@``, and the
+    7-character short form of a long hex hash."""
     word = word.rstrip(".-:/@+#")
-    if not word:
+    bare = word.lstrip("-")
+    if not bare:
         return []
-    parts = [p for p in _PART_SPLIT.split(word.lstrip("-")) if p]
-    if len(parts) <= 1 and word.lstrip("-").isalnum():
-        plain = parts[0] if parts else word
-        if word.startswith("-") and plain.isdigit():
-            return [(word, 1.0), (plain, PART_WEIGHT)]
-        return [(_stem(plain), 1.0)]
+    parts = [p for p in _PART_SPLIT.split(bare) if p]
+    if len(parts) <= 1 and bare.isalnum():
+        if word.startswith("-") and bare.isdigit():
+            return [(word, 1.0), (bare, PART_WEIGHT)]
+        if _HEX.fullmatch(bare) and not bare.isdigit() and not bare.isalpha():
+            return [(bare, 1.0), (bare[:SHORT_HASH], PART_WEIGHT)]
+        return [(_stem(bare), 1.0)]
     terms = [(word, 1.0)]
-    for part in parts:
-        terms.append((_stem(part), PART_WEIGHT))
+    majors = [m for m in _MAJOR_SPLIT.split(bare) if m]
+    if len(majors) > 1:
+        terms.extend((major, PART_WEIGHT) for major in majors if not major.isalnum() or major.isdigit())
+    terms.extend((_stem(part), PART_WEIGHT) for part in parts)
     return terms
 
 

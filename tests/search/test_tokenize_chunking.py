@@ -74,3 +74,11 @@ def test_long_sections_split_with_overlap_and_keep_their_heading() -> None:
         assert second.start_line > first.start_line
     assert all(c.indexed_text.startswith("## 维护记录") for c in chunks)
     assert chunks[-1].end_line == 61
+
+
+def test_sub_identifiers_short_hashes_and_flags() -> None:
+    assert _terms("203.0.113.47:8443")["203.0.113.47"] < 1.0  # host of host:port
+    assert "203.0.113.47" in document_terms("public IP 203.0.113.47:8443")
+    assert "a828e60" in document_terms("merged as a828e60f3b2c9d1e")  # git's short form
+    assert "--force-recreate" in _terms("--force-recreate")
+    assert "openclaw.json" in document_terms("config in ~/.openclaw/openclaw.json")
