@@ -150,8 +150,13 @@ def main() -> int:
     )
     parser.add_argument("--config", help="a savenow config file (e.g. one naming an embeddings provider)")
     parser.add_argument("--in-process", action="store_true", help="call the Python API instead of the CLI")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="with --in-process: override a SearchOptions field (e.g. segmenter=jieba)")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="with --in-process: override a SearchOptions field (e.g. segmenter=jieba)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="list the queries answered wrongly")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()

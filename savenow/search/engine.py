@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import json
 import math
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -126,14 +128,17 @@ class MemorySearch:
         embedder: Embedder | None = None,
         clock: Clock | None = None,
         today: date | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.workspace = Path(workspace)
         self.options = options or SearchOptions()
         self.embedder = embedder if embedder is not None else build_embedder(self.options)
         self._clock = clock
         self._today = today
+        self._monotonic = monotonic
         self._store: IndexStore | None = None
         self._sync: IndexSync | None = None
+        self._last_scan: tuple[float, Any] | None = None  # (when, SyncReport) of the last full scan
 
     @classmethod
     def from_settings(cls, settings: Settings, **kwargs: Any) -> MemorySearch:
@@ -177,6 +182,16 @@ class MemorySearch:
             self._rebuild()  # the file went bad under us: it is derived, start over once
             return self._open().sync(self.embedder, only=only)
 
+    def _fresh(self) -> Any:
+        """The per-search freshness scan; a long-lived caller may space full scans out by
+        ``rescan_interval_s`` (savenow's own writes are indexed at once either way)."""
+        interval = self.options.rescan_interval_s
+        if interval > 0 and self._last_scan is not None and self._monotonic() - self._last_scan[0] < interval:
+            return self._last_scan[1]
+        report = self.sync()
+        self._last_scan = (self._monotonic(), report)
+        return report
+
     def _rebuild(self) -> None:
         self.close()
         path = index_path(self.workspace)
@@ -188,7 +203,7 @@ class MemorySearch:
     ) -> SearchResponse:
         max_results = self.options.max_results if max_results is None else max(1, max_results)
         min_score = self.options.min_score if min_score is None else min_score
-        report = self.sync()
+        report = self._fresh()
         response = SearchResponse(results=[])
         terms = query_terms(query, self.options.segmenter)
         if not terms or not self.options.enabled:
@@ -329,7 +344,7 @@ class MemorySearch:
         except ValueError:
             return 1.0
         floor = self.options.recency_floor
-        return floor + (1 - floor) * 0.5 ** (age / self.options.half_life_days)
+        return float(floor + (1 - floor) * 0.5 ** (age / self.options.half_life_days))
 
     def _ranked(
         self,
@@ -385,7 +400,9 @@ class MemorySearch:
         return GetResult(rel, "\n".join(chosen), start, lines)
 
 
-def _newer_first(hits: list[SearchHit], matched_of: dict[tuple[str, int], dict[str, float]]) -> list[SearchHit]:
+def _newer_first(
+    hits: list[SearchHit], matched_of: dict[tuple[str, int], dict[str, float]]
+) -> list[SearchHit]:
     """A newer note about the same thing supersedes an older one: it moves just above it.
 
     "The same thing" = the newer chunk matches at least SUPERSEDE_COVERAGE of the query weight

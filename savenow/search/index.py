@@ -116,8 +116,8 @@ def discover(workspace: Path, options: SearchOptions) -> dict[str, SourceFile]:
     if "sessions" in options.sources and options.sessions_dir is not None:
         from .sessions import session_files
 
-        for rel, path in session_files(options.sessions_dir):
-            found = _stat_file(rel, path, "sessions")
+        for rel, transcript in session_files(options.sessions_dir):
+            found = _stat_file(rel, transcript, "sessions")
             if found:
                 files[rel] = found
     return files

@@ -42,6 +42,10 @@ class SearchOptions:
     segmenter: str = "bigram"
     chunk_tokens: int = 400
     chunk_overlap: int = 80
+    # 0: every search stats every source file (the CLI: one search per process). A long-lived
+    # process (the Telegram bot) may set a few seconds: a file edited outside savenow is then seen
+    # at most this late, while savenow's own writes are indexed at once by the write hook.
+    rescan_interval_s: float = 0.0
     sessions_dir: Path | None = None
     timezone: str | None = None
 

@@ -25,8 +25,7 @@ __all__ = ["QueryTerm", "document_terms", "query_terms"]
 # leading "-" belongs to a number ("-1003566973693", a Telegram chat id), not to a word.
 _WORD_CHARS = "0-9a-z_\u00c0-\u024f"
 _SCAN = re.compile(
-    HAN_RUN.pattern
-    + f"|(?:(?<![{_WORD_CHARS}])-+)?[{_WORD_CHARS}]+(?:[.\\-:/@+#]+[{_WORD_CHARS}]+)*"
+    HAN_RUN.pattern + f"|(?:(?<![{_WORD_CHARS}])-+)?[{_WORD_CHARS}]+(?:[.\\-:/@+#]+[{_WORD_CHARS}]+)*"
 )
 _PART_SPLIT = re.compile(r"[.\-:/@+#_]+")
 _MAJOR_SPLIT = re.compile(r"[:/@]+")  # host:port, image:tag, a/path, user@host

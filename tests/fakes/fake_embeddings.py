@@ -49,8 +49,8 @@ class FakeEmbeddingsServer:
 
     @property
     def base_url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}/v1"
+        port = self._httpd.server_address[1]
+        return f"http://127.0.0.1:{port}/v1"
 
     @property
     def embedding_calls(self) -> int:

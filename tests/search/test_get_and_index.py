@@ -158,3 +158,15 @@ def test_sessions_are_searched_when_opted_in(workspace: Path, tmp_path: Path) ->
     assert hit.path == "sessions/s1.jsonl" and hit.source == "sessions"
     assert hit.start_line <= 2 <= hit.end_line
     assert MemorySearch(workspace, today=TODAY).search("打印机卡纸").results == []
+
+
+def test_a_long_lived_search_may_space_out_full_scans(workspace: Path) -> None:
+    now = [100.0]
+    engine = MemorySearch(
+        workspace, SearchOptions(rescan_interval_s=5), today=TODAY, monotonic=lambda: now[0]
+    )
+    assert engine.search("证书").results
+    (workspace / "memory" / "2026-05-31.md").write_text("## 打印机\n- 打印机墨盒 HP-680\n", encoding="utf-8")
+    assert engine.search("打印机墨盒").results == []  # within the interval: not scanned yet
+    now[0] += 5
+    assert engine.search("打印机墨盒").results[0].path == "memory/2026-05-31.md"
