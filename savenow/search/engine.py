@@ -266,6 +266,7 @@ class MemorySearch:
             for t in terms
             if t.weight > 0
         }
+        terms = _pieces_stand_in(terms, postings)
         # Characters some other query word accounts for (a word the index has, or a stop word).
         seen_chars = {ch for t in terms if t.han and (t.weight == 0 or postings[t.term]) for ch in t.term}
         candidates: dict[int, _Candidate] = {}
@@ -398,6 +399,31 @@ class MemorySearch:
             return GetResult(rel, content, 1, None)
         chosen = all_lines[start - 1 : (start - 1 + lines) if lines else None]
         return GetResult(rel, "\n".join(chosen), start, lines)
+
+
+def _pieces_stand_in(terms: list[QueryTerm], postings: dict[str, list[Any]]) -> list[QueryTerm]:
+    """An identifier no note holds as written (``203.0.113.47:8443`` where the note says
+    ``203.0.113.47``, a longer hash than the note's) hands its weight to its pieces, so a note with
+    the pieces can still reach ``min_score``; a made-up identifier's pieces rarely all match."""
+    absent = {t.term for t in terms if t.weight > 0 and not t.han and not postings.get(t.term)}
+    pieces: dict[str, list[QueryTerm]] = {}
+    for t in terms:
+        if t.whole in absent and t.weight > 0:
+            pieces.setdefault(t.whole, []).append(t)
+    if not pieces:
+        return terms
+    bonus: dict[str, float] = {}
+    for group in pieces.values():
+        total = sum(p.weight for p in group)
+        for p in group:
+            bonus[p.term] = bonus.get(p.term, 0.0) + p.weight / total
+    out = []
+    for t in terms:
+        if t.term in pieces:
+            continue  # its weight now sits on its pieces
+        extra = bonus.get(t.term, 0.0)
+        out.append(QueryTerm(t.term, t.weight + extra, t.han, t.whole) if extra else t)
+    return out
 
 
 def _newer_first(

@@ -202,6 +202,7 @@ class QueryTerm:
     term: str
     weight: float
     han: bool = False  # a Han bigram: absent from the index, it may just straddle two words
+    whole: str | None = None  # for a piece of an identifier: the identifier it came from
 
 
 def _fold(text: str) -> str:
@@ -245,15 +246,18 @@ def _word_terms(word: str) -> list[tuple[str, float]]:
     return terms
 
 
-def _scan(text: str, segmenter: str) -> list[tuple[str, float, bool]]:
+def _scan(text: str, segmenter: str) -> list[tuple[str, float, bool, str | None]]:
+    """(term, weight, is Han, the identifier a piece belongs to) for every token of ``text``."""
     segment = get_segmenter(segmenter)
-    out: list[tuple[str, float, bool]] = []
+    out: list[tuple[str, float, bool, str | None]] = []
     for match in _SCAN.finditer(_fold(text)):
         token = match.group()
         if HAN_RUN.fullmatch(token):
-            out.extend((word, 1.0, True) for word in segment(token))
-        else:
-            out.extend((term, weight, False) for term, weight in _word_terms(token))
+            out.extend((word, 1.0, True, None) for word in segment(token))
+            continue
+        terms = _word_terms(token)
+        whole = terms[0][0] if len(terms) > 1 else None
+        out.extend((term, weight, False, None if i == 0 else whole) for i, (term, weight) in enumerate(terms))
     return out
 
 
@@ -263,7 +267,7 @@ def document_terms(text: str, segmenter: str = "bigram") -> Counter[str]:
     Han characters are indexed one by one as well: a query word the index lacks as a whole
     (换过 where the note says 换了) can still be matched, for partial credit, by its characters.
     """
-    terms = Counter(term for term, _weight, _han in _scan(text, segmenter))
+    terms = Counter(item[0] for item in _scan(text, segmenter))
     for match in HAN_RUN.finditer(_fold(text)):
         run = match.group()
         if len(run) > 1:
@@ -281,13 +285,13 @@ def query_terms(text: str, segmenter: str = "bigram") -> list[QueryTerm]:
     """Distinct query terms with weights. Stop words stay in the list with weight 0 (unless nothing
     else is left): they score nothing, but their characters tell a word seam from a missing word."""
     scanned = _scan(text, segmenter)
-    if all(_is_stop(term, han) for term, _w, han in scanned):
+    if all(_is_stop(term, han) for term, _w, han, _whole in scanned):
         kept = scanned
     else:
-        kept = [(term, 0.0 if _is_stop(term, han) else weight, han) for term, weight, han in scanned]
+        kept = [(t, 0.0 if _is_stop(t, han) else w, han, whole) for t, w, han, whole in scanned]
     merged: dict[str, QueryTerm] = {}
-    for term, weight, han in kept:
+    for term, weight, han, whole in kept:
         old = merged.get(term)
         if old is None or old.weight < weight:
-            merged[term] = QueryTerm(term, weight, han)
+            merged[term] = QueryTerm(term, weight, han, whole if whole != term else None)
     return list(merged.values())

@@ -125,3 +125,9 @@ def test_extra_paths_are_searched_and_symlinks_ignored(workspace: Path, tmp_path
     engine = MemorySearch(workspace, SearchOptions(extra_paths=(notes,)), today=TODAY)
     paths = {r.path for r in engine.search("番茄").results}
     assert paths == {(notes / "garden.md").as_posix()}
+
+
+def test_an_identifier_written_longer_than_in_the_note_still_finds_it(search: MemorySearch) -> None:
+    assert _top(search, "b7c41d2e9f10")[0] == "memory/2026-05-20.md"  # the note has the short hash
+    assert _top(search, "nginx:1.27-alpine@sha256")[0] == "memory/2026-05-20.md"
+    assert search.search("zz9-plural-z-alpha").results == []
