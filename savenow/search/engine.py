@@ -212,7 +212,7 @@ class MemorySearch:
             return response
         store = self._open().store
         pool = max_results * self.options.candidate_multiplier
-        candidates = self._lexical(store, terms)
+        candidates = self._lexical(store, terms, pool)
         fallback = self._fallback(report)
         if self.embedder is not None and fallback is None:
             try:
@@ -220,7 +220,7 @@ class MemorySearch:
             except EmbeddingError as exc:
                 fallback = {"mode": "lexical", "reason": "provider_error", "message": str(exc)}
             else:
-                candidates = self._hybrid(store, candidates, query_vector, pool)
+                candidates = self._hybrid(store, terms, candidates, query_vector, pool)
         if fallback is None:
             wv, wt = self.options.weights
             score_of = {c.chunk_id: wv * c.vector_score + wt * c.text_score for c in candidates.values()}
@@ -255,72 +255,58 @@ class MemorySearch:
         count, total = json.loads(raw) if raw else (0, 0)
         return int(count), (total / count if count else 1.0)
 
-    def _lexical(self, store: IndexStore, terms: list[QueryTerm]) -> dict[int, _Candidate]:
+    def _lexical(
+        self, store: IndexStore, terms: list[QueryTerm], limit: int, only: list[int] | None = None
+    ) -> dict[int, _Candidate]:
+        """The ``limit`` best chunks by text score (or the ``only`` chunks), each with the query
+        terms it matched. Scoring runs as one SQL aggregate; only the winners come back to Python."""
         count, avgdl = self._stats(store)
         if not count:
             return {}
-        postings = {
-            t.term: store.db.execute(
-                "SELECT chunk_id, tf, dl FROM postings WHERE term = ?", (t.term,)
-            ).fetchall()
-            for t in terms
-            if t.weight > 0
-        }
-        terms = _pieces_stand_in(terms, postings)
+        wanted = {t.term for t in terms if t.weight > 0}
+        wanted |= {ch for t in terms if t.han and len(t.term) == 2 for ch in t.term}
+        df = _document_frequencies(store, sorted(wanted))
+        terms = _pieces_stand_in(terms, df)
         # Characters some other query word accounts for (a word the index has, or a stop word).
-        seen_chars = {ch for t in terms if t.han and (t.weight == 0 or postings[t.term]) for ch in t.term}
-        candidates: dict[int, _Candidate] = {}
+        seen_chars = {ch for t in terms if t.han and (t.weight == 0 or df.get(t.term)) for ch in t.term}
+
+        def idf(term: str) -> float:
+            n = df.get(term, 0)
+            return math.log(1 + (count - n + 0.5) / (n + 0.5))
+
+        plan: list[tuple[str, float, int, str]] = []  # (indexed term, weight, saturate?, query term)
         budget = 0.0
         for t in terms:
             if t.weight <= 0:
                 continue
-            rows = postings[t.term]
-            if not rows and t.han and len(t.term) == 2 and all(ch in seen_chars for ch in t.term):
+            present = df.get(t.term, 0) > 0
+            if not present and t.han and len(t.term) == 2 and all(ch in seen_chars for ch in t.term):
                 continue  # "书什" in 证书什么: a seam between two words, not a word
-            df = len(rows)
-            idf = math.log(1 + (count - df + 0.5) / (df + 0.5))
-            weight = t.weight * idf
+            weight = t.weight * idf(t.term)
             budget += weight
-            if not rows and t.han and len(t.term) == 2:
-                self._char_backoff(store, t.term, weight, candidates, count)
-                continue
-            for chunk_id, tf, dl in rows:
-                saturated = tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * dl / avgdl))
-                candidate = candidates.get(chunk_id)
-                if candidate is None:
-                    candidate = candidates[chunk_id] = _Candidate(chunk_id)
-                candidate.matched[t.term] = weight * min(1.0, saturated)
-        if budget <= 0:
+            if present:
+                plan.append((t.term, weight, 1, t.term))
+            elif t.han and len(t.term) == 2:
+                # A bigram no chunk has (换过 where the note says 换了): a chunk holding its characters
+                # earns up to CHAR_BACKOFF of its weight, each character by its own idf.
+                total = sum(idf(ch) for ch in set(t.term)) or 1.0
+                plan.extend((ch, weight * CHAR_BACKOFF * idf(ch) / total, 0, t.term) for ch in set(t.term))
+        if budget <= 0 or not plan:
             return {}
-        for candidate in candidates.values():
-            candidate.text_score = sum(candidate.matched.values()) / budget
+        rows = _score_rows(store, plan, avgdl, limit, only)
+        candidates = {cid: _Candidate(cid, text_score=total / budget) for cid, total in rows}
+        _fill_matched(store, plan, avgdl, candidates)
         return candidates
 
-    @staticmethod
-    def _char_backoff(
-        store: IndexStore, bigram: str, weight: float, candidates: dict[int, _Candidate], count: int
-    ) -> None:
-        """A Han bigram no chunk has: a chunk holding its characters earns up to half its weight,
-        each character in proportion to its own idf (a rare character says more than 的)."""
-        char_rows = {
-            ch: store.db.execute("SELECT chunk_id FROM postings WHERE term = ?", (ch,)).fetchall()
-            for ch in set(bigram)
-        }
-        idf = {ch: math.log(1 + (count - len(r) + 0.5) / (len(r) + 0.5)) for ch, r in char_rows.items()}
-        total = sum(idf.values()) or 1.0
-        share: dict[int, float] = {}
-        for ch, rows in char_rows.items():
-            for (chunk_id,) in rows:
-                share[chunk_id] = share.get(chunk_id, 0.0) + idf[ch] / total
-        for chunk_id, fraction in share.items():
-            candidate = candidates.get(chunk_id)
-            if candidate is None:
-                candidate = candidates[chunk_id] = _Candidate(chunk_id)
-            candidate.matched[bigram] = weight * CHAR_BACKOFF * fraction
-
     def _hybrid(
-        self, store: IndexStore, candidates: dict[int, _Candidate], query_vector: list[float], pool: int
+        self,
+        store: IndexStore,
+        terms: list[QueryTerm],
+        candidates: dict[int, _Candidate],
+        query_vector: list[float],
+        pool: int,
     ) -> dict[int, _Candidate]:
+        """The union of the lexical pool and the ``pool`` nearest chunks, each with both scores."""
         assert self.embedder is not None
         rows = store.db.execute(
             "SELECT c.id, e.vector FROM chunks c JOIN embeddings e ON e.hash = c.hash "
@@ -328,11 +314,13 @@ class MemorySearch:
             (self.embedder.provider, self.embedder.model),
         ).fetchall()
         cosine = {cid: max(0.0, _dot(query_vector, blob_vector(blob))) for cid, blob in rows}
-        top_text = sorted(candidates.values(), key=lambda c: -c.text_score)[:pool]
         top_vector = sorted(cosine, key=lambda cid: -cosine[cid])[:pool]
-        merged: dict[int, _Candidate] = {c.chunk_id: c for c in top_text}
+        merged: dict[int, _Candidate] = dict(candidates)
+        missing = [cid for cid in top_vector if cid not in merged]
+        if missing:  # their text scores too, so that final = w_v·vector + w_t·text holds for every one
+            merged.update(self._lexical(store, terms, len(missing), only=missing))
         for cid in top_vector:
-            merged.setdefault(cid, candidates.get(cid) or _Candidate(cid))
+            merged.setdefault(cid, _Candidate(cid))
         for cid, candidate in merged.items():
             candidate.vector_score = cosine.get(cid, 0.0)
         return merged
@@ -401,11 +389,70 @@ class MemorySearch:
         return GetResult(rel, "\n".join(chosen), start, lines)
 
 
-def _pieces_stand_in(terms: list[QueryTerm], postings: dict[str, list[Any]]) -> list[QueryTerm]:
+def _document_frequencies(store: IndexStore, terms: list[str]) -> dict[str, int]:
+    if not terms:
+        return {}
+    marks = ",".join("?" * len(terms))
+    sql = f"SELECT term, count(*) FROM postings WHERE term IN ({marks}) GROUP BY term"
+    return {term: int(n) for term, n in store.db.execute(sql, terms)}
+
+
+_SATURATED = f"min(1.0, p.tf * {_K1 + 1} / (p.tf + {_K1} * (1 - {_B} + {_B} * p.dl / ?)))"
+
+
+def _score_rows(
+    store: IndexStore,
+    plan: list[tuple[str, float, int, str]],
+    avgdl: float,
+    limit: int,
+    only: list[int] | None,
+) -> list[tuple[int, float]]:
+    values = ",".join("(?, ?, ?)" for _ in plan)
+    params: list[Any] = [x for term, weight, saturate, _q in plan for x in (term, weight, saturate)]
+    where = ""
+    if only is not None:
+        if not only:
+            return []
+        where = f"WHERE p.chunk_id IN ({','.join('?' * len(only))})"
+    sql = (
+        f"WITH q(term, w, sat) AS (VALUES {values}) "
+        f"SELECT p.chunk_id, sum(q.w * CASE WHEN q.sat THEN {_SATURATED} ELSE 1.0 END) AS s "
+        f"FROM q JOIN postings p ON p.term = q.term {where} GROUP BY p.chunk_id ORDER BY s DESC LIMIT ?"
+    )
+    args = [*params, avgdl, *(only or []), limit]
+    return [(int(cid), float(total)) for cid, total in store.db.execute(sql, args)]
+
+
+def _fill_matched(
+    store: IndexStore,
+    plan: list[tuple[str, float, int, str]],
+    avgdl: float,
+    candidates: dict[int, _Candidate],
+) -> None:
+    """Which query terms each candidate matched, and for how much (snippets, supersession)."""
+    if not candidates:
+        return
+    by_term: dict[str, list[tuple[float, int, str]]] = {}
+    for term, weight, saturate, query_term in plan:
+        by_term.setdefault(term, []).append((weight, saturate, query_term))
+    ids = list(candidates)
+    terms = list(by_term)
+    sql = (
+        f"SELECT chunk_id, term, tf, dl FROM postings WHERE term IN ({','.join('?' * len(terms))}) "
+        f"AND chunk_id IN ({','.join('?' * len(ids))})"
+    )
+    for cid, term, tf, dl in store.db.execute(sql, [*terms, *ids]):
+        matched = candidates[cid].matched
+        for weight, saturate, query_term in by_term[term]:
+            share = min(1.0, tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * dl / avgdl))) if saturate else 1.0
+            matched[query_term] = matched.get(query_term, 0.0) + weight * share
+
+
+def _pieces_stand_in(terms: list[QueryTerm], df: dict[str, int]) -> list[QueryTerm]:
     """An identifier no note holds as written (``203.0.113.47:8443`` where the note says
     ``203.0.113.47``, a longer hash than the note's) hands its weight to its pieces, so a note with
     the pieces can still reach ``min_score``; a made-up identifier's pieces rarely all match."""
-    absent = {t.term for t in terms if t.weight > 0 and not t.han and not postings.get(t.term)}
+    absent = {t.term for t in terms if t.weight > 0 and not t.han and not df.get(t.term)}
     pieces: dict[str, list[QueryTerm]] = {}
     for t in terms:
         if t.whole in absent and t.weight > 0:

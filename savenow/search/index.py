@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -258,9 +259,22 @@ class IndexSync:
             self._known = None
             raise
 
+    def _chunk_terms(self, heading: str, text: str) -> Counter[str]:
+        """The terms a chunk is indexed under (its text with its heading, the heading twice)."""
+        segmenter = self.options.segmenter
+        indexed = text if not heading or text.startswith(heading) else heading + "\n" + text
+        terms = document_terms(indexed, segmenter)
+        if heading:  # the heading names the section: its words count twice
+            terms.update(document_terms(heading, segmenter))
+        return terms
+
     def _delete_file(self, rel: str) -> None:
         db = self.store.db
-        db.execute("DELETE FROM postings WHERE chunk_id IN (SELECT id FROM chunks WHERE path = ?)", (rel,))
+        chunks = db.execute("SELECT id, heading, text FROM chunks WHERE path = ?", (rel,)).fetchall()
+        db.executemany(
+            "DELETE FROM postings WHERE term = ? AND chunk_id = ?",
+            [(term, cid) for cid, heading, text in chunks for term in self._chunk_terms(heading, text)],
+        )
         db.execute("DELETE FROM chunks WHERE path = ?", (rel,))
         db.execute("DELETE FROM files WHERE path = ?", (rel,))
 
@@ -271,25 +285,23 @@ class IndexSync:
             text = transcript_markdown(text)
         db = self.store.db
         day = file_day(source.rel)
-        segmenter = self.options.segmenter
         for chunk in chunk_markdown(
             text, max_tokens=self.options.chunk_tokens, overlap_tokens=self.options.chunk_overlap
         ):
-            terms = document_terms(chunk.indexed_text, segmenter)
-            if chunk.heading:  # the heading names the section: its words count twice
-                terms.update(document_terms(chunk.heading, segmenter))
+            terms = self._chunk_terms(chunk.heading, chunk.text)
             length = sum(terms.values())
             if not length:
                 continue
             cursor = db.execute(
-                "INSERT INTO chunks (path, source, start_line, end_line, hash, text, length, day) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO chunks (path, source, start_line, end_line, hash, heading, text, length, day) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     source.rel,
                     source.source,
                     chunk.start_line,
                     chunk.end_line,
                     chunk.hash,
+                    chunk.heading,
                     chunk.text,
                     length,
                     day,
@@ -304,14 +316,17 @@ class IndexSync:
     def _embed_missing(self, embedder: Embedder, report: SyncReport) -> None:
         db = self.store.db
         rows = db.execute(
-            "SELECT DISTINCT c.hash, c.text, c.path FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM embeddings e "
+            "SELECT c.hash, c.heading, c.text FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM embeddings e "
             "WHERE e.provider = ? AND e.model = ? AND e.hash = c.hash)",
             (embedder.provider, embedder.model),
         ).fetchall()
         if not rows:
             return
-        # The heading travels with each piece, as in the lexical index.
-        texts = {row[0]: row[1] for row in rows}
+        # The heading travels with each piece, as in the lexical index (and as the hash was taken).
+        texts = {
+            digest: text if not heading or text.startswith(heading) else heading + "\n" + text
+            for digest, heading, text in rows
+        }
         hashes = list(texts)
         try:
             vectors = embedder.embed([texts[h] for h in hashes])

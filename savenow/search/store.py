@@ -24,12 +24,12 @@ MIGRATIONS: dict[int, list[str]] = {
                mtime_ns INTEGER NOT NULL, hash TEXT NOT NULL, day TEXT)""",
         """CREATE TABLE chunks (id INTEGER PRIMARY KEY, path TEXT NOT NULL, source TEXT NOT NULL,
                start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, hash TEXT NOT NULL,
-               text TEXT NOT NULL, length INTEGER NOT NULL, day TEXT)""",
+               heading TEXT NOT NULL, text TEXT NOT NULL, length INTEGER NOT NULL, day TEXT)""",
         "CREATE INDEX chunks_by_path ON chunks (path)",
-        # dl (the chunk's length) is repeated here so that ranking needs no join.
+        # dl (the chunk's length) is repeated here so that ranking needs no join. There is no index
+        # by chunk: a file's postings are deleted by re-tokenizing its chunks (a third of the size).
         """CREATE TABLE postings (term TEXT NOT NULL, chunk_id INTEGER NOT NULL, tf INTEGER NOT NULL,
                dl INTEGER NOT NULL, PRIMARY KEY (term, chunk_id)) WITHOUT ROWID""",
-        "CREATE INDEX postings_by_chunk ON postings (chunk_id)",
         """CREATE TABLE embeddings (provider TEXT NOT NULL, model TEXT NOT NULL, hash TEXT NOT NULL,
                vector BLOB NOT NULL, PRIMARY KEY (provider, model, hash)) WITHOUT ROWID""",
     ],

@@ -106,6 +106,10 @@ def test_an_edited_or_deleted_file_is_seen_by_the_next_search(search: MemorySear
     assert search.search("执照").results[0].path == "memory/2026-05-20.md"
     note.unlink()
     assert search.search("执照").results == []
+    db = sqlite3.connect(index_path(workspace))
+    orphans = db.execute("SELECT count(*) FROM postings WHERE chunk_id NOT IN (SELECT id FROM chunks)")
+    assert orphans.fetchone()[0] == 0  # re-tokenizing the old chunks removed exactly their postings
+    db.close()
 
 
 def test_an_unchanged_workspace_reindexes_nothing(search: MemorySearch) -> None:
