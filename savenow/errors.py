@@ -92,3 +92,7 @@ class SaveNowInternalError(SaveNowError):
 
 class SearchPathRefusedError(BadInputError):
     """``savenow get`` on a path outside MEMORY.md, memory/** and search.extra_paths."""
+
+
+class SearchDisabledError(SaveNowError):
+    """``savenow search`` while ``search.enabled`` is false."""

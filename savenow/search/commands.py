@@ -54,6 +54,13 @@ def search(args: argparse.Namespace) -> int:
     if args.min_score is not None and not 0 <= args.min_score <= 1:
         raise BadInputError("--min-score must be 0..1", "--min-score 必须在 0..1 之间")
     workspace, options = _options(args)
+    if not options.enabled:
+        from ..errors import SearchDisabledError
+
+        raise SearchDisabledError(
+            "search is disabled (search.enabled: false in the configuration)",
+            "搜索已关闭（配置中 search.enabled: false）",
+        )
     with MemorySearch(workspace, options) as engine:
         response = engine.search(query, max_results=args.max_results, min_score=args.min_score)
     if args.json:

@@ -174,3 +174,22 @@ def test_a_long_lived_search_may_space_out_full_scans(workspace: Path) -> None:
     assert engine.search("打印机墨盒").results == []  # within the interval: not scanned yet
     now[0] += 5
     assert engine.search("打印机墨盒").results[0].path == "memory/2026-05-31.md"
+
+
+def test_undo_updates_the_index_at_once(search: MemorySearch, workspace: Path) -> None:
+    from savenow.journal import undo_last
+
+    search.search("证书")
+    target = workspace / "memory" / "2026-06-01.md"
+    write_entries(
+        target,
+        [Entry(title="打印机", bullets=["打印机墨盒型号 HP-680"])],
+        workspace=workspace,
+        now=datetime(2026, 6, 1, 10, 0).astimezone(),
+        day=date(2026, 6, 1),
+    )
+    undo_last(workspace)
+    db = sqlite3.connect(index_path(workspace))
+    rows = db.execute("SELECT count(*) FROM chunks WHERE path = 'memory/2026-06-01.md'").fetchone()[0]
+    db.close()
+    assert rows == 0 and search.search("打印机墨盒").results == []

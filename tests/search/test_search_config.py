@@ -71,3 +71,27 @@ def test_cli_with_a_config_file_uses_the_provider(tmp_path: Path, capsys: pytest
     data = json.loads(capsys.readouterr().out)
     assert (data["provider"], data["model"], data["fallback"]) == ("openai", "fake", None)
     assert data["results"][0]["path"] == "memory/2026-01-02.md"
+
+
+def test_disabled_search_is_refused_clearly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = _yaml(tmp_path, f"workspace: {tmp_path}\nsearch:\n  enabled: false\n")
+    assert main(["search", "--config", str(config), "x"]) == 2
+    assert "search.enabled" in capsys.readouterr().err
+
+
+def test_the_unconfigured_cli_never_imports_pydantic(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "2026-01-01.md").write_text("## 端口\n- 网关端口 18789\n", encoding="utf-8")
+    code = (
+        "import sys; from savenow.cli import main; "
+        f"rc = main(['search', '--json', '--workspace', {str(tmp_path)!r}, '网关端口']); "
+        "assert rc == 0 and 'pydantic' not in sys.modules and 'httpx' not in sys.modules, sorted(sys.modules)"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SAVENOW_")} | {"HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert '"memory/2026-01-01.md"' in done.stdout
