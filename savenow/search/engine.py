@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -139,6 +140,9 @@ class MemorySearch:
         self._store: IndexStore | None = None
         self._sync: IndexSync | None = None
         self._last_scan: tuple[float, Any] | None = None  # (when, SyncReport) of the last full scan
+        # One SQLite connection per instance: calls from several threads (the bot's to_thread)
+        # take turns instead of sharing it at once.
+        self._lock = threading.RLock()
 
     @classmethod
     def from_settings(cls, settings: Settings, **kwargs: Any) -> MemorySearch:
@@ -155,6 +159,7 @@ class MemorySearch:
         if self._store is not None:
             self._store.close()
         self._store = self._sync = None
+        self._last_scan = None
 
     def __enter__(self) -> Self:
         return self
@@ -175,12 +180,13 @@ class MemorySearch:
         """Bring the index up to date (every search does this first); returns a SyncReport."""
         import sqlite3
 
-        sync = self._open()
-        try:
-            return sync.sync(self.embedder, only=only)
-        except sqlite3.DatabaseError:
-            self._rebuild()  # the file went bad under us: it is derived, start over once
-            return self._open().sync(self.embedder, only=only)
+        with self._lock:
+            sync = self._open()
+            try:
+                return sync.sync(self.embedder, only=only)
+            except sqlite3.DatabaseError:
+                self._rebuild()  # the file went bad under us: it is derived, start over once
+                return self._open().sync(self.embedder, only=only)
 
     def _fresh(self) -> Any:
         """The per-search freshness scan; a long-lived caller may space full scans out by
@@ -201,6 +207,17 @@ class MemorySearch:
     def search(
         self, query: str, *, max_results: int | None = None, min_score: float | None = None
     ) -> SearchResponse:
+        """memory_search: the best chunks for ``query`` (never raises for a provider problem)."""
+        import sqlite3
+
+        with self._lock:
+            try:
+                return self._search(query, max_results, min_score)
+            except sqlite3.DatabaseError:
+                self._rebuild()  # damaged under us: derived data, so rebuild once and answer
+                return self._search(query, max_results, min_score)
+
+    def _search(self, query: str, max_results: int | None, min_score: float | None) -> SearchResponse:
         max_results = self.options.max_results if max_results is None else max(1, max_results)
         min_score = self.options.min_score if min_score is None else min_score
         report = self._fresh()

@@ -193,3 +193,20 @@ def test_undo_updates_the_index_at_once(search: MemorySearch, workspace: Path) -
     rows = db.execute("SELECT count(*) FROM chunks WHERE path = 'memory/2026-06-01.md'").fetchone()[0]
     db.close()
     assert rows == 0 and search.search("打印机墨盒").results == []
+
+
+def test_an_index_damaged_while_open_is_rebuilt_on_the_next_search(workspace: Path) -> None:
+    engine = MemorySearch(workspace, today=TODAY)
+    assert engine.search("证书").results
+    store = engine._open().store
+    store.db.execute("DROP TABLE postings")  # as if the file lost a table under us
+    assert engine.search("证书").results
+
+
+def test_searches_from_several_threads_take_turns(search: MemorySearch) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(lambda q: search.search(q).results[0].path, ["证书", "照片备份", "Tom"] * 4))
+    assert answers[:3] == ["memory/2026-05-20.md", "memory/2026-04-11.md", "MEMORY.md"]
+    assert answers == answers[:3] * 4
