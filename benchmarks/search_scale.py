@@ -35,198 +35,27 @@ sys.path.insert(0, str(ROOT))
 from savenow.search import MemorySearch, SearchOptions
 from savenow.search.store import index_path
 
-ZH = [
-    "网关",
-    "端口",
-    "证书",
-    "备份",
-    "密码",
-    "硬盘",
-    "数据库",
-    "缓存",
-    "路由器",
-    "服务器",
-    "镜像",
-    "容器",
-    "日志",
-    "监控",
-    "告警",
-    "域名",
-    "续费",
-    "升级",
-    "回滚",
-    "配置",
-    "权限",
-    "令牌",
-    "同步",
-    "照片",
-    "相册",
-    "电视",
-    "字幕",
-    "插件",
-    "脚本",
-    "定时",
-    "任务",
-    "重启",
-    "停电",
-    "电池",
-    "网络",
-    "光猫",
-    "内存",
-    "上限",
-    "磁盘",
-    "阵列",
-    "重建",
-    "迁移",
-    "仓库",
-    "保留",
-    "策略",
-    "清理",
-    "压缩",
-    "加密",
-    "解密",
-    "公钥",
-    "私钥",
-    "防火墙",
-    "代理",
-    "反代",
-    "负载",
-    "延迟",
-    "带宽",
-    "流量",
-    "速度",
-    "老婆",
-    "老爸",
-    "孩子",
-    "生日",
-    "提醒",
-    "周末",
-    "晚上",
-    "早上",
-    "出差",
-    "旅行",
-    "机票",
-    "酒店",
-    "医院",
-    "体检",
-    "保险",
-    "账单",
-    "工资",
-    "预算",
-]
-ZH_GLUE = [
-    "改成",
-    "换了",
-    "放在",
-    "用的",
-    "先用",
-    "不要",
-    "记得",
-    "每天",
-    "每周",
-    "已经",
-    "还是",
-    "因为",
-    "所以",
-    "然后",
-    "如果",
-    "之后",
-    "之前",
-    "现在",
-    "以后",
-    "决定",
-    "发现",
-    "修复",
-    "报错",
-    "失败",
-    "成功",
-    "正常",
-    "偶尔",
-    "一直",
-]
-EN = [
-    "gateway",
-    "port",
-    "certificate",
-    "backup",
-    "password",
-    "disk",
-    "database",
-    "cache",
-    "router",
-    "server",
-    "image",
-    "container",
-    "log",
-    "monitor",
-    "alert",
-    "domain",
-    "renewal",
-    "upgrade",
-    "rollback",
-    "config",
-    "permission",
-    "token",
-    "sync",
-    "photo",
-    "album",
-    "plugin",
-    "script",
-    "cron",
-    "task",
-    "restart",
-    "outage",
-    "battery",
-    "network",
-    "memory",
-    "limit",
-    "array",
-    "rebuild",
-    "migrate",
-    "repository",
-    "retention",
-    "policy",
-    "cleanup",
-    "compress",
-    "encrypt",
-    "firewall",
-    "proxy",
-    "latency",
-    "bandwidth",
-    "traffic",
-    "birthday",
-    "reminder",
-    "weekend",
-    "travel",
-    "flight",
-    "hotel",
-    "insurance",
-    "invoice",
-    "budget",
-    "deploy",
-    "release",
-    "branch",
-    "review",
-    "merge",
-]
-EN_GLUE = [
-    "moved",
-    "to",
-    "set",
-    "the",
-    "on",
-    "after",
-    "before",
-    "because",
-    "then",
-    "now",
-    "always",
-    "never",
-    "every",
-    "daily",
-    "weekly",
-    "fixed",
-]
+
+def _words(text: str) -> list[str]:
+    """A word list written as words (easier to read and edit than a list of quoted strings)."""
+    return text.split()
+
+
+ZH = (
+    "网关 端口 证书 备份 密码 硬盘 数据库 缓存 路由器 服务器 镜像 容器 日志 监控 告警 域名 续费 升级 回滚 配置 权限 令牌 同步 照片 相册 电视 字幕 插件 脚本 定时 "
+    "任务 重启 停电 电池 网络 光猫 内存 上限 磁盘 阵列 重建 迁移 仓库 保留 策略 清理 压缩 加密 解密 公钥 私钥 防火墙 代理 反代 负载 延迟 带宽 流量 速度 老婆 "
+    "老爸 孩子 生日 提醒 周末 晚上 早上 出差 旅行 机票 酒店 医院 体检 保险 账单 工资 预算 "
+)
+ZH_GLUE = "改成 换了 放在 用的 先用 不要 记得 每天 每周 已经 还是 因为 所以 然后 如果 之后 之前 现在 以后 决定 发现 修复 报错 失败 成功 正常 偶尔 一直 "
+EN = (
+    "gateway port certificate backup password disk database cache router server image container "
+    "log monitor alert domain renewal upgrade rollback config permission token sync photo album "
+    "plugin script cron task restart outage battery network memory limit array rebuild migrate "
+    "repository retention policy cleanup compress encrypt firewall proxy latency bandwidth "
+    "traffic birthday reminder weekend travel flight hotel insurance invoice budget deploy "
+    "release branch review merge "
+)
+EN_GLUE = "moved to set the on after before because then now always never every daily weekly fixed "
 
 
 def _zh_bullet(rng: random.Random) -> str:
@@ -316,22 +145,22 @@ def main() -> int:
             t0 = time.perf_counter()
             engine.search(query)
             with_check.append((time.perf_counter() - t0) * 1000)
-        store = engine._open().store  # the ranking alone, without the freshness stat of every file
+        # The same searches with the freshness scan spaced out (rescan_interval_s, as a long-lived
+        # bot may set it): the ranking alone.
+        ranking = MemorySearch(workspace, SearchOptions(rescan_interval_s=3600), today=date(2026, 1, 1))
+        ranking.search(queries[0])
         terms_only = []
-        from savenow.search.tokenize import query_terms
-
         for query in queries:
             t0 = time.perf_counter()
-            candidates = engine._lexical(store, query_terms(query))
-            top = sorted(candidates, key=lambda c: -candidates[c].text_score)[:24]
-            engine._ranked(store, top, {c: candidates[c].text_score for c in top}, candidates, 6)
+            ranking.search(query)
             terms_only.append((time.perf_counter() - t0) * 1000)
+        ranking.close()
         print(
             f"warm query in-process, with freshness check: p50 {percentile(with_check, 0.5):.1f} ms, "
             f"p95 {percentile(with_check, 0.95):.1f} ms (goal p50 ≤ 10 ms)"
         )
         print(
-            f"warm query in-process, ranking only:         p50 {percentile(terms_only, 0.5):.1f} ms, "
+            f"warm query in-process, ranking only (scan spaced out): p50 {percentile(terms_only, 0.5):.1f} ms, "
             f"p95 {percentile(terms_only, 0.95):.1f} ms"
         )
 
