@@ -202,11 +202,16 @@ class IndexSync:
         else:
             report = SyncReport(rebuilt=self.ensure_signature(embedder))
         known = self._load_known()
-        found = discover(self.workspace, self.options)
-        if only is not None:  # a write hook: just these files
-            found = {rel: found[rel] for rel in only if rel in found}
+        if only is not None:  # a write hook: just these files (memory/ or MEMORY.md), no full scan
+            found = {}
+            for rel in only:
+                if rel == "MEMORY.md" or (rel.startswith("memory/") and rel.endswith(".md")):
+                    item = _stat_file(rel, self.workspace / rel, "memory")
+                    if item is not None:
+                        found[rel] = item
             gone = [rel for rel in only if rel not in found and rel in known]
         else:
+            found = discover(self.workspace, self.options)
             gone = [rel for rel in known if rel not in found]
         changed: list[SourceFile] = []
         for rel, source in found.items():
