@@ -66,6 +66,7 @@ class SearchRemoteSettings(BaseModel):
     batch_size: int = Field(64, ge=1, le=2048)
     timeout_s: float = Field(30, gt=0, le=600)
     max_retries: int = Field(2, ge=0, le=10)
+    send_input_type: bool = False  # "input_type": query|passage, for e5/bge-style servers
 
 
 class SearchWeights(BaseModel):

@@ -13,9 +13,11 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Protocol, runtime_checkable
+from typing import Literal, Protocol, runtime_checkable
 
-__all__ = ["Embedder", "EmbeddingError", "OpenAIEmbedder", "normalized"]
+__all__ = ["Embedder", "EmbeddingError", "Kind", "OpenAIEmbedder", "normalized"]
+
+Kind = Literal["document", "query"]
 
 
 class EmbeddingError(Exception):
@@ -27,8 +29,9 @@ class Embedder(Protocol):
     provider: str  # a stable name for the cache key, e.g. "openai"
     model: str
 
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        """One vector per text, in order; raises :class:`EmbeddingError`."""
+    def embed(self, texts: Sequence[str], kind: Kind = "document") -> list[list[float]]:
+        """One vector per text, in order; raises :class:`EmbeddingError`. ``kind`` says whether the
+        texts are notes or a question: asymmetric models (e5, bge) embed the two differently."""
         ...
 
 
@@ -53,6 +56,7 @@ class OpenAIEmbedder:
         batch_size: int = 64,
         max_retries: int = 2,
         timeout_s: float = 30.0,
+        send_input_type: bool = False,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.base_url = base_url.rstrip("/")
@@ -63,18 +67,27 @@ class OpenAIEmbedder:
         self.batch_size = max(1, batch_size)
         self.max_retries = max(0, max_retries)
         self.timeout_s = timeout_s
+        # OpenAI rejects unknown fields; servers of asymmetric models (e5, bge, Voyage-style) want
+        # "input_type": "query" | "passage". Off unless configured.
+        self.send_input_type = send_input_type
+        # Vectors made with and without input types differ: a distinct provider name keeps the
+        # cache and the index signature apart.
+        self.provider = "openai+input_type" if send_input_type else "openai"
         self._sleep = sleep
 
-    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+    def embed(self, texts: Sequence[str], kind: Kind = "document") -> list[list[float]]:
         vectors: list[list[float]] = []
         for start in range(0, len(texts), self.batch_size):
-            vectors.extend(self._embed_batch(list(texts[start : start + self.batch_size])))
+            vectors.extend(self._embed_batch(list(texts[start : start + self.batch_size]), kind))
         return vectors
 
-    def _embed_batch(self, batch: list[str]) -> list[list[float]]:
+    def _embed_batch(self, batch: list[str], kind: Kind) -> list[list[float]]:
         import httpx
 
         url = f"{self.base_url}/embeddings"
+        body: dict[str, object] = {"model": self.model, "input": batch}
+        if self.send_input_type:
+            body["input_type"] = "query" if kind == "query" else "passage"
         last = "no attempt"
         for attempt in range(self.max_retries + 1):
             if attempt:
@@ -82,7 +95,7 @@ class OpenAIEmbedder:
             try:
                 response = httpx.post(
                     url,
-                    json={"model": self.model, "input": batch},
+                    json=body,
                     headers=self._headers,
                     timeout=self.timeout_s,
                 )

@@ -115,6 +115,7 @@ def build_embedder(options: SearchOptions) -> Embedder | None:
         batch_size=options.batch_size,
         max_retries=options.max_retries,
         timeout_s=options.timeout_s,
+        send_input_type=options.send_input_type,
     )
 
 
@@ -233,7 +234,7 @@ class MemorySearch:
         fallback = self._fallback(report)
         if self.embedder is not None and fallback is None:
             try:
-                query_vector = normalized(self.embedder.embed([query])[0])
+                query_vector = normalized(self.embedder.embed([query], "query")[0])
             except EmbeddingError as exc:
                 fallback = {"mode": "lexical", "reason": "provider_error", "message": str(exc)}
             else:
@@ -332,7 +333,8 @@ class MemorySearch:
             "WHERE e.provider = ? AND e.model = ?",
             (self.embedder.provider, self.embedder.model),
         ).fetchall()
-        cosine = {cid: max(0.0, _dot(query_vector, blob_vector(blob))) for cid, blob in rows}
+        raw = {cid: _dot(query_vector, blob_vector(blob)) for cid, blob in rows}
+        cosine = _calibrated(raw)
         top_vector = sorted(cosine, key=lambda cid: -cosine[cid])[:pool]
         merged: dict[int, _Candidate] = dict(candidates)
         missing = [cid for cid in top_vector if cid not in merged]
@@ -525,6 +527,19 @@ def _newer_first(
             if moved:
                 break
     return ordered
+
+
+def _calibrated(raw: dict[int, float]) -> dict[int, float]:
+    """Cosines on a 0..1 scale that means the same for every model: 0 at the query's median
+    chunk, 1 at a perfect match. Models differ wildly in their baseline (e5 puts unrelated text
+    at ~0.8, OpenAI's at ~0.1), so raw cosines would let the baseline, not the match, decide
+    the hybrid score and make ``min_score`` meaningless."""
+    if not raw:
+        return {}
+    ordered = sorted(raw.values())
+    median = ordered[len(ordered) // 2]
+    span = max(1e-6, 1.0 - median)
+    return {cid: max(0.0, min(1.0, (value - median) / span)) for cid, value in raw.items()}
 
 
 def _dot(a: list[float], b: Any) -> float:

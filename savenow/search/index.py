@@ -334,7 +334,7 @@ class IndexSync:
         }
         hashes = list(texts)
         try:
-            vectors = embedder.embed([texts[h] for h in hashes])
+            vectors = embedder.embed([texts[h] for h in hashes], "document")
         except EmbeddingError as exc:
             report.embedding_error = str(exc)
             return

@@ -32,6 +32,7 @@ class SearchOptions:
     batch_size: int = 64
     timeout_s: float = 30.0
     max_retries: int = 2
+    send_input_type: bool = False
     vector_weight: float = 0.7
     text_weight: float = 0.3
     candidate_multiplier: int = 4
@@ -74,6 +75,7 @@ def options_from_settings(settings: Settings) -> SearchOptions:
         batch_size=remote.batch_size,
         timeout_s=remote.timeout_s,
         max_retries=remote.max_retries,
+        send_input_type=remote.send_input_type,
         vector_weight=s.weights.vector,
         text_weight=s.weights.text,
         candidate_multiplier=s.candidate_multiplier,

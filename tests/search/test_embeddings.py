@@ -113,3 +113,15 @@ def test_the_embedder_retries_then_raises(server: FakeEmbeddingsServer) -> None:
     with pytest.raises(EmbeddingError, match="3 attempts"):
         embedder.embed(["x"])
     assert server.embedding_calls == 3 and slept == [0.5, 1.0]
+
+
+def test_input_types_are_sent_only_when_configured(workspace: Path, server: FakeEmbeddingsServer) -> None:
+    MemorySearch(workspace, _options(server), today=TODAY).search("证书")
+    assert all("input_type" not in r.body for r in server.requests)
+    before = server.embedding_calls
+    engine = MemorySearch(workspace, _options(server, send_input_type=True), today=TODAY)
+    report = engine.sync()
+    assert report.rebuilt and report.embedded >= 7  # other vectors: not served from the plain cache
+    engine.search("证书")
+    kinds = [r.body["input_type"] for r in server.requests[before:]]
+    assert set(kinds[:-1]) == {"passage"} and kinds[-1] == "query"
