@@ -41,13 +41,15 @@ def _words(text: str) -> list[str]:
     return text.split()
 
 
-ZH = (
+ZH = _words(
     "网关 端口 证书 备份 密码 硬盘 数据库 缓存 路由器 服务器 镜像 容器 日志 监控 告警 域名 续费 升级 回滚 配置 权限 令牌 同步 照片 相册 电视 字幕 插件 脚本 定时 "
     "任务 重启 停电 电池 网络 光猫 内存 上限 磁盘 阵列 重建 迁移 仓库 保留 策略 清理 压缩 加密 解密 公钥 私钥 防火墙 代理 反代 负载 延迟 带宽 流量 速度 老婆 "
     "老爸 孩子 生日 提醒 周末 晚上 早上 出差 旅行 机票 酒店 医院 体检 保险 账单 工资 预算 "
 )
-ZH_GLUE = "改成 换了 放在 用的 先用 不要 记得 每天 每周 已经 还是 因为 所以 然后 如果 之后 之前 现在 以后 决定 发现 修复 报错 失败 成功 正常 偶尔 一直 "
-EN = (
+ZH_GLUE = _words(
+    "改成 换了 放在 用的 先用 不要 记得 每天 每周 已经 还是 因为 所以 然后 如果 之后 之前 现在 以后 决定 发现 修复 报错 失败 成功 正常 偶尔 一直 "
+)
+EN = _words(
     "gateway port certificate backup password disk database cache router server image container "
     "log monitor alert domain renewal upgrade rollback config permission token sync photo album "
     "plugin script cron task restart outage battery network memory limit array rebuild migrate "
@@ -55,7 +57,7 @@ EN = (
     "traffic birthday reminder weekend travel flight hotel insurance invoice budget deploy "
     "release branch review merge "
 )
-EN_GLUE = "moved to set the on after before because then now always never every daily weekly fixed "
+EN_GLUE = _words("moved to set the on after before because then now always never every daily weekly fixed ")
 
 
 def _zh_bullet(rng: random.Random) -> str:
