@@ -99,6 +99,7 @@ class SearchSettings(BaseModel):
     half_life_days: float = Field(30, gt=0, le=36500)
     max_results: int = Field(6, ge=1, le=100)
     segmenter: Literal["bigram", "jieba"] = "bigram"
+    rescan_interval_s: float = Field(0, ge=0, le=3600)  # long-lived processes: space the stat scan out
 
     @field_validator("extra_paths", mode="after")
     @classmethod

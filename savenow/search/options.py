@@ -83,6 +83,7 @@ def options_from_settings(settings: Settings) -> SearchOptions:
         half_life_days=s.half_life_days,
         max_results=s.max_results,
         segmenter=s.segmenter,
+        rescan_interval_s=s.rescan_interval_s,
         sessions_dir=settings.sessions_dir,
         timezone=settings.timezone,
     )
