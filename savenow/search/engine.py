@@ -9,8 +9,10 @@ the share of the query's total idf it matches (0..1), so ``min_score`` means "th
 query asks for is here". Terms the index has never seen count against every chunk (that is what
 makes a question about something absent come back empty), except a Han bigram that only straddles
 two words of the query. Recency multiplies the score by a decay of the file's date *after* the
-``min_score`` cut, so it reorders results and never drops one. With an embedder, the score is
-``w_v·cosine + w_t·text`` over the union of both candidate pools.
+``min_score`` cut, so it reorders results and never drops one; then a newer note about the same
+thing moves above the older one (:func:`_newer_first`). With an embedder, the score is
+``w_v·v + w_t·text`` over the union of both candidate pools, ``v`` the cosine calibrated to the
+query's median chunk (:func:`_calibrated`). docs/search.md has the reasoning and the figures.
 """
 
 from __future__ import annotations
@@ -38,11 +40,11 @@ if TYPE_CHECKING:
 __all__ = ["GetResult", "MemorySearch", "SearchHit", "SearchResponse", "build_embedder"]
 
 SNIPPET_CHARS = 700
-_K1 = 1.2
+_K1 = 1.2  # BM25 term-frequency saturation
+_B = 0.75  # BM25 length normalization
+CHAR_BACKOFF = 0.5  # the most a bigram matched only by its characters earns
 SUPERSEDE_COVERAGE = 0.8  # see _newer_first
 SUPERSEDE_SCORE = 0.7
-CHAR_BACKOFF = 0.5  # the most a bigram matched only by its characters earns
-_B = 0.75
 
 
 @dataclass(frozen=True)
