@@ -9,7 +9,6 @@ for every piece. Line numbers are 1-based and inclusive.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import re
 from dataclasses import dataclass
@@ -43,6 +42,8 @@ class Chunk:
 
     @property
     def hash(self) -> str:
+        import hashlib  # only when indexing: a search that changes nothing never needs OpenSSL
+
         return hashlib.sha256(self.indexed_text.encode("utf-8")).hexdigest()[:32]
 
 

@@ -9,7 +9,6 @@ embedding cache survives, keyed by (provider, model, chunk hash).
 from __future__ import annotations
 
 import array
-import hashlib
 import json
 import os
 import re
@@ -225,6 +224,8 @@ class IndexSync:
         return report
 
     def _apply(self, changed: list[SourceFile], gone: list[str], report: SyncReport) -> None:
+        import hashlib  # only when something changed: a plain search never loads OpenSSL
+
         known = self._load_known()
         db = self.store.db
         db.execute("BEGIN IMMEDIATE")
