@@ -192,6 +192,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     _compact_parser(sub)
     _objects_parser(sub)
+    _search_commands(sub)
 
     p = sub.add_parser("preview-diff", help="drop-in for the skill's preview-diff script (Markdown preview)")
     p.add_argument("--entries-file", required=True, metavar="F")
@@ -210,6 +211,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-merge", choices=["true", "false"], default="true")
     p.set_defaults(run=_lazy(".dropins", "merge_daily_memory"))
     return parser
+
+
+def _search_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """memory_search / memory_get (DESIGN §12, §15); see docs/search.md."""
+    p = sub.add_parser("search", help="search MEMORY.md and memory/ (Chinese and English)")
+    p.add_argument("query", nargs="+", metavar="QUERY", help="what to look for; quote it, or put -- first")
+    p.add_argument("--max-results", type=int, metavar="N", help="at most N results (default 6)")
+    p.add_argument("--min-score", type=float, metavar="X", help="drop results scoring below X (0..1)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--config", metavar="FILE")
+    p.add_argument("--workspace", metavar="DIR")
+    p.add_argument("--timezone", metavar="IANA")
+    p.set_defaults(run=_lazy(".search.commands", "search"))
+
+    p = sub.add_parser("get", help="read a memory file (MEMORY.md, memory/**, search.extra_paths)")
+    p.add_argument("path", metavar="PATH")
+    p.add_argument("--from", dest="from_line", type=int, metavar="N", help="first line (1-based)")
+    p.add_argument("--lines", type=int, metavar="K", help="how many lines")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--config", metavar="FILE")
+    p.add_argument("--workspace", metavar="DIR")
+    p.add_argument("--timezone", metavar="IANA")
+    p.set_defaults(run=_lazy(".search.commands", "get"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

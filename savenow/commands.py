@@ -164,7 +164,14 @@ def list_sessions(args: argparse.Namespace) -> int:
     if result.resolved_key:
         print(text("cli.list_footer", lang))
     print(text("cli.list_workspace", lang, workspace=setup["workspace"], source=setup["workspace_from"]))
-    print(text("cli.list_timezone", lang, zone=setup["timezone"] or text("cli.host_local", lang), source=setup["timezone_from"]))
+    print(
+        text(
+            "cli.list_timezone",
+            lang,
+            zone=setup["timezone"] or text("cli.host_local", lang),
+            source=setup["timezone_from"],
+        )
+    )
     return 0
 
 

@@ -175,3 +175,14 @@ class ObjectNotFoundError(SaveNowError):
 
 class ObjectForgottenError(SaveNowError):
     """An upsert of an identity the user asked to forget; only an explicit "remember this" lifts it."""
+
+
+# -- memory search (issue 14) -----------------------------------------------------------------
+
+
+class SearchPathRefusedError(BadInputError):
+    """``savenow get`` on a path outside MEMORY.md, memory/** and search.extra_paths."""
+
+
+class SearchDisabledError(SaveNowError):
+    """``savenow search`` while ``search.enabled`` is false."""

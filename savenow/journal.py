@@ -29,6 +29,7 @@ from .errors import UndoRefusedError
 from .fileio import atomic_write, delete_file, file_lock, read_exact, sha256_text, state_dir
 from .memory.document import split_lines
 from .memory.merge import Hunk
+from .search.hooks import note_memory_write
 
 JOURNAL_NAME = "journal.jsonl"
 
@@ -152,6 +153,7 @@ def undo_last(workspace: Path, *, now: datetime | None = None) -> tuple[Path, in
             workspace,
             {"type": "undo", "undoes": record.id, "time": (now or datetime.now().astimezone()).isoformat()},
         )
+    note_memory_write(workspace, memory_path)
     return memory_path, record.inserted_lines
 
 

@@ -16,6 +16,7 @@ from typing import Any
 from ..fileio import atomic_write, file_lock, read_exact, refuse_memory_md, sha256_text
 from ..journal import WriteRecord, record_write
 from ..models import Entry
+from ..search.hooks import note_memory_write
 from .compare import Decision, plan
 from .document import MemoryDocument
 from .merge import apply_decisions
@@ -128,6 +129,7 @@ def write_entries(
             titles=[d.entry.title for d in decisions if d.action in ("add", "merge")],
         )
         record_write(workspace, record)
+    note_memory_write(workspace, memory_path)
     return WriteOutcome.from_decisions(
         memory_path,
         decisions,
