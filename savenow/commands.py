@@ -21,7 +21,20 @@ _SETTINGS_FLAGS = ("workspace", "sessions_dir", "recorder_dir", "timezone", "ext
 
 def _settings(args: argparse.Namespace) -> Settings:
     flags = {name: getattr(args, name, None) for name in _SETTINGS_FLAGS}
-    return load_settings(getattr(args, "config", None), **flags)
+    settings = load_settings(getattr(args, "config", None), **flags)
+    _require_workspace(settings.workspace)
+    return settings
+
+
+def _require_workspace(workspace: Path) -> None:
+    """A missing workspace is a typo, not a request to create one (issue 10 item 8)."""
+    if not workspace.is_dir():
+        from .errors import ConfigError
+
+        raise ConfigError(
+            f"workspace {workspace} does not exist (--workspace / SAVENOW_WORKSPACE); nothing was created",
+            f"工作区 {workspace} 不存在（--workspace / SAVENOW_WORKSPACE）；未创建任何内容",
+        )
 
 
 def _service(args: argparse.Namespace) -> SaveNowService:

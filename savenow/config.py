@@ -100,6 +100,12 @@ class Settings(BaseSettings):
         return self.workspace / "memory"
 
     @property
+    def secret_values(self) -> list[str]:
+        """The configured secrets (LLM key, bot token): redacted wherever text is written."""
+        secrets = (self.llm.api_key, self.telegram.token)
+        return [value.get_secret_value() for value in secrets if value and value.get_secret_value()]
+
+    @property
     def use_llm(self) -> bool:
         return self.extractor == "llm" or (self.extractor == "auto" and self.llm.configured)
 
@@ -142,9 +148,12 @@ def _read_yaml(path: Path) -> dict[str, Any]:
         raise ConfigError(
             f"config file {path}: cannot read ({exc.strerror})", f"配置文件 {path} 无法读取"
         ) from exc
-    except yaml.YAMLError as exc:
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"config file {path}: not UTF-8 text", f"配置文件 {path} 不是 UTF-8 文本") from exc
+    except (yaml.YAMLError, RecursionError) as exc:
+        detail = " ".join(str(exc).split())[:200]  # PyYAML's message spans lines: one line on stderr
         raise ConfigError(
-            f"config file {path}: not valid YAML ({exc})", f"配置文件 {path} 不是合法的 YAML"
+            f"config file {path}: not valid YAML ({detail})", f"配置文件 {path} 不是合法的 YAML"
         ) from exc
     if not isinstance(data, dict):
         raise ConfigError(f"config file {path}: must be a mapping of keys", f"配置文件 {path} 必须是键值映射")

@@ -85,3 +85,34 @@ class SaveNowInternalError(SaveNowError):
     """A bug or an environment failure; exit 1."""
 
     exit_code = 1
+
+
+# -- storage and the LLM client (issue 10) ---------------------------------------------------------
+
+
+class LockTimeoutError(SaveNowError):
+    """Another savenow process kept the file locked for too long."""
+
+
+class StorageError(SaveNowError):
+    """The disk refused a read or write (full, read-only, permission); the file is as it was."""
+
+
+class UnsafeTargetError(ForbiddenTargetError):
+    """A write target that is a symlink, not a regular file, read-only, or outside the allowed folders."""
+
+
+class LLMError(SaveNowError):
+    """The LLM or embeddings endpoint failed; neutral (the caller says what was not done)."""
+
+
+class LLMUnavailableError(LLMError):
+    """Timeouts, dropped connections, 429/5xx after the retries, or the total deadline passed."""
+
+
+class LLMRefusedError(LLMError):
+    """The endpoint rejected the request (4xx): key, model, URL or shape."""
+
+
+class LLMAnswerError(LLMError):
+    """The endpoint answered with something unusable: too large, not JSON, wrong shape."""

@@ -20,6 +20,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Literal
 
+from .applying import apply_from_store
 from .clock import Clock, load_timezone
 from .config import Settings
 from .errors import (
@@ -30,16 +31,16 @@ from .errors import (
     SessionResolutionError,
 )
 from .extract.base import Extractor
-from .fileio import read_exact
 from .memory.compare import Decision, plan
 from .memory.document import MemoryDocument
 from .memory.preview import render_preview
 from .memory.writer import WriteOutcome, write_entries
-from .models import Entry, ExtractionResult
+from .models import Entry, ExtractionResult, redact_entries, redaction_notice
 from .pending import NO_PENDING_EN, NO_PENDING_ZH, PendingPreview, PendingStore
 from .sessions.keys import validate_session_key
 from .sessions.resolve import SessionCatalog
 from .sessions.store import SessionInfo
+from .storage.files import read_exact
 
 ChatType = Literal["direct", "group"]
 
@@ -83,6 +84,8 @@ class ApplyResult:
     entries: list[Entry]
     written: bool  # False: nothing new to write, or already applied
     already_applied: bool = False
+    undone_since: bool = False  # already applied, and that write was undone since
+    applied_at: str | None = None
     created_file: bool = False
     added_titles: list[str] = field(default_factory=list)
     merged_titles: list[str] = field(default_factory=list)
@@ -218,13 +221,15 @@ class SaveNowService:
         memory_path = self._checked_memory_path(Path(pending.memoryPath))
         # Checks TTL and scope, writes and marks the preview applied, all under the pending's lock,
         # so a double tap or a re-delivered update writes once.
-        pending, outcome = self.pending.apply(
+        pending, outcome = apply_from_store(
+            self.pending,
             scope.pending_key,
             now=self.clock.now(),
             workspace=self.settings.workspace,
             thread_id=scope.thread_id or "",
             chat_id=scope.chat_id or "",
             pending_id=pending.id,
+            check_target=self._checked_memory_path,
         )
         return self._apply_result(pending.sessionKey or "", memory_path, pending.entry_objects(), outcome, "")
 
@@ -248,7 +253,7 @@ class SaveNowService:
         return ListResult(sessions=summaries, resolved_key=sessions[0].key if sessions else None)
 
     def undo(self) -> UndoResult:
-        from .journal import undo_last
+        from .storage.journal import undo_last
 
         memory_path, removed = undo_last(self.settings.workspace)
         return UndoResult(memory_path=Path(memory_path), removed_lines=removed)
@@ -302,8 +307,11 @@ class SaveNowService:
         document = MemoryDocument.parse(memory_text)
         sections = document.memory_sections()
         extraction = self.extractor.extract(transcript.messages, sections)
+        _, redacted = redact_entries(extraction.entries, self.settings.secret_values)
         decisions = plan(extraction.entries, document)
         notices = list(extraction.notices)
+        if redacted:
+            notices.append(redaction_notice(redacted))
         if transcript.malformed_lines:
             notices.append(f"{transcript.malformed_lines} malformed transcript line(s) were skipped.")
         return _Proposal(
@@ -381,6 +389,8 @@ class SaveNowService:
             entries=entries,
             written=outcome.written,
             already_applied=outcome.already_applied,
+            undone_since=outcome.undone_since,
+            applied_at=outcome.applied_at,
             created_file=outcome.created_file,
             added_titles=list(outcome.added_titles),
             merged_titles=list(outcome.merged_titles),
