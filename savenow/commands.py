@@ -72,6 +72,11 @@ def _print_json(data: dict[str, Any]) -> None:
 
 
 def _apply_summary(result: ApplyResult) -> str:
+    if result.undone_since:
+        return (
+            f"This preview was applied ({result.applied_at}) and `savenow undo` took that write out since; "
+            "nothing written. Run preview again to write it."
+        )
     if result.already_applied:
         return "Already applied: nothing written again."
     if not result.written:
@@ -115,7 +120,14 @@ def auto(args: argparse.Namespace) -> int:
 def apply(args: argparse.Namespace) -> int:
     result = _service(args).apply(_scope(args))
     if args.json:
-        _print_json(_result_json(result, written=result.written, already_applied=result.already_applied))
+        _print_json(
+            _result_json(
+                result,
+                written=result.written,
+                already_applied=result.already_applied,
+                undone_since=result.undone_since,
+            )
+        )
     else:
         print(_apply_summary(result))
     return 0
@@ -156,6 +168,8 @@ def list_sessions(args: argparse.Namespace) -> int:
 
 
 def undo(args: argparse.Namespace) -> int:
+    if getattr(args, "list", False):
+        return _undo_list(args)
     result = _service(_undo_workspace(args)).undo()
     if getattr(args, "json", False):
         _print_json({"memory_path": str(result.memory_path), "removed_lines": result.removed_lines})
@@ -164,10 +178,31 @@ def undo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _undo_list(args: argparse.Namespace) -> int:
+    """The writes `savenow undo` would take out, newest first (the first is next)."""
+    from .storage.journal import settled_view, undo_stack
+
+    settings = _settings(_undo_workspace(args))
+    stack = list(reversed(undo_stack(settled_view(settings.workspace))))
+    if getattr(args, "json", False):
+        rows = [
+            {"id": r.id, "time": r.time, "path": r.memory_path, "lines": r.inserted_lines, "titles": r.titles}
+            for r in stack
+        ]
+        _print_json({"writes": rows})
+        return 0
+    if not stack:
+        print("Nothing to undo.")
+    for number, r in enumerate(stack, 1):
+        titles = "; ".join(r.titles) or "-"
+        print(f"{number}. {r.time}  {r.memory_path}  +{r.inserted_lines} lines  {titles}")
+    return 0
+
+
 def _undo_workspace(args: argparse.Namespace) -> argparse.Namespace:
     """The script drop-ins journal into the workspace they derive (the current directory, usually),
     so without --workspace an undo run where a journal lies takes that one (DESIGN §8)."""
-    from .journal import journal_path
+    from .storage.journal import journal_path
 
     if args.workspace is None and journal_path(Path.cwd()).is_file():
         return argparse.Namespace(**{**vars(args), "workspace": str(Path.cwd())})

@@ -125,3 +125,19 @@ def redact(text: str, known: Iterable[str] = ()) -> tuple[str, int]:
 def safe_text(text: str, known: Iterable[str] = ()) -> tuple[str, int]:
     """Both guards at once: surrogates cleaned, secrets redacted."""
     return redact(clean_surrogates(text), known)
+
+
+# Looser shapes for text that is only ever shown in an error or a log line, where a false
+# positive costs nothing: "sk-…"/"gsk_…" with any digit in them, and any bearer value.
+_LOOSE_KEY = re.compile(r"\b((?:sk|pk|rk|gsk|xai|key|api)[-_])(?=[\w\-*]*\d)[\w\-*]{6,}", re.IGNORECASE)
+_LOOSE_BEARER = re.compile(r"(Bearer\s+)\S+", re.IGNORECASE)
+
+
+def scrub(text: str, known: Iterable[str] = ()) -> str:
+    """``text`` for an error message or a log line: secrets out, aggressively."""
+    for secret in known:
+        if secret and len(secret) >= 4:
+            text = text.replace(secret, "***")
+    text, _ = redact(text)
+    text = _LOOSE_BEARER.sub(r"\1***", text)
+    return _LOOSE_KEY.sub(r"\1***", text)
