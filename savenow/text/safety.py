@@ -81,33 +81,31 @@ def clean_value(value: Any) -> Any:
 
 
 def loads_json(text: str, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
-    """Parse JSON defensively: too deep → ValueError; strings surrogate-clean."""
-    if _too_deep(text, max_depth):
-        raise ValueError(f"nested more than {max_depth} levels deep")
+    """Parse JSON defensively: nesting deeper than ``max_depth`` → ValueError; strings surrogate-clean.
+
+    The C decoder stops itself at the interpreter's recursion limit (RecursionError, turned into
+    ValueError here); the depth of what it returns is then measured without recursion.
+    """
     try:
         value = json.loads(text)
-    except RecursionError as exc:  # pragma: no cover - _too_deep catches it first
-        raise ValueError(f"nested more than {max_depth} levels deep") from exc
+    except RecursionError:
+        raise ValueError(f"nested more than {max_depth} levels deep") from None
+    if _depth(value) > max_depth:
+        raise ValueError(f"nested more than {max_depth} levels deep")
     return clean_value(value)
 
 
-_BRACKETS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
-
-
-def _too_deep(text: str, max_depth: int) -> bool:
-    """Nesting depth above ``max_depth``, counted outside strings (cheap: a quick prefix test first)."""
-    if text.count("[") + text.count("{") <= max_depth:
-        return False
-    depth = 0
-    for match in _BRACKETS.finditer(text):
-        token = match.group()
-        if token in "[{":
-            depth += 1
-            if depth > max_depth:
-                return True
-        elif token in "]}":
-            depth -= 1
-    return False
+def _depth(value: Any) -> int:
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        node, level = stack.pop()
+        if isinstance(node, dict):
+            node = list(node.values())
+        if isinstance(node, list):
+            deepest = max(deepest, level)
+            stack.extend((item, level + 1) for item in node if isinstance(item, list | dict))
+    return deepest
 
 
 def redact(text: str, known: Iterable[str] = ()) -> tuple[str, int]:
