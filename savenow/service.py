@@ -314,6 +314,11 @@ class SaveNowService:
             notices.append(redaction_notice(redacted))
         if transcript.malformed_lines:
             notices.append(f"{transcript.malformed_lines} malformed transcript line(s) were skipped.")
+        if transcript.scan_stopped:
+            notices.append(
+                "Reading the transcript stopped early: its last part is too large or not a conversation. "
+                "对话记录的末尾过大或不是对话，读取已提前停止。"
+            )
         return _Proposal(
             session=session,
             memory_path=memory_path,

@@ -448,6 +448,7 @@ def read_transcript_tail(path: Path, limit: int) -> Transcript:
     malformed = 0
     seen = 0
     scanned = 0
+    stopped = False
     deadline = time.monotonic() + MAX_TAIL_SCAN_S
     for raw in iter_lines_backwards(path):
         if raw is None:
@@ -461,7 +462,13 @@ def read_transcript_tail(path: Path, limit: int) -> Transcript:
             continue
         scanned += len(raw) + 1
         if scanned > MAX_TAIL_SCAN_BYTES or time.monotonic() > deadline:
-            break  # junk after the conversation: stop looking further back (bounded by bytes and time)
+            stopped = (
+                True  # junk after the conversation: stop looking further back (bounded by bytes and time)
+            )
+            break
+        if not line.startswith(b"{"):
+            malformed += 1  # not a JSON object, whatever it parses as: no need to parse it
+            continue
         try:
             obj = json.loads(line)
         except (ValueError, RecursionError):  # RecursionError: a line nested thousands deep
@@ -490,7 +497,9 @@ def read_transcript_tail(path: Path, limit: int) -> Transcript:
         if len(newest_first) >= limit:
             break
     newest_first.reverse()
-    return Transcript(messages=newest_first, malformed_lines=malformed, total_messages_seen=seen)
+    return Transcript(
+        messages=newest_first, malformed_lines=malformed, total_messages_seen=seen, scan_stopped=stopped
+    )
 
 
 def _remember_edit(obj: dict[str, Any], edits: dict[str, str]) -> None:

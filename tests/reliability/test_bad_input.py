@@ -272,3 +272,21 @@ def refuse_in_process_allowing_state(capsys: pytest.CaptureFixture[str], root: P
 
 def test_today_file_is_where_auto_writes(install: Install) -> None:
     assert install.memory_file.name == f"{TODAY}.md"
+
+
+def test_junk_after_a_conversation_bounds_the_tail_scan(
+    install: Install, savenow: Runner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from savenow.sessions import openclaw
+
+    monkeypatch.setattr(openclaw, "MAX_TAIL_SCAN_BYTES", 256 * 1024)
+    transcript = min(install.sessions.glob("*.jsonl"))
+    store = json.loads((install.sessions / "sessions.json").read_text())
+    key = next(k for k, v in store.items() if transcript.name.startswith(v["sessionId"]))
+    with transcript.open("a", encoding="utf-8") as handle:
+        for number in range(20_000):
+            handle.write(f"junk line {number} that is not JSON at all\n")
+            handle.write('{"type": "custom", "customType": "noise", "data": {}}\n')
+    status, out, err = savenow("preview", key)
+    assert status == 0, err
+    assert "Reading the transcript stopped early" in out
