@@ -24,6 +24,7 @@ A ``write``/``undo`` line with no intent before it (the one-step format) is comm
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import secrets
@@ -124,14 +125,22 @@ class WriteRecord:
 
 
 def _append(workspace: Path, data: dict[str, Any]) -> None:
+    """One line, fsynced. A torn line a crash or a full disk left is ended first, so it never swallows
+    this record; a short write is cut back off, so this one never becomes the torn line either."""
     path = journal_path(workspace)
     line = (json.dumps(data, ensure_ascii=False) + "\n").encode("utf-8", "replace")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with file_lock(path, workspace):
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
             try:
-                os.write(fd, line)  # one write on O_APPEND: lines never interleave
+                size = os.fstat(fd).st_size
+                if size and os.pread(fd, 1, size - 1) != b"\n":
+                    line = b"\n" + line
+                written = os.write(fd, line)  # one write on O_APPEND: lines never interleave
+                if written != len(line):
+                    os.ftruncate(fd, size)
+                    raise OSError(errno.ENOSPC, "No space left on device")
                 faults.point("fsync:journal")
                 os.fsync(fd)
             finally:

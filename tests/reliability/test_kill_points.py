@@ -175,3 +175,16 @@ def test_kill_anywhere_in_apply_then_apply_again_writes_once(
         assert memory_text(workspace) == states["after_a"]
         kill_at += 1
     assert kill_at > 5  # the memory write's five points and the pending file's own
+
+
+def test_a_torn_journal_tail_never_swallows_the_next_record(
+    states: dict[str, object], tmp_path: Path, here: Here
+) -> None:
+    workspace = fresh(states, tmp_path)
+    with (workspace / ".savenow" / "journal.jsonl").open("a", encoding="utf-8") as handle:
+        handle.write('{"type": "intent", "of": "write", "id": "torn", "memoryPa')  # a full disk cut it here
+    assert here(workspace, *merge_argv("b.json"))[0] == 0
+    assert memory_text(workspace) == states["after_b"]
+    assert here(workspace, "undo")[0] == 0
+    assert here(workspace, "undo")[0] == 0
+    assert memory_text(workspace) == ORIGINAL
