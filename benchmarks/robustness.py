@@ -44,6 +44,49 @@ ORIGINAL = "# 2026-11-28\n\n## 09:00 - Old\n- old note\n"
 ENTRIES = [{"title": "Nginx upload limit", "bullets": ["client_max_body_size 50m in files.conf"]}]
 MEMORY = "memory/2026-11-28.md"
 LIMIT_MB = 512
+# Distinct subjects: the comparer rightly skips near-duplicate notes, which is not a lost write.
+SERVICES = [
+    "nginx",
+    "redis",
+    "postgres",
+    "kafka",
+    "grafana",
+    "prometheus",
+    "traefik",
+    "caddy",
+    "minio",
+    "vault",
+    "consul",
+    "nomad",
+    "etcd",
+    "rabbitmq",
+    "memcached",
+    "haproxy",
+    "envoy",
+    "jenkins",
+    "gitea",
+    "drone",
+    "sentry",
+    "loki",
+    "tempo",
+    "jaeger",
+    "clickhouse",
+    "cassandra",
+    "mongodb",
+    "mysql",
+    "sqlite",
+    "duckdb",
+    "elastic",
+    "opensearch",
+    "meilisearch",
+    "typesense",
+    "qdrant",
+    "weaviate",
+    "milvus",
+    "chroma",
+    "pgvector",
+    "neo4j",
+]
 
 
 @dataclass
@@ -443,26 +486,25 @@ def faults(base: Path) -> Family:
     return family
 
 
+def subject(number: int) -> str:
+    return f"{SERVICES[number % len(SERVICES)]}{number // len(SERVICES) or ''}"
+
+
 def concurrency(base: Path, writers: int) -> Family:
     family = Family("concurrency")
     ws = skill_workspace(base, "concurrent")
     for number in range(writers):
-        (ws / "temp" / f"c{number}.json").write_text(
-            json.dumps(
-                [
-                    {
-                        "title": f"进程 {number} 的笔记 note-{number}",
-                        "bullets": [f"独立内容 {number} fact {number}"],
-                    },
-                    {
-                        "title": "m",
-                        "bullets": [f"merged {number}"],
-                        "action": "merge",
-                        "merge_target_title": "Old",
-                    },
-                ]
-            )
-        )
+        word = subject(number)
+        entries = [
+            {"title": f"{word} 部署笔记", "bullets": [f"{word} 的数据目录在 /srv/{word}-{number}"]},
+            {
+                "title": "m",
+                "bullets": [f"merged bullet for {word}"],
+                "action": "merge",
+                "merge_target_title": "Old",
+            },
+        ]
+        (ws / "temp" / f"c{number}.json").write_text(json.dumps(entries, ensure_ascii=False))
     env = {**os.environ, "SAVENOW_NOW": NOW, "SAVENOW_TIMEZONE": "Asia/Shanghai"}
     started = time.monotonic()
     processes = [
@@ -482,8 +524,14 @@ def concurrency(base: Path, writers: int) -> Family:
         family.record(
             f"writer {number}",
             codes[number] == 0
-            and text.count(f"- 独立内容 {number} fact {number}\n") == 1
-            and text.count(f"- merged {number}\n") == 1,
+            and text.count(
+                f"/srv/{SERVICES[number % len(SERVICES)]}{number // len(SERVICES) or ''}-{number}\n"
+            )
+            == 1
+            and text.count(
+                f"- merged bullet for {SERVICES[number % len(SERVICES)]}{number // len(SERVICES) or ''}\n"
+            )
+            == 1,
             f"rc {codes[number]}",
         )
     undone = all(run(["undo"], ws).rc == 0 for _ in range(writers))

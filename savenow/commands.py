@@ -78,7 +78,8 @@ def _apply_summary(result: ApplyResult) -> str:
             "nothing written. Run preview again to write it."
         )
     if result.already_applied:
-        return "Already applied: nothing written again."
+        when = f" at {result.applied_at}" if result.applied_at else ""
+        return f"Already applied{when} to {result.memory_path}: nothing written again."
     if not result.written:
         return f"Nothing new to write to {result.memory_path}."
     parts = [f"{len(result.added_titles)} added", f"{len(result.merged_titles)} merged"]

@@ -27,7 +27,9 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import secrets
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -182,6 +184,52 @@ def journaled_write(workspace: Path, path: Path, text: str, record: WriteRecord)
     commit_write(workspace, record)
 
 
+def diff_hunks(before: str | None, after: str) -> list[Hunk]:
+    """The hunks turning ``before`` into ``after`` (raw lines), positions in ``after``."""
+    import difflib
+
+    old, new = split_lines(before or ""), split_lines(after)
+    matcher = difflib.SequenceMatcher(a=old, b=new, autojunk=False)
+    return [
+        Hunk(at=j1, old=old[i1:i2], new=new[j1:j2])
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        if tag != "equal"
+    ]
+
+
+def write_logged(
+    workspace: Path,
+    path: Path,
+    render: Callable[[str | None], str],
+    *,
+    kind: str,
+    time: str,
+    titles: Sequence[str] = (),
+) -> WriteRecord | None:
+    """Lock ``path``, re-read it, let ``render`` make the new text from the current one, and write it
+    journaled (intent + commit) with the hunks of what changed; None when nothing changed.
+
+    The one call a feature needs (objects, compaction) to get atomic, locked, undoable writes.
+    """
+    with file_lock(path, workspace):
+        before = read_exact(path)
+        settle(workspace, path, before, tail_bytes=SETTLE_TAIL_BYTES)
+        after = render(before)
+        if after == before:
+            return None
+        record = WriteRecord(
+            memory_path=str(path.absolute()),
+            before_sha256=sha256_text(before),
+            after_sha256=sha256_text(after) or "",
+            hunks=diff_hunks(before, after),
+            time=time,
+            titles=list(titles),
+            kind=kind,
+        )
+        journaled_write(workspace, path, after, record)
+    return record
+
+
 # -- reading --------------------------------------------------------------------------------------------
 
 
@@ -264,6 +312,8 @@ def _landed(record: WriteRecord, by_id: dict[str, WriteRecord], current: str | N
 
 def settle(workspace: Path, path: Path, current: str | None, *, tail_bytes: int | None = None) -> None:
     """Commit or abort ``path``'s interrupted changes by what the file holds (hold ``path``'s lock)."""
+    if not _has_unsettled(workspace, tail_bytes):
+        return  # the common case, found without parsing a line
     records = _parsed(read_records(workspace, tail_bytes=tail_bytes))
     by_id = {record.id: record for record in records}
     absolute = str(path.absolute())
@@ -273,6 +323,21 @@ def settle(workspace: Path, path: Path, current: str | None, *, tail_bytes: int 
                 commit_write(workspace, record)
             else:
                 _abort(workspace, record.id)
+
+
+_HEAD = re.compile(r'^\{"type": "(intent|write|undo|abort)", "id": "([^"]+)"', re.MULTILINE)
+
+
+def _has_unsettled(workspace: Path, tail_bytes: int | None) -> bool:
+    """Whether some intent has no commit or abort after it (by each line's head, as _append writes it)."""
+    open_ids: set[str] = set()
+    for match in _HEAD.finditer("\n".join(_read_lines(workspace, tail_bytes))):
+        kind, record_id = match.groups()
+        if kind == "intent":
+            open_ids.add(record_id)
+        else:
+            open_ids.discard(record_id)
+    return bool(open_ids)
 
 
 def settled_view(workspace: Path) -> list[WriteRecord]:
@@ -392,6 +457,11 @@ def _count_block(lines: list[str], block: list[str]) -> int:
 
 
 def _find_block(lines: list[str], hunk: Hunk) -> int:
+    if not hunk.new:  # a pure removal cannot be found again in a file changed since
+        raise UndoRefusedError(
+            "Cannot undo: the file changed since and a removed part cannot be placed again; nothing changed.",
+            "无法撤销：文件之后被修改过，被删除的部分无法放回原处；未做任何修改。",
+        )
     size = len(hunk.new)
     first = hunk.new[0]
     found = [

@@ -188,3 +188,24 @@ def test_a_torn_journal_tail_never_swallows_the_next_record(
     assert here(workspace, "undo")[0] == 0
     assert here(workspace, "undo")[0] == 0
     assert memory_text(workspace) == ORIGINAL
+
+
+def test_any_feature_gets_a_logged_undoable_write(tmp_path: Path) -> None:
+    from savenow.storage.journal import undo_last, write_logged
+
+    target = tmp_path / "memory" / "objects" / "person" / "alice.md"
+    target.parent.mkdir(parents=True)
+    target.write_text("# Alice\n- likes tea\n- lives in Lyon\n")
+    record = write_logged(
+        tmp_path,
+        target,
+        lambda text: (text or "").replace("- lives in Lyon\n", "- lives in Paris\n- has a cat\n"),
+        kind="objects",
+        time="2026-11-28T10:00:00+08:00",
+        titles=["Alice"],
+    )
+    assert record is not None and record.kind == "objects"
+    assert write_logged(tmp_path, target, lambda text: text or "", kind="objects", time="t") is None
+    assert target.read_text() == "# Alice\n- likes tea\n- lives in Paris\n- has a cat\n"
+    undo_last(tmp_path)
+    assert target.read_text() == "# Alice\n- likes tea\n- lives in Lyon\n"

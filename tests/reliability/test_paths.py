@@ -153,3 +153,17 @@ def test_the_chat_commands_refuse_a_pending_aimed_elsewhere(install: Install, sa
     status, _, err = savenow("apply", "--chat-id", "-1001234567890", "--thread-id", "7")
     assert_refused(status, err, contains="Refusing to write")
     assert hashes(install.root) == before
+
+
+def test_chat_apply_after_undo_says_what_happened(install: Install, savenow: Runner) -> None:
+    scope = ("--chat-id", "-1001234567890", "--thread-id", "7")
+    assert savenow("preview", *scope)[0] == 0
+    status, out, _ = savenow("apply", *scope)
+    assert status == 0 and out.startswith("Wrote ")
+    status, out, _ = savenow("apply", *scope)
+    assert status == 0 and out.startswith("Already applied at ")
+    assert savenow("undo")[0] == 0
+    before = hashes(install.root)
+    status, out, _ = savenow("apply", *scope)
+    assert status == 0 and "`savenow undo` took that write out since; nothing written" in out
+    assert hashes(install.root) == before
