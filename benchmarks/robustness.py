@@ -483,6 +483,37 @@ def faults(base: Path) -> Family:
         ok = ok and (ws / MEMORY).read_bytes() == memory_before
         detail = result.err[-200:]
         family.record(f"disk full ({label})", ok, detail)
+    for label in ("preview", "auto"):
+        root, env = chat_install(base, f"full-chat-{label}")
+        (root / "ws" / MEMORY).write_text(ORIGINAL + "x" * 100)
+        (root / "ws" / ".savenow").mkdir()
+        (root / "ws" / ".savenow" / "journal.jsonl").write_text("\n" * 100)  # appends land past the limit
+        memory_before = (root / "ws" / MEMORY).read_bytes()
+        result = run([label, topic_key(7), "--date", "2026-11-28"], root, env, preexec=file_size_limit)
+        lines = result.err.splitlines()
+        ok = result.rc == 2 and len(lines) == 1 and "Traceback" not in result.err
+        ok = ok and (root / "ws" / MEMORY).read_bytes() == memory_before
+        family.record(f"disk full (chat {label})", ok, result.err[-200:])
+    ws, _ = prepared("full-apply")
+    assert (
+        run(
+            [
+                "preview-diff",
+                "--entries-file",
+                "temp/b.json",
+                "--memory-path",
+                MEMORY,
+                "--pending-file",
+                "temp/p.json",
+            ],
+            ws,
+        ).rc
+        == 0
+    )
+    memory_before = (ws / MEMORY).read_bytes()
+    result = run(["apply", "--pending-file", "temp/p.json"], ws, preexec=file_size_limit)
+    ok = result.rc == 2 and len(result.err.splitlines()) == 1 and (ws / MEMORY).read_bytes() == memory_before
+    family.record("disk full (apply --pending-file)", ok, result.err[-200:])
     return family
 
 

@@ -33,9 +33,12 @@ class LLMSettings(BaseModel):
     base_url: str | None = None
     model: str | None = None
     api_key: SecretStr | None = None  # never logged: SecretStr prints as '**********'
-    timeout_s: float = Field(60, gt=0, le=600)
+    timeout_s: float = Field(60, gt=0, le=600)  # TOTAL per request (connect + whole answer), not per read
     max_prompt_tokens: int = Field(12000, ge=1000, le=1_000_000)
     max_retries: int = Field(3, ge=0, le=10)
+    max_response_bytes: int = Field(
+        8 * 1024 * 1024, ge=64 * 1024, le=256 * 1024 * 1024
+    )  # larger answers refused
     fallback_to_heuristic: bool = False  # off by default (issue 6): a failure is reported, not hidden
 
     @property

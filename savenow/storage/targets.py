@@ -7,7 +7,7 @@ pending file's ``memoryPath``, so both go through :func:`check_memory_target`:
 * a ``.md`` file, never ``MEMORY.md`` (any case);
 * not a symlink (dangling or not) and, when it exists, a regular, writable file;
 * its resolved path inside one of the allowed roots (the folder the command
-  runs from, the workspace).
+  runs from, the workspace), and not inside a private folder there (``.ssh/``, ``.git/``, ``.savenow/`` …).
 
 :func:`check_state_target` guards savenow's own JSON files (pending previews):
 never a Markdown file, never the entries file, and an existing file must be a
@@ -23,6 +23,9 @@ from pathlib import Path
 
 from ..errors import UnsafeTargetError
 from .files import refuse_memory_md
+
+# Folders whose files are credentials, configuration or savenow's own state: never a note's home.
+PRIVATE_FOLDERS = frozenset({".ssh", ".gnupg", ".git", ".savenow", ".aws", ".kube", ".docker", ".config"})
 
 
 def _refuse(path: Path, en: str, zh: str) -> UnsafeTargetError:
@@ -66,9 +69,9 @@ def check_memory_target(path: Path, roots: Iterable[Path]) -> Path:
     if root is None:
         where = " or ".join(str(root) for root in allowed)
         raise _refuse(path, f"it is outside {where}", f"它不在 {where} 之内")
-    hidden = [part for part in resolved.relative_to(root).parts[:-1] if part.startswith(".")]
-    if hidden:
-        raise _refuse(path, f"it is inside the hidden folder {hidden[0]}", f"它位于隐藏文件夹 {hidden[0]} 中")
+    private = [part for part in resolved.relative_to(root).parts[:-1] if part.casefold() in PRIVATE_FOLDERS]
+    if private:
+        raise _refuse(path, f"it is inside {private[0]}/", f"它位于 {private[0]}/ 中")
     return path
 
 

@@ -59,7 +59,8 @@ def test_a_real_pending_is_replaced_and_cancelled(skill_ws: Path, capsys: pytest
         "/etc/savenow-probe.md",
         "MEMORY.md",
         "memory/notes.txt",
-        ".hidden/2026-11-28.md",
+        ".git/2026-11-28.md",
+        ".savenow/2026-11-28.md",
     ],
 )
 def test_apply_rechecks_the_pending_target(
