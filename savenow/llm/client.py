@@ -144,6 +144,7 @@ class LLMClient:
         self._chat_url = chat_completions_url(endpoint.base_url)
         self._embed_url = embeddings_url(endpoint.base_url)
         self.where = display_url(self._chat_url)
+        self._http: httpx.Client | None = None
         self._rung = 0  # remembered across calls: a server that rejected json_schema is not asked again
         self._send_temperature = True
 
@@ -305,22 +306,28 @@ class LLMClient:
     # -- one HTTP exchange under a total deadline ------------------------------------------------------
 
     def _exchange(self, url: str, body: dict[str, Any]) -> _Reply:
+        """One POST under a total deadline of ``timeout_s``, counted from when the worker starts it."""
         timeout = self.endpoint.timeout_s
-        deadline = self._clock() + timeout
+        http = self._http_client()
+        started = threading.Event()
         done = threading.Event()
         cancel = threading.Event()
         outcome: dict[str, Any] = {}
 
         def work() -> None:
             try:
-                outcome["reply"] = self._read(url, body, deadline, cancel)
+                outcome["deadline"] = self._clock() + timeout
+                started.set()
+                outcome["reply"] = self._read(http, url, body, outcome["deadline"], cancel)
             except BaseException as exc:  # noqa: BLE001 - handed to the waiting caller
                 outcome["error"] = exc
             finally:
+                started.set()
                 done.set()
 
         threading.Thread(target=work, name="savenow-llm-request", daemon=True).start()
-        if not done.wait(max(0.0, deadline - self._clock())):
+        started.wait()
+        if not done.wait(max(0.0, outcome.get("deadline", 0.0) - self._clock())):
             cancel.set()  # the worker stops at its next chunk, or at its own read timeout
             raise _Transient(f"no answer within {timeout:g} s")
         if "error" in outcome:
@@ -328,14 +335,24 @@ class LLMClient:
         reply: _Reply = outcome["reply"]
         return reply
 
-    def _read(self, url: str, body: dict[str, Any], deadline: float, cancel: threading.Event) -> _Reply:
+    def _http_client(self) -> httpx.Client:
+        """One connection pool per client (an abandoned request keeps its own connection busy, not the pool)."""
+        if self._http is None:
+            self._http = httpx.Client(transport=self._transport, timeout=self.endpoint.timeout_s)
+        return self._http
+
+    def close(self) -> None:
+        if self._http is not None:
+            self._http.close()
+            self._http = None
+
+    def _read(
+        self, http: httpx.Client, url: str, body: dict[str, Any], deadline: float, cancel: threading.Event
+    ) -> _Reply:
         timeout = self.endpoint.timeout_s
         cap = self.endpoint.max_response_bytes
         try:
-            with (
-                httpx.Client(transport=self._transport, timeout=timeout) as client,
-                client.stream("POST", url, json=body, headers=self._headers()) as response,
-            ):
+            with http.stream("POST", url, json=body, headers=self._headers()) as response:
                 declared = response.headers.get("content-length", "")
                 if declared.isdigit() and int(declared) > cap:
                     raise self._too_large(cap)
