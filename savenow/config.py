@@ -38,9 +38,12 @@ class LLMSettings(BaseModel):
     base_url: str | None = None
     model: str | None = None
     api_key: SecretStr | None = None  # never logged: SecretStr prints as '**********'
-    timeout_s: float = Field(60, gt=0, le=600)
+    timeout_s: float = Field(60, gt=0, le=600)  # TOTAL per request (connect + whole answer), not per read
     max_prompt_tokens: int = Field(12000, ge=1000, le=1_000_000)
     max_retries: int = Field(3, ge=0, le=10)
+    max_response_bytes: int = Field(
+        8 * 1024 * 1024, ge=64 * 1024, le=256 * 1024 * 1024
+    )  # larger answers refused
     fallback_to_heuristic: bool = False  # off by default (issue 6): a failure is reported, not hidden
 
     @property
@@ -212,6 +215,12 @@ class Settings(BaseSettings):
         return self.workspace / "memory"
 
     @property
+    def secret_values(self) -> list[str]:
+        """The configured secrets (LLM key, bot token): redacted wherever text is written."""
+        secrets = (self.llm.api_key, self.telegram.token)
+        return [value.get_secret_value() for value in secrets if value and value.get_secret_value()]
+
+    @property
     def use_llm(self) -> bool:
         return self.extractor == "llm" or (self.extractor == "auto" and self.llm.configured)
 
@@ -252,8 +261,11 @@ def _read_yaml(path: Path) -> dict[str, Any]:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except OSError as exc:
         raise ConfigError(Text("config.cannot_read", path=path, reason=exc.strerror)) from exc
-    except yaml.YAMLError as exc:
-        raise ConfigError(Text("config.bad_yaml", path=path, reason=exc)) from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(Text("config.not_utf8", path=path)) from exc
+    except (yaml.YAMLError, RecursionError) as exc:
+        detail = " ".join(str(exc).split())[:200]  # PyYAML's message spans lines: one line on stderr
+        raise ConfigError(Text("config.bad_yaml", path=path, reason=detail)) from exc
     if not isinstance(data, dict):
         raise ConfigError(Text("config.not_mapping", path=path))
     return data
