@@ -34,6 +34,7 @@ from ..extract.heuristic.signals import LEX, is_question, sentences
 from ..text.cjk import HAN
 from ..text.identifiers import identifiers
 from ..text.normalize import compact_similarity
+from .changes import setting_key, settings_changed
 from .model import SessionMessage
 from .tokens import estimate_tokens
 
@@ -102,6 +103,7 @@ DECISION = _words(
     _EN(
         "decided|decision|go with|we'll use|use (?:the|a)|switch(?:ed)? to|chang(?:e|ed) (?:it )?to|mov(?:e|ed) (?:it )?to"
         "|pinn?(?:ed)?|final(?:ly)?|settled|stick with|stay with|keep (?:the|it)|instead|from now on|set to|is now|are now|now runs"
+        "|skip(?:ping)? (?:the|it|that)|book (?:it|that|this)|make it|bump(?:ed)?"
     ),
     "决定|就用|就按|就这样|就它|定了|定为|改成|改为|换成|改到|挪到|调到|改走|改用|改成|设为|设成|确定|选|就[用订走定]|以后(?:都|就|统一|一律|改|不|别|也|所有|任何)|最终|统一|保持|继续用|不换",
 )
@@ -128,21 +130,25 @@ PERSON = _words(
 PREFERENCE = _words(
     _EN(
         "always|never|prefer|preference|don't (?:want|like|use)|do not|rule|every time|from now on|i like|i hate|style"
+        "|max(?:imum)? \\d+|at most|no more than"  # a limit the user sets: "max 2 activities per day"
     ),
     "以后(?:都|就|每|凡|一律|不|别|要|改|统一|也|所有|任何)|凡是|每次|总是|一律|不要|(?<![特区告分类性级识个派])别(?![人的处墅])"
-    "|喜欢|不喜欢|不吃|习惯|规矩|偏好|只要|不想",
+    "|喜欢|不喜欢|不吃|习惯|规矩|偏好|只要|不想|最多|不超过",
 )
 ABANDON = _words(
     _EN(
         "dropped|abandon(?:ed)?|scrap(?:ped)?|no longer|instead of|rather than|not going with|obsolete|superseded"
+        "|not worth(?: it)?|no point|pointless|won't work|doesn't work for"
     ),
-    "作废|不要了|放弃|算了|取消|不用了|弃用|废弃|不再|而不是|别用|不做了|不搞了|不弄了|不考虑|否掉|pass 掉",
+    "作废|不要了|放弃|算了|取消|不用了|弃用|废弃|不再|而不是|别用|不做了|不搞了|不弄了|不考虑|否掉|pass 掉"
+    "|不行|没意义|没必要|不划算|不值得|行不通|不合适",
 )
 CHANGE_TO = _words(
     _EN(
         "chang(?:e|ed|ing) (?:it |that |this )?to|switch(?:ed|ing)? to|mov(?:e|ed|ing) (?:it )?to|replac(?:e|ed) (?:it )?with|instead|now"
+        "|make it|(?:bump|rais|increas|lower|reduc|cut)(?:e|ed|ing|s)?(?: [\\w-]+){0,3} to"
     ),
-    "改成|改为|换成|改到|挪到|调到|改走|改用|改成|换到|→|->",
+    "改成|改为|换成|改到|挪到|调到|改走|改用|改成|换到|提到|涨到|降到|减到|加到|升到|→|->",
 )
 GUESS = _words(
     _EN(
@@ -165,8 +171,11 @@ GREETING = _words(
 _GREETING_LEAD = re.compile(r"^\s*(?:" + GREETING.pattern + r")[\s!！。.,，~～]+", re.IGNORECASE)
 _A = r"(?<![A-Za-z0-9])"  # \b fails next to a Han character (both are word characters)
 _Z = r"(?![A-Za-z0-9])"
+_CURRENCY_CODE = r"(?:CAD|USD|AUD|NZD|EUR|GBP|HKD|SGD|CNY|RMB|JPY|CHF|US\$|A\$|C\$|HK\$|NT\$)"
 _VALUE = re.compile(
     r"(?:[£$¥€]\s?\d[\d,]*(?:\.\d+)?"
+    rf"|{_A}{_CURRENCY_CODE}\s?\d[\d,]*(?:\.\d+)?"  # an amount with its currency: CAD 14,500
+    r"|(?<![\d.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?:\s?(?:yen|dollars?|euros?|円|元|块))?(?![\d,]?\d)"  # 14,500
     r"|(?<![A-Za-z0-9.])\d[\d,]*(?:\.\d+)?(?:\s?(?:元|块|万|%|％|[KMGT]i?B|天|小时|分钟|度|个月|号|日|点)|(?:h|m|s|d|ms)(?![A-Za-z]))"
     rf"|{_A}\d{{1,2}}:\d{{2}}{_Z}|#\d+|{_A}[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
     rf"|{_A}[A-Z]{{1,4}}-?\d{{2,}}[A-Z0-9-]*{_Z}"
@@ -512,6 +521,9 @@ def _tidy_files(files: dict[str, str]) -> dict[str, str]:
     """Without folders and without a bare name a full path already names."""
     tidy: dict[str, str] = {}
     for path, how in files.items():
+        if how in (SET, _WRITTEN):
+            tidy[path] = "modified" if how == _WRITTEN else how
+            continue
         if "." not in path.rsplit("/", 1)[-1]:
             continue
         if "/" not in path and any(other.endswith("/" + path) for other in files):
@@ -539,6 +551,11 @@ def _tool_files(name: str, value: str, files: dict[str, str]) -> None:
     if lowered in ("web_fetch", "fetch", "browse"):
         return
     command = value.splitlines()[0] if lowered not in ("bash", "shell", "exec", "sh") else value
+    for key, text in settings_changed(command):
+        _note_setting(files, key, text)
+    for target in _REDIRECT_TARGET.findall(command):
+        if _looks_like_file(target):
+            files[target] = _WRITTEN  # written through tee or >: a file even without a suffix
     paths = [p.rstrip(".,:") for p in _PATH.findall(command)]
     paths = [p for p in paths if _looks_like_file(p)]
     if not paths:
@@ -566,11 +583,23 @@ def _looks_like_file(path: str) -> bool:
     return "." in tail or path.count("/") >= 2
 
 
+_REDIRECT_TARGET = re.compile(r"(?:\btee(?:\s+-a)?|(?<![0-9&2>])>>?)\s*([~/][^\s'\"`;|&<>()]+)")
+_WRITTEN = "modified!"  # a file the command surely wrote: kept by _tidy_files even without a suffix
+SET = "set"  # files[text] = SET: a setting a command changed (``concurrent = 6``), not a path
+
+
+def _note_setting(files: dict[str, str], key: str, text: str) -> None:
+    """A setting replaces an earlier one of the same key, and moves to the end (the newest)."""
+    for old in [t for t, how in files.items() if how == SET and setting_key(t) == key]:
+        del files[old]
+    files[text] = SET
+
+
 def _note_file(files: dict[str, str], path: str, how: str) -> None:
     path = path.strip().strip("'\"`")
     if not path or len(path) > 200 or " " in path:
         return
-    if files.get(path) != "modified":
+    if files.get(path) not in ("modified", _WRITTEN):
         files[path] = how
 
 
@@ -578,6 +607,11 @@ def _note_file(files: dict[str, str], path: str, how: str) -> None:
 
 
 _AFTER_MARKERS = ("instead of", "rather than", "而不是", "别用", "不再")
+# "not worth it / 不划算 / 不行": a judgement on a value (a setting, a time, a price), never on where things live
+_SOFT_MARKERS = _words(
+    _EN("not worth(?: it)?|no point|pointless|won't work|doesn't work for"), "不行|没意义|没必要|不划算|不值得|行不通|不合适"
+)
+_PLACE = re.compile(r"/|@|^\d{1,3}(?:\.\d{1,3}){3}|^[\w-]+(?:\.[\w-]+)+$")
 
 
 def abandoned_values(lines: Sequence[Line]) -> dict[str, int]:
@@ -586,19 +620,35 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, int]:
     Within a clause (split at every comma): a value right before "作废 / 放弃 / 不做了 / dropped …"
     (or in the clause before, when the marker opens its own clause: "199减20太薄了，不做了"), a value
     after "instead of / 而不是", and before "改成 / → / switch to" a value of the same shape as the
-    one after it ("8080 改成 8443"; not "ROOT_URL 改成带端口的").
+    one after it ("8080 改成 8443"; not "ROOT_URL 改成带端口的"). A judgement ("03:30 不行",
+    "zstd-9 不划算") drops settings and times, never a path or a host. A value the line names
+    again after the marker stays ("每天 4 点没必要，改成每周日 4 点"). Across lines: a change of
+    the same value to something else ("from $89 to $95" … "from $89 to $99") drops the first
+    target, and a new value for a named thing drops the thing's older values (see
+    :func:`_superseded_by_subject`).
     """
     dropped: dict[str, int] = {}
+    targets: dict[str, str] = {}  # "from A to B": A → B, the latest
     for line in lines:
-        if not line.ids or (not ABANDON.search(line.text) and not CHANGE_TO.search(line.text)):
+        if not line.ids:
             continue
         values = sorted(line.ids, key=len, reverse=True)
 
         def ids_in(part: str, values: list[str] = values) -> list[str]:
             return [v for v in values if v in part]  # the line's own identifiers, no second regex pass
 
+        for source, target in _transitions(line.text, values):
+            earlier = targets.get(source)
+            if earlier is not None and earlier != target and earlier not in line.text:
+                dropped.setdefault(earlier, line.order)
+            targets[source] = target
+        if not ABANDON.search(line.text) and not CHANGE_TO.search(line.text):
+            continue
         clauses = [c for c in _CLAUSE.split(line.text) if c.strip()]
+        at = 0
         for index, clause in enumerate(clauses):
+            at = line.text.find(clause, at)
+            later = line.text[at + len(clause) :]
             old: list[str] = []
             abandon = ABANDON.search(clause)
             if abandon and abandon.group(0).lower() in _AFTER_MARKERS:
@@ -608,6 +658,9 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, int]:
                 rest = (clause[: abandon.start()] + clause[abandon.end() :]).strip()
                 if not old and index > 0 and len(rest) <= 6:  # "…，不做了": the marker is the whole clause
                     old = ids_in(clauses[index - 1])
+                if _SOFT_MARKERS.fullmatch(abandon.group(0)):
+                    old = [v for v in old if not _PLACE.search(v)]
+                old = [v for v in old if v not in later and v not in clause[abandon.end() :]]
             change = CHANGE_TO.search(clause)
             if change:
                 new = ids_in(clause[change.end() :])
@@ -619,7 +672,73 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, int]:
             for value in old:
                 if not _PLAIN_QUANTITY.match(value) or _has_unit(value) or len(re.sub(r"\D", "", value)) >= 3:
                     dropped.setdefault(value, line.order)
+    for value, order in _superseded_by_subject(lines).items():
+        dropped.setdefault(value, order)
     return dropped
+
+
+_FROM_TO = re.compile(r"(?<![A-Za-z])from\s+(?P<a>.{1,40}?)\s+to\s+(?P<b>.{1,40})|从\s*(?P<c>.{1,30}?)\s*(?:改成|改为|改到|调到|提到|涨到|降到|到)\s*(?P<d>.{1,30})", re.IGNORECASE)
+
+
+def _transitions(text: str, values: list[str]) -> list[tuple[str, str]]:
+    """The "from A to B" / "从 A 改成 B" changes a line states, A and B both identifiers."""
+    found = []
+    for match in _FROM_TO.finditer(text):
+        source, target = match.group("a") or match.group("c"), match.group("b") or match.group("d")
+        a = next((v for v in values if source.strip().startswith(v) or source.strip() == v), None)
+        b = next((v for v in values if target.startswith(v)), None)
+        if a and b and a != b:
+            found.append((a, b))
+    return found
+
+
+_SET_VALUE = re.compile(
+    r"(?P<subject>(?:[A-Za-z][\w-]*\s+){1,3}?)(?:is now|are now|now|(?:bump|rais|increas|lower|reduc|cut|chang|mov|set)(?:e|ed|ing|s)?"
+    r"(?P<object>(?:\s+[\w-]+){0,3})\s+to)\s+(?P<value>\S.*)"
+    r"|(?P<zh>[" + HAN + r"]{2,4})(?:改成|改为|改到|调到|提到|涨到|降到|减到|加到|升到|定为|设为)(?P<zvalue>.+)",
+    re.IGNORECASE,
+)
+_SUBJECT_STOP = frozenset("the a an it this that total our my your their its let's lets we i so and then".split())
+
+
+def _superseded_by_subject(lines: Sequence[Line]) -> dict[str, int]:
+    """A new value for a named thing ("bump the total budget to 14,500", "预算提到 1.5 万")
+    drops the values of the same kind that earlier lines gave that thing ("budget … CAD 14,000")."""
+    dropped: dict[str, int] = {}
+    for index, line in enumerate(lines):
+        match = _SET_VALUE.search(line.text) if line.ids else None
+        if not match:
+            continue
+        rest = match.group("value") or match.group("zvalue") or ""
+        new = [v for v in line.ids if rest.startswith(v) or rest.lstrip("~≈约").startswith(v)]
+        if not new or not re.search(r"\d", new[0]):
+            continue
+        if match.group("zh"):
+            subjects = [match.group("zh")[-2:]]
+        else:
+            words = f"{match.group('subject') or ''} {match.group('object') or ''}".casefold().split()
+            subjects = [w for w in words if w not in _SUBJECT_STOP and len(w) >= 4]
+        if not subjects:
+            continue
+        for earlier in lines[:index]:
+            if not any(subject in earlier.text.casefold() for subject in subjects):
+                continue
+            for value in earlier.ids:
+                if value not in line.text and _same_amount_kind(value, new[0]):
+                    dropped.setdefault(value, line.order)
+    return dropped
+
+
+_MONEY_MARK = re.compile(_CURRENCY_CODE + r"|[£$¥€]|yen|dollars?|euros?|円|元|块", re.IGNORECASE)
+
+
+def _same_amount_kind(a: str, b: str) -> bool:
+    """Two values of one kind once currency marks are set aside: 'CAD 14,000' and '14,500'."""
+    strip = lambda v: _MONEY_MARK.sub("", v).strip()  # noqa: E731
+    a_core, b_core = strip(a), strip(b)
+    if not (re.fullmatch(r"[\d,.]+\s?\S{0,3}", a_core) and re.fullmatch(r"[\d,.]+\s?\S{0,3}", b_core)):
+        return False
+    return re.sub(r"\d+", "0", a_core) == re.sub(r"\d+", "0", b_core)
 
 
 _CLAUSE = re.compile(r"[，,、；;。!！?？]")
@@ -637,10 +756,15 @@ def _has_unit(value: str) -> bool:
     return bool(re.search(r"\d\s?[^\d\s.,:]", value))
 
 
-def _strip_abandoned(lines: list[Line], dropped: dict[str, int]) -> list[Line]:
-    """Lines without the dropped values: a line naming one goes, unless it also names the new value."""
+def _strip_abandoned(lines: list[Line], dropped: dict[str, int]) -> tuple[list[Line], list[tuple[str, int]]]:
+    """Lines without the dropped values: a line naming one goes, unless it also names the new value.
+
+    The other identifiers of a line that goes (the cron file next to the abandoned 03:30) are
+    returned with the line's order, for the identifier line.
+    """
+    loose: list[tuple[str, int]] = []
     if not dropped:
-        return lines
+        return lines, loose
     result = []
     for line in lines:
         hit = [v for v in dropped if v in line.text]
@@ -653,7 +777,9 @@ def _strip_abandoned(lines: list[Line], dropped: dict[str, int]) -> list[Line]:
             for value in hit:
                 text = text.replace(value, "旧值/old")
             result.append(Line(line.section, text, line.order, frozenset(remaining)))
-    return result
+        else:
+            loose += [(v, line.order) for v in sorted(remaining) if not any(v in gone for gone in dropped)]
+    return result, loose
 
 
 # --------------------------------------------------------------------------- parse / render
@@ -694,7 +820,10 @@ def parse_summary(text: str | None) -> ParsedSummary:
         if section == "files":
             how, _, rest = body.partition(": ")
             for path in _INLINE.findall(rest):
-                _note_file(parsed.files, path, "modified" if how.startswith("modified") else "read")
+                if how.startswith("set"):
+                    _note_setting(parsed.files, setting_key(path), path)
+                else:
+                    _note_file(parsed.files, path, "modified" if how.startswith("modified") else "read")
             continue
         order += 1
         ids = verbatim_ids(body)
@@ -715,12 +844,15 @@ def _render(lines: list[Line], ids: list[str], files: dict[str, str], messages: 
         if section.key == "files":
             modified = [p for p, how in files.items() if how == "modified"]
             read = [p for p, how in files.items() if how == "read"]
-            if modified or read:
+            changed = [p for p, how in files.items() if how == SET]
+            if modified or read or changed:
                 out += ["", _heading(section)]
                 if modified:
                     out.append("- modified 修改: " + " · ".join(f"`{p}`" for p in modified))
                 if read:
                     out.append("- read 读取: " + " · ".join(f"`{p}`" for p in read))
+                if changed:
+                    out.append("- set 设置: " + " · ".join(f"`{p}`" for p in changed))
             continue
         body = [line for line in lines if line.section == section.key]
         if body:
@@ -762,11 +894,14 @@ class OfflineSummarizer:
 
         lines = _dedupe([*before.lines, *new_lines])
         dropped = abandoned_values(lines)
-        lines = _strip_abandoned(lines, dropped)
+        lines, loose = _strip_abandoned(lines, dropped)
         files = dict(before.files)
         for path, how in new_files.items():
-            _note_file(files, path, how)
-        return _fit(lines, before.ids, files, dropped, messages, tokens, budget)
+            if how == SET:
+                _note_setting(files, setting_key(path), path)
+            else:
+                _note_file(files, path, how)
+        return _fit(lines, before.ids, files, dropped, messages, tokens, budget, loose)
 
 
 def _dedupe(lines: list[Line]) -> list[Line]:
@@ -799,6 +934,7 @@ def _fit(
     messages: int,
     tokens: int,
     budget: int,
+    loose: Sequence[tuple[str, int]] = (),
 ) -> str:
     """Drop the lines worth least per token (oldest first among equals) until the summary fits ``budget``.
 
@@ -827,6 +963,8 @@ def _fit(
     cost = 40 + _files_cost(files) + sum(estimate_tokens(line.text) + 2 for line in lines)
     for value in old_ids:
         cost += adopt(value, -1)
+    for value, order in loose:
+        cost += adopt(value, order)
     victims = iter(sorted((x for x in lines if x.tier >= 2), key=lambda x: (_value(x), x.order)))
 
     def drop_lines(excess: int) -> bool:
