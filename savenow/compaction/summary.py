@@ -34,6 +34,7 @@ from ..extract.heuristic.signals import LEX, is_question, sentences
 from ..text.cjk import HAN
 from ..text.identifiers import identifiers
 from ..text.normalize import compact_similarity
+from ..text.stopwords import EN_COMMON_WORDS, EN_NOT_NAMES
 from .changes import setting_key, settings_changed
 from .model import SessionMessage
 from .tokens import estimate_tokens
@@ -174,11 +175,13 @@ _Z = r"(?![A-Za-z0-9])"
 _CURRENCY_CODE = r"(?:CAD|USD|AUD|NZD|EUR|GBP|HKD|SGD|CNY|RMB|JPY|CHF|US\$|A\$|C\$|HK\$|NT\$)"
 _VALUE = re.compile(
     r"(?:[£$¥€]\s?\d[\d,]*(?:\.\d+)?"
-    rf"|{_A}{_CURRENCY_CODE}\s?\d[\d,]*(?:\.\d+)?"  # an amount with its currency: CAD 14,500
+    rf"|{_A}{_CURRENCY_CODE} ?\d[\d,]*(?:\.\d+)?"  # an amount with its currency: CAD 14,500
     r"|(?<![\d.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?:\s?(?:yen|dollars?|euros?|円|元|块))?(?![\d,]?\d)"  # 14,500
     r"|(?<![A-Za-z0-9.])\d[\d,]*(?:\.\d+)?(?:\s?(?:元|块|万|%|％|[KMGT]i?B|天|小时|分钟|度|个月|号|日|点)|(?:h|m|s|d|ms)(?![A-Za-z]))"
     rf"|{_A}\d{{1,2}}:\d{{2}}{_Z}|#\d+|{_A}[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
     rf"|{_A}[A-Z]{{1,4}}-?\d{{2,}}[A-Z0-9-]*{_Z}"
+    r"|(?<![\w-])--[a-z][a-z0-9-]*(?:=[^\s,，。；;]+| \d[\w.]*)"  # an option with its value: --keep-daily 7
+    r"|(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)+"
     rf"|{_A}(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{{6,}}{_Z}"  # tax ids, order codes: 91330106MA2H7K3L5Q
     rf"|{_A}(?=[a-f0-9]*\d)(?=[a-f0-9]*[a-f])[a-f0-9]{{7,40}}{_Z}"  # commits, key ids: 4e7a1c9
     rf"|(?<![A-Za-z0-9.,])\d{{3,}}(?![\d.,]?\d))"
@@ -270,12 +273,14 @@ _EN_NAME = re.compile(
     r"(?:\b(?:Mrs|Mr|Ms|Dr) (?P<t>[A-Z][a-z]{2,}))"
     r"|(?<![A-Za-z])(?P<s>[A-Z][a-z]{2,})(?=(?:'s|’s)?\s+(?:asked|said|says|wants|wanted|thinks|told|tells|is doing|will do|"
     r"hasn't|doesn't|gets|needs|can't|offered|agreed|prefers|likes|hates|reviews|reviewed|sent|owns|runs|hosts|"
-    r"is (?:my|our|the|a|your))|,? (?:my|our|the|a|your) (?:friend|wife|husband|accountant|designer|reviewer|boss|colleague))"
+    r"loves|is obsessed|is allergic|is vegetarian|is vegan|just told|"
+    r"is (?:my|our|the|a|your))|,? (?:my|our|the|a|your) (?:friend|wife|husband|accountant|designer|reviewer|boss|colleague)"
+    r"|(?:'s|’s) (?:wife|husband|sister|brother|mum|mom|dad|son|daughter|kids?|partner|cousin|friend|boss)\b"
+    r"| \(\d{1,2}\))"  # a name with an age: "Layla (9)"
     r"|\b(?:friend|wife|husband|accountant|designer|reviewer|boss|colleague|baker|customer|client|neighbou?r|contractor"
     r"|cousin|ask|tell|told|with) (?P<r>[A-Z][a-z]{2,})"
 )
-_EN_NOT_NAMES = frozenset(
-    [
+_EN_NOT_NAMES_LIST = (
         "The",
         "This",
         "That",
@@ -311,8 +316,8 @@ _EN_NOT_NAMES = frozenset(
         "Just",
         "Next",
         "Okay",
-    ]
 )
+_EN_NOT_NAMES = frozenset(_EN_NOT_NAMES_LIST)
 
 
 def people_names(text: str) -> list[str]:
@@ -350,6 +355,8 @@ def verbatim_ids(text: str, names: list[str] | None = None) -> list[str]:
     for name in people_names(text) if names is None else names:
         found[name] = None
         _names_seen().add(name)
+    for noun in proper_nouns(text):
+        found[noun] = None
     ordered = sorted((v for v in found if len(v) >= 2), key=lambda v: (-len(v), v))
     result: list[str] = []
     for value in ordered:
@@ -359,6 +366,44 @@ def verbatim_ids(text: str, names: list[str] | None = None) -> list[str]:
 
 
 _EN_NAME_WORD = re.compile(r"[A-Z][a-z]{2,}")
+_EN_PROPER = re.compile(r"(?<![\w'’-])[A-Z][\w’'&.-]*(?: (?:(?:of|de|la|du|the|and|&) )?[A-Z][\w’'&.-]*){1,4}")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n)\W*$")
+_NOT_PROPER = (
+    frozenset(w.casefold() for w in (*EN_NOT_NAMES, *_EN_NOT_NAMES_LIST))
+    | EN_COMMON_WORDS
+    | frozenset("for in on at to by of if so ok hi yes no and or but it we i my our your his her its a an as or".split())
+)
+# A place or business named by its kind: 巷子深火锅, 成都博物馆, 鹤鸣茶社 (the name is the run before the kind).
+_ZH_PLACE_KIND = re.compile(
+    "酒店|饭店|宾馆|民宿|餐厅|饭馆|火锅|烧烤|茶社|茶馆|咖啡馆|博物馆|美术馆|图书馆|公园|医院|诊所|学校|小学|中学|大学"
+    "|商场|广场|超市|机场|车站|景区|寺"
+)
+_ZH_NAME_STOP = frozenset("的一家个了是在去到和跟住订约那这边旁附近推荐位间我你他她们也就还先再把被给让从离回来过")
+
+
+def proper_nouns(text: str) -> list[str]:
+    """Names of places, businesses and products as written: "Hotel Gran Feel Tennoji", "Tokyo
+    DisneySea" (two or more capitalized words; a sentence's first word only when it is no common
+    word), "巷子深火锅", "成都博物馆" (two to five characters before a kind of place)."""
+    nouns: list[str] = []
+    for match in _EN_PROPER.finditer(text):
+        words = match.group(0).rstrip(".'’-").split(" ")
+        if _SENTENCE_START.search(text[: match.start()]) and (
+            words[0].casefold() in _NOT_PROPER or words[0].endswith(("ing", "ed"))
+        ):
+            words = words[1:]
+        while words and words[0].casefold() in _NOT_PROPER:
+            words = words[1:]
+        if len(words) >= 2 and not all(w in _EN_NOT_NAMES_LIST for w in words):
+            nouns.append(" ".join(words))
+    if _HAN.search(text):
+        for match in _ZH_PLACE_KIND.finditer(text):
+            start = match.start()
+            while start > 0 and start > match.start() - 5 and _HAN.match(text[start - 1]) and text[start - 1] not in _ZH_NAME_STOP:
+                start -= 1
+            if match.start() - start >= 2:
+                nouns.append(text[start : match.end()])
+    return nouns
 # English words this summary saw used as a person's name (a capitalized word is strong only then).
 # Per summarize() call, so a summary never depends on what the process summarized before.
 _NAMES: ContextVar[set[str] | None] = ContextVar("savenow_compaction_names", default=None)
@@ -383,7 +428,24 @@ def _strong(value: str) -> bool:
         or value.count("-") >= 2
         or bool(_ZH_NAME.fullmatch(value))
         or bool(_EN_NAME_WORD.fullmatch(value) and value not in _EN_NOT_NAMES and value in _names_seen())
+        or _is_proper(value)
     )
+
+
+_PROPER_SHAPE = re.compile(r"[A-Z][\w’'&.-]*(?: (?:(?:of|de|la|du|the|and|&) )?[A-Z][\w’'&.-]*)+")
+
+
+def _is_proper(value: str) -> bool:
+    """A name of a place, business or product (see :func:`proper_nouns`)."""
+    return bool(_PROPER_SHAPE.fullmatch(value)) or (
+        len(value) <= 9 and bool(_ZH_PLACE_KIND.search(value)) and bool(_HAN.fullmatch(value[0]))
+    )
+
+
+def _about_someone(text: str) -> bool:
+    """The sentence's subject, in its first words, is a person this chat named."""
+    head = " ".join(text.split()[:3])
+    return any(re.search(rf"(?<![\w]){re.escape(name)}(?![a-z])", head) for name in _names_seen())
 
 
 def _kind(text: str, role: str, has_ids: bool) -> str | None:
@@ -402,6 +464,8 @@ def _kind(text: str, role: str, has_ids: bool) -> str | None:
         return "decisions"
     if PERSON.search(text) and (has_ids or role == "user" or _NAME.search(text)):
         return "people"
+    if role == "user" and _about_someone(text):
+        return "people"  # "Omar is vegetarian", "Sami gets carsick": what a named person is like
     if role == "user" and REQUEST.search(text):
         return "requests"
     if has_ids:
@@ -421,15 +485,35 @@ _NAME = re.compile(
 )
 
 
-def _noise(text: str, role: str, has_ids: bool) -> bool:
+# A question that offers a cause ("那是路由器转发没弄对？", "is it the DNS?"): a guess, not a request.
+_CAUSE_QUESTION = _words(_EN("is it (?:the|a|because)|because of|due to|caused by"), "^(?:那|这)?是因为|^(?:那|这)是|难道")
+# An interjection that opens a remark ("oh god it's 6:30", "no way, …我会疯的", "外面好冷啊"): chatter.
+_INTERJECTION_LEAD = re.compile(
+    r"^\W*(?:oh (?:god|no|man|boy|dear)|omg|wow|ugh|damn|yikes|jeez|no way|天哪|天啊|我去|妈呀|我的天|卧槽|唉|哎呀)(?![A-Za-z])"
+    "|^[^，,。!！?？]{0,8}(?:好冷|好热|好累|好困|好饿|好烦)啊",
+    re.IGNORECASE,
+)
+_LAUGH_LEAD = re.compile(r"^\W*(?:ha(?:ha)*|he(?:he)+|lol|lmao|rofl|哈哈+|嘿嘿|呵呵|笑死|2333+)(?![A-Za-z])", re.IGNORECASE)
+
+
+def _hard_id(value: str) -> bool:
+    """An identifier that makes a sentence a fact on its own: not a name, not a bare count or time."""
+    return _strong(value) and not _PLAIN_QUANTITY.match(value) and not _EN_NAME_WORD.fullmatch(value) and not _ZH_NAME.fullmatch(value)
+
+
+def _noise(text: str, role: str, has_ids: bool, ids: Sequence[str] = ()) -> bool:
     stripped = text.strip()
     if ACK.match(stripped):
+        return True
+    if _LAUGH_LEAD.match(stripped) and not any(_hard_id(v) for v in ids):
+        return True  # "Ha, Godzilla needs a holiday too", "哈哈 … 3 万张猫的照片": a joke, whatever it names
+    if _INTERJECTION_LEAD.search(stripped) and not any(_hard_id(v) for v in ids) and not _MARKED.search(stripped):
         return True
     if (LEX.CHITCHAT.search(stripped) or GREETING.search(stripped)) and not has_ids:
         chitchat = LEX.CHITCHAT.search(stripped) or GREETING.search(stripped)
         if len(stripped) < 60 or (chitchat is not None and chitchat.start() == 0):
             return True  # "哈哈…", "haha Tom just sent me a meme about …"
-    if is_question(stripped) and GUESS.search(stripped):
+    if is_question(stripped) and (GUESS.search(stripped) or _CAUSE_QUESTION.search(stripped)):
         return True  # a guess put as a question: later confirmed or dropped, never a fact yet
     if role == "user" and GUESS.search(stripped) and not DECISION.search(stripped):
         return True  # "probably just a loose cable": a theory, not a fact
@@ -474,10 +558,16 @@ def _clip(text: str) -> str:
     return text[: cut if cut > MAX_LINE_CHARS // 2 else MAX_LINE_CHARS].rstrip(" ,，;；")
 
 
-def statements(messages: Sequence[SessionMessage], start_order: int) -> tuple[list[Line], dict[str, str]]:
-    """The candidate lines of ``messages`` and the files their tool calls touched."""
+Change = tuple[str, str, float]  # (key, setting as written, order): what a tool call set, and when
+
+
+def statements(
+    messages: Sequence[SessionMessage], start_order: int
+) -> tuple[list[Line], dict[str, str], list[Change]]:
+    """The candidate lines of ``messages``, the files their tool calls touched, and the settings they changed."""
     lines: list[Line] = []
     files: dict[str, str] = {}
+    changes: list[Change] = []
     order = start_order
     for message in messages:
         if message.role == "system":
@@ -491,7 +581,8 @@ def statements(messages: Sequence[SessionMessage], start_order: int) -> tuple[li
                     lines.append(Line("context", _clip(message.content), order, frozenset(ids), weight=0.3))
             continue
         if message.is_tool_call:
-            _tool_files(message.tool_name or "", message.tool_input or "", files)
+            for key, text in _tool_files(message.tool_name or "", message.tool_input or "", files):
+                changes.append((key, text, order + 0.5))
         if not message.content.strip():
             continue
         found_names = people_names(message.content)
@@ -500,7 +591,7 @@ def statements(messages: Sequence[SessionMessage], start_order: int) -> tuple[li
         for sentence in sentences(message.content):
             text = _clip(_GREETING_LEAD.sub("", sentence))
             ids = [v for v in message_ids if v in text]
-            if _noise(text, message.role, any(v not in names for v in ids)):
+            if _noise(text, message.role, any(v not in names for v in ids), ids):
                 continue  # a name alone does not make "haha Tom sent me a meme" a fact
             kind = _kind(text, message.role, bool(ids))
             if kind is None:
@@ -514,7 +605,7 @@ def statements(messages: Sequence[SessionMessage], start_order: int) -> tuple[li
             for line in lines
             if not (line.weight < 1 and all(v in known or _PLAIN_QUANTITY.match(v) for v in line.ids))
         ]  # "wrote 331 bytes to ~/x.txt" says no more than the file list
-    return lines, _tidy_files(files)
+    return lines, _tidy_files(files), changes
 
 
 def _tidy_files(files: dict[str, str]) -> dict[str, str]:
@@ -540,18 +631,20 @@ _WRITES = re.compile(
 )
 
 
-def _tool_files(name: str, value: str, files: dict[str, str]) -> None:
+def _tool_files(name: str, value: str, files: dict[str, str]) -> list[tuple[str, str]]:
+    """Notes the files a tool call read or wrote; returns the settings its command line changed."""
     lowered = name.lower()
     if lowered in ("read_file", "read", "view", "cat"):
         _note_file(files, value.strip().splitlines()[0] if value.strip() else "", "read")
-        return
+        return []
     if lowered in ("write_file", "write", "edit", "edit_file", "apply_patch", "create_file"):
         _note_file(files, value.strip().splitlines()[0] if value.strip() else "", "modified")
-        return
+        return []
     if lowered in ("web_fetch", "fetch", "browse"):
-        return
+        return []
     command = value.splitlines()[0] if lowered not in ("bash", "shell", "exec", "sh") else value
-    for key, text in settings_changed(command):
+    changes = settings_changed(command)
+    for key, text in changes:
         _note_setting(files, key, text)
     for target in _REDIRECT_TARGET.findall(command):
         if _looks_like_file(target):
@@ -559,10 +652,11 @@ def _tool_files(name: str, value: str, files: dict[str, str]) -> None:
     paths = [p.rstrip(".,:") for p in _PATH.findall(command)]
     paths = [p for p in paths if _looks_like_file(p)]
     if not paths:
-        return
+        return changes
     writes = _WRITES.search(command) is not None
     for index, path in enumerate(paths):
         _note_file(files, path, "modified" if writes and index == len(paths) - 1 else "read")
+    return changes
 
 
 _FILE_SUFFIX = re.compile(
@@ -675,6 +769,33 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, int]:
     for value, order in _superseded_by_subject(lines).items():
         dropped.setdefault(value, order)
     return dropped
+
+
+_ASSIGNED = re.compile(r"^(?P<key>[A-Za-z_][\w.-]*)\s?=\s?\S")
+
+
+def _reassigned(lines: Sequence[Line], changes: Sequence[Change]) -> dict[str, float]:
+    """``KEY=value`` settings a later line or command set again to another value: the earlier go
+    ("RCT_NEW_ARCH_ENABLED=0" in a message, then ``RCT_NEW_ARCH_ENABLED=1 pod install``)."""
+    events: list[tuple[float, str, str]] = [(order, key, text) for key, text, order in changes]
+    for line in lines:
+        for value in line.ids:
+            match = _ASSIGNED.match(value)
+            if match:
+                events.append((line.order, match.group("key").casefold(), value))
+    latest: dict[str, tuple[float, str]] = {}
+    for order, key, text in sorted(events, key=lambda e: e[0]):
+        latest[key] = (order, text)
+    dropped: dict[str, float] = {}
+    for order, key, text in events:
+        last_order, last_text = latest[key]
+        if order < last_order and _setting_value(text) != _setting_value(last_text):
+            dropped.setdefault(text, last_order)
+    return dropped
+
+
+def _setting_value(text: str) -> str:
+    return re.sub(r"\s+", "", text.split("=", 1)[-1]).casefold()
 
 
 _FROM_TO = re.compile(r"(?<![A-Za-z])from\s+(?P<a>.{1,40}?)\s+to\s+(?P<b>.{1,40})|从\s*(?P<c>.{1,30}?)\s*(?:改成|改为|改到|调到|提到|涨到|降到|到)\s*(?P<d>.{1,30})", re.IGNORECASE)
@@ -872,7 +993,7 @@ class OfflineSummarizer:
 
     name = "offline"
 
-    def __init__(self, ratio: float = 0.22, floor_tokens: int = 100) -> None:
+    def __init__(self, ratio: float = 0.23, floor_tokens: int = 100) -> None:
         self.ratio = ratio
         self.floor_tokens = floor_tokens
 
@@ -885,7 +1006,7 @@ class OfflineSummarizer:
 
     def _summarize(self, previous: str | None, removed: Sequence[SessionMessage], max_tokens: int) -> str:
         before = parse_summary(previous)
-        new_lines, new_files = statements(
+        new_lines, new_files, changes = statements(
             removed, start_order=len(before.lines) + 1000 * (before.messages + 1)
         )
         messages = before.messages + len(removed)
@@ -893,7 +1014,10 @@ class OfflineSummarizer:
         budget = min(max_tokens, max(self.floor_tokens, int(tokens * self.ratio)))
 
         lines = _dedupe([*before.lines, *new_lines])
+        old_settings = [(setting_key(t), t, 0.0) for t, how in before.files.items() if how == SET]
         dropped = abandoned_values(lines)
+        for value, at in _reassigned(lines, [*old_settings, *changes]).items():
+            dropped.setdefault(value, at)  # type: ignore[arg-type]
         lines, loose = _strip_abandoned(lines, dropped)
         files = dict(before.files)
         for path, how in new_files.items():
@@ -901,6 +1025,7 @@ class OfflineSummarizer:
                 _note_setting(files, setting_key(path), path)
             else:
                 _note_file(files, path, how)
+        files = {path: how for path, how in files.items() if not (how == SET and path in dropped)}
         return _fit(lines, before.ids, files, dropped, messages, tokens, budget, loose)
 
 
