@@ -166,8 +166,9 @@ GREETING = _words(
     _EN(
         "hi|hello|hey|hi again|good (?:morning|afternoon|evening|night)|have a (?:good|nice|great) \\w+|see you|bye|"
         "night|morning|evening|welcome back|you're welcome|no worries|np|you saved|you're a star|amazing|awesome"
+        "|g'day|gday|howdy|chat later|talk (?:to you )?later|ttyl|gotta go"
     ),
-    "早上好|中午好|下午好|晚上好|早安|午安|晚安|周末愉快|愉快|快乐|拜拜|回头见|欢迎回来|辛苦了|太好了|太棒了|厉害",
+    "早上好|中午好|下午好|晚上好|早安|午安|晚安|周末愉快|愉快|快乐|拜拜|回头见|欢迎回来|辛苦了|太好了|太棒了|厉害|回头聊|先撤了|先下了",
 )
 _GREETING_LEAD = re.compile(r"^\s*(?:" + GREETING.pattern + r")[\s!！。.,，~～]+", re.IGNORECASE)
 _A = r"(?<![A-Za-z0-9])"  # \b fails next to a Han character (both are word characters)
@@ -597,7 +598,10 @@ def statements(
             if kind is None:
                 continue
             order += 1
-            lines.append(Line(kind, text, order, frozenset(ids)))
+            # A user's sentence with no marker of a request ("炖好了，馒头一直在厨房门口蹲着") is
+            # narration far more often than a request: it lands in requests, but is worth less.
+            plain = kind == "requests" and not REQUEST.search(text) and not ids
+            lines.append(Line(kind, text, order, frozenset(ids), weight=0.6 if plain else 1.0))
     if files:
         known = "\n".join(files)
         lines = [
@@ -736,6 +740,11 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, int]:
             if earlier is not None and earlier != target and earlier not in line.text:
                 dropped.setdefault(earlier, line.order)
             targets[source] = target
+        for compared in _COMPARED.finditer(line.text):
+            other = compared.group("x") or compared.group("y") or ""
+            for value in ids_in(other):
+                if _hard_id(value) and not _PLACE.search(value) and value not in line.text[compared.end() :]:
+                    dropped.setdefault(value, line.order)  # "比 2 号那班 CA1406 便宜": the option not taken
         if not ABANDON.search(line.text) and not CHANGE_TO.search(line.text):
             continue
         clauses = [c for c in _CLAUSE.split(line.text) if c.strip()]
@@ -798,6 +807,12 @@ def _setting_value(text: str) -> str:
     return re.sub(r"\s+", "", text.split("=", 1)[-1]).casefold()
 
 
+# The option a choice is compared against, and so did not take: "cheaper than X", "比 X 便宜".
+_COMPARED = re.compile(
+    r"(?<![A-Za-z])(?:cheaper|better|faster|quicker|shorter|simpler|safer|nicer|closer) than (?P<x>[^,.;!?]{1,40})"
+    r"|比(?!较|如|例|赛|特|方|起|分|重|率)(?P<y>[^，。,；;！？]{1,20}?)(?:还|更)?(?:便宜|贵|快|好|省|划算|方便|近|稳|合适)",
+    re.IGNORECASE,
+)
 _FROM_TO = re.compile(r"(?<![A-Za-z])from\s+(?P<a>.{1,40}?)\s+to\s+(?P<b>.{1,40})|从\s*(?P<c>.{1,30}?)\s*(?:改成|改为|改到|调到|提到|涨到|降到|到)\s*(?P<d>.{1,30})", re.IGNORECASE)
 
 
@@ -1076,7 +1091,7 @@ def _fit(
 
     def adopt(value: str, order: int) -> int:
         listed_before = order < 0  # on the previous summary's identifier line: listable then, listable now
-        if holders.get(value, 0) > 0 or value in orphans or value in files:
+        if holders.get(value, 0) > 0 or value in orphans or value in files or _home_form_listed(value, files):
             return 0
         if not listed_before and not _listable(value):
             return 0
@@ -1168,6 +1183,11 @@ def _listable(value: str) -> bool:
         digits = re.sub(r"\D", "", value)
         return len(digits) >= 5  # order numbers, phone numbers, chat ids
     return _strong(value)
+
+
+def _home_form_listed(value: str, files: dict[str, str]) -> bool:
+    """``~/shop/price-list.md`` when the file list has ``/home/declan/shop/price-list.md``."""
+    return value.startswith("~/") and any(path.endswith(value[1:]) for path in files)
 
 
 def _files_cost(files: dict[str, str]) -> int:
