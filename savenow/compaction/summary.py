@@ -183,6 +183,7 @@ _VALUE = re.compile(
     rf"|{_A}[A-Z]{{1,4}}-?\d{{2,}}[A-Z0-9-]*{_Z}"
     r"|(?<![\w-])--[a-z][a-z0-9-]*(?:=[^\s,，。；;]+| \d[\w.]*)"  # an option with its value: --keep-daily 7
     r"|(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)+"
+    r"|(?<![\w-])[A-Z][A-Z0-9_]{2,}=[^\s,，。；;'\"`]+"  # an environment setting: FEATURE_X=0
     rf"|{_A}(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{{6,}}{_Z}"  # tax ids, order codes: 91330106MA2H7K3L5Q
     rf"|{_A}(?=[a-f0-9]*\d)(?=[a-f0-9]*[a-f])[a-f0-9]{{7,40}}{_Z}"  # commits, key ids: 4e7a1c9
     rf"|(?<![A-Za-z0-9.,])\d{{3,}}(?![\d.,]?\d))"
@@ -282,41 +283,41 @@ _EN_NAME = re.compile(
     r"|cousin|ask|tell|told|with) (?P<r>[A-Z][a-z]{2,})"
 )
 _EN_NOT_NAMES_LIST = (
-        "The",
-        "This",
-        "That",
-        "Then",
-        "There",
-        "They",
-        "What",
-        "When",
-        "Where",
-        "Which",
-        "While",
-        "Monday",
-        "Tuesday",
-        "Wednesday",
-        "Thursday",
-        "Friday",
-        "Saturday",
-        "Sunday",
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-        "Christmas",
-        "Also",
-        "Just",
-        "Next",
-        "Okay",
+    "The",
+    "This",
+    "That",
+    "Then",
+    "There",
+    "They",
+    "What",
+    "When",
+    "Where",
+    "Which",
+    "While",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+    "Christmas",
+    "Also",
+    "Just",
+    "Next",
+    "Okay",
 )
 _EN_NOT_NAMES = frozenset(_EN_NOT_NAMES_LIST)
 
@@ -367,19 +368,55 @@ def verbatim_ids(text: str, names: list[str] | None = None) -> list[str]:
 
 
 _EN_NAME_WORD = re.compile(r"[A-Z][a-z]{2,}")
-_EN_PROPER = re.compile(r"(?<![\w'’-])[A-Z][\w’'&.-]*(?: (?:(?:of|de|la|du|the|and|&) )?[A-Z][\w’'&.-]*){1,4}")
+_EN_PROPER = re.compile(
+    r"(?<![\w'’-])[A-Z][\w’'&.-]*(?: (?:(?:of|de|la|du|the|and|&) )?[A-Z][\w’'&.-]*){1,4}"
+)
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n)\W*$")
 _NOT_PROPER = (
     frozenset(w.casefold() for w in (*EN_NOT_NAMES, *_EN_NOT_NAMES_LIST))
     | EN_COMMON_WORDS
-    | frozenset("for in on at to by of if so ok hi yes no and or but it we i my our your his her its a an as or".split())
+    | frozenset(
+        [
+            "for",
+            "in",
+            "on",
+            "at",
+            "to",
+            "by",
+            "of",
+            "if",
+            "so",
+            "ok",
+            "hi",
+            "yes",
+            "no",
+            "and",
+            "or",
+            "but",
+            "it",
+            "we",
+            "i",
+            "my",
+            "our",
+            "your",
+            "his",
+            "her",
+            "its",
+            "a",
+            "an",
+            "as",
+            "or",
+        ]
+    )
 )
 # A place or business named by its kind: 巷子深火锅, 成都博物馆, 鹤鸣茶社 (the name is the run before the kind).
 _ZH_PLACE_KIND = re.compile(
     "酒店|饭店|宾馆|民宿|餐厅|饭馆|火锅|烧烤|茶社|茶馆|咖啡馆|博物馆|美术馆|图书馆|公园|医院|诊所|学校|小学|中学|大学"
     "|商场|广场|超市|机场|车站|景区|寺"
 )
-_ZH_NAME_STOP = frozenset("的一家个了是在去到和跟住订约那这边旁附近推荐位间我你他她们也就还先再把被给让从离回来过")
+_ZH_NAME_STOP = frozenset(
+    "的一家个了是在去到和跟住订约那这边旁附近推荐位间我你他她们也就还先再把被给让从离回来过"
+)
 
 
 def proper_nouns(text: str) -> list[str]:
@@ -400,11 +437,18 @@ def proper_nouns(text: str) -> list[str]:
     if _HAN.search(text):
         for match in _ZH_PLACE_KIND.finditer(text):
             start = match.start()
-            while start > 0 and start > match.start() - 5 and _HAN.match(text[start - 1]) and text[start - 1] not in _ZH_NAME_STOP:
+            while (
+                start > 0
+                and start > match.start() - 5
+                and _HAN.match(text[start - 1])
+                and text[start - 1] not in _ZH_NAME_STOP
+            ):
                 start -= 1
             if match.start() - start >= 2:
                 nouns.append(text[start : match.end()])
     return nouns
+
+
 # English words this summary saw used as a person's name (a capitalized word is strong only then).
 # Per summarize() call, so a summary never depends on what the process summarized before.
 _NAMES: ContextVar[set[str] | None] = ContextVar("savenow_compaction_names", default=None)
@@ -487,19 +531,28 @@ _NAME = re.compile(
 
 
 # A question that offers a cause ("那是路由器转发没弄对？", "is it the DNS?"): a guess, not a request.
-_CAUSE_QUESTION = _words(_EN("is it (?:the|a|because)|because of|due to|caused by"), "^(?:那|这)?是因为|^(?:那|这)是|难道")
+_CAUSE_QUESTION = _words(
+    _EN("is it (?:the|a|because)|because of|due to|caused by"), "^(?:那|这)?是因为|^(?:那|这)是|难道"
+)
 # An interjection that opens a remark ("oh god it's 6:30", "no way, …我会疯的", "外面好冷啊"): chatter.
 _INTERJECTION_LEAD = re.compile(
     r"^\W*(?:oh (?:god|no|man|boy|dear)|omg|wow|ugh|damn|yikes|jeez|no way|天哪|天啊|我去|妈呀|我的天|卧槽|唉|哎呀)(?![A-Za-z])"
     "|^[^，,。!！?？]{0,8}(?:好冷|好热|好累|好困|好饿|好烦)啊",
     re.IGNORECASE,
 )
-_LAUGH_LEAD = re.compile(r"^\W*(?:ha(?:ha)*|he(?:he)+|lol|lmao|rofl|哈哈+|嘿嘿|呵呵|笑死|2333+)(?![A-Za-z])", re.IGNORECASE)
+_LAUGH_LEAD = re.compile(
+    r"^\W*(?:ha(?:ha)*|he(?:he)+|lol|lmao|rofl|哈哈+|嘿嘿|呵呵|笑死|2333+)(?![A-Za-z])", re.IGNORECASE
+)
 
 
 def _hard_id(value: str) -> bool:
     """An identifier that makes a sentence a fact on its own: not a name, not a bare count or time."""
-    return _strong(value) and not _PLAIN_QUANTITY.match(value) and not _EN_NAME_WORD.fullmatch(value) and not _ZH_NAME.fullmatch(value)
+    return (
+        _strong(value)
+        and not _PLAIN_QUANTITY.match(value)
+        and not _EN_NAME_WORD.fullmatch(value)
+        and not _ZH_NAME.fullmatch(value)
+    )
 
 
 def _noise(text: str, role: str, has_ids: bool, ids: Sequence[str] = ()) -> bool:
@@ -508,7 +561,11 @@ def _noise(text: str, role: str, has_ids: bool, ids: Sequence[str] = ()) -> bool
         return True
     if _LAUGH_LEAD.match(stripped) and not any(_hard_id(v) for v in ids):
         return True  # "Ha, Godzilla needs a holiday too", "哈哈 … 3 万张猫的照片": a joke, whatever it names
-    if _INTERJECTION_LEAD.search(stripped) and not any(_hard_id(v) for v in ids) and not _MARKED.search(stripped):
+    if (
+        _INTERJECTION_LEAD.search(stripped)
+        and not any(_hard_id(v) for v in ids)
+        and not _MARKED.search(stripped)
+    ):
         return True
     if (LEX.CHITCHAT.search(stripped) or GREETING.search(stripped)) and not has_ids:
         chitchat = LEX.CHITCHAT.search(stripped) or GREETING.search(stripped)
@@ -707,12 +764,13 @@ def _note_file(files: dict[str, str], path: str, how: str) -> None:
 _AFTER_MARKERS = ("instead of", "rather than", "而不是", "别用", "不再")
 # "not worth it / 不划算 / 不行": a judgement on a value (a setting, a time, a price), never on where things live
 _SOFT_MARKERS = _words(
-    _EN("not worth(?: it)?|no point|pointless|won't work|doesn't work for"), "不行|没意义|没必要|不划算|不值得|行不通|不合适"
+    _EN("not worth(?: it)?|no point|pointless|won't work|doesn't work for"),
+    "不行|没意义|没必要|不划算|不值得|行不通|不合适",
 )
 _PLACE = re.compile(r"/|@|^\d{1,3}(?:\.\d{1,3}){3}|^[\w-]+(?:\.[\w-]+)+$")
 
 
-def abandoned_values(lines: Sequence[Line]) -> dict[str, int]:
+def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
     """Values the chat dropped: value → the order of the line that dropped it.
 
     Within a clause (split at every comma): a value right before "作废 / 放弃 / 不做了 / dropped …"
@@ -725,7 +783,7 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, int]:
     target, and a new value for a named thing drops the thing's older values (see
     :func:`_superseded_by_subject`).
     """
-    dropped: dict[str, int] = {}
+    dropped: dict[str, float] = {}
     targets: dict[str, str] = {}  # "from A to B": A → B, the latest
     for line in lines:
         if not line.ids:
@@ -813,7 +871,10 @@ _COMPARED = re.compile(
     r"|比(?!较|如|例|赛|特|方|起|分|重|率)(?P<y>[^，。,；;！？]{1,20}?)(?:还|更)?(?:便宜|贵|快|好|省|划算|方便|近|稳|合适)",
     re.IGNORECASE,
 )
-_FROM_TO = re.compile(r"(?<![A-Za-z])from\s+(?P<a>.{1,40}?)\s+to\s+(?P<b>.{1,40})|从\s*(?P<c>.{1,30}?)\s*(?:改成|改为|改到|调到|提到|涨到|降到|到)\s*(?P<d>.{1,30})", re.IGNORECASE)
+_FROM_TO = re.compile(
+    r"(?<![A-Za-z])from\s+(?P<a>.{1,40}?)\s+to\s+(?P<b>.{1,40})|从\s*(?P<c>.{1,30}?)\s*(?:改成|改为|改到|调到|提到|涨到|降到|到)\s*(?P<d>.{1,30})",
+    re.IGNORECASE,
+)
 
 
 def _transitions(text: str, values: list[str]) -> list[tuple[str, str]]:
@@ -831,10 +892,34 @@ def _transitions(text: str, values: list[str]) -> list[tuple[str, str]]:
 _SET_VALUE = re.compile(
     r"(?P<subject>(?:[A-Za-z][\w-]*\s+){1,3}?)(?:is now|are now|now|(?:bump|rais|increas|lower|reduc|cut|chang|mov|set)(?:e|ed|ing|s)?"
     r"(?P<object>(?:\s+[\w-]+){0,3})\s+to)\s+(?P<value>\S.*)"
-    r"|(?P<zh>[" + HAN + r"]{2,4})(?:改成|改为|改到|调到|提到|涨到|降到|减到|加到|升到|定为|设为)(?P<zvalue>.+)",
+    r"|(?P<zh>["
+    + HAN
+    + r"]{2,4})(?:改成|改为|改到|调到|提到|涨到|降到|减到|加到|升到|定为|设为)(?P<zvalue>.+)",
     re.IGNORECASE,
 )
-_SUBJECT_STOP = frozenset("the a an it this that total our my your their its let's lets we i so and then".split())
+_SUBJECT_STOP = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "it",
+        "this",
+        "that",
+        "total",
+        "our",
+        "my",
+        "your",
+        "their",
+        "its",
+        "let's",
+        "lets",
+        "we",
+        "i",
+        "so",
+        "and",
+        "then",
+    ]
+)
 
 
 def _superseded_by_subject(lines: Sequence[Line]) -> dict[str, int]:
@@ -845,7 +930,7 @@ def _superseded_by_subject(lines: Sequence[Line]) -> dict[str, int]:
         match = _SET_VALUE.search(line.text) if line.ids else None
         if not match:
             continue
-        rest = match.group("value") or match.group("zvalue") or ""
+        rest = (match.group("value") or match.group("zvalue") or "").strip()
         new = [v for v in line.ids if rest.startswith(v) or rest.lstrip("~≈约").startswith(v)]
         if not new or not re.search(r"\d", new[0]):
             continue
@@ -870,8 +955,7 @@ _MONEY_MARK = re.compile(_CURRENCY_CODE + r"|[£$¥€]|yen|dollars?|euros?|円|
 
 def _same_amount_kind(a: str, b: str) -> bool:
     """Two values of one kind once currency marks are set aside: 'CAD 14,000' and '14,500'."""
-    strip = lambda v: _MONEY_MARK.sub("", v).strip()  # noqa: E731
-    a_core, b_core = strip(a), strip(b)
+    a_core, b_core = _MONEY_MARK.sub("", a).strip(), _MONEY_MARK.sub("", b).strip()
     if not (re.fullmatch(r"[\d,.]+\s?\S{0,3}", a_core) and re.fullmatch(r"[\d,.]+\s?\S{0,3}", b_core)):
         return False
     return re.sub(r"\d+", "0", a_core) == re.sub(r"\d+", "0", b_core)
@@ -892,7 +976,16 @@ def _has_unit(value: str) -> bool:
     return bool(re.search(r"\d\s?[^\d\s.,:]", value))
 
 
-def _strip_abandoned(lines: list[Line], dropped: dict[str, int]) -> tuple[list[Line], list[tuple[str, int]]]:
+def _mention(value: str) -> re.Pattern[str]:
+    """``value`` as a whole token: ``CACHE_TTL=30`` is not in ``CACHE_TTL=300``."""
+    head = r"(?<![A-Za-z0-9_.-])" if re.match(r"[A-Za-z0-9_]", value) else ""
+    tail = r"(?![A-Za-z0-9_])" if re.search(r"[A-Za-z0-9_]$", value) else ""
+    return re.compile(head + re.escape(value) + tail)
+
+
+def _strip_abandoned(
+    lines: list[Line], dropped: dict[str, float]
+) -> tuple[list[Line], list[tuple[str, int]]]:
     """Lines without the dropped values: a line naming one goes, unless it also names the new value.
 
     The other identifiers of a line that goes (the cron file next to the abandoned 03:30) are
@@ -902,16 +995,17 @@ def _strip_abandoned(lines: list[Line], dropped: dict[str, int]) -> tuple[list[L
     if not dropped:
         return lines, loose
     result = []
+    patterns = {v: _mention(v) for v in dropped}
     for line in lines:
-        hit = [v for v in dropped if v in line.text]
+        hit = [v for v in dropped if v in line.text and patterns[v].search(line.text)]
         if not hit:
             result.append(line)
             continue
-        remaining = [i for i in line.ids if not any(i in v or v in i for v in hit)]
+        remaining = [i for i in line.ids if not any(patterns[v].search(i) for v in hit)]
         if line.order >= min(dropped[v] for v in hit) and remaining:
             text = line.text
             for value in hit:
-                text = text.replace(value, "旧值/old")
+                text = patterns[value].sub("旧值/old", text)
             result.append(Line(line.section, text, line.order, frozenset(remaining)))
         else:
             loose += [(v, line.order) for v in sorted(remaining) if not any(v in gone for gone in dropped)]
@@ -1032,7 +1126,7 @@ class OfflineSummarizer:
         old_settings = [(setting_key(t), t, 0.0) for t, how in before.files.items() if how == SET]
         dropped = abandoned_values(lines)
         for value, at in _reassigned(lines, [*old_settings, *changes]).items():
-            dropped.setdefault(value, at)  # type: ignore[arg-type]
+            dropped.setdefault(value, at)
         lines, loose = _strip_abandoned(lines, dropped)
         files = dict(before.files)
         for path, how in new_files.items():
@@ -1070,7 +1164,7 @@ def _fit(
     lines: list[Line],
     old_ids: list[str],
     files: dict[str, str],
-    dropped: dict[str, int],
+    dropped: dict[str, float],
     messages: int,
     tokens: int,
     budget: int,
