@@ -176,18 +176,48 @@ _Z = r"(?![A-Za-z0-9])"
 _CURRENCY_CODE = r"(?:CAD|USD|AUD|NZD|EUR|GBP|HKD|SGD|CNY|RMB|JPY|CHF|US\$|A\$|C\$|HK\$|NT\$)"
 _VALUE = re.compile(
     r"(?:[£$¥€]\s?\d[\d,]*(?:\.\d+)?"
-    rf"|{_A}{_CURRENCY_CODE} ?\d[\d,]*(?:\.\d+)?"  # an amount with its currency: CAD 14,500
-    r"|(?<![\d.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?:\s?(?:yen|dollars?|euros?|円|元|块))?(?![\d,]?\d)"  # 14,500
     r"|(?<![A-Za-z0-9.])\d[\d,]*(?:\.\d+)?(?:\s?(?:元|块|万|%|％|[KMGT]i?B|天|小时|分钟|度|个月|号|日|点)|(?:h|m|s|d|ms)(?![A-Za-z]))"
     rf"|{_A}\d{{1,2}}:\d{{2}}{_Z}|#\d+|{_A}[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
     rf"|{_A}[A-Z]{{1,4}}-?\d{{2,}}[A-Z0-9-]*{_Z}"
-    r"|(?<![\w-])--[a-z][a-z0-9-]*(?:=[^\s,，。；;]+| \d[\w.]*)"  # an option with its value: --keep-daily 7
-    r"|(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)+"
-    r"|(?<![\w-])[A-Z][A-Z0-9_]{2,}=[^\s,，。；;'\"`]+"  # an environment setting: FEATURE_X=0
     rf"|{_A}(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{{6,}}{_Z}"  # tax ids, order codes: 91330106MA2H7K3L5Q
     rf"|{_A}(?=[a-f0-9]*\d)(?=[a-f0-9]*[a-f])[a-f0-9]{{7,40}}{_Z}"  # commits, key ids: 4e7a1c9
     rf"|(?<![A-Za-z0-9.,])\d{{3,}}(?![\d.,]?\d))"
 )
+# More kinds of value, each run only when a cheap test says the text may hold one (speed: the
+# alternation above is tried at every character).
+_MORE_VALUES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
+    (  # an amount with its currency: CAD 14,500
+        ("CAD", "USD", "AUD", "NZD", "EUR", "GBP", "HKD", "SGD", "CNY", "RMB", "JPY", "CHF", "$"),
+        re.compile(rf"{_A}{_CURRENCY_CODE} ?\d[\d,]*(?:\.\d+)?"),
+    ),
+    (  # thousands separators: 14,500 (a count or an amount)
+        (",",),
+        re.compile(
+            r"\d(?<![\d.,]\d)\d{0,2}(?:,\d{3})+(?:\.\d+)?(?:\s?(?:yen|dollars?|euros?|円|元|块))?(?![\d,]?\d)"
+        ),
+    ),
+    (  # an option with its value (--keep-daily 7, --jobs=3), an option of several parts (--dry-run)
+        ("--",),
+        re.compile(
+            r"-(?<![\w-]-)-[a-z][a-z0-9-]*(?:=[^\s,，。；;]+| \d[\w.]*)|-(?<![\w-]-)-[a-z][a-z0-9]*(?:-[a-z0-9]+)+"
+        ),
+    ),
+    (  # an environment setting: FEATURE_X=0
+        ("=",),
+        re.compile(r"[A-Z](?<![\w-][A-Z])[A-Z0-9_]{2,}=[^\s,，。；;'\"`]+"),
+    ),
+)
+
+
+def _values(text: str) -> list[str]:
+    """The values in ``text`` (amounts, times, codes, options …) as written, in no particular order."""
+    found = [m.group(0) for m in _VALUE.finditer(text)]
+    for hints, pattern in _MORE_VALUES:
+        if any(hint in text for hint in hints):
+            found += [m.group(0) for m in pattern.finditer(text)]
+    return found
+
+
 _INLINE = re.compile(r"`([^`\n]{1,160})`")
 MAX_LINE_CHARS = 260
 SHORT_LINE_CHARS = 120
@@ -350,8 +380,8 @@ def verbatim_ids(text: str, names: list[str] | None = None) -> list[str]:
             value = text[at : at + len(key)]
             if _strong(value) or f"`{value}`" in text:
                 found[value] = None
-    for match in _VALUE.finditer(text):
-        found[match.group(0).strip().rstrip(",.;:，。")] = None
+    for value in _values(text):
+        found[value.strip().rstrip(",.;:，。")] = None
     for match in _INLINE.finditer(text):
         found[match.group(1).strip()] = None
     for name in people_names(text) if names is None else names:
@@ -368,9 +398,7 @@ def verbatim_ids(text: str, names: list[str] | None = None) -> list[str]:
 
 
 _EN_NAME_WORD = re.compile(r"[A-Z][a-z]{2,}")
-_EN_PROPER = re.compile(
-    r"(?<![\w'’-])[A-Z][\w’'&.-]*(?: (?:(?:of|de|la|du|the|and|&) )?[A-Z][\w’'&.-]*){1,4}"
-)
+_EN_PROPER = re.compile(r"(?<![\w'’-])[A-Z][\w’'&.-]*(?: (?:(?:of|de|la|du|the) )?[A-Z][\w’'&.-]*){1,4}")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n)\W*$")
 _NOT_PROPER = (
     frozenset(w.casefold() for w in (*EN_NOT_NAMES, *_EN_NOT_NAMES_LIST))
@@ -419,6 +447,38 @@ _ZH_NAME_STOP = frozenset(
 )
 
 
+# "Out Wed", "Back Sun", "Mum Dad": a day, a month or a relative is no part of a name.
+_CALENDAR_AND_KIN = frozenset(w.casefold() for w in _EN_NOT_NAMES_LIST if w[0].isupper()) | frozenset(
+    [
+        "mon",
+        "tue",
+        "tues",
+        "wed",
+        "thu",
+        "thur",
+        "thurs",
+        "fri",
+        "sat",
+        "sun",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "mum",
+        "mom",
+        "dad",
+    ]
+)
+
+
 def proper_nouns(text: str) -> list[str]:
     """Names of places, businesses and products as written: "Hotel Gran Feel Tennoji", "Tokyo
     DisneySea" (two or more capitalized words; a sentence's first word only when it is no common
@@ -432,7 +492,7 @@ def proper_nouns(text: str) -> list[str]:
             words = words[1:]
         while words and words[0].casefold() in _NOT_PROPER:
             words = words[1:]
-        if len(words) >= 2 and not all(w in _EN_NOT_NAMES_LIST for w in words):
+        if len(words) >= 2 and not any(w.casefold().rstrip(".") in _CALENDAR_AND_KIN for w in words):
             nouns.append(" ".join(words))
     if _HAN.search(text):
         for match in _ZH_PLACE_KIND.finditer(text):
@@ -477,7 +537,7 @@ def _strong(value: str) -> bool:
     )
 
 
-_PROPER_SHAPE = re.compile(r"[A-Z][\w’'&.-]*(?: (?:(?:of|de|la|du|the|and|&) )?[A-Z][\w’'&.-]*)+")
+_PROPER_SHAPE = re.compile(r"[A-Z][\w’'&.-]*(?: (?:(?:of|de|la|du|the) )?[A-Z][\w’'&.-]*)+")
 
 
 def _is_proper(value: str) -> bool:
@@ -490,7 +550,9 @@ def _is_proper(value: str) -> bool:
 def _about_someone(text: str) -> bool:
     """The sentence's subject, in its first words, is a person this chat named."""
     head = " ".join(text.split()[:3])
-    return any(re.search(rf"(?<![\w]){re.escape(name)}(?![a-z])", head) for name in _names_seen())
+    return any(
+        name in head and re.search(rf"(?<![\w]){re.escape(name)}(?![a-z])", head) for name in _names_seen()
+    )
 
 
 def _kind(text: str, role: str, has_ids: bool) -> str | None:
@@ -562,7 +624,7 @@ def _noise(text: str, role: str, has_ids: bool, ids: Sequence[str] = ()) -> bool
     if _LAUGH_LEAD.match(stripped) and not any(_hard_id(v) for v in ids):
         return True  # "Ha, Godzilla needs a holiday too", "哈哈 … 3 万张猫的照片": a joke, whatever it names
     if (
-        _INTERJECTION_LEAD.search(stripped)
+        _INTERJECTION_LEAD.match(stripped)
         and not any(_hard_id(v) for v in ids)
         and not _MARKED.search(stripped)
     ):
@@ -606,7 +668,7 @@ def _clip(text: str) -> str:
     if len(text) > SHORT_LINE_CHARS:
         clauses = [c.strip() for c in re.split(r"(?<=[，,;；:：])\s*|(?<=\.)\s+", text) if c.strip()]
         useful = [
-            c for c in clauses if _VALUE.search(c) or _INLINE.search(c) or identifiers(c) or _MARKED.search(c)
+            c for c in clauses if _values(c) or _INLINE.search(c) or identifiers(c) or _MARKED.search(c)
         ]
         if useful and len(useful) < len(clauses):
             text = " ".join(useful)
@@ -793,12 +855,14 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
         def ids_in(part: str, values: list[str] = values) -> list[str]:
             return [v for v in values if v in part]  # the line's own identifiers, no second regex pass
 
-        for source, target in _transitions(line.text, values):
+        for source, target in (
+            _transitions(line.text, values) if ("from" in line.text.casefold() or "从" in line.text) else ()
+        ):
             earlier = targets.get(source)
             if earlier is not None and earlier != target and earlier not in line.text:
                 dropped.setdefault(earlier, line.order)
             targets[source] = target
-        for compared in _COMPARED.finditer(line.text):
+        for compared in _COMPARED.finditer(line.text) if (" than " in line.text or "比" in line.text) else ():
             other = compared.group("x") or compared.group("y") or ""
             for value in ids_in(other):
                 if _hard_id(value) and not _PLACE.search(value) and value not in line.text[compared.end() :]:
@@ -897,6 +961,10 @@ _SET_VALUE = re.compile(
     + r"]{2,4})(?:改成|改为|改到|调到|提到|涨到|降到|减到|加到|升到|定为|设为)(?P<zvalue>.+)",
     re.IGNORECASE,
 )
+_SET_HINT = re.compile(
+    r"now|bump|rais|increas|lower|reduc|cut|chang|mov|set|改成|改为|改到|调到|提到|涨到|降到|减到|加到|升到|定为|设为",
+    re.IGNORECASE,
+)
 _SUBJECT_STOP = frozenset(
     [
         "the",
@@ -927,7 +995,7 @@ def _superseded_by_subject(lines: Sequence[Line]) -> dict[str, int]:
     drops the values of the same kind that earlier lines gave that thing ("budget … CAD 14,000")."""
     dropped: dict[str, int] = {}
     for index, line in enumerate(lines):
-        match = _SET_VALUE.search(line.text) if line.ids else None
+        match = _SET_VALUE.search(line.text) if line.ids and _SET_HINT.search(line.text) else None
         if not match:
             continue
         rest = (match.group("value") or match.group("zvalue") or "").strip()
@@ -1275,7 +1343,8 @@ def _listable(value: str) -> bool:
     """An identifier worth listing on its own: not a bare time, duration or small count."""
     if _PLAIN_QUANTITY.match(value):
         digits = re.sub(r"\D", "", value)
-        return len(digits) >= 5  # order numbers, phone numbers, chat ids
+        # order numbers, phone numbers, chat ids; "41,233" (a count, written for reading) is no id
+        return len(digits) >= 5 and "," not in value
     return _strong(value)
 
 
