@@ -1170,7 +1170,7 @@ class OfflineSummarizer:
 
     name = "offline"
 
-    def __init__(self, ratio: float = 0.23, floor_tokens: int = 100) -> None:
+    def __init__(self, ratio: float = 0.22, floor_tokens: int = 100) -> None:
         self.ratio = ratio
         self.floor_tokens = floor_tokens
 
@@ -1330,7 +1330,8 @@ _KIND_WEIGHT = {
 def _value(line: Line) -> float:
     """Worth per token: identifiers first, then the kind of statement (scaled by how much the
     line says, so a short "ok next." is worth little); short lines win over long ones."""
-    strong = sum(1 for v in line.ids if _strong(v))
+    # a bare time or count ("6 点", "20 GB") says less than an id, a path or a name
+    strong = sum(0.5 if _PLAIN_QUANTITY.match(v) else 1 for v in line.ids if _strong(v))
     said = min(1.0, _substance(line.text) / 40)
     worth = 3 * min(strong, 4) + (_KIND_WEIGHT.get(line.section, 0) + 1) * said
     return line.weight * worth / (estimate_tokens(line.text) + 8)
