@@ -1170,7 +1170,7 @@ class OfflineSummarizer:
 
     name = "offline"
 
-    def __init__(self, ratio: float = 0.22, floor_tokens: int = 100) -> None:
+    def __init__(self, ratio: float = 0.23, floor_tokens: int = 100) -> None:
         self.ratio = ratio
         self.floor_tokens = floor_tokens
 
