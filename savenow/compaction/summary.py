@@ -30,12 +30,12 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..extract.heuristic.signals import LEX, is_question, sentences
 from ..text.cjk import HAN
 from ..text.identifiers import identifiers
 from ..text.normalize import compact_similarity
 from ..text.stopwords import EN_COMMON_WORDS, EN_NOT_NAMES
 from .changes import setting_key, settings_changed
+from .chatsignals import CHITCHAT, DEFERRAL, RULED_OUT, is_question, sentences
 from .model import SessionMessage
 from .tokens import estimate_tokens
 
@@ -565,7 +565,7 @@ def _kind(text: str, role: str, has_ids: bool) -> str | None:
         return "errors"
     if PREFERENCE.search(text) and role == "user":
         return "preferences"
-    if OPEN.search(text) and (has_ids or role == "user" or LEX.DEFERRAL.search(text)):
+    if OPEN.search(text) and (has_ids or role == "user" or DEFERRAL.search(text)):
         return "open"
     if DECISION.search(text):
         return "decisions"
@@ -629,8 +629,8 @@ def _noise(text: str, role: str, has_ids: bool, ids: Sequence[str] = ()) -> bool
         and not _MARKED.search(stripped)
     ):
         return True
-    if (LEX.CHITCHAT.search(stripped) or GREETING.search(stripped)) and not has_ids:
-        chitchat = LEX.CHITCHAT.search(stripped) or GREETING.search(stripped)
+    if (CHITCHAT.search(stripped) or GREETING.search(stripped)) and not has_ids:
+        chitchat = CHITCHAT.search(stripped) or GREETING.search(stripped)
         if len(stripped) < 60 or (chitchat is not None and chitchat.start() == 0):
             return True  # "哈哈…", "haha Tom just sent me a meme about …"
     if is_question(stripped) and (GUESS.search(stripped) or _CAUSE_QUESTION.search(stripped)):
@@ -641,7 +641,7 @@ def _noise(text: str, role: str, has_ids: bool, ids: Sequence[str] = ()) -> bool
         return True
     if GUESS.search(stripped) and role == "assistant" and not DECISION.search(stripped):
         return True
-    if LEX.RULED_OUT.search(stripped) and not DECISION.search(stripped):
+    if RULED_OUT.search(stripped) and not DECISION.search(stripped):
         return True
     if (
         not has_ids
@@ -1322,7 +1322,7 @@ _KIND_WEIGHT = {
     "errors": 4,
     "preferences": 5,
     "people": 4,
-    "requests": 3,
+    "requests": 4,
     "context": 0,
 }
 
