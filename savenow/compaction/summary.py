@@ -30,10 +30,12 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..extract.heuristic.signals import LEX, is_question, sentences
 from ..text.cjk import HAN
 from ..text.identifiers import identifiers
 from ..text.normalize import compact_similarity
+from ..text.stopwords import EN_COMMON_WORDS, EN_NOT_NAMES
+from .changes import setting_key, settings_changed
+from .chatsignals import CHITCHAT, DEFERRAL, RULED_OUT, is_question, sentences
 from .model import SessionMessage
 from .tokens import estimate_tokens
 
@@ -102,6 +104,7 @@ DECISION = _words(
     _EN(
         "decided|decision|go with|we'll use|use (?:the|a)|switch(?:ed)? to|chang(?:e|ed) (?:it )?to|mov(?:e|ed) (?:it )?to"
         "|pinn?(?:ed)?|final(?:ly)?|settled|stick with|stay with|keep (?:the|it)|instead|from now on|set to|is now|are now|now runs"
+        "|skip(?:ping)? (?:the|it|that)|book (?:it|that|this)|make it|bump(?:ed)?"
     ),
     "决定|就用|就按|就这样|就它|定了|定为|改成|改为|换成|改到|挪到|调到|改走|改用|改成|设为|设成|确定|选|就[用订走定]|以后(?:都|就|统一|一律|改|不|别|也|所有|任何)|最终|统一|保持|继续用|不换",
 )
@@ -128,21 +131,25 @@ PERSON = _words(
 PREFERENCE = _words(
     _EN(
         "always|never|prefer|preference|don't (?:want|like|use)|do not|rule|every time|from now on|i like|i hate|style"
+        "|max(?:imum)? \\d+|at most|no more than"  # a limit the user sets: "max 2 activities per day"
     ),
     "以后(?:都|就|每|凡|一律|不|别|要|改|统一|也|所有|任何)|凡是|每次|总是|一律|不要|(?<![特区告分类性级识个派])别(?![人的处墅])"
-    "|喜欢|不喜欢|不吃|习惯|规矩|偏好|只要|不想",
+    "|喜欢|不喜欢|不吃|习惯|规矩|偏好|只要|不想|最多|不超过",
 )
 ABANDON = _words(
     _EN(
         "dropped|abandon(?:ed)?|scrap(?:ped)?|no longer|instead of|rather than|not going with|obsolete|superseded"
+        "|not worth(?: it)?|no point|pointless|won't work|doesn't work for"
     ),
-    "作废|不要了|放弃|算了|取消|不用了|弃用|废弃|不再|而不是|别用|不做了|不搞了|不弄了|不考虑|否掉|pass 掉",
+    "作废|不要了|放弃|算了|取消|不用了|弃用|废弃|不再|而不是|别用|不做了|不搞了|不弄了|不考虑|否掉|pass 掉"
+    "|不行|没意义|没必要|不划算|不值得|行不通|不合适",
 )
 CHANGE_TO = _words(
     _EN(
         "chang(?:e|ed|ing) (?:it |that |this )?to|switch(?:ed|ing)? to|mov(?:e|ed|ing) (?:it )?to|replac(?:e|ed) (?:it )?with|instead|now"
+        "|make it|(?:bump|rais|increas|lower|reduc|cut)(?:e|ed|ing|s)?(?: [\\w-]+){0,3} to"
     ),
-    "改成|改为|换成|改到|挪到|调到|改走|改用|改成|换到|→|->",
+    "改成|改为|换成|改到|挪到|调到|改走|改用|改成|换到|提到|涨到|降到|减到|加到|升到|→|->",
 )
 GUESS = _words(
     _EN(
@@ -159,12 +166,14 @@ GREETING = _words(
     _EN(
         "hi|hello|hey|hi again|good (?:morning|afternoon|evening|night)|have a (?:good|nice|great) \\w+|see you|bye|"
         "night|morning|evening|welcome back|you're welcome|no worries|np|you saved|you're a star|amazing|awesome"
+        "|g'day|gday|howdy|chat later|talk (?:to you )?later|ttyl|gotta go"
     ),
-    "早上好|中午好|下午好|晚上好|早安|午安|晚安|周末愉快|愉快|快乐|拜拜|回头见|欢迎回来|辛苦了|太好了|太棒了|厉害",
+    "早上好|中午好|下午好|晚上好|早安|午安|晚安|周末愉快|愉快|快乐|拜拜|回头见|欢迎回来|辛苦了|太好了|太棒了|厉害|回头聊|先撤了|先下了",
 )
 _GREETING_LEAD = re.compile(r"^\s*(?:" + GREETING.pattern + r")[\s!！。.,，~～]+", re.IGNORECASE)
 _A = r"(?<![A-Za-z0-9])"  # \b fails next to a Han character (both are word characters)
 _Z = r"(?![A-Za-z0-9])"
+_CURRENCY_CODE = r"(?:CAD|USD|AUD|NZD|EUR|GBP|HKD|SGD|CNY|RMB|JPY|CHF|US\$|A\$|C\$|HK\$|NT\$)"
 _VALUE = re.compile(
     r"(?:[£$¥€]\s?\d[\d,]*(?:\.\d+)?"
     r"|(?<![A-Za-z0-9.])\d[\d,]*(?:\.\d+)?(?:\s?(?:元|块|万|%|％|[KMGT]i?B|天|小时|分钟|度|个月|号|日|点)|(?:h|m|s|d|ms)(?![A-Za-z]))"
@@ -174,6 +183,41 @@ _VALUE = re.compile(
     rf"|{_A}(?=[a-f0-9]*\d)(?=[a-f0-9]*[a-f])[a-f0-9]{{7,40}}{_Z}"  # commits, key ids: 4e7a1c9
     rf"|(?<![A-Za-z0-9.,])\d{{3,}}(?![\d.,]?\d))"
 )
+# More kinds of value, each run only when a cheap test says the text may hold one (speed: the
+# alternation above is tried at every character).
+_MORE_VALUES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
+    (  # an amount with its currency: CAD 14,500
+        ("CAD", "USD", "AUD", "NZD", "EUR", "GBP", "HKD", "SGD", "CNY", "RMB", "JPY", "CHF", "$"),
+        re.compile(rf"{_A}{_CURRENCY_CODE} ?\d[\d,]*(?:\.\d+)?"),
+    ),
+    (  # thousands separators: 14,500 (a count or an amount)
+        (",",),
+        re.compile(
+            r"\d(?<![\d.,]\d)\d{0,2}(?:,\d{3})+(?:\.\d+)?(?:\s?(?:yen|dollars?|euros?|円|元|块))?(?![\d,]?\d)"
+        ),
+    ),
+    (  # an option with its value (--keep-daily 7, --jobs=3), an option of several parts (--dry-run)
+        ("--",),
+        re.compile(
+            r"-(?<![\w-]-)-[a-z][a-z0-9-]*(?:=[^\s,，。；;]+| \d[\w.]*)|-(?<![\w-]-)-[a-z][a-z0-9]*(?:-[a-z0-9]+)+"
+        ),
+    ),
+    (  # an environment setting: FEATURE_X=0
+        ("=",),
+        re.compile(r"[A-Z](?<![\w-][A-Z])[A-Z0-9_]{2,}=[^\s,，。；;'\"`]+"),
+    ),
+)
+
+
+def _values(text: str) -> list[str]:
+    """The values in ``text`` (amounts, times, codes, options …) as written, in no particular order."""
+    found = [m.group(0) for m in _VALUE.finditer(text)]
+    for hints, pattern in _MORE_VALUES:
+        if any(hint in text for hint in hints):
+            found += [m.group(0) for m in pattern.finditer(text)]
+    return found
+
+
 _INLINE = re.compile(r"`([^`\n]{1,160})`")
 MAX_LINE_CHARS = 260
 SHORT_LINE_CHARS = 120
@@ -261,49 +305,51 @@ _EN_NAME = re.compile(
     r"(?:\b(?:Mrs|Mr|Ms|Dr) (?P<t>[A-Z][a-z]{2,}))"
     r"|(?<![A-Za-z])(?P<s>[A-Z][a-z]{2,})(?=(?:'s|’s)?\s+(?:asked|said|says|wants|wanted|thinks|told|tells|is doing|will do|"
     r"hasn't|doesn't|gets|needs|can't|offered|agreed|prefers|likes|hates|reviews|reviewed|sent|owns|runs|hosts|"
-    r"is (?:my|our|the|a|your))|,? (?:my|our|the|a|your) (?:friend|wife|husband|accountant|designer|reviewer|boss|colleague))"
+    r"loves|is obsessed|is allergic|is vegetarian|is vegan|just told|"
+    r"is (?:my|our|the|a|your))|,? (?:my|our|the|a|your) (?:friend|wife|husband|accountant|designer|reviewer|boss|colleague)"
+    r"|(?:'s|’s) (?:wife|husband|sister|brother|mum|mom|dad|son|daughter|kids?|partner|cousin|friend|boss)\b"
+    r"| \(\d{1,2}\))"  # a name with an age: "Layla (9)"
     r"|\b(?:friend|wife|husband|accountant|designer|reviewer|boss|colleague|baker|customer|client|neighbou?r|contractor"
     r"|cousin|ask|tell|told|with) (?P<r>[A-Z][a-z]{2,})"
 )
-_EN_NOT_NAMES = frozenset(
-    [
-        "The",
-        "This",
-        "That",
-        "Then",
-        "There",
-        "They",
-        "What",
-        "When",
-        "Where",
-        "Which",
-        "While",
-        "Monday",
-        "Tuesday",
-        "Wednesday",
-        "Thursday",
-        "Friday",
-        "Saturday",
-        "Sunday",
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-        "Christmas",
-        "Also",
-        "Just",
-        "Next",
-        "Okay",
-    ]
+_EN_NOT_NAMES_LIST = (
+    "The",
+    "This",
+    "That",
+    "Then",
+    "There",
+    "They",
+    "What",
+    "When",
+    "Where",
+    "Which",
+    "While",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+    "Christmas",
+    "Also",
+    "Just",
+    "Next",
+    "Okay",
 )
+_EN_NOT_NAMES = frozenset(_EN_NOT_NAMES_LIST)
 
 
 def people_names(text: str) -> list[str]:
@@ -334,13 +380,15 @@ def verbatim_ids(text: str, names: list[str] | None = None) -> list[str]:
             value = text[at : at + len(key)]
             if _strong(value) or f"`{value}`" in text:
                 found[value] = None
-    for match in _VALUE.finditer(text):
-        found[match.group(0).strip().rstrip(",.;:，。")] = None
+    for value in _values(text):
+        found[value.strip().rstrip(",.;:，。")] = None
     for match in _INLINE.finditer(text):
         found[match.group(1).strip()] = None
     for name in people_names(text) if names is None else names:
         found[name] = None
         _names_seen().add(name)
+    for noun in proper_nouns(text):
+        found[noun] = None
     ordered = sorted((v for v in found if len(v) >= 2), key=lambda v: (-len(v), v))
     result: list[str] = []
     for value in ordered:
@@ -350,6 +398,117 @@ def verbatim_ids(text: str, names: list[str] | None = None) -> list[str]:
 
 
 _EN_NAME_WORD = re.compile(r"[A-Z][a-z]{2,}")
+_EN_PROPER = re.compile(r"(?<![\w'’-])[A-Z][\w’'&.-]*(?: (?:(?:of|de|la|du|the) )?[A-Z][\w’'&.-]*){1,4}")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n)\W*$")
+_NOT_PROPER = (
+    frozenset(w.casefold() for w in (*EN_NOT_NAMES, *_EN_NOT_NAMES_LIST))
+    | EN_COMMON_WORDS
+    | frozenset(
+        [
+            "for",
+            "in",
+            "on",
+            "at",
+            "to",
+            "by",
+            "of",
+            "if",
+            "so",
+            "ok",
+            "hi",
+            "yes",
+            "no",
+            "and",
+            "or",
+            "but",
+            "it",
+            "we",
+            "i",
+            "my",
+            "our",
+            "your",
+            "his",
+            "her",
+            "its",
+            "a",
+            "an",
+            "as",
+            "or",
+        ]
+    )
+)
+# A place or business named by its kind: 巷子深火锅, 成都博物馆, 鹤鸣茶社 (the name is the run before the kind).
+_ZH_PLACE_KIND = re.compile(
+    "酒店|饭店|宾馆|民宿|餐厅|饭馆|火锅|烧烤|茶社|茶馆|咖啡馆|博物馆|美术馆|图书馆|公园|医院|诊所|学校|小学|中学|大学"
+    "|商场|广场|超市|机场|车站|景区|寺"
+)
+_ZH_NAME_STOP = frozenset(
+    "的一家个了是在去到和跟住订约那这边旁附近推荐位间我你他她们也就还先再把被给让从离回来过"
+)
+
+
+# "Out Wed", "Back Sun", "Mum Dad": a day, a month or a relative is no part of a name.
+_CALENDAR_AND_KIN = frozenset(w.casefold() for w in _EN_NOT_NAMES_LIST if w[0].isupper()) | frozenset(
+    [
+        "mon",
+        "tue",
+        "tues",
+        "wed",
+        "thu",
+        "thur",
+        "thurs",
+        "fri",
+        "sat",
+        "sun",
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "mum",
+        "mom",
+        "dad",
+    ]
+)
+
+
+def proper_nouns(text: str) -> list[str]:
+    """Names of places, businesses and products as written: "Hotel Gran Feel Tennoji", "Tokyo
+    DisneySea" (two or more capitalized words; a sentence's first word only when it is no common
+    word), "巷子深火锅", "成都博物馆" (two to five characters before a kind of place)."""
+    nouns: list[str] = []
+    for match in _EN_PROPER.finditer(text):
+        words = match.group(0).rstrip(".'’-").split(" ")
+        if _SENTENCE_START.search(text[: match.start()]) and (
+            words[0].casefold() in _NOT_PROPER or words[0].endswith(("ing", "ed"))
+        ):
+            words = words[1:]
+        while words and words[0].casefold() in _NOT_PROPER:
+            words = words[1:]
+        if len(words) >= 2 and not any(w.casefold().rstrip(".") in _CALENDAR_AND_KIN for w in words):
+            nouns.append(" ".join(words))
+    if _HAN.search(text):
+        for match in _ZH_PLACE_KIND.finditer(text):
+            start = match.start()
+            while (
+                start > 0
+                and start > match.start() - 5
+                and _HAN.match(text[start - 1])
+                and text[start - 1] not in _ZH_NAME_STOP
+            ):
+                start -= 1
+            if match.start() - start >= 2:
+                nouns.append(text[start : match.end()])
+    return nouns
+
+
 # English words this summary saw used as a person's name (a capitalized word is strong only then).
 # Per summarize() call, so a summary never depends on what the process summarized before.
 _NAMES: ContextVar[set[str] | None] = ContextVar("savenow_compaction_names", default=None)
@@ -374,6 +533,25 @@ def _strong(value: str) -> bool:
         or value.count("-") >= 2
         or bool(_ZH_NAME.fullmatch(value))
         or bool(_EN_NAME_WORD.fullmatch(value) and value not in _EN_NOT_NAMES and value in _names_seen())
+        or _is_proper(value)
+    )
+
+
+_PROPER_SHAPE = re.compile(r"[A-Z][\w’'&.-]*(?: (?:(?:of|de|la|du|the) )?[A-Z][\w’'&.-]*)+")
+
+
+def _is_proper(value: str) -> bool:
+    """A name of a place, business or product (see :func:`proper_nouns`)."""
+    return bool(_PROPER_SHAPE.fullmatch(value)) or (
+        len(value) <= 9 and bool(_ZH_PLACE_KIND.search(value)) and bool(_HAN.fullmatch(value[0]))
+    )
+
+
+def _about_someone(text: str) -> bool:
+    """The sentence's subject, in its first words, is a person this chat named."""
+    head = " ".join(text.split()[:3])
+    return any(
+        name in head and re.search(rf"(?<![\w]){re.escape(name)}(?![a-z])", head) for name in _names_seen()
     )
 
 
@@ -387,12 +565,14 @@ def _kind(text: str, role: str, has_ids: bool) -> str | None:
         return "errors"
     if PREFERENCE.search(text) and role == "user":
         return "preferences"
-    if OPEN.search(text) and (has_ids or role == "user" or LEX.DEFERRAL.search(text)):
+    if OPEN.search(text) and (has_ids or role == "user" or DEFERRAL.search(text)):
         return "open"
     if DECISION.search(text):
         return "decisions"
     if PERSON.search(text) and (has_ids or role == "user" or _NAME.search(text)):
         return "people"
+    if role == "user" and _about_someone(text):
+        return "people"  # "Omar is vegetarian", "Sami gets carsick": what a named person is like
     if role == "user" and REQUEST.search(text):
         return "requests"
     if has_ids:
@@ -412,15 +592,48 @@ _NAME = re.compile(
 )
 
 
-def _noise(text: str, role: str, has_ids: bool) -> bool:
+# A question that offers a cause ("那是路由器转发没弄对？", "is it the DNS?"): a guess, not a request.
+_CAUSE_QUESTION = _words(
+    _EN("is it (?:the|a|because)|because of|due to|caused by"), "^(?:那|这)?是因为|^(?:那|这)是|难道"
+)
+# An interjection that opens a remark ("oh god it's 6:30", "no way, …我会疯的", "外面好冷啊"): chatter.
+_INTERJECTION_LEAD = re.compile(
+    r"^\W*(?:oh (?:god|no|man|boy|dear)|omg|wow|ugh|damn|yikes|jeez|no way|天哪|天啊|我去|妈呀|我的天|卧槽|唉|哎呀)(?![A-Za-z])"
+    "|^[^，,。!！?？]{0,8}(?:好冷|好热|好累|好困|好饿|好烦)啊",
+    re.IGNORECASE,
+)
+_LAUGH_LEAD = re.compile(
+    r"^\W*(?:ha(?:ha)*|he(?:he)+|lol|lmao|rofl|哈哈+|嘿嘿|呵呵|笑死|2333+)(?![A-Za-z])", re.IGNORECASE
+)
+
+
+def _hard_id(value: str) -> bool:
+    """An identifier that makes a sentence a fact on its own: not a name, not a bare count or time."""
+    return (
+        _strong(value)
+        and not _PLAIN_QUANTITY.match(value)
+        and not _EN_NAME_WORD.fullmatch(value)
+        and not _ZH_NAME.fullmatch(value)
+    )
+
+
+def _noise(text: str, role: str, has_ids: bool, ids: Sequence[str] = ()) -> bool:
     stripped = text.strip()
     if ACK.match(stripped):
         return True
-    if (LEX.CHITCHAT.search(stripped) or GREETING.search(stripped)) and not has_ids:
-        chitchat = LEX.CHITCHAT.search(stripped) or GREETING.search(stripped)
+    if _LAUGH_LEAD.match(stripped) and not any(_hard_id(v) for v in ids):
+        return True  # "Ha, Godzilla needs a holiday too", "哈哈 … 3 万张猫的照片": a joke, whatever it names
+    if (
+        _INTERJECTION_LEAD.match(stripped)
+        and not any(_hard_id(v) for v in ids)
+        and not _MARKED.search(stripped)
+    ):
+        return True
+    if (CHITCHAT.search(stripped) or GREETING.search(stripped)) and not has_ids:
+        chitchat = CHITCHAT.search(stripped) or GREETING.search(stripped)
         if len(stripped) < 60 or (chitchat is not None and chitchat.start() == 0):
             return True  # "哈哈…", "haha Tom just sent me a meme about …"
-    if is_question(stripped) and GUESS.search(stripped):
+    if is_question(stripped) and (GUESS.search(stripped) or _CAUSE_QUESTION.search(stripped)):
         return True  # a guess put as a question: later confirmed or dropped, never a fact yet
     if role == "user" and GUESS.search(stripped) and not DECISION.search(stripped):
         return True  # "probably just a loose cable": a theory, not a fact
@@ -428,7 +641,7 @@ def _noise(text: str, role: str, has_ids: bool) -> bool:
         return True
     if GUESS.search(stripped) and role == "assistant" and not DECISION.search(stripped):
         return True
-    if LEX.RULED_OUT.search(stripped) and not DECISION.search(stripped):
+    if RULED_OUT.search(stripped) and not DECISION.search(stripped):
         return True
     if (
         not has_ids
@@ -455,7 +668,7 @@ def _clip(text: str) -> str:
     if len(text) > SHORT_LINE_CHARS:
         clauses = [c.strip() for c in re.split(r"(?<=[，,;；:：])\s*|(?<=\.)\s+", text) if c.strip()]
         useful = [
-            c for c in clauses if _VALUE.search(c) or _INLINE.search(c) or identifiers(c) or _MARKED.search(c)
+            c for c in clauses if _values(c) or _INLINE.search(c) or identifiers(c) or _MARKED.search(c)
         ]
         if useful and len(useful) < len(clauses):
             text = " ".join(useful)
@@ -465,10 +678,16 @@ def _clip(text: str) -> str:
     return text[: cut if cut > MAX_LINE_CHARS // 2 else MAX_LINE_CHARS].rstrip(" ,，;；")
 
 
-def statements(messages: Sequence[SessionMessage], start_order: int) -> tuple[list[Line], dict[str, str]]:
-    """The candidate lines of ``messages`` and the files their tool calls touched."""
+Change = tuple[str, str, float]  # (key, setting as written, order): what a tool call set, and when
+
+
+def statements(
+    messages: Sequence[SessionMessage], start_order: int
+) -> tuple[list[Line], dict[str, str], list[Change]]:
+    """The candidate lines of ``messages``, the files their tool calls touched, and the settings they changed."""
     lines: list[Line] = []
     files: dict[str, str] = {}
+    changes: list[Change] = []
     order = start_order
     for message in messages:
         if message.role == "system":
@@ -482,7 +701,8 @@ def statements(messages: Sequence[SessionMessage], start_order: int) -> tuple[li
                     lines.append(Line("context", _clip(message.content), order, frozenset(ids), weight=0.3))
             continue
         if message.is_tool_call:
-            _tool_files(message.tool_name or "", message.tool_input or "", files)
+            for key, text in _tool_files(message.tool_name or "", message.tool_input or "", files):
+                changes.append((key, text, order + 0.5))
         if not message.content.strip():
             continue
         found_names = people_names(message.content)
@@ -491,13 +711,16 @@ def statements(messages: Sequence[SessionMessage], start_order: int) -> tuple[li
         for sentence in sentences(message.content):
             text = _clip(_GREETING_LEAD.sub("", sentence))
             ids = [v for v in message_ids if v in text]
-            if _noise(text, message.role, any(v not in names for v in ids)):
+            if _noise(text, message.role, any(v not in names for v in ids), ids):
                 continue  # a name alone does not make "haha Tom sent me a meme" a fact
             kind = _kind(text, message.role, bool(ids))
             if kind is None:
                 continue
             order += 1
-            lines.append(Line(kind, text, order, frozenset(ids)))
+            # A user's sentence with no marker of a request ("炖好了，馒头一直在厨房门口蹲着") is
+            # narration far more often than a request: it lands in requests, but is worth less.
+            plain = kind == "requests" and not REQUEST.search(text) and not ids
+            lines.append(Line(kind, text, order, frozenset(ids), weight=0.6 if plain else 1.0))
     if files:
         known = "\n".join(files)
         lines = [
@@ -505,13 +728,16 @@ def statements(messages: Sequence[SessionMessage], start_order: int) -> tuple[li
             for line in lines
             if not (line.weight < 1 and all(v in known or _PLAIN_QUANTITY.match(v) for v in line.ids))
         ]  # "wrote 331 bytes to ~/x.txt" says no more than the file list
-    return lines, _tidy_files(files)
+    return lines, _tidy_files(files), changes
 
 
 def _tidy_files(files: dict[str, str]) -> dict[str, str]:
     """Without folders and without a bare name a full path already names."""
     tidy: dict[str, str] = {}
     for path, how in files.items():
+        if how in (SET, _WRITTEN):
+            tidy[path] = "modified" if how == _WRITTEN else how
+            continue
         if "." not in path.rsplit("/", 1)[-1]:
             continue
         if "/" not in path and any(other.endswith("/" + path) for other in files):
@@ -528,24 +754,32 @@ _WRITES = re.compile(
 )
 
 
-def _tool_files(name: str, value: str, files: dict[str, str]) -> None:
+def _tool_files(name: str, value: str, files: dict[str, str]) -> list[tuple[str, str]]:
+    """Notes the files a tool call read or wrote; returns the settings its command line changed."""
     lowered = name.lower()
     if lowered in ("read_file", "read", "view", "cat"):
         _note_file(files, value.strip().splitlines()[0] if value.strip() else "", "read")
-        return
+        return []
     if lowered in ("write_file", "write", "edit", "edit_file", "apply_patch", "create_file"):
         _note_file(files, value.strip().splitlines()[0] if value.strip() else "", "modified")
-        return
+        return []
     if lowered in ("web_fetch", "fetch", "browse"):
-        return
+        return []
     command = value.splitlines()[0] if lowered not in ("bash", "shell", "exec", "sh") else value
+    changes = settings_changed(command)
+    for key, text in changes:
+        _note_setting(files, key, text)
+    for target in _REDIRECT_TARGET.findall(command):
+        if _looks_like_file(target):
+            files[target] = _WRITTEN  # written through tee or >: a file even without a suffix
     paths = [p.rstrip(".,:") for p in _PATH.findall(command)]
     paths = [p for p in paths if _looks_like_file(p)]
     if not paths:
-        return
+        return changes
     writes = _WRITES.search(command) is not None
     for index, path in enumerate(paths):
         _note_file(files, path, "modified" if writes and index == len(paths) - 1 else "read")
+    return changes
 
 
 _FILE_SUFFIX = re.compile(
@@ -566,11 +800,23 @@ def _looks_like_file(path: str) -> bool:
     return "." in tail or path.count("/") >= 2
 
 
+_REDIRECT_TARGET = re.compile(r"(?:\btee(?:\s+-a)?|(?<![0-9&2>])>>?)\s*([~/][^\s'\"`;|&<>()]+)")
+_WRITTEN = "modified!"  # a file the command surely wrote: kept by _tidy_files even without a suffix
+SET = "set"  # files[text] = SET: a setting a command changed (``concurrent = 6``), not a path
+
+
+def _note_setting(files: dict[str, str], key: str, text: str) -> None:
+    """A setting replaces an earlier one of the same key, and moves to the end (the newest)."""
+    for old in [t for t, how in files.items() if how == SET and setting_key(t) == key]:
+        del files[old]
+    files[text] = SET
+
+
 def _note_file(files: dict[str, str], path: str, how: str) -> None:
     path = path.strip().strip("'\"`")
     if not path or len(path) > 200 or " " in path:
         return
-    if files.get(path) != "modified":
+    if files.get(path) not in ("modified", _WRITTEN):
         files[path] = how
 
 
@@ -578,27 +824,56 @@ def _note_file(files: dict[str, str], path: str, how: str) -> None:
 
 
 _AFTER_MARKERS = ("instead of", "rather than", "而不是", "别用", "不再")
+# "not worth it / 不划算 / 不行": a judgement on a value (a setting, a time, a price), never on where things live
+_SOFT_MARKERS = _words(
+    _EN("not worth(?: it)?|no point|pointless|won't work|doesn't work for"),
+    "不行|没意义|没必要|不划算|不值得|行不通|不合适",
+)
+_PLACE = re.compile(r"/|@|^\d{1,3}(?:\.\d{1,3}){3}|^[\w-]+(?:\.[\w-]+)+$")
 
 
-def abandoned_values(lines: Sequence[Line]) -> dict[str, int]:
+def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
     """Values the chat dropped: value → the order of the line that dropped it.
 
     Within a clause (split at every comma): a value right before "作废 / 放弃 / 不做了 / dropped …"
     (or in the clause before, when the marker opens its own clause: "199减20太薄了，不做了"), a value
     after "instead of / 而不是", and before "改成 / → / switch to" a value of the same shape as the
-    one after it ("8080 改成 8443"; not "ROOT_URL 改成带端口的").
+    one after it ("8080 改成 8443"; not "ROOT_URL 改成带端口的"). A judgement ("03:30 不行",
+    "zstd-9 不划算") drops settings and times, never a path or a host. A value the line names
+    again after the marker stays ("每天 4 点没必要，改成每周日 4 点"). Across lines: a change of
+    the same value to something else ("from $89 to $95" … "from $89 to $99") drops the first
+    target, and a new value for a named thing drops the thing's older values (see
+    :func:`_superseded_by_subject`).
     """
-    dropped: dict[str, int] = {}
+    dropped: dict[str, float] = {}
+    targets: dict[str, str] = {}  # "from A to B": A → B, the latest
     for line in lines:
-        if not line.ids or (not ABANDON.search(line.text) and not CHANGE_TO.search(line.text)):
+        if not line.ids:
             continue
         values = sorted(line.ids, key=len, reverse=True)
 
         def ids_in(part: str, values: list[str] = values) -> list[str]:
             return [v for v in values if v in part]  # the line's own identifiers, no second regex pass
 
+        for source, target in (
+            _transitions(line.text, values) if ("from" in line.text.casefold() or "从" in line.text) else ()
+        ):
+            earlier = targets.get(source)
+            if earlier is not None and earlier != target and earlier not in line.text:
+                dropped.setdefault(earlier, line.order)
+            targets[source] = target
+        for compared in _COMPARED.finditer(line.text) if (" than " in line.text or "比" in line.text) else ():
+            other = compared.group("x") or compared.group("y") or ""
+            for value in ids_in(other):
+                if _hard_id(value) and not _PLACE.search(value) and value not in line.text[compared.end() :]:
+                    dropped.setdefault(value, line.order)  # "比 2 号那班 CA1406 便宜": the option not taken
+        if not ABANDON.search(line.text) and not CHANGE_TO.search(line.text):
+            continue
         clauses = [c for c in _CLAUSE.split(line.text) if c.strip()]
+        at = 0
         for index, clause in enumerate(clauses):
+            at = line.text.find(clause, at)
+            later = line.text[at + len(clause) :]
             old: list[str] = []
             abandon = ABANDON.search(clause)
             if abandon and abandon.group(0).lower() in _AFTER_MARKERS:
@@ -608,6 +883,9 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, int]:
                 rest = (clause[: abandon.start()] + clause[abandon.end() :]).strip()
                 if not old and index > 0 and len(rest) <= 6:  # "…，不做了": the marker is the whole clause
                     old = ids_in(clauses[index - 1])
+                if _SOFT_MARKERS.fullmatch(abandon.group(0)):
+                    old = [v for v in old if not _PLACE.search(v)]
+                old = [v for v in old if v not in later and v not in clause[abandon.end() :]]
             change = CHANGE_TO.search(clause)
             if change:
                 new = ids_in(clause[change.end() :])
@@ -619,7 +897,136 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, int]:
             for value in old:
                 if not _PLAIN_QUANTITY.match(value) or _has_unit(value) or len(re.sub(r"\D", "", value)) >= 3:
                     dropped.setdefault(value, line.order)
+    for value, order in _superseded_by_subject(lines).items():
+        dropped.setdefault(value, order)
     return dropped
+
+
+_ASSIGNED = re.compile(r"^(?P<key>[A-Za-z_][\w.-]*)\s?=\s?\S")
+
+
+def _reassigned(lines: Sequence[Line], changes: Sequence[Change]) -> dict[str, float]:
+    """``KEY=value`` settings a later line or command set again to another value: the earlier go
+    ("RCT_NEW_ARCH_ENABLED=0" in a message, then ``RCT_NEW_ARCH_ENABLED=1 pod install``)."""
+    events: list[tuple[float, str, str]] = [(order, key, text) for key, text, order in changes]
+    for line in lines:
+        for value in line.ids:
+            match = _ASSIGNED.match(value)
+            if match:
+                events.append((line.order, match.group("key").casefold(), value))
+    latest: dict[str, tuple[float, str]] = {}
+    for order, key, text in sorted(events, key=lambda e: e[0]):
+        latest[key] = (order, text)
+    dropped: dict[str, float] = {}
+    for order, key, text in events:
+        last_order, last_text = latest[key]
+        if order < last_order and _setting_value(text) != _setting_value(last_text):
+            dropped.setdefault(text, last_order)
+    return dropped
+
+
+def _setting_value(text: str) -> str:
+    return re.sub(r"\s+", "", text.split("=", 1)[-1]).casefold()
+
+
+# The option a choice is compared against, and so did not take: "cheaper than X", "比 X 便宜".
+_COMPARED = re.compile(
+    r"(?<![A-Za-z])(?:cheaper|better|faster|quicker|shorter|simpler|safer|nicer|closer) than (?P<x>[^,.;!?]{1,40})"
+    r"|比(?!较|如|例|赛|特|方|起|分|重|率)(?P<y>[^，。,；;！？]{1,20}?)(?:还|更)?(?:便宜|贵|快|好|省|划算|方便|近|稳|合适)",
+    re.IGNORECASE,
+)
+_FROM_TO = re.compile(
+    r"(?<![A-Za-z])from\s+(?P<a>.{1,40}?)\s+to\s+(?P<b>.{1,40})|从\s*(?P<c>.{1,30}?)\s*(?:改成|改为|改到|调到|提到|涨到|降到|到)\s*(?P<d>.{1,30})",
+    re.IGNORECASE,
+)
+
+
+def _transitions(text: str, values: list[str]) -> list[tuple[str, str]]:
+    """The "from A to B" / "从 A 改成 B" changes a line states, A and B both identifiers."""
+    found = []
+    for match in _FROM_TO.finditer(text):
+        source, target = match.group("a") or match.group("c"), match.group("b") or match.group("d")
+        a = next((v for v in values if source.strip().startswith(v) or source.strip() == v), None)
+        b = next((v for v in values if target.startswith(v)), None)
+        if a and b and a != b:
+            found.append((a, b))
+    return found
+
+
+_SET_VALUE = re.compile(
+    r"(?P<subject>(?:[A-Za-z][\w-]*\s+){1,3}?)(?:is now|are now|now|(?:bump|rais|increas|lower|reduc|cut|chang|mov|set)(?:e|ed|ing|s)?"
+    r"(?P<object>(?:\s+[\w-]+){0,3})\s+to)\s+(?P<value>\S.*)"
+    r"|(?P<zh>["
+    + HAN
+    + r"]{2,4})(?:改成|改为|改到|调到|提到|涨到|降到|减到|加到|升到|定为|设为)(?P<zvalue>.+)",
+    re.IGNORECASE,
+)
+_SET_HINT = re.compile(
+    r"now|bump|rais|increas|lower|reduc|cut|chang|mov|set|改成|改为|改到|调到|提到|涨到|降到|减到|加到|升到|定为|设为",
+    re.IGNORECASE,
+)
+_SUBJECT_STOP = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "it",
+        "this",
+        "that",
+        "total",
+        "our",
+        "my",
+        "your",
+        "their",
+        "its",
+        "let's",
+        "lets",
+        "we",
+        "i",
+        "so",
+        "and",
+        "then",
+    ]
+)
+
+
+def _superseded_by_subject(lines: Sequence[Line]) -> dict[str, int]:
+    """A new value for a named thing ("bump the total budget to 14,500", "预算提到 1.5 万")
+    drops the values of the same kind that earlier lines gave that thing ("budget … CAD 14,000")."""
+    dropped: dict[str, int] = {}
+    for index, line in enumerate(lines):
+        match = _SET_VALUE.search(line.text) if line.ids and _SET_HINT.search(line.text) else None
+        if not match:
+            continue
+        rest = (match.group("value") or match.group("zvalue") or "").strip()
+        new = [v for v in line.ids if rest.startswith(v) or rest.lstrip("~≈约").startswith(v)]
+        if not new or not re.search(r"\d", new[0]):
+            continue
+        if match.group("zh"):
+            subjects = [match.group("zh")[-2:]]
+        else:
+            words = f"{match.group('subject') or ''} {match.group('object') or ''}".casefold().split()
+            subjects = [w for w in words if w not in _SUBJECT_STOP and len(w) >= 4]
+        if not subjects:
+            continue
+        for earlier in lines[:index]:
+            if not any(subject in earlier.text.casefold() for subject in subjects):
+                continue
+            for value in earlier.ids:
+                if value not in line.text and _same_amount_kind(value, new[0]):
+                    dropped.setdefault(value, line.order)
+    return dropped
+
+
+_MONEY_MARK = re.compile(_CURRENCY_CODE + r"|[£$¥€]|yen|dollars?|euros?|円|元|块", re.IGNORECASE)
+
+
+def _same_amount_kind(a: str, b: str) -> bool:
+    """Two values of one kind once currency marks are set aside: 'CAD 14,000' and '14,500'."""
+    a_core, b_core = _MONEY_MARK.sub("", a).strip(), _MONEY_MARK.sub("", b).strip()
+    if not (re.fullmatch(r"[\d,.]+\s?\S{0,3}", a_core) and re.fullmatch(r"[\d,.]+\s?\S{0,3}", b_core)):
+        return False
+    return re.sub(r"\d+", "0", a_core) == re.sub(r"\d+", "0", b_core)
 
 
 _CLAUSE = re.compile(r"[，,、；;。!！?？]")
@@ -637,23 +1044,40 @@ def _has_unit(value: str) -> bool:
     return bool(re.search(r"\d\s?[^\d\s.,:]", value))
 
 
-def _strip_abandoned(lines: list[Line], dropped: dict[str, int]) -> list[Line]:
-    """Lines without the dropped values: a line naming one goes, unless it also names the new value."""
+def _mention(value: str) -> re.Pattern[str]:
+    """``value`` as a whole token: ``CACHE_TTL=30`` is not in ``CACHE_TTL=300``."""
+    head = r"(?<![A-Za-z0-9_.-])" if re.match(r"[A-Za-z0-9_]", value) else ""
+    tail = r"(?![A-Za-z0-9_])" if re.search(r"[A-Za-z0-9_]$", value) else ""
+    return re.compile(head + re.escape(value) + tail)
+
+
+def _strip_abandoned(
+    lines: list[Line], dropped: dict[str, float]
+) -> tuple[list[Line], list[tuple[str, int]]]:
+    """Lines without the dropped values: a line naming one goes, unless it also names the new value.
+
+    The other identifiers of a line that goes (the cron file next to the abandoned 03:30) are
+    returned with the line's order, for the identifier line.
+    """
+    loose: list[tuple[str, int]] = []
     if not dropped:
-        return lines
+        return lines, loose
     result = []
+    patterns = {v: _mention(v) for v in dropped}
     for line in lines:
-        hit = [v for v in dropped if v in line.text]
+        hit = [v for v in dropped if v in line.text and patterns[v].search(line.text)]
         if not hit:
             result.append(line)
             continue
-        remaining = [i for i in line.ids if not any(i in v or v in i for v in hit)]
+        remaining = [i for i in line.ids if not any(patterns[v].search(i) for v in hit)]
         if line.order >= min(dropped[v] for v in hit) and remaining:
             text = line.text
             for value in hit:
-                text = text.replace(value, "旧值/old")
+                text = patterns[value].sub("旧值/old", text)
             result.append(Line(line.section, text, line.order, frozenset(remaining)))
-    return result
+        else:
+            loose += [(v, line.order) for v in sorted(remaining) if not any(v in gone for gone in dropped)]
+    return result, loose
 
 
 # --------------------------------------------------------------------------- parse / render
@@ -694,7 +1118,10 @@ def parse_summary(text: str | None) -> ParsedSummary:
         if section == "files":
             how, _, rest = body.partition(": ")
             for path in _INLINE.findall(rest):
-                _note_file(parsed.files, path, "modified" if how.startswith("modified") else "read")
+                if how.startswith("set"):
+                    _note_setting(parsed.files, setting_key(path), path)
+                else:
+                    _note_file(parsed.files, path, "modified" if how.startswith("modified") else "read")
             continue
         order += 1
         ids = verbatim_ids(body)
@@ -715,12 +1142,15 @@ def _render(lines: list[Line], ids: list[str], files: dict[str, str], messages: 
         if section.key == "files":
             modified = [p for p, how in files.items() if how == "modified"]
             read = [p for p, how in files.items() if how == "read"]
-            if modified or read:
+            changed = [p for p, how in files.items() if how == SET]
+            if modified or read or changed:
                 out += ["", _heading(section)]
                 if modified:
                     out.append("- modified 修改: " + " · ".join(f"`{p}`" for p in modified))
                 if read:
                     out.append("- read 读取: " + " · ".join(f"`{p}`" for p in read))
+                if changed:
+                    out.append("- set 设置: " + " · ".join(f"`{p}`" for p in changed))
             continue
         body = [line for line in lines if line.section == section.key]
         if body:
@@ -740,7 +1170,7 @@ class OfflineSummarizer:
 
     name = "offline"
 
-    def __init__(self, ratio: float = 0.22, floor_tokens: int = 100) -> None:
+    def __init__(self, ratio: float = 0.23, floor_tokens: int = 100) -> None:
         self.ratio = ratio
         self.floor_tokens = floor_tokens
 
@@ -753,7 +1183,7 @@ class OfflineSummarizer:
 
     def _summarize(self, previous: str | None, removed: Sequence[SessionMessage], max_tokens: int) -> str:
         before = parse_summary(previous)
-        new_lines, new_files = statements(
+        new_lines, new_files, changes = statements(
             removed, start_order=len(before.lines) + 1000 * (before.messages + 1)
         )
         messages = before.messages + len(removed)
@@ -761,12 +1191,19 @@ class OfflineSummarizer:
         budget = min(max_tokens, max(self.floor_tokens, int(tokens * self.ratio)))
 
         lines = _dedupe([*before.lines, *new_lines])
+        old_settings = [(setting_key(t), t, 0.0) for t, how in before.files.items() if how == SET]
         dropped = abandoned_values(lines)
-        lines = _strip_abandoned(lines, dropped)
+        for value, at in _reassigned(lines, [*old_settings, *changes]).items():
+            dropped.setdefault(value, at)
+        lines, loose = _strip_abandoned(lines, dropped)
         files = dict(before.files)
         for path, how in new_files.items():
-            _note_file(files, path, how)
-        return _fit(lines, before.ids, files, dropped, messages, tokens, budget)
+            if how == SET:
+                _note_setting(files, setting_key(path), path)
+            else:
+                _note_file(files, path, how)
+        files = {path: how for path, how in files.items() if not (how == SET and path in dropped)}
+        return _fit(lines, before.ids, files, dropped, messages, tokens, budget, loose)
 
 
 def _dedupe(lines: list[Line]) -> list[Line]:
@@ -795,10 +1232,11 @@ def _fit(
     lines: list[Line],
     old_ids: list[str],
     files: dict[str, str],
-    dropped: dict[str, int],
+    dropped: dict[str, float],
     messages: int,
     tokens: int,
     budget: int,
+    loose: Sequence[tuple[str, int]] = (),
 ) -> str:
     """Drop the lines worth least per token (oldest first among equals) until the summary fits ``budget``.
 
@@ -815,7 +1253,7 @@ def _fit(
 
     def adopt(value: str, order: int) -> int:
         listed_before = order < 0  # on the previous summary's identifier line: listable then, listable now
-        if holders.get(value, 0) > 0 or value in orphans or value in files:
+        if holders.get(value, 0) > 0 or value in orphans or value in files or _home_form_listed(value, files):
             return 0
         if not listed_before and not _listable(value):
             return 0
@@ -827,6 +1265,8 @@ def _fit(
     cost = 40 + _files_cost(files) + sum(estimate_tokens(line.text) + 2 for line in lines)
     for value in old_ids:
         cost += adopt(value, -1)
+    for value, order in loose:
+        cost += adopt(value, order)
     victims = iter(sorted((x for x in lines if x.tier >= 2), key=lambda x: (_value(x), x.order)))
 
     def drop_lines(excess: int) -> bool:
@@ -882,7 +1322,7 @@ _KIND_WEIGHT = {
     "errors": 4,
     "preferences": 5,
     "people": 4,
-    "requests": 3,
+    "requests": 4,
     "context": 0,
 }
 
@@ -890,7 +1330,8 @@ _KIND_WEIGHT = {
 def _value(line: Line) -> float:
     """Worth per token: identifiers first, then the kind of statement (scaled by how much the
     line says, so a short "ok next." is worth little); short lines win over long ones."""
-    strong = sum(1 for v in line.ids if _strong(v))
+    # a bare time or count ("6 点", "20 GB") says less than an id, a path or a name
+    strong = sum(0.5 if _PLAIN_QUANTITY.match(v) else 1 for v in line.ids if _strong(v))
     said = min(1.0, _substance(line.text) / 40)
     worth = 3 * min(strong, 4) + (_KIND_WEIGHT.get(line.section, 0) + 1) * said
     return line.weight * worth / (estimate_tokens(line.text) + 8)
@@ -903,8 +1344,14 @@ def _listable(value: str) -> bool:
     """An identifier worth listing on its own: not a bare time, duration or small count."""
     if _PLAIN_QUANTITY.match(value):
         digits = re.sub(r"\D", "", value)
-        return len(digits) >= 5  # order numbers, phone numbers, chat ids
+        # order numbers, phone numbers, chat ids; "41,233" (a count, written for reading) is no id
+        return len(digits) >= 5 and "," not in value
     return _strong(value)
+
+
+def _home_form_listed(value: str, files: dict[str, str]) -> bool:
+    """``~/shop/price-list.md`` when the file list has ``/home/declan/shop/price-list.md``."""
+    return value.startswith("~/") and any(path.endswith(value[1:]) for path in files)
 
 
 def _files_cost(files: dict[str, str]) -> int:

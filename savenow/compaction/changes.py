@@ -1,0 +1,57 @@
+"""Settings a tool call changed, read from the command line (DESIGN §13: decisions with their final values).
+
+A person resuming the work needs the value a command *set*, and often the chat never says it in
+prose: ``sed -i 's/^concurrent = 8/concurrent = 6/' config.toml``, ``yarn add pkg@4.0.0-beta.2``,
+``FOO=1 make``. Each change is ``(key, text)``: the key says what was set (a later change of the same
+key replaces the earlier one), the text is the new setting as written.
+"""
+
+from __future__ import annotations
+
+import re
+
+# s/old/new/ with any one-character delimiter; \-escapes inside.
+_SED_SUBSTITUTION = re.compile(
+    r"(?<![\w-])s(?P<d>[/|#,@:!])(?P<old>(?:\\.|(?!(?P=d)).)*)(?P=d)(?P<new>(?:\\.|(?!(?P=d)).)*)(?P=d)"
+)
+_INSTALL = re.compile(
+    r"\b(?:(?:yarn|pnpm|bun)\s+add|npm\s+(?:i|install|add)|pip3?\s+install|uv\s+(?:add|pip\s+install)"
+    r"|poetry\s+add|cargo\s+add|go\s+get|gem\s+install|composer\s+require)\s+(?P<args>[^;&|\n]+)"
+)
+_PINNED = re.compile(r"^(?P<key>@?[\w./-]+?)(?:@|==|>=|~=)v?\d[\w.+-]*$")
+_ASSIGNMENT = re.compile(r"(?:^|(?<=[\s;&|(]))(?P<key>[A-Z][A-Z0-9_]{2,})=(?P<value>[^\s;&|'\"`*]+)")
+_SETTING = re.compile(r"^\s*(?P<key>[\w.\[\]-]{2,60}?)\s*(?:=|:)\s*\S")
+_UNESCAPE = re.compile(r"\\(.)")
+MAX_CHANGE_CHARS = 80
+
+
+def settings_changed(command: str) -> list[tuple[str, str]]:
+    """The settings a shell command line sets, in order: sed replacements that assign a key,
+    pinned package versions, and ``NAME=value`` environment assignments."""
+    changes: list[tuple[str, str]] = []
+    rest = command
+    for match in _SED_SUBSTITUTION.finditer(command):
+        new = _UNESCAPE.sub(r"\1", match.group("new")).strip()
+        setting = _SETTING.match(new)
+        if setting and len(new) <= MAX_CHANGE_CHARS and "&" not in new and not re.search(r"\\\d", new):
+            changes.append((setting.group("key").casefold(), new))
+        rest = rest.replace(match.group(0), " ")
+    for match in _INSTALL.finditer(rest):
+        for arg in match.group("args").split():
+            pinned = _PINNED.match(arg.strip("'\""))
+            if pinned and not arg.startswith("-"):
+                changes.append((pinned.group("key").casefold(), arg.strip("'\"")))
+    for match in _ASSIGNMENT.finditer(rest):
+        text = match.group(0)
+        if len(text) <= MAX_CHANGE_CHARS:
+            changes.append((match.group("key").casefold(), text))
+    return changes
+
+
+def setting_key(text: str) -> str:
+    """The key of a setting as rendered (``concurrent = 6`` → ``concurrent``; ``pkg@1.2`` → ``pkg``)."""
+    pinned = _PINNED.match(text)
+    if pinned:
+        return pinned.group("key").casefold()
+    setting = _SETTING.match(text)
+    return setting.group("key").casefold() if setting else text.casefold()
