@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ...models import MAX_ENTRIES, ChatMessage, Entry, ExtractionResult, MemorySection
 from ...vocabulary import NoteKind
@@ -12,7 +13,7 @@ from .notes import Note, find_notes
 from .placement import USER_RULE, USER_STANDING, Placement, local_topic, on_topic, place, topic_home
 from .rules import RESTATED_MIN_IDS, RESTATED_MIN_TERMS, RESTATED_TERM_SHARE, SEED_MIN
 from .statements import Statement, keywords, statements
-from .titles import TitleContext, note_title
+from .titles import TitleContext, heading_subject, note_title
 from .words import WORD, fact_terms
 
 
@@ -26,8 +27,11 @@ class HeuristicExtractor:
             return self._extract(messages, sections)
 
     def _extract(
-        self, messages: Sequence[ChatMessage], sections: Sequence[MemorySection]
+        self, messages: Sequence[ChatMessage], saved: Sequence[MemorySection]
     ) -> ExtractionResult:
+        # Placement judges a section by its subject and bullets, never by the kind label savenow
+        # wrote into its heading ("…: root cause and fix" is no topic word); titles map back at the end.
+        sections, real_titles = subject_views(saved)
         language = signals.conversation_language(m.text for m in messages if m.role == "user")
         scored = statements(messages)
         notes = find_notes(messages, scored)
@@ -58,9 +62,32 @@ class HeuristicExtractor:
         kept += skips[: MAX_ENTRIES - len(kept)]
         titles = TitleContext([m.text or "" for m in messages if m.role == "user"], texts)
         entries = [
-            _entry(note, placement, language, index, titles) for index, (note, placement) in enumerate(kept)
+            _entry(note, _real_title(placement, real_titles), language, index, titles)
+            for index, (note, placement) in enumerate(kept)
         ]
         return ExtractionResult(entries=entries)
+
+
+def subject_views(sections: Sequence[MemorySection]) -> tuple[list[MemorySection], dict[str, str]]:
+    """The sections with their headings' kind labels removed, and each view's title → the real one
+    (a subject two headings share keeps the label on the later heading, so titles map back one to one)."""
+    views: list[MemorySection] = []
+    real: dict[str, str] = {}
+    for section in sections:
+        subject = heading_subject(section.title)
+        if subject in real and real[subject] != section.title:
+            subject = section.title
+        real.setdefault(subject, section.title)
+        views.append(section if subject == section.title else replace(section, title=subject))
+    return views, real
+
+
+def _real_title(placement: Placement, real_titles: dict[str, str]) -> Placement:
+    view = placement.section_title
+    if view is None or real_titles.get(view, view) == view:
+        return placement
+    title = real_titles[view]
+    return replace(placement, section_title=title, reason=placement.reason.replace(f'"{view}"', f'"{title}"'))
 
 
 def _placement_kinds(note: Note, texts: Sequence[str], home: MemorySection | None) -> set[str]:

@@ -19,7 +19,7 @@ from ...text.stopwords import EN_TITLE_STOPWORDS, ZH_EDGE_HAN, ZH_FUNCTION_HAN, 
 from ...vocabulary import NoteKind
 from . import signals
 
-__all__ = ["TitleContext", "note_title"]
+__all__ = ["KIND_LABEL", "TitleContext", "heading_subject", "note_title"]
 
 TITLE_MAX = 40
 SECOND_TERM_MIN = 3.0  # a second subject term must recur in the chat (or open it), not appear once
@@ -39,6 +39,18 @@ _KIND = {
     "setup": {"en": "setup", "zh": "配置"},
     NoteKind.NOTE: {"en": "notes", "zh": "要点"},
 }
+
+
+_LABELS = sorted({label for labels in _KIND.values() for label in labels.values()}, key=len, reverse=True)
+# "Prepared statement: root cause and fix", "网关 token：根因与修复": the label savenow put after the subject.
+KIND_LABEL = re.compile(r"\s*[:：]\s*(?:" + "|".join(re.escape(label) for label in _LABELS) + r")\s*$", re.IGNORECASE)
+
+
+def heading_subject(title: str) -> str:
+    """A heading without the kind label savenow writes after its subject: what the section is about.
+    A heading that is only a label, or none, stays as it is."""
+    subject = KIND_LABEL.sub("", title)
+    return subject if subject.strip() else title
 
 
 class TitleContext:
