@@ -75,3 +75,52 @@ def test_a_note_on_the_section_subject_still_merges_under_its_real_heading() -> 
     )
     notes = [n for n in saved(extract(messages, [PREPARED])) if "prepare_threshold" in text_of(n)]
     assert notes and notes[0].action == "merge" and notes[0].merge_target_title == PREPARED.title
+
+
+MAILER = MemorySection(
+    "Paperless",
+    ("Runs on `doc-01` in docker, config in `/opt/paperless/docker-compose.env`.", "Consumption folder is `/srv/scans`."),
+)
+MAILER_ZH = MemorySection(
+    "Paperless 文档库",
+    ("跑在 `doc-01` 的 docker 里，配置在 `/opt/paperless/docker-compose.env`。", "扫描件放 `/srv/scans`。"),
+)
+
+
+def test_the_cause_and_fix_of_the_problem_the_chat_opened_on_merge_under_that_system_en() -> None:
+    messages = chat(
+        "u: paperless stopped sending mail notifications",
+        "a: What does the log say when it tries?",
+        "u: SMTPServerDisconnected: Connection unexpectedly closed",
+        "a: Root cause: `PAPERLESS_EMAIL_USE_SSL` is false while `PAPERLESS_EMAIL_PORT=465` expects implicit TLS.",
+        "a: Fix: set `PAPERLESS_EMAIL_USE_SSL=true` and restart the container.",
+        "u: that fixed it, mails arrive again",
+    )
+    notes = [n for n in saved(extract(messages, [MAILER])) if "paperless_email_use_ssl" in text_of(n)]
+    assert notes and notes[0].action == "merge" and notes[0].merge_target_title == "Paperless"
+
+
+def test_the_cause_and_fix_of_the_problem_the_chat_opened_on_merge_under_that_system_zh() -> None:
+    messages = chat(
+        "u: paperless 发不出邮件通知了",
+        "a: 日志里报什么？",
+        "u: SMTPServerDisconnected: Connection unexpectedly closed",
+        "a: 根因：`PAPERLESS_EMAIL_USE_SSL` 是 false，而 `PAPERLESS_EMAIL_PORT=465` 要求一连上就 TLS。",
+        "a: 修复：设 `PAPERLESS_EMAIL_USE_SSL=true`，然后重启容器。",
+        "u: 好了，邮件能收到了",
+    )
+    notes = [n for n in saved(extract(messages, [MAILER_ZH])) if "paperless_email_use_ssl" in text_of(n)]
+    assert notes and notes[0].action == "merge" and notes[0].merge_target_title == "Paperless 文档库"
+
+
+def test_a_cause_in_another_named_system_is_its_own_note() -> None:
+    messages = chat(
+        "u: paperless stopped sending mail notifications",
+        "a: What does the log say when it tries?",
+        "u: SMTPServerDisconnected: Connection unexpectedly closed",
+        "a: Root cause: Mailgun's sandbox domain `sandbox42.mailgun.org` only delivers to authorised recipients.",
+        "a: Fix: verify the recipient in Mailgun, or move to the `mg.example.org` domain.",
+        "u: that fixed it, mails arrive again",
+    )
+    notes = [n for n in saved(extract(messages, [MAILER])) if "mailgun" in text_of(n)]
+    assert notes and notes[0].action == "add"

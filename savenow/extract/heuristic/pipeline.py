@@ -10,7 +10,7 @@ from ...models import MAX_ENTRIES, ChatMessage, Entry, ExtractionResult, MemoryS
 from ...vocabulary import NoteKind
 from . import signals
 from .notes import Note, find_notes
-from .placement import USER_RULE, USER_STANDING, Placement, local_topic, on_topic, place, topic_home
+from .placement import OPENING_TOPIC, USER_RULE, USER_STANDING, Placement, local_topic, on_topic, opens_on, place, topic_home
 from .rules import RESTATED_MIN_IDS, RESTATED_MIN_TERMS, RESTATED_TERM_SHARE, SEED_MIN
 from .statements import Statement, keywords, statements
 from .titles import TitleContext, heading_subject, note_title
@@ -37,13 +37,14 @@ class HeuristicExtractor:
         notes = find_notes(messages, scored)
         texts = [m.text or "" for m in messages]
         home = topic_home(texts, sections)
+        opened = home is not None and opens_on([m.text or "" for m in messages if m.role == "user"], home)
         placed = [
             (
                 note,
                 place(
                     note.bullets(),
                     note.ids,
-                    _placement_kinds(note, texts, home),
+                    _placement_kinds(note, texts, home) | ({OPENING_TOPIC} if opened else set()),
                     note.seed.prior,
                     sections,
                     home,

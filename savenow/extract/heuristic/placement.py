@@ -37,6 +37,7 @@ from .signals import LEX
 MERGE_MIN = 2.0
 USER_RULE = "user_rule"  # pseudo-kind: the note holds a standing rule the user stated
 USER_STANDING = "user_standing"  # pseudo-kind: … a standing rule the user stated, whatever its topic
+OPENING_TOPIC = "opening_topic"  # pseudo-kind: the chat opened on the home section's subject
 SKIP_SIMILARITY = 0.6  # wording this close to an existing bullet is a duplicate on its own
 PRIOR_SIMILARITY = 0.25  # … or this close when the chat says it was saved before
 
@@ -261,6 +262,24 @@ def own_names(text: str, section: MemorySection) -> set[str]:
     return {name for name in names if name not in section_text}
 
 
+def opens_on(user_texts: Sequence[str], section: MemorySection, first: int = 2) -> bool:
+    """The user's first messages name the section's subject (a heading word): the problem the chat is about."""
+    opening = " ".join(user_texts[:first]).casefold()
+    return any(_mentions(opening, term) for term in _heading_words(section.title))
+
+
+_DOMAIN = re.compile(r"(?<![\w.-])[a-z0-9-]+(?:\.[a-z0-9-]+)+\.(?:com|org|net|dev|io|app|cloud|lan|local|home)(?![\w.-])")
+
+
+def _other_system(text: str, section: MemorySection) -> bool:
+    """The note names a product or host the section never does ("Cloudflare's proxy", "cdn.example.com"):
+    it is about that system, not the section's."""
+    names = {w.casefold() for w in _CAPITALIZED.findall(text) if not _WEEK_AND_MONTH.fullmatch(w)}
+    names |= set(_DOMAIN.findall(text.casefold()))
+    section_text = " ".join([section.title, *section.bullets]).casefold()
+    return any(name not in section_text for name in names if len(name) >= 3)
+
+
 def on_topic(note_text: str, own: set[int], texts: Sequence[str], home: MemorySection) -> bool:
     """The note shares a term with the chat's *other* messages that talk about the home section:
     a rule about the alerts the chat was routing, not a new subject raised at the end."""
@@ -289,6 +308,8 @@ def _belongs_home(text: str, note_ids: frozenset[str], kinds: set[str], home: Me
         return False
     if USER_RULE in kinds:
         return True  # a rule the user set while the chat is about this section's subject belongs to it
+    if OPENING_TOPIC in kinds and kinds & _EPISODE and not _other_system(text, home):
+        return True  # "vaultwarden 发不出邮件" … the cause and fix found are that system's
     if NoteKind.FUTURE in kinds and not kinds & _EPISODE and _PREFERENCE_SECTION.search(home.title):
         return True  # the chat is about a section of conventions, and this is one more convention
     folded = text.casefold()
