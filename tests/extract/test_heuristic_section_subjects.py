@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from savenow.extract.heuristic.pipeline import subject_views
 from savenow.extract.heuristic.titles import heading_subject
 from savenow.models import MemorySection
@@ -124,3 +126,37 @@ def test_a_cause_in_another_named_system_is_its_own_note() -> None:
     )
     notes = [n for n in saved(extract(messages, [MAILER])) if "mailgun" in text_of(n)]
     assert notes and notes[0].action == "add"
+
+
+@pytest.mark.parametrize(
+    "owner_lines",
+    [
+        ("u: also, the mail templates belong to Oksana, changes to them need her review",
+         "a: Noted: Oksana owns the mail templates; template changes need her review."),
+        ("u: 另外，邮件模板归 Oksana 管，模板改动要她 review",
+         "a: 记下了：邮件模板归 Oksana，改动要她 review。"),
+    ],
+    ids=["en", "zh"],
+)
+def test_an_owner_of_a_part_of_the_system_the_chat_is_about_merges_there(owner_lines: tuple[str, str]) -> None:
+    messages = chat(
+        "u: paperless stopped sending mail notifications",
+        "a: Root cause: `PAPERLESS_EMAIL_USE_SSL` is false while `PAPERLESS_EMAIL_PORT=465` expects implicit TLS.",
+        "a: Fix: set `PAPERLESS_EMAIL_USE_SSL=true` in `/opt/paperless/docker-compose.env` and restart it on doc-01.",
+        "u: that fixed it, mails arrive again",
+        *owner_lines,
+    )
+    notes = [n for n in saved(extract(messages, [MAILER])) if "oksana" in text_of(n)]
+    assert notes and notes[0].action == "merge" and notes[0].merge_target_title == "Paperless"
+
+
+def test_an_owner_goes_to_the_section_that_lists_people_when_there_is_one() -> None:
+    team = MemorySection("Team", ("Bob owns the `ledger-etl` pipeline.",))
+    messages = chat(
+        "u: paperless stopped sending mail notifications",
+        "a: Root cause: `PAPERLESS_EMAIL_USE_SSL` is false while `PAPERLESS_EMAIL_PORT=465` expects implicit TLS.",
+        "u: that fixed it. also, the mail templates belong to Oksana, changes to them need her review",
+        "a: Noted: Oksana owns the mail templates; template changes need her review.",
+    )
+    notes = [n for n in saved(extract(messages, [MAILER, team])) if "oksana" in text_of(n)]
+    assert notes and notes[0].merge_target_title == "Team"

@@ -10,7 +10,7 @@ from ...models import MAX_ENTRIES, ChatMessage, Entry, ExtractionResult, MemoryS
 from ...vocabulary import NoteKind
 from . import signals
 from .notes import Note, find_notes
-from .placement import OPENING_TOPIC, USER_RULE, USER_STANDING, Placement, local_topic, on_topic, opens_on, place, topic_home
+from .placement import OPENING_TOPIC, PEOPLE_SECTION, USER_RULE, USER_STANDING, Placement, lists_people, local_topic, on_topic, opens_on, place, topic_home
 from .rules import RESTATED_MIN_IDS, RESTATED_MIN_TERMS, RESTATED_TERM_SHARE, SEED_MIN
 from .statements import Statement, keywords, statements
 from .titles import TitleContext, heading_subject, note_title
@@ -38,13 +38,14 @@ class HeuristicExtractor:
         texts = [m.text or "" for m in messages]
         home = topic_home(texts, sections)
         opened = home is not None and opens_on([m.text or "" for m in messages if m.role == "user"], home)
+        context = ({OPENING_TOPIC} if opened else set()) | ({PEOPLE_SECTION} if lists_people(sections) else set())
         placed = [
             (
                 note,
                 place(
                     note.bullets(),
                     note.ids,
-                    _placement_kinds(note, texts, home) | ({OPENING_TOPIC} if opened else set()),
+                    _placement_kinds(note, texts, home) | context,
                     note.seed.prior,
                     sections,
                     home,

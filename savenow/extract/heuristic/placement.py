@@ -38,6 +38,7 @@ MERGE_MIN = 2.0
 USER_RULE = "user_rule"  # pseudo-kind: the note holds a standing rule the user stated
 USER_STANDING = "user_standing"  # pseudo-kind: … a standing rule the user stated, whatever its topic
 OPENING_TOPIC = "opening_topic"  # pseudo-kind: the chat opened on the home section's subject
+PEOPLE_SECTION = "people_section"  # pseudo-kind: today's file has a section that lists people
 SKIP_SIMILARITY = 0.6  # wording this close to an existing bullet is a duplicate on its own
 PRIOR_SIMILARITY = 0.25  # … or this close when the chat says it was saved before
 
@@ -262,6 +263,11 @@ def own_names(text: str, section: MemorySection) -> set[str]:
     return {name for name in names if name not in section_text}
 
 
+def lists_people(sections: Sequence[MemorySection]) -> bool:
+    """A section named for a team or its people, or whose bullets say who owns what."""
+    return any(_OWNER_SECTION.search(s.title) or _owner_bullets(s.bullets) for s in sections)
+
+
 def opens_on(user_texts: Sequence[str], section: MemorySection, first: int = 2) -> bool:
     """The user's first messages name the section's subject (a heading word): the problem the chat is about."""
     opening = " ".join(user_texts[:first]).casefold()
@@ -271,13 +277,14 @@ def opens_on(user_texts: Sequence[str], section: MemorySection, first: int = 2) 
 _DOMAIN = re.compile(r"(?<![\w.-])[a-z0-9-]+(?:\.[a-z0-9-]+)+\.(?:com|org|net|dev|io|app|cloud|lan|local|home)(?![\w.-])")
 
 
-def _other_system(text: str, section: MemorySection) -> bool:
+def _other_system(text: str, section: MemorySection, names: bool = True) -> bool:
     """The note names a product or host the section never does ("Cloudflare's proxy", "cdn.example.com"):
-    it is about that system, not the section's."""
-    names = {w.casefold() for w in _CAPITALIZED.findall(text) if not _WEEK_AND_MONTH.fullmatch(w)}
-    names |= set(_DOMAIN.findall(text.casefold()))
+    it is about that system, not the section's. ``names=False`` looks at hosts only."""
+    found = set(_DOMAIN.findall(text.casefold()))
+    if names:
+        found |= {w.casefold() for w in _CAPITALIZED.findall(text) if not _WEEK_AND_MONTH.fullmatch(w)}
     section_text = " ".join([section.title, *section.bullets]).casefold()
-    return any(name not in section_text for name in names if len(name) >= 3)
+    return any(name not in section_text for name in found if len(name) >= 3)
 
 
 def on_topic(note_text: str, own: set[int], texts: Sequence[str], home: MemorySection) -> bool:
@@ -304,6 +311,13 @@ def _topic_terms(folded: str) -> set[str]:
 def _belongs_home(text: str, note_ids: frozenset[str], kinds: set[str], home: MemorySection) -> bool:
     """A note of the home conversation merges there when it shares a term with the section
     (a heading word, an identifier, a name, a Chinese phrase) and is not about a person or a reply style."""
+    if (
+        NoteKind.OWNER in kinds
+        and OPENING_TOPIC in kinds
+        and not _other_system(text, home, names=False)  # the capitalized name is the owner's
+        and PEOPLE_SECTION not in kinds
+    ):
+        return True  # who owns a part of the system the chat is about, when no section lists people
     if kinds & {NoteKind.OWNER, NoteKind.PREFERENCE}:
         return False
     if USER_RULE in kinds:
