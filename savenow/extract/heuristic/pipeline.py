@@ -5,10 +5,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from datetime import date
 
 from ...models import MAX_ENTRIES, ChatMessage, Entry, ExtractionResult, MemorySection
 from ...vocabulary import NoteKind
 from . import signals
+from .form import message_date, tidy_bullet
 from .notes import Note, find_notes
 from .placement import OPENING_TOPIC, PEOPLE_SECTION, USER_RULE, USER_STANDING, Placement, lists_people, local_topic, on_topic, opens_on, place, topic_home
 from .rules import RESTATED_MIN_IDS, RESTATED_MIN_TERMS, RESTATED_TERM_SHARE, SEED_MIN
@@ -63,8 +65,9 @@ class HeuristicExtractor:
         )
         kept += skips[: MAX_ENTRIES - len(kept)]
         titles = TitleContext([m.text or "" for m in messages if m.role == "user"], texts)
+        days = [message_date(m.timestamp) for m in messages]
         entries = [
-            _entry(note, _real_title(placement, real_titles), language, index, titles)
+            _entry(note, _real_title(placement, real_titles), language, index, titles, days)
             for index, (note, placement) in enumerate(kept)
         ]
         return ExtractionResult(entries=entries)
@@ -178,9 +181,18 @@ def _unique_skips(placed: list[tuple[Note, Placement]]) -> list[tuple[Note, Plac
     return list(by_bullet.values())
 
 
-def _entry(note: Note, placement: Placement, language: str, index: int, titles: TitleContext) -> Entry:
+def _entry(
+    note: Note,
+    placement: Placement,
+    language: str,
+    index: int,
+    titles: TitleContext,
+    days: Sequence[date | None] = (),
+) -> Entry:
     chosen = note.bullets()
     bullets = [s.bullet for s in chosen]
+    if placement.action != "skip":  # a skip shows the saved wording or the chat's, as it was
+        bullets = _tidy(bullets, [_day(days, s.message) for s in chosen])
     title = placement.section_title if placement.action == "skip" and placement.section_title else None
     if title is None:
         kinds: set[str] = set().union(*(s.kinds for s in chosen))  # kinds, and "setup" for titles
@@ -204,6 +216,20 @@ def _entry(note: Note, placement: Placement, language: str, index: int, titles: 
         reason=placement.reason,
         candidate_index=index,
     )
+
+
+def _day(days: Sequence[date | None], message: int) -> date | None:
+    return days[message] if 0 <= message < len(days) else None
+
+
+def _tidy(bullets: list[str], days: list[date | None]) -> list[str]:
+    """The bullets as a note states them (:mod:`.form`), each once."""
+    result: list[str] = []
+    for bullet, day in zip(bullets, days, strict=True):
+        tidy = tidy_bullet(bullet, day)
+        if tidy and tidy not in result:
+            result.append(tidy)
+    return result
 
 
 _SETUP_ID = re.compile(r"/|\d{2,}|\.[a-z]{2,5}$")

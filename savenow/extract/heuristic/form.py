@@ -1,0 +1,110 @@
+"""A note's bullets in the form a person keeps: the fact on its own, not the chat line (DESIGN §7).
+
+Applied last, to the bullets an entry will show (scoring and grouping read the sentences as
+said). Three jobs, each general to how people and assistants talk, in English and Chinese:
+
+* **Lead-ins** — what opens a chat line but belongs to the conversation: an
+  acknowledgement, an apology, a discovery or "here it is" announcement before a colon
+  ("There it is:", "That's the rule:", "原因找到了：", "规则就是：", "抱歉，"). A label a
+  note would keep ("Fix:", "根因：") stays; "确认根因：" keeps only its label.
+* **Relative dates** — "yesterday", "昨天" become the date they meant (the message's own
+  date); week-level ones ("last week", "上周") that no single date can replace are dropped.
+* **Clipping** — never: a bullet is the whole sentence (:func:`statements` no longer cuts
+  with "…").
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta
+
+__all__ = ["message_date", "tidy_bullet"]
+
+# Announcements that open a line before its content; a colon, comma or dash ends them.
+_EN_LEAD = (
+    r"there it is|there we go|here it is|here's the thing|that's it|that's (?:the|your|our) "
+    r"(?:rule|cause|culprit|problem|issue|fix|one|answer|reason)|the rule is|make that the rule|found it"
+    r"|found the (?:cause|culprit|problem|issue|bug)|bingo|nailed it|odd|weird|interesting|aha|sorry|apologies"
+    r"|my bad|actually|anyway|in short|long story short|good catch|good news|as expected|makes sense"
+    r"|that explains it|that matches|you're right|right|so|well"
+)
+_ZH_LEAD = (
+    r"原因找到了|找到原因了|问题找到了|找到问题了|找到了|就是这个|那就对了|这就对了|这就是原因|规则就是|结论就是|规矩就是"
+    r"|抱歉|不好意思|对不起|小提醒|提醒一下|顺便记一下|顺便说一下|顺便|说实话|其实|果然|原来如此|你说得对|确实|懂了|搞定了?"
+    r"|我看了一下|我查了一下|我从[^，。：:]{0,16}看到的是"
+)
+_LEAD = re.compile(
+    rf"^\s*(?:(?:{_EN_LEAD})\s*(?:[:,—–]|\s-\s)|(?:{_ZH_LEAD})\s*[:：，,—])\s*",
+    re.IGNORECASE,
+)
+# "确认根因：" / "Confirmed root cause:" — the label is worth keeping, the chat's "confirmed" is not.
+_CONFIRMED_LABEL = re.compile(r"^\s*(?:确认|已确认)(根因|原因)\s*[:：]|^\s*confirmed (root cause|cause)\s*:", re.I)
+
+_DAY_WORDS = {
+    "today": 0, "tonight": 0, "this morning": 0, "yesterday": -1, "tomorrow": 1,
+    "今天": 0, "今晚": 0, "今早": 0, "昨天": -1, "昨晚": -1, "前天": -2, "明天": 1, "后天": 2,
+}  # fmt: skip
+_DAY = re.compile(
+    r"(?<![\w'])(?:today|tonight|this morning|yesterday|tomorrow)(?!['\w])|今天|今晚|今早|昨天|昨晚|前天|明天|后天",
+    re.IGNORECASE,
+)
+# Week-level words no single date replaces: dropped with the space or particle that joins them.
+_WEEK = re.compile(
+    r"(?<![\w'])(?:last|this|next) (?:week|month)(?!['\w])\s*|(?:上|这|本|下)(?:周|个?星期|个?月)(?![一二三四五六日天末])"
+)
+
+
+def message_date(timestamp: object) -> date | None:
+    """The calendar day of a message's timestamp (ISO text or epoch ms), if it has one."""
+    if isinstance(timestamp, (int, float)) and timestamp > 0:
+        return datetime.fromtimestamp(timestamp / 1000).date()
+    if isinstance(timestamp, str) and timestamp:
+        try:
+            return datetime.fromisoformat(timestamp.replace("Z", "+00:00")).date()
+        except ValueError:
+            return None
+    return None
+
+
+def tidy_bullet(text: str, day: date | None = None) -> str:
+    """``text`` without the chat's lead-ins, its relative dates resolved against ``day`` (or dropped)."""
+    bullet = text.strip()
+    for _ in range(3):
+        before = bullet
+        bullet = _LEAD.sub("", bullet)
+        bullet = _CONFIRMED_LABEL.sub(lambda m: _label(m), bullet)
+        if bullet == before:
+            break
+    bullet = _dates(bullet, day)
+    if not bullet:
+        return text.strip()
+    if bullet is not text and bullet[:1].isascii() and bullet[:1].islower() and text.strip()[:1].isupper():
+        bullet = bullet[:1].upper() + bullet[1:]  # the sentence now starts where the lead-in ended
+    return bullet
+
+
+def _label(match: re.Match[str]) -> str:
+    zh, en = match.group(1), match.group(2)
+    return f"{zh}：" if zh else f"{en[:1].upper()}{en[1:]}: "
+
+
+_EN_PREPOSITION = re.compile(r"(?:\b(?:on|since|until|till|by|from|before|after|of|for)\s+)$", re.I)
+
+
+def _day_text(match: re.Match[str], day: date, text: str) -> str:
+    """The date a day word meant; an English one reads "on 2026-05-14" where no preposition stands."""
+    resolved = (day + timedelta(days=_DAY_WORDS[match.group(0).casefold()])).isoformat()
+    if match.group(0)[:1].isascii() and not _EN_PREPOSITION.search(text[: match.start()]):
+        return f"on {resolved}"
+    return resolved
+
+
+def _dates(text: str, day: date | None) -> str:
+    if day is not None:
+        text = _DAY.sub(lambda m: _day_text(m, day, text), text)
+        # "2026-05-14 换了" reads better with a space before Chinese text after a date
+        text = re.sub(r"(\d{4}-\d{2}-\d{2})(?=[^\W\d_])", r"\1 ", text)
+    text, dropped = _WEEK.subn("", text)
+    if dropped:
+        text = re.sub(r"\s+([,.;:!?，。；：！？])", r"\1", text)  # "etl-pipeline ." once the week word is gone
+    return " ".join(text.split()) if not re.search(r"[\u3000-\u9fff]", text) else text.strip()

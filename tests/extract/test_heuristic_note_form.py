@@ -1,0 +1,84 @@
+"""Bullets that state the fact on their own (issue 12): no lead-ins, no relative dates, never "…"."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from savenow.extract.heuristic.form import message_date, tidy_bullet
+from savenow.extract.heuristic.statements import _clip
+from savenow.models import ChatMessage
+from tests.extract.support import extract, saved
+
+DAY = date(2026, 5, 15)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("There it is: the `location /upload` block sets its own limit.", "The `location /upload` block sets its own limit."),
+        ("That's the rule: originals are only deleted on the nas.", "Originals are only deleted on the nas."),
+        ("Make that the rule: no force-unlock before the run is finished.", "No force-unlock before the run is finished."),
+        ("Actually, kids' events go on the Kids calendar.", "Kids' events go on the Kids calendar."),
+        ("Sorry, the port is 8443, not 8080.", "The port is 8443, not 8080."),
+        ("原因找到了：ollama 默认只监听 `127.0.0.1:11434`。", "ollama 默认只监听 `127.0.0.1:11434`。"),
+        ("规则就是：每个进程只建一次 engine。", "每个进程只建一次 engine。"),
+        ("那就对了：`SMTP_PORT=465` 要配 `force_tls`。", "`SMTP_PORT=465` 要配 `force_tls`。"),
+        ("抱歉，端口是 8443，不是 8080。", "端口是 8443，不是 8080。"),
+        ("确认根因：465 端口配了 starttls。", "根因：465 端口配了 starttls。"),
+    ],
+)
+def test_chat_lead_ins_are_dropped_in_both_languages(said: str, kept: str) -> None:
+    assert tidy_bullet(said, DAY) == kept
+
+
+@pytest.mark.parametrize(
+    "label", ["Fix: raise `client_max_body_size` to 200m.", "根因：`static/covers/` 前缀没有匿名策略。", "Rule: deploys only on weekdays."]
+)
+def test_labels_a_note_keeps_stay(label: str) -> None:
+    assert tidy_bullet(label, DAY) == label
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("The router was replaced yesterday, new IP 10.0.0.1.", "The router was replaced on 2026-05-14, new IP 10.0.0.1."),
+        ("Renewal is due since tomorrow.", "Renewal is due since 2026-05-16."),
+        ("昨天换了新路由器，IP 是 10.0.0.1。", "2026-05-14 换了新路由器，IP 是 10.0.0.1。"),
+        ("Kenji 上周接手了 etl-pipeline。", "Kenji 接手了 etl-pipeline。"),
+        ("Kenji took over etl-pipeline last week.", "Kenji took over etl-pipeline."),
+    ],
+)
+def test_relative_dates_are_resolved_or_dropped(said: str, kept: str) -> None:
+    assert tidy_bullet(said, DAY) == kept
+
+
+def test_without_a_date_day_words_stay_and_week_words_go() -> None:
+    assert tidy_bullet("Kenji 上周接手了 etl-pipeline，昨天开始值班。") == "Kenji 接手了 etl-pipeline，昨天开始值班。"
+    assert message_date("2026-05-15T23:10:00Z") == DAY and message_date(None) is None
+
+
+def test_a_long_bullet_is_never_cut_with_an_ellipsis() -> None:
+    one_clause = "x" * 400
+    assert _clip(one_clause) == one_clause
+    clauses = "; ".join(f"step {n} runs `job-{n}` on host-{n}" for n in range(20))
+    clipped = _clip(clauses)
+    assert "…" not in clipped and clauses.startswith(clipped) and len(clipped) <= 320
+
+
+def test_extracted_bullets_carry_no_lead_in_and_no_relative_date() -> None:
+    messages = [
+        ChatMessage("user", "uploads over 30 MB fail with 413 on files.example.org", "2026-05-15T09:00:00Z"),
+        ChatMessage(
+            "assistant",
+            "There it is: the `location /upload` block in files.conf sets `client_max_body_size 20m`, overriding the server's 50m.",
+            "2026-05-15T09:01:00Z",
+        ),
+        ChatMessage("assistant", "Fix: raise `client_max_body_size` to 200m in `location /upload` and reload nginx.", "2026-05-15T09:02:00Z"),
+        ChatMessage("user", "works now. and yesterday I moved files.example.org to edge-2, for the notes", "2026-05-15T09:03:00Z"),
+        ChatMessage("assistant", "Noted: files.example.org moved to edge-2 yesterday.", "2026-05-15T09:04:00Z"),
+    ]
+    bullets = [b for e in saved(extract(messages)) for b in e.bullets]
+    assert bullets and not any(b.startswith("There it is") for b in bullets)
+    assert not any("yesterday" in b for b in bullets)
