@@ -43,10 +43,13 @@ _EN_FILLER = (
 _ZH_FILLER = (
     r"好的?|好吧|收到|明白了?|了解了?|嗯+|哦|噢|对的?|行|可以|没问题|抱歉|不好意思|对不起|谢谢|奇怪|有意思|果然"
     r"|原因找到了|找到原因了|找到了|找到问题了|问题找到了|就是这个|那就对了|这就对了|这就是原因|规则就是|结论就是"
-    r"|小提醒|提醒一下|顺便说一下|顺便|另外|话说|其实|说实话|我看了一下|我查了一下|你说得对|确实|懂了|原来如此|搞定了?"
+    r"|小提醒|提醒一下|顺便记一下|顺便说一下|顺便|另外|话说|其实|说实话|我看了一下|我查了一下|你说得对|确实|懂了|原来如此|搞定了?"
 )
+# A filler word is followed by a pause (a comma, a colon, a dash); a filler phrase of three
+# Chinese characters or more ("顺便记一下", "原因找到了") is filler however it goes on.
 FILLER = re.compile(
-    rf"^\s*(?:(?:{_EN_FILLER})(?![\w'])|(?:{_ZH_FILLER}))\s*[,，.。!！:：;；—\-–~]*(?:\s|$|(?=[^\x00-\x7f]))",
+    rf"^\s*(?:(?:{_EN_FILLER})(?![\w'])|(?:{_ZH_FILLER}))\s*(?:[,，.。!！:：;；—–~]|\s-\s|$)"
+    rf"|^\s*(?:{'|'.join(w for w in _ZH_FILLER.split('|') if len(w) >= 3 and w.isalpha())})",
     re.IGNORECASE,
 )
 _EN_PRONOUN = re.compile(

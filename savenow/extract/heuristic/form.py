@@ -34,7 +34,7 @@ _ZH_LEAD = (
     r"|我看了一下|我查了一下|我从[^，。：:]{0,16}看到的是"
 )
 _LEAD = re.compile(
-    rf"^\s*(?:(?:{_EN_LEAD})\s*(?:[:,—–]|\s-\s)|(?:{_ZH_LEAD})\s*[:：，,—])\s*",
+    rf"^\s*(?:(?:{_EN_LEAD})\s*(?:[:,—–]|\s-\s)|(?:{_ZH_LEAD})\s*[:：，,—]|(?:顺便|另外)?(?:记一下|提醒一下)\s)\s*",
     re.IGNORECASE,
 )
 # "确认根因：" / "Confirmed root cause:" — the label is worth keeping, the chat's "confirmed" is not.
