@@ -82,3 +82,29 @@ def test_extracted_bullets_carry_no_lead_in_and_no_relative_date() -> None:
     bullets = [b for e in saved(extract(messages)) for b in e.bullets]
     assert bullets and not any(b.startswith("There it is") for b in bullets)
     assert not any("yesterday" in b for b in bullets)
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("你最近 emoji 有点多, 以后回复里别用 emoji 了, 看着很乱", "以后回复里别用 emoji 了。"),
+        ("以后排查问题你先给结论，再给命令，别一上来一大段分析，手机上看太累了", "以后排查问题先给结论，再给命令，别一上来一大段分析。"),
+        ("以后推荐菜谱或者帮我点外卖，别推带香菜的", "以后推荐菜谱或者点外卖，别推带香菜的"),
+        ("密码一律私聊发给你，不在群里回复。", "密码一律私聊发，不在群里回复。"),
+        ("Never book anything on Sunday mornings. that's church and then brunch with my mom", "Never book anything on Sunday mornings."),
+    ],
+)
+def test_asides_and_addressing_the_assistant_give_way_to_the_fact(said: str, kept: str) -> None:
+    assert tidy_bullet(said, DAY) == kept
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [
+        "Rota is Dana → Femi → Ines → me, then repeat.",
+        "When you pull CI logs for me, from now on only show the failing step, last 30 lines max.",
+        "控制台 https://nas-02.lan:9001，我老记不住的是 S3 API 在 9000。",
+    ],
+)
+def test_a_clause_with_a_value_or_a_rule_is_never_an_aside(fact: str) -> None:
+    assert tidy_bullet(fact, DAY) == fact

@@ -9,6 +9,10 @@ said). Three jobs, each general to how people and assistants talk, in English an
   note would keep ("Fix:", "根因：") stays; "确认根因：" keeps only its label.
 * **Relative dates** — "yesterday", "昨天" become the date they meant (the message's own
   date); week-level ones ("last week", "上周") that no single date can replace are dropped.
+* **Asides** — a clause around the fact that only comments on it ("你最近 emoji 有点多",
+  "看着很乱", "that's church and then brunch with my mom") goes when the fact stands without
+  it: no value, no rule marker, and a comment word or a first person in it. Addressing the
+  assistant ("以后你先给结论", "帮我", "发给你") becomes the rule itself ("以后先给结论").
 * **Clipping** — never: a bullet is the whole sentence (:func:`statements` no longer cuts
   with "…").
 """
@@ -76,6 +80,7 @@ def tidy_bullet(text: str, day: date | None = None) -> str:
         if bullet == before:
             break
     bullet = _dates(bullet, day)
+    bullet = _without_asides(_ADDRESS.sub(_unaddress, bullet))
     if not bullet:
         return text.strip()
     if bullet is not text and bullet[:1].isascii() and bullet[:1].islower() and text.strip()[:1].isupper():
@@ -86,6 +91,52 @@ def tidy_bullet(text: str, day: date | None = None) -> str:
 def _label(match: re.Match[str]) -> str:
     zh, en = match.group(1), match.group(2)
     return f"{zh}：" if zh else f"{en[:1].upper()}{en[1:]}: "
+
+
+# The assistant addressed inside a rule: "以后你先…", "你帮我…", "帮我…", "发给你" / "发你".
+_ADDRESS = re.compile(r"(?<=以后)你(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])你(?=先|直接|都|别|不要|再)|(?:你)?帮我(?=[\u4e00-\u9fff])|(?<=发)给?你(?=[，。,；;]|$)")
+
+
+def _unaddress(match: re.Match[str]) -> str:
+    return ""
+
+
+_CLAUSE = re.compile(r"(?<=[，,])\s*|(?<=[.!?。！？])\s+")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_VALUE = re.compile(r"\d|`|[A-Za-z]+[_./:-][A-Za-z0-9]|@\w")
+_RULE_MARK = re.compile(
+    r"以后|今后|别|不要|必须|一律|统一|只|不再|禁止|默认|always|never|only|must|don't|do not|from now on|no\b", re.I
+)
+_COMMENT = re.compile(
+    r"有点[多少乱烦]|太[\u4e00-\u9fff]{0,4}了|看着|哈哈|老记不住|累死|烦死|我觉得"
+    r"|(?<![\w'])(?:i|me|my|mine)(?![\w'])|\b(?:lol|haha)\b",
+    re.IGNORECASE,
+)
+
+
+def _aside(clause: str) -> bool:
+    return bool(_COMMENT.search(clause)) and not _VALUE.search(clause) and not _RULE_MARK.search(clause)
+
+
+def _without_asides(text: str) -> str:
+    """The bullet without leading or trailing clauses that only comment on the fact."""
+    chinese = re.search(r"[\u4e00-\u9fff]", text) is not None
+    splitter = _CLAUSE if chinese else _SENTENCE  # an English comma joins too much to cut at
+    cuts = [0, *(m.end() for m in splitter.finditer(text) if 0 < m.end() < len(text)), len(text)]
+    clauses = [text[a:b] for a, b in zip(cuts, cuts[1:]) if text[a:b].strip()]
+    if len(clauses) < 2:
+        return text
+    first, last = 0, len(clauses)
+    while chinese and last - first > 1 and _aside(clauses[first]):
+        first += 1
+    while last - first > 1 and _aside(clauses[last - 1]):
+        last -= 1
+    if (first, last) == (0, len(clauses)):
+        return text
+    kept = re.sub(r"[，,;；\s]+$", "", "".join(clauses[first:last]).strip())
+    if re.search(r"[\u4e00-\u9fff]$", kept):
+        kept += "。"
+    return kept
 
 
 _EN_PREPOSITION = re.compile(r"(?:\b(?:on|since|until|till|by|from|before|after|of|for)\s+)$", re.I)
