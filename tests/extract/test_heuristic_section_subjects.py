@@ -160,3 +160,26 @@ def test_an_owner_goes_to_the_section_that_lists_people_when_there_is_one() -> N
     )
     notes = [n for n in saved(extract(messages, [MAILER, team])) if "oksana" in text_of(n)]
     assert notes and notes[0].merge_target_title == "Team"
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        (
+            "u: morning. paperless is stuck, the consumer won't pick up files. can I just delete the lock file?",
+            "a: Only once no consumer runs: check `docker compose ps` first, then remove `/srv/scans/.lock`.",
+            "u: done, it picks them up again. make that the rule: never delete the consumer lock file while a consumer still runs",
+            "a: Noted: never delete the consumer lock file while a consumer still runs.",
+        ),
+        (
+            "u: paperless 卡住了，consumer 不处理文件，能直接删 lock 文件吗",
+            "a: 先确认没有 consumer 在跑：`docker compose ps`，再删 `/srv/scans/.lock`。",
+            "u: 好了，恢复了。以后定个规矩：consumer 还在跑的时候绝不删 lock 文件",
+            "a: 记下了：consumer 还在跑时绝不删 lock 文件。",
+        ),
+    ],
+    ids=["en", "zh"],
+)
+def test_a_rule_about_what_the_chat_opened_with_merges_under_that_system(lines: tuple[str, ...]) -> None:
+    notes = [n for n in saved(extract(chat(*lines), [MAILER])) if "lock" in text_of(n)]
+    assert notes and notes[0].action == "merge" and notes[0].merge_target_title == "Paperless"

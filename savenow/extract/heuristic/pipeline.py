@@ -12,7 +12,7 @@ from ...vocabulary import NoteKind
 from . import signals
 from .form import message_date, tidy_bullet
 from .notes import Note, find_notes
-from .placement import OPENING_TOPIC, PEOPLE_SECTION, USER_RULE, USER_STANDING, Placement, lists_people, local_topic, on_topic, opens_on, place, topic_home
+from .placement import OPENING_SUBJECT, OPENING_TOPIC, PEOPLE_SECTION, USER_RULE, USER_STANDING, Placement, about_opening, lists_people, local_topic, on_topic, opens_on, place, topic_home
 from .rules import RESTATED_MIN_IDS, RESTATED_MIN_TERMS, RESTATED_TERM_SHARE, SEED_MIN
 from .statements import Statement, keywords, statements
 from .titles import TitleContext, heading_subject, note_title
@@ -39,7 +39,8 @@ class HeuristicExtractor:
         notes = find_notes(messages, scored)
         texts = [m.text or "" for m in messages]
         home = topic_home(texts, sections)
-        opened = home is not None and opens_on([m.text or "" for m in messages if m.role == "user"], home)
+        user_texts = [m.text or "" for m in messages if m.role == "user"]
+        opened = home is not None and opens_on(user_texts, home)
         context = ({OPENING_TOPIC} if opened else set()) | ({PEOPLE_SECTION} if lists_people(sections) else set())
         placed = [
             (
@@ -47,7 +48,13 @@ class HeuristicExtractor:
                 place(
                     note.bullets(),
                     note.ids,
-                    _placement_kinds(note, texts, home) | context,
+                    _placement_kinds(note, texts, home)
+                    | context
+                    | (
+                        {OPENING_SUBJECT}
+                        if opened and about_opening(" ".join(m.bullet for m in note.members), user_texts)
+                        else set()
+                    ),
                     note.seed.prior,
                     sections,
                     home,

@@ -38,6 +38,7 @@ MERGE_MIN = 2.0
 USER_RULE = "user_rule"  # pseudo-kind: the note holds a standing rule the user stated
 USER_STANDING = "user_standing"  # pseudo-kind: … a standing rule the user stated, whatever its topic
 OPENING_TOPIC = "opening_topic"  # pseudo-kind: the chat opened on the home section's subject
+OPENING_SUBJECT = "opening_subject"  # pseudo-kind: the note is about what the chat opened with
 PEOPLE_SECTION = "people_section"  # pseudo-kind: today's file has a section that lists people
 SKIP_SIMILARITY = 0.6  # wording this close to an existing bullet is a duplicate on its own
 PRIOR_SIMILARITY = 0.25  # … or this close when the chat says it was saved before
@@ -282,9 +283,19 @@ def _other_system(text: str, section: MemorySection, names: bool = True) -> bool
     it is about that system, not the section's. ``names=False`` looks at hosts only."""
     found = set(_DOMAIN.findall(text.casefold()))
     if names:
-        found |= {w.casefold() for w in _CAPITALIZED.findall(text) if not _WEEK_AND_MONTH.fullmatch(w)}
+        found |= {
+            w.casefold()
+            for w in _CAPITALIZED.findall(text)
+            if not _WEEK_AND_MONTH.fullmatch(w) and re.match(r"[A-Z][a-z]{2}", w)  # a name, not an acronym
+        }
     section_text = " ".join([section.title, *section.bullets]).casefold()
     return any(name not in section_text for name in found if len(name) >= 3)
+
+
+def about_opening(note_text: str, user_texts: Sequence[str], first: int = 3) -> bool:
+    """The note names a term of the problem the user opened the chat with (an identifier, a word)."""
+    opening = " ".join(user_texts[:first]).casefold()
+    return bool(_topic_terms(note_text.casefold()) & _topic_terms(opening))
 
 
 def on_topic(note_text: str, own: set[int], texts: Sequence[str], home: MemorySection) -> bool:
@@ -324,6 +335,8 @@ def _belongs_home(text: str, note_ids: frozenset[str], kinds: set[str], home: Me
         return True  # a rule the user set while the chat is about this section's subject belongs to it
     if OPENING_TOPIC in kinds and kinds & _EPISODE and not _other_system(text, home):
         return True  # "vaultwarden 发不出邮件" … the cause and fix found are that system's
+    if OPENING_TOPIC in kinds and OPENING_SUBJECT in kinds and not _other_system(text, home):
+        return True  # "terraform is stuck … can I force-unlock it" … a rule on force-unlock is Terraform's
     if NoteKind.FUTURE in kinds and not kinds & _EPISODE and _PREFERENCE_SECTION.search(home.title):
         return True  # the chat is about a section of conventions, and this is one more convention
     folded = text.casefold()
