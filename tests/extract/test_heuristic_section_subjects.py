@@ -183,3 +183,15 @@ def test_an_owner_goes_to_the_section_that_lists_people_when_there_is_one() -> N
 def test_a_rule_about_what_the_chat_opened_with_merges_under_that_system(lines: tuple[str, ...]) -> None:
     notes = [n for n in saved(extract(chat(*lines), [MAILER])) if "lock" in text_of(n)]
     assert notes and notes[0].action == "merge" and notes[0].merge_target_title == "Paperless"
+
+
+def test_a_short_lower_case_label_is_no_system_of_its_own_zh() -> None:
+    messages = chat(
+        "u: paperless 在 doc-01 上的回收站保留多久合适？`/opt/paperless/docker-compose.env` 里还没设",
+        "a: 可以按环境分：prod 长一点，其他短一点。",
+        "u: 就这么定：prod 的回收站留 30 天，其他一律 7 天",
+        "a: 好的：prod 回收站 30 天，其他环境一律 7 天。",
+    )
+    notes = [n for n in saved(extract(messages, [MAILER_ZH])) if "30" in text_of(n)]
+    assert notes and notes[0].action == "merge" and notes[0].merge_target_title == "Paperless 文档库"
+    assert not any(b.startswith("就这么定") for b in notes[0].bullets)

@@ -258,7 +258,8 @@ def own_names(text: str, section: MemorySection) -> set[str]:
     an English sentence ("a Healthchecks heartbeat"), a Latin word inside a Chinese one ("用 launchd")."""
     names = set(identifiers(text))
     if has_cjk(text):
-        names |= {w.casefold() for w in _LATIN_IN_CJK.findall(text)}
+        # a short lower-case word ("prod", "env") is a label of the system, not another system
+        names |= {w.casefold() for w in _LATIN_IN_CJK.findall(text) if len(w) >= 5 or not w.islower()}
     names |= {w.casefold() for w in _CAPITALIZED.findall(text) if not _WEEK_AND_MONTH.fullmatch(w)}
     section_text = " ".join([section.title, *section.bullets]).casefold()
     return {name for name in names if name not in section_text}
