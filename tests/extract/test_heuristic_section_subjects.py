@@ -195,3 +195,51 @@ def test_a_short_lower_case_label_is_no_system_of_its_own_zh() -> None:
     notes = [n for n in saved(extract(messages, [MAILER_ZH])) if "30" in text_of(n)]
     assert notes and notes[0].action == "merge" and notes[0].merge_target_title == "Paperless 文档库"
     assert not any(b.startswith("就这么定") for b in notes[0].bullets)
+
+
+CAR_ZH = MemorySection("车", ("2021 款 Mazda CX-5；保养去永达，服务顾问王师傅。",))
+HOUSE_ZH = MemorySection("家务", ("家里的提醒统一发到「家务」topic。",))
+BAND = MemorySection("Band", ("Rehearsals at Kellerhaus studio, Marta books the room.",))
+HOUSE = MemorySection("Household", ("Bins go out on Tuesday night.",))
+
+
+def test_a_note_opening_on_someone_a_section_names_merges_there_zh() -> None:
+    messages = chat(
+        "u: 今天去做保养了",
+        "a: 顺利吗？",
+        "u: 王师傅说我们用的是全合成 0W-20，10,000 km 或者 12 个月换一次，记一下",
+        "a: 记下了：王师傅建议全合成 0W-20，每 10,000 km 或 12 个月换一次，以先到者为准。",
+    )
+    notes = [n for n in saved(extract(messages, [HOUSE_ZH, CAR_ZH])) if "0w-20" in text_of(n)]
+    assert notes and notes[0].action == "merge" and notes[0].merge_target_title == "车"
+
+
+def test_a_note_opening_on_someone_a_section_names_merges_there_en() -> None:
+    messages = chat(
+        "u: quick one for the notes",
+        "u: Marta says the Kellerhaus room is now room 4 and costs 25 EUR per hour, for the record",
+        "a: Noted: Marta says the rehearsal room is now room 4, 25 EUR per hour.",
+    )
+    notes = [n for n in saved(extract(messages, [HOUSE, BAND])) if "room 4" in text_of(n)]
+    assert notes and notes[0].action == "merge" and notes[0].merge_target_title == "Band"
+
+
+def test_of_two_fitting_sections_the_one_whose_bullets_share_identifiers_wins() -> None:
+    proxy = MemorySection("Reverse proxy", ("Caddy on `edge-1` serves every site; config in `/etc/caddy/Caddyfile`.",))
+    sites = MemorySection("Reverse proxy sites", ("Blog and wiki are public.",))
+    messages = chat(
+        "u: for the notes: the reverse proxy on edge-1 now also serves grafana, its site block is in `/etc/caddy/sites/grafana.caddy`",
+        "a: Noted: `edge-1` also proxies grafana; its site block is `/etc/caddy/sites/grafana.caddy`.",
+    )
+    notes = [n for n in saved(extract(messages, [sites, proxy])) if "grafana" in text_of(n)]
+    assert notes and notes[0].merge_target_title == "Reverse proxy"
+
+
+def test_known_hosts_with_a_new_fact_are_not_a_restatement() -> None:
+    section = MemorySection("Backups", ("restic on `nas-01` backs up `/srv/photos` nightly.",))
+    messages = chat(
+        "u: for the notes: `nas-01` also has to keep `/srv/photos` snapshots for ninety days, the insurance requires it",
+        "a: Noted: `/srv/photos` snapshots on `nas-01` are kept for ninety days (insurance requirement).",
+    )
+    notes = extract(messages, [section])
+    assert any(n.action != "skip" and "ninety" in text_of(n) for n in notes)

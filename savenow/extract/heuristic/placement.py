@@ -23,15 +23,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal, Protocol
 
 from ...models import MemorySection
 from ...text.cjk import HAN, han_ngrams, has_cjk
 from ...text.identifiers import identifiers
 from ...text.normalize import compact
-from ...text.stopwords import EN_HEADING_FILLER, EN_LONG_COMMON_WORDS
+from ...text.stopwords import EN_HEADING_FILLER, EN_LONG_COMMON_WORDS, ZH_FUNCTION_HAN
 from ...vocabulary import NoteKind
 from . import factkinds, signals
+from .words import fact_terms
 from .signals import LEX
 
 MERGE_MIN = 2.0
@@ -368,7 +370,7 @@ def _duplicate(
                 covered = bool(bullet.ids) and bullet.ids <= existing_ids
                 if prior and (score >= PRIOR_SIMILARITY or shared):
                     score += 1.0
-                elif covered and score >= PRIOR_SIMILARITY:
+                elif covered and score >= PRIOR_SIMILARITY and not _adds_words(bullet.bullet, existing):
                     score += 0.5
                 elif score < SKIP_SIMILARITY or (bullet.ids - existing_ids and not prior):
                     continue  # new identifiers mean new information, however alike the wording
@@ -403,11 +405,24 @@ def _restated(
         for existing in section.bullets:
             existing_ids = identifiers(existing)
             folded = existing.casefold()
-            if all(i in existing_ids or i in folded for i in asserted) and (
-                len(values) >= 2 or signals.alike(text, existing) >= RESTATED_SIMILARITY
+            if (
+                all(i in existing_ids or i in folded for i in asserted)
+                and (len(values) >= 2 or signals.alike(text, existing) >= RESTATED_SIMILARITY)
+                and not _adds_words(text, " ".join([section.title, existing]))
             ):
                 return section, existing
     return None
+
+
+RESTATED_NEW_WORDS = 0.5  # a note whose content words are more than half new says something new
+
+
+def _adds_words(text: str, saved: str) -> bool:
+    """Most of the note's content words are not in the saved bullet: the same hosts, a new fact."""
+    # Latin words only: a Chinese rewording shares few character pairs with the saved bullet
+    said = {t for t in fact_terms(text) - identifiers(text) if t.isascii() and t.isalpha() and len(t) >= 4}
+    new = said - fact_terms(saved)
+    return len(new) > 2 and len(new) > RESTATED_NEW_WORDS * len(said)
 
 
 def _affinity(
@@ -429,8 +444,34 @@ def _affinity(
         score += 2.0
     if signals.alike(text, section_text) >= 0.3:
         score += 1.0
+    if (
+        score < MERGE_MIN
+        and NoteKind.OWNER not in kinds  # who owns a system the section names is a fact of its own
+        and _names_of_bullets(tuple(section.bullets)) & _names_in(_opening_words(text))
+    ):
+        score += 2.0  # the note opens on someone or something the section's bullets name ("王师傅说…")
     score += factkinds.kind_affinity(factkinds.note_kinds(text, kinds), section.title, tuple(section.bullets))
     return score
+
+
+def _names_in(text: str) -> set[str]:
+    """Names a text holds: capitalized Latin words (Kenji, Metabase), Chinese three-character runs
+    without a particle or pronoun in them (王师傅, 林老师, 全合成)."""
+    words = {w.casefold() for w in _LATIN_WORD.findall(text) if w[:1].isupper() and not w.isupper()}
+    grams = {g for g in _cjk_trigrams(text) if not set(g) & ZH_FUNCTION_HAN}
+    return (words - EN_LONG_COMMON_WORDS) | grams
+
+
+def _opening_words(text: str) -> str:
+    """Where a sentence names its subject: its first three words, or first eight Chinese characters."""
+    if has_cjk(text[:8]):
+        return text[:8]
+    return " ".join(text.split()[:3])
+
+
+@lru_cache(maxsize=512)
+def _names_of_bullets(bullets: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(_names_in(" ".join(bullets)))
 
 
 def _owner_bullets(bullets: Iterable[str]) -> bool:

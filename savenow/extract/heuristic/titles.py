@@ -155,6 +155,7 @@ def _lead_subject(bullet: str) -> str:
             subject
             and not _DEICTIC.search(subject)
             and not _NOT_SUBJECT.search(subject)
+            and not set(subject) & ZH_FUNCTION_HAN  # "staging 上应用监听的" is half a sentence
             and not _KIND_WORDS.match(subject)
             and len(words) <= 4
             and not (len(words) == 1 and subject.casefold() in EN_TITLE_STOPWORDS)
