@@ -113,7 +113,9 @@ def form_problems(entries: list[dict], chat: str) -> list[tuple[dict, list[str]]
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--cases", action="append", help="a cases.jsonl file (repeatable)")
     parser.add_argument("--show", action="store_true", help="list the badly formed notes")
     args = parser.parse_args(argv)
@@ -130,8 +132,13 @@ def main(argv: list[str] | None = None) -> int:
                 for problem in problems:
                     counts[problem] += 1
                 if problems and args.show:
-                    print(f"{case['id']}: {','.join(problems)}: {entry['title']} | {' / '.join(entry['bullets'])}")
-    share = lambda n: f"{n / total:.1%}" if total else "n/a"  # noqa: E731
+                    print(
+                        f"{case['id']}: {','.join(problems)}: {entry['title']} | {' / '.join(entry['bullets'])}"
+                    )
+
+    def share(n: int) -> str:
+        return f"{n / total:.1%}" if total else "n/a"
+
     print(
         f"notes={total}  badly formed={bad} ({share(bad)})  "
         + "  ".join(f"{name}={n} ({share(n)})" for name, n in counts.items())

@@ -410,7 +410,9 @@ def _other_subject(title: str, section_title: str) -> bool:
     return bool(mine - theirs) and bool(theirs - mine)
 
 
-def _update(entry: Entry, proposed: Action, match: Match, index: _Index, requested: str | None) -> Decision | None:
+def _update(
+    entry: Entry, proposed: Action, match: Match, index: _Index, requested: str | None
+) -> Decision | None:
     """Merge the bullets the section lacks: the changed value goes under the section it updates.
     None when every bullet is already saved (only the title differed)."""
     number = match.section_index
@@ -420,9 +422,7 @@ def _update(entry: Entry, proposed: Action, match: Match, index: _Index, request
         return None
     title = index.titles[number]
     decision = Decision(
-        entry=replace(
-            entry, action="merge", bullets=[b for b, _ in fresh], merge_target_title=title
-        ),
+        entry=replace(entry, action="merge", bullets=[b for b, _ in fresh], merge_target_title=title),
         proposed_action=proposed,
         reason=REASON_UPDATED,
         closest_title=title,

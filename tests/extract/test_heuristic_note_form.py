@@ -17,9 +17,15 @@ DAY = date(2026, 5, 15)
 @pytest.mark.parametrize(
     ("said", "kept"),
     [
-        ("There it is: the `location /upload` block sets its own limit.", "The `location /upload` block sets its own limit."),
+        (
+            "There it is: the `location /upload` block sets its own limit.",
+            "The `location /upload` block sets its own limit.",
+        ),
         ("That's the rule: originals are only deleted on the nas.", "Originals are only deleted on the nas."),
-        ("Make that the rule: no force-unlock before the run is finished.", "No force-unlock before the run is finished."),
+        (
+            "Make that the rule: no force-unlock before the run is finished.",
+            "No force-unlock before the run is finished.",
+        ),
         ("Actually, kids' events go on the Kids calendar.", "Kids' events go on the Kids calendar."),
         ("Sorry, the port is 8443, not 8080.", "The port is 8443, not 8080."),
         ("原因找到了：ollama 默认只监听 `127.0.0.1:11434`。", "ollama 默认只监听 `127.0.0.1:11434`。"),
@@ -34,7 +40,12 @@ def test_chat_lead_ins_are_dropped_in_both_languages(said: str, kept: str) -> No
 
 
 @pytest.mark.parametrize(
-    "label", ["Fix: raise `client_max_body_size` to 200m.", "根因：`static/covers/` 前缀没有匿名策略。", "Rule: deploys only on weekdays."]
+    "label",
+    [
+        "Fix: raise `client_max_body_size` to 200m.",
+        "根因：`static/covers/` 前缀没有匿名策略。",
+        "Rule: deploys only on weekdays.",
+    ],
 )
 def test_labels_a_note_keeps_stay(label: str) -> None:
     assert tidy_bullet(label, DAY) == label
@@ -43,7 +54,10 @@ def test_labels_a_note_keeps_stay(label: str) -> None:
 @pytest.mark.parametrize(
     ("said", "kept"),
     [
-        ("The router was replaced yesterday, new IP 10.0.0.1.", "The router was replaced on 2026-05-14, new IP 10.0.0.1."),
+        (
+            "The router was replaced yesterday, new IP 10.0.0.1.",
+            "The router was replaced on 2026-05-14, new IP 10.0.0.1.",
+        ),
         ("Renewal is due since tomorrow.", "Renewal is due since 2026-05-16."),
         ("昨天换了新路由器，IP 是 10.0.0.1。", "2026-05-14 换了新路由器，IP 是 10.0.0.1。"),
         ("Kenji 上周接手了 etl-pipeline。", "Kenji 接手了 etl-pipeline。"),
@@ -55,7 +69,10 @@ def test_relative_dates_are_resolved_or_dropped(said: str, kept: str) -> None:
 
 
 def test_without_a_date_day_words_stay_and_week_words_go() -> None:
-    assert tidy_bullet("Kenji 上周接手了 etl-pipeline，昨天开始值班。") == "Kenji 接手了 etl-pipeline，昨天开始值班。"
+    assert (
+        tidy_bullet("Kenji 上周接手了 etl-pipeline，昨天开始值班。")
+        == "Kenji 接手了 etl-pipeline，昨天开始值班。"
+    )
     assert message_date("2026-05-15T23:10:00Z") == DAY and message_date(None) is None
 
 
@@ -75,9 +92,19 @@ def test_extracted_bullets_carry_no_lead_in_and_no_relative_date() -> None:
             "There it is: the `location /upload` block in files.conf sets `client_max_body_size 20m`, overriding the server's 50m.",
             "2026-05-15T09:01:00Z",
         ),
-        ChatMessage("assistant", "Fix: raise `client_max_body_size` to 200m in `location /upload` and reload nginx.", "2026-05-15T09:02:00Z"),
-        ChatMessage("user", "works now. and yesterday I moved files.example.org to edge-2, for the notes", "2026-05-15T09:03:00Z"),
-        ChatMessage("assistant", "Noted: files.example.org moved to edge-2 yesterday.", "2026-05-15T09:04:00Z"),
+        ChatMessage(
+            "assistant",
+            "Fix: raise `client_max_body_size` to 200m in `location /upload` and reload nginx.",
+            "2026-05-15T09:02:00Z",
+        ),
+        ChatMessage(
+            "user",
+            "works now. and yesterday I moved files.example.org to edge-2, for the notes",
+            "2026-05-15T09:03:00Z",
+        ),
+        ChatMessage(
+            "assistant", "Noted: files.example.org moved to edge-2 yesterday.", "2026-05-15T09:04:00Z"
+        ),
     ]
     bullets = [b for e in saved(extract(messages)) for b in e.bullets]
     assert bullets and not any(b.startswith("There it is") for b in bullets)
@@ -88,10 +115,16 @@ def test_extracted_bullets_carry_no_lead_in_and_no_relative_date() -> None:
     ("said", "kept"),
     [
         ("你最近 emoji 有点多, 以后回复里别用 emoji 了, 看着很乱", "以后回复里别用 emoji 了。"),
-        ("以后排查问题你先给结论，再给命令，别一上来一大段分析，手机上看太累了", "以后排查问题先给结论，再给命令，别一上来一大段分析。"),
+        (
+            "以后排查问题你先给结论，再给命令，别一上来一大段分析，手机上看太累了",
+            "以后排查问题先给结论，再给命令，别一上来一大段分析。",
+        ),
         ("以后推荐菜谱或者帮我点外卖，别推带香菜的", "以后推荐菜谱或者点外卖，别推带香菜的"),
         ("密码一律私聊发给你，不在群里回复。", "密码一律私聊发，不在群里回复。"),
-        ("Never book anything on Sunday mornings. that's church and then brunch with my mom", "Never book anything on Sunday mornings."),
+        (
+            "Never book anything on Sunday mornings. that's church and then brunch with my mom",
+            "Never book anything on Sunday mornings.",
+        ),
     ],
 )
 def test_asides_and_addressing_the_assistant_give_way_to_the_fact(said: str, kept: str) -> None:

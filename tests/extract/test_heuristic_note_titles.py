@@ -44,7 +44,9 @@ def test_an_owner_title_names_what_is_owned_never_a_pronoun(bullet: str, languag
         ("Gitea 在 `git.hollow.lan:3000`，act_runner 跑在 `ci-box-1`。", "zh", "Gitea"),
     ],
 )
-def test_a_plain_fact_is_titled_by_the_subject_it_opens_with(bullet: str, language: str, expected: str) -> None:
+def test_a_plain_fact_is_titled_by_the_subject_it_opens_with(
+    bullet: str, language: str, expected: str
+) -> None:
     assert title([bullet], {NoteKind.NOTE}, language) == expected
 
 
@@ -62,7 +64,11 @@ def test_no_title_ends_in_an_empty_label(bullet: str, language: str) -> None:
 
 
 def test_a_title_never_takes_a_fragment_that_tells_someone_what_to_do() -> None:
-    made = title(["应该装到 venv 里：`sudo -u tgbot /opt/tgbot/.venv/bin/pip install -r requirements.txt`"], {"setup"}, "zh")
+    made = title(
+        ["应该装到 venv 里：`sudo -u tgbot /opt/tgbot/.venv/bin/pip install -r requirements.txt`"],
+        {"setup"},
+        "zh",
+    )
     assert "应该" not in made
 
 
@@ -71,5 +77,10 @@ def test_a_title_never_says_what_its_bullet_denies() -> None:
     chat = ["周报以后怎么发？", "周报统一发到群里，不发邮件。", "邮件太多了，周报不发邮件"]
     made = title([bullet], {NoteKind.FUTURE}, "zh", chat)
     assert "邮件" not in made and "周报" in made
-    made_en = title(["Deploy notices go to the ops topic, never Slack."], {NoteKind.FUTURE}, "en", ["Slack Slack Slack deploy notices"])
+    made_en = title(
+        ["Deploy notices go to the ops topic, never Slack."],
+        {NoteKind.FUTURE},
+        "en",
+        ["Slack Slack Slack deploy notices"],
+    )
     assert "Slack" not in made_en

@@ -19,7 +19,10 @@ PREPARED = MemorySection(
 )
 PREPARED_ZH = MemorySection(
     "预编译语句：根因与修复",
-    ("根因：pgbouncer 事务模式下预编译语句在事务之间丢失。", "修复：`orders-api` 的连接设 `prepare_threshold=None`。"),
+    (
+        "根因：pgbouncer 事务模式下预编译语句在事务之间丢失。",
+        "修复：`orders-api` 的连接设 `prepare_threshold=None`。",
+    ),
     "12:29",
 )
 
@@ -59,12 +62,18 @@ def test_subject_views_map_back_to_the_real_headings() -> None:
 
 
 def test_savenows_own_heading_does_not_attract_an_unrelated_incident_en() -> None:
-    notes = [n for n in saved(extract(_unrelated_incident_en(), [PREPARED])) if "client_max_body_size" in text_of(n)]
+    notes = [
+        n
+        for n in saved(extract(_unrelated_incident_en(), [PREPARED]))
+        if "client_max_body_size" in text_of(n)
+    ]
     assert notes and all(n.merge_target_title != PREPARED.title for n in notes)
 
 
 def test_savenows_own_heading_does_not_attract_an_unrelated_incident_zh() -> None:
-    notes = [n for n in saved(extract(_unrelated_incident_zh(), [PREPARED_ZH])) if "/etc/restic/pass" in text_of(n)]
+    notes = [
+        n for n in saved(extract(_unrelated_incident_zh(), [PREPARED_ZH])) if "/etc/restic/pass" in text_of(n)
+    ]
     assert notes and all(n.merge_target_title != PREPARED_ZH.title for n in notes)
 
 
@@ -81,7 +90,10 @@ def test_a_note_on_the_section_subject_still_merges_under_its_real_heading() -> 
 
 MAILER = MemorySection(
     "Paperless",
-    ("Runs on `doc-01` in docker, config in `/opt/paperless/docker-compose.env`.", "Consumption folder is `/srv/scans`."),
+    (
+        "Runs on `doc-01` in docker, config in `/opt/paperless/docker-compose.env`.",
+        "Consumption folder is `/srv/scans`.",
+    ),
 )
 MAILER_ZH = MemorySection(
     "Paperless 文档库",
@@ -131,14 +143,20 @@ def test_a_cause_in_another_named_system_is_its_own_note() -> None:
 @pytest.mark.parametrize(
     "owner_lines",
     [
-        ("u: also, the mail templates belong to Oksana, changes to them need her review",
-         "a: Noted: Oksana owns the mail templates; template changes need her review."),
-        ("u: 另外，邮件模板归 Oksana 管，模板改动要她 review",
-         "a: 记下了：邮件模板归 Oksana，改动要她 review。"),
+        (
+            "u: also, the mail templates belong to Oksana, changes to them need her review",
+            "a: Noted: Oksana owns the mail templates; template changes need her review.",
+        ),
+        (
+            "u: 另外，邮件模板归 Oksana 管，模板改动要她 review",
+            "a: 记下了：邮件模板归 Oksana，改动要她 review。",
+        ),
     ],
     ids=["en", "zh"],
 )
-def test_an_owner_of_a_part_of_the_system_the_chat_is_about_merges_there(owner_lines: tuple[str, str]) -> None:
+def test_an_owner_of_a_part_of_the_system_the_chat_is_about_merges_there(
+    owner_lines: tuple[str, str],
+) -> None:
     messages = chat(
         "u: paperless stopped sending mail notifications",
         "a: Root cause: `PAPERLESS_EMAIL_USE_SSL` is false while `PAPERLESS_EMAIL_PORT=465` expects implicit TLS.",
@@ -225,7 +243,9 @@ def test_a_note_opening_on_someone_a_section_names_merges_there_en() -> None:
 
 
 def test_of_two_fitting_sections_the_one_whose_bullets_share_identifiers_wins() -> None:
-    proxy = MemorySection("Reverse proxy", ("Caddy on `edge-1` serves every site; config in `/etc/caddy/Caddyfile`.",))
+    proxy = MemorySection(
+        "Reverse proxy", ("Caddy on `edge-1` serves every site; config in `/etc/caddy/Caddyfile`.",)
+    )
     sites = MemorySection("Reverse proxy sites", ("Blog and wiki are public.",))
     messages = chat(
         "u: for the notes: the reverse proxy on edge-1 now also serves grafana, its site block is in `/etc/caddy/sites/grafana.caddy`",

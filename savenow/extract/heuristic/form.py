@@ -21,6 +21,9 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime, timedelta
+from itertools import pairwise
+
+from ...text.cjk import HAN, has_cjk, is_cjk
 
 __all__ = ["message_date", "tidy_bullet"]
 
@@ -42,7 +45,9 @@ _LEAD = re.compile(
     re.IGNORECASE,
 )
 # "确认根因：" / "Confirmed root cause:" — the label is worth keeping, the chat's "confirmed" is not.
-_CONFIRMED_LABEL = re.compile(r"^\s*(?:确认|已确认)(根因|原因)\s*[:：]|^\s*confirmed (root cause|cause)\s*:", re.I)
+_CONFIRMED_LABEL = re.compile(
+    r"^\s*(?:确认|已确认)(根因|原因)\s*[:：]|^\s*confirmed (root cause|cause)\s*:", re.IGNORECASE
+)
 
 _DAY_WORDS = {
     "today": 0, "tonight": 0, "this morning": 0, "yesterday": -1, "tomorrow": 1,
@@ -64,7 +69,7 @@ def message_date(timestamp: object) -> date | None:
         return datetime.fromtimestamp(timestamp / 1000).date()
     if isinstance(timestamp, str) and timestamp:
         try:
-            return datetime.fromisoformat(timestamp.replace("Z", "+00:00")).date()
+            return datetime.fromisoformat(timestamp).date()
         except ValueError:
             return None
     return None
@@ -94,7 +99,9 @@ def _label(match: re.Match[str]) -> str:
 
 
 # The assistant addressed inside a rule: "以后你先…", "你帮我…", "帮我…", "发给你" / "发你".
-_ADDRESS = re.compile(r"(?<=以后)你(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])你(?=先|直接|都|别|不要|再)|(?:你)?帮我(?=[\u4e00-\u9fff])|(?<=发)给?你(?=[，。,；;]|$)")
+_ADDRESS = re.compile(
+    rf"(?<=以后)你(?=[{HAN}])|(?<=[{HAN}])你(?=先|直接|都|别|不要|再)|(?:你)?帮我(?=[{HAN}])|(?<=发)给?你(?=[，。,；;]|$)"
+)
 
 
 def _unaddress(match: re.Match[str]) -> str:
@@ -105,10 +112,11 @@ _CLAUSE = re.compile(r"(?<=[，,])\s*|(?<=[.!?。！？])\s+")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _VALUE = re.compile(r"\d|`|[A-Za-z]+[_./:-][A-Za-z0-9]|@\w")
 _RULE_MARK = re.compile(
-    r"以后|今后|别|不要|必须|一律|统一|只|不再|禁止|默认|always|never|only|must|don't|do not|from now on|no\b", re.I
+    r"以后|今后|别|不要|必须|一律|统一|只|不再|禁止|默认|always|never|only|must|don't|do not|from now on|no\b",
+    re.IGNORECASE,
 )
 _COMMENT = re.compile(
-    r"有点[多少乱烦]|太[\u4e00-\u9fff]{0,4}了|看着|哈哈|老记不住|累死|烦死|我觉得"
+    rf"有点[多少乱烦]|太[{HAN}]{{0,4}}了|看着|哈哈|老记不住|累死|烦死|我觉得"
     r"|(?<![\w'])(?:i|me|my|mine)(?![\w'])|\b(?:lol|haha)\b",
     re.IGNORECASE,
 )
@@ -120,10 +128,10 @@ def _aside(clause: str) -> bool:
 
 def _without_asides(text: str) -> str:
     """The bullet without leading or trailing clauses that only comment on the fact."""
-    chinese = re.search(r"[\u4e00-\u9fff]", text) is not None
+    chinese = has_cjk(text)
     splitter = _CLAUSE if chinese else _SENTENCE  # an English comma joins too much to cut at
     cuts = [0, *(m.end() for m in splitter.finditer(text) if 0 < m.end() < len(text)), len(text)]
-    clauses = [text[a:b] for a, b in zip(cuts, cuts[1:]) if text[a:b].strip()]
+    clauses = [text[a:b] for a, b in pairwise(cuts) if text[a:b].strip()]
     if len(clauses) < 2:
         return text
     first, last = 0, len(clauses)
@@ -134,12 +142,12 @@ def _without_asides(text: str) -> str:
     if (first, last) == (0, len(clauses)):
         return text
     kept = re.sub(r"[，,;；\s]+$", "", "".join(clauses[first:last]).strip())
-    if re.search(r"[\u4e00-\u9fff]$", kept):
+    if kept and is_cjk(kept[-1]):
         kept += "。"
     return kept
 
 
-_EN_PREPOSITION = re.compile(r"(?:\b(?:on|since|until|till|by|from|before|after|of|for)\s+)$", re.I)
+_EN_PREPOSITION = re.compile(r"(?:\b(?:on|since|until|till|by|from|before|after|of|for)\s+)$", re.IGNORECASE)
 
 
 def _day_text(match: re.Match[str], day: date, text: str) -> str:
@@ -157,5 +165,7 @@ def _dates(text: str, day: date | None) -> str:
         text = re.sub(r"(\d{4}-\d{2}-\d{2})(?=[^\W\d_])", r"\1 ", text)
     text, dropped = _WEEK.subn("", text)
     if dropped:
-        text = re.sub(r"\s+([,.;:!?，。；：！？])", r"\1", text)  # "etl-pipeline ." once the week word is gone
-    return " ".join(text.split()) if not re.search(r"[\u3000-\u9fff]", text) else text.strip()
+        text = re.sub(
+            r"\s+([,.;:!?，。；：！？])", r"\1", text
+        )  # "etl-pipeline ." once the week word is gone
+    return text.strip() if has_cjk(text) else " ".join(text.split())

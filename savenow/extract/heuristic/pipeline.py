@@ -12,7 +12,21 @@ from ...vocabulary import NoteKind
 from . import signals
 from .form import message_date, tidy_bullet
 from .notes import Note, find_notes
-from .placement import OPENING_SUBJECT, OPENING_TOPIC, PEOPLE_SECTION, USER_RULE, USER_STANDING, Placement, about_opening, lists_people, local_topic, on_topic, opens_on, place, topic_home
+from .placement import (
+    OPENING_SUBJECT,
+    OPENING_TOPIC,
+    PEOPLE_SECTION,
+    USER_RULE,
+    USER_STANDING,
+    Placement,
+    about_opening,
+    lists_people,
+    local_topic,
+    on_topic,
+    opens_on,
+    place,
+    topic_home,
+)
 from .rules import RESTATED_MIN_IDS, RESTATED_MIN_TERMS, RESTATED_TERM_SHARE, SEED_MIN
 from .statements import Statement, keywords, statements
 from .titles import TitleContext, heading_subject, note_title
@@ -28,9 +42,7 @@ class HeuristicExtractor:
         with signals.chat_memo():  # what the lexicons remember is this chat's, in this thread
             return self._extract(messages, sections)
 
-    def _extract(
-        self, messages: Sequence[ChatMessage], saved: Sequence[MemorySection]
-    ) -> ExtractionResult:
+    def _extract(self, messages: Sequence[ChatMessage], saved: Sequence[MemorySection]) -> ExtractionResult:
         # Placement judges a section by its subject and bullets, never by the kind label savenow
         # wrote into its heading ("…: root cause and fix" is no topic word); titles map back at the end.
         sections, real_titles = subject_views(saved)
@@ -41,7 +53,9 @@ class HeuristicExtractor:
         home = topic_home(texts, sections)
         user_texts = [m.text or "" for m in messages if m.role == "user"]
         opened = home is not None and opens_on(user_texts, home)
-        context = ({OPENING_TOPIC} if opened else set()) | ({PEOPLE_SECTION} if lists_people(sections) else set())
+        context = ({OPENING_TOPIC} if opened else set()) | (
+            {PEOPLE_SECTION} if lists_people(sections) else set()
+        )
         placed = [
             (
                 note,

@@ -33,8 +33,8 @@ from ...text.normalize import compact
 from ...text.stopwords import EN_HEADING_FILLER, EN_LONG_COMMON_WORDS, ZH_FUNCTION_HAN
 from ...vocabulary import NoteKind
 from . import factkinds, signals
-from .words import fact_terms
 from .signals import LEX
+from .words import fact_terms
 
 MERGE_MIN = 2.0
 USER_RULE = "user_rule"  # pseudo-kind: the note holds a standing rule the user stated
@@ -278,7 +278,9 @@ def opens_on(user_texts: Sequence[str], section: MemorySection, first: int = 2) 
     return any(_mentions(opening, term) for term in _heading_words(section.title))
 
 
-_DOMAIN = re.compile(r"(?<![\w.-])[a-z0-9-]+(?:\.[a-z0-9-]+)+\.(?:com|org|net|dev|io|app|cloud|lan|local|home)(?![\w.-])")
+_DOMAIN = re.compile(
+    r"(?<![\w.-])[a-z0-9-]+(?:\.[a-z0-9-]+)+\.(?:com|org|net|dev|io|app|cloud|lan|local|home)(?![\w.-])"
+)
 
 
 def _other_system(text: str, section: MemorySection, names: bool = True) -> bool:
@@ -408,7 +410,7 @@ def _restated(
             if (
                 all(i in existing_ids or i in folded for i in asserted)
                 and (len(values) >= 2 or signals.alike(text, existing) >= RESTATED_SIMILARITY)
-                and not _adds_words(text, " ".join([section.title, existing]))
+                and not _adds_words(text, f"{section.title} {existing}")
             ):
                 return section, existing
     return None

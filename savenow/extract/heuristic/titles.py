@@ -43,7 +43,9 @@ _KIND = {
 
 _LABELS = sorted({label for labels in _KIND.values() for label in labels.values()}, key=len, reverse=True)
 # "Prepared statement: root cause and fix", "网关 token：根因与修复": the label savenow put after the subject.
-KIND_LABEL = re.compile(r"\s*[:：]\s*(?:" + "|".join(re.escape(label) for label in _LABELS) + r")\s*$", re.IGNORECASE)
+KIND_LABEL = re.compile(
+    r"\s*[:：]\s*(?:" + "|".join(re.escape(label) for label in _LABELS) + r")\s*$", re.IGNORECASE
+)
 
 
 def heading_subject(title: str) -> str:
@@ -109,7 +111,9 @@ def note_title(
 def _capitalized(subject: str) -> str:
     first = subject.split(" ", 1)[0]
     if first.isalpha() and first.islower():
-        return subject[:1].upper() + subject[1:]  # a plain word starts the title; an identifier keeps its case
+        return (
+            subject[:1].upper() + subject[1:]
+        )  # a plain word starts the title; an identifier keeps its case
     return subject
 
 
@@ -128,7 +132,9 @@ _LABEL_COLON = re.compile(r"^\s*([^:：`]{2,28}?)\s*[:：]\s*\S")
 _EN_COPULA = re.compile(
     r"^\s*((?:[A-Za-z][\w'.+-]*\s+){0,3}?[A-Za-z][\w'.+-]*)\s+(?:is|are|lives|live|runs|run|sits|goes|go|stays|uses)\s",
 )
-_ZH_COPULA = re.compile(r"^\s*([" + HAN + r"A-Za-z0-9_.\-` ]{2,14}?)\s*(?:是|在|放在|跑在|存在|用的是|统一用)")
+_ZH_COPULA = re.compile(
+    r"^\s*([" + HAN + r"A-Za-z0-9_.\-` ]{2,14}?)\s*(?:是|在|放在|跑在|存在|用的是|统一用)"
+)
 _EN_ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
 
 
@@ -138,7 +144,9 @@ _NOT_SUBJECT = re.compile(
     r"(?<![\w'])(?:will|should|would|could|can|do|does|did|done|let's|please|make|need|so|and|but|or)(?![\w'])",
     re.IGNORECASE,
 )
-_ASIDE_LEAD = re.compile(r"^\s*(?:for the record|fyi|btw|note that|remember that|keep in mind that)[,:]?\s+", re.I)
+_ASIDE_LEAD = re.compile(
+    r"^\s*(?:for the record|fyi|btw|note that|remember that|keep in mind that)[,:]?\s+", re.IGNORECASE
+)
 
 
 def _lead_subject(bullet: str) -> str:
