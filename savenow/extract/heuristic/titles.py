@@ -317,7 +317,11 @@ def _whole_term(run: str, start: int, context: TitleContext) -> str:
             piece = run[begin : begin + length]
             if piece[0] in ZH_EDGE_HAN or piece[-1] in ZH_EDGE_HAN or len(piece) <= len(best):
                 continue
-            if context.chat.count(piece) == count and not _cuts_stop_word(run, begin, length):
+            if (
+                context.chat.count(piece) == count
+                and not _cuts_stop_word(run, begin, length)
+                and not _edged_by_stop_word(piece)
+            ):
                 best = piece
     return best
 
@@ -344,6 +348,11 @@ def _first_term(text: str) -> str:
             if piece[:2] not in ZH_TITLE_STOPWORDS:
                 return piece[:WHOLE_TERM_MAX]
     return ""
+
+
+def _edged_by_stop_word(piece: str) -> bool:
+    """ "以后排查" starts with the marker 以后: the term is 排查, the marker is no part of it."""
+    return any(piece != word and piece.startswith(word) for word in ZH_TITLE_STOPWORDS)
 
 
 def _cuts_stop_word(run: str, begin: int, length: int) -> bool:
