@@ -422,7 +422,13 @@ def _update(
         return None
     title = index.titles[number]
     decision = Decision(
-        entry=replace(entry, action="merge", bullets=[b for b, _ in fresh], merge_target_title=title),
+        entry=replace(
+            entry,
+            action="merge",
+            bullets=[b for b, _ in fresh],
+            merge_target_title=title,
+            reason=f'Updates "{title}": it holds a value that section does not have yet.',
+        ),
         proposed_action=proposed,
         reason=REASON_UPDATED,
         closest_title=title,

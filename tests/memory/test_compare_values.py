@@ -116,3 +116,12 @@ def test_values_cover_numbers_names_and_identifiers() -> None:
     assert {"10.0.0.2", "2"} <= values("server 2 is 10.0.0.2")
     assert "kenji" in values("etl 以后找 Kenji") and "10000" in values("每 10,000 km 换一次")
     assert "restart" not in values("Restart nginx after editing.")
+
+
+def test_an_update_says_why_it_merges_in_the_preview() -> None:
+    from savenow.memory.preview import render_preview
+
+    decisions = plan([Entry("Redis port", ["Redis now listens on 6380"], reason="New durable fact.")], MEMORY)
+    text = render_preview(decisions, memory_label="memory/2026-05-15.md")
+    assert 'MERGE — Redis port → existing "Redis port"' in text
+    assert "holds a value that section does not have yet" in text
