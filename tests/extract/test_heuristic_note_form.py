@@ -141,3 +141,18 @@ def test_asides_and_addressing_the_assistant_give_way_to_the_fact(said: str, kep
 )
 def test_a_clause_with_a_value_or_a_rule_is_never_an_aside(fact: str) -> None:
     assert tidy_bullet(fact, DAY) == fact
+
+
+def test_a_week_word_that_names_something_stays() -> None:
+    assert tidy_bullet("这周的账单统一发到记账 topic。", DAY) == "这周的账单统一发到记账 topic。"
+
+
+@pytest.mark.parametrize(
+    "greeting", ["hey 帮我把这周的账记一下", "hi, can you add the groceries to the list"]
+)
+def test_a_greeting_does_not_hide_a_one_off_request(greeting: str) -> None:
+    from tests.extract.support import chat
+
+    assert (
+        saved(extract(chat(f"u: {greeting}", "a: 好的，已记上。" if "帮" in greeting else "a: Done."))) == []
+    )

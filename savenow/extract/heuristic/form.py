@@ -59,7 +59,7 @@ _DAY = re.compile(
 )
 # Week-level words no single date replaces: dropped with the space or particle that joins them.
 _WEEK = re.compile(
-    r"(?<![\w'])(?:last|this|next) (?:week|month)(?!['\w])\s*|(?:上|这|本|下)(?:周|个?星期|个?月)(?![一二三四五六日天末])"
+    r"(?<![\w'])(?:last|this|next) (?:week|month)(?!['\w])\s*|(?:上|这|本|下)(?:周|个?星期|个?月)(?![一二三四五六日天末的])"
 )
 
 
