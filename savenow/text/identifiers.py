@@ -19,7 +19,7 @@ INLINE_CODE = re.compile(r"`([^`\n]{1,160})`")
 # (pattern, a character the text must contain for the pattern to match at all): the guard
 # skips most regex scans, which keeps 180 messages well under the 50 ms budget.
 _ID_PATTERNS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"https?://[^\s`'\"<>)]+"), "://"),
+    (re.compile(r"https?://[^\s`'\"<>)，。；：、）」』！？]+"), "://"),  # a URL ends at CJK punctuation too
     (re.compile(r"(?<![\w/])(?:~|\.{1,2})?/[\w.\-]+(?:/[\w.\-<>]*)+"), "/"),  # /etc/x, ~/.openclaw/x
     (re.compile(r"(?<![\w/.])[\w\-]+(?:/[\w.\-]+)+"), "/"),  # reports/db.py, sites-enabled/files.conf
     (
