@@ -17,6 +17,14 @@ next entry is compared against, so a batch never repeats itself):
   content similarity ≥ :data:`DUPLICATE_CONTENT_THRESHOLD`, or content
   similarity ≥ :data:`STRONG_CONTENT_THRESHOLD` with title similarity ≥
   :data:`SHOW_MATCH_THRESHOLD`.
+* Values decide before wording does (DESIGN §7): an add that holds a value the
+  section it resembles lacks (an IP, port, path, version, id, amount, name —
+  :func:`savenow.text.identifiers.values`), or that extends one of its bullets
+  (a rule that gained a step), is never skipped. When its title names another
+  subject than the section's ("Server 2 IP" beside "Server 1 IP") it is an add;
+  otherwise it updates that section ("Redis now on 6380" under "Redis port"):
+  a merge of its new bullets (reason ``updated``). Only a true restatement —
+  the same values, reworded, in either language — is still skipped.
 
 Similarity is :func:`savenow.text.normalize.similarity` (CJK-aware). Headings are
 first screened with rapidfuzz over all sections (C speed), then the best
@@ -25,13 +33,16 @@ first screened with rapidfuzz over all sections (C speed), then the best
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from rapidfuzz import fuzz, process
 
 from ..models import Entry
-from ..text.normalize import bullet_keys, compact_many, compact_similarity
+from ..text.cjk import has_cjk
+from ..text.identifiers import values
+from ..text.normalize import bigrams, bullet_keys, compact_many, compact_similarity
 from .document import MemoryDocument
 
 SHOW_MATCH_THRESHOLD = 0.4  # "compared against" lists headings at least this close
@@ -41,6 +52,8 @@ DUPLICATE_TITLE_THRESHOLD = 0.75
 DUPLICATE_CONTENT_THRESHOLD = 0.6
 STRONG_CONTENT_THRESHOLD = 0.85
 SCREEN_TOP_K = 8
+EXTENDS_COVERAGE = 0.9  # a new bullet holding this much of a saved bullet's bigrams …
+EXTENDS_GROWTH = 1.25  # … and this much longer extends it (a rule that gained a step)
 
 Action = Literal["add", "merge", "skip"]
 TargetMatch = Literal["exact", "closest"]
@@ -54,6 +67,7 @@ REASON_MERGE_DISALLOWED = "merge-disallowed-or-empty-target"
 REASON_ALL_BULLETS_DUPLICATE = "all-bullets-duplicate"
 REASON_DUPLICATE_BULLETS = "duplicate:all-bullets-present"
 REASON_DUPLICATE_SECTION = "duplicate:similar-section"
+REASON_UPDATED = "updated"  # an add that updates a section it resembles: its new values merge there
 REASON_EMPTY = "empty"  # nothing left of the title or bullets after normalization (e.g. only emoji)
 
 
@@ -279,8 +293,13 @@ def _add(entry: Entry, compact_title: str, index: _Index, fallback_reason: str |
     entry = replace(entry, bullets=bullets)
     present = keys
 
-    duplicate = _duplicate_of(entry, matches, index)
-    if duplicate is None and present and all(key in index.section_of_bullet for key in present):
+    duplicate = _duplicate_of(entry, matches, index) or _restated_in_other_language(entry, matches, index)
+    if (
+        duplicate is None
+        and present
+        and all(key in index.section_of_bullet for key in present)
+        and not _says_more(entry, index.section_of_bullet[present[0]], index)
+    ):
         holder = index.section_of_bullet[present[0]]
         title_sim = compact_similarity(compact_title, index.compact_titles[holder])
         duplicate = (
@@ -288,6 +307,17 @@ def _add(entry: Entry, compact_title: str, index: _Index, fallback_reason: str |
             1.0,
             REASON_DUPLICATE_BULLETS,
         )
+    if duplicate is not None and _says_more(entry, duplicate[0].section_index, index):
+        # A fact is never dropped for looking like another fact: new values are new information.
+        match = duplicate[0]
+        if match.section_index < index.existing_count and not _other_subject(
+            entry.title, index.titles[match.section_index]
+        ):
+            updated = _update(entry, proposed, match, index, requested)
+            if updated is not None:
+                return updated
+        else:
+            duplicate = None
     if duplicate is not None:
         match, content, reason = duplicate
         return Decision(
@@ -319,6 +349,96 @@ def _add(entry: Entry, compact_title: str, index: _Index, fallback_reason: str |
             best.similarity,
         )
     index.add_section(entry, compact_title, keys)
+    return decision
+
+
+_LATIN_WORD = re.compile(r"[a-z][a-z0-9]{2,}")
+
+
+def _restated_in_other_language(
+    entry: Entry, matches: list[Match], index: _Index
+) -> tuple[Match, float, str] | None:
+    """ "Redis 端口是 6379" under "Redis port / - Redis listens on 6379": the same values, and no
+    word of its own in the section's language — a restatement the wording scores cannot see."""
+    text = " ".join([entry.title, *entry.bullets])
+    mine = values(text)
+    if not any(any(c.isdigit() for c in value) or len(value) > 4 for value in mine):
+        return None
+    words = set(_LATIN_WORD.findall(text.casefold())) - mine
+    for match in matches:
+        if match.similarity < SHOW_MATCH_THRESHOLD and len(mine) < 2:
+            continue
+        section_text = " ".join([index.titles[match.section_index], *index.bullets[match.section_index]])
+        if has_cjk(section_text) == has_cjk(text):
+            continue  # the same language: the wording scores decide
+        folded = section_text.casefold()
+        if all(value in folded for value in mine) and all(word in folded for word in words):
+            return match, 1.0, REASON_DUPLICATE_SECTION
+    return None
+
+
+def _says_more(entry: Entry, number: int, index: _Index) -> bool:
+    """The entry holds a value section ``number`` lacks, or one of its bullets extends a saved one."""
+    section_text = " ".join([index.titles[number], *index.bullets[number]])
+    have = values(section_text)
+    folded = section_text.casefold()
+    for value in values(" ".join([entry.title, *entry.bullets])):
+        if value in have or (not value.replace(":", "").replace(".", "").isdigit() and value in folded):
+            continue
+        return True
+    saved = [bullet for bullet in index.compact_bullets(number) if bullet]
+    return any(_extends(bullet, saved) for bullet in compact_many(entry.bullets) if bullet)
+
+
+def _extends(bullet: str, saved: list[str]) -> bool:
+    """ "test, tag, push, then notify #ops" extends "test, tag, push": it holds the saved bullet and more."""
+    grams = bigrams(bullet)
+    for old in saved:
+        old_grams = bigrams(old)
+        total = old_grams.total()
+        if not total or len(bullet) < EXTENDS_GROWTH * len(old):
+            continue
+        held = sum(min(count, grams[gram]) for gram, count in old_grams.items())
+        if held >= EXTENDS_COVERAGE * total:
+            return True
+    return False
+
+
+def _other_subject(title: str, section_title: str) -> bool:
+    """The two titles differ by a value each has ("Server 2 IP" / "Server 1 IP"): two subjects."""
+    mine, theirs = values(title), values(section_title)
+    return bool(mine - theirs) and bool(theirs - mine)
+
+
+def _update(
+    entry: Entry, proposed: Action, match: Match, index: _Index, requested: str | None
+) -> Decision | None:
+    """Merge the bullets the section lacks: the changed value goes under the section it updates.
+    None when every bullet is already saved (only the title differed)."""
+    number = match.section_index
+    keys = bullet_keys(entry.bullets)
+    fresh = [(b, k) for b, k in zip(entry.bullets, keys, strict=True) if k not in index.section_of_bullet]
+    if not fresh:
+        return None
+    title = index.titles[number]
+    decision = Decision(
+        entry=replace(
+            entry,
+            action="merge",
+            bullets=[b for b, _ in fresh],
+            merge_target_title=title,
+            reason=f'Updates "{title}": it holds a value that section does not have yet.',
+        ),
+        proposed_action=proposed,
+        reason=REASON_UPDATED,
+        closest_title=title,
+        closest_time=index.times[number],
+        similarity=match.similarity,
+        duplicate_bullets=len(entry.bullets) - len(fresh),
+        requested_target=requested,
+        target_section=number,
+    )
+    index.add_bullets(number, [b for b, _ in fresh], [k for _, k in fresh])
     return decision
 
 

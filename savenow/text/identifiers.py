@@ -12,14 +12,14 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-__all__ = ["INLINE_CODE", "identifier_tokens", "identifiers"]
+__all__ = ["INLINE_CODE", "identifier_tokens", "identifiers", "values"]
 
 INLINE_CODE = re.compile(r"`([^`\n]{1,160})`")
 
 # (pattern, a character the text must contain for the pattern to match at all): the guard
 # skips most regex scans, which keeps 180 messages well under the 50 ms budget.
 _ID_PATTERNS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"https?://[^\s`'\"<>)]+"), "://"),
+    (re.compile(r"https?://[^\s`'\"<>)，。；：、）」』！？]+"), "://"),  # a URL ends at CJK punctuation too
     (re.compile(r"(?<![\w/])(?:~|\.{1,2})?/[\w.\-]+(?:/[\w.\-<>]*)+"), "/"),  # /etc/x, ~/.openclaw/x
     (re.compile(r"(?<![\w/.])[\w\-]+(?:/[\w.\-]+)+"), "/"),  # reports/db.py, sites-enabled/files.conf
     (
@@ -135,3 +135,113 @@ def identifier_tokens(lines: Iterable[str]) -> set[str]:
             if _IDENTIFIER_TOKEN.fullmatch(token):
                 found.add(token.lower())
     return found
+
+
+# --------------------------------------------------------------------------- values
+
+# Numbers as a fact states them: ports, counts, amounts, times, dates ("6380", "17:30", "10,000", "0.5").
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.:,/]\d+)*(?![\w])")
+# A capitalized word inside a sentence is a name (a person, a product): "Alice owns …", "找 Kenji".
+_NAME = re.compile(r"(?<![\w'])[A-Z][a-z]+(?:[A-Z][a-z]+)*(?![\w'])")
+_SENTENCE_START = re.compile(r"(?:^|[.!?。！？:：;；\n]\s*|[-*>]\s+)$")
+# Capitalized words that start clauses or name weekdays and months: they identify nothing.
+_NOT_NAMES = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "its",
+        "i",
+        "we",
+        "you",
+        "he",
+        "she",
+        "they",
+        "my",
+        "our",
+        "your",
+        "his",
+        "her",
+        "their",
+        "if",
+        "when",
+        "then",
+        "so",
+        "but",
+        "and",
+        "or",
+        "not",
+        "no",
+        "yes",
+        "ok",
+        "fix",
+        "cause",
+        "note",
+        "rule",
+        "set",
+        "use",
+        "run",
+        "see",
+        "also",
+        "now",
+        "new",
+        "old",
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ]
+)
+
+
+def values(text: str) -> set[str]:
+    """What a fact asserts, case-folded: its :func:`identifiers`, every number (a port, an amount,
+    a time) and every name (a capitalized word inside a sentence, a Latin name in Chinese text).
+
+    Two notes whose values differ say different things, however alike their words:
+    ``server 1 is 10.0.0.1`` / ``server 2 is 10.0.0.2``, ``Redis on 6379`` / ``Redis on 6380``.
+    """
+    return set(_values(text))
+
+
+@lru_cache(maxsize=8192)
+def _values(text: str) -> frozenset[str]:
+    found = set(_identifiers(text))
+    for match in _NUMBER.finditer(text):
+        number = match.group(0)
+        if re.fullmatch(r"\d{1,3}(?:,\d{3})+", number):
+            number = number.replace(",", "")  # 10,000 and 10000 are one amount
+        found.add(number.rstrip(".,:/"))
+    for match in _NAME.finditer(text):
+        word = match.group(0)
+        if word.casefold() in _NOT_NAMES or len(word) < 3:
+            continue
+        if _SENTENCE_START.search(text[: match.start()]) and not _cjk_before(text, match.start()):
+            continue  # "Restart nginx" starts a sentence; "找 Kenji" names someone
+        found.add(word.casefold())
+    return frozenset(found)
+
+
+def _cjk_before(text: str, at: int) -> bool:
+    before = text[:at].rstrip()
+    return bool(before) and ord(before[-1]) >= 0x3000 and before[-1] not in "。！？：；"

@@ -4,15 +4,32 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
+from datetime import date
 
 from ...models import MAX_ENTRIES, ChatMessage, Entry, ExtractionResult, MemorySection
 from ...vocabulary import NoteKind
 from . import signals
+from .form import message_date, tidy_bullet
 from .notes import Note, find_notes
-from .placement import USER_RULE, USER_STANDING, Placement, local_topic, on_topic, place, topic_home
+from .placement import (
+    OPENING_SUBJECT,
+    OPENING_TOPIC,
+    PEOPLE_SECTION,
+    USER_RULE,
+    USER_STANDING,
+    Placement,
+    about_opening,
+    lists_people,
+    local_topic,
+    on_topic,
+    opens_on,
+    place,
+    topic_home,
+)
 from .rules import RESTATED_MIN_IDS, RESTATED_MIN_TERMS, RESTATED_TERM_SHARE, SEED_MIN
 from .statements import Statement, keywords, statements
-from .titles import TitleContext, note_title
+from .titles import TitleContext, heading_subject, note_title
 from .words import WORD, fact_terms
 
 
@@ -25,21 +42,33 @@ class HeuristicExtractor:
         with signals.chat_memo():  # what the lexicons remember is this chat's, in this thread
             return self._extract(messages, sections)
 
-    def _extract(
-        self, messages: Sequence[ChatMessage], sections: Sequence[MemorySection]
-    ) -> ExtractionResult:
+    def _extract(self, messages: Sequence[ChatMessage], saved: Sequence[MemorySection]) -> ExtractionResult:
+        # Placement judges a section by its subject and bullets, never by the kind label savenow
+        # wrote into its heading ("…: root cause and fix" is no topic word); titles map back at the end.
+        sections, real_titles = subject_views(saved)
         language = signals.conversation_language(m.text for m in messages if m.role == "user")
         scored = statements(messages)
         notes = find_notes(messages, scored)
         texts = [m.text or "" for m in messages]
         home = topic_home(texts, sections)
+        user_texts = [m.text or "" for m in messages if m.role == "user"]
+        opened = home is not None and opens_on(user_texts, home)
+        context = ({OPENING_TOPIC} if opened else set()) | (
+            {PEOPLE_SECTION} if lists_people(sections) else set()
+        )
         placed = [
             (
                 note,
                 place(
                     note.bullets(),
                     note.ids,
-                    _placement_kinds(note, texts, home),
+                    _placement_kinds(note, texts, home)
+                    | context
+                    | (
+                        {OPENING_SUBJECT}
+                        if opened and about_opening(" ".join(m.bullet for m in note.members), user_texts)
+                        else set()
+                    ),
                     note.seed.prior,
                     sections,
                     home,
@@ -57,10 +86,34 @@ class HeuristicExtractor:
         )
         kept += skips[: MAX_ENTRIES - len(kept)]
         titles = TitleContext([m.text or "" for m in messages if m.role == "user"], texts)
+        days = [message_date(m.timestamp) for m in messages]
         entries = [
-            _entry(note, placement, language, index, titles) for index, (note, placement) in enumerate(kept)
+            _entry(note, _real_title(placement, real_titles), language, index, titles, days)
+            for index, (note, placement) in enumerate(kept)
         ]
         return ExtractionResult(entries=entries)
+
+
+def subject_views(sections: Sequence[MemorySection]) -> tuple[list[MemorySection], dict[str, str]]:
+    """The sections with their headings' kind labels removed, and each view's title → the real one
+    (a subject two headings share keeps the label on the later heading, so titles map back one to one)."""
+    views: list[MemorySection] = []
+    real: dict[str, str] = {}
+    for section in sections:
+        subject = heading_subject(section.title)
+        if subject in real and real[subject] != section.title:
+            subject = section.title
+        real.setdefault(subject, section.title)
+        views.append(section if subject == section.title else replace(section, title=subject))
+    return views, real
+
+
+def _real_title(placement: Placement, real_titles: dict[str, str]) -> Placement:
+    view = placement.section_title
+    if view is None or real_titles.get(view, view) == view:
+        return placement
+    title = real_titles[view]
+    return replace(placement, section_title=title, reason=placement.reason.replace(f'"{view}"', f'"{title}"'))
 
 
 def _placement_kinds(note: Note, texts: Sequence[str], home: MemorySection | None) -> set[str]:
@@ -149,9 +202,18 @@ def _unique_skips(placed: list[tuple[Note, Placement]]) -> list[tuple[Note, Plac
     return list(by_bullet.values())
 
 
-def _entry(note: Note, placement: Placement, language: str, index: int, titles: TitleContext) -> Entry:
+def _entry(
+    note: Note,
+    placement: Placement,
+    language: str,
+    index: int,
+    titles: TitleContext,
+    days: Sequence[date | None] = (),
+) -> Entry:
     chosen = note.bullets()
     bullets = [s.bullet for s in chosen]
+    if placement.action != "skip":  # a skip shows the saved wording or the chat's, as it was
+        bullets = _tidy(bullets, [_day(days, s.message) for s in chosen])
     title = placement.section_title if placement.action == "skip" and placement.section_title else None
     if title is None:
         kinds: set[str] = set().union(*(s.kinds for s in chosen))  # kinds, and "setup" for titles
@@ -175,6 +237,20 @@ def _entry(note: Note, placement: Placement, language: str, index: int, titles: 
         reason=placement.reason,
         candidate_index=index,
     )
+
+
+def _day(days: Sequence[date | None], message: int) -> date | None:
+    return days[message] if 0 <= message < len(days) else None
+
+
+def _tidy(bullets: list[str], days: list[date | None]) -> list[str]:
+    """The bullets as a note states them (:mod:`.form`), each once."""
+    result: list[str] = []
+    for bullet, day in zip(bullets, days, strict=True):
+        tidy = tidy_bullet(bullet, day)
+        if tidy and tidy not in result:
+            result.append(tidy)
+    return result
 
 
 _SETUP_ID = re.compile(r"/|\d{2,}|\.[a-z]{2,5}$")

@@ -23,20 +23,25 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal, Protocol
 
 from ...models import MemorySection
 from ...text.cjk import HAN, han_ngrams, has_cjk
 from ...text.identifiers import identifiers
 from ...text.normalize import compact
-from ...text.stopwords import EN_HEADING_FILLER, EN_LONG_COMMON_WORDS
+from ...text.stopwords import EN_HEADING_FILLER, EN_LONG_COMMON_WORDS, ZH_FUNCTION_HAN
 from ...vocabulary import NoteKind
 from . import factkinds, signals
 from .signals import LEX
+from .words import fact_terms
 
 MERGE_MIN = 2.0
 USER_RULE = "user_rule"  # pseudo-kind: the note holds a standing rule the user stated
 USER_STANDING = "user_standing"  # pseudo-kind: … a standing rule the user stated, whatever its topic
+OPENING_TOPIC = "opening_topic"  # pseudo-kind: the chat opened on the home section's subject
+OPENING_SUBJECT = "opening_subject"  # pseudo-kind: the note is about what the chat opened with
+PEOPLE_SECTION = "people_section"  # pseudo-kind: today's file has a section that lists people
 SKIP_SIMILARITY = 0.6  # wording this close to an existing bullet is a duplicate on its own
 PRIOR_SIMILARITY = 0.25  # … or this close when the chat says it was saved before
 
@@ -255,10 +260,47 @@ def own_names(text: str, section: MemorySection) -> set[str]:
     an English sentence ("a Healthchecks heartbeat"), a Latin word inside a Chinese one ("用 launchd")."""
     names = set(identifiers(text))
     if has_cjk(text):
-        names |= {w.casefold() for w in _LATIN_IN_CJK.findall(text)}
+        # a short lower-case word ("prod", "env") is a label of the system, not another system
+        names |= {w.casefold() for w in _LATIN_IN_CJK.findall(text) if len(w) >= 5 or not w.islower()}
     names |= {w.casefold() for w in _CAPITALIZED.findall(text) if not _WEEK_AND_MONTH.fullmatch(w)}
     section_text = " ".join([section.title, *section.bullets]).casefold()
     return {name for name in names if name not in section_text}
+
+
+def lists_people(sections: Sequence[MemorySection]) -> bool:
+    """A section named for a team or its people, or whose bullets say who owns what."""
+    return any(_OWNER_SECTION.search(s.title) or _owner_bullets(s.bullets) for s in sections)
+
+
+def opens_on(user_texts: Sequence[str], section: MemorySection, first: int = 2) -> bool:
+    """The user's first messages name the section's subject (a heading word): the problem the chat is about."""
+    opening = " ".join(user_texts[:first]).casefold()
+    return any(_mentions(opening, term) for term in _heading_words(section.title))
+
+
+_DOMAIN = re.compile(
+    r"(?<![\w.-])[a-z0-9-]+(?:\.[a-z0-9-]+)+\.(?:com|org|net|dev|io|app|cloud|lan|local|home)(?![\w.-])"
+)
+
+
+def _other_system(text: str, section: MemorySection, names: bool = True) -> bool:
+    """The note names a product or host the section never does ("Cloudflare's proxy", "cdn.example.com"):
+    it is about that system, not the section's. ``names=False`` looks at hosts only."""
+    found = set(_DOMAIN.findall(text.casefold()))
+    if names:
+        found |= {
+            w.casefold()
+            for w in _CAPITALIZED.findall(text)
+            if not _WEEK_AND_MONTH.fullmatch(w) and re.match(r"[A-Z][a-z]{2}", w)  # a name, not an acronym
+        }
+    section_text = " ".join([section.title, *section.bullets]).casefold()
+    return any(name not in section_text for name in found if len(name) >= 3)
+
+
+def about_opening(note_text: str, user_texts: Sequence[str], first: int = 3) -> bool:
+    """The note names a term of the problem the user opened the chat with (an identifier, a word)."""
+    opening = " ".join(user_texts[:first]).casefold()
+    return bool(_topic_terms(note_text.casefold()) & _topic_terms(opening))
 
 
 def on_topic(note_text: str, own: set[int], texts: Sequence[str], home: MemorySection) -> bool:
@@ -285,10 +327,21 @@ def _topic_terms(folded: str) -> set[str]:
 def _belongs_home(text: str, note_ids: frozenset[str], kinds: set[str], home: MemorySection) -> bool:
     """A note of the home conversation merges there when it shares a term with the section
     (a heading word, an identifier, a name, a Chinese phrase) and is not about a person or a reply style."""
+    if (
+        NoteKind.OWNER in kinds
+        and OPENING_TOPIC in kinds
+        and not _other_system(text, home, names=False)  # the capitalized name is the owner's
+        and PEOPLE_SECTION not in kinds
+    ):
+        return True  # who owns a part of the system the chat is about, when no section lists people
     if kinds & {NoteKind.OWNER, NoteKind.PREFERENCE}:
         return False
     if USER_RULE in kinds:
         return True  # a rule the user set while the chat is about this section's subject belongs to it
+    if OPENING_TOPIC in kinds and kinds & _EPISODE and not _other_system(text, home):
+        return True  # "vaultwarden 发不出邮件" … the cause and fix found are that system's
+    if OPENING_TOPIC in kinds and OPENING_SUBJECT in kinds and not _other_system(text, home):
+        return True  # "terraform is stuck … can I force-unlock it" … a rule on force-unlock is Terraform's
     if NoteKind.FUTURE in kinds and not kinds & _EPISODE and _PREFERENCE_SECTION.search(home.title):
         return True  # the chat is about a section of conventions, and this is one more convention
     folded = text.casefold()
@@ -319,7 +372,7 @@ def _duplicate(
                 covered = bool(bullet.ids) and bullet.ids <= existing_ids
                 if prior and (score >= PRIOR_SIMILARITY or shared):
                     score += 1.0
-                elif covered and score >= PRIOR_SIMILARITY:
+                elif covered and score >= PRIOR_SIMILARITY and not _adds_words(bullet.bullet, existing):
                     score += 0.5
                 elif score < SKIP_SIMILARITY or (bullet.ids - existing_ids and not prior):
                     continue  # new identifiers mean new information, however alike the wording
@@ -354,11 +407,24 @@ def _restated(
         for existing in section.bullets:
             existing_ids = identifiers(existing)
             folded = existing.casefold()
-            if all(i in existing_ids or i in folded for i in asserted) and (
-                len(values) >= 2 or signals.alike(text, existing) >= RESTATED_SIMILARITY
+            if (
+                all(i in existing_ids or i in folded for i in asserted)
+                and (len(values) >= 2 or signals.alike(text, existing) >= RESTATED_SIMILARITY)
+                and not _adds_words(text, f"{section.title} {existing}")
             ):
                 return section, existing
     return None
+
+
+RESTATED_NEW_WORDS = 0.5  # a note whose content words are more than half new says something new
+
+
+def _adds_words(text: str, saved: str) -> bool:
+    """Most of the note's content words are not in the saved bullet: the same hosts, a new fact."""
+    # Latin words only: a Chinese rewording shares few character pairs with the saved bullet
+    said = {t for t in fact_terms(text) - identifiers(text) if t.isascii() and t.isalpha() and len(t) >= 4}
+    new = said - fact_terms(saved)
+    return len(new) > 2 and len(new) > RESTATED_NEW_WORDS * len(said)
 
 
 def _affinity(
@@ -380,8 +446,34 @@ def _affinity(
         score += 2.0
     if signals.alike(text, section_text) >= 0.3:
         score += 1.0
+    if (
+        score < MERGE_MIN
+        and NoteKind.OWNER not in kinds  # who owns a system the section names is a fact of its own
+        and _names_of_bullets(tuple(section.bullets)) & _names_in(_opening_words(text))
+    ):
+        score += 2.0  # the note opens on someone or something the section's bullets name ("王师傅说…")
     score += factkinds.kind_affinity(factkinds.note_kinds(text, kinds), section.title, tuple(section.bullets))
     return score
+
+
+def _names_in(text: str) -> set[str]:
+    """Names a text holds: capitalized Latin words (Kenji, Metabase), Chinese three-character runs
+    without a particle or pronoun in them (王师傅, 林老师, 全合成)."""
+    words = {w.casefold() for w in _LATIN_WORD.findall(text) if w[:1].isupper() and not w.isupper()}
+    grams = {g for g in _cjk_trigrams(text) if not set(g) & ZH_FUNCTION_HAN}
+    return (words - EN_LONG_COMMON_WORDS) | grams
+
+
+def _opening_words(text: str) -> str:
+    """Where a sentence names its subject: its first three words, or first eight Chinese characters."""
+    if has_cjk(text[:8]):
+        return text[:8]
+    return " ".join(text.split()[:3])
+
+
+@lru_cache(maxsize=512)
+def _names_of_bullets(bullets: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(_names_in(" ".join(bullets)))
 
 
 def _owner_bullets(bullets: Iterable[str]) -> bool:

@@ -85,7 +85,7 @@ class Lexicon:
     )
     ACK_PREFIX = re.compile(
         r"^(?:(?:ok(?:ay)?|good|great|nice|right|yes|yep|yeah|sure|done|got it|noted|understood|perfect|cool|"
-        r"alright|so|also|btw|oh|and|hmm|好的?|好吧|收到|明白了?|了解|记下了?|记住了|对|嗯|行|哦|是的|没错|对了|话说|另外|还有)"
+        r"alright|so|also|btw|oh|and|hmm|hey|hi|hello|嘿|哈喽|好的?|好吧|收到|明白了?|了解|记下了?|记住了|对|嗯|行|哦|是的|没错|对了|话说|另外|还有)"
         r"[\s,，.。!！:：—\-–]+)+",
         re.IGNORECASE,
     )

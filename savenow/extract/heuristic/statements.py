@@ -531,11 +531,13 @@ def _score(statement: Statement, context: SentenceContext, carried: set[str], la
 
 
 def _clip(text: str) -> str:
+    """A long bullet ends at its last clause boundary (";", "；", "。") within the limit; one with
+    none stays whole. Never a cut marked "…": a note holds whole clauses (DESIGN §7)."""
     if len(text) <= MAX_BULLET_CHARS:
         return text
     cut = text[:MAX_BULLET_CHARS]
-    boundary = max(cut.rfind(mark) for mark in ("；", "，", "; ", ", ", " — "))
-    return (cut[:boundary] if boundary > MAX_BULLET_CHARS // 2 else cut).rstrip() + "…"
+    boundary = max(cut.rfind(mark) for mark in ("；", "。", "; ", ". "))
+    return cut[: boundary + 1].rstrip(" ;；") if boundary > MAX_BULLET_CHARS // 2 else text
 
 
 def _subject_terms(statement: Statement) -> frozenset[str]:

@@ -1,0 +1,171 @@
+"""A note's bullets in the form a person keeps: the fact on its own, not the chat line (DESIGN §7).
+
+Applied last, to the bullets an entry will show (scoring and grouping read the sentences as
+said). Three jobs, each general to how people and assistants talk, in English and Chinese:
+
+* **Lead-ins** — what opens a chat line but belongs to the conversation: an
+  acknowledgement, an apology, a discovery or "here it is" announcement before a colon
+  ("There it is:", "That's the rule:", "原因找到了：", "规则就是：", "抱歉，"). A label a
+  note would keep ("Fix:", "根因：") stays; "确认根因：" keeps only its label.
+* **Relative dates** — "yesterday", "昨天" become the date they meant (the message's own
+  date); week-level ones ("last week", "上周") that no single date can replace are dropped.
+* **Asides** — a clause around the fact that only comments on it ("你最近 emoji 有点多",
+  "看着很乱", "that's church and then brunch with my mom") goes when the fact stands without
+  it: no value, no rule marker, and a comment word or a first person in it. Addressing the
+  assistant ("以后你先给结论", "帮我", "发给你") becomes the rule itself ("以后先给结论").
+* **Clipping** — never: a bullet is the whole sentence (:func:`statements` no longer cuts
+  with "…").
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timedelta
+from itertools import pairwise
+
+from ...text.cjk import HAN, has_cjk, is_cjk
+
+__all__ = ["message_date", "tidy_bullet"]
+
+# Announcements that open a line before its content; a colon, comma or dash ends them.
+_EN_LEAD = (
+    r"there it is|there we go|here it is|here's the thing|that's it|that's (?:the|your|our) "
+    r"(?:rule|cause|culprit|problem|issue|fix|one|answer|reason)|the rule is|make that the rule|found it"
+    r"|found the (?:cause|culprit|problem|issue|bug)|bingo|nailed it|odd|weird|interesting|aha|sorry|apologies"
+    r"|my bad|actually|anyway|in short|long story short|good catch|good news|as expected|makes sense"
+    r"|that explains it|that matches|you're right|right|so|well"
+)
+_ZH_LEAD = (
+    r"原因找到了|找到原因了|问题找到了|找到问题了|找到了|就是这个|那就对了|这就对了|这就是原因|规则就是|结论就是|规矩就是"
+    r"|就这么定了?|就这么办|那就这样|那就这么定|定了|抱歉|不好意思|对不起|小提醒|提醒一下|顺便记一下|顺便说一下|顺便|说实话|其实|果然|原来如此|你说得对|确实|懂了|搞定了?"
+    r"|我看了一下|我查了一下|我从[^，。：:]{0,16}看到的是"
+)
+_LEAD = re.compile(
+    rf"^\s*(?:(?:{_EN_LEAD})\s*(?:[:,—–]|\s-\s)|(?:{_ZH_LEAD})\s*[:：，,—]|(?:顺便|另外)?(?:记一下|提醒一下)\s)\s*",
+    re.IGNORECASE,
+)
+# "确认根因：" / "Confirmed root cause:" — the label is worth keeping, the chat's "confirmed" is not.
+_CONFIRMED_LABEL = re.compile(
+    r"^\s*(?:确认|已确认)(根因|原因)\s*[:：]|^\s*confirmed (root cause|cause)\s*:", re.IGNORECASE
+)
+
+_DAY_WORDS = {
+    "today": 0, "tonight": 0, "this morning": 0, "yesterday": -1, "tomorrow": 1,
+    "今天": 0, "今晚": 0, "今早": 0, "昨天": -1, "昨晚": -1, "前天": -2, "明天": 1, "后天": 2,
+}  # fmt: skip
+_DAY = re.compile(
+    r"(?<![\w'])(?:today|tonight|this morning|yesterday|tomorrow)(?!['\w])|今天|今晚|今早|昨天|昨晚|前天|明天|后天",
+    re.IGNORECASE,
+)
+# Week-level words no single date replaces: dropped with the space or particle that joins them.
+_WEEK = re.compile(
+    r"(?<![\w'])(?:last|this|next) (?:week|month)(?!['\w])\s*|(?:上|这|本|下)(?:周|个?星期|个?月)(?![一二三四五六日天末的])"
+)
+
+
+def message_date(timestamp: object) -> date | None:
+    """The calendar day of a message's timestamp (ISO text or epoch ms), if it has one."""
+    if isinstance(timestamp, (int, float)) and timestamp > 0:
+        return datetime.fromtimestamp(timestamp / 1000).date()
+    if isinstance(timestamp, str) and timestamp:
+        try:
+            return datetime.fromisoformat(timestamp).date()
+        except ValueError:
+            return None
+    return None
+
+
+def tidy_bullet(text: str, day: date | None = None) -> str:
+    """``text`` without the chat's lead-ins, its relative dates resolved against ``day`` (or dropped)."""
+    bullet = text.strip()
+    for _ in range(3):
+        before = bullet
+        bullet = _LEAD.sub("", bullet)
+        bullet = _CONFIRMED_LABEL.sub(lambda m: _label(m), bullet)
+        if bullet == before:
+            break
+    bullet = _dates(bullet, day)
+    bullet = _without_asides(_ADDRESS.sub(_unaddress, bullet))
+    if not bullet:
+        return text.strip()
+    if bullet is not text and bullet[:1].isascii() and bullet[:1].islower() and text.strip()[:1].isupper():
+        bullet = bullet[:1].upper() + bullet[1:]  # the sentence now starts where the lead-in ended
+    return bullet
+
+
+def _label(match: re.Match[str]) -> str:
+    zh, en = match.group(1), match.group(2)
+    return f"{zh}：" if zh else f"{en[:1].upper()}{en[1:]}: "
+
+
+# The assistant addressed inside a rule: "以后你先…", "你帮我…", "帮我…", "发给你" / "发你".
+_ADDRESS = re.compile(
+    rf"(?<=以后)你(?=[{HAN}])|(?<=[{HAN}])你(?=先|直接|都|别|不要|再)|(?:你)?帮我(?=[{HAN}])|(?<=发)给?你(?=[，。,；;]|$)"
+)
+
+
+def _unaddress(match: re.Match[str]) -> str:
+    return ""
+
+
+_CLAUSE = re.compile(r"(?<=[，,])\s*|(?<=[.!?。！？])\s+")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_VALUE = re.compile(r"\d|`|[A-Za-z]+[_./:-][A-Za-z0-9]|@\w")
+_RULE_MARK = re.compile(
+    r"以后|今后|别|不要|必须|一律|统一|只|不再|禁止|默认|always|never|only|must|don't|do not|from now on|no\b",
+    re.IGNORECASE,
+)
+_COMMENT = re.compile(
+    rf"有点[多少乱烦]|太[{HAN}]{{0,4}}了|看着|哈哈|老记不住|累死|烦死|我觉得"
+    r"|(?<![\w'])(?:i|me|my|mine)(?![\w'])|\b(?:lol|haha)\b",
+    re.IGNORECASE,
+)
+
+
+def _aside(clause: str) -> bool:
+    return bool(_COMMENT.search(clause)) and not _VALUE.search(clause) and not _RULE_MARK.search(clause)
+
+
+def _without_asides(text: str) -> str:
+    """The bullet without leading or trailing clauses that only comment on the fact."""
+    chinese = has_cjk(text)
+    splitter = _CLAUSE if chinese else _SENTENCE  # an English comma joins too much to cut at
+    cuts = [0, *(m.end() for m in splitter.finditer(text) if 0 < m.end() < len(text)), len(text)]
+    clauses = [text[a:b] for a, b in pairwise(cuts) if text[a:b].strip()]
+    if len(clauses) < 2:
+        return text
+    first, last = 0, len(clauses)
+    while chinese and last - first > 1 and _aside(clauses[first]):
+        first += 1
+    while last - first > 1 and _aside(clauses[last - 1]):
+        last -= 1
+    if (first, last) == (0, len(clauses)):
+        return text
+    kept = re.sub(r"[，,;；\s]+$", "", "".join(clauses[first:last]).strip())
+    if kept and is_cjk(kept[-1]):
+        kept += "。"
+    return kept
+
+
+_EN_PREPOSITION = re.compile(r"(?:\b(?:on|since|until|till|by|from|before|after|of|for)\s+)$", re.IGNORECASE)
+
+
+def _day_text(match: re.Match[str], day: date, text: str) -> str:
+    """The date a day word meant; an English one reads "on 2026-05-14" where no preposition stands."""
+    resolved = (day + timedelta(days=_DAY_WORDS[match.group(0).casefold()])).isoformat()
+    if match.group(0)[:1].isascii() and not _EN_PREPOSITION.search(text[: match.start()]):
+        return f"on {resolved}"
+    return resolved
+
+
+def _dates(text: str, day: date | None) -> str:
+    if day is not None:
+        text = _DAY.sub(lambda m: _day_text(m, day, text), text)
+        # "2026-05-14 换了" reads better with a space before Chinese text after a date
+        text = re.sub(r"(\d{4}-\d{2}-\d{2})(?=[^\W\d_])", r"\1 ", text)
+    text, dropped = _WEEK.subn("", text)
+    if dropped:
+        text = re.sub(
+            r"\s+([,.;:!?，。；：！？])", r"\1", text
+        )  # "etl-pipeline ." once the week word is gone
+    return text.strip() if has_cjk(text) else " ".join(text.split())
