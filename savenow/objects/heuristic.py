@@ -183,7 +183,8 @@ KIN_DURABLE = _rx(
     _en("allergic"), "过敏|不吃|不能吃|不喝|吃素|忌口|血压|糖尿病|生日|退休|搬到|住在|喜欢|讨厌|受不了|怕"
 )
 NEW_PERSON_EN_APPOSITIVE = re.compile(
-    r"(?<![A-Za-z'])([A-Z][a-z]{2,})(?:,| is| \()\s*(?:my|our) (?:new )?(supplier|vendor|boss|manager|colleague|coworker|"
+    r"(?<![A-Za-z'])([A-Z][a-z]{2,})(?:,| is| \()\s*(?:(?:she|he|they)(?:'s| is| are) |who(?:'s| is) )?"
+    r"(?:my|our) (?:new |[a-z]+ )?(supplier|vendor|boss|manager|colleague|coworker|"
     r"friend|wife|husband|partner|son|daughter|mum|mom|dad|mother|father|sister|brother|client|landlord|doctor|"
     r"teacher|tutor|accountant|lawyer|neighbou?r|roommate|flatmate|cousin|aunt|uncle|niece|nephew|grandson|"
     r"granddaughter|mentor|lead|report)"
@@ -263,9 +264,14 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
     "name": (re.compile(r"(?<![A-Za-z])(?:I'm|I am|[Mm]y name is|[Mm]y name's|[Tt]his is)\s+[A-Z][a-z]+(?![a-z])"
                         r"|我叫[" + HAN + r"]{1,3}|我的名字|我姓[" + HAN + r"]"
                         r"|^\s*我是(?:[小阿老][" + HAN + r"]|[王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟][" + HAN + r"]{1,2})(?=[，,。！!\s]|$)"), False),
-    "nickname": (_rx(_en("call me", "you can call me", "address me as"),
-                     "(?:叫|喊|称呼)我[" + HAN + "A-Za-z]{1,4}(?:就行|就好|吧|就可以)?"), False),
-    "city": (_rx(_en("i live in", "i'm based in", "i am based in", "i've moved to", "we moved to", "moved to",
+    "nickname": (_rx(r"(?:^|[,.;!]\s*|\b(?:please|pls|you can|you may|just|do|can you)\s+)call me(?![A-Za-z])",
+                     _en("address me as"),
+                     "(?:^|[，,。；！]|你|请|可以|就)(?:叫|喊|称呼)我[" + HAN + "A-Za-z]{1,4}"
+                     "|(?:叫|喊|称呼)我[" + HAN + "A-Za-z]{1,4}(?:就行|就好|吧|就可以)"), False),
+    "city": (_rx(r"(?<![A-Za-z])(?:studio|shop|store|company|business|office|practice|clinic|bakery|caf[eé]|restaurant|"
+                 r"agency|firm|salon) (?:is )?(?:in|based in) (?-i:[A-Z])",
+                 "(?:店|工作室|公司|诊所)(?:开)?在[" + HAN + "]{2,3}(?:市|[，,。 ]|$)",
+                 _en("i live in", "i'm based in", "i am based in", "i've moved to", "we moved to", "moved to",
                      "living in", "i'm in [A-Z][a-z]+ now", "our home in"),
                  "我住在|我家在|搬到|搬过来|定居|搬家到|我现在住|人在[" + HAN + "]{2,4}(?:工作|生活)|常住"), False),
     "timezone": (_rx(r"(?<![A-Za-z])[A-Z][a-z]+/[A-Z][A-Za-z_]+", r"(?:UTC|GMT)\s?[+-]\s?\d{1,2}", _en("time ?zone"),
@@ -348,7 +354,7 @@ _SALIENT = re.compile(
 )
 _SALIENT_STOP = {"the", "i", "i'm", "ok", "user", "lives", "wants", "prefers", "the user"}
 _SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+(?=[A-Za-z" + HAN + r"])")
-_CLAUSE_END = re.compile(r"(?<=[，,])\s*")
+_CLAUSE_END = re.compile(r"(?<=，)\s*|(?<=,)(?!\d{3}(?!\d))\s*")  # 38,000 is one number, not two clauses
 _FENCED = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 _LEADING = re.compile(
     r"^\s*(?:另外说一下|另外|对了|顺便确认下|顺便|还有个事|还有|哦对|说个我自己的|"
@@ -408,13 +414,18 @@ def _self_hits(sentence: str, allowed: Callable[[str], bool]) -> list[tuple[str,
     one_category = len(categories) == 1 and categories != {"identity"}  # identity keys are separate facts
     if len(first) <= 1 or one_category or any(at < 0 for at in first.values()):
         return [(key, sentence) for key in list(first)[:1]]
-    starts: dict[int, str] = {}
+    starts: dict[int, list[str]] = {}
     for key, at in first.items():
-        starts.setdefault(at, key)  # a clause two keys share goes to the one listed first
+        keys = starts.setdefault(at, [])
+        # A clause two keys share goes to the one listed first, except that one clause can state
+        # several identity facts ("I run a studio in Kraków": occupation and city).
+        if not keys or all(SELF_KEYS[k] == "identity" for k in (*keys, key)):
+            keys.append(key)
     order = sorted(starts)
     joiner = "" if has_cjk(sentence) else " "
     bounds = [*order, len(parts)]
-    return [(starts[at], joiner.join(parts[at : bounds[n + 1]]).rstrip("，, ")) for n, at in enumerate(order)]
+    runs = [joiner.join(parts[at : bounds[n + 1]]).rstrip("，, ") for n, at in enumerate(order)]
+    return [(key, run) for at, run in zip(order, runs, strict=True) for key in starts[at]]
 
 
 REPLACEMENT = _rx(
@@ -705,7 +716,7 @@ class OfflineObjectExtractor:
             obj = MemoryObject(type="relationship", name=person.stored.obj.name if person.stored else person.name,
                                relation=person.stored.obj.relation if person.stored else person.relation,
                                summary=summary, facts=list(dict.fromkeys(person.facts)))  # fmt: skip
-            priority = 7 if person.stored else 5
+            priority = 7 if person.stored else 5.5  # a person outlasts a style preference
             out.append(Candidate(obj=obj, priority=priority - person.order * 0.01, reason="a durable fact about a person",
                                  at=person.at, variant=person.variant))  # fmt: skip
         return out
@@ -1002,7 +1013,9 @@ _NAME_AFTER = re.compile(
     r"([A-Za-z0-9][\w.\-]*(?: [A-Z][\w\-]*)*|[" + HAN + r"]{2,8})"
 )
 _QUOTED = re.compile(r"[「“\"']([^」”\"']{2,40})[」”\"']")
-_TITLE_CASE = re.compile(r"\bthe ((?:[A-Z][\w\-]*\s?){1,4})")
+_TITLE_CASE = re.compile(
+    r"\bthe ([A-Z][\w\-]*(?: (?:[A-Z][\w\-]*|\d+[A-Za-z]?)){0,3}(?: [a-z]{3,}(?=\s*[:：,，.;—]))?)"
+)  # a head noun that closes the phrase is part of the name
 
 
 _IDENTIFIER_NAME = re.compile(
