@@ -92,6 +92,9 @@ ASK = _rx(
     _en("what", "how much", "how many", "when does", "which", "where", "can you", "could you"),
     "多少|几点|怎么|什么时候|哪里|哪个|为什么|吗|呢$|帮我|给我",
 )
+ASK_WORD = _rx(  # a question, not a request ("帮我…" only drops its own clause)
+    _en("what", "how much", "how many", "when does", "which", "where"), "多少|几点|怎么|什么时候|哪里|哪个|为什么|吗|呢$"
+)
 ACK = re.compile(
     r"^\s*(?:sure|ok(?:ay)?|yes|yep|yeah|no|cool|thanks?|thank you|perfect|nice|great|好的?|可以|对|嗯|行|收到)\W*$",
     _I,
@@ -132,11 +135,13 @@ PERSON_DURABLE = _rx(
         "got a job", "graduated", "is studying", "is learning", "goes to", "now at", "now in", "switched", "changed jobs",
         "likes", "doesn't like", "does not like", "can't stand", "favou?rite", "works", "lives", "usually",
         "is vegetarian", "is vegan", "hates", "reports to", "handles", "will handle", "from now on", "going forward",
-        "no longer", "anymore", "any more"),
+        "no longer", "anymore", "any more", "moves (?:in|to)", "moving (?:in|to)", "diagnosed", "diabet(?:es|ic)",
+        "blood pressure", "won't fly", "doesn't fly", "can't fly", "only takes"),
     "调去|调到|搬到|升职|现在是|负责|过敏|不吃|不喝|不喜欢|讨厌|喜欢|永远|从来|一直|以后|每周|每天|每月|改成|入职|"
     "离职|换工作|生日|住在|提前|退休|结婚|订婚|怀孕|接手|接替|开始|换了|考上|毕业|在读|上学|上班|工作|报了|爱吃|爱喝|"
     "不爱|最爱|受不了|怕|不能|只吃|只喝|习惯|平时|总是|经常|每次|不再|现在在|现在做|当了|成了|转岗|搬去|回国|出国|"
-    "去[^，。]{0,6}(?:读|工作|上班|上学)|读 ?(?:MBA|研|博|书|大学)|预产期|生了",
+    "去[^，。]{0,6}(?:读|工作|上班|上学)|读 ?(?:MBA|研|博|书|大学)|预产期|生了|"
+    "确诊|查出|诊断|糖尿病|高血压|心脏病|不坐|只坐|坐不了|晕车|晕机|结婚|搬回|搬进|住进",
 )  # fmt: skip
 PERSON_VERB = _rx(
     _en("is", "was", "takes", "took", "joined", "joins", "stays", "remains", "moved", "moving", "is moving",
@@ -178,6 +183,15 @@ KIN_ZH = {
     "老婆": "老婆", "老公": "老公", "女儿": "女儿", "儿子": "儿子", "哥哥": "哥哥", "姐姐": "姐姐", "弟弟": "弟弟",
     "妹妹": "妹妹", "我哥": "哥哥", "我姐": "姐姐", "我弟": "弟弟", "我妹": "妹妹",
 }  # fmt: skip
+KIN_ZH.update({"老妈": "妈妈", "老爸": "爸爸", "我妈妈": "妈妈", "我爸爸": "爸爸", "母亲": "妈妈", "父亲": "爸爸"})
+KIN_EN = {
+    "mom": "mother", "mum": "mother", "mother": "mother", "mama": "mother", "dad": "father", "father": "father",
+    "papa": "father", "grandma": "grandmother", "granny": "grandmother", "nan": "grandmother", "nana": "grandmother",
+    "grandmother": "grandmother", "grandpa": "grandfather", "grandad": "grandfather", "granddad": "grandfather",
+    "grandfather": "grandfather",
+}  # fmt: skip
+# "她不吃辣", "she moves in on …": a third-person pronoun right before a durable cue is a fact about that person.
+PRONOUN_SUBJECT = re.compile(r"(?<![A-Za-z])(?:[Hh]e|[Ss]he)(?:'s|'ll)?\s+|[他她](?!们)")
 KIN_ZH_START = re.compile(r"^\s*(?:我的?)?(" + "|".join(sorted(KIN_ZH, key=len, reverse=True)) + r")")
 KIN_DURABLE = _rx(
     _en("allergic"), "过敏|不吃|不能吃|不喝|吃素|忌口|血压|糖尿病|生日|退休|搬到|住在|喜欢|讨厌|受不了|怕"
@@ -310,7 +324,9 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                         "别[^，。]{0,8}(?:发[^，。]{0,8}消息|打扰|找我|提醒我)|免打扰|不要在[^，。]{0,8}(?:发|打扰|找)|"
                         "[0-9一二三四五六七八九十]+点(?:以后|之后|后|前|以前)[^，。]{0,4}(?:别|不要)"), True),
     "reminders": (_rx(r"remind(?:ers?)? (?:me )?[^.]{0,30}(?:before|ahead|in advance|early|the day before)",
-                      _en("reminders? should"), "提前[^，。]{0,8}提醒|提醒[^，。]{0,8}提前|提醒我的时候"), False),
+                      _en("reminders? should"), r"(?:\d+|an?|one|two|half an?) (?:minutes?|mins?|hours?|days?) "
+                      r"(?:before|ahead|in advance|early)", "提前[^，。]{0,8}提醒|提醒[^，。]{0,8}提前|提醒我的时候",
+                      "提前 ?[0-9一二两三四五六七八九十半]+ ?(?:个)?(?:分钟|小时|钟头|天)"), False),
     "reply_length": (_rx(r"(?:reply|replies|answer|answers|response|responses|message|messages)[^.]{0,40}(?:short|long|"
                          r"concise|brief|sentences?|words|characters|paragraphs?|lines?)",
                          _en("conclusion first", "tl;?dr", "bottom line first", "too long", "keep it short",
@@ -327,7 +343,10 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                        _en("working hours", "office hours", "night shifts?", "early shifts?", "i work nights",
                            "i work weekends", "i'm (?:usually )?online", "i start work", "my hours"),
                        "上班时间|工作时间|我[^，。]{0,6}(?:点|晚上|白天|早上)[^，。]{0,6}(?:上班|工作|写代码|开工|下班)|"
-                       "我一般[^，。]{0,8}(?:上班|工作|下班)"), False),
+                       "我一般[^，。]{0,8}(?:上班|工作|下班)", "在家办公|居家办公|远程办公|坐班|去公司|到公司上班",
+                       _en("work from home", "working from home", "wfh", "in the office on", "remote on",
+                           "(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?) (?:to|through|-) "
+                           "(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|saturdays?|sundays?)")), False),
     "tools": (_rx(r"(?<![A-Za-z])I (?:switched|moved|changed) (?:over )?to", r"(?<![A-Za-z])I(?:'m| am) (?:now )?using",
                   r"(?<![A-Za-z])I (?:mainly |mostly |only )?use", _en("my editor", "my ide", "switched from", "i'm on (?:a )?mac(?:os|book)?",
                   "i'm on linux", "i'm on ubuntu", "i'm on windows", "my laptop is", "i code in", "i write (?:mostly )?in"),
@@ -335,7 +354,8 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
     "confirmation": (_rx(_en("without (?:asking|checking with|telling) me", "ask me (?:first|before)",
                              "check with me", "my (?:explicit )?(?:ok|okay|approval|permission|go-ahead)",
                              "confirm with me", "before you (?:send|delete|run|deploy|book|buy|pay)"),
-                         "先问我|问过我|经过我|我同意|征得|先跟我确认|别擅自|不要擅自|我确认之前|先确认"), False),
+                         "先问我|问过我|经过我|我同意|征得|先跟我确认|别擅自|不要擅自|我确认之前|先确认",
+                         "先[^，。]{0,4}(?:让|等|跟|和|找)我[^，。]{0,2}(?:确认|同意|点头|批准)|(?:让|等|经)我(?:确认|同意)(?:后|之后|再|了再)"), False),
     "study_method": (_rx(_en("i learn (?:much )?(?:better|best|more)", "learn better", "study best", "quiz me",
                              "flashcards?", "when i'm learning", "when i study"),
                          "我学[^，。]{0,6}(?:更快|更好)|学习方法|先[^，。]{0,6}(?:例子|例题)|学东西的时候|我学习"), False),
@@ -344,6 +364,9 @@ FIRST_PERSON = _rx(
     _en("i", "i'm", "i've", "i'd", "me", "my", "we", "our", "us", "you", "your"), "我|你|给我|帮我"
 )
 THIRD_PERSON_START = re.compile(r"^\s*(?:他|她|他们|[Hh]e\b|[Ss]he\b|[Tt]hey\b)")
+REQUEST_CLAUSE = _rx(
+    r"(?:^|\s)(?:帮我|给我|替我|你帮|你推荐|推荐个)", r"^\s*(?:can you|could you|please|pls)\b", flags=_I
+)
 REQUEST = _rx(
     r"^\s*(?:帮我(?!记)|给我(?:写|查|找|算|订|做|发|看|翻译)|can you|could you|please (?:draft|write|check|find|look|tell|calculate))",
     flags=_I,
@@ -612,7 +635,12 @@ class OfflineObjectExtractor:
                     or DISMISS.search(sentence)
                 ):
                     continue
-                if people.names_in(sentence) or people.new_person(sentence) or THIRD_PARTY.search(sentence):
+                if (
+                    people.names_in(sentence)
+                    or people.new_person(sentence)
+                    or THIRD_PARTY.search(sentence)
+                    or _pronoun_fact_at(sentence) >= 0
+                ):
                     continue  # someone else's preference is theirs, never the user's
                 standing = bool(STANDING.search(sentence))
                 correcting = bool(CORRECTION.search(sentence))
@@ -624,8 +652,9 @@ class OfflineObjectExtractor:
                 for key, part in _self_hits(sentence, allowed):
                     if key in ("units", "travel", "diet") and not FIRST_PERSON.search(sentence):
                         continue
-                    if about_topic and SELF_KEYS[key] != "identity":
+                    if about_topic and SELF_KEYS[key] != "identity" and key != "confirmation":
                         continue  # "标题不超过 20 字" about a project is the project's rule, not the user's style
+                    # (what to ask before acting is always the user's rule for the assistant)
                     if key == "reminders":
                         if CLOCK_OR_DAY.search(part):
                             continue  # "remind me 10 minutes before the 3pm call" is a reminder, not a rule
@@ -673,6 +702,7 @@ class OfflineObjectExtractor:
                 continue
             if msg.dismissed:
                 continue
+            unassigned: list[str] = []  # this message's sentences about no one yet
             for sentence in sentences(msg.text):
                 if DISMISS.search(sentence):
                     continue
@@ -696,13 +726,22 @@ class OfflineObjectExtractor:
                         person.facts.append(intro)
                         person.at = msg.at
                 elif last is not None and (
-                    THIRD_PERSON_START.search(sentence) or re.search(r"^\s*对，?\s*(他|她)", sentence)
+                    THIRD_PERSON_START.search(sentence)
+                    or re.search(r"^\s*对，?\s*(他|她)", sentence)
+                    or _pronoun_fact_at(sentence) >= 0
                 ):
                     person = last
                 if person is None:
+                    if not (QUESTION.search(sentence) or ONE_OFF.search(sentence) or JOKE.search(sentence)):
+                        unassigned.append(sentence)
                     continue
                 last = person
                 fact = self._person_fact(sentence, person)
+                if fact and not named and new is None and unassigned:
+                    # "Willowbrook, the assisted living place. she moves in on January 12": the answer's
+                    # sentences before the pronoun are about the same person.
+                    fact = " ".join([*(_clean(u) for u in unassigned), fact])
+                unassigned = []
                 if fact:
                     person.facts.append(fact)
                     person.at = msg.at
@@ -722,30 +761,25 @@ class OfflineObjectExtractor:
         return out
 
     def _person_fact(self, sentence: str, person: _Person) -> str | None:
-        if (
-            ASK.search(sentence)
-            or REQUEST.search(sentence)
-            or QUESTION.search(sentence)
-            or JOKE.search(sentence)
-        ):
+        if REQUEST.search(sentence) or QUESTION.search(sentence) or JOKE.search(sentence) or ASK_WORD.search(sentence):
             return None  # questions, requests and jokes are not facts about a person
-        kept = [c for c in clauses(sentence) if not (ONE_OFF.search(c) and not STANDING.search(c))]
-        if not kept:
+        # Clauses that are one-off, or a request to the assistant ("帮我留意下票"), are not about the person.
+        kept = [c for c in clauses(sentence) if not (ONE_OFF.search(c) and not STANDING.search(c))
+                and not REQUEST_CLAUSE.search(c) and not ASK.search(c)]  # fmt: skip
+        start = next((i for i, c in enumerate(kept) if PERSON_DURABLE.search(c)), None)
+        if start is None:
             return None
-        text = ("".join(kept) if has_cjk(sentence) else " ".join(kept)).rstrip("，,")
-        if not PERSON_DURABLE.search(text):
-            return None
+        joiner = "" if has_cjk(sentence) else " "
+        text = joiner.join(kept).rstrip("，,")
         if re.search(r"^\s*(?:他|她)?说", text) and not PERSON_DURABLE.search(text.split("说", 1)[-1]):
             return None
-        text = _clean(text)
-        if (
-            has_cjk(text)
-            and person.name not in text
-            and person.variant not in (None, "")
-            and person.variant not in text
-        ):
-            start = next((i for i, c in enumerate(kept) if PERSON_DURABLE.search(c)), 0)
-            text = _clean("".join(kept[start:]))
+        # Passing clauses before the first durable one ("she's ok, just bruised, but …") stay out; so does
+        # a lead-in before "她不吃辣" inside that clause.
+        head = kept[start]
+        at = _pronoun_fact_at(head)
+        if at > 0 and not any(n and n in head[:at] for n in (person.name, person.variant)):
+            head = head[at:]
+        text = _clean(joiner.join([head, *kept[start + 1 :]]).rstrip("，,"))
         return text if len(norm_name(text)) >= 4 else None
 
     # -- topics --------------------------------------------------------------------------------------
@@ -867,6 +901,10 @@ class _PeopleFinder:
         hits: list[tuple[int, str, Stored | None, str | None]] = []
         folded = text.casefold()
         for person in self.people:
+            kin = _kin_at(text, person.obj.name or "")
+            if kin >= 0:  # 我妈 / 老妈 for 妈妈, "my mum" for Mom: the same person, not another name
+                hits.append((kin, person.obj.name or "", person, None))
+                continue
             for name in [person.obj.name or "", *person.obj.aliases]:
                 at = folded.find(name.casefold()) if name else -1
                 if at >= 0 and _is_word_at(text, at, len(name)):
@@ -887,9 +925,14 @@ class _PeopleFinder:
                     if name[0] in piece[:2] and has_cjk(piece) and piece != name and near_name(piece, name):
                         return piece
             return None
+        first = normalize(name).split()[0] if normalize(name).split() else ""
         for match in re.finditer(r"(?<![A-Za-z])[A-Z][a-z]{2,}(?![A-Za-z])", text):
-            if near_name(match.group(0), name):
-                return match.group(0)
+            word = match.group(0)
+            if near_name(word, name):
+                return word
+            clipped = word.casefold()  # "Xander" for Alexander: a short form from the end of the name
+            if len(clipped) >= 4 and first != clipped and first.endswith(clipped) and len(first) - len(clipped) <= 4:
+                return word
         return None
 
     def new_person(self, sentence: str) -> tuple[str, str] | None:
@@ -962,6 +1005,28 @@ def _confirmed_status(msgs: list[_Msg], follow_ups: list[_Msg]) -> str | None:
             if status:
                 return status
     return None
+
+
+def _kin_at(text: str, name: str) -> int:
+    """Where ``text`` names the kin ``name`` is (妈妈 ← 我妈 / 老妈; Mom ← my mum), or -1."""
+    canon = KIN_ZH.get(name) or KIN_EN.get(normalize(name))
+    if not canon:
+        return -1
+    if has_cjk(name):
+        spots = [text.find(form) for form, c in KIN_ZH.items() if c == canon and form in text]
+        return min(spots, default=-1)
+    match = re.search(r"(?<![A-Za-z])(?:my|our) (" + "|".join(k for k, c in KIN_EN.items() if c == canon) + r")(?![A-Za-z])",
+                      text, _I)  # fmt: skip
+    return match.start() if match else -1
+
+
+def _pronoun_fact_at(text: str) -> int:
+    """Where a clause of ``text`` says something durable about "him"/"her" (他/她 right before the cue), or -1."""
+    for match in PRONOUN_SUBJECT.finditer(text):
+        cue = PERSON_DURABLE.search(text, match.end(), match.end() + 16)
+        if cue and cue.start() - match.end() <= 6 and not re.search(r"[，,。.;；]", text[match.end() : cue.start()]):
+            return match.start()
+    return -1
 
 
 def _is_word_at(text: str, at: int, size: int) -> bool:
