@@ -112,6 +112,8 @@ REMEMBER = _rx(
         "keep (?:this|that) in mind", "don't forget (?:this|that)", "make a note", "write (?:this|that) down",
         "don't let me forget", "for future reference", "note (?:this|that)(?: down)?", "save (?:that|it) for me"),
     "帮我记住|记住|帮我记一下|记一下|记下来|备忘一下|帮我记着|帮我存一下|存一下|记下|备注一下|别让我忘了",
+    # "oh and remember the garage code is 4471": the imperative, not "remember to …" or "I remember when …"
+    r"(?:^|[,.;:!]\s*|(?<![A-Za-z])(?:oh|and|also|please|pls|btw|ok|just)\s+)remember(?!\s+(?:to|when|how|if)\b)(?![A-Za-z])",
 )  # fmt: skip
 RECALL_QUESTION = _rx(r"(?:do|did|can|could) you (?:still )?remember", r"还记得|记得吗|记不记得", flags=_I)
 THIRD_PARTY = _rx(
@@ -595,7 +597,8 @@ class OfflineObjectExtractor:
             if tail.strip().endswith((":", "：")) or not tail.strip(" ：:，,"):
                 tail = msg.text[match.end() :]  # "remember this:" — the note follows
             content = re.sub(r"^(?:that|this)\s+", "", _clean(tail.lstrip(" ：:，,")), flags=_I)
-            if _refers_back(tail):
+            subject = _cue_noun(tail)
+            if _refers_back(tail) and not re.match(r"\s*[:：]\s*\S", tail):  # "remember this: …" points ahead
                 if len(norm_name(lead)) >= 8:  # "he's allergic to shellfish, remember that"
                     content = lead
                 else:
@@ -604,13 +607,14 @@ class OfflineObjectExtractor:
                         continue
                     source = before[-1]
                     content = _clean(msgs[source].text)
-            if people.names_in(content) or THIRD_PERSON_START.search(content):
-                continue  # a fact about a person belongs to their relationship object
+            if people.starts_with_person(content) or THIRD_PERSON_START.search(content):
+                continue  # a fact about a person belongs to their relationship object (an arrangement
+                # that only involves people — who collects the money — is still a note)
             if len(norm_name(content)) < 6:
                 continue
-            extra = [_clean(m.text) for m in self._follow_ups(msgs, pos)[:2]]
+            extra = [_clean(m.text) for m in self._follow_ups(msgs, pos)[:2] if not ACK.match(m.text)]
             window = " ".join([content, *(m.text for m in msgs[max(0, source - 1) : source] if not m.user)])
-            obj = MemoryObject(type="saved", saved_kind="text_note", title=_title(content, kind_word, window),
+            obj = MemoryObject(type="saved", saved_kind="text_note", title=subject or _title(content, kind_word, window),
                                summary=content, detail="；".join(extra) if has_cjk(content) else " ".join(extra) or None)  # fmt: skip
             obj.detail = obj.detail or None
             out.append(
@@ -892,6 +896,7 @@ class _PeopleFinder:
 
     def __init__(self, stored: Sequence[Stored]) -> None:
         self.people = [s for s in stored if s.obj.type == "relationship"]
+        self._last_hits: list[tuple[int, str, Stored | None, str | None]] = []
         self.topic_words = {
             norm_name(w) for s in stored if s.obj.type == "topic" for w in (s.obj.name or "").split()
         }
@@ -915,7 +920,14 @@ class _PeopleFinder:
                 if variant:
                     hits.append((text.find(variant), person.obj.name or "", person, variant))
         hits.sort(key=lambda h: h[0])
+        self._last_hits = hits
         return [(name, stored, variant) for _, name, stored, variant in hits]
+
+    def starts_with_person(self, text: str) -> bool:
+        """The text is about a person: it opens with a stored person's name (or another form of it)."""
+        self.names_in(text)
+        lead = len(text) - len(text.lstrip())
+        return any(at - lead <= 1 for at, *_ in self._last_hits)
 
     def _variant(self, text: str, name: str) -> str | None:
         if has_cjk(name):
@@ -1114,6 +1126,27 @@ def _refers_back(tail: str) -> bool:
     return len(norm_name(_TAIL_FILLER.sub("", head))) < 4
 
 
+_CUE_NOUN = re.compile(
+    r"^\s*(?:这个|这条|这些|这套|那个|this|that|these)\s*([^，,。.!！:：;；\s](?:[^，,。.!！:：;；]{0,14}?[^，,。.!！:：;；\s])?)"
+    r"(?=\s*(?:[，,。.!！:：;；]|$|for\b|so\b|because\b|please\b))",
+    _I,
+)
+
+
+_PURPOSE = _rx(r"^\s*(?:for|when|if)\s", r"^\s*(?:对于|关于|如果).|的话\s*$")
+
+
+def _cue_noun(tail: str) -> str | None:
+    """ "记住这个手冲参数" → 手冲参数: what the user calls the note is its title (not a bare "rule")."""
+    match = _CUE_NOUN.match(tail)
+    if not match:
+        return None
+    noun = match.group(1).strip()
+    if len(norm_name(_TAIL_FILLER.sub("", noun))) < 2 or FIRST_PERSON.search(noun):
+        return None
+    return noun
+
+
 def _kind_word(sentence: str) -> str | None:
     folded = sentence.casefold()
     return next((label for word, label in _KIND_WORDS if word in folded), None)
@@ -1146,7 +1179,12 @@ def _title(content: str, kind: str | None, window: str) -> str:
         terms[match.group(0)] = terms.get(match.group(0), 0) + 1
     term = max(terms, key=lambda t: (terms[t], -window.find(t)), default=None) if terms else None
     if generic or len(head) > (24 if has_cjk(head) else 48):
-        head = _short(clauses(content)[0].rstrip(" ，,"), 40) if content else ""
+        parts = clauses(content) if content else [""]
+        telling = next((p for p in parts if re.search(r"\d", p)), None)  # 份子钱每人 1000, 64-bit pHash …
+        telling = telling or next((p for p in parts if salient_tokens(p)), parts[0])
+        head = _short(telling.rstrip(" ，,"), 40)
+        if telling is not parts[0] and _PURPOSE.match(parts[0]) and len(parts[0]) <= 30:
+            head = f"{_clean(parts[0])}: {head}"  # "for near-duplicate photos: 64-bit pHash …"
     if kind and term and term.casefold() not in content.casefold() and not any(c.isdigit() for c in term):
         return f"{kind} ({term}): {head}"[:80]
     return head[:80]
