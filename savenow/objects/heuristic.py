@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from ..models import ChatMessage
-from ..text.cjk import HAN
+from ..text.cjk import HAN, han_ngrams
 from ..text.normalize import has_cjk, normalize
 from .extract import Candidate
 from .model import SELF_KEYS, MemoryObject, near_name, norm_name
@@ -123,7 +123,8 @@ THIRD_PARTY = _rx(
 )
 QUESTION = re.compile(r"[?？]|吗\s*$|吗[，。]|呢\s*$")
 SWITCH = _rx(
-    _en("also", "btw", "by the way", "oh", "another thing", "anyway"), "另外|对了|还有个事|顺便|还有"
+    _en("also", "btw", "by the way", "oh", "another thing", "anyway", "unrelated", "off topic", "different question"),
+    "另外|对了|还有个事|顺便|还有|题外话|换个话题|说个别的",
 )
 
 PERSON_DURABLE = _rx(
@@ -236,8 +237,10 @@ STATUS = {
     "archived": _rx(_en("shut (?:it )?down", "closed (?:it|down|for good)", "archive", "archived", "abandon(?:ed)?",
                         "give up", "gave up", "killed it", "for good", "dropping it", "wrapped up", "done with it", "is dead",
                         "retired it", "sunset", "closing (?:the|it|down|my)", "shutting (?:it|down|the)",
-                        "close (?:it|the [\\w ]{1,20}) down", "not doing .{0,20} anymore"),
-                    "关了|关掉|归档|不做了|放弃|彻底停|永久关闭|不搞了|黄了|结束了|完结"),
+                        "close (?:it|the [\\w ]{1,20}) down", "not doing .{0,20} anymore", "calling it(?: quits)?(?: on)?",
+                        "no point (?:in )?(?:continuing|going on|carrying on)", "not worth continuing",
+                        "stop(?:ping)? working on", "done with (?:it|this|that|the)"),
+                    "关了|关掉|归档|不做了|放弃|彻底停|永久关闭|不搞了|黄了|结束了|完结|没必要(?:继续|再做)|到此为止|不再做了"),
     "paused": _rx(_en("pause", "paused", "pausing", "on hold", "shelve", "shelved", "shelving", "put (?:it|that|this) aside",
                       "on ice", "on the back burner", "take a break from", "parking"),
                   "先停|停了|暂停|搁置|放一放|先放着|等[^，。]{0,8}再(?:弄|做|说|看|搞)|先不搞|缓一缓|停一停"),
@@ -469,6 +472,11 @@ def _from_replacement(value: str) -> str:
     return value
 
 
+def _spells_out(pattern: re.Pattern[str], sentence: str) -> bool:
+    """ "commit messages: lowercase, imperative" / "回复格式：先结论": the key, a colon, then its rule."""
+    return any(re.match(r"\s*[:：]\s*\S", sentence[m.end() :]) for m in pattern.finditer(sentence))
+
+
 def _drop_one_offs(sentence: str) -> str:
     """The sentence without its one-off clauses (a time, today, a reminder)."""
     return _drop_clauses(sentence, ONE_OFF)
@@ -649,8 +657,15 @@ class OfflineObjectExtractor:
                 standing = bool(STANDING.search(sentence))
                 correcting = bool(CORRECTION.search(sentence))
 
-                def allowed(key: str, standing: bool = standing, correcting: bool = correcting) -> bool:
-                    return standing or not SELF_RULES[key][1] or (correcting and bool(values.get(key)))
+                def allowed(
+                    key: str, sentence: str = sentence, standing: bool = standing, correcting: bool = correcting
+                ) -> bool:
+                    return (
+                        standing
+                        or not SELF_RULES[key][1]
+                        or (correcting and bool(values.get(key)))
+                        or _spells_out(SELF_RULES[key][0], sentence)
+                    )
 
                 about_topic = topics.find(sentence) is not None
                 for key, part in _self_hits(sentence, allowed):
@@ -876,6 +891,7 @@ class OfflineObjectExtractor:
         self, msgs: list[_Msg], stored: Sequence[Stored], candidates: list[Candidate]
     ) -> list[Candidate]:
         user_text = normalize(" ".join(m.text for m in msgs if m.user))
+        user_pairs = han_ngrams(user_text)
         taken = {(c.obj.type, norm_name(c.obj.label)) for c in candidates}
         out = []
         for item in stored:
@@ -884,7 +900,13 @@ class OfflineObjectExtractor:
             tokens = [
                 t for t in salient_tokens(f"{item.obj.summary} {item.obj.detail or ''}") if not t.isdigit()
             ]
-            if tokens and any(normalize(t) in user_text for t in tokens):
+            if tokens:
+                restated = any(re.search(rf"(?<![a-z0-9]){re.escape(normalize(t))}(?![a-z0-9])", user_text) for t in tokens)
+            else:  # Chinese without identifiers: most of the stored value's character pairs said again
+                pairs = han_ngrams(norm_name(item.obj.summary).replace("用户", " "))
+                hits = len(pairs & user_pairs)
+                restated = hits >= 3 and hits * 2 >= len(pairs)
+            if restated:
                 out.append(
                     Candidate(obj=MemoryObject(**item.obj.__dict__), reason="restated, already stored")
                 )
