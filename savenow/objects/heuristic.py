@@ -93,7 +93,8 @@ ASK = _rx(
     "多少|几点|怎么|什么时候|哪里|哪个|为什么|吗|呢$|帮我|给我",
 )
 ASK_WORD = _rx(  # a question, not a request ("帮我…" only drops its own clause)
-    _en("what", "how much", "how many", "when does", "which", "where"), "多少|几点|怎么|什么时候|哪里|哪个|为什么|吗|呢$"
+    _en("what", "how much", "how many", "when does", "which", "where"),
+    "多少|几点|怎么|什么时候|哪里|哪个|为什么|吗|呢$",
 )
 ACK = re.compile(
     r"^\s*(?:sure|ok(?:ay)?|yes|yep|yeah|no|cool|thanks?|thank you|perfect|nice|great|好的?|可以|对|嗯|行|收到)\W*$",
@@ -123,7 +124,17 @@ THIRD_PARTY = _rx(
 )
 QUESTION = re.compile(r"[?？]|吗\s*$|吗[，。]|呢\s*$")
 SWITCH = _rx(
-    _en("also", "btw", "by the way", "oh", "another thing", "anyway", "unrelated", "off topic", "different question"),
+    _en(
+        "also",
+        "btw",
+        "by the way",
+        "oh",
+        "another thing",
+        "anyway",
+        "unrelated",
+        "off topic",
+        "different question",
+    ),
     "另外|对了|还有个事|顺便|还有|题外话|换个话题|说个别的",
 )
 
@@ -180,13 +191,20 @@ NEW_PERSON_ZH_SURNAME = re.compile(
     r"舅舅|姑姑|阿姨|叔叔|侄子|侄女|外甥|外甥女)"
     rf"((?:小|老|阿)[{_SURNAMES}]|[{_SURNAMES}](?:总|哥|姐|老师|工|经理|阿姨|叔)|[{_SURNAMES}][{HAN}]{{1,2}}(?=[，,。\s说是也在要会]))"
 )
+# 小吴 / 老周 / 阿强-style short forms standing alone (not 小程序: a boundary must follow), introduced by a duty.
+NEW_PERSON_ZH_DUTY = re.compile(
+    rf"((?:小|老|阿)[{_SURNAMES}])(?=$|[，,。！!？?\s]|[说是也在会来负责对接管跟和])"
+)
+DUTY_ZH = re.compile("对接|负责|联系人|接手|接替|跟进|手下|助理|新来的|接管")
 KIN_ZH = {
     "我妈": "妈妈", "妈妈": "妈妈", "我爸": "爸爸", "爸爸": "爸爸", "外婆": "外婆", "奶奶": "奶奶", "爷爷": "爷爷",
     "外公": "外公", "姥姥": "姥姥", "姥爷": "姥爷", "婆婆": "婆婆", "公公": "公公", "岳母": "岳母", "岳父": "岳父",
     "老婆": "老婆", "老公": "老公", "女儿": "女儿", "儿子": "儿子", "哥哥": "哥哥", "姐姐": "姐姐", "弟弟": "弟弟",
     "妹妹": "妹妹", "我哥": "哥哥", "我姐": "姐姐", "我弟": "弟弟", "我妹": "妹妹",
 }  # fmt: skip
-KIN_ZH.update({"老妈": "妈妈", "老爸": "爸爸", "我妈妈": "妈妈", "我爸爸": "爸爸", "母亲": "妈妈", "父亲": "爸爸"})
+KIN_ZH.update(
+    {"老妈": "妈妈", "老爸": "爸爸", "我妈妈": "妈妈", "我爸爸": "爸爸", "母亲": "妈妈", "父亲": "爸爸"}
+)
 KIN_EN = {
     "mom": "mother", "mum": "mother", "mother": "mother", "mama": "mother", "dad": "father", "father": "father",
     "papa": "father", "grandma": "grandmother", "granny": "grandmother", "nan": "grandmother", "nana": "grandmother",
@@ -250,6 +268,11 @@ STATUS = {
                       "is (?:officially )?back(?! to)", "it's back"),
                   "重新开始|重新启动|恢复|又开始|继续做|继续搞|重启|捡起来|又要做|重新捡"),
 }  # fmt: skip
+CHANGE_MADE = _rx(  # the user changed a setting or a tool for good (checked together with a named thing)
+    _en("enabled", "turned on", "switched (?:on|to|over to)", "installed", "added", "set up", "upgraded to",
+        "migrated to", "disabled", "turned off", "replaced .{1,30} with"),
+    "^\\s*(?:开了|加了|装了)|打开了|启用了?|换成|改成|改用|升级到|迁移到|迁到|切到|切换到|关闭了|禁用了?",
+)  # fmt: skip
 OPEN_QUESTION = _rx(
     _en("open question", "not sure yet", "haven't decided", "undecided", "need to decide", "still deciding",
         " vs "),
@@ -536,7 +559,7 @@ class OfflineObjectExtractor:
             candidates = [c for c in candidates if c.obj.type != "saved" or
                           not any(t and (t in norm_name(c.obj.summary) or norm_name(c.obj.summary) in t) for t in self_texts)]  # fmt: skip
         candidates += self._people(msgs, people)
-        candidates += self._topics(msgs, stored)
+        candidates += _without_self_rules(self._topics(msgs, stored), candidates)
         candidates += self._restated(msgs, stored, candidates)
         return candidates
 
@@ -658,7 +681,10 @@ class OfflineObjectExtractor:
                 correcting = bool(CORRECTION.search(sentence))
 
                 def allowed(
-                    key: str, sentence: str = sentence, standing: bool = standing, correcting: bool = correcting
+                    key: str,
+                    sentence: str = sentence,
+                    standing: bool = standing,
+                    correcting: bool = correcting,
                 ) -> bool:
                     return (
                         standing
@@ -764,6 +790,8 @@ class OfflineObjectExtractor:
                 if fact:
                     person.facts.append(fact)
                     person.at = msg.at
+                if named:  # "老赵调去重庆了，以后对接找他手下的小吴": a new person in a later clause
+                    self._later_new_person(sentence, person, people, found, msg)
         out = []
         for person in found.values():
             if not person.facts:
@@ -779,8 +807,34 @@ class OfflineObjectExtractor:
                                  at=person.at, variant=person.variant))  # fmt: skip
         return out
 
+    def _later_new_person(
+        self, sentence: str, first: _Person, people: _PeopleFinder, found: dict[str, _Person], msg: _Msg
+    ) -> None:
+        parts = clauses(sentence)
+        for n, part in enumerate(parts[1:], start=1):
+            if people.names_in(part):
+                continue
+            new = people.new_person(part)
+            if new is None or new[0] == first.name or ONE_OFF.search(part) or JOKE.search(part):
+                continue
+            name, relation = new
+            person = found.setdefault(
+                name, _Person(name=name, stored=None, relation=relation, order=len(found))
+            )
+            person.relation = person.relation or relation
+            fact = _clean(part)
+            if fact not in person.facts:
+                person.facts.append(fact)
+                person.at = msg.at
+            return
+
     def _person_fact(self, sentence: str, person: _Person) -> str | None:
-        if REQUEST.search(sentence) or QUESTION.search(sentence) or JOKE.search(sentence) or ASK_WORD.search(sentence):
+        if (
+            REQUEST.search(sentence)
+            or QUESTION.search(sentence)
+            or JOKE.search(sentence)
+            or ASK_WORD.search(sentence)
+        ):
             return None  # questions, requests and jokes are not facts about a person
         # Clauses that are one-off, or a request to the assistant ("帮我留意下票"), are not about the person.
         kept = [c for c in clauses(sentence) if not (ONE_OFF.search(c) and not STANDING.search(c))
@@ -845,6 +899,7 @@ class OfflineObjectExtractor:
                 note.status = status or note.status
                 note.at = msg.at
                 break
+        self._thread_changes(msgs, finder, notes)
         out = []
         for note in notes.values():
             stored_topic = note.topic.obj
@@ -861,6 +916,30 @@ class OfflineObjectExtractor:
             )
         out += self._new_topics(msgs, topics)
         return out
+
+    def _thread_changes(self, msgs: list[_Msg], finder: _TopicFinder, notes: dict[str, _TopicNote]) -> None:
+        """ "NAS 挂了" … "开了 QSV": after the user brings up a stored topic, a lasting change they made to a
+        named thing (a setting, a tool, a flag) in the same thread is the topic's conclusion."""
+        topic: Stored | None = None
+        for msg in msgs:
+            if not msg.user:
+                continue
+            mentioned = next((t for t in map(finder.find, sentences(msg.text)) if t is not None), None)
+            if mentioned is not None:
+                topic = mentioned
+                continue
+            if topic is None or msg.dismissed or SWITCH.match(msg.text) or QUESTION.search(msg.text):
+                topic = None if msg.dismissed or SWITCH.match(msg.text) else topic
+                continue
+            for sentence in sentences(msg.text):
+                kept = [c for c in clauses(sentence) if not ONE_OFF.search(c)]
+                if not any(CHANGE_MADE.search(c) and salient_tokens(c) for c in kept):
+                    continue
+                text = _clean(("" if has_cjk(sentence) else " ").join(kept))
+                note = notes.setdefault(topic.id, _TopicNote(topic))
+                if text and text not in note.conclusions:
+                    note.conclusions.append(text)
+                    note.at = msg.at
 
     def _new_topics(self, msgs: list[_Msg], topics: list[Stored]) -> list[Candidate]:
         out = []
@@ -882,7 +961,7 @@ class OfflineObjectExtractor:
             obj = MemoryObject(
                 type="topic", name=name, status="active", summary=summary, open_questions=questions
             )
-            out.append(Candidate(obj=obj, priority=6.5, reason="a new project the user named", at=msg.at))
+            out.append(Candidate(obj=obj, priority=6.5, reason=NEW_TOPIC_REASON, at=msg.at))
         return out
 
     # -- skips: restated, already stored ------------------------------------------------------------
@@ -901,7 +980,7 @@ class OfflineObjectExtractor:
                 t for t in salient_tokens(f"{item.obj.summary} {item.obj.detail or ''}") if not t.isdigit()
             ]
             if tokens:
-                restated = any(re.search(rf"(?<![a-z0-9]){re.escape(normalize(t))}(?![a-z0-9])", user_text) for t in tokens)
+                restated = any(_word_in(normalize(t), user_text) for t in tokens)
             else:  # Chinese without identifiers: most of the stored value's character pairs said again
                 pairs = han_ngrams(norm_name(item.obj.summary).replace("用户", " "))
                 hits = len(pairs & user_pairs)
@@ -911,6 +990,24 @@ class OfflineObjectExtractor:
                     Candidate(obj=MemoryObject(**item.obj.__dict__), reason="restated, already stored")
                 )
         return out
+
+
+def _without_self_rules(topics: list[Candidate], found: list[Candidate]) -> list[Candidate]:
+    """A rule the user set for the assistant ("先让我确认再重启") is their self object, not also a topic's
+    conclusion; a topic left with nothing new and no status change is dropped."""
+    rules = [norm_name(c.obj.summary) for c in found if c.obj.type == "self"]
+    out = []
+    for cand in topics:
+        obj = cand.obj
+        obj.recent_conclusions = [
+            c for c in obj.recent_conclusions if not any(r and r in norm_name(c) for r in rules)
+        ]
+        if cand.reason == NEW_TOPIC_REASON or obj.recent_conclusions or obj.open_questions or obj.status:
+            out.append(cand)
+    return out
+
+
+NEW_TOPIC_REASON = "a new project the user named"
 
 
 class _PeopleFinder:
@@ -965,7 +1062,12 @@ class _PeopleFinder:
             if near_name(word, name):
                 return word
             clipped = word.casefold()  # "Xander" for Alexander: a short form from the end of the name
-            if len(clipped) >= 4 and first != clipped and first.endswith(clipped) and len(first) - len(clipped) <= 4:
+            if (
+                len(clipped) >= 4
+                and first != clipped
+                and first.endswith(clipped)
+                and len(first) - len(clipped) <= 4
+            ):
                 return word
         return None
 
@@ -976,6 +1078,10 @@ class _PeopleFinder:
         match = NEW_PERSON_EN_APPOSITIVE.search(sentence)
         if match and match.group(1).casefold() not in NAME_STOP:
             return match.group(1), ROLE_WORDS.get(match.group(2).casefold(), match.group(2).casefold())
+        match = NEW_PERSON_ZH_DUTY.search(sentence)
+        if match and DUTY_ZH.search(sentence) and not any(near_name(match.group(1), p.obj.name or "") or
+                                                          match.group(1) == p.obj.name for p in self.people):  # fmt: skip
+            return match.group(1), "contact"  # "以后对接找小吴": a person named by a short form, with a duty
         match = NEW_PERSON_ZH_SURNAME.search(sentence)
         if match:
             return match.group(2), ROLE_WORDS.get(match.group(1), "contact")
@@ -1058,7 +1164,11 @@ def _pronoun_fact_at(text: str) -> int:
     """Where a clause of ``text`` says something durable about "him"/"her" (他/她 right before the cue), or -1."""
     for match in PRONOUN_SUBJECT.finditer(text):
         cue = PERSON_DURABLE.search(text, match.end(), match.end() + 16)
-        if cue and cue.start() - match.end() <= 6 and not re.search(r"[，,。.;；]", text[match.end() : cue.start()]):
+        if (
+            cue
+            and cue.start() - match.end() <= 6
+            and not re.search(r"[，,。.;；]", text[match.end() : cue.start()])
+        ):
             return match.start()
     return -1
 
@@ -1088,7 +1198,7 @@ def _mentioned_topic(
             words = set(re.findall(r"[a-z0-9]+", folded))
             present = [t for t in toks if (t in words if t.isascii() else _cjk_in(t, compact))]
             distinctive = [t for t in present if shared.get(t, 0) == 1 and t not in TOPIC_GENERIC
-                           and (len(t) >= 4 if t.isascii() else True)]  # fmt: skip
+                           and (len(t) >= 4 or _acronym_in(t, topic.obj.name or "", sentence) if t.isascii() else True)]  # fmt: skip
             score = 0.0
             if distinctive:
                 score = 2.0 + len(distinctive)
@@ -1097,6 +1207,21 @@ def _mentioned_topic(
         if score and (best is None or score > best[0]):
             best = (score, topic)
     return best[1] if best else None
+
+
+def _word_in(token: str, text: str) -> bool:
+    """``token`` in ``text``, not as part of a longer Latin word ("arch" is not in "archive")."""
+    before = "(?<![a-z])" if token[:1].isalpha() else ""
+    after = "(?![a-z])" if token[-1:].isalpha() else ""
+    return re.search(before + re.escape(token) + after, text) is not None
+
+
+def _acronym_in(token: str, name: str, sentence: str) -> bool:
+    """A short name part written in capitals in both the topic's name and the sentence (NAS, not "nas")."""
+    upper = token.upper()
+    if len(token) < 2 or not re.search(rf"(?<![A-Za-z]){upper}(?![A-Za-z])", name):
+        return False
+    return re.search(rf"(?<![A-Za-z]){upper}(?![A-Za-z])", sentence) is not None
 
 
 def _cjk_in(token: str, compact: str) -> bool:
