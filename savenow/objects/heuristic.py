@@ -269,8 +269,9 @@ STATUS = {
                   "重新开始|重新启动|恢复|又开始|继续做|继续搞|重启|捡起来|又要做|重新捡"),
 }  # fmt: skip
 CHANGE_MADE = _rx(  # the user changed a setting or a tool for good (checked together with a named thing)
-    _en("enabled", "turned on", "switched (?:on|to|over to)", "installed", "added", "set up", "upgraded to",
-        "migrated to", "disabled", "turned off", "replaced .{1,30} with"),
+    _en("enabled", "turned on", r"switched (?:on|(?:[\w-]+ ){0,3}(?:to|over to))", "installed", "added", "set up",
+        "upgraded to", r"migrated (?:[\w-]+ ){0,3}to", r"moved (?:[\w-]+ ){0,3}to", "disabled", "turned off",
+        "replaced .{1,30} with"),
     "^\\s*(?:开了|加了|装了)|打开了|启用了?|换成|改成|改用|升级到|迁移到|迁到|切到|切换到|关闭了|禁用了?",
 )  # fmt: skip
 OPEN_QUESTION = _rx(
@@ -313,6 +314,7 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
     "city": (_rx(r"(?<![A-Za-z])(?:studio|shop|store|company|business|office|practice|clinic|bakery|caf[eé]|restaurant|"
                  r"agency|firm|salon) (?:is )?(?:in|based in) (?-i:[A-Z])",
                  "(?:店|工作室|公司|诊所)(?:开)?在[" + HAN + "]{2,3}(?:市|[，,。 ]|$)",
+                 "我在[" + HAN + "]{2,3}(?:市)?(?:开|经营)了?[^，。]{0,8}(?:店|公司|工作室|诊所)",
                  _en("i live in", "i'm based in", "i am based in", "i've moved to", "we moved to", "moved to",
                      "living in", "i'm in [A-Z][a-z]+ now", "our home in"),
                  "我住在|我家在|搬到|搬过来|定居|搬家到|我现在住|人在[" + HAN + "]{2,4}(?:工作|生活)|常住"), False),
@@ -326,7 +328,7 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                            "i teach", "i'm doing (?:a|my) (?:phd|masters?|degree)"),
                        f"我是[^，。]{{0,12}}(?:{_ROLES_ZH})", "我在[^，。]{1,12}(?:工作|上班|实习|读书|读研|读博)",
                        "我是做[^，。]{1,10}的", "我(?:在|读)[^，。]{0,8}(?:大学|研究生|博士|大[一二三四]|研[一二三])",
-                       "我(?:开|经营)了?[^，。]{0,10}(?:店|公司|工作室)", "我的工作是", "我做[^，。]{1,8}(?:工作|行业)"), False),
+                       "我(?:在[^，。]{1,6})?(?:开|经营)了?[^，。]{0,10}(?:店|公司|工作室)", "我的工作是", "我做[^，。]{1,8}(?:工作|行业)"), False),
     "birthday": (_rx(_en("my birthday", "i was born", "born on"), "我的?生日"), False),
     "code_style": (_rx(_en("commit messages?", "conventional commits", "code style", "naming conventions?",
                            "type hints", "docstrings", "indentation", "snake_case", "camelcase", "tabs", "semicolons",
@@ -493,6 +495,12 @@ def _from_replacement(value: str) -> str:
             rest = parts[index:]
             return "".join(rest) if has_cjk(value) else " ".join(rest)
     return value
+
+
+def _from_cue(value: str, pattern: re.Pattern[str]) -> str:
+    parts = clauses(value)
+    at = next((i for i, part in enumerate(parts) if pattern.search(part)), 0)
+    return ("" if has_cjk(value) else " ").join(parts[at:]).rstrip("，, ") if at else value
 
 
 def _spells_out(pattern: re.Pattern[str], sentence: str) -> bool:
@@ -710,11 +718,14 @@ class OfflineObjectExtractor:
                     value = _clean(_drop_clauses(part, CLOCK_OR_DAY if key == "reminders" else ONE_OFF))
                     if len(norm_name(value)) < 3:
                         continue
+                    replacing = bool(values.get(key)) and said_in.get(key) != msg.index
                     if CORRECTION.search(sentence) or CORRECTION.search(msg.text[:12]):
                         values[key] = []
                         value = _from_replacement(value)
-                    elif values.get(key) and said_in.get(key) != msg.index and not ADDITIVE.match(sentence):
+                    elif replacing and not ADDITIVE.match(sentence):
                         values[key] = []  # said again later: only the final value counts
+                    if replacing:  # "15 分钟不够，统一提前半小时吧": what comes before the new rule rejects the old one
+                        value = _from_cue(value, SELF_RULES[key][0])
                     values.setdefault(key, [])
                     said_in[key] = msg.index
                     if value not in [v for v, _ in values[key]]:
