@@ -53,8 +53,10 @@ STANDING = _rx(
         "whenever", "by default", "stop", "keep it", "keep your", "keep (?:the )?(?:answers|replies|messages)",
         "at most", "max", "no more than", "skip the", "avoid", "no more", "no need to", "i prefer", "i'd rather",
         "please use",
-        "please don't", "please keep", "^no ", "make sure", "i'd prefer", "i like", "i want", "i hate", "i learn",
+        "please don't", "please keep", "make sure", "i'd prefer", "i like", "i want", "i hate", "i learn",
         "i don't", "don't", "do not", "rule"),
+    # an imperative about how the assistant answers ("please reply in English", "be more casual", "no emoji")
+    r"^\s*(?:(?:please|pls|and|so|also|oh)\s+)*(?:no|reply|answer|respond|write|talk|speak|be|use|keep|give|put)\s",
     "以后|今后|往后|一直|永远|总是|每次|默认|都用|都按|别|(?<!要)不要|记着|记住|我喜欢|我习惯|我讨厌|改成|还是|就行|不吃|不能|"
     "尽量|统一|一律|麻烦|请用|都给我|给我用|最多|不超过|以内|少用|不用",
 )  # fmt: skip
@@ -311,8 +313,8 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                      _en("address me as"),
                      "(?:^|[，,。；！]|你|请|可以|就)(?:叫|喊|称呼)我[" + HAN + "A-Za-z]{1,4}"
                      "|(?:叫|喊|称呼)我[" + HAN + "A-Za-z]{1,4}(?:就行|就好|吧|就可以)"), False),
-    "city": (_rx(r"(?<![A-Za-z])(?:studio|shop|store|company|business|office|practice|clinic|bakery|caf[eé]|restaurant|"
-                 r"agency|firm|salon) (?:is )?(?:in|based in) (?-i:[A-Z])",
+    "city": (_rx(r"(?<![A-Za-z])(?:studio|shop|store|practice|clinic|bakery|caf[eé]|restaurant|salon|workshop) "
+                 r"(?:is )?(?:in|based in) (?-i:[A-Z])",
                  "(?:店|工作室|公司|诊所)(?:开)?在[" + HAN + "]{2,3}(?:市|[，,。 ]|$)",
                  "我在[" + HAN + "]{2,3}(?:市)?(?:开|经营)了?[^，。]{0,8}(?:店|公司|工作室|诊所)",
                  _en("i live in", "i'm based in", "i am based in", "i've moved to", "we moved to", "moved to",
@@ -320,6 +322,7 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                  "我住在|我家在|搬到|搬过来|定居|搬家到|我现在住|人在[" + HAN + "]{2,4}(?:工作|生活)|常住"), False),
     "timezone": (_rx(r"(?<![A-Za-z])[A-Z][a-z]+/[A-Z][A-Za-z_]+", r"(?:UTC|GMT)\s?[+-]\s?\d{1,2}", _en("time ?zone"),
                      r"(?:I'm|I am|we're) on (?:[A-Z][a-z]+ )?(?:time|PST|PDT|EST|EDT|CET|CEST|BST|JST)",
+                     r"(?:use|in|on) (?:PST|PDT|EST|EDT|CST|CET|CEST|BST|JST|KST|IST|AEST|AEDT|SGT|HKT)(?![A-Za-z])",
                      "时区|东八区|北京时间|[按用][^，。]{0,6}时间", flags=0), False),
     "occupation": (_rx(_en("i run (?:a|an|my) (?:[\\w&'-]+ ){0,3}(?:business|shop|company|store|studio|bakery|cafe|café|"
                            "restaurant|agency|startup|clinic|practice|brand|label|farm|firm)",
@@ -336,11 +339,15 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
     "language_preference": (_rx(r"(?:reply|replies|answer|respond|write|talk|speak|text)\w*[^.]{0,30}(?:English|Chinese|"
                                 r"Mandarin|Cantonese|Spanish|French|German|Japanese|Korean)",
                                 "(?:用|回复|回答|说|跟我说|和我聊)[^，。]{0,6}(?:中文|英文|英语|日语|粤语|普通话|繁体|简体)",
-                                "(?:中文|英文|英语)回复", _en("technical terms", "in english", "in chinese")), True),
+                                "(?:中文|英文|英语)回复", _en("technical terms", "in english", "in chinese"),
+                                r"(?:use|keep|prefer|switch to|stick (?:to|with)|back to) (?:English|Chinese|Mandarin|"
+                                r"Cantonese|Spanish|French|German|Japanese|Korean)",
+                                r"(?:English|Chinese|Mandarin|Cantonese|Spanish|French|German|Japanese|Korean) is "
+                                r"(?:better|fine|easier)"), True),
     "diet": (_rx(_en("vegetarian", "vegan", "pescatarian", "halal", "kosher", "allergic", "gluten", "lactose",
                      "don't eat", "do not eat", "can't eat", "i avoid", "i can't have", "don't drink", "no alcohol",
                      "no (?:pork|beef|meat|dairy|nuts|seafood|spicy)"),
-                 "不吃|吃素|忌口|过敏|不能吃|素食|不喝酒|戒糖|乳糖不耐|不碰"), False),
+                 "不吃|吃素|忌口|过敏|不能吃|素食|不喝酒|戒糖|乳糖不耐|不碰|[不能少微特怕]辣|吃辣"), False),
     "units": (_rx(_en("EUR", "USD", "GBP", "CNY", "RMB", "JPY", "CAD", "AUD", "HKD", "SGD", "CHF", "VAT", "metric",
                       "imperial", "celsius", "fahrenheit", "date format", "24-hour", "miles", "kilometres",
                       "kilometers", "km", "pounds", "kg", "kilos", "currency", "dd/mm", "yyyy-mm-dd", "mm/dd"),
@@ -366,7 +373,7 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
     "emoji_use": (_rx(_en("emojis?", "emoticons?", "smileys?"), "表情|颜文字"), True),
     "tone": (_rx(_en("formal", "casual", "jargon", "sarcasm", "humou?r", "blunt", "polite", "plain english",
                      "sugarcoat", "straight", "direct with me", "friendly", "professional"),
-                 "正式|口语化|客气|幽默|语气|官腔|啰嗦|直接点|说人话|别绕"), True),
+                 "正式|口语化|客气|客套|委婉|幽默|语气|官腔|啰嗦|废话|直接[点些]|直接一点|说人话|别绕"), True),
     "formatting": (_rx(_en("tables?", "bullet points?", "bullets", "code blocks?", "fenced", "markdown", "headings",
                            "numbered lists?", "bold"), "表格|列表|代码块|分点|加粗|markdown|编号"), True),
     "work_hours": (_rx(r"I (?:usually |normally |mostly )?work (?:from|between|until|till|\d)",
@@ -651,6 +658,8 @@ class OfflineObjectExtractor:
                 # that only involves people — who collects the money — is still a note)
             if len(norm_name(content)) < 6:
                 continue
+            if all(ONE_OFF.search(c) for c in clauses(content)):
+                continue  # "remember, the dentist is at 3pm tomorrow" is a reminder, not a note
             extra = [_clean(m.text) for m in self._follow_ups(msgs, pos)[:2] if not ACK.match(m.text)]
             window = " ".join([content, *(m.text for m in msgs[max(0, source - 1) : source] if not m.user)])
             obj = MemoryObject(type="saved", saved_kind="text_note", title=subject or _title(content, kind_word, window),
@@ -703,8 +712,12 @@ class OfflineObjectExtractor:
 
                 about_topic = topics.find(sentence) is not None
                 for key, part in _self_hits(sentence, allowed):
-                    if key in ("units", "travel", "diet") and not FIRST_PERSON.search(sentence):
-                        continue
+                    if (
+                        key in ("units", "travel", "diet")
+                        and not FIRST_PERSON.search(sentence)
+                        and not values.get(key)
+                    ):
+                        continue  # (a follow-up to the user's own statement in this chat needs no "I")
                     if about_topic and SELF_KEYS[key] != "identity" and key != "confirmation":
                         continue  # "标题不超过 20 字" about a project is the project's rule, not the user's style
                     # (what to ask before acting is always the user's rule for the assistant)
@@ -724,7 +737,9 @@ class OfflineObjectExtractor:
                         value = _from_replacement(value)
                     elif replacing and not ADDITIVE.match(sentence):
                         values[key] = []  # said again later: only the final value counts
-                    if replacing:  # "15 分钟不够，统一提前半小时吧": what comes before the new rule rejects the old one
+                    if (
+                        replacing
+                    ):  # "15 分钟不够，统一提前半小时吧": what comes before the new rule rejects the old one
                         value = _from_cue(value, SELF_RULES[key][0])
                     values.setdefault(key, [])
                     said_in[key] = msg.index
@@ -1027,6 +1042,13 @@ class _PeopleFinder:
     def __init__(self, stored: Sequence[Stored]) -> None:
         self.people = [s for s in stored if s.obj.type == "relationship"]
         self._last_hits: list[tuple[int, str, Stored | None, str | None]] = []
+        roles: dict[str, list[str]] = {}
+        for person in self.people:
+            if person.obj.relation:
+                roles.setdefault(normalize(person.obj.relation), []).append(person.id)
+        self.by_role = {
+            ids[0] for ids in roles.values() if len(ids) == 1
+        }  # a role only one stored person has
         self.topic_words = {
             norm_name(w) for s in stored if s.obj.type == "topic" for w in (s.obj.name or "").split()
         }
@@ -1037,7 +1059,9 @@ class _PeopleFinder:
         folded = text.casefold()
         for person in self.people:
             kin = _kin_at(text, person.obj.name or "")
-            if kin >= 0:  # 我妈 / 老妈 for 妈妈, "my mum" for Mom: the same person, not another name
+            if kin < 0 and person.id in self.by_role:
+                kin = _role_at(text, person.obj.relation or "")
+            if kin >= 0:  # 我妈 / 老妈 for 妈妈, "my mum" for Mom, "my husband" for the one stored as husband
                 hits.append((kin, person.obj.name or "", person, None))
                 continue
             for name in [person.obj.name or "", *person.obj.aliases]:
@@ -1168,6 +1192,17 @@ def _kin_at(text: str, name: str) -> int:
         return min(spots, default=-1)
     match = re.search(r"(?<![A-Za-z])(?:my|our) (" + "|".join(k for k, c in KIN_EN.items() if c == canon) + r")(?![A-Za-z])",
                       text, _I)  # fmt: skip
+    return match.start() if match else -1
+
+
+def _role_at(text: str, relation: str) -> int:
+    """Where ``text`` refers to someone by the relation stored for them ("my husband", "我老公"), or -1."""
+    if not relation:
+        return -1
+    if has_cjk(relation):
+        match = re.search("我的?" + re.escape(relation), text)
+    else:
+        match = re.search(r"(?<![A-Za-z])(?:my|our) " + re.escape(relation) + r"(?![A-Za-z])", text, _I)
     return match.start() if match else -1
 
 

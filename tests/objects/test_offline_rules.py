@@ -61,7 +61,10 @@ def test_a_thousands_separator_is_not_a_clause_break() -> None:
 
 
 def test_a_project_name_keeps_its_number_and_closing_head_noun(tmp_path: Path) -> None:
-    chat = ["I'm starting a new project: the big thing is the Phase 3 migration: moving billing to Postgres", "OK."]
+    chat = [
+        "I'm starting a new project: the big thing is the Phase 3 migration: moving billing to Postgres",
+        "OK.",
+    ]
     [obj] = [o for o in _extract(tmp_path, chat) if o["type"] == "topic"]
     assert obj["name"] == "Phase 3 migration"
 
@@ -157,7 +160,8 @@ def test_a_lead_time_is_the_reminders_rule_and_the_last_one_wins(
 
 
 @pytest.mark.parametrize(
-    "said", ["from January I work from home Mondays to Wednesdays", "我以后每周二、周四在家办公，其他时间去公司"]
+    "said",
+    ["from January I work from home Mondays to Wednesdays", "我以后每周二、周四在家办公，其他时间去公司"],
 )
 def test_a_work_arrangement_is_work_hours(tmp_path: Path, said: str) -> None:
     assert _writes(_extract(tmp_path, [said, "OK."])) == [("self", "create", "work_hours")]
@@ -168,7 +172,9 @@ def test_a_work_arrangement_is_work_hours(tmp_path: Path, said: str) -> None:
     [("Homelab", "never reboot anything on the homelab without asking me first"),
      ("家里 NAS", "以后 NAS 上删文件之前都先让我确认")],
 )  # fmt: skip
-def test_asking_before_acting_is_the_users_rule_even_about_a_topic(tmp_path: Path, topic: str, said: str) -> None:
+def test_asking_before_acting_is_the_users_rule_even_about_a_topic(
+    tmp_path: Path, topic: str, said: str
+) -> None:
     objs = _extract(tmp_path, [said, "Understood."], [_topic(topic)])
     assert ("self", "create", "confirmation") in _writes(objs)
 
@@ -201,7 +207,9 @@ def test_an_arrangement_that_involves_a_person_is_still_a_note(tmp_path: Path, n
      (["the good espresso was 18 g in, 36 g out, 28 seconds", "Nice.", "remember this espresso recipe for me",
        "Saved."], "espresso recipe")],
 )  # fmt: skip
-def test_a_saved_note_is_titled_by_what_the_user_calls_it(tmp_path: Path, chat: list[str], title: str) -> None:
+def test_a_saved_note_is_titled_by_what_the_user_calls_it(
+    tmp_path: Path, chat: list[str], title: str
+) -> None:
     [obj] = _extract(tmp_path, chat)
     assert obj["type"] == "saved" and title in obj["title"]
 
@@ -227,7 +235,11 @@ def test_stopping_a_project_archives_it(tmp_path: Path, topic: str, said: str) -
 
 
 @pytest.mark.parametrize(
-    "said", ["commit messages: present tense, scope prefix, under 60 characters", "提交信息：中文，动词开头，不加句号"]
+    "said",
+    [
+        "commit messages: present tense, scope prefix, under 60 characters",
+        "提交信息：中文，动词开头，不加句号",
+    ],
 )
 def test_a_key_spelled_out_after_a_colon_is_a_standing_rule(tmp_path: Path, said: str) -> None:
     assert _writes(_extract(tmp_path, [said, "OK."])) == [("self", "create", "code_style")]
@@ -237,7 +249,9 @@ def test_a_restated_value_counts_whole_words_and_chinese_pairs(tmp_path: Path) -
     before = [{"type": "self", "category": "working_style", "key": "tools", "summary": "Emacs on Arch Linux"}]
     assert _extract(tmp_path, ["I'll archive the old repo", "OK."], before) == []
     before = [{"type": "self", "category": "identity", "key": "occupation", "summary": "在顺丰做运营主管"}]
-    objs = _extract(tmp_path / "b", ["年底了运营这边特别忙", "辛苦。", "对，还在顺丰，主管不好当", "加油。"], before)
+    objs = _extract(
+        tmp_path / "b", ["年底了运营这边特别忙", "辛苦。", "对，还在顺丰，主管不好当", "加油。"], before
+    )
     assert [(o["key"], o["op"]) for o in objs] == [("occupation", "skip")]
 
 
@@ -246,7 +260,9 @@ def test_a_restated_value_counts_whole_words_and_chinese_pairs(tmp_path: Path) -
     [("老孙", "老孙下个月调去深圳了，以后报销找他手下的小郑对接", "小郑"),
      ("Priya", "Priya moves to the platform team, Leo takes over the on-call rota", "Leo")],
 )  # fmt: skip
-def test_a_later_clause_can_introduce_a_second_person(tmp_path: Path, stored: str, said: str, new: str) -> None:
+def test_a_later_clause_can_introduce_a_second_person(
+    tmp_path: Path, stored: str, said: str, new: str
+) -> None:
     writes = _writes(_extract(tmp_path, [said, "Got it."], [_person(stored, "colleague")]))
     assert ("relationship", "update", stored) in writes and ("relationship", "create", new) in writes
     assert _writes(_extract(tmp_path / "b", ["这个小程序的后台要重做，以后对接走工单", "好。"])) == []
@@ -264,3 +280,45 @@ def test_a_lasting_change_in_a_topics_thread_is_its_conclusion(
 ) -> None:
     [obj] = _extract(tmp_path, chat, [_topic(topic)])
     assert (obj["type"], obj["op"]) == ("topic", "update") and word in _text(obj)
+
+
+@pytest.mark.parametrize(
+    ("stored", "relation", "said"),
+    [("Dev", "husband", "my husband doesn't eat pork, so skip pork recipes"),
+     ("阿凯", "老公", "我老公不吃香菜，以后推荐菜谱别放")],
+)  # fmt: skip
+def test_a_person_named_by_their_stored_relation(
+    tmp_path: Path, stored: str, relation: str, said: str
+) -> None:
+    assert _writes(_extract(tmp_path, [said, "OK."], [_person(stored, relation)])) == [
+        ("relationship", "update", stored)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("said", "key"),
+    [("please be more casual with me, no corporate speak", "tone"), ("no emojis in work messages please", "emoji_use"),
+     ("以后说话直接一点，别客套", "tone"), ("I'm in Tokyo, so use JST for everything", "timezone")],
+)  # fmt: skip
+def test_an_imperative_about_replies_is_a_standing_rule(tmp_path: Path, said: str, key: str) -> None:
+    assert _writes(_extract(tmp_path, [said, "OK."])) == [("self", "create", key)]
+
+
+@pytest.mark.parametrize(
+    ("chat", "final"),
+    [(["please reply in English", "OK.", "actually no, Chinese is better, keep English for code terms", "OK."],
+      "Chinese"),
+     (["我不吃辣", "好。", "其实微辣可以，特辣不行", "好。"], "微辣")],
+)  # fmt: skip
+def test_a_follow_up_to_the_users_own_preference_replaces_it(
+    tmp_path: Path, chat: list[str], final: str
+) -> None:
+    [obj] = _extract(tmp_path, chat)
+    assert obj["type"] == "self" and final in obj["summary"]
+
+
+@pytest.mark.parametrize(
+    "chat", [["remember, the dentist is at 3pm tomorrow", "OK."], ["记住明天下午 3 点去牙医", "好。"]]
+)
+def test_a_remembered_one_off_is_a_reminder_not_a_note(tmp_path: Path, chat: list[str]) -> None:
+    assert _writes(_extract(tmp_path, chat)) == []
