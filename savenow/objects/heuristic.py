@@ -178,11 +178,11 @@ ROLE_WORDS = {
     "儿子": "family", "妈妈": "family", "爸爸": "family", "合伙人": "business partner", "客户": "client",
     "供应商": "supplier", "室友": "roommate", "同学": "classmate", "老师": "teacher",
 }  # fmt: skip
+_ROLES_ZH_PEOPLE = "同事|朋友|老板|合伙人|客户|供应商|室友|同学|老师|实习生|助理|设计师|会计|律师|阿姨|保姆|教练|导师|领导|主管"
 NEW_PERSON_ZH = re.compile(
     r"我的?(同事|朋友|老板|老婆|老公|女儿|儿子|妈妈|爸爸|合伙人|客户|供应商|室友|同学|老师)"
-    r"(?:叫|是|，)?\s*([A-Z][a-z]+)(?![A-Za-z])|我的?(同事|朋友|老板|合伙人|客户|供应商|室友|同学|老师)叫(["
-    + HAN
-    + r"]{2,3})"
+    r"(?:叫|是|，)?\s*([A-Z][a-z]+)(?![A-Za-z])"
+    rf"|(?:我|我们)(?:的|有个|有一个|[^，。]{{0,6}}新来了?(?:一)?个)?({_ROLES_ZH_PEOPLE})(?:叫|名叫|是)([{HAN}]{{2,3}}|[A-Z][a-z]+)"
 )
 _SURNAMES = (
     "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟"
@@ -219,18 +219,19 @@ KIN_ZH_START = re.compile(r"^\s*(?:我的?)?(" + "|".join(sorted(KIN_ZH, key=len
 KIN_DURABLE = _rx(
     _en("allergic"), "过敏|不吃|不能吃|不喝|吃素|忌口|血压|糖尿病|生日|退休|搬到|住在|喜欢|讨厌|受不了|怕"
 )
+_PERSON_ROLES_EN = (
+    "supplier|vendor|boss|manager|colleague|coworker|friend|wife|husband|partner|son|daughter|mum|mom|dad|mother|"
+    "father|sister|brother|client|landlord|doctor|teacher|tutor|accountant|lawyer|neighbou?r|roommate|flatmate|"
+    "cousin|aunt|uncle|niece|nephew|grandson|granddaughter|mentor|designer|developer|engineer|intern|assistant|"
+    "co-?founder|nanny|babysitter|coach|trainer|agent|contractor|bookkeeper|editor|producer|recruiter|therapist"
+)
 NEW_PERSON_EN_APPOSITIVE = re.compile(
     r"(?<![A-Za-z'])([A-Z][a-z]{2,})(?:,| is| \()\s*(?:(?:she|he|they)(?:'s| is| are) |who(?:'s| is) )?"
-    r"(?:my|our) (?:new |[a-z]+ )?(supplier|vendor|boss|manager|colleague|coworker|"
-    r"friend|wife|husband|partner|son|daughter|mum|mom|dad|mother|father|sister|brother|client|landlord|doctor|"
-    r"teacher|tutor|accountant|lawyer|neighbou?r|roommate|flatmate|cousin|aunt|uncle|niece|nephew|grandson|"
-    r"granddaughter|mentor|lead|report)"
+    rf"(?:my|our) (?:new |[a-z]+ )?({_PERSON_ROLES_EN}|lead|report)"
 )
 NEW_PERSON_EN = re.compile(
-    r"(?:^|[\s,(])(?:[Mm]y|[Oo]ur)\s+(?:[a-z]+\s+){0,2}(supplier|vendor|boss|manager|colleague|coworker|friend|"
-    r"wife|husband|partner|son|daughter|mum|mom|dad|mother|father|sister|brother|client|landlord|doctor|"
-    r"teacher|tutor|accountant|lawyer|neighbou?r|roommate|flatmate|cousin|aunt|uncle|niece|nephew|grandson|"
-    r"granddaughter|mentor)\s+(?:is\s+|,\s*|called\s+|named\s+)?([A-Z][a-z]+)"
+    r"(?:^|[\s,(])(?:[Mm]y|[Oo]ur|(?:hired|got|have|has|brought in|onboarded) (?:a|an))\s+(?:[a-z]+\s+){0,2}"
+    rf"({_PERSON_ROLES_EN})\s*(?:is\s+|,\s*|called\s+|named\s+)?([A-Z][a-z]+)"
 )
 NAME_STOP = {
     "i", "i'm", "im", "ok", "okay", "hi", "hey", "thanks", "yes", "no", "the", "a", "and", "but", "so", "also",
@@ -285,7 +286,7 @@ NEW_TOPIC = _rx(
     _en("new (?:side )?project", "started (?:a|working on)", "working on a new", "big thing (?:right now )?is",
         "new repo", "kicked off", "starting a new", "i'm starting", "i'm building", "building a", "planning a",
         "side project", "new venture", "new initiative"),
-    "开了个新|新开了?个|新项目|在做一个|搞了个|新建了?一个|启动了?一个|在搞一个|打算做一个|准备做一个|新坑|开坑|立项",
+    "最大的事|手上最[^，。]{0,4}的(?:事|活)|主要在忙|在忙一个|开了个新|新开了?个|新项目|在做一个|搞了个|新建了?一个|启动了?一个|在搞一个|打算做一个|准备做一个|新坑|开坑|立项",
 )  # fmt: skip
 TOPIC_GENERIC = {"project", "plan", "app", "the", "a", "of", "and", "final", "new", "my", "项目", "计划"}
 
@@ -329,7 +330,7 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                            "i work (?:as|at|for|in)", f"i'm an? (?:[a-z-]+ ){{0,2}}(?:{_ROLES_EN})s?",
                            f"i am an? (?:[a-z-]+ ){{0,2}}(?:{_ROLES_EN})s?", "my job", "i study", "i'm studying",
                            "i teach", "i'm doing (?:a|my) (?:phd|masters?|degree)"),
-                       f"我是[^，。]{{0,12}}(?:{_ROLES_ZH})", "我在[^，。]{1,12}(?:工作|上班|实习|读书|读研|读博)",
+                       f"我是[^，。]{{0,12}}(?:{_ROLES_ZH})", f"我(?:在[^，。]{{1,8}})?(?:做|当)[^，。]{{0,8}}(?:{_ROLES_ZH})", "我在[^，。]{1,12}(?:工作|上班|实习|读书|读研|读博)",
                        "我是做[^，。]{1,10}的", "我(?:在|读)[^，。]{0,8}(?:大学|研究生|博士|大[一二三四]|研[一二三])",
                        "我(?:在[^，。]{1,6})?(?:开|经营)了?[^，。]{0,10}(?:店|公司|工作室)", "我的工作是", "我做[^，。]{1,8}(?:工作|行业)"), False),
     "birthday": (_rx(_en("my birthday", "i was born", "born on"), "我的?生日"), False),
@@ -1128,7 +1129,7 @@ class _PeopleFinder:
             role, name = (
                 (match.group(1), match.group(2)) if match.group(2) else (match.group(3), match.group(4))
             )
-            return name, ROLE_WORDS.get(role, "contact")
+            return name, ROLE_WORDS.get(role, role)
         for match in re.finditer(r"(?<![A-Za-z'])([A-Z][a-z]{2,})\s+(\w+)", sentence):
             name, verb = match.group(1), match.group(2)
             if name.casefold() in NAME_STOP or norm_name(name) in self.topic_words:
@@ -1199,8 +1200,8 @@ def _role_at(text: str, relation: str) -> int:
     """Where ``text`` refers to someone by the relation stored for them ("my husband", "我老公"), or -1."""
     if not relation:
         return -1
-    if has_cjk(relation):
-        match = re.search("我的?" + re.escape(relation), text)
+    if has_cjk(relation):  # the relation word alone is enough in Chinese ("带儿子去吃饭")
+        match = re.search(("我的?" if len(relation) < 2 else "") + re.escape(relation), text)
     else:
         match = re.search(r"(?<![A-Za-z])(?:my|our) " + re.escape(relation) + r"(?![A-Za-z])", text, _I)
     return match.start() if match else -1

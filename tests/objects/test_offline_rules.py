@@ -322,3 +322,34 @@ def test_a_follow_up_to_the_users_own_preference_replaces_it(
 )
 def test_a_remembered_one_off_is_a_reminder_not_a_note(tmp_path: Path, chat: list[str]) -> None:
     assert _writes(_extract(tmp_path, chat)) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [("we hired a new designer, Priyanka, she'll own the brand guidelines", "Priyanka"),
+     ("我们组新来了个实习生叫小邓，以后周报让他来汇总", "小邓"),
+     ("我有个合伙人叫陈曦，她负责商务和报价", "陈曦")],
+)  # fmt: skip
+def test_a_new_person_introduced_by_role(tmp_path: Path, said: str, name: str) -> None:
+    assert _writes(_extract(tmp_path, [said, "OK."])) == [("relationship", "create", name)]
+
+
+def test_the_bare_relation_word_names_the_stored_person_in_chinese(tmp_path: Path) -> None:
+    objs = _extract(tmp_path, ["周末带儿子去吃饭，他对虾过敏", "好的。"], [_person("乐乐", "儿子")])
+    assert _writes(objs) == [("relationship", "update", "乐乐")] and "虾" in _text(objs[0])
+
+
+@pytest.mark.parametrize(
+    ("said", "key"),
+    [("我在杭州做独立设计师，主要接品牌 logo 的活", "occupation"), ("I work as a sound engineer at a small studio", "occupation")],
+)  # fmt: skip
+def test_what_the_user_does_for_a_living(tmp_path: Path, said: str, key: str) -> None:
+    assert ("self", "create", key) in _writes(_extract(tmp_path, [said, "Nice."]))
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [("现在手上最大的事是「青柚」品牌升级，预算 8 万", "青柚"), ("right now the big thing is the Harbor app: a ferry timetable", "Harbor app")],
+)  # fmt: skip
+def test_the_users_main_project_is_a_new_topic(tmp_path: Path, said: str, name: str) -> None:
+    assert _writes(_extract(tmp_path, [said, "OK."])) == [("topic", "create", name)]
