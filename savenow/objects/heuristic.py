@@ -250,9 +250,10 @@ TOPIC_DECISION = _rx(
         "moved to", "switching", "chose", "picked", "agreed", "confirmed", "done", "works now", "fixed by",
         "the answer is", "we need", "must", "budget", "target", "raising", "lowering", "changing",
         "from (?:january|february|march|april|may|june|july|august|september|october|november|december|next)",
-        "starting (?:next|in|from)", "aiming for", "goal is"),
+        "starting (?:next|in|from)", "aiming for", "goal is", "pushed (?:back|to)", "postponed", "delayed to",
+        "brought forward"),
     "决定|定了|定为|就用|改用|改成|选了|确定|以后|专心|原因|是因为|是按|结论|方案|归档|关了|停了|定下来|上线|发布|完成|"
-    "搞定|下一步|卡在|等[^，。]{0,6}(?:回复|审批|结果)|用了|换成|选|预算|目标|截止|deadline|先做|后做|不做|只做|必须",
+    "搞定|下一步|卡在|推迟|延期|延到|提前到|改到|等[^，。]{0,6}(?:回复|审批|结果)|用了|换成|选|预算|目标|截止|deadline|先做|后做|不做|只做|必须",
 )  # fmt: skip
 STATUS = {
     "archived": _rx(_en("shut (?:it )?down", "closed (?:it|down|for good)", "archive", "archived", "abandon(?:ed)?",
@@ -271,6 +272,7 @@ STATUS = {
                       "is (?:officially )?back(?! to)", "it's back"),
                   "重新开始|重新启动|恢复|又开始|继续做|继续搞|重启|捡起来|又要做|重新捡"),
 }  # fmt: skip
+MONEY = _rx(_en("paid", "pay", "deposit", "invoice", "refund"), r"[$€£¥]|付|定金|元|块钱|退款|发票")
 CHANGE_MADE = _rx(  # the user changed a setting or a tool for good (checked together with a named thing)
     _en("enabled", "turned on", r"switched (?:on|(?:[\w-]+ ){0,3}(?:to|over to))", "installed", "added", "set up",
         "upgraded to", r"migrated (?:[\w-]+ ){0,3}to", r"moved (?:[\w-]+ ){0,3}to", "disabled", "turned off",
@@ -493,6 +495,19 @@ REPLACEMENT = _rx(
     _en("instead", "make (?:that|it)", "change (?:that|it) to", "rather", "let's do", "switch to"),
     "还是|改成|换成|改用|改为",
 )
+WAS = _rx(_en("was", "were", "used to be", "originally", "had been"), "原来|本来|之前是|原定|原计划")
+NOW = _rx(
+    _en("now", "moved to", "pushed (?:back )?to", "changed to"), "现在|改成|改到|推迟到|提前到|延到|挪到"
+)
+
+
+def _drop_superseded(text: str) -> str:
+    """ "the deadline was March, now it's April 30": only the new value is kept."""
+    parts = clauses(text)
+    for index, part in enumerate(parts):
+        if index and NOW.search(part) and any(WAS.search(p) for p in parts[:index]):
+            return ("" if has_cjk(text) else " ").join(parts[index:])
+    return text
 
 
 def _from_replacement(value: str) -> str:
@@ -917,7 +932,8 @@ class OfflineObjectExtractor:
                     # A side remark in the same message loses its one-off clauses (today, this week …);
                     # the topic's own sentence and the answers to the assistant lose only times and reminders.
                     side = part in whole and part != sentence
-                    text = _clean(_drop_clauses(part, ONE_OFF if side else HARD_ONE_OFF))
+                    # "the deadline was March, now it's April 30": the superseded value stays out
+                    text = _clean(_drop_superseded(_drop_clauses(part, ONE_OFF if side else HARD_ONE_OFF)))
                     if len(norm_name(text)) < 4 or DISMISS.search(part) or ACK.match(text):
                         continue
                     bucket = note.questions if OPEN_QUESTION.search(part) else note.conclusions
@@ -960,7 +976,8 @@ class OfflineObjectExtractor:
                 continue
             for sentence in sentences(msg.text):
                 kept = [c for c in clauses(sentence) if not ONE_OFF.search(c)]
-                if not any(CHANGE_MADE.search(c) and salient_tokens(c) for c in kept):
+                # a setting or a tool with a name, never a payment
+                if not any(CHANGE_MADE.search(c) and salient_tokens(c) and not MONEY.search(c) for c in kept):
                     continue
                 text = _clean(("" if has_cjk(sentence) else " ").join(kept))
                 note = notes.setdefault(topic.id, _TopicNote(topic))

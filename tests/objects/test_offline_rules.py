@@ -353,3 +353,27 @@ def test_what_the_user_does_for_a_living(tmp_path: Path, said: str, key: str) ->
 )  # fmt: skip
 def test_the_users_main_project_is_a_new_topic(tmp_path: Path, said: str, name: str) -> None:
     assert _writes(_extract(tmp_path, [said, "OK."])) == [("topic", "create", name)]
+
+
+@pytest.mark.parametrize(
+    ("topic", "said", "old", "new"),
+    [("Atlas", "the Atlas deadline was March, now it's April 30 because of the audit", "March", "April 30"),
+     ("青柚", "青柚原来定的是十月交付，现在推迟到十二月了", "十月", "十二月")],
+)  # fmt: skip
+def test_a_topics_superseded_value_stays_out(
+    tmp_path: Path, topic: str, said: str, old: str, new: str
+) -> None:
+    [obj] = _extract(tmp_path, [said, "OK."], [_topic(topic)])
+    assert new in _text(obj) and old not in "\n".join(obj["recent_conclusions"])
+
+
+@pytest.mark.parametrize(
+    ("topic", "chat"),
+    [("Wedding", ["the wedding venue emailed", "What did they say?", "switched to the other card, paid the EUR 500 deposit",
+                  "OK."]),
+     ("婚礼", ["婚礼场地那边来消息了", "说了什么？", "换成了用招行卡付定金 5000", "好。"])],
+)  # fmt: skip
+def test_a_payment_in_a_topics_thread_is_not_a_conclusion(
+    tmp_path: Path, topic: str, chat: list[str]
+) -> None:
+    assert _writes(_extract(tmp_path, chat, [_topic(topic)])) == []
