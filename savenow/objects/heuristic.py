@@ -4,21 +4,31 @@ It reads only what the user wrote (the assistant's "Noted" saves nothing) and ke
 statements that outlive the day:
 
 * ``self`` — a sentence in the first person that matches a key of the fixed vocabulary
-  and, for preferences and styles, says it is a standing rule ("from now on", "以后",
-  "whenever", "never … without"). A later statement with a correction cue ("改成",
-  "还是", "actually") replaces the earlier ones: only the final value counts.
-* ``relationship`` — a stored person named (or named another way: 王姨 for 王阿姨, Dan for
-  Daniel Ho) or referred to by a pronoun right after, with a durable cue (a role change,
-  a schedule, an allergy, "never"); a new person only with a role ("my supplier is …",
-  "X is our new …", "X takes over …"). Another person's preference goes here, never to self.
+  (one cue table per key, en + zh) and, for preferences and styles, says it is a standing
+  rule ("from now on", "以后", "whenever", "never … without", an imperative about replies,
+  or the key spelled out after a colon: "commit messages: lowercase"). A later statement
+  replaces the earlier ones, and a correction keeps only the clauses from the new value's
+  cue on ("15 分钟不够，统一提前半小时吧"): only the final value counts. One clause can state
+  several identity facts ("I run a studio in Kraków": occupation and city).
+* ``relationship`` — a stored person named, named another way (王姨 for 王阿姨, Dan or Xander
+  for a full name), by a kinship form (我妈 / 老妈 / "my mum" for 妈妈 / Mom), or by the
+  relation stored for them ("my husband", 带儿子), or referred to by a pronoun right before
+  a durable cue ("她不吃辣", "she moves in on …"), with a durable cue (a role change, a
+  schedule, an allergy or illness, "never"); the fact starts at its durable clause (passing
+  clauses before it stay out). A new person only with a role: "my supplier is …", "X, she's
+  my business partner", "we hired a designer, X", "我有个合伙人叫…", or a short name form
+  (小吴) with a duty (对接, 负责). Another person's preference goes here, never to self.
 * ``topic`` — a stored topic mentioned with a decision or status cue (paused, archived,
-  back on), plus the user's answers to the assistant's follow-up questions; a new topic
-  only when the user names a new project.
-* ``saved`` — an explicit "remember this" / "记住"; a stable fact about the user goes to
-  its self object instead.
+  "calling it", back on), plus the user's answers to the assistant's follow-up questions and
+  lasting changes to a named setting or tool later in the same thread ("开了 QSV"); a
+  superseded value ("was March, now April") stays out. A new topic only when the user names
+  a new project (or calls it the big thing they are on).
+* ``saved`` — an explicit "remember this" / "记住" / an imperative "remember …"; titled by
+  what the user calls it ("记住这个手冲参数") or by its telling clause; a stable fact about
+  the user goes to its self object instead, a fact whose subject is a person to that person.
 
-One-off details (times, today/tomorrow, reminders, errands), passing remarks and things
-the user calls unimportant or asks not to record stay out. 宁缺毋滥.
+One-off details (times, today/tomorrow, reminders, errands, payments), passing remarks and
+things the user calls unimportant or asks not to record stay out. 宁缺毋滥.
 """
 
 from __future__ import annotations
