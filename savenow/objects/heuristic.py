@@ -283,6 +283,11 @@ STATUS = {
                   "重新开始|重新启动|恢复|又开始|继续做|继续搞|重启|捡起来|又要做|重新捡"),
 }  # fmt: skip
 MONEY = _rx(_en("paid", "pay", "deposit", "invoice", "refund"), r"[$€£¥]|付|定金|元|块钱|退款|发票")
+CHANGED = _rx(  # words that make a restated name or number a new fact
+    _en("no longer", "not", "isn't", "wasn't", "left", "quit", "moved", "moving", "changed", "switched", "new",
+        "anymore", "instead", "now", "former", "ex"),
+    "不再|不是|没有|离职|辞职|换|改|搬|调|新|现在|以前|之前|原来|已经不",
+)  # fmt: skip
 CHANGE_MADE = _rx(  # the user changed a setting or a tool for good (checked together with a named thing)
     _en("enabled", "turned on", r"switched (?:on|(?:[\w-]+ ){0,3}(?:to|over to))", "installed", "added", "set up",
         "upgraded to", r"migrated (?:[\w-]+ ){0,3}to", r"moved (?:[\w-]+ ){0,3}to", "disabled", "turned off",

@@ -377,3 +377,19 @@ def test_a_payment_in_a_topics_thread_is_not_a_conclusion(
     tmp_path: Path, topic: str, chat: list[str]
 ) -> None:
     assert _writes(_extract(tmp_path, chat, [_topic(topic)])) == []
+
+
+@pytest.mark.parametrize(
+    ("stored", "summary", "said"),
+    [("Priya", "SRE, the escalation contact for Postgres at Monzo", "Priya is still the Postgres escalation contact at Monzo"),
+     ("王阿姨", "家里的钟点工，每周二、周五来", "王阿姨还是每周二、周五来")],
+)  # fmt: skip
+def test_a_restated_person_fact_is_a_skip(tmp_path: Path, stored: str, summary: str, said: str) -> None:
+    objs = _extract(tmp_path, [said, "OK."], [_person(stored, "colleague", summary)])
+    assert [(o["name"], o["op"]) for o in objs] == [(stored, "skip")]
+
+
+def test_the_same_words_with_a_change_are_a_new_fact(tmp_path: Path) -> None:
+    before = [_person("Priya", "colleague", "SRE, the escalation contact for Postgres at Monzo")]
+    objs = _extract(tmp_path, ["Priya is no longer the Postgres escalation contact at Monzo", "OK."], before)
+    assert [(o["name"], o["op"]) for o in objs] == [("Priya", "update")]
