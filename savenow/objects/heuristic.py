@@ -65,6 +65,7 @@ STANDING = _rx(
         "please use",
         "please don't", "please keep", "make sure", "i'd prefer", "i like", "i want", "i hate", "i learn",
         "i don't", "don't", "do not", "rule"),
+    r"(?:下周|下个月|下月|明年|月底|年后)[^，。]{0,3}(?:开始|起)", _en("starting (?:next|from|in)", "from next (?:week|month|year)"),
     # an imperative about how the assistant answers ("please reply in English", "be more casual", "no emoji")
     r"^\s*(?:(?:please|pls|and|so|also|oh)\s+)*(?:no|reply|answer|respond|write|talk|speak|be|use|keep|give|put)\s",
     "以后|今后|往后|一直|永远|总是|每次|默认|都用|都按|别|(?<!要)不要|记着|记住|我喜欢|我习惯|我讨厌|改成|还是|就行|不吃|不能|"
@@ -162,12 +163,13 @@ PERSON_DURABLE = _rx(
         "likes", "doesn't like", "does not like", "can't stand", "favou?rite", "works", "lives", "usually",
         "is vegetarian", "is vegan", "hates", "reports to", "handles", "will handle", "from now on", "going forward",
         "no longer", "anymore", "any more", "moves (?:in|to)", "moving (?:in|to)", "diagnosed", "diabet(?:es|ic)",
-        "blood pressure", "won't fly", "doesn't fly", "can't fly", "only takes"),
+        "blood pressure", "leads", "will lead", "is leading", "manages", "starting (?:next|from|in)",
+        "from next (?:week|month|year)", "won't fly", "doesn't fly", "can't fly", "only takes"),
     "调去|调到|搬到|升职|现在是|负责|过敏|不吃|不喝|不喜欢|讨厌|喜欢|永远|从来|一直|以后|每周|每天|每月|改成|入职|"
     "离职|换工作|生日|住在|提前|退休|结婚|订婚|怀孕|接手|接替|开始|换了|考上|毕业|在读|上学|上班|工作|报了|爱吃|爱喝|"
     "不爱|最爱|受不了|怕|不能|只吃|只喝|习惯|平时|总是|经常|每次|不再|现在在|现在做|当了|成了|转岗|搬去|回国|出国|"
     "去[^，。]{0,6}(?:读|工作|上班|上学)|读 ?(?:MBA|研|博|书|大学)|预产期|生了|"
-    "确诊|查出|诊断|糖尿病|高血压|心脏病|不坐|只坐|坐不了|晕车|晕机|结婚|搬回|搬进|住进",
+    "(?:调|去|到)[^，。]{0,8}(?:office|办公室|分公司|总部|分部|分店)|确诊|查出|诊断|糖尿病|高血压|心脏病|不坐|只坐|坐不了|晕车|晕机|结婚|搬回|搬进|住进",
 )  # fmt: skip
 PERSON_VERB = _rx(
     _en("is", "was", "takes", "took", "joined", "joins", "stays", "remains", "moved", "moving", "is moving",
@@ -377,7 +379,7 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                             "no (?:messages|pings|notifications) (?:after|before|on)", "quiet hours", "do not disturb",
                             "leave me alone (?:after|on|during)"),
                         "别[^，。]{0,8}(?:发[^，。]{0,8}消息|打扰|找我|提醒我)|免打扰|不要在[^，。]{0,8}(?:发|打扰|找)|"
-                        "[0-9一二三四五六七八九十]+点(?:以后|之后|后|前|以前)[^，。]{0,4}(?:别|不要)"), True),
+                        "[0-9一二三四五六七八九十]+ ?点(?:以后|之后|后|前|以前)[^，。]{0,4}(?:别|不要)"), True),
     "reminders": (_rx(r"remind(?:ers?)? (?:me )?[^.]{0,30}(?:before|ahead|in advance|early|the day before)",
                       _en("reminders? should"), r"(?:\d+|an?|one|two|half an?) (?:minutes?|mins?|hours?|days?) "
                       r"(?:before|ahead|in advance|early)", "提前[^，。]{0,8}提醒|提醒[^，。]{0,8}提前|提醒我的时候",
@@ -396,7 +398,8 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                            "numbered lists?", "bold"), "表格|列表|代码块|分点|加粗|markdown|编号"), True),
     "work_hours": (_rx(r"I (?:usually |normally |mostly )?work (?:from|between|until|till|\d)",
                        _en("working hours", "office hours", "night shifts?", "early shifts?", "i work nights",
-                           "i work weekends", "i'm (?:usually )?online", "i start work", "my hours"),
+                           "i work weekends", "i'm (?:usually )?online", "i start work", "my hours", r"i (?:start|finish|stop|clock off) (?:work )?at \d",
+                           r"i'm (?:done|off) (?:by|at) \d"),
                        "上班时间|工作时间|我[^，。]{0,6}(?:点|晚上|白天|早上)[^，。]{0,6}(?:上班|工作|写代码|开工|下班)|"
                        "我一般[^，。]{0,8}(?:上班|工作|下班)", "在家办公|居家办公|远程办公|坐班|去公司|到公司上班",
                        _en("work from home", "working from home", "wfh", "in the office on", "remote on",
@@ -405,7 +408,7 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
     "tools": (_rx(r"(?<![A-Za-z])I (?:switched|moved|changed) (?:over )?to", r"(?<![A-Za-z])I(?:'m| am) (?:now )?using",
                   r"(?<![A-Za-z])I (?:mainly |mostly |only )?use", _en("my editor", "my ide", "switched from", "i'm on (?:a )?mac(?:os|book)?",
                   "i'm on linux", "i'm on ubuntu", "i'm on windows", "my laptop is", "i code in", "i write (?:mostly )?in"),
-                  r"我(?:换|改用|换成|换到|用的是|一直用|主要用|平时用)(?:了|成|到)?\s*[A-Za-z]", "主力机|我的电脑是"), False),
+                  r"我[^，。A-Za-z]{0,4}?(?:换|改用|换成|换到|用的是|一直用|主要用|平时用)(?:了|成|到)?\s*[A-Za-z]", "主力机|我的电脑是"), False),
     "confirmation": (_rx(_en("without (?:asking|checking with|telling) me", "ask me (?:first|before)",
                              "check with me", "my (?:explicit )?(?:ok|okay|approval|permission|go-ahead)",
                              "confirm with me", "before you (?:send|delete|run|deploy|book|buy|pay)"),
@@ -747,6 +750,7 @@ class OfflineObjectExtractor:
                         key in ("units", "travel", "diet")
                         and not FIRST_PERSON.search(sentence)
                         and not values.get(key)
+                        and not standing  # a standing rule needs no "I" either
                     ):
                         continue  # (a follow-up to the user's own statement in this chat needs no "I")
                     if about_topic and SELF_KEYS[key] != "identity" and key != "confirmation":
@@ -1129,6 +1133,8 @@ class _PeopleFinder:
             word = match.group(0)
             if near_name(word, name):
                 return word
+            if _pet_form(word.casefold(), first):
+                return word
             clipped = word.casefold()  # "Xander" for Alexander: a short form from the end of the name
             if (
                 len(clipped) >= 4
@@ -1213,6 +1219,16 @@ def _confirmed_status(msgs: list[_Msg], follow_ups: list[_Msg]) -> str | None:
             if status:
                 return status
     return None
+
+
+def _pet_form(word: str, first: str) -> bool:
+    """ "jenny" for "jennifer", "katie" for "katherine", "danny" for "daniel": a stem plus -y/-ie."""
+    stem = re.sub(r"(?:ie|y)$", "", word)
+    if stem == word or len(stem) < 3 or first == word:
+        return False
+    if len(stem) >= 4 and stem[-1] == stem[-2] and not first.startswith(stem):
+        stem = stem[:-1]
+    return first.startswith(stem) and len(first) > len(stem)
 
 
 def _kin_at(text: str, name: str) -> int:

@@ -393,3 +393,34 @@ def test_the_same_words_with_a_change_are_a_new_fact(tmp_path: Path) -> None:
     before = [_person("Priya", "colleague", "SRE, the escalation contact for Postgres at Monzo")]
     objs = _extract(tmp_path, ["Priya is no longer the Postgres escalation contact at Monzo", "OK."], before)
     assert [(o["name"], o["op"]) for o in objs] == [("Priya", "update")]
+
+
+@pytest.mark.parametrize(
+    ("stored", "said"),
+    [("Jennifer Wu", "Jenny 下个月调去新加坡 office 了"), ("Katherine Moss", "Katie is moving to the Leeds office in May")],
+)  # fmt: skip
+def test_a_pet_form_of_a_first_name_is_that_person(tmp_path: Path, stored: str, said: str) -> None:
+    [obj] = _extract(tmp_path, [said, "OK."], [_person(stored, "colleague")])
+    assert (obj["op"], obj["name"]) == ("update", stored) and obj["variant"] in said
+
+
+@pytest.mark.parametrize(
+    ("stored", "said"),
+    [("李建华", "李总下周开始负责华东区"), ("Joanna", "Joanna leads QA starting next month")],
+)  # fmt: skip
+def test_a_change_starting_later_is_durable_not_a_one_off(tmp_path: Path, stored: str, said: str) -> None:
+    assert _writes(_extract(tmp_path, [said, "OK."], [_person(stored, "colleague")])) == [
+        ("relationship", "update", stored)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("chat", "key", "word"),
+    [(["晚上 11 点以后别给我发消息", "好。", "改一下，10 点以后就别发了", "好。"], "quiet_hours", "10 点"),
+     (["I usually work 10 to 6", "OK.", "actually I start at 8 now, finish at 4", "OK."], "work_hours", "8"),
+     (["我最近换成 Zed 了，不用 VS Code 了", "好。"], "tools", "Zed"),
+     (["以后金额都用 HKD，含税", "好。"], "units", "HKD")],
+)  # fmt: skip
+def test_more_phrasings_of_the_users_own_rules(tmp_path: Path, chat: list[str], key: str, word: str) -> None:
+    [obj] = _extract(tmp_path, chat)
+    assert obj["key"] == key and word in obj["summary"]
