@@ -1244,12 +1244,16 @@ def _kin_at(text: str, name: str) -> int:
     return match.start() if match else -1
 
 
+_FAMILY_ZH = frozenset({"女朋友", "男朋友", "对象", "爱人", "孩子", "宝宝", "孙子", "孙女", "外孙", "外孙女"})
+
+
 def _role_at(text: str, relation: str) -> int:
     """Where ``text`` refers to someone by the relation stored for them ("my husband", "我老公"), or -1."""
     if not relation:
         return -1
-    if has_cjk(relation):  # the relation word alone is enough in Chinese ("带儿子去吃饭")
-        match = re.search(("我的?" if len(relation) < 2 else "") + re.escape(relation), text)
+    if has_cjk(relation):  # a family word alone is enough in Chinese ("带儿子去吃饭"); other roles need 我
+        bare = relation in KIN_ZH or relation in _FAMILY_ZH
+        match = re.search(("" if bare else "我的?") + re.escape(relation), text)
     else:
         match = re.search(r"(?<![A-Za-z])(?:my|our) " + re.escape(relation) + r"(?![A-Za-z])", text, _I)
     return match.start() if match else -1

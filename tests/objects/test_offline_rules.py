@@ -424,3 +424,11 @@ def test_a_change_starting_later_is_durable_not_a_one_off(tmp_path: Path, stored
 def test_more_phrasings_of_the_users_own_rules(tmp_path: Path, chat: list[str], key: str, word: str) -> None:
     [obj] = _extract(tmp_path, chat)
     assert obj["key"] == key and word in obj["summary"]
+
+
+def test_a_non_family_role_alone_does_not_name_the_stored_person(tmp_path: Path) -> None:
+    before = [_person("刘总", "客户")]
+    assert _writes(_extract(tmp_path, ["新客户以后每周一要报表", "好。"], before)) == []
+    assert _writes(_extract(tmp_path / "b", ["我的客户以后每周一要报表", "好。"], before)) == [
+        ("relationship", "update", "刘总")
+    ]
