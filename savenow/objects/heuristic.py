@@ -304,7 +304,8 @@ OPEN_QUESTION = _rx(
 NEW_TOPIC = _rx(
     _en("new (?:side )?project", "started (?:a|working on)", "working on a new", "big thing (?:right now )?is",
         "new repo", "kicked off", "starting a new", "i'm starting", "i'm building", "building a", "planning a",
-        "side project", "new venture", "new initiative"),
+        "side project", "new venture", "new initiative", "main thing", "(?:i'm|i am|we're) (?:currently |mostly |now )?working on",
+        "my (?:main|current|big) project"),
     "最大的事|手上最[^，。]{0,4}的(?:事|活)|主要在忙|在忙一个|开了个新|新开了?个|新项目|在做一个|搞了个|新建了?一个|启动了?一个|在搞一个|打算做一个|准备做一个|新坑|开坑|立项",
 )  # fmt: skip
 TOPIC_GENERIC = {"project", "plan", "app", "the", "a", "of", "and", "final", "new", "my", "项目", "计划"}

@@ -432,3 +432,13 @@ def test_a_non_family_role_alone_does_not_name_the_stored_person(tmp_path: Path)
     assert _writes(_extract(tmp_path / "b", ["我的客户以后每周一要报表", "好。"], before)) == [
         ("relationship", "update", "刘总")
     ]
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [("the main thing I'm working on now is the Orchard API: a REST layer over our inventory DB", "Orchard API"),
+     ("我在做一个叫「拾光」的相册小程序，用 Taro 写", "拾光")],
+)  # fmt: skip
+def test_what_the_user_is_working_on_by_name_is_a_new_topic(tmp_path: Path, said: str, name: str) -> None:
+    assert _writes(_extract(tmp_path, [said, "Nice."])) == [("topic", "create", name)]
+    assert _writes(_extract(tmp_path / "b", ["I'm working on the report for tomorrow", "OK."])) == []
