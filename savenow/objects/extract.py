@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..models import ChatMessage
+from ..text.cjk import han_ngrams
 from ..text.normalize import normalize
 from .model import MAX_OBJECTS_PER_CONVERSATION, MemoryObject, norm_name
 from .store import ObjectStore, Stored, _parse_time
@@ -146,10 +147,17 @@ def _update(cand: Candidate, existing: Stored, variant: str | None) -> Proposal:
     fresh_summary = new.summary and ("summary", norm_name(new.summary)) not in dead
     if old.type in ("self", "saved") and fresh_summary and not _covered(new.summary, old):
         merged.summary, changed = new.summary, True
+    names = normalize(" ".join([old.name or "", *old.aliases]))
+    known = " ".join([old.name or "", *old.aliases, old.summary, old.detail or "", *old.facts,
+                      *old.recent_conclusions, *old.open_questions])  # fmt: skip
     for name in ("facts", "recent_conclusions", "open_questions"):
         have = {norm_name(item) for item in getattr(old, name)}
         fresh = [
-            i for i in getattr(new, name) if norm_name(i) not in have and (name, norm_name(i)) not in dead
+            i
+            for i in getattr(new, name)
+            if norm_name(i) not in have
+            and (name, norm_name(i)) not in dead
+            and not _restates(i, known, names)
         ]
         setattr(merged, name, fresh)
         changed |= bool(fresh)
@@ -166,6 +174,23 @@ def _update(cand: Candidate, existing: Stored, variant: str | None) -> Proposal:
         reason = f"update {old.label}? (said as {variant})"
     return Proposal(obj=merged, op=op, reason=reason, target_id=existing.id, variant=variant if changed else None,
                     remember=cand.remember)  # fmt: skip
+
+
+def _restates(item: str, known: str, names: str) -> bool:
+    """A fact or conclusion that only says again what is stored: every identifier, number and proper
+    word of it is already there, or (Chinese) nearly all of its character pairs are."""
+    from .heuristic import CHANGED, salient_tokens
+
+    if CHANGED.search(item):
+        return False  # "Priya left Monzo": the same words, a new fact
+    tokens = [t for t in salient_tokens(item) if normalize(t) not in names]  # the name itself says nothing
+    stored = normalize(known)
+    if tokens:
+        return all(normalize(t) in stored for t in tokens) and len(tokens) >= 2
+    pairs = han_ngrams(norm_name(item))
+    if len(pairs) < 4:
+        return False
+    return len(pairs & han_ngrams(norm_name(known))) / len(pairs) >= 0.6
 
 
 def _covered(summary: str, old: MemoryObject) -> bool:
