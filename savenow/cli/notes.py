@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import BadInputError
 from ..messages import Text, text
-from ..service import ApplyResult, ListResult, PreviewResult, SaveNowService
+from ..service import ApplyResult, ListResult, PreviewResult, SaveNowApi, SaveNowService
 from .args import lang_of, print_json, scope_from_args, settings_from_args
 
 if TYPE_CHECKING:
@@ -22,8 +22,8 @@ if TYPE_CHECKING:
 __all__ = ["apply", "auto", "cancel", "demo", "list_sessions", "preview", "undo"]
 
 
-def _service(args: argparse.Namespace) -> SaveNowService:
-    return SaveNowService(settings_from_args(args))
+def _service(args: argparse.Namespace, settings: Settings | None = None) -> SaveNowApi:
+    return SaveNowService(settings or settings_from_args(args))
 
 
 def _day(args: argparse.Namespace) -> date | None:
@@ -108,9 +108,9 @@ def cancel(args: argparse.Namespace) -> int:
 
 
 def list_sessions(args: argparse.Namespace) -> int:
-    service = _service(args)
-    result: ListResult = service.list_sessions(scope_from_args(args))
-    setup = _setup_json(service.settings)
+    settings = settings_from_args(args)
+    result: ListResult = _service(args, settings).list_sessions(scope_from_args(args))
+    setup = _setup_json(settings)
     if args.json:
         print_json(
             {

@@ -11,7 +11,10 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from ..access import Scope
+    from .compaction import CompactionService
+    from .objects import ObjectsService
     from .results import ApplyResult, CancelResult, ListResult, Outcome, PreviewResult, UndoResult
+    from .search import SearchService
 
 
 @runtime_checkable
@@ -29,3 +32,13 @@ class SaveNowApi(Protocol):
     def list_sessions(self, scope: Scope) -> ListResult: ...
 
     def undo(self, scope: Scope | None = None) -> UndoResult: ...
+
+    # The other features, each behind the same access rule (built on first use).
+    @property
+    def search(self) -> SearchService: ...
+
+    @property
+    def objects(self) -> ObjectsService: ...
+
+    @property
+    def compaction(self) -> CompactionService: ...
