@@ -24,11 +24,12 @@ import time
 from datetime import date, datetime
 from pathlib import Path
 
-from savenow.fileio import read_exact
 from savenow.memory.compare import plan
+from savenow.memory.document import MemoryDocument
 from savenow.memory.preview import render_preview
 from savenow.memory.writer import write_entries
 from savenow.models import Entry, parse_entries
+from savenow.storage.files import read_exact
 
 ZH_TOPICS = [
     "网关令牌",
@@ -100,7 +101,8 @@ def report(name: str, values_ms: list[float]) -> None:
 
 def in_process(memory_text: str, entries: list[Entry], runs: int, folder: Path) -> None:
     """Each run rewrites the file with a unique last line, so the preview parses it cold; the write that
-    follows re-reads the same bytes and parses them again under the lock (as apply does)."""
+    follows re-reads the same bytes under the lock and, as the service's ``auto`` does, reuses the
+    document the preview parsed (one parse per command; a changed file would be parsed again)."""
     now, day = datetime(2026, 5, 15, 16, 48), date(2026, 5, 15)
     previews, merges, totals = [], [], []
     for run in range(runs + 3):
@@ -108,10 +110,13 @@ def in_process(memory_text: str, entries: list[Entry], runs: int, folder: Path) 
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(f"{memory_text}\n<!-- run {run} -->\n", encoding="utf-8")
         started = time.perf_counter()
-        decisions = plan(entries, read_exact(target))
+        document = MemoryDocument.parse(read_exact(target))
+        decisions = plan(entries, document)
         render_preview(decisions, memory_label="memory/2026-05-15.md")
         middle = time.perf_counter()
-        outcome = write_entries(target, entries, workspace=target.parent.parent, now=now, day=day)
+        outcome = write_entries(
+            target, entries, workspace=target.parent.parent, now=now, day=day, document=document
+        )
         finished = time.perf_counter()
         assert outcome.written and outcome.added == 2 and outcome.merged == 1, outcome.to_json()
         if run >= 3:  # warm-up: imports, first-call caches

@@ -135,7 +135,7 @@ class SearchSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     enabled: bool = True
-    sources: list[Literal["memory", "sessions"]] = Field(default_factory=lambda: ["memory"], min_length=1)
+    sources: list[Literal["memory", "sessions"]] = Field(default_factory=lambda: ["memory"], min_length=1)  # type: ignore[arg-type]
     extra_paths: list[Path] = Field(default_factory=list)
     provider: Literal["none", "openai"] = "none"
     model: str | None = None
@@ -193,13 +193,21 @@ class Settings(BaseSettings):
     def _default_sessions_dir(self) -> Settings:
         # Unset workspace / timezone / sessions_dir come from the OpenClaw install (OPENCLAW_STATE_DIR,
         # openclaw.json); each agent's sessions live under its own folder, so they follow agent_id.
-        from .openclaw_setup import apply_openclaw_defaults
+        from .openclaw_setup import openclaw_defaults
 
-        return apply_openclaw_defaults(self)
+        found = openclaw_defaults(set(self.model_fields_set), self.agent_id)
+        if found.workspace is not None:
+            self.workspace = found.workspace
+        if found.timezone is not None:
+            self.timezone = found.timezone
+        if found.sessions_dir is not None:
+            self.sessions_dir = found.sessions_dir
+        self._openclaw = found.setup
+        return self
 
     @property
     def openclaw(self) -> OpenClawSetup:
-        return self._openclaw  # type: ignore[no-any-return]
+        return self._openclaw
 
     @property
     def state_dir(self) -> Path:

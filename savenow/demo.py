@@ -12,14 +12,15 @@ import tempfile
 from datetime import datetime
 from importlib import resources
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
+from .access import Scope
 from .clock import Clock, load_timezone
 from .config import Settings
-from .service import SaveNowService, Scope
+from .service import SaveNowService
 
 
-def _copy_sample(target: Path) -> dict[str, object]:
+def _copy_sample(target: Path) -> dict[str, Any]:
     source = resources.files("savenow") / "demo_data"
     with resources.as_file(source) as folder:
         shutil.copytree(folder, target, dirs_exist_ok=True)
@@ -44,7 +45,7 @@ def run_demo(keep: str | None = None, out: TextIO | None = None) -> int:
         clock = Clock(tz=tz, fixed=datetime.fromisoformat(str(meta["now"])))
         service = SaveNowService(settings, clock=clock)
         memory_path = None
-        for topic in meta["topics"]:  # type: ignore[union-attr]
+        for topic in meta["topics"]:
             scope = Scope(chat_id=str(meta["chat_id"]), thread_id=str(topic["thread_id"]), surface="chat")
             print(f"$ /savenow        (in topic “{topic['title']}”)\n", file=out)
             preview = service.preview(scope)

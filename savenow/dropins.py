@@ -26,8 +26,7 @@ from typing import Any
 
 from .clock import Clock, load_timezone
 from .errors import BadInputError, FileMissingError
-from .memory.compare import plan
-from .memory.preview import render_preview
+from .memory.document import MemoryDocument
 from .memory.writer import write_entries
 from .models import Entry, parse_entries, redact_entries, redaction_notice
 from .storage.files import read_exact, read_json
@@ -133,6 +132,7 @@ def _print_json(data: dict[str, Any]) -> None:
 def preview_diff(args: argparse.Namespace) -> int:
     """Print the §6 preview; with ``--pending-file``, store the pending preview (not for 0 candidates)."""
     from .pending import PendingPreview, write_pending
+    from .service.notes import draft
 
     clock = _clock()
     now = clock.now()
@@ -144,18 +144,21 @@ def preview_diff(args: argparse.Namespace) -> int:
     if pending_file is not None:
         check_state_target(pending_file, forbidden=[memory_path, entries_file])
     memory_text = read_exact(memory_path)
-    decisions = plan(entries, memory_text)
     notices = [redaction_notice(redacted)] if redacted else []
-    markdown = render_preview(
-        decisions, memory_label=_memory_label(memory_path), ttl_minutes=ttl, notices=notices
+    drafted = draft(
+        entries,
+        MemoryDocument.parse(memory_text),
+        memory_label=_memory_label(memory_path),
+        ttl_minutes=ttl,
+        notices=notices,
     )
-    if pending_file is not None and decisions:
+    if pending_file is not None and drafted.decisions:
         pending = PendingPreview.create(
             now=now,
             ttl_minutes=ttl,
             memory_path=memory_path,
             day=day,
-            entries=entries,
+            entries=entries,  # as the skill's script stores them: the entries file's, before the comparer
             memory_text=memory_text,
             session_key=args.session_key or None,
             thread_id=args.message_thread_id or None,
@@ -163,8 +166,8 @@ def preview_diff(args: argparse.Namespace) -> int:
         )
         # skill pending files lock in the system temp dir
         write_pending(pending_file, pending, forbidden=[entries_file])
-    sys.stdout.write(markdown)
-    if pending_file is not None and decisions:
+    sys.stdout.write(drafted.markdown)
+    if pending_file is not None and drafted.decisions:
         sys.stderr.write(f"pending written: {pending_file}\n")
     return 0
 

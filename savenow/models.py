@@ -136,7 +136,7 @@ def parse_entry(raw: Any, index: int) -> Entry | None:
     return Entry(
         title=title,
         bullets=bullets,
-        action=action,
+        action=action,  # type: ignore[arg-type]  # one of ACTIONS, checked above
         merge_target_title=target,
         reason=reason,
         candidate_index=candidate_index,

@@ -25,12 +25,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .errors import ConfigError
-
-if TYPE_CHECKING:
-    from .config import Settings
 
 STATE_DIR_ENV = "OPENCLAW_STATE_DIR"
 CONFIG_NAME = "openclaw.json"
@@ -50,9 +47,18 @@ def openclaw_state_dir() -> Path:
     return Path(configured).expanduser() if configured else Path("~/.openclaw").expanduser()
 
 
-def apply_openclaw_defaults(settings: Settings) -> Settings:
-    """Fill workspace, timezone and sessions_dir from the OpenClaw install where savenow's settings are silent."""
-    given = set(settings.model_fields_set)
+@dataclass(frozen=True)
+class OpenClawDefaults:
+    """What the OpenClaw install supplies for the settings savenow's own sources left unset (None: keep)."""
+
+    workspace: Path | None
+    timezone: str | None
+    sessions_dir: Path | None
+    setup: OpenClawSetup
+
+
+def openclaw_defaults(given: set[str], agent_id: str) -> OpenClawDefaults:
+    """Workspace, timezone and sessions_dir from the OpenClaw install, for those not in ``given``."""
     state = openclaw_state_dir()
     need_config = "workspace" not in given or "timezone" not in given
     config_path = state / CONFIG_NAME
@@ -60,33 +66,33 @@ def apply_openclaw_defaults(settings: Settings) -> Settings:
     agents = _mapping(config, "agents")
     defaults = _mapping(agents, "defaults")
     roster = _roster(agents)
-    entry = roster.get(settings.agent_id, {})
+    entry = roster.get(agent_id, {})
 
+    workspace: Path | None = None
     workspace_from = "savenow settings"
     if "workspace" not in given:
-        workspace, workspace_from = _workspace(state, settings.agent_id, defaults, roster, entry)
-        settings.workspace = workspace
+        workspace, workspace_from = _workspace(state, agent_id, defaults, roster, entry)
+    timezone: str | None = None
     timezone_from = "savenow settings" if "timezone" in given else "host"
     if "timezone" not in given:
         for where, value in (
-            (f"agent {settings.agent_id}", entry.get("userTimezone")),
+            (f"agent {agent_id}", entry.get("userTimezone")),
             ("agents.defaults", defaults.get("userTimezone")),
         ):
             if isinstance(value, str) and value.strip():
-                settings.timezone = _checked_zone(value.strip(), config_path, f"{where}.userTimezone")
+                timezone = _checked_zone(value.strip(), config_path, f"{where}.userTimezone")
                 timezone_from = f"{CONFIG_NAME} {where}.userTimezone"
                 break
     explicit_sessions = "sessions_dir" in given
-    if not explicit_sessions:
-        settings.sessions_dir = state / "agents" / settings.agent_id / "sessions"
-    settings._openclaw = OpenClawSetup(
+    setup = OpenClawSetup(
         state_dir=state,
         config_path=config_path if config is not None else None,
         workspace_from=workspace_from,
         timezone_from=timezone_from,
         sessions_dir_explicit=explicit_sessions,
     )
-    return settings
+    sessions_dir = None if explicit_sessions else state / "agents" / agent_id / "sessions"
+    return OpenClawDefaults(workspace=workspace, timezone=timezone, sessions_dir=sessions_dir, setup=setup)
 
 
 def _workspace(

@@ -113,7 +113,7 @@ class PendingPreview:
             entries=[entry.to_json() for entry in entries],
             date=day.isoformat(),
             baseSha256=sha256_text(memory_text),
-            **scope,
+            **scope,  # type: ignore[arg-type]  # chatId, userId, entriesFile: strings or None
         )
 
     @property

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from savenow.errors import ForbiddenTargetError, UndoRefusedError
-from savenow.journal import journal_path, last_write, undo_last
 from savenow.memory.writer import write_entries
 from savenow.models import Entry
+from savenow.storage.journal import journal_path, last_write, undo_last
 
 NOW = datetime(2026, 5, 15, 16, 48)
 DAY = date(2026, 5, 15)

@@ -10,7 +10,6 @@ import pytest
 
 from savenow.applying import apply_from_store, apply_pending, apply_pending_file
 from savenow.errors import BadInputError, NoPendingError, PendingExpiredError, ScopeMismatchError
-from savenow.fileio import sha256_text
 from savenow.pending import (
     PendingPreview,
     PendingStore,
@@ -19,6 +18,7 @@ from savenow.pending import (
     read_pending,
     write_pending,
 )
+from savenow.storage.files import sha256_text
 
 NOW = datetime(2026, 5, 15, 23, 50, tzinfo=timezone(timedelta(hours=8)))
 MEMORY = "# 2026-05-15\n\n## 10:00 - Target\n- a\n"

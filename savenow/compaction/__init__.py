@@ -31,16 +31,11 @@ _EXPORTS = {
     "TOOL_CALL_TOKENS": ".tokens",
     "message_tokens": ".tokens",
     "session_tokens": ".tokens",
-    "CompactionService": ".service",
-    "BotNotice": ".service",
-    "Target": ".service",
 }
 
 __all__ = [
     "TOOL_CALL_TOKENS",
-    "BotNotice",
     "CompactionResult",
-    "CompactionService",
     "CompactionStore",
     "FlushReport",
     "Flusher",
@@ -51,7 +46,6 @@ __all__ = [
     "SessionMessage",
     "SessionSnapshot",
     "Summarizer",
-    "Target",
     "TranscriptStore",
     "cut_index",
     "message_tokens",

@@ -32,8 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import SaveNowError
-from ..fileio import atomic_write, file_lock, read_exact
 from ..models import ChatMessage, Entry
+from ..storage.files import atomic_write, read_exact
+from ..storage.locks import file_lock
 from .model import FlushReport, Role, SessionMessage
 
 log = logging.getLogger("savenow.compaction")

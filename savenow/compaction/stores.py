@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..errors import CompactionStoreError
-from ..fileio import atomic_write, file_lock, read_exact
+from ..storage.files import atomic_write, read_exact
+from ..storage.locks import file_lock
 from .model import Compaction, HistoryItem, SessionMessage, SessionSnapshot
 from .tokens import session_tokens
 
@@ -216,7 +217,7 @@ def _seed_message(raw: dict[str, Any], index: int, previous_id: str, path: Path)
     reported = usage.get("totalTokens") if isinstance(usage, dict) else None
     return SessionMessage(
         id=digest,
-        role=role,  # type: ignore[arg-type]
+        role=role,
         content=content,
         timestamp=timestamp,
         tool_name=name,

@@ -106,12 +106,15 @@ def write_entries(
     day: date,
     allow_merge: bool = True,
     base_sha256: str | None = _UNSET,
+    document: MemoryDocument | None = None,
 ) -> WriteOutcome:
     """Apply ``entries`` to ``memory_path`` under its lock; writes (and journals) only if something changes.
 
     ``base_sha256`` (the file's hash at preview time, None for "did not exist")
     only sets :attr:`WriteOutcome.rebased`; the entries are always re-planned
-    against the current content, so nothing stale is ever written back.
+    against the current content, so nothing stale is ever written back. ``document`` is the file as
+    the caller already parsed it in this command (a preview's, for ``auto``): reused when the bytes
+    read under the lock are still exactly its text, so one command parses the file once.
     """
     refuse_memory_md(memory_path)
     check_regular_or_missing(memory_path)
@@ -120,7 +123,8 @@ def write_entries(
         before = read_exact(memory_path)
         # A write a kill interrupted is settled first, so the journal matches the file undo will see.
         settle(workspace, memory_path, before, tail_bytes=SETTLE_TAIL_BYTES)
-        document = MemoryDocument.parse(before)
+        if document is None or document.text != (before or ""):
+            document = MemoryDocument.parse(before)
         decisions = plan(entries, document, allow_merge=allow_merge)
         result = apply_decisions(document, decisions, now=now, day=day)
         rebased = base_sha256 is not _UNSET and sha256_text(before) != base_sha256

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-import yaml  # type: ignore[import-untyped]
+import yaml
 
 from .model import LIST_FIELDS, MemoryObject, norm_name
 

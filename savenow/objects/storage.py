@@ -1,8 +1,7 @@
 """The only module of ``savenow.objects`` that touches savenow's storage primitives.
 
-Everything the object store needs from ``savenow.fileio`` (locks, exact reads, atomic
-writes, deletes, hashes) goes through these few functions, so when the storage layer
-moves into a package only this file is re-pointed.
+Everything the object store needs from :mod:`savenow.storage` (locks, exact reads, atomic
+writes, deletes, hashes) goes through these few functions.
 """
 
 from __future__ import annotations
@@ -13,34 +12,34 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from .. import fileio
+from ..storage import files, locks
 
 
 def state_dir(workspace: Path) -> Path:
     """``<workspace>/.savenow/objects``: history, trash and tombstones, never under ``memory/``."""
-    return fileio.state_dir(workspace) / "objects"
+    return locks.state_dir(workspace) / "objects"
 
 
 @contextmanager
 def locked(target: Path, workspace: Path) -> Iterator[None]:
-    with fileio.file_lock(target, workspace):
+    with locks.file_lock(target, workspace):
         yield
 
 
 def read_text(path: Path) -> str | None:
-    return fileio.read_exact(path)
+    return files.read_exact(path)
 
 
 def write_text(path: Path, text: str) -> None:
-    fileio.atomic_write(path, text)
+    files.atomic_write(path, text)
 
 
 def delete(path: Path) -> bool:
-    return fileio.delete_file(path)
+    return files.delete_file(path)
 
 
 def sha256(text: str | None) -> str | None:
-    return fileio.sha256_text(text)
+    return files.sha256_text(text)
 
 
 def append_json_line(path: Path, record: dict[str, Any]) -> None:

@@ -134,7 +134,7 @@ class _Snapshot:
                 found = _INVALID  # not an object with a usable sessionId: skipped, never fatal
             with self._lock:
                 self._infos[key] = found
-        return None if found is _INVALID else found
+        return found if isinstance(found, SessionInfo) else None  # else _INVALID
 
     def all(self) -> list[SessionInfo]:
         return [info for key in self.raw if (info := self.info(key)) is not None]

@@ -7,7 +7,7 @@ recorder's store, which only serves the keys OpenClaw lacks (§5.1).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import SessionNotFoundError, SessionResolutionError
@@ -220,8 +220,8 @@ class SessionCatalog:
         return self.stores[0]
 
 
-def _newest_first(sessions: object) -> list[SessionInfo]:
-    return sorted(sessions, key=lambda info: info.updated_at_ms or 0, reverse=True)  # type: ignore[arg-type]
+def _newest_first(sessions: Iterable[SessionInfo]) -> list[SessionInfo]:
+    return sorted(sessions, key=lambda info: info.updated_at_ms or 0, reverse=True)
 
 
 def _text(value: str | int | None) -> str | None:

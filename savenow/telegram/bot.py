@@ -38,6 +38,7 @@ from ..clock import Clock
 from ..config import Settings, load_settings
 from ..errors import ConfigError, SaveNowInternalError
 from ..messages import Text
+from ..service import SaveNowApi
 from . import i18n
 from .plugin import SaveNowPlugin, register
 
@@ -135,7 +136,7 @@ async def serve(
     stop: asyncio.Event,
     *,
     clock: Clock | None = None,
-    service: Any = None,
+    service: SaveNowApi | None = None,
     rate_limiter: BaseRateLimiter | None = None,
     poll_timeout: float = 10,
     poll_interval: float = 0.0,

@@ -57,7 +57,7 @@ from ..errors import (
     PendingExpiredError,
     SaveNowError,
 )
-from ..service import ApplyResult, CancelResult, ListResult, PreviewResult, UndoResult
+from ..service import ApplyResult, CancelResult, ListResult, Outcome, PreviewResult, SaveNowApi, UndoResult
 from ..sessions.keys import telegram_session_key
 from ..vocabulary import ChatType as ChatKind
 from ..vocabulary import scope_key
@@ -177,7 +177,7 @@ class SaveNowHandlers:
         self,
         settings: Settings,
         *,
-        service: Any,
+        service: SaveNowApi,
         recorder: Any,
         clock: Clock | None = None,
         service_workers: int = 64,
@@ -301,7 +301,7 @@ class SaveNowHandlers:
 
     async def _extract(
         self, context: ContextTypes.DEFAULT_TYPE, place: Place, user: User, scope: Scope, argument: str
-    ) -> object:
+    ) -> Outcome:
         """A command that reads a session: one per topic, bounded in all, a cooldown per user."""
         lang = scope.lang
         if place.scope_key in self._extracting:
@@ -467,7 +467,9 @@ class SaveNowHandlers:
         pending_id: str | None,
     ) -> None:
         lang = scope.lang
-        method = self.service.apply if action == CALLBACK_APPLY else self.service.cancel
+        method: Callable[[Scope, str | None], ApplyResult | CancelResult] = (
+            self.service.apply if action == CALLBACK_APPLY else self.service.cancel
+        )
         try:
             outcome = await self._run(method, scope, pending_id)
         except AccessDeniedError as error:

@@ -26,6 +26,7 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Mess
 
 from ..clock import Clock, load_timezone
 from ..config import Settings
+from ..service import SaveNowApi
 from .handlers import CALLBACK_PATTERN, SaveNowHandlers
 
 DEFAULT_GROUP = -50  # before the host's default group 0, in a group of its own: nothing is stolen
@@ -43,7 +44,7 @@ class SaveNowPlugin:
     settings: Settings
 
     @property
-    def service(self) -> Any:
+    def service(self) -> SaveNowApi:
         return self.handlers.service
 
     @property
@@ -66,7 +67,7 @@ def register(
     application: Application,
     settings: Settings,
     *,
-    service: Any = None,
+    service: SaveNowApi | None = None,
     recorder: Any = None,
     clock: Clock | None = None,
     group: int = DEFAULT_GROUP,

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from savenow.compaction import Flusher, SessionCompactor
 from savenow.errors import SaveNowError
-from savenow.journal import undo_last
+from savenow.storage.journal import undo_last
 
 from .support import NOW, RecordingExtractor, append_seed, clock, conversation, msg, write_seed
 
@@ -185,8 +185,8 @@ def test_the_flush_is_undoable(tmp_path):
 
 
 def test_the_real_offline_extractor_never_writes_a_bullet_twice_across_cycles(tmp_path):
-    from savenow.compaction.service import CompactionService, Target
-    from savenow.journal import read_records
+    from savenow.service.compaction import CompactionService, Target
+    from savenow.storage.journal import read_records
 
     from .support import settings
 

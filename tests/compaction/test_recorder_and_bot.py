@@ -5,8 +5,8 @@ from datetime import timedelta
 
 import pytest
 
-from savenow.compaction.service import CompactionService, Target
 from savenow.errors import CompactionStoreError
+from savenow.service.compaction import CompactionService, Target
 from savenow.sessions.keys import telegram_session_key
 from savenow.sessions.openclaw import read_transcript_tail
 from savenow.sessions.recorder import SessionRecorder

@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from savenow.journal import read_records
 from savenow.memory.document import MemoryDocument
+from savenow.storage.journal import read_records
 
 WRITERS = 8
 

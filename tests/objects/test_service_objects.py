@@ -10,8 +10,8 @@ from savenow.clock import Clock, parse_now
 from savenow.config import load_settings
 from savenow.errors import AccessDeniedError, NoPendingError, PendingExpiredError
 from savenow.objects.model import parse_upsert
-from savenow.objects.service import ObjectsService
 from savenow.service import Scope
+from savenow.service.objects import ObjectsService
 from tests.objects.conftest import GROUP, NOW, Install
 
 

@@ -177,7 +177,7 @@ def test_a_long_lived_search_may_space_out_full_scans(workspace: Path) -> None:
 
 
 def test_undo_updates_the_index_at_once(search: MemorySearch, workspace: Path) -> None:
-    from savenow.journal import undo_last
+    from savenow.storage.journal import undo_last
 
     search.search("证书")
     target = workspace / "memory" / "2026-06-01.md"

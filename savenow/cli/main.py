@@ -15,8 +15,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .errors import SaveNowError
-from .messages import text
+from ..errors import SaveNowError
+from ..messages import text
 
 Runner = Callable[[argparse.Namespace], int]
 
@@ -38,7 +38,7 @@ def _settings_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def _version() -> str:
-    from . import __version__
+    from .. import __version__
 
     return __version__
 
@@ -59,14 +59,14 @@ def _lazy(module: str, function: str) -> Runner:
 
 def _apply_or_drop_in(args: argparse.Namespace) -> int:
     if args.pending_file:
-        return _lazy(".dropins", "apply_pending_file")(args)
-    return _lazy(".commands", "apply")(args)
+        return _lazy("..dropins", "apply_pending_file")(args)
+    return _lazy(".notes", "apply")(args)
 
 
 def _cancel_or_drop_in(args: argparse.Namespace) -> int:
     if args.pending_file:
-        return _lazy(".dropins", "cancel_pending_file")(args)
-    return _lazy(".commands", "cancel")(args)
+        return _lazy("..dropins", "cancel_pending_file")(args)
+    return _lazy(".notes", "cancel")(args)
 
 
 def _compact_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -82,7 +82,7 @@ def _compact_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--max-tokens", type=int, metavar="N", help="the threshold (default 80000)")
     p.add_argument("--json", action="store_true")
     _settings_flags(p)
-    p.set_defaults(run=_lazy(".compaction.commands", "compact"))
+    p.set_defaults(run=_lazy(".compaction", "compact"))
 
 
 def _objects_parser(sub: Any) -> None:
@@ -94,7 +94,7 @@ def _objects_parser(sub: Any) -> None:
         p = osub.add_parser(name, help=help_text)
         p.add_argument("--json", action="store_true", help="print one JSON object")
         _settings_flags(p)
-        p.set_defaults(run=_lazy(".objects.commands", function))
+        p.set_defaults(run=_lazy(".objects", function))
         return p
 
     p = add("extract", "extract", "propose objects from a finished conversation (preview, writes no object)")
@@ -145,13 +145,13 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--date", metavar="YYYY-MM-DD", help="which day's memory file (default: today)")
         p.add_argument("--json", action="store_true", help="print one JSON object")
         _settings_flags(p)
-        p.set_defaults(run=_lazy(".commands", name))
+        p.set_defaults(run=_lazy(".notes", name))
 
     p = sub.add_parser("list", help="list the topic's candidate sessions")
     _scope_flags(p)
     p.add_argument("--json", action="store_true")
     _settings_flags(p)
-    p.set_defaults(run=_lazy(".commands", "list_sessions"))
+    p.set_defaults(run=_lazy(".notes", "list_sessions"))
 
     p = sub.add_parser("apply", help="write the pending preview (or a skill's --pending-file)")
     _scope_flags(p)
@@ -172,11 +172,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--list", action="store_true", help="show the writes undo can take out, newest first")
     _settings_flags(p)
-    p.set_defaults(run=_lazy(".commands", "undo"))
+    p.set_defaults(run=_lazy(".notes", "undo"))
 
     p = sub.add_parser("demo", help="run preview and apply on a bundled sample workspace (offline)")
     p.add_argument("--keep", metavar="DIR", help="copy the sample into DIR and keep it")
-    p.set_defaults(run=_lazy(".commands", "demo"))
+    p.set_defaults(run=_lazy(".notes", "demo"))
 
     p = sub.add_parser("bot", help="run the standalone Telegram bot (polling, or --webhook-url)")
     p.add_argument("--api-base-url", metavar="URL", help="Bot API base URL, e.g. a local Bot API server")
@@ -189,7 +189,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="webhook: the secret Telegram sends (default: random per start)",
     )
     _settings_flags(p)
-    p.set_defaults(run=_lazy(".telegram.bot", "run_from_cli"))
+    p.set_defaults(run=_lazy("..telegram.bot", "run_from_cli"))
 
     _compact_parser(sub)
     _objects_parser(sub)
@@ -203,14 +203,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--message-thread-id", metavar="T")
     p.add_argument("--ttl-minutes", type=int, default=30, metavar="N")
     p.add_argument("--date", metavar="D")
-    p.set_defaults(run=_lazy(".dropins", "preview_diff"))
+    p.set_defaults(run=_lazy("..dropins", "preview_diff"))
 
     p = sub.add_parser("merge-daily-memory", help="drop-in for the skill's merge script (JSON result)")
     p.add_argument("--entries-file", required=True, metavar="F")
     p.add_argument("--memory-path", metavar="M")
     p.add_argument("--date", metavar="D")
     p.add_argument("--allow-merge", choices=["true", "false"], default="true")
-    p.set_defaults(run=_lazy(".dropins", "merge_daily_memory"))
+    p.set_defaults(run=_lazy("..dropins", "merge_daily_memory"))
     return parser
 
 
@@ -224,7 +224,7 @@ def _search_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     p.add_argument("--config", metavar="FILE")
     p.add_argument("--workspace", metavar="DIR")
     p.add_argument("--timezone", metavar="IANA")
-    p.set_defaults(run=_lazy(".search.commands", "search"))
+    p.set_defaults(run=_lazy(".search", "search"))
 
     p = sub.add_parser("get", help="read a memory file (MEMORY.md, memory/**, search.extra_paths)")
     p.add_argument("path", metavar="PATH")
@@ -234,7 +234,7 @@ def _search_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     p.add_argument("--config", metavar="FILE")
     p.add_argument("--workspace", metavar="DIR")
     p.add_argument("--timezone", metavar="IANA")
-    p.set_defaults(run=_lazy(".search.commands", "get"))
+    p.set_defaults(run=_lazy(".search", "get"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,6 +1,6 @@
-"""The objects behaviour, knowing nothing of Telegram or argparse.
+"""Structured memory objects as a service (DESIGN §14), over :mod:`savenow.objects`; nothing of Telegram.
 
-    svc = ObjectsService(settings, clock=..., sessions=SaveNowService(...))
+    svc = ObjectsService(settings, clock=..., sessions=NotesService(...))
     svc.extract(scope, key)          -> Extraction   (a preview; stores a pending, writes no object)
     svc.apply(scope, pending_id)     -> ApplyOutcome (TTL, scope and owner checked, idempotent)
     svc.cancel(scope)
@@ -10,62 +10,35 @@
 For the Telegram layer (wired by the bot): :meth:`memory_command` answers ``/memory …`` and
 :meth:`idle_proposal` the idle-session post, each as a :class:`Reply` — the text in the
 user's language and the buttons, each naming the service call it triggers.
+
+Every call made for a chat asks :class:`savenow.access.AccessPolicy` first (DESIGN §3.1): extract
+reads a session through the notes service, which checks it; apply, cancel and ``/memory`` check
+the requester here, and only the requester or an admin may press a proposal's buttons.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..access import AccessPolicy, Scope
 from ..clock import Clock, load_timezone
-from ..config import Settings
 from ..errors import AccessDeniedError, BadInputError, NoPendingError, ObjectNotFoundError
+from ..objects import storage
+from ..objects.extract import ObjectExtractor, Plan, Proposal, plan
+from ..objects.model import MemoryObject, norm_name, parse_object
+from ..objects.store import ObjectStore, Result, Stored, effective_confidence
+from ..objects.texts import text
 from ..pending import PendingPreview, PendingStore, check_pending, new_pending_id
-from ..service import SaveNowService, Scope
 from ..text.normalize import normalize, similarity
-from . import storage
-from .extract import ObjectExtractor, Plan, Proposal, plan
-from .model import MemoryObject, norm_name, parse_object
-from .store import ObjectStore, Result, Stored, effective_confidence
-from .texts import text
+from .notes import NotesService
+from .results import Button, Extraction, Reply
+from .results import ObjectsApplyOutcome as ApplyOutcome
 
-
-@dataclass
-class Extraction:
-    session_key: str
-    plan: Plan
-    pending_id: str | None
-    lang: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "session_key": self.session_key,
-            "objects": [p.to_json() for p in self.plan.proposals],
-            "dropped": self.plan.dropped,
-            "pending_id": self.pending_id,
-        }
-
-
-@dataclass
-class Button:
-    label: str
-    action: str  # the service call: "objects_apply", "objects_cancel", "objects_confirm_forget"
-    pending_id: str
-
-
-@dataclass
-class Reply:
-    text: str
-    buttons: list[Button] = field(default_factory=list)
-
-
-@dataclass
-class ApplyOutcome:
-    results: list[Result]
-    already_applied: bool = False
+if TYPE_CHECKING:
+    from ..config import Settings
 
 
 class ObjectsService:
@@ -74,7 +47,7 @@ class ObjectsService:
         settings: Settings,
         *,
         clock: Clock | None = None,
-        sessions: SaveNowService | None = None,
+        sessions: NotesService | None = None,
         extractor: ObjectExtractor | None = None,
     ) -> None:
         self.settings = settings
@@ -83,17 +56,18 @@ class ObjectsService:
         self._sessions = sessions
         self._extractor = extractor
         self._pending = PendingStore(settings.state_dir)
+        self.access = AccessPolicy.from_settings(settings)
 
     @property
-    def sessions(self) -> SaveNowService:
+    def sessions(self) -> NotesService:
         if self._sessions is None:
-            self._sessions = SaveNowService(self.settings, clock=self.clock)
+            self._sessions = NotesService(self.settings, clock=self.clock)
         return self._sessions
 
     @property
     def extractor(self) -> ObjectExtractor:
         if self._extractor is None:
-            from .heuristic import OfflineObjectExtractor
+            from ..objects.heuristic import OfflineObjectExtractor
 
             self._extractor = OfflineObjectExtractor()
         return self._extractor
@@ -114,6 +88,7 @@ class ObjectsService:
         return Extraction(session_key=session.key, plan=result, pending_id=pending_id, lang=lang)
 
     def apply(self, scope: Scope, pending_id: str | None = None) -> ApplyOutcome:
+        self.access.require(scope)
         path = self._pending.path(self._pending_key(scope))
         with storage.locked(path, self.settings.workspace):
             pending, data = self._load_pending(scope, pending_id)
@@ -128,6 +103,7 @@ class ObjectsService:
         return ApplyOutcome(results=results)
 
     def cancel(self, scope: Scope, pending_id: str | None = None) -> None:
+        self.access.require(scope)
         self._load_pending(scope, pending_id)
         self._pending.delete(self._pending_key(scope))
 
@@ -245,6 +221,7 @@ class ObjectsService:
 
     def memory_command(self, scope: Scope, argument: str, lang: str = "en") -> Reply:
         """``/memory``, ``/memory <query>``, ``/memory forget <name>``, ``/memory undo``."""
+        self.access.require(scope)
         head, _, rest = argument.strip().partition(" ")
         if not head:
             return self._list_reply(

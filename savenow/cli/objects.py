@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..commands import scope_from_args, settings_from_args
-from .model import parse_upsert
-from .service import ObjectsService, read_objects_file, render_proposals
+from ..objects.model import parse_upsert
+from ..service.objects import ObjectsService, read_objects_file, render_proposals
+from .args import scope_from_args, settings_from_args
 
 
 def _service(args: argparse.Namespace) -> ObjectsService:

@@ -12,15 +12,17 @@ from ..errors import BadInputError
 
 
 def _service(args: argparse.Namespace) -> Any:
-    from ..commands import settings_from_args
-    from .service import CompactionService
+    from ..service.compaction import CompactionService
+    from .args import settings_from_args
 
-    return CompactionService(settings_from_args(args, require_workspace=False))  # the flush is skipped, said so
+    return CompactionService(
+        settings_from_args(args, require_workspace=False)
+    )  # the flush is skipped, said so
 
 
 def _target(args: argparse.Namespace) -> Any:
-    from ..commands import id_flag
-    from .service import Target
+    from ..service.compaction import Target
+    from .args import id_flag
 
     named = [bool(args.store), bool(args.session_key), bool(args.chat_id or args.thread_id)]
     if sum(named) > 1:
@@ -126,8 +128,8 @@ def _fast_status_possible(args: argparse.Namespace) -> bool:
 def _fast_status(args: argparse.Namespace) -> dict[str, Any]:
     import os
 
-    from .compactor import SessionCompactor
-    from .stores import SessionFileStore
+    from ..compaction.compactor import SessionCompactor
+    from ..compaction.stores import SessionFileStore
 
     limits = {key: int(os.environ[name]) for key, name in _LIMIT_ENV.items() if name in os.environ}
     overrides = {k: v for k, v in _overrides(args).items() if v is not None}

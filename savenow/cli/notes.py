@@ -1,4 +1,4 @@
-"""The chat-equivalent commands of the CLI (DESIGN §10): parse flags, call the service, print.
+"""``savenow preview|auto|list|apply|cancel|undo|demo`` (DESIGN §10): parse flags, call the service, print.
 
 Each function takes the argparse namespace and returns the exit status.
 """
@@ -6,60 +6,24 @@ Each function takes the argparse namespace and returns the exit status.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .config import Settings, load_settings
-from .errors import BadInputError
-from .messages import Lang, Text, text
-from .service import ApplyResult, ListResult, PreviewResult, SaveNowService, Scope
+from ..errors import BadInputError
+from ..messages import Text, text
+from ..service import ApplyResult, ListResult, PreviewResult, SaveNowApi, SaveNowService
+from .args import lang_of, print_json, scope_from_args, settings_from_args
 
-_SETTINGS_FLAGS = ("workspace", "sessions_dir", "recorder_dir", "timezone", "extractor", "transcript_limit")
+if TYPE_CHECKING:
+    from ..config import Settings
 
-
-def settings_from_args(args: argparse.Namespace, *, require_workspace: bool = True) -> Settings:
-    """Settings from the command's flags; a missing workspace is refused unless the command can do without."""
-    flags = {name: getattr(args, name, None) for name in _SETTINGS_FLAGS}
-    settings = load_settings(getattr(args, "config", None), **flags)
-    if require_workspace:
-        _require_workspace(settings.workspace)
-    return settings
+__all__ = ["apply", "auto", "cancel", "demo", "list_sessions", "preview", "undo"]
 
 
-def _require_workspace(workspace: Path) -> None:
-    """A missing workspace is a typo, not a request to create one (issue 10 item 8)."""
-    if not workspace.is_dir():
-        from .errors import ConfigError
-
-        raise ConfigError(Text("config.no_workspace", workspace=workspace))
-
-
-def _service(args: argparse.Namespace) -> SaveNowService:
-    return SaveNowService(settings_from_args(args))
-
-
-def scope_from_args(args: argparse.Namespace) -> Scope:
-    """The scope a chat-equivalent command names (--chat-id / --thread-id), in the CLI's language."""
-    chat_id = id_flag(getattr(args, "chat_id", None), "--chat-id")
-    thread_id = id_flag(getattr(args, "thread_id", None), "--thread-id")
-    return Scope(chat_id=chat_id, thread_id=thread_id, lang=_lang(args))
-
-
-def _lang(args: argparse.Namespace) -> Lang:
-    """The CLI speaks English unless ``--lang zh``."""
-    return "zh" if str(getattr(args, "lang", None) or "en").startswith("zh") else "en"
-
-
-def id_flag(value: str | None, flag: str) -> str | None:
-    if value is None:
-        return None
-    text = value.strip()
-    if not text.lstrip("-").isdigit() or len(text) > 32:
-        raise BadInputError(Text("cli.bad_id_flag", flag=flag, value=value))
-    return text
+def _service(args: argparse.Namespace, settings: Settings | None = None) -> SaveNowApi:
+    return SaveNowService(settings or settings_from_args(args))
 
 
 def _day(args: argparse.Namespace) -> date | None:
@@ -69,10 +33,6 @@ def _day(args: argparse.Namespace) -> date | None:
         return date.fromisoformat(args.date)
     except ValueError as exc:
         raise BadInputError(Text("cli.bad_date", value=args.date)) from exc
-
-
-def _print_json(data: dict[str, Any]) -> None:
-    print(json.dumps(data, ensure_ascii=False, indent=2))
 
 
 def _apply_summary(result: ApplyResult, lang: str = "en") -> str:
@@ -109,7 +69,7 @@ def _result_json(result: PreviewResult | ApplyResult, *, written: bool, **extra:
 def preview(args: argparse.Namespace) -> int:
     result = _service(args).preview(scope_from_args(args), args.session_key, _day(args))
     if args.json:
-        _print_json(_result_json(result, written=False, preview=result.markdown))
+        print_json(_result_json(result, written=False, preview=result.markdown))
     else:
         print(result.markdown)
     return 0
@@ -118,17 +78,17 @@ def preview(args: argparse.Namespace) -> int:
 def auto(args: argparse.Namespace) -> int:
     result = _service(args).auto(scope_from_args(args), args.session_key, _day(args))
     if args.json:
-        _print_json(_result_json(result, written=result.written, preview=result.markdown))
+        print_json(_result_json(result, written=result.written, preview=result.markdown))
     else:
         print(result.markdown)
-        print(_apply_summary(result, _lang(args)))
+        print(_apply_summary(result, lang_of(args)))
     return 0
 
 
 def apply(args: argparse.Namespace) -> int:
     result = _service(args).apply(scope_from_args(args))
     if args.json:
-        _print_json(
+        print_json(
             _result_json(
                 result,
                 written=result.written,
@@ -137,22 +97,22 @@ def apply(args: argparse.Namespace) -> int:
             )
         )
     else:
-        print(_apply_summary(result, _lang(args)))
+        print(_apply_summary(result, lang_of(args)))
     return 0
 
 
 def cancel(args: argparse.Namespace) -> int:
     result = _service(args).cancel(scope_from_args(args))
-    print(text("cli.cancelled", _lang(args), key=result.session_key))
+    print(text("cli.cancelled", lang_of(args), key=result.session_key))
     return 0
 
 
 def list_sessions(args: argparse.Namespace) -> int:
-    service = _service(args)
-    result: ListResult = service.list_sessions(scope_from_args(args))
-    setup = _setup_json(service.settings)
+    settings = settings_from_args(args)
+    result: ListResult = _service(args, settings).list_sessions(scope_from_args(args))
+    setup = _setup_json(settings)
     if args.json:
-        _print_json(
+        print_json(
             {
                 "sessions": [
                     {
@@ -168,7 +128,7 @@ def list_sessions(args: argparse.Namespace) -> int:
             }
         )
         return 0
-    lang = _lang(args)
+    lang = lang_of(args)
     if not result.sessions:
         print(text("cli.no_sessions", lang))
     for s in result.sessions:
@@ -215,15 +175,15 @@ def undo(args: argparse.Namespace) -> int:
         return _undo_list(args)
     result = _service(_undo_workspace(args)).undo()
     if getattr(args, "json", False):
-        _print_json({"memory_path": str(result.memory_path), "removed_lines": result.removed_lines})
+        print_json({"memory_path": str(result.memory_path), "removed_lines": result.removed_lines})
     else:
-        print(text("cli.undone", _lang(args), path=result.memory_path, lines=result.removed_lines))
+        print(text("cli.undone", lang_of(args), path=result.memory_path, lines=result.removed_lines))
     return 0
 
 
 def _undo_list(args: argparse.Namespace) -> int:
     """The writes `savenow undo` would take out, newest first (the first is next)."""
-    from .storage.journal import settled_view, undo_stack
+    from ..storage.journal import settled_view, undo_stack
 
     settings = settings_from_args(_undo_workspace(args))
     stack = list(reversed(undo_stack(settled_view(settings.workspace))))
@@ -232,7 +192,7 @@ def _undo_list(args: argparse.Namespace) -> int:
             {"id": r.id, "time": r.time, "path": r.memory_path, "lines": r.inserted_lines, "titles": r.titles}
             for r in stack
         ]
-        _print_json({"writes": rows})
+        print_json({"writes": rows})
         return 0
     if not stack:
         print("Nothing to undo.")
@@ -245,7 +205,7 @@ def _undo_list(args: argparse.Namespace) -> int:
 def _undo_workspace(args: argparse.Namespace) -> argparse.Namespace:
     """The script drop-ins journal into the workspace they derive (the current directory, usually),
     so without --workspace an undo run where a journal lies takes that one (DESIGN §8)."""
-    from .storage.journal import journal_path
+    from ..storage.journal import journal_path
 
     if args.workspace is None and journal_path(Path.cwd()).is_file():
         return argparse.Namespace(**{**vars(args), "workspace": str(Path.cwd())})
@@ -253,6 +213,6 @@ def _undo_workspace(args: argparse.Namespace) -> argparse.Namespace:
 
 
 def demo(args: argparse.Namespace) -> int:
-    from .demo import run_demo
+    from ..demo import run_demo
 
     return run_demo(keep=getattr(args, "keep", None), out=sys.stdout)

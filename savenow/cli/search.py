@@ -1,4 +1,4 @@
-"""``savenow search`` and ``savenow get`` (DESIGN §15): flags in, one call, text or JSON out.
+"""``savenow search`` and ``savenow get`` (DESIGN §15): flags in, one service call, text or JSON out.
 
 Start-up matters (an agent calls these per question), so when nothing is configured — no config
 file, no ``SAVENOW_*`` variable beyond the workspace, time zone and clock — the defaults are used
@@ -14,7 +14,7 @@ import os
 import sys
 from pathlib import Path
 
-from .options import SearchOptions
+from ..search.options import SearchOptions
 
 __all__ = ["get", "search"]
 
@@ -32,7 +32,7 @@ def _options(args: argparse.Namespace) -> tuple[Path, SearchOptions]:
         timezone = args.timezone or os.environ.get("SAVENOW_TIMEZONE") or None
         return workspace.expanduser(), SearchOptions(timezone=timezone)
     from ..config import load_settings
-    from .options import options_from_settings
+    from ..search.options import options_from_settings
 
     settings = load_settings(args.config, workspace=args.workspace, timezone=args.timezone)
     return settings.workspace, options_from_settings(settings)
@@ -44,7 +44,7 @@ def _print_json(data: object) -> None:
 
 def search(args: argparse.Namespace) -> int:
     from ..errors import BadInputError
-    from .engine import MemorySearch
+    from ..service.search import SearchService
 
     query = " ".join(args.query).strip()
     if not query:
@@ -61,8 +61,9 @@ def search(args: argparse.Namespace) -> int:
             "search is disabled (search.enabled: false in the configuration)",
             "搜索已关闭（配置中 search.enabled: false）",
         )
-    with MemorySearch(workspace, options) as engine:
-        response = engine.search(query, max_results=args.max_results, min_score=args.min_score)
+    response = SearchService(workspace, options).search(
+        query, max_results=args.max_results, min_score=args.min_score
+    )
     if args.json:
         _print_json(response.to_json())
         return 0
@@ -79,15 +80,14 @@ def search(args: argparse.Namespace) -> int:
 
 def get(args: argparse.Namespace) -> int:
     from ..errors import BadInputError
-    from .engine import MemorySearch
+    from ..service.search import SearchService
 
     if args.from_line is not None and args.from_line < 1:
         raise BadInputError("--from must be 1 or more", "--from 必须 ≥ 1")
     if args.lines is not None and args.lines < 1:
         raise BadInputError("--lines must be 1 or more", "--lines 必须 ≥ 1")
     workspace, options = _options(args)
-    engine = MemorySearch(workspace, options)
-    result = engine.get(args.path, from_line=args.from_line, lines=args.lines)
+    result = SearchService(workspace, options).get(args.path, from_line=args.from_line, lines=args.lines)
     if args.json:
         _print_json(result.to_json())
     else:

@@ -1,116 +1,104 @@
-"""The behaviour tables of DESIGN §2–§3, and nothing of Telegram.
+"""The /savenow feature (DESIGN §2–§3): preview, auto, apply, cancel, list, undo — nothing of Telegram.
 
-    service = SaveNowService(settings, clock=Clock(...), extractor=None)
-    service.run(scope, argument)                    the /savenow routing table (§2)
-    service.preview(scope, key=None, day=None)      -> PreviewResult   (stores a pending preview)
-    service.auto(scope, key=None, day=None)         -> ApplyResult     (writes directly)
-    service.apply(scope, pending_id=None)           -> ApplyResult
-    service.cancel(scope, pending_id=None)          -> CancelResult
-    service.list_sessions(scope)                    -> ListResult
-    service.undo(scope=None)                        -> UndoResult
+    notes = NotesService(settings, clock=Clock(...), extractor=None)
+    notes.preview(scope, key=None, day=None)      -> PreviewResult   (stores a pending preview)
+    notes.auto(scope, key=None, day=None)         -> ApplyResult     (writes directly)
+    notes.apply(scope, pending_id=None)           -> ApplyResult
+    notes.cancel(scope, pending_id=None)          -> CancelResult
+    notes.list_sessions(scope)                    -> ListResult
+    notes.undo(scope=None)                        -> UndoResult
 
-Methods are synchronous and do file (and, with an LLM, network) I/O: the Telegram
-layer calls them off the event loop. Refusals raise ``SaveNowError`` subclasses.
-Every method first asks :attr:`SaveNowService.access` (DESIGN §3.1, :mod:`savenow.access`)
-whether the scope's user may act in its chat, and every explicit key whether it
-belongs to that chat.
+The routing table of §2 is :meth:`savenow.service.SaveNowService.run`. Methods are synchronous and
+do file (and, with an LLM, network) I/O: the Telegram layer calls them off the event loop. Refusals
+raise ``SaveNowError`` subclasses. Every method first asks :attr:`NotesService.access` (DESIGN §3.1,
+:mod:`savenow.access`) whether the scope's user may act in its chat, and every explicit key whether
+it belongs to that chat.
+
+:func:`draft` is the pipeline both this service and the skill's drop-ins (:mod:`savenow.dropins`)
+run: compare entries with the parsed memory file, render the §6 preview, and build the pending
+preview to store. It imports no pydantic (the drop-ins start as fast as ``node``); the service's
+session and settings collaborators are imported where they are used.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from .access import AccessPolicy, ChatType, Scope  # Scope lives in savenow.access; imported from here too
-from .applying import apply_from_store
-from .clock import Clock, load_timezone
-from .config import Settings
-from .errors import (
+from ..applying import apply_from_store
+from ..clock import Clock, load_timezone
+from ..errors import (
     AccessDeniedError,
     AlreadyAppliedError,
     ForbiddenTargetError,
     NoPendingError,
     SessionResolutionError,
 )
-from .extract.base import Extractor
-from .memory.compare import Decision, plan
-from .memory.document import MemoryDocument
-from .memory.preview import nothing_to_apply, render_preview
-from .memory.writer import WriteOutcome, write_entries
-from .messages import Text
-from .models import ChatMessage, Entry, ExtractionResult, redact_entries, redaction_notice
-from .pending import NO_PENDING_EN, NO_PENDING_ZH, PendingPreview, PendingStore
-from .search.hooks import note_memory_write
-from .sessions.keys import validate_session_key
-from .sessions.resolve import SessionCatalog
-from .sessions.store import SessionInfo
-from .storage.files import atomic_write, read_exact, read_json
-from .storage.journal import on_committed_change
-from .storage.locks import file_lock
+from ..memory.compare import Decision, plan
+from ..memory.document import MemoryDocument
+from ..memory.preview import Surface, nothing_to_apply, render_preview
+from ..memory.writer import WriteOutcome, write_entries
+from ..messages import Text
+from ..models import ChatMessage, DroppedEntry, Entry, ExtractionResult, redact_entries, redaction_notice
+from ..pending import NO_PENDING_EN, NO_PENDING_ZH, PendingPreview, PendingStore
+from ..storage.files import atomic_write, read_exact, read_json
+from ..storage.journal import on_committed_change
+from ..storage.locks import file_lock
+from ..vocabulary import ChatType
+from .results import ApplyResult, CancelResult, ListResult, PreviewResult, SessionSummary, UndoResult
+
+if TYPE_CHECKING:
+    from ..access import AccessPolicy, Scope
+    from ..config import Settings
+    from ..extract.base import Extractor
+    from ..sessions.resolve import SessionCatalog
+    from ..sessions.store import SessionInfo
 
 
 @dataclass
-class PreviewResult:
-    session_key: str
-    memory_path: Path
-    entries: list[Entry]  # after the comparer: final action, resolved merge target
-    markdown: str  # DESIGN §6
-    pending_id: str | None  # None when there were 0 candidates (nothing stored, no buttons)
-    notices: list[str] = field(default_factory=list)
-    usage: dict[str, int] | None = None  # tokens the LLM server reported, when an LLM extracted
+class Draft:
+    """Entries compared with one memory file, and the §6 preview of that plan. Nothing is written."""
+
+    decisions: list[Decision]
+    markdown: str
 
     @property
-    def candidates(self) -> int:
-        return len(self.entries)
+    def entries(self) -> list[Entry]:
+        """After the comparer: final action, resolved merge target."""
+        return [decision.entry for decision in self.decisions]
+
+    @property
+    def anything_to_apply(self) -> bool:
+        return bool(self.decisions) and not nothing_to_apply(self.decisions)
 
 
-@dataclass
-class ApplyResult:
-    session_key: str
-    memory_path: Path
-    entries: list[Entry]
-    written: bool  # False: nothing new to write, or already applied
-    already_applied: bool = False
-    undone_since: bool = False  # already applied, and that write was undone since
-    applied_at: str | None = None
-    created_file: bool = False
-    added_titles: list[str] = field(default_factory=list)
-    merged_titles: list[str] = field(default_factory=list)
-    skipped_titles: list[str] = field(default_factory=list)
-    markdown: str = ""  # auto: the preview Markdown it acted on
-
-
-@dataclass
-class CancelResult:
-    cancelled: bool
-    session_key: str | None = None
-
-
-@dataclass
-class SessionSummary:
-    key: str
-    updated_at: datetime | None
-    thread_id: str | None
-    messages: int  # how many messages a preview would read
-    source: str  # "openclaw" or "recorder"
-
-
-@dataclass
-class ListResult:
-    sessions: list[SessionSummary]
-    resolved_key: str | None  # the one /savenow would use
-
-
-@dataclass
-class UndoResult:
-    memory_path: Path
-    removed_lines: int
-
-
-Outcome = PreviewResult | ApplyResult | CancelResult | ListResult | UndoResult
+def draft(
+    entries: list[Entry],
+    document: MemoryDocument,
+    *,
+    memory_label: str,
+    ttl_minutes: int,
+    dropped: Sequence[DroppedEntry] = (),
+    notices: Sequence[str] = (),
+    lang: str = "en",
+    surface: Surface = "skill",
+) -> Draft:
+    """Plan ``entries`` against ``document`` (add / merge / skip, DESIGN §7) and render the preview."""
+    decisions = plan(entries, document)
+    markdown = render_preview(
+        decisions,
+        memory_label=memory_label,
+        ttl_minutes=ttl_minutes,
+        dropped=dropped,
+        notices=notices,
+        lang=lang,
+        surface=surface,
+    )
+    return Draft(decisions=decisions, markdown=markdown)
 
 
 @dataclass
@@ -120,13 +108,14 @@ class _Proposal:
     session: SessionInfo
     memory_path: Path
     day: date
-    decisions: list[Decision]
+    document: MemoryDocument  # today's file, parsed once: the comparer and the writer share it
+    draft: Draft
     extraction: ExtractionResult
     memory_text: str | None  # today's file as previewed (None: it does not exist yet)
     notices: list[str]  # shown under the candidates: the extractor's, then the transcript's
 
 
-class SaveNowService:
+class NotesService:
     def __init__(
         self,
         settings: Settings,
@@ -140,8 +129,10 @@ class SaveNowService:
         self._extractor = extractor
         self._catalog = catalog
         self.pending = PendingStore(settings.state_dir)
-        self.access = AccessPolicy.from_settings(settings)
+        self.access = _access_policy(settings)
         if settings.search.enabled:  # every write the service makes updates the search index at once
+            from ..search.hooks import note_memory_write
+
             on_committed_change(note_memory_write)
 
     # -- collaborators, built on first use so `list` never builds an LLM client --------------
@@ -149,7 +140,7 @@ class SaveNowService:
     @property
     def extractor(self) -> Extractor:
         if self._extractor is None:
-            from .extract import build_extractor
+            from ..extract import build_extractor
 
             self._extractor = build_extractor(self.settings)
         return self._extractor
@@ -157,36 +148,18 @@ class SaveNowService:
     @property
     def catalog(self) -> SessionCatalog:
         if self._catalog is None:
+            from ..sessions.resolve import SessionCatalog
+
             self._catalog = SessionCatalog.from_settings(self.settings)
         return self._catalog
-
-    # -- §2: routing --------------------------------------------------------------------------
-
-    def run(self, scope: Scope, argument: str = "") -> Outcome:
-        tokens = argument.split()
-        head = tokens[0].lower() if tokens else ""
-        if head == "undo":
-            return self.undo(scope)
-        if not head:
-            return self.preview(scope)
-        if head == "list":
-            return self.list_sessions(scope)
-        if head == "apply":
-            return self.apply(scope)
-        if head == "cancel":
-            return self.cancel(scope)
-        if head == "auto":
-            return self.auto(scope, tokens[1] if len(tokens) > 1 else None)
-        return self.preview(scope, tokens[0])
 
     # -- the commands -------------------------------------------------------------------------
 
     def preview(self, scope: Scope, key: str | None = None, day: date | None = None) -> PreviewResult:
         proposal = self._propose(scope, key, day)
-        entries = [d.entry for d in proposal.decisions]
-        markdown = self._render(proposal, scope)
+        entries = proposal.draft.entries
         pending_id = None
-        if entries and not nothing_to_apply(proposal.decisions):
+        if proposal.draft.anything_to_apply:
             pending = self._pending_for(scope, proposal, entries)
             self.pending.save(scope.pending_key, pending)
             pending_id = pending.id
@@ -197,7 +170,7 @@ class SaveNowService:
             session_key=proposal.session.key,
             memory_path=proposal.memory_path,
             entries=entries,
-            markdown=markdown,
+            markdown=proposal.draft.markdown,
             pending_id=pending_id,
             notices=proposal.notices,
             usage=proposal.extraction.usage,
@@ -205,11 +178,11 @@ class SaveNowService:
 
     def auto(self, scope: Scope, key: str | None = None, day: date | None = None) -> ApplyResult:
         proposal = self._propose(scope, key, day)
-        entries = [d.entry for d in proposal.decisions]
-        outcome = self._write(proposal.memory_path, entries, proposal.day)
+        entries = proposal.draft.entries
+        outcome = self._write(proposal.memory_path, entries, proposal.day, proposal.document)
         self._record_owner(scope, outcome)
         return self._apply_result(
-            proposal.session.key, proposal.memory_path, entries, outcome, self._render(proposal, scope)
+            proposal.session.key, proposal.memory_path, entries, outcome, proposal.draft.markdown
         )
 
     def apply(self, scope: Scope, pending_id: str | None = None) -> ApplyResult:
@@ -252,7 +225,8 @@ class SaveNowService:
 
     def undo(self, scope: Scope | None = None) -> UndoResult:
         """Take the last write out again; from a chat, only its requester or an admin may."""
-        from .storage.journal import last_write, undo_last
+        from ..access import Scope
+        from ..storage.journal import last_write, undo_last
 
         scope = scope or Scope()
         self.access.require(scope)
@@ -282,6 +256,8 @@ class SaveNowService:
     def _resolve(self, scope: Scope, key: str | None) -> SessionInfo:
         self.access.require(scope)
         if key is not None:
+            from ..sessions.keys import validate_session_key
+
             key = validate_session_key(key)  # a path-like key is refused before anything is looked up
             self.access.require_session_key(scope, key)
         if scope.via == "local":
@@ -300,7 +276,7 @@ class SaveNowService:
 
     def _require_a_store(self) -> None:
         """Say where savenow looked when there is no session store at all (a fresh machine, a typo)."""
-        from .sessions.era import any_store_present, store_locations
+        from ..sessions.era import any_store_present, store_locations
 
         if any_store_present(self.settings):
             return
@@ -320,7 +296,6 @@ class SaveNowService:
         sections = document.memory_sections()
         extraction = self.extractor.extract(transcript.messages, sections)
         _, redacted = redact_entries(extraction.entries, self.settings.secret_values)
-        decisions = plan(extraction.entries, document)
         notices = list(extraction.notices)
         if redacted:
             notices.append(redaction_notice(redacted, scope.lang))
@@ -329,27 +304,26 @@ class SaveNowService:
                 Text("session.malformed_lines", count=transcript.malformed_lines).render(scope.lang)
             )
         if transcript.scan_stopped:
-            notices.append(Text("session.scan_stopped").render(scope.lang)
-            )
+            notices.append(Text("session.scan_stopped").render(scope.lang))
+        proposed = draft(
+            extraction.entries,
+            document,
+            memory_label=f"memory/{day.isoformat()}.md",
+            ttl_minutes=self.settings.preview_ttl_minutes,
+            dropped=extraction.dropped,
+            notices=notices,
+            lang=scope.lang,
+            surface=_surface(scope),
+        )
         return _Proposal(
             session=session,
             memory_path=memory_path,
             day=day,
-            decisions=decisions,
+            document=document,
+            draft=proposed,
             extraction=extraction,
             memory_text=memory_text,
             notices=notices,
-        )
-
-    def _render(self, proposal: _Proposal, scope: Scope) -> str:
-        return render_preview(
-            proposal.decisions,
-            memory_label=f"memory/{proposal.day.isoformat()}.md",
-            ttl_minutes=self.settings.preview_ttl_minutes,
-            dropped=proposal.extraction.dropped,
-            notices=proposal.notices,
-            lang=scope.lang,
-            surface=_surface(scope),
         )
 
     def _pending_for(self, scope: Scope, proposal: _Proposal, entries: list[Entry]) -> PendingPreview:
@@ -384,10 +358,17 @@ class SaveNowService:
             raise ForbiddenTargetError(Text("write.forbidden_target", path=path, memory_dir=memory_dir))
         return path
 
-    def _write(self, memory_path: Path, entries: list[Entry], day: date) -> WriteOutcome:
+    def _write(
+        self, memory_path: Path, entries: list[Entry], day: date, document: MemoryDocument
+    ) -> WriteOutcome:
         self._checked_memory_path(memory_path)
         return write_entries(
-            memory_path, entries, workspace=self.settings.workspace, now=self.clock.now(), day=day
+            memory_path,
+            entries,
+            workspace=self.settings.workspace,
+            now=self.clock.now(),
+            day=day,
+            document=document,  # re-read under the lock; parsed again only if the file changed since
         )
 
     # -- who wrote what (for undo from a chat) ----------------------------------------------
@@ -464,3 +445,9 @@ def _is_daily_name(name: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _access_policy(settings: Settings) -> AccessPolicy:
+    from ..access import AccessPolicy
+
+    return AccessPolicy.from_settings(settings)

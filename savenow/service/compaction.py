@@ -14,17 +14,22 @@ import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..clock import Clock, load_timezone
-from ..config import Settings
+from ..compaction.compactor import SessionCompactor
+from ..compaction.flush import Flusher, workspace_problem
+from ..compaction.model import CompactionResult, FlushReport
+from ..compaction.stores import CompactionStore, SessionFileStore, TranscriptStore
 from ..errors import CompactionStoreError, SessionResolutionError
-from ..fileio import atomic_write, file_lock
 from ..sessions.keys import validate_session_key
-from .compactor import SessionCompactor
-from .flush import Flusher, workspace_problem
-from .model import CompactionResult, FlushReport
-from .stores import CompactionStore, SessionFileStore, TranscriptStore
+from ..storage.files import atomic_write
+from ..storage.locks import file_lock
+from .results import BotNotice
+
+if TYPE_CHECKING:
+    from ..access import AccessPolicy, Scope
+    from ..config import Settings
 
 log = logging.getLogger("savenow.compaction")
 CHECK_LOG = "compaction.log"
@@ -41,25 +46,18 @@ class Target:
     thread_id: str | None = None
 
 
-@dataclass(frozen=True)
-class BotNotice:
-    """What the bot tells the topic, in both languages."""
-
-    en: str
-    zh: str
-    result: CompactionResult | None = None
-    flush: FlushReport | None = None
-
-    def message(self, lang: str = "en") -> str:
-        return self.zh if lang.startswith("zh") else self.en
-
-
 class CompactionService:
     def __init__(self, settings: Settings, *, clock: Clock | None = None, extractor: Any = None) -> None:
         self.settings = settings
         self.config = settings.compaction
         self.clock = clock or Clock.from_env(load_timezone(settings.timezone))
         self._extractor = extractor
+
+    @property
+    def access(self) -> AccessPolicy:
+        from ..access import AccessPolicy
+
+        return AccessPolicy.from_settings(self.settings)
 
     # -- building blocks ------------------------------------------------------------------------
 
@@ -160,8 +158,16 @@ class CompactionService:
             return _flush_notice(flush) if flush.status in ("written", "skipped", "failed") else None
         return None
 
-    def command(self, key: str, argument: str = "", lang: str = "en") -> BotNotice:
-        """``/compact`` (compact now, flush first) and ``/compact status``."""
+    def command(
+        self, key: str, argument: str = "", lang: str = "en", *, scope: Scope | None = None
+    ) -> BotNotice:
+        """``/compact`` (compact now, flush first) and ``/compact status``.
+
+        With a chat ``scope``, the access rule first (DESIGN §3.1): the requester may use savenow
+        in that chat, and ``key`` is a session of that chat (admins may name any)."""
+        if scope is not None:
+            self.access.require(scope)
+            self.access.require_session_key(scope, key)
         compactor = self.compactor(Target(key=key))
         if argument.strip().lower() == "status":
             status = compactor.status()
