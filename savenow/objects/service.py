@@ -39,10 +39,12 @@ class Extraction:
     plan: Plan
     pending_id: str | None
     lang: str
+    extractor: str = "offline"  # which extractor proposed: "offline" or "llm"
 
     def to_json(self) -> dict[str, Any]:
         return {
             "session_key": self.session_key,
+            "extractor": self.extractor,
             "objects": [p.to_json() for p in self.plan.proposals],
             "dropped": self.plan.dropped,
             "pending_id": self.pending_id,
@@ -93,9 +95,9 @@ class ObjectsService:
     @property
     def extractor(self) -> ObjectExtractor:
         if self._extractor is None:
-            from .heuristic import OfflineObjectExtractor
+            from .extract import build_object_extractor
 
-            self._extractor = OfflineObjectExtractor()
+            self._extractor = build_object_extractor(self.settings)
         return self._extractor
 
     # -- extract / apply ------------------------------------------------------------------------
@@ -103,7 +105,11 @@ class ObjectsService:
     def extract(self, scope: Scope, key: str | None = None, *, lang: str = "en") -> Extraction:
         session, messages = self.sessions.read_session(scope, key)
         stored = self.store.load()
-        result = plan(self.extractor.propose(messages, stored), self.store, stored)
+        extractor = self.extractor
+        result = plan(extractor.propose(messages, stored), self.store, stored)
+        result.dropped[:0] = list(
+            getattr(extractor, "dropped", [])
+        )  # what the LLM's answer had that failed checks
         pending_id = None
         if result.writes:
             pending_id = self._save_pending(
@@ -111,7 +117,9 @@ class ObjectsService:
             )
         else:
             self._pending.delete(self._pending_key(scope))
-        return Extraction(session_key=session.key, plan=result, pending_id=pending_id, lang=lang)
+        return Extraction(
+            session_key=session.key, plan=result, pending_id=pending_id, lang=lang, extractor=extractor.name
+        )
 
     def apply(self, scope: Scope, pending_id: str | None = None) -> ApplyOutcome:
         path = self._pending.path(self._pending_key(scope))
