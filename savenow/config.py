@@ -222,7 +222,7 @@ class Settings(BaseSettings):
     @property
     def secret_values(self) -> list[str]:
         """The configured secrets (LLM key, bot token): redacted wherever text is written."""
-        secrets = (self.llm.api_key, self.telegram.token)
+        secrets = (self.llm.api_key, self.telegram.token, self.search.remote.api_key)
         return [value.get_secret_value() for value in secrets if value and value.get_secret_value()]
 
     @property

@@ -159,3 +159,18 @@ def test_the_config_picks_the_summarizer(tmp_path: Path, server: FakeLLMServer, 
     out, err = capsys.readouterr()
     assert json.loads(out)["summarizer"] == "llm" and len(server.requests) == 1
     assert KEY not in out + err
+
+
+def test_a_bad_summarizer_or_object_extractor_value_names_its_key(monkeypatch, tmp_path: Path) -> None:
+    from savenow.config import load_settings
+    from savenow.errors import ConfigError
+
+    monkeypatch.setenv("HOME", str(tmp_path))  # no ~/.config/savenow/config.yaml
+    monkeypatch.setenv("SAVENOW_CONFIG", "")
+    monkeypatch.setenv("SAVENOW_COMPACTION__SUMMARIZER", "gpt")
+    with pytest.raises(ConfigError, match="compaction.summarizer"):
+        load_settings()
+    monkeypatch.setenv("SAVENOW_COMPACTION__SUMMARIZER", "llm")
+    monkeypatch.setenv("SAVENOW_OBJECTS__EXTRACTOR", "magic")
+    with pytest.raises(ConfigError, match="objects.extractor"):
+        load_settings()
