@@ -90,6 +90,7 @@ _EXPORTS = {
     "LLMUnavailableError": "savenow.errors",
     "LLMRefusedError": "savenow.errors",
     "LLMAnswerError": "savenow.errors",
+    "EmbeddingError": "savenow.errors",
 }
 
 __all__ = [  # noqa: RUF022 - grouped as in _EXPORTS
@@ -160,6 +161,7 @@ __all__ = [  # noqa: RUF022 - grouped as in _EXPORTS
     "LLMUnavailableError",
     "LLMRefusedError",
     "LLMAnswerError",
+    "EmbeddingError",
 ]
 
 

@@ -90,6 +90,9 @@ class CompactionSettings(BaseModel):
     # max_tokens - reserve_tokens_floor - soft_threshold_tokens (OpenClaw's formula, max_tokens as the window).
     reserve_tokens_floor: int = Field(20_000, ge=0)
     soft_threshold_tokens: int = Field(4_000, ge=0)
+    # auto: the LLM summary when llm.base_url and a key are set (like `extractor: auto`), else offline;
+    # an LLM failure always falls back to the offline summary, and the result says so.
+    summarizer: Literal["auto", "offline", "llm"] = "auto"
     flush: CompactionFlushSettings = Field(default_factory=CompactionFlushSettings)
 
 
@@ -100,6 +103,8 @@ class ObjectsSettings(BaseModel):
 
     # Post proposed objects after a topic's session has been idle this long; None = off (the default).
     idle_proposal_minutes: int | None = Field(None, ge=5, le=7 * 24 * 60)
+    # auto: the LLM extractor when llm.base_url and a key are set (like `extractor: auto`), else offline.
+    extractor: Literal["auto", "heuristic", "llm"] = "auto"
 
 
 class SearchRemoteSettings(BaseModel):
@@ -225,7 +230,7 @@ class Settings(BaseSettings):
     @property
     def secret_values(self) -> list[str]:
         """The configured secrets (LLM key, bot token): redacted wherever text is written."""
-        secrets = (self.llm.api_key, self.telegram.token)
+        secrets = (self.llm.api_key, self.telegram.token, self.search.remote.api_key)
         return [value.get_secret_value() for value in secrets if value and value.get_secret_value()]
 
     @property

@@ -213,3 +213,10 @@ class LLMRefusedError(LLMError):
 
 class LLMAnswerError(LLMError):
     """The endpoint answered with something unusable: too large, not JSON, wrong shape."""
+
+
+# -- the optional LLM paths of search, compaction and objects (issues 14–16) ------------------------
+
+
+class EmbeddingError(LLMError):
+    """The embeddings provider failed; search answers lexically and says why in ``"fallback"``."""

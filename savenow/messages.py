@@ -483,3 +483,44 @@ def pick_language(setting: str | None, telegram_language_code: str | None) -> La
     if setting == "zh":
         return "zh"
     return "zh" if (telegram_language_code or "").lower().startswith("zh") else "en"
+
+
+# -- the optional LLM paths: compaction summary, memory objects (issues 15, 16) ---------------------
+# A block of its own, merged into the catalog at import.
+_LLM_PATHS: dict[str, dict[Lang, str]] = {
+    "compaction.llm_not_configured": {
+        "en": "compaction.summarizer llm: set llm.base_url and llm.model (SAVENOW_LLM__BASE_URL, SAVENOW_LLM__MODEL)",
+        "zh": "compaction.summarizer 为 llm：请设置 llm.base_url 和 llm.model（SAVENOW_LLM__BASE_URL、SAVENOW_LLM__MODEL）",
+    },
+    "compaction.llm_nothing_to_summarize": {
+        "en": "the LLM summarizer was given no messages and no previous summary",
+        "zh": "LLM 摘要没有收到任何消息，也没有之前的摘要",
+    },
+    "compaction.llm_nested": {
+        "en": "the LLM nested the previous summary inside the new one instead of merging them",
+        "zh": "LLM 把之前的摘要嵌套进了新摘要，而不是合并",
+    },
+    "compaction.llm_empty": {"en": "the LLM's summary is empty", "zh": "LLM 返回的摘要为空"},
+    "compaction.summary_fallback": {
+        "en": "The LLM summary failed ({reason}); the offline summary was used.",
+        "zh": "LLM 摘要失败（{reason}），已改用离线摘要。",
+    },
+    "objects.llm_not_configured": {
+        "en": "objects.extractor llm: set llm.base_url and llm.model (SAVENOW_LLM__BASE_URL, SAVENOW_LLM__MODEL)",
+        "zh": "objects.extractor 为 llm：请设置 llm.base_url 和 llm.model（SAVENOW_LLM__BASE_URL、SAVENOW_LLM__MODEL）",
+    },
+    "objects.llm_failed": {
+        "en": "{reason}; no memory objects were proposed and nothing was written. Try again later.",
+        "zh": "{reason}；没有提出任何记忆对象，也没有写入任何内容，请稍后再试。",
+    },
+    "objects.llm_unusable": {
+        "en": "The LLM's answer was not a usable upsert_memory list twice ({reason}); no memory objects were "
+        "proposed and nothing was written.",
+        "zh": "LLM 两次返回的内容都不是可用的 upsert_memory 列表（{reason}），没有提出任何记忆对象，也没有写入任何内容。",
+    },
+    "objects.llm_fallback": {
+        "en": "The LLM object extractor failed ({reason}); the offline extractor was used.",
+        "zh": "LLM 记忆对象提取失败（{reason}），已改用离线提取。",
+    },
+}
+CATALOG.update(_LLM_PATHS)

@@ -203,6 +203,7 @@ PUBLIC_API = [
     "LLMUnavailableError",
     "LLMRefusedError",
     "LLMAnswerError",
+    "EmbeddingError",
 ]
 
 

@@ -118,7 +118,7 @@ class SessionCompactor:
             removed = [m for m in snapshot.messages[:cut] if m.role != "system"]
             kept = [m for m in snapshot.messages[:cut] if m.role == "system"] + snapshot.messages[cut:]
             flush = self._flush(removed)
-            summary = self._summarize(snapshot.summary, removed)
+            summary, used, fallback = self._summarize(snapshot.summary, removed)
             tokens_after = _estimate_text(summary) + sum(message_tokens(m) for m in kept)
             compaction = Compaction(
                 summary=summary,
@@ -144,6 +144,8 @@ class SessionCompactor:
             tokens_after=tokens_after,
             summary=summary,
             flush=flush,
+            summarizer=used,
+            summarizer_fallback=fallback,
         )
 
     def flush_ahead(self) -> FlushReport:
@@ -208,16 +210,22 @@ class SessionCompactor:
                 notice_zh=f"记忆保存失败（{type(error).__name__}）；下次压缩时会重试",
             )
 
-    def _summarize(self, previous: str | None, removed: list[Any]) -> str:
+    def _summarize(self, previous: str | None, removed: list[Any]) -> tuple[str, str, str | None]:
+        """(summary, the summarizer that wrote it, why the configured one was not used)."""
         from .summary import OfflineSummarizer
 
         try:
-            return self.summarizer.summarize(previous, removed, max_tokens=self.summary_max_tokens)
-        except Exception:
+            text = self.summarizer.summarize(previous, removed, max_tokens=self.summary_max_tokens)
+            return text, self.summarizer.name, None
+        except Exception as error:
             if isinstance(self.summarizer, OfflineSummarizer):
                 raise
-            _log().exception("the %s summarizer failed; using the offline summary", self.summarizer.name)
-            return OfflineSummarizer().summarize(previous, removed, max_tokens=self.summary_max_tokens)
+            # An LLM error's message is already scrubbed of secrets; anything else is named by type only.
+            why = getattr(error, "en", None) or type(error).__name__
+            report = _log().warning if hasattr(error, "en") else _log().exception  # a bug keeps its traceback
+            report("the %s summarizer failed (%s); using the offline summary", self.summarizer.name, why)
+            text = OfflineSummarizer().summarize(previous, removed, max_tokens=self.summary_max_tokens)
+            return text, OfflineSummarizer.name, why
 
     def _now_iso(self) -> str:
         from datetime import UTC

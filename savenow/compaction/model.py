@@ -124,6 +124,8 @@ class CompactionResult:
     summary: str
     flush: FlushReport
     reason: str = ""  # why nothing happened: "under-threshold", "nothing-new"
+    summarizer: str = "offline"  # which summarizer wrote ``summary``: "offline" or "llm"
+    summarizer_fallback: str | None = None  # why the LLM summary was not used (the offline one ran)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -135,4 +137,6 @@ class CompactionResult:
             "tokensAfter": self.tokens_after,
             "flush": self.flush.to_json(),
             **({"reason": self.reason} if self.reason else {}),
+            **({"summarizer": self.summarizer} if self.compacted else {}),
+            **({"summarizerFallback": self.summarizer_fallback} if self.summarizer_fallback else {}),
         }

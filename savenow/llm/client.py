@@ -34,7 +34,7 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -72,6 +72,8 @@ class Endpoint:
     max_retries: int = 3
     max_response_bytes: int = MAX_RESPONSE_BYTES
     max_retry_after_s: float = MAX_RETRY_AFTER_S
+    # Extra request headers (an org or project header); like the key, never in a repr, log or error.
+    headers: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def from_settings(cls, settings: Any, *, model: str | None = None) -> Endpoint:
@@ -229,18 +231,26 @@ class LLMClient:
     # -- embeddings ------------------------------------------------------------------------------------
 
     def embed(
-        self, texts: Sequence[str], *, model: str | None = None, batch_size: int = EMBED_BATCH
+        self,
+        texts: Sequence[str],
+        *,
+        model: str | None = None,
+        batch_size: int = EMBED_BATCH,
+        extra: Mapping[str, Any] | None = None,
     ) -> list[list[float]]:
-        """One vector per text, in order; batched ``batch_size`` texts per request."""
+        """One vector per text, in order; batched ``batch_size`` texts per request.
+
+        ``extra`` adds body fields some servers want (``"input_type": "query"`` for e5/bge-style
+        models); OpenAI itself rejects unknown fields, so callers send them only when configured."""
         vectors: list[list[float]] = []
         size = max(1, batch_size)
         for start in range(0, len(texts), size):
             batch = [clean_surrogates(text) for text in texts[start : start + size]]
-            vectors.extend(self._embed_batch(batch, model or self.endpoint.model))
+            vectors.extend(self._embed_batch(batch, model or self.endpoint.model, extra or {}))
         return vectors
 
-    def _embed_batch(self, batch: list[str], model: str) -> list[list[float]]:
-        body = {"model": model, "input": batch}
+    def _embed_batch(self, batch: list[str], model: str, extra: Mapping[str, Any]) -> list[list[float]]:
+        body = {**extra, "model": model, "input": batch}
         return self._with_retries(lambda: self._embed_once(body, len(batch)))
 
     def _embed_once(self, body: dict[str, Any], expected: int) -> list[list[float]]:
@@ -372,7 +382,7 @@ class LLMClient:
             raise _Transient(f"connection failed: {type(exc).__name__}") from None
 
     def _headers(self) -> dict[str, str]:
-        headers = {"User-Agent": USER_AGENT, "Accept": "application/json"}
+        headers = {"User-Agent": USER_AGENT, "Accept": "application/json", **self.endpoint.headers}
         if self.endpoint.api_key:
             headers["Authorization"] = f"Bearer {self.endpoint.api_key}"
         return headers
@@ -428,7 +438,7 @@ class LLMClient:
         return text if len(text) <= SERVER_TEXT_LIMIT else text[: SERVER_TEXT_LIMIT - 1] + "…"
 
     def scrub(self, text: str) -> str:
-        return scrub(text, [self.endpoint.api_key])
+        return scrub(text, [self.endpoint.api_key, *self.endpoint.headers.values()])
 
 
 def retry_after_seconds(value: str) -> float | None:

@@ -7,23 +7,25 @@ the offline rules and for an LLM: identity (create vs update, near-matches shown
 explicitly asked to remember it after forgetting), superseded values (a corrected value
 never comes back), already-stored content (skip), and the cap of 5 writes.
 
-The LLM path (not built here: the shared client ``savenow/llm/`` is not on this branch)
-needs only ``ObjectExtractor``: send the seed's memory-interpret prompt with the current
-objects (:func:`objects_index`), ask for the ``upsert_memory`` shape as structured output,
-run each item through :func:`savenow.objects.model.parse_object`, wrap it in a Candidate.
+:func:`build_object_extractor` picks one by ``objects.extractor`` (auto | heuristic | llm):
+the offline rules (:mod:`.heuristic`) or the LLM (:mod:`.llm`, the memory-interpret prompt
+with the current objects and ``upsert_memory`` as structured output); both end in :func:`plan`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..models import ChatMessage
 from ..text.cjk import han_ngrams
 from ..text.normalize import normalize
 from .model import MAX_OBJECTS_PER_CONVERSATION, MemoryObject, norm_name
 from .store import ObjectStore, Stored, _parse_time
+
+if TYPE_CHECKING:
+    from ..config import Settings
 
 
 @dataclass
@@ -78,6 +80,27 @@ class ObjectExtractor(Protocol):
     def propose(self, messages: Sequence[ChatMessage], stored: Sequence[Stored]) -> list[Candidate]:
         """Candidates from one finished conversation; never writes anything."""
         ...
+
+
+def _offline() -> ObjectExtractor:
+    from .heuristic import OfflineObjectExtractor
+
+    return OfflineObjectExtractor()
+
+
+def build_object_extractor(settings: Settings) -> ObjectExtractor:
+    """``objects.extractor``: heuristic (offline), llm, or auto — the LLM when ``llm.base_url`` and a key
+    are set, like ``extractor: auto``. With ``llm.fallback_to_heuristic`` an LLM failure runs the
+    offline rules and the preview's ``dropped`` says so; otherwise it is an error, nothing written."""
+    choice = settings.objects.extractor
+    if choice == "heuristic" or (choice == "auto" and not settings.llm.configured):
+        return _offline()
+    from .llm import FallbackObjectExtractor, LLMObjectExtractor
+
+    llm = LLMObjectExtractor(settings.llm)
+    if settings.llm.fallback_to_heuristic:
+        return FallbackObjectExtractor(llm, _offline)
+    return llm
 
 
 def objects_index(stored: Sequence[Stored]) -> list[dict[str, Any]]:

@@ -1,11 +1,13 @@
 """The vector seam: an :class:`Embedder` protocol and an OpenAI-compatible ``/v1/embeddings`` provider.
 
-The HTTP part is :class:`OpenAIEmbedder` alone (httpx, batching, retries with backoff) so that it
-can be switched onto the shared LLM client without touching the search code: the index only ever
-calls ``embedder.embed(texts)`` and reads ``provider`` / ``model``.
+The HTTP part is the shared LLM client's (:mod:`savenow.llm`: batching, a total deadline per
+request, a size cap, retries honouring ``Retry-After``, secret scrubbing); :class:`OpenAIEmbedder`
+only maps the search's options onto it. The index only ever calls ``embedder.embed(texts)`` and
+reads ``provider`` / ``model``.
 
-Any failure surfaces as :class:`EmbeddingError`; the search turns it into a lexical answer with
-``"fallback"`` saying why, never into an error the user sees.
+Any failure surfaces as :class:`EmbeddingError` (an ``LLMError``, :mod:`savenow.errors`); the
+search turns it into a lexical answer with ``"fallback"`` saying why, never into an error the
+user sees.
 """
 
 from __future__ import annotations
@@ -13,15 +15,18 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
+
+from ..errors import EmbeddingError
+
+if TYPE_CHECKING:
+    import httpx
+
+    from ..llm import LLMClient
 
 __all__ = ["Embedder", "EmbeddingError", "Kind", "OpenAIEmbedder", "normalized"]
 
 Kind = Literal["document", "query"]
-
-
-class EmbeddingError(Exception):
-    """The embeddings provider failed; the message is safe to show (no key, no headers)."""
 
 
 @runtime_checkable
@@ -58,66 +63,52 @@ class OpenAIEmbedder:
         timeout_s: float = 30.0,
         send_input_type: bool = False,
         sleep: Callable[[float], None] = time.sleep,
+        transport: httpx.BaseTransport | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.model = model
-        self._headers = {"Content-Type": "application/json", **dict(headers or {})}
-        if api_key:
-            self._headers["Authorization"] = f"Bearer {api_key}"
         self.batch_size = max(1, batch_size)
-        self.max_retries = max(0, max_retries)
-        self.timeout_s = timeout_s
         # OpenAI rejects unknown fields; servers of asymmetric models (e5, bge, Voyage-style) want
         # "input_type": "query" | "passage". Off unless configured.
         self.send_input_type = send_input_type
         # Vectors made with and without input types differ: a distinct provider name keeps the
         # cache and the index signature apart.
         self.provider = "openai+input_type" if send_input_type else "openai"
+        self._endpoint_args = {
+            "base_url": self.base_url,
+            "model": model,
+            "api_key": api_key or "",
+            "headers": dict(headers or {}),
+            "timeout_s": timeout_s,
+            "max_retries": max(0, max_retries),
+        }
         self._sleep = sleep
+        self._transport = transport
+        self._client: LLMClient | None = None
+
+    def __repr__(self) -> str:  # never the key or the headers
+        return f"OpenAIEmbedder(base_url={self.base_url!r}, model={self.model!r})"
+
+    def _llm(self) -> LLMClient:
+        if self._client is None:  # httpx loads on the first embedding, not with the search engine
+            from ..llm import Endpoint, LLMClient
+
+            endpoint = Endpoint(**self._endpoint_args)  # type: ignore[arg-type]
+            self._client = LLMClient(endpoint, transport=self._transport, sleep=self._sleep)
+        return self._client
 
     def embed(self, texts: Sequence[str], kind: Kind = "document") -> list[list[float]]:
-        vectors: list[list[float]] = []
-        for start in range(0, len(texts), self.batch_size):
-            vectors.extend(self._embed_batch(list(texts[start : start + self.batch_size]), kind))
-        return vectors
+        from ..errors import LLMError
 
-    def _embed_batch(self, batch: list[str], kind: Kind) -> list[list[float]]:
-        import httpx
-
-        url = f"{self.base_url}/embeddings"
-        body: dict[str, object] = {"model": self.model, "input": batch}
-        if self.send_input_type:
-            body["input_type"] = "query" if kind == "query" else "passage"
-        last = "no attempt"
-        for attempt in range(self.max_retries + 1):
-            if attempt:
-                self._sleep(min(8.0, 0.5 * 2 ** (attempt - 1)))
-            try:
-                response = httpx.post(
-                    url,
-                    json=body,
-                    headers=self._headers,
-                    timeout=self.timeout_s,
-                )
-            except httpx.HTTPError as exc:
-                last = f"{type(exc).__name__}"
-                continue
-            if response.status_code == 429 or response.status_code >= 500:
-                last = f"HTTP {response.status_code}"
-                continue
-            if response.status_code != 200:
-                raise EmbeddingError(f"embeddings provider answered HTTP {response.status_code}")
-            return self._parse(response, len(batch))
-        raise EmbeddingError(f"embeddings provider failed after {self.max_retries + 1} attempts ({last})")
-
-    @staticmethod
-    def _parse(response: object, expected: int) -> list[list[float]]:
+        extra = {"input_type": "query" if kind == "query" else "passage"} if self.send_input_type else None
         try:
-            data = response.json()["data"]  # type: ignore[attr-defined]
-            ordered = sorted(data, key=lambda item: int(item.get("index", 0)))
-            vectors = [[float(x) for x in item["embedding"]] for item in ordered]
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise EmbeddingError("embeddings provider sent a malformed answer") from exc
-        if len(vectors) != expected or not vectors or len({len(v) for v in vectors}) != 1:
-            raise EmbeddingError("embeddings provider sent the wrong number or size of vectors")
-        return vectors
+            return self._llm().embed(texts, batch_size=self.batch_size, extra=extra)
+        except EmbeddingError:
+            raise
+        except LLMError as error:  # the client's neutral, scrubbed message; search falls back
+            raise EmbeddingError(error.en, error.zh) from None
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None

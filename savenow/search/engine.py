@@ -137,6 +137,7 @@ class MemorySearch:
         self.workspace = Path(workspace)
         self.options = options or SearchOptions()
         self.embedder = embedder if embedder is not None else build_embedder(self.options)
+        self._owns_embedder = embedder is None  # an embedder handed in is the caller's to close
         self._clock = clock
         self._today = today
         self._monotonic = monotonic
@@ -163,6 +164,9 @@ class MemorySearch:
             self._store.close()
         self._store = self._sync = None
         self._last_scan = None
+        close = getattr(self.embedder, "close", None)
+        if self._owns_embedder and callable(close):
+            close()  # the client's connection pool
 
     def __enter__(self) -> Self:
         return self

@@ -52,6 +52,7 @@ class CompactionService:
         self.config = settings.compaction
         self.clock = clock or Clock.from_env(load_timezone(settings.timezone))
         self._extractor = extractor
+        self._summarizer: Any = None
 
     @property
     def access(self) -> AccessPolicy:
@@ -67,6 +68,18 @@ class CompactionService:
 
             self._extractor = build_extractor(self.settings)
         return self._extractor
+
+    def summarizer(self) -> Any:
+        """``compaction.summarizer``: offline, llm, or auto (the LLM when llm.base_url and a key are set).
+        None: the compactor's own offline default (loaded only when a compaction runs)."""
+        choice = self.config.summarizer
+        if choice == "offline" or (choice == "auto" and not self.settings.llm.configured):
+            return None
+        if self._summarizer is None:
+            from ..compaction.llm_summary import LLMSummarizer
+
+            self._summarizer = LLMSummarizer(self.settings.llm)
+        return self._summarizer
 
     def flusher(self) -> Flusher:
         return Flusher(
@@ -106,6 +119,7 @@ class CompactionService:
             max_tokens=max_tokens or config.max_tokens,
             summary_max_tokens=config.summary_max_tokens,
             store=self.store(target),
+            summarizer=self.summarizer(),
             flusher=self.flusher(),
             clock=self.clock,
             soft_threshold_tokens=config.reserve_tokens_floor + config.soft_threshold_tokens,

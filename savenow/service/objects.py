@@ -67,9 +67,9 @@ class ObjectsService:
     @property
     def extractor(self) -> ObjectExtractor:
         if self._extractor is None:
-            from ..objects.heuristic import OfflineObjectExtractor
+            from ..objects.extract import build_object_extractor
 
-            self._extractor = OfflineObjectExtractor()
+            self._extractor = build_object_extractor(self.settings)
         return self._extractor
 
     # -- extract / apply ------------------------------------------------------------------------
@@ -77,7 +77,11 @@ class ObjectsService:
     def extract(self, scope: Scope, key: str | None = None, *, lang: str = "en") -> Extraction:
         session, messages = self.sessions.read_session(scope, key)
         stored = self.store.load()
-        result = plan(self.extractor.propose(messages, stored), self.store, stored)
+        extractor = self.extractor
+        result = plan(extractor.propose(messages, stored), self.store, stored)
+        result.dropped[:0] = list(
+            getattr(extractor, "dropped", [])
+        )  # what the LLM's answer had that failed checks
         pending_id = None
         if result.writes:
             pending_id = self._save_pending(
@@ -85,7 +89,9 @@ class ObjectsService:
             )
         else:
             self._pending.delete(self._pending_key(scope))
-        return Extraction(session_key=session.key, plan=result, pending_id=pending_id, lang=lang)
+        return Extraction(
+            session_key=session.key, plan=result, pending_id=pending_id, lang=lang, extractor=extractor.name
+        )
 
     def apply(self, scope: Scope, pending_id: str | None = None) -> ApplyOutcome:
         self.access.require(scope)

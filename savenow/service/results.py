@@ -92,10 +92,12 @@ class Extraction:
     plan: Plan
     pending_id: str | None
     lang: str
+    extractor: str = "offline"  # which extractor proposed: "offline" or "llm"
 
     def to_json(self) -> dict[str, Any]:
         return {
             "session_key": self.session_key,
+            "extractor": self.extractor,
             "objects": [p.to_json() for p in self.plan.proposals],
             "dropped": self.plan.dropped,
             "pending_id": self.pending_id,

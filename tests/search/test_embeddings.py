@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from savenow.errors import LLMError
 from savenow.search import EmbeddingError, MemorySearch, OpenAIEmbedder, SearchOptions
 from tests.fakes.fake_embeddings import FakeEmbeddingsServer
+from tests.fakes.fake_llm import FakeLLMServer, Reply, error_reply
 
 from .conftest import TODAY
 
@@ -110,9 +112,39 @@ def test_the_embedder_retries_then_raises(server: FakeEmbeddingsServer) -> None:
     server.fail_with = 503
     slept: list[float] = []
     embedder = OpenAIEmbedder(base_url=server.base_url, model="m", max_retries=2, sleep=slept.append)
-    with pytest.raises(EmbeddingError, match="3 attempts"):
+    with pytest.raises(EmbeddingError, match="failed 3 times"):
         embedder.embed(["x"])
-    assert server.embedding_calls == 3 and slept == [0.5, 1.0]
+    assert server.embedding_calls == 3 and slept == [1.0, 2.0]  # the shared client's backoff
+    assert isinstance(EmbeddingError("x"), LLMError)
+
+
+def test_the_embedder_honours_retry_after_through_the_shared_client() -> None:
+    rows = {"object": "list", "data": [{"index": 0, "embedding": [0.6, 0.8]}]}
+    slept: list[float] = []
+    with FakeLLMServer() as fake:
+        fake.script(error_reply(429, "slow down", headers={"Retry-After": "7"}), Reply(body=rows))
+        embedder = OpenAIEmbedder(
+            base_url=fake.base_url, model="m", api_key="sk-secret-1234", headers={"X-Org": "org-9"},
+            sleep=slept.append,
+        )  # fmt: skip
+        assert embedder.embed(["x"], "query") == [[0.6, 0.8]]
+        embedder.close()
+    assert slept == [7.0] and [r.path for r in fake.requests] == ["/v1/embeddings"] * 2
+    assert fake.requests[0].headers["x-org"] == "org-9"
+    assert "sk-secret-1234" not in repr(embedder) and "org-9" not in repr(embedder)
+
+
+def test_a_provider_error_never_shows_the_key_or_headers(workspace: Path) -> None:
+    with FakeLLMServer() as fake:
+        fake.script(error_reply(400, "bad key sk-secret-1234 for org-9xyz"))
+        options = SearchOptions(
+            provider="openai", model="m", base_url=fake.base_url, api_key="sk-secret-1234",
+            headers={"X-Org": "org-9xyz"}, max_retries=0,
+        )  # fmt: skip
+        response = MemorySearch(workspace, options, today=TODAY).search("证书到期")
+    assert response.results and response.fallback and response.fallback["reason"] == "provider_error"
+    text = str(response.to_json())
+    assert "sk-secret-1234" not in text and "org-9xyz" not in text
 
 
 def test_input_types_are_sent_only_when_configured(workspace: Path, server: FakeEmbeddingsServer) -> None:
