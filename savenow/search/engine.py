@@ -27,11 +27,11 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
+from ..text.segment import HAN_RUN
 from .embedder import Embedder, EmbeddingError, OpenAIEmbedder, normalized
 from .index import IndexSync, blob_vector
 from .options import SearchOptions, options_from_settings
 from .store import IndexStore, index_path
-from ..text.segment import HAN_RUN
 from .tokenize import QueryTerm, query_terms, subject_terms
 
 if TYPE_CHECKING:
@@ -383,7 +383,8 @@ class MemorySearch:
         ).fetchall()
         today = self.today()
         spare = set(spare_ids)
-        hits, others = [], []
+        hits: list[SearchHit] = []
+        others: list[SearchHit] = []
         matched_of: dict[tuple[str, int], dict[str, float]] = {}
         subject_of: dict[tuple[str, int], frozenset[str]] = {}
         for cid, path, source, start, end, text, day, heading in rows:
