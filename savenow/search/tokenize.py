@@ -82,7 +82,10 @@ def _stem(word: str) -> str:
                 return word
             if suffix == "es" and not word.endswith(("shes", "ches", "xes", "zes", "sses")):
                 continue
-            return word[: -len(suffix)] + keep
+            stem = word[: -len(suffix)] + keep
+            if suffix in ("ing", "ed") and len(stem) >= 3 and stem[-1] == stem[-2] and stem[-1] not in "lszdf":
+                stem = stem[:-1]  # setting → set, planned → plan (install, pass, add, staff stay)
+            return stem
     return word
 
 
