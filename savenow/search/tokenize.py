@@ -83,7 +83,12 @@ def _stem(word: str) -> str:
             if suffix == "es" and not word.endswith(("shes", "ches", "xes", "zes", "sses")):
                 continue
             stem = word[: -len(suffix)] + keep
-            if suffix in ("ing", "ed") and len(stem) >= 3 and stem[-1] == stem[-2] and stem[-1] not in "lszdf":
+            if (
+                suffix in ("ing", "ed")
+                and len(stem) >= 3
+                and stem[-1] == stem[-2]
+                and stem[-1] not in "lszdf"
+            ):
                 stem = stem[:-1]  # setting → set, planned → plan (install, pass, add, staff stay)
             return stem
     return word
@@ -179,8 +184,14 @@ def subject_terms(heading: str, text: str, segmenter: str = "bigram") -> frozens
     """What a note is *about*, lexically: the content words of its heading (without the
     ``HH:MM -`` time) and the identifiers it names. Two notes whose subjects share a term the
     query asks for are about the same thing — that is what lets a newer one supersede an older one."""
-    words = {t.term for t in query_terms(_HEADING_PREFIX.sub("", heading), segmenter) if t.weight > 0 and t.whole is None}
+    words = {
+        t.term
+        for t in query_terms(_HEADING_PREFIX.sub("", heading), segmenter)
+        if t.weight > 0 and t.whole is None
+    }
     words |= {
-        term for term, _w, han, whole in _scan(text, segmenter) if not han and whole is None and _is_identifier(term)
+        term
+        for term, _w, han, whole in _scan(text, segmenter)
+        if not han and whole is None and _is_identifier(term)
     }
     return frozenset(words)
