@@ -386,11 +386,11 @@ class MemorySearch:
         hits: list[SearchHit] = []
         others: list[SearchHit] = []
         matched_of: dict[tuple[str, int], dict[str, float]] = {}
-        subject_of: dict[tuple[str, int], frozenset[str]] = {}
+        sections: dict[tuple[str, int], tuple[str, str]] = {}
         for cid, path, source, start, end, text, day, heading in rows:
             score = score_of[cid]
             matched_of[(path, start)] = candidates[cid].matched if cid in candidates else {}
-            subject_of[(path, start)] = subject_terms(heading, text, self.options.segmenter)
+            sections[(path, start)] = (heading, text)
             matched = list(matched_of[(path, start)])
             hit = SearchHit(
                 path, start, end, score, _snippet(text, matched), source, day, score * self._decay(day, today)
@@ -398,6 +398,16 @@ class MemorySearch:
             (others if cid in spare else hits).append(hit)
         hits.sort(key=lambda h: (-h.rank_score, -h.score, h.path, h.start_line))
         others.sort(key=lambda h: (-h.score, h.path, h.start_line))
+        segmenter = self.options.segmenter
+        cache: dict[tuple[str, int], frozenset[str]] = {}
+
+        def subject_of(key: tuple[str, int]) -> frozenset[str]:
+            # Tokenized only for the few pairs that get this far (the ranking stays in budget).
+            if key not in cache:
+                heading, text = sections.get(key, ("", ""))
+                cache[key] = subject_terms(heading, text, segmenter)
+            return cache[key]
+
         return _newer_first(hits, others, matched_of, subject_of, max_results)[:max_results]
 
     # -- memory_get ---------------------------------------------------------------------------
@@ -505,7 +515,7 @@ def _supersedes(
     new: SearchHit,
     old: SearchHit,
     matched_of: dict[tuple[str, int], dict[str, float]],
-    subject_of: dict[tuple[str, int], frozenset[str]],
+    subject_of: Callable[[tuple[str, int]], frozenset[str]],
 ) -> bool:
     """Is ``new`` a later note about the same thing the query found in ``old``?
 
@@ -527,9 +537,7 @@ def _supersedes(
     coverage = sum(old_terms[term] for term in shared_terms) / old_weight
     if coverage >= SUPERSEDE_COVERAGE and new.score >= SUPERSEDE_SCORE * old.score:
         return True
-    common = subject_of.get((old.path, old.start_line), frozenset()) & subject_of.get(
-        (new.path, new.start_line), frozenset()
-    )
+    common = subject_of((old.path, old.start_line)) & subject_of((new.path, new.start_line))
     if len(common) < SUBJECT_SHARED or not any(term in common for term in shared_terms):
         return False
     # Same subject: query words the newer note lacks only because it is written in the other
@@ -556,7 +564,7 @@ def _newer_first(
     hits: list[SearchHit],
     spare: list[SearchHit],
     matched_of: dict[tuple[str, int], dict[str, float]],
-    subject_of: dict[tuple[str, int], frozenset[str]],
+    subject_of: Callable[[tuple[str, int]], frozenset[str]],
     max_results: int,
 ) -> list[SearchHit]:
     """A newer note that supersedes a shown result (:func:`_supersedes`) moves just above it — from
