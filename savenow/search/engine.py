@@ -516,15 +516,18 @@ def _supersedes(
     old: SearchHit,
     matched_of: dict[tuple[str, int], dict[str, float]],
     subject_of: Callable[[tuple[str, int]], frozenset[str]],
+    below_min: bool = False,
 ) -> bool:
     """Is ``new`` a later note about the same thing the query found in ``old``?
 
-    Either it matches nearly all the query weight ``old`` matches (SUPERSEDE_COVERAGE) and scores
-    nearly as well (SUPERSEDE_SCORE); or both notes are *about* the same thing — their subjects
+    Either — both above ``min_score`` — it matches nearly all the query weight ``old`` matches
+    (SUPERSEDE_COVERAGE) and scores nearly as well (SUPERSEDE_SCORE); or — ``new`` may then come
+    from below ``min_score`` (``below_min``) — both notes are *about* the same thing — their subjects
     (heading words and identifiers, :func:`subject_terms`) share SUBJECT_SHARED terms, one of them
     a query term both match — and the newer one matches SUPERSEDE_COVERAGE of what the older one
     does once the query words it could only hold in the other language are set aside: a note that
     says "上游 DNS 换成 Quad9" replaces "upstream set to Cloudflare" for an English question.
+    Numbers and identifiers read the same in both languages, so they are never set aside.
     """
     if old.day is None or new.day is None or new.day <= old.day:
         return False
@@ -535,7 +538,7 @@ def _supersedes(
     new_terms = matched_of.get((new.path, new.start_line), {})
     shared_terms = [term for term in old_terms if term in new_terms]
     coverage = sum(old_terms[term] for term in shared_terms) / old_weight
-    if coverage >= SUPERSEDE_COVERAGE and new.score >= SUPERSEDE_SCORE * old.score:
+    if not below_min and coverage >= SUPERSEDE_COVERAGE and new.score >= SUPERSEDE_SCORE * old.score:
         return True
     common = subject_of((old.path, old.start_line)) & subject_of((new.path, new.start_line))
     if len(common) < SUBJECT_SHARED or not any(term in common for term in shared_terms):
@@ -546,11 +549,17 @@ def _supersedes(
     excused = sum(
         weight
         for term, weight in old_terms.items()
-        if term not in new_terms and bool(HAN_RUN.match(term)) != new_is_han
+        if term not in new_terms and _is_word(term) and bool(HAN_RUN.match(term)) != new_is_han
     )
     if excused <= 0 or excused >= old_weight:
         return False
     return coverage * old_weight / (old_weight - excused) >= SUPERSEDE_COVERAGE
+
+
+def _is_word(term: str) -> bool:
+    """A word of one language (Latin letters or Han), not a number or identifier, which read the
+    same in any language and so can never be excused as "said in the other language"."""
+    return term.isalpha()
 
 
 def _mostly_han(text: str) -> bool:
@@ -579,7 +588,11 @@ def _newer_first(
         for i, old in enumerate(ordered[:max_results]):
             for pool, start in ((ordered, i + 1), (spare, 0)):
                 j = next(
-                    (k for k in range(start, len(pool)) if _supersedes(pool[k], old, matched_of, subject_of)),
+                    (
+                        k
+                        for k in range(start, len(pool))
+                        if _supersedes(pool[k], old, matched_of, subject_of, pool is spare)
+                    ),
                     None,
                 )
                 if j is not None:
