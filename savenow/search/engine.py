@@ -27,11 +27,12 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
+from ..text.segment import HAN_RUN
 from .embedder import Embedder, EmbeddingError, OpenAIEmbedder, normalized
 from .index import IndexSync, blob_vector
 from .options import SearchOptions, options_from_settings
 from .store import IndexStore, index_path
-from .tokenize import QueryTerm, query_terms
+from .tokenize import QueryTerm, query_terms, subject_terms
 
 if TYPE_CHECKING:
     from ..clock import Clock
@@ -45,6 +46,7 @@ _B = 0.75  # BM25 length normalization
 CHAR_BACKOFF = 0.5  # the most a bigram matched only by its characters earns
 SUPERSEDE_COVERAGE = 0.8  # see _newer_first
 SUPERSEDE_SCORE = 0.7
+SUBJECT_SHARED = 2
 
 
 @dataclass(frozen=True)
@@ -252,7 +254,9 @@ class MemorySearch:
             score_of = {c.chunk_id: c.text_score for c in candidates.values()}
         response.fallback = fallback
         passing = sorted((cid for cid, s in score_of.items() if s >= min_score), key=lambda c: -score_of[c])
-        response.results = self._ranked(store, passing[:pool], score_of, candidates, max_results)
+        passed = set(passing)
+        spare = sorted((cid for cid in score_of if cid not in passed), key=lambda c: -score_of[c])[:pool]
+        response.results = self._ranked(store, passing[:pool], spare, score_of, candidates, max_results)
         self._describe(response)
         return response
 
@@ -366,38 +370,49 @@ class MemorySearch:
         self,
         store: IndexStore,
         chunk_ids: list[int],
+        spare_ids: list[int],
         score_of: dict[int, float],
         candidates: dict[int, _Candidate],
         max_results: int,
     ) -> list[SearchHit]:
+        """Results in order: relevance × recency, then newer notes above the ones they supersede.
+        ``spare_ids`` (below ``min_score``) may only come in as the newer version of a result."""
         if not chunk_ids:
             return []
-        marks = ",".join("?" * len(chunk_ids))
+        wanted = [*chunk_ids, *spare_ids]
+        marks = ",".join("?" * len(wanted))
         rows = store.db.execute(
-            f"SELECT id, path, source, start_line, end_line, text, day FROM chunks WHERE id IN ({marks})",
-            chunk_ids,
+            f"SELECT id, path, source, start_line, end_line, text, day, heading FROM chunks WHERE id IN ({marks})",
+            wanted,
         ).fetchall()
         today = self.today()
-        hits = []
+        spare = set(spare_ids)
+        hits: list[SearchHit] = []
+        others: list[SearchHit] = []
         matched_of: dict[tuple[str, int], dict[str, float]] = {}
-        for cid, path, source, start, end, text, day in rows:
+        sections: dict[tuple[str, int], tuple[str, str]] = {}
+        for cid, path, source, start, end, text, day, heading in rows:
             score = score_of[cid]
             matched_of[(path, start)] = candidates[cid].matched if cid in candidates else {}
+            sections[(path, start)] = (heading, text)
             matched = list(matched_of[(path, start)])
-            hits.append(
-                SearchHit(
-                    path,
-                    start,
-                    end,
-                    score,
-                    _snippet(text, matched),
-                    source,
-                    day,
-                    score * self._decay(day, today),
-                )
+            hit = SearchHit(
+                path, start, end, score, _snippet(text, matched), source, day, score * self._decay(day, today)
             )
+            (others if cid in spare else hits).append(hit)
         hits.sort(key=lambda h: (-h.rank_score, -h.score, h.path, h.start_line))
-        return _newer_first(hits, matched_of)[:max_results]
+        others.sort(key=lambda h: (-h.score, h.path, h.start_line))
+        segmenter = self.options.segmenter
+        cache: dict[tuple[str, int], frozenset[str]] = {}
+
+        def subject_of(key: tuple[str, int]) -> frozenset[str]:
+            # Tokenized only for the few pairs that get this far (the ranking stays in budget).
+            if key not in cache:
+                heading, text = sections.get(key, ("", ""))
+                cache[key] = subject_terms(heading, text, segmenter)
+            return cache[key]
+
+        return _newer_first(hits, others, matched_of, subject_of, max_results)[:max_results]
 
     # -- memory_get ---------------------------------------------------------------------------
     def get(self, path: str, *, from_line: int | None = None, lines: int | None = None) -> GetResult:
@@ -500,38 +515,98 @@ def _pieces_stand_in(terms: list[QueryTerm], df: dict[str, int]) -> list[QueryTe
     return out
 
 
-def _newer_first(
-    hits: list[SearchHit], matched_of: dict[tuple[str, int], dict[str, float]]
-) -> list[SearchHit]:
-    """A newer note about the same thing supersedes an older one: it moves just above it.
+def _supersedes(
+    new: SearchHit,
+    old: SearchHit,
+    matched_of: dict[tuple[str, int], dict[str, float]],
+    subject_of: Callable[[tuple[str, int]], frozenset[str]],
+    below_min: bool = False,
+) -> bool:
+    """Is ``new`` a later note about the same thing the query found in ``old``?
 
-    "The same thing" = the newer chunk matches at least SUPERSEDE_COVERAGE of the query weight
-    the older one matches, and scores at least SUPERSEDE_SCORE of it. Decay alone cannot
-    promise this order when the old note happens to repeat the query's words more often.
+    Either — both above ``min_score`` — it matches nearly all the query weight ``old`` matches
+    (SUPERSEDE_COVERAGE) and scores nearly as well (SUPERSEDE_SCORE); or — ``new`` may then come
+    from below ``min_score`` (``below_min``) — both notes are *about* the same thing — their subjects
+    (heading words and identifiers, :func:`subject_terms`) share SUBJECT_SHARED terms, one of them
+    a query term both match — and the newer one matches SUPERSEDE_COVERAGE of what the older one
+    does once the query words it could only hold in the other language are set aside: a note that
+    says "上游 DNS 换成 Quad9" replaces "upstream set to Cloudflare" for an English question.
+    Numbers and identifiers read the same in both languages, so they are never set aside.
+    """
+    if old.day is None or new.day is None or new.day <= old.day:
+        return False
+    old_terms = matched_of.get((old.path, old.start_line), {})
+    old_weight = sum(old_terms.values())
+    if not old_weight:
+        return False
+    new_terms = matched_of.get((new.path, new.start_line), {})
+    shared_terms = [term for term in old_terms if term in new_terms]
+    coverage = sum(old_terms[term] for term in shared_terms) / old_weight
+    if not below_min and coverage >= SUPERSEDE_COVERAGE and new.score >= SUPERSEDE_SCORE * old.score:
+        return True
+    common = subject_of((old.path, old.start_line)) & subject_of((new.path, new.start_line))
+    if len(common) < SUBJECT_SHARED or not any(term in common for term in shared_terms):
+        return False
+    # Same subject: query words the newer note lacks only because it is written in the other
+    # language do not count against it (it may say 上游 where the older one said "upstream").
+    new_is_han = _mostly_han(new.snippet)
+    excused = sum(
+        weight
+        for term, weight in old_terms.items()
+        if term not in new_terms and _is_word(term) and bool(HAN_RUN.match(term)) != new_is_han
+    )
+    if excused <= 0 or excused >= old_weight:
+        return False
+    return coverage * old_weight / (old_weight - excused) >= SUPERSEDE_COVERAGE
+
+
+def _is_word(term: str) -> bool:
+    """A word of one language (Latin letters or Han), not a number or identifier, which read the
+    same in any language and so can never be excused as "said in the other language"."""
+    return term.isalpha()
+
+
+def _mostly_han(text: str) -> bool:
+    """Whether Han characters carry most of ``text`` (one token each; other text a token per 4 chars)."""
+    han = sum(len(run) for run in HAN_RUN.findall(text))
+    other = sum(1 for ch in text if ch.isalnum()) - han
+    return han > other / 4
+
+
+def _newer_first(
+    hits: list[SearchHit],
+    spare: list[SearchHit],
+    matched_of: dict[tuple[str, int], dict[str, float]],
+    subject_of: Callable[[tuple[str, int]], frozenset[str]],
+    max_results: int,
+) -> list[SearchHit]:
+    """A newer note that supersedes a shown result (:func:`_supersedes`) moves just above it — from
+    lower in the results, or from the ``spare`` chunks below ``min_score``: a later note that
+    restates the fact may share fewer of the query's words than the note it replaces, and is still
+    the answer. Decay alone cannot promise this order when the old note repeats the query's words.
     """
     ordered = list(hits)
-    moved = True
-    rounds = 0
-    while moved and rounds < len(ordered):
-        moved, rounds = False, rounds + 1
-        for i in range(len(ordered)):
-            old = ordered[i]
-            old_terms = matched_of.get((old.path, old.start_line), {})
-            old_weight = sum(old_terms.values())
-            if old.day is None or not old_weight:
-                continue
-            for j in range(i + 1, len(ordered)):
-                new = ordered[j]
-                if new.day is None or new.day <= old.day or new.score < SUPERSEDE_SCORE * old.score:
-                    continue
-                new_terms = matched_of.get((new.path, new.start_line), {})
-                shared = sum(w for term, w in old_terms.items() if term in new_terms)
-                if shared >= SUPERSEDE_COVERAGE * old_weight:
-                    ordered.insert(i, ordered.pop(j))
+    spare = list(spare)
+    for _round in range(len(ordered) + len(spare) + 1):
+        moved = False
+        for i, old in enumerate(ordered[:max_results]):
+            for pool, start in ((ordered, i + 1), (spare, 0)):
+                j = next(
+                    (
+                        k
+                        for k in range(start, len(pool))
+                        if _supersedes(pool[k], old, matched_of, subject_of, pool is spare)
+                    ),
+                    None,
+                )
+                if j is not None:
+                    ordered.insert(i, pool.pop(j))
                     moved = True
                     break
             if moved:
                 break
+        if not moved:
+            break
     return ordered
 
 

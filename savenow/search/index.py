@@ -24,7 +24,7 @@ from .tokenize import document_terms
 
 __all__ = ["IndexSync", "SourceFile", "SyncReport", "discover"]
 
-TOKENIZER_VERSION = 1
+TOKENIZER_VERSION = 2
 _DAY_IN_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _MAX_FILE_BYTES = 8 * 1024 * 1024  # a Markdown note larger than this is not a note
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ..text.segment import HAN_RUN, get_segmenter
 
-__all__ = ["QueryTerm", "document_terms", "query_terms"]
+__all__ = ["QueryTerm", "document_terms", "query_terms", "subject_terms"]
 
 # One scan finds Han runs and "words": Latin/digit runs joined by identifier punctuation. A
 # leading "-" belongs to a number ("-1003566973693", a Telegram chat id), not to a word.
@@ -82,7 +82,15 @@ def _stem(word: str) -> str:
                 return word
             if suffix == "es" and not word.endswith(("shes", "ches", "xes", "zes", "sses")):
                 continue
-            return word[: -len(suffix)] + keep
+            stem = word[: -len(suffix)] + keep
+            if (
+                suffix in ("ing", "ed")
+                and len(stem) >= 3
+                and stem[-1] == stem[-2]
+                and stem[-1] not in "lszdf"
+            ):
+                stem = stem[:-1]  # setting → set, planned → plan (install, pass, add, staff stay)
+            return stem
     return word
 
 
@@ -158,3 +166,32 @@ def query_terms(text: str, segmenter: str = "bigram") -> list[QueryTerm]:
         if old is None or old.weight < weight:
             merged[term] = QueryTerm(term, weight, han, whole if whole != term else None)
     return list(merged.values())
+
+
+_CLOCK_TIME = re.compile(r"\d{1,2}:\d{2}")
+_HEADING_PREFIX = re.compile(r"^#+\s*(?:\d{1,2}:\d{2}\s*[-–—:]?\s*)?")
+
+
+def _is_identifier(term: str) -> bool:
+    """A token that names one thing (a host, a key, an address): letters with digits or separators."""
+    bare = term.lstrip("-")
+    if _CLOCK_TIME.fullmatch(bare):
+        return False  # "14:20" says when, not what
+    return len(bare) >= 3 and not bare.isalpha() and not bare.isdigit() and _SCAN.fullmatch(term) is not None
+
+
+def subject_terms(heading: str, text: str, segmenter: str = "bigram") -> frozenset[str]:
+    """What a note is *about*, lexically: the content words of its heading (without the
+    ``HH:MM -`` time) and the identifiers it names. Two notes whose subjects share a term the
+    query asks for are about the same thing — that is what lets a newer one supersede an older one."""
+    words = {
+        t.term
+        for t in query_terms(_HEADING_PREFIX.sub("", heading), segmenter)
+        if t.weight > 0 and t.whole is None
+    }
+    words |= {
+        term
+        for term, _w, han, whole in _scan(text, segmenter)
+        if not han and whole is None and _is_identifier(term)
+    }
+    return frozenset(words)

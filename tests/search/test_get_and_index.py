@@ -15,7 +15,9 @@ from savenow.errors import SearchPathRefusedError
 from savenow.memory.writer import write_entries
 from savenow.models import Entry
 from savenow.search import MemorySearch, SearchOptions
+from savenow.search.hooks import note_memory_write
 from savenow.search.store import SCHEMA_VERSION, index_path
+from savenow.storage.journal import on_committed_change
 
 from .conftest import TODAY
 
@@ -81,6 +83,9 @@ def test_get_cli_refusal_is_one_stderr_line_and_exit_2(
 
 
 def test_a_write_by_savenow_updates_the_index_at_once(search: MemorySearch, workspace: Path) -> None:
+    # The service wires savenow's writes to the index (storage cannot import search); register
+    # the same listener here so this test does not depend on another test having built a service.
+    on_committed_change(note_memory_write)
     search.search("证书")  # builds the index
     target = workspace / "memory" / "2026-06-01.md"
     write_entries(

@@ -131,3 +131,38 @@ def test_an_identifier_written_longer_than_in_the_note_still_finds_it(search: Me
     assert _top(search, "b7c41d2e9f10")[0] == "memory/2026-05-20.md"  # the note has the short hash
     assert _top(search, "nginx:1.27-alpine@sha256")[0] == "memory/2026-05-20.md"
     assert search.search("zz9-plural-z-alpha").results == []
+
+
+def _workspace_with(tmp_path: Path, files: dict[str, str]) -> MemorySearch:
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    return MemorySearch(tmp_path, SearchOptions(), today=TODAY)
+
+
+def test_a_newer_note_in_the_other_language_supersedes_the_older_one(tmp_path: Path) -> None:
+    """Same subject (heading word + identifiers), the fact restated in Chinese: the newer note
+    matches fewer of the English query's words, yet it is the current answer."""
+    search = _workspace_with(
+        tmp_path,
+        {
+            "memory/2026-03-01.md": "# 2026-03-01\n\n## 09:00 - Mosquitto\n"
+            "- mosquitto on nas-02 listens on 1883.\n- Mosquitto retention set to 7 days for now.\n",
+            "memory/2026-04-20.md": "# 2026-04-20\n\n## 10:00 - Mosquitto 保留\n"
+            "- nas-02 上的 Mosquitto 保留时间从 7 天改成 30 天，磁盘够用。\n",
+            "memory/2026-04-21.md": "# 2026-04-21\n\n## 10:00 - Garden\n- Planted basil.\n",
+        },
+    )
+    paths = [r.path for r in search.search("what retention does Mosquitto keep now").results]
+    assert paths[:2] == ["memory/2026-04-20.md", "memory/2026-03-01.md"]
+
+
+def test_a_newer_note_sharing_only_a_word_does_not_jump_ahead(tmp_path: Path) -> None:
+    search = _workspace_with(
+        tmp_path,
+        {
+            "memory/2026-03-01.md": "# 2026-03-01\n\n## 09:00 - 证书续期\n- 网站证书到期日 2026-12-01，自动续期。\n",
+            "memory/2026-04-20.md": "# 2026-04-20\n\n## 10:00 - SSH 证书\n- 给笔记本签了 SSH 用户证书，有效期 52 周。\n",
+        },
+    )
+    assert search.search("网站证书什么时候到期").results[0].path == "memory/2026-03-01.md"

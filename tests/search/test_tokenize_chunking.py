@@ -82,3 +82,25 @@ def test_sub_identifiers_short_hashes_and_flags() -> None:
     assert "a828e60" in document_terms("merged as a828e60f3b2c9d1e")  # git's short form
     assert "--force-recreate" in _terms("--force-recreate")
     assert "openclaw.json" in document_terms("config in ~/.openclaw/openclaw.json")
+
+
+def test_a_doubled_consonant_before_ing_or_ed_is_undone() -> None:
+    from savenow.search.tokenize import _stem
+
+    assert [_stem(w) for w in ("setting", "planned", "stopped", "running")] == ["set", "plan", "stop", "run"]
+    assert [_stem(w) for w in ("installed", "passed", "added", "staffed")] == [
+        "install",
+        "pass",
+        "add",
+        "staff",
+    ]
+
+
+def test_subject_terms_are_heading_words_and_identifiers() -> None:
+    from savenow.search.tokenize import subject_terms
+
+    terms = subject_terms(
+        "## 10:00 - Mosquitto 保留", "- nas-02 上的 Mosquitto 在 14:20 改成 30 天，见 192.168.1.5。"
+    )
+    assert {"mosquitto", "保留", "nas-02", "192.168.1.5"} <= terms
+    assert "14:20" not in terms and "10:00" not in terms
