@@ -4,8 +4,9 @@ Adapters (CLI, Telegram) render ``error.message(lang)``; the CLI exits with
 ``error.exit_code`` (2 = refused or bad input, DESIGN §10). Never put secrets
 (API keys, tokens) into a message.
 
-New code raises with a catalog entry, ``SessionNotFoundError(Text("session.not_found", key=k))``
-(:mod:`savenow.messages` holds the words); the older ``Error(en, zh)`` form still works.
+Raise with a catalog entry, ``SessionNotFoundError(Text("session.not_found", key=k))``
+(:mod:`savenow.messages` holds the words). The older ``Error(en, zh)`` form still works for
+the few sites tests/test_message_catalog.py lists; anywhere else that test refuses it.
 """
 
 from __future__ import annotations

@@ -11,6 +11,12 @@ command line the catalog has two keys (``….chat`` / ``….cli``).
 
 The preview Markdown's English strings are DESIGN §6 byte for byte (the skill's
 scripts compare them); the Chinese ones follow the same layout.
+
+A value may carry its own words in each language (:class:`Localized`: a ``Text``, a
+``ListOf``, a ``SaveNowError``); it is rendered in the message's language, so a reason
+nested in a refusal is never English inside a Chinese sentence. Keys are grouped in blocks
+by the module that says them; ``tests/test_message_catalog.py`` checks that every entry has
+both languages with the same placeholders and that errors are built from the catalog.
 """
 
 from __future__ import annotations
