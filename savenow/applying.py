@@ -22,6 +22,7 @@ from typing import Any
 
 from .errors import BadInputError, NoPendingError
 from .memory.writer import WriteOutcome, write_entries
+from .messages import Text
 from .pending import PendingPreview, PendingStore, check_pending, read_pending, store_pending
 from .storage.files import refuse_memory_md
 from .storage.journal import settled_view
@@ -100,13 +101,10 @@ def apply_pending_file(
             read_pending(path), now=now, session_key=session_key, thread_id=thread_id, chat_id=chat_id
         )
         if pending_id is not None and pending.id != pending_id:
-            raise NoPendingError(
-                "This preview was replaced by a newer one; use the latest preview's buttons.",
-                "这个预览已被更新的预览取代，请使用最新预览的按钮。",
-            )
+            raise NoPendingError(Text("pending.replaced"))
         target_workspace = memory_workspace or workspace
         if target_workspace is None:
-            raise BadInputError("no workspace for the memory file's lock and journal", "缺少工作区")
+            raise BadInputError(Text("pending.no_workspace"))
         outcome = apply_pending(pending, now=now, workspace=target_workspace, check_target=check_target)
         if not outcome.already_applied:
             store_pending(path, pending, workspace=workspace)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
 
 from .errors import ConfigError
+from .messages import Text
 
 NOW_ENV = "SAVENOW_NOW"
 
@@ -25,7 +26,7 @@ def load_timezone(name: str | None) -> tzinfo | None:
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise ConfigError(f"timezone: unknown time zone {name!r}", f"timezone：未知时区 {name!r}") from exc
+        raise ConfigError(Text("clock.unknown_timezone", name=name)) from exc
 
 
 def parse_now(value: str, tz: tzinfo | None = None) -> datetime:
@@ -33,20 +34,15 @@ def parse_now(value: str, tz: tzinfo | None = None) -> datetime:
     try:
         parsed = datetime.fromisoformat(value.strip())
     except ValueError as exc:
-        raise ConfigError(
-            f"{NOW_ENV}: not an ISO-8601 time: {value!r}", f"{NOW_ENV}：不是 ISO-8601 时间：{value!r}"
-        ) from exc
+        raise ConfigError(Text("clock.now_not_iso", env=NOW_ENV, value=value)) from exc
     if not 1970 <= parsed.year <= 9000:
         # Expiry times are now + TTL and zones shift by hours: near year 9999 that overflows.
-        raise ConfigError(
-            f"{NOW_ENV}: year {parsed.year} is outside 1970..9000: {value!r}",
-            f"{NOW_ENV}：年份 {parsed.year} 不在 1970..9000 之内：{value!r}",
-        )
+        raise ConfigError(Text("clock.now_year_out_of_range", env=NOW_ENV, year=parsed.year, value=value))
     if parsed.tzinfo is None:
         try:
             parsed = parsed.replace(tzinfo=tz) if tz else parsed.astimezone()
         except (OverflowError, OSError, ValueError) as exc:
-            raise ConfigError(f"{NOW_ENV}: cannot use {value!r}", f"{NOW_ENV}：无法使用 {value!r}") from exc
+            raise ConfigError(Text("clock.now_unusable", env=NOW_ENV, value=value)) from exc
     return parsed
 
 

@@ -28,6 +28,7 @@ from .clock import Clock, load_timezone
 from .errors import BadInputError, FileMissingError
 from .memory.document import MemoryDocument
 from .memory.writer import write_entries
+from .messages import Text
 from .models import Entry, parse_entries, redact_entries, redaction_notice
 from .storage.files import read_exact, read_json
 from .storage.targets import check_memory_target, check_state_target
@@ -54,9 +55,7 @@ def _day(raw: str | None, clock: Clock) -> date:
     try:
         return date.fromisoformat(raw)
     except ValueError as exc:
-        raise BadInputError(
-            f"--date must be YYYY-MM-DD, not {raw!r}", f"--date 必须是 YYYY-MM-DD，而不是 {raw!r}"
-        ) from exc
+        raise BadInputError(Text("dropins.bad_date", value=repr(raw))) from exc
 
 
 def allowed_roots() -> list[Path]:
@@ -70,9 +69,7 @@ def allowed_roots() -> list[Path]:
 def check_target(path: Path) -> Path:
     """A regular ``.md`` file (not a symlink, not MEMORY.md, not read-only) inside :func:`allowed_roots`."""
     if path.is_dir():
-        raise BadInputError(
-            f"--memory-path {path} is a folder, not a file", f"--memory-path {path} 是文件夹，不是文件"
-        )
+        raise BadInputError(Text("dropins.memory_path_is_folder", path=path))
     return check_memory_target(path, allowed_roots())
 
 
@@ -111,17 +108,14 @@ def read_entries(raw: str) -> tuple[Path, list[Entry], int]:
     path = _resolve(raw)
     data = read_json(path, "entries file")
     if data is None:
-        raise FileMissingError(f"entries file not found: {path}", f"找不到 entries 文件：{path}")
+        raise FileMissingError(Text("dropins.entries_missing", path=path))
     entries, redacted = redact_entries(parse_entries(data), _secrets())
     return path, entries, redacted
 
 
 def _ttl(value: Any) -> int:
     if not isinstance(value, int) or not 1 <= value <= MAX_TTL_MINUTES:
-        raise BadInputError(
-            f"--ttl-minutes must be between 1 and {MAX_TTL_MINUTES}, not {value!r}",
-            f"--ttl-minutes 必须在 1 到 {MAX_TTL_MINUTES} 之间，而不是 {value!r}",
-        )
+        raise BadInputError(Text("dropins.bad_ttl", high=MAX_TTL_MINUTES, value=repr(value)))
     return value
 
 
@@ -196,7 +190,7 @@ def apply_pending_file(args: argparse.Namespace) -> int:
     """Check the skill's pending file (TTL, session, topic) and write its entries; print the merge JSON."""
     from .applying import apply_pending_file as apply_locked
     from .errors import NoPendingError
-    from .pending import NO_PENDING_EN, NO_PENDING_ZH, read_pending
+    from .pending import read_pending
 
     clock = _clock()
     now = clock.now()
@@ -204,7 +198,7 @@ def apply_pending_file(args: argparse.Namespace) -> int:
     check_state_target(pending_path)
     peek = read_pending(pending_path)  # only to learn where the memory file (and its workspace) is
     if peek is None:
-        raise NoPendingError(NO_PENDING_EN, NO_PENDING_ZH)
+        raise NoPendingError(Text("pending.none"))
     memory_path = check_target(_resolve(peek.memoryPath))
     pending, outcome = apply_locked(
         pending_path,

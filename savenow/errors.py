@@ -4,12 +4,14 @@ Adapters (CLI, Telegram) render ``error.message(lang)``; the CLI exits with
 ``error.exit_code`` (2 = refused or bad input, DESIGN §10). Never put secrets
 (API keys, tokens) into a message.
 
-New code raises with a catalog entry, ``SessionNotFoundError(Text("session.not_found", key=k))``
-(:mod:`savenow.messages` holds the words); the older ``Error(en, zh)`` form still works.
+Raise with a catalog entry, ``SessionNotFoundError(Text("session.not_found", key=k))``
+(:mod:`savenow.messages` holds the words). The older ``Error(en, zh)`` form still works for
+the few sites tests/test_message_catalog.py lists; anywhere else that test refuses it.
 """
 
 from __future__ import annotations
 
+from .messages import ListOf as _ListOf
 from .messages import Text
 
 
@@ -34,6 +36,10 @@ class SaveNowError(Exception):
 
     def __str__(self) -> str:  # one line on stderr
         return self.en
+
+    def render(self, lang: str = "en") -> str:
+        """The message, as a value inside another catalog message (``Text(key, reason=error)``)."""
+        return self.message(lang)
 
 
 class BadInputError(SaveNowError):
@@ -108,28 +114,21 @@ class UnsupportedSessionStoreError(BadInputError):
     def for_layout(
         cls, path: object, version: int | None, missing: list[str]
     ) -> UnsupportedSessionStoreError:
-        found = f"schema {version}" if version is not None else "no schema version"
-        if version is not None and version < 8 and not missing:
-            why_en, why_zh = (
-                "it holds no session tables (sessions moved into SQLite at schema 8)",
-                ("其中没有会话表（会话从 schema 8 起才存入 SQLite）"),
-            )
-        else:
-            why_en = "it lacks " + ", ".join(missing)
-            why_zh = "缺少 " + "、".join(missing)
-        return cls(
-            f"Cannot read OpenClaw's session database {path} ({found}): {why_en}. "
-            "Point --sessions-dir at a sessions folder, or update savenow.",
-            f"无法读取 OpenClaw 的会话数据库 {path}（{'schema ' + str(version) if version is not None else '没有 schema 版本'}）："
-            f"{why_zh}。请用 --sessions-dir 指向会话目录，或更新 savenow。",
+        found = (
+            Text("sqlite_store.schema", version=version)
+            if version is not None
+            else Text("sqlite_store.no_schema")
         )
+        if version is not None and version < 8 and not missing:
+            why = Text("sqlite_store.no_session_tables")
+        else:
+            # Table names stay as they are; only the list separator follows the language.
+            why = Text("sqlite_store.lacks", missing=_ListOf(missing))
+        return cls(Text("sqlite_store.unsupported", path=path, found=found, why=why))
 
     @classmethod
     def unreadable(cls, path: object, reason: str) -> UnsupportedSessionStoreError:
-        return cls(
-            f"Cannot read OpenClaw's session database {path}: {reason}.",
-            f"无法读取 OpenClaw 的会话数据库 {path}：{reason}。",
-        )
+        return cls(Text("sqlite_store.unreadable", path=path, reason=reason))
 
 
 class SessionStoreBusyError(SaveNowError):
@@ -137,10 +136,7 @@ class SessionStoreBusyError(SaveNowError):
 
     @classmethod
     def for_path(cls, path: object, seconds: float) -> SessionStoreBusyError:
-        return cls(
-            f"OpenClaw's session database {path} stayed locked for {seconds:g} s; try again in a moment.",
-            f"OpenClaw 的会话数据库 {path} 被锁定超过 {seconds:g} 秒，请稍后再试。",
-        )
+        return cls(Text("sqlite_store.busy", path=path, seconds=seconds))
 
 
 # -- access and storage (issue 9, issue 11 item 6) ---------------------------------------------

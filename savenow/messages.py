@@ -11,12 +11,19 @@ command line the catalog has two keys (``….chat`` / ``….cli``).
 
 The preview Markdown's English strings are DESIGN §6 byte for byte (the skill's
 scripts compare them); the Chinese ones follow the same layout.
+
+A value may carry its own words in each language (:class:`Localized`: a ``Text``, a
+``ListOf``, a ``SaveNowError``); it is rendered in the message's language, so a reason
+nested in a refusal is never English inside a Chinese sentence. Keys are grouped in blocks
+by the module that says them; ``tests/test_message_catalog.py`` checks that every entry has
+both languages with the same placeholders and that errors are built from the catalog.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, Protocol, runtime_checkable
 
 Lang = Literal["en", "zh"]
 LANGUAGES: tuple[Lang, ...] = ("en", "zh")
@@ -233,6 +240,33 @@ CATALOG: dict[str, dict[Lang, str]] = {
         "en": "{marker} {key}  (updated {updated}, {messages} messages, {source})",
         "zh": "{marker} {key}  （更新于 {updated}，{messages} 条消息，{source}）",
     },
+    "cli.compact_one_session": {
+        "en": "name one session: --store FILE, a KEY, or --chat-id C --thread-id T",
+        "zh": "只能指定一个会话：--store FILE、KEY 或 --chat-id C --thread-id T",
+    },
+    "cli.positive_number": {"en": "{flag} must be a positive number", "zh": "{flag} 必须是正数"},
+    "cli.compact_store_missing": {"en": "session file {path} not found", "zh": "找不到会话文件 {path}"},
+    "cli.search_empty_query": {"en": "search: the query is empty", "zh": "search：查询为空"},
+    "cli.flag_range": {"en": "{flag} must be {low}..{high}", "zh": "{flag} 必须在 {low}..{high} 之间"},
+    "cli.flag_at_least_one": {"en": "{flag} must be 1 or more", "zh": "{flag} 必须 ≥ 1"},
+    "cli.search_disabled": {
+        "en": "search is disabled (search.enabled: false in the configuration)",
+        "zh": "搜索已关闭（配置中 search.enabled: false）",
+    },
+    "search.embedding_failed": {"en": "{reason}", "zh": "{reason}"},
+    "dropins.bad_date": {
+        "en": "--date must be YYYY-MM-DD, not {value}",
+        "zh": "--date 必须是 YYYY-MM-DD，而不是 {value}",
+    },
+    "dropins.memory_path_is_folder": {
+        "en": "--memory-path {path} is a folder, not a file",
+        "zh": "--memory-path {path} 是文件夹，不是文件",
+    },
+    "dropins.entries_missing": {"en": "entries file not found: {path}", "zh": "找不到 entries 文件：{path}"},
+    "dropins.bad_ttl": {
+        "en": "--ttl-minutes must be between 1 and {high}, not {value}",
+        "zh": "--ttl-minutes 必须在 1 到 {high} 之间，而不是 {value}",
+    },
     "cli.list_workspace": {
         "en": "workspace: {workspace} ({source})",
         "zh": "工作区：{workspace}（{source}）",
@@ -345,6 +379,575 @@ CATALOG: dict[str, dict[Lang, str]] = {
         "zh": '_（最接近的已有段落："{title}" — 标题相似度 {sim}）_',
     },
     "preview.dropped": {"en": '_dropped: "{title}" — {reason}_', "zh": '_已丢弃："{title}" — {reason}_'},
+    # -- pending previews (savenow/pending.py, savenow/applying.py) ------------------------------
+    "pending.none": {
+        "en": "No pending preview, run /savenow first.",
+        "zh": "没有待确认的预览，请先运行 /savenow。",
+    },
+    "pending.scope_mismatch": {
+        "en": "Pending preview is from a different topic. Rerun /savenow here.",
+        "zh": "待确认的预览来自另一个话题。请在这里重新运行 /savenow。",
+    },
+    "pending.expired": {
+        "en": "Preview expired ({minutes} min ago), rerun /savenow.",
+        "zh": "预览已过期（{minutes} 分钟前），请重新运行 /savenow。",
+    },
+    "pending.no_workspace": {
+        "en": "no workspace for the memory file's lock and journal",
+        "zh": "缺少工作区",
+    },
+    "pending.not_a_pending": {
+        "en": "refusing to touch {path}: it is not a savenow pending preview; nothing changed",
+        "zh": "拒绝改动 {path}：它不是 savenow 的待确认预览；未做任何修改",
+    },
+    "pending.malformed": {
+        "en": "pending preview is malformed: {detail}",
+        "zh": "待确认的预览文件格式错误：{detail}",
+    },
+    "pending.malformed.time_not_string": {
+        "en": "{what} must be an ISO-8601 time string",
+        "zh": "{what} 必须是 ISO-8601 时间字符串",
+    },
+    "pending.malformed.time_invalid": {
+        "en": "{what} is not an ISO-8601 time: {value!r}",
+        "zh": "{what} 不是 ISO-8601 时间：{value!r}",
+    },
+    "pending.malformed.not_string": {"en": "{key} must be a string", "zh": "{key} 必须是字符串"},
+    "pending.malformed.not_object": {"en": "expected a JSON object", "zh": "应为 JSON 对象"},
+    "pending.malformed.memory_path_missing": {"en": "memoryPath is missing", "zh": "缺少 memoryPath"},
+    "pending.malformed.entries_not_list": {"en": "entries must be a list", "zh": "entries 必须是列表"},
+    "pending.malformed.bad_date": {
+        "en": "date must be YYYY-MM-DD, not {day!r}",
+        "zh": "date 必须是 YYYY-MM-DD，而不是 {day!r}",
+    },
+    "pending.malformed.bad_base": {
+        "en": "baseSha256 must be a string or null",
+        "zh": "baseSha256 必须是字符串或 null",
+    },
+    "pending.malformed.bad_version": {
+        "en": "version must be a whole number, not {value!r}",
+        "zh": "version 必须是整数，而不是 {value!r}",
+    },
+    "pending.malformed.unsupported_version": {
+        "en": "version {number} is not supported (this savenow reads version {supported})",
+        "zh": "不支持版本 {number}（这个 savenow 读取版本 {supported}）",
+    },
+    # -- shared pieces ---------------------------------------------------------------------------
+    "common.list_separator": {"en": ", ", "zh": "、"},
+    "common.message": {"en": "{message}", "zh": "{message}"},  # another error's words, as they are
+    # -- clock (savenow/clock.py) ---------------------------------------------------------------
+    "clock.unknown_timezone": {
+        "en": "timezone: unknown time zone {name!r}",
+        "zh": "timezone：未知时区 {name!r}",
+    },
+    "clock.now_not_iso": {
+        "en": "{env}: not an ISO-8601 time: {value!r}",
+        "zh": "{env}：不是 ISO-8601 时间：{value!r}",
+    },
+    "clock.now_year_out_of_range": {
+        "en": "{env}: year {year} is outside 1970..9000: {value!r}",
+        "zh": "{env}：年份 {year} 不在 1970..9000 之内：{value!r}",
+    },
+    "clock.now_unusable": {"en": "{env}: cannot use {value!r}", "zh": "{env}：无法使用 {value!r}"},
+    # -- OpenClaw's config (savenow/openclaw_setup.py) -------------------------------------------
+    "openclaw_setup.unknown_timezone": {
+        "en": "{path}: {key} is not a known time zone ({name!r}); pass --timezone to override it",
+        "zh": "{path}：{key} 不是已知时区（{name!r}）；可用 --timezone 覆盖",
+    },
+    "openclaw_setup.cannot_read": {
+        "en": "{path}: cannot read ({reason})",
+        "zh": "无法读取 {path}（{reason}）",
+    },
+    "openclaw_setup.bad_json5": {
+        "en": "{path}: not valid JSON5 ({reason}); pass --workspace and --timezone to skip it",
+        "zh": "{path} 不是合法的 JSON5（{reason}）；可用 --workspace 和 --timezone 跳过它",
+    },
+    "openclaw_setup.not_object": {"en": "{path}: must be an object", "zh": "{path} 必须是对象"},
+    # -- entries (savenow/models.py) ------------------------------------------------------------
+    "entries.not_string": {"en": "{what} must be a string", "zh": "{what} 必须是字符串"},
+    "entries.too_long": {
+        "en": "{what} is too long ({length} characters, at most {limit})",
+        "zh": "{what} 太长（{length} 个字符，最多 {limit}）",
+    },
+    "entries.not_object": {"en": "{where} must be an object", "zh": "{where} 必须是对象"},
+    "entries.bullets_not_list": {
+        "en": "{where}.bullets must be a list of strings",
+        "zh": "{where}.bullets 必须是字符串列表",
+    },
+    "entries.too_many_bullets": {
+        "en": "{where}.bullets has {count} items, at most {limit}",
+        "zh": "{where}.bullets 有 {count} 条，最多 {limit} 条",
+    },
+    "entries.bad_action": {
+        "en": "{where}.action must be add, merge or skip, not {action!r}",
+        "zh": "{where}.action 只能是 add、merge 或 skip，而不是 {action!r}",
+    },
+    "entries.not_array": {
+        "en": "entries must be a JSON array of {{title, bullets, ...}} objects",
+        "zh": "entries 必须是 {{title, bullets, ...}} 对象组成的 JSON 数组",
+    },
+    # -- OpenClaw's SQLite-era store (savenow/errors.py, savenow/sessions/sqlite_store.py) -------
+    "sqlite_store.unsupported": {
+        "en": "Cannot read OpenClaw's session database {path} ({found}): {why}. "
+        "Point --sessions-dir at a sessions folder, or update savenow.",
+        "zh": "无法读取 OpenClaw 的会话数据库 {path}（{found}）：{why}。请用 --sessions-dir 指向会话目录，或更新 savenow。",
+    },
+    "sqlite_store.schema": {"en": "schema {version}", "zh": "schema {version}"},
+    "sqlite_store.no_schema": {"en": "no schema version", "zh": "没有 schema 版本"},
+    "sqlite_store.no_session_tables": {
+        "en": "it holds no session tables (sessions moved into SQLite at schema 8)",
+        "zh": "其中没有会话表（会话从 schema 8 起才存入 SQLite）",
+    },
+    "sqlite_store.lacks": {"en": "it lacks {missing}", "zh": "缺少 {missing}"},
+    "sqlite_store.unreadable": {
+        "en": "Cannot read OpenClaw's session database {path}: {reason}.",
+        "zh": "无法读取 OpenClaw 的会话数据库 {path}：{reason}。",
+    },
+    "sqlite_store.busy": {
+        "en": "OpenClaw's session database {path} stayed locked for {seconds:g} s; try again in a moment.",
+        "zh": "OpenClaw 的会话数据库 {path} 被锁定超过 {seconds:g} 秒，请稍后再试。",
+    },
+    # -- storage: files (savenow/storage/files.py) ----------------------------------------------
+    "storage.never_memory_md": {
+        "en": "refusing to write {path}: savenow never writes MEMORY.md, only memory/YYYY-MM-DD.md",
+        "zh": "拒绝写入 {path}：savenow 从不写 MEMORY.md，只写 memory/YYYY-MM-DD.md",
+    },
+    "storage.is_folder": {"en": "{path} is a folder, not a file", "zh": "{path} 是文件夹，不是文件"},
+    "storage.read_denied": {"en": "cannot read {path}: permission denied", "zh": "无法读取 {path}：没有权限"},
+    "storage.not_regular": {
+        "en": "{path} is not a regular file (a FIFO, socket or device); savenow does not read it",
+        "zh": "{path} 不是普通文件（FIFO、套接字或设备）；savenow 不读取它",
+    },
+    "storage.too_large": {
+        "en": "{path} is too large ({size} bytes, at most {limit}); savenow leaves it unchanged",
+        "zh": "{path} 太大（{size} 字节，最多 {limit}）；savenow 不会修改它",
+    },
+    "storage.not_utf8": {
+        "en": "{path} is not UTF-8 text (byte {byte}); savenow leaves it unchanged",
+        "zh": "{path} 不是 UTF-8 文本（第 {byte} 字节）；savenow 不会修改它",
+    },
+    "storage.bad_json": {
+        "en": "{what} {path} is not valid JSON ({detail})",
+        "zh": "{what} {path} 不是合法的 JSON（{detail}）",
+    },
+    "storage.lone_surrogate": {
+        "en": "refusing to write {path}: the text holds a lone UTF-16 surrogate (character {index})",
+        "zh": "拒绝写入 {path}：文本中有孤立的 UTF-16 代理字符（第 {index} 个字符）",
+    },
+    "storage.failed": {
+        "en": "cannot {action} {path}: {why}; the file is as it was",
+        "zh": "无法{action} {path}：{why}；文件保持原样",
+    },
+    "storage.verb.read": {"en": "read", "zh": "读取"},
+    "storage.verb.write": {"en": "write", "zh": "写入"},
+    "storage.verb.delete": {"en": "delete", "zh": "删除"},
+    "storage.why.disk_full": {"en": "the disk is full", "zh": "磁盘已满"},
+    "storage.why.quota": {"en": "the disk quota is exceeded", "zh": "磁盘配额已用完"},
+    "storage.why.read_only": {"en": "the file system is read-only", "zh": "文件系统是只读的"},
+    "storage.why.permission": {"en": "permission denied", "zh": "没有权限"},
+    "storage.why.not_permitted": {"en": "operation not permitted", "zh": "不允许的操作"},
+    # -- storage: the journal and undo (savenow/storage/journal.py) -----------------------------
+    "journal.nothing_recorded": {
+        "en": "Nothing to undo: no savenow write is recorded in {journal}.",
+        "zh": "没有可撤销的内容：{journal} 中没有 savenow 的写入记录。",
+    },
+    "journal.already_undone": {
+        "en": "The last write to {path} was already undone, and no earlier write is left; nothing changed.",
+        "zh": "对 {path} 的最后一次写入已经撤销过了，也没有更早的写入可撤销；未做任何修改。",
+    },
+    "journal.file_gone": {
+        "en": "Cannot undo: {path} no longer exists; nothing changed.",
+        "zh": "无法撤销：{path} 已不存在；未做任何修改。",
+    },
+    "journal.cannot_place_removed": {
+        "en": "Cannot undo: the file changed since and a removed part cannot be placed again; nothing changed.",
+        "zh": "无法撤销：文件之后被修改过，被删除的部分无法放回原处；未做任何修改。",
+    },
+    "journal.lines_edited": {
+        "en": 'Cannot undo: the inserted lines (from "{sample}") were edited or removed since; nothing changed.',
+        "zh": "无法撤销：插入的行（从“{sample}”开始）之后被修改或删除了；未做任何修改。",
+    },
+    "journal.lines_repeated": {
+        "en": 'Cannot undo: the inserted lines (from "{sample}") now appear more than once; nothing changed.',
+        "zh": "无法撤销：插入的行（从“{sample}”开始）现在出现了不止一次；未做任何修改。",
+    },
+    "journal.mismatch": {
+        "en": "Cannot undo the last write to {path}: the journal does not match the file; nothing changed.",
+        "zh": "无法撤销对 {path} 的最后一次写入：日志与文件不一致；未做任何修改。",
+    },
+    # -- storage: locks and write targets (savenow/storage/locks.py, targets.py) ----------------
+    "locks.cannot_create": {
+        "en": "cannot create the lock for {target} in {locks_dir}: {reason}; nothing changed",
+        "zh": "无法在 {locks_dir} 中为 {target} 创建锁：{reason}；未做任何修改",
+    },
+    "locks.timeout": {
+        "en": "{target} is locked by another savenow process; try again in a moment",
+        "zh": "{target} 正被另一个 savenow 进程锁定，请稍后再试",
+    },
+    "targets.refused": {"en": "refusing to write {path}: {why}", "zh": "拒绝写入 {path}：{why}"},
+    "targets.cannot_inspect": {"en": "cannot inspect it ({reason})", "zh": "无法检查它（{reason}）"},
+    "targets.symlink": {"en": "it is a symbolic link", "zh": "它是符号链接"},
+    "targets.not_regular": {"en": "it is not a regular file", "zh": "它不是普通文件"},
+    "targets.read_only": {"en": "it is read-only", "zh": "它是只读的"},
+    "targets.not_markdown": {"en": "a memory file must be a .md file", "zh": "记忆文件必须是 .md 文件"},
+    "targets.outside": {"en": "it is outside {where}", "zh": "它不在 {where} 之内"},
+    "targets.or": {"en": " or ", "zh": " 或 "},
+    "targets.private_folder": {"en": "it is inside {folder}/", "zh": "它位于 {folder}/ 中"},
+    "targets.state_is_json": {
+        "en": "a {what} is JSON, never a Markdown file",
+        "zh": "{what}是 JSON，绝不是 Markdown 文件",
+    },
+    "targets.state_is_other": {"en": "the {what} cannot be {other}", "zh": "{what}不能是 {other}"},
+    "targets.pending_file": {"en": "pending file", "zh": "待确认的预览文件"},
+    # -- the LLM client (savenow/llm/client.py) -------------------------------------------------
+    "llm.rate_limited": {
+        "en": "The LLM endpoint is rate-limited and asks to wait {wait:.0f} s",
+        "zh": "LLM 接口限流，要求等待 {wait:.0f} 秒",
+    },
+    "llm.failed_times": {
+        "en": "The LLM endpoint {where} failed {failures} times ({what})",
+        "zh": "LLM 接口 {where} 连续失败 {failures} 次（{what}）",
+    },
+    "llm.why.no_answer": {"en": "no answer within {seconds:g} s", "zh": "{seconds:g} 秒内没有回答"},
+    "llm.why.connection": {"en": "connection failed: {kind}", "zh": "连接失败：{kind}"},
+    "llm.why.http": {"en": "HTTP {status}", "zh": "HTTP {status}"},
+    "llm.bad_key": {
+        "en": "The LLM endpoint {where} refused the API key (HTTP {status}); check llm.api_key.",
+        "zh": "LLM 接口 {where} 拒绝了 API key（HTTP {status}），请检查 llm.api_key。",
+    },
+    "llm.not_found": {
+        "en": "The LLM endpoint {where} or the model {model!r} was not found (HTTP 404); "
+        "check llm.base_url and llm.model.",
+        "zh": "找不到 LLM 接口 {where} 或模型 {model!r}（HTTP 404），请检查 llm.base_url 和 llm.model。",
+    },
+    "llm.rejected": {
+        "en": "The LLM endpoint {where} rejected the request (HTTP {status}: {detail}).",
+        "zh": "LLM 接口 {where} 拒绝了请求（HTTP {status}：{detail}）。",
+    },
+    "llm.no_details": {"en": "no details", "zh": "无详情"},
+    "llm.too_large": {
+        "en": "The LLM endpoint {where} sent an answer larger than {mib} MiB",
+        "zh": "LLM 接口 {where} 返回的内容超过 {mib} MiB",
+    },
+    "llm.unusable": {
+        "en": "The LLM endpoint {where} sent an unusable answer ({why})",
+        "zh": "LLM 接口 {where} 返回的内容无法使用（{why}）",
+    },
+    "llm.why.embedding_count": {"en": "expected {expected} embeddings", "zh": "应有 {expected} 个向量"},
+    "llm.why.embedding_not_numbers": {
+        "en": "an embedding is not a list of numbers",
+        "zh": "有一个向量不是数字列表",
+    },
+    "llm.why.embedding_lengths": {"en": "the embeddings differ in length", "zh": "向量的长度不一致"},
+    # -- the LLM extractor (savenow/extract/llm.py) ---------------------------------------------
+    "extract_llm.no_base_url": {
+        "en": "extractor llm: llm.base_url is not set (SAVENOW_LLM__BASE_URL)",
+        "zh": "LLM 提取器：未设置 llm.base_url（SAVENOW_LLM__BASE_URL）",
+    },
+    "extract_llm.no_model": {
+        "en": "extractor llm: llm.model is not set (SAVENOW_LLM__MODEL)",
+        "zh": "LLM 提取器：未设置 llm.model（SAVENOW_LLM__MODEL）",
+    },
+    "extract_llm.unusable_twice": {
+        "en": "The LLM's answer was not usable twice ({problem}); nothing was written and no preview was stored.",
+        "zh": "LLM 两次返回的内容都无法使用（{problem}），未写入任何内容，也没有生成预览。",
+    },
+    "extract_llm.not_written": {
+        "en": "{error}; nothing was written. Try again later.",
+        "zh": "{error}；未写入任何内容，请稍后再试。",
+    },
+    # -- OpenClaw's JSON session stores (savenow/sessions/openclaw.py) --------------------------
+    "openclaw_store.symlink_outside": {
+        "en": "refusing to read {transcript}: it is a symbolic link to {target}, outside {root}",
+        "zh": "拒绝读取 {transcript}：它是指向 {root} 之外 {target} 的符号链接",
+    },
+    "openclaw_store.cannot_read": {
+        "en": "cannot read session store {path}: {reason}",
+        "zh": "无法读取会话存储 {path}：{reason}",
+    },
+    "openclaw_store.bad_json": {
+        "en": "session store {path} is not valid JSON ({detail})",
+        "zh": "会话存储 {path} 不是合法的 JSON（{detail}）",
+    },
+    "openclaw_store.not_a_map": {
+        "en": "session store {path} must map session keys to entries",
+        "zh": "会话存储 {path} 必须是「会话键 → 条目」的映射",
+    },
+    # -- compaction: session stores (savenow/compaction/stores.py, service.py) ------------------
+    "compaction.cannot_read": {
+        "en": "cannot read session file {path} ({reason})",
+        "zh": "无法读取会话文件 {path}（{reason}）",
+    },
+    "compaction.not_found": {"en": "session file {path} not found", "zh": "找不到会话文件 {path}"},
+    "compaction.bad_json": {
+        "en": "session file {path} is not valid JSON ({detail})",
+        "zh": "会话文件 {path} 不是合法的 JSON（{detail}）",
+    },
+    "compaction.no_messages": {
+        "en": "session file {path} has no messages list",
+        "zh": "会话文件 {path} 里没有 messages 列表",
+    },
+    "compaction.message_not_object": {
+        "en": "session file {path}: message {index} is not an object",
+        "zh": "会话文件 {path}：第 {index} 条消息不是对象",
+    },
+    "compaction.file_changed": {
+        "en": "session file {path} changed while compacting; nothing written, run again",
+        "zh": "压缩期间会话文件 {path} 被修改；未写入，请重试",
+    },
+    "compaction.bad_role": {
+        "en": "session file {path}: message {index} has role {role!r} (user, assistant, system or tool)",
+        "zh": "会话文件 {path}：第 {index} 条消息的 role {role!r} 无效",
+    },
+    "compaction.transcript_changed": {
+        "en": "transcript of {key} changed while compacting; nothing written, run again",
+        "zh": "压缩期间 {key} 的记录被修改；未写入，请重试",
+    },
+    "compaction.new_session": {
+        "en": "{key} started a new session while compacting; nothing written, run again",
+        "zh": "压缩期间 {key} 开始了新会话；未写入，请重试",
+    },
+    "compaction.transcript_not_found": {"en": "transcript {path} not found", "zh": "找不到会话记录 {path}"},
+    # -- memory objects: input (savenow/objects/model.py) ---------------------------------------
+    "objects.where.object": {"en": "object", "zh": "对象"},
+    "objects.where.item": {"en": "object {number}", "zh": "对象 {number}"},
+    "objects.where.pending": {"en": "pending object", "zh": "待确认的对象"},
+    "objects.field_required": {"en": "{where}: `{name}` is required", "zh": "{where}：缺少必填字段 `{name}`"},
+    "objects.field_not_string": {
+        "en": "{where}: `{name}` must be a string",
+        "zh": "{where}：`{name}` 必须是字符串",
+    },
+    "objects.field_too_long": {
+        "en": "{where}: `{name}` is longer than {limit} characters",
+        "zh": "{where}：`{name}` 超过 {limit} 字",
+    },
+    "objects.field_pathlike": {
+        "en": "{where}: `{name}` {value!r} looks like a path or is not a one-line name",
+        "zh": "{where}：`{name}` {value!r} 像路径或不是单行名称",
+    },
+    "objects.field_not_list": {
+        "en": "{where}: `{name}` must be a list of strings",
+        "zh": "{where}：`{name}` 必须是字符串列表",
+    },
+    "objects.item_too_long": {
+        "en": "{where}: an item of `{name}` is too long",
+        "zh": "{where}：`{name}` 中有条目过长",
+    },
+    "objects.bad_choice": {
+        "en": "{where}: `{name}` must be one of {allowed}, not {value!r}",
+        "zh": "{where}：`{name}` 只能是 {allowed}，而不是 {value!r}",
+    },
+    "objects.not_object": {"en": "{where}: expected a JSON object", "zh": "{where}：应为 JSON 对象"},
+    "objects.unknown_type": {
+        "en": "{where}: unknown type {kind!r}; use one of {types}",
+        "zh": "{where}：未知类型 {kind!r}；只能是 {types}",
+    },
+    "objects.unknown_self_key": {
+        "en": "{where}: self key {key!r} is not in the vocabulary ({keys})",
+        "zh": "{where}：self 的 key {key!r} 不在固定词表中（{keys}）",
+    },
+    "objects.wrong_category": {
+        "en": "{where}: self key {key!r} belongs to category {expected!r}, not {category!r}",
+        "zh": "{where}：self 的 key {key!r} 属于类别 {expected!r}，不是 {category!r}",
+    },
+    "objects.bad_confidence": {
+        "en": "{where}: `confidence` must be a number from 0 to 1",
+        "zh": "{where}：`confidence` 必须是 0 到 1 的数",
+    },
+    "objects.bad_sources": {
+        "en": "{where}: `source_refs` must be a list of objects",
+        "zh": "{where}：`source_refs` 必须是对象列表",
+    },
+    "objects.none_given": {"en": "no objects given", "zh": "没有给出任何对象"},
+    # -- memory objects: proposals and the store (savenow/objects/service.py, store.py) ---------
+    "objects.no_pending": {
+        "en": "No pending memory-object proposal in this topic; run `savenow objects extract` (or wait for the "
+        "bot's proposal) first.",
+        "zh": "这个话题里没有待确认的记忆对象提议；请先运行 `savenow objects extract`（或等待机器人的提议）。",
+    },
+    "objects.not_your_buttons": {
+        "en": "Only the person who asked for this can press its buttons.",
+        "zh": "只有发起者可以按这些按钮。",
+    },
+    "objects.unknown_action": {"en": "unknown button action {action!r}", "zh": "未知的按钮操作 {action!r}"},
+    "objects.file_missing": {"en": "{path} does not exist", "zh": "{path} 不存在"},
+    "objects.bad_json": {
+        "en": "{path} is not valid JSON ({detail})",
+        "zh": "{path} 不是合法的 JSON（{detail}）",
+    },
+    "objects.not_found": {
+        "en": "No memory object with id or name {ref!r}; `savenow objects list` shows them.",
+        "zh": "没有 id 或名称为 {ref!r} 的记忆对象；`savenow objects list` 可查看全部。",
+    },
+    "objects.not_found_for_purge": {
+        "en": "No memory object or trash copy with id {ref!r}.",
+        "zh": "没有 id 为 {ref!r} 的记忆对象或回收站副本。",
+    },
+    "objects.nothing_to_undo": {
+        "en": "Nothing to undo: the last memory-object change was already undone, or there is none.",
+        "zh": "没有可撤销的内容：最后一次记忆对象的修改已撤销，或者没有修改记录。",
+    },
+    "objects.cannot_undo_purge": {
+        "en": "Cannot undo a purge: the forgotten object's text was deleted on purpose.",
+        "zh": "无法撤销彻底删除：被遗忘对象的内容已按要求删除。",
+    },
+    "objects.undo_changed": {
+        "en": "Cannot undo: {path} changed since the last change; nothing changed.",
+        "zh": "无法撤销：{path} 在那之后被修改过；未做任何修改。",
+    },
+    "objects.undo_purged": {
+        "en": "Cannot undo: the earlier version of {path} was purged.",
+        "zh": "无法撤销：{path} 的旧版本已被彻底删除。",
+    },
+    # -- memory objects: what the feature says (savenow/objects/texts.py) ----------------------
+    "objects.button_apply": {
+        "en": "✅ Apply",
+        "zh": "✅ 应用",
+    },
+    "objects.button_cancel": {
+        "en": "❌ Cancel",
+        "zh": "❌ 取消",
+    },
+    "objects.button_forget": {
+        "en": "🗑 Forget",
+        "zh": "🗑 忘掉",
+    },
+    "objects.proposal_header": {
+        "en": "Memory objects from this conversation — nothing written yet:",
+        "zh": "从这段对话中整理出的记忆对象——尚未写入：",
+    },
+    "objects.nothing_to_keep": {
+        "en": "Nothing in this conversation is worth keeping as a memory object.",
+        "zh": "这段对话中没有值得长期保存的记忆对象。",
+    },
+    "objects.op_create": {
+        "en": "NEW",
+        "zh": "新建",
+    },
+    "objects.op_update": {
+        "en": "UPDATE",
+        "zh": "更新",
+    },
+    "objects.op_skip": {
+        "en": "SKIP",
+        "zh": "跳过",
+    },
+    "objects.near_match": {
+        "en": "update {stored}? (you said “{variant}”)",
+        "zh": "更新「{stored}」？（你说的是「{variant}」）",
+    },
+    "objects.expires": {
+        "en": "Buttons expire in {minutes} min.",
+        "zh": "按钮 {minutes} 分钟后失效。",
+    },
+    "objects.applied": {
+        "en": "✅ Saved: {created} new, {updated} updated, {skipped} unchanged.",
+        "zh": "✅ 已保存：新建 {created} 个，更新 {updated} 个，未变 {skipped} 个。",
+    },
+    "objects.already_applied": {
+        "en": "Already applied; nothing written again.",
+        "zh": "已经应用过，没有重复写入。",
+    },
+    "objects.cancelled": {
+        "en": "❌ Cancelled. Nothing was written.",
+        "zh": "❌ 已取消，没有写入任何内容。",
+    },
+    "objects.list_empty": {
+        "en": "No memory objects yet.",
+        "zh": "还没有任何记忆对象。",
+    },
+    "objects.list_header": {
+        "en": "Memory objects ({count}):",
+        "zh": "记忆对象（共 {count} 个）：",
+    },
+    "objects.found_none": {
+        "en": "No memory object matches “{query}”.",
+        "zh": "没有与「{query}」匹配的记忆对象。",
+    },
+    "objects.found_header": {
+        "en": "Memory objects matching “{query}”:",
+        "zh": "与「{query}」匹配的记忆对象：",
+    },
+    "objects.forget_confirm": {
+        "en": "Forget “{label}”? It moves to the trash and will not be re-created from old chats.",
+        "zh": "要忘掉「{label}」吗？它会被移到回收站，以后不会从旧对话中再被记起。",
+    },
+    "objects.forgotten": {
+        "en": "🗑 Forgot “{label}”. /memory undo brings it back.",
+        "zh": "🗑 已忘掉「{label}」。/memory undo 可以恢复。",
+    },
+    "objects.undone": {
+        "en": "↩️ Undid the last memory change ({op}).",
+        "zh": "↩️ 已撤销最后一次记忆修改（{op}）。",
+    },
+    "objects.usage": {
+        "en": "Usage: /memory, /memory <query>, /memory forget <name>, /memory undo",
+        "zh": "用法：/memory、/memory <关键词>、/memory forget <名称>、/memory undo",
+    },
+    # -- memory search (savenow/search/access.py, reply.py) -------------------------------------
+    "search.get_refused": {
+        "en": "get {shown!r}: refused, {why} (only MEMORY.md, memory/**/*.md and search.extra_paths)",
+        "zh": "拒绝读取 {shown!r}：{why}（只能读 MEMORY.md、memory/**/*.md 和 search.extra_paths）",
+    },
+    "search.why.not_a_path": {"en": "not a file path", "zh": "不是文件路径"},
+    "search.why.not_markdown": {"en": "not a Markdown file", "zh": "不是 Markdown 文件"},
+    "search.why.outside": {"en": "outside the memory files", "zh": "不在记忆文件范围内"},
+    "search.recall.usage": {"en": "Usage: /recall <what to look for>", "zh": "用法：/recall <要找的内容>"},
+    "search.recall.none": {
+        "en": "Nothing in memory matches “{query}”.",
+        "zh": "记忆里没有找到与“{query}”相关的内容。",
+    },
+    "search.recall.header": {"en": "Memory for “{query}”:", "zh": "关于“{query}”的记忆："},
+    "search.recall.undated": {"en": "long-term", "zh": "长期记忆"},
+    "search.recall.lexical": {
+        "en": "(keyword search only: the embeddings provider failed)",
+        "zh": "（仅关键词搜索：向量服务出错）",
+    },
+    # -- compaction: the service, the flush, /compact (savenow/compaction/service.py, flush.py) --
+    "compaction.in_openclaw_folder": {
+        "en": "{path} is in OpenClaw's sessions folder, which savenow never writes",
+        "zh": "{path} 位于 OpenClaw 的会话目录，savenow 从不写入那里",
+    },
+    "compaction.openclaw_owned": {
+        "en": "{key} lives in OpenClaw's own store, which savenow never writes (OpenClaw compacts it)",
+        "zh": "{key} 属于 OpenClaw 自己的存储，savenow 从不写入（由 OpenClaw 自己压缩）",
+    },
+    "compaction.no_recorded_session": {
+        "en": "no recorded session has the key {key!r}",
+        "zh": "没有会话键为 {key!r} 的已记录会话",
+    },
+    "compaction.name_a_session": {
+        "en": "name a session: --store FILE, a session KEY, or --chat-id C --thread-id T",
+        "zh": "请指定会话：--store FILE、会话键 KEY，或 --chat-id C --thread-id T",
+    },
+    "compaction.status": {
+        "en": "This session: {messages} messages, ~{tokens} tokens of {max_tokens}; compacted {count} times.",
+        "zh": "当前会话：{messages} 条消息，约 {tokens} / {max_tokens} tokens；已压缩 {count} 次。",
+    },
+    "compaction.nothing": {
+        "en": "Nothing to compact: no messages since the last compaction.",
+        "zh": "没有可压缩的内容：上次压缩后没有新消息。",
+    },
+    "compaction.done": {
+        "en": "Compacted this session: {removed} older messages are now a summary (~{before} → ~{after} tokens).",
+        "zh": "已压缩本会话：较早的 {removed} 条消息合并为摘要（约 {before} → {after} tokens）。",
+    },
+    "compaction.flush_saved": {
+        "en": "Saved to memory/{name} before compacting: {titles}. /savenow undo takes it out.",
+        "zh": "压缩前已保存到 memory/{name}：{titles}。/savenow undo 可撤销。",
+    },
+    "compaction.workspace_missing": {
+        "en": "workspace {workspace} does not exist: memory flush skipped (compaction goes on)",
+        "zh": "工作区 {workspace} 不存在：跳过记忆保存（压缩照常进行）",
+    },
+    "compaction.workspace_read_only": {
+        "en": "workspace {workspace} is read-only: memory flush skipped (compaction goes on)",
+        "zh": "工作区 {workspace} 只读：跳过记忆保存（压缩照常进行）",
+    },
+    "compaction.flush_failed": {
+        "en": "memory flush failed ({reason}); it is retried at the next compaction",
+        "zh": "记忆保存失败（{reason}）；下次压缩时会重试",
+    },
     # -- the bot's own words -------------------------------------------------------------------
     "bot.button_apply": {"en": "✅ Apply", "zh": "✅ 应用"},
     "bot.button_cancel": {"en": "❌ Cancel", "zh": "❌ 取消"},
@@ -446,48 +1049,7 @@ CATALOG: dict[str, dict[Lang, str]] = {
         "/savenow undo — 撤销最后一次写入（限发起者或管理员）\n"
         "/savenow help — 显示本帮助",
     },
-}
-
-
-@dataclass(frozen=True)
-class Text:
-    """A catalog entry with its values: rendered in either language on demand."""
-
-    key: str
-    values: dict[str, object] = field(default_factory=dict)
-
-    def __init__(self, key: str, /, **values: object) -> None:
-        if key not in CATALOG:
-            raise KeyError(f"no message {key!r} in the catalog")
-        object.__setattr__(self, "key", key)
-        object.__setattr__(self, "values", values)
-
-    def render(self, lang: str = "en") -> str:
-        return text(self.key, lang, **self.values)
-
-
-def text(key: str, lang: str = "en", /, **values: object) -> str:
-    """The message ``key`` in ``lang`` (``zh…`` → Chinese, anything else English), filled in."""
-    entry = CATALOG[key]
-    template = entry["zh" if lang.startswith("zh") else "en"]
-    rendered = {
-        name: value.render(lang) if isinstance(value, Text) else value for name, value in values.items()
-    }
-    return template.format(**rendered)
-
-
-def pick_language(setting: str | None, telegram_language_code: str | None) -> Lang:
-    """A configured ``en``/``zh`` wins; ``auto`` (or nothing) follows the user's Telegram language."""
-    if setting == "en":
-        return "en"
-    if setting == "zh":
-        return "zh"
-    return "zh" if (telegram_language_code or "").lower().startswith("zh") else "en"
-
-
-# -- the optional LLM paths: compaction summary, memory objects (issues 15, 16) ---------------------
-# A block of its own, merged into the catalog at import.
-_LLM_PATHS: dict[str, dict[Lang, str]] = {
+    # -- -- the optional LLM paths: compaction summary, memory objects (issues 15, 16) ---------------------
     "compaction.llm_not_configured": {
         "en": "compaction.summarizer llm: set llm.base_url and llm.model (SAVENOW_LLM__BASE_URL, SAVENOW_LLM__MODEL)",
         "zh": "compaction.summarizer 为 llm：请设置 llm.base_url 和 llm.model（SAVENOW_LLM__BASE_URL、SAVENOW_LLM__MODEL）",
@@ -510,8 +1072,8 @@ _LLM_PATHS: dict[str, dict[Lang, str]] = {
         "zh": "objects.extractor 为 llm：请设置 llm.base_url 和 llm.model（SAVENOW_LLM__BASE_URL、SAVENOW_LLM__MODEL）",
     },
     "objects.llm_failed": {
-        "en": "{reason}; no memory objects were proposed and nothing was written. Try again later.",
-        "zh": "{reason}；没有提出任何记忆对象，也没有写入任何内容，请稍后再试。",
+        "en": "{reason} No memory objects were proposed and nothing was written. Try again later.",
+        "zh": "{reason}没有提出任何记忆对象，也没有写入任何内容，请稍后再试。",
     },
     "objects.llm_unusable": {
         "en": "The LLM's answer was not a usable upsert_memory list twice ({reason}); no memory objects were "
@@ -523,4 +1085,64 @@ _LLM_PATHS: dict[str, dict[Lang, str]] = {
         "zh": "LLM 记忆对象提取失败（{reason}），已改用离线提取。",
     },
 }
-CATALOG.update(_LLM_PATHS)
+
+
+@runtime_checkable
+class Localized(Protocol):
+    """A value that has its own words in each language (a Text, a ListOf, an error's message)."""
+
+    def render(self, lang: str = "en") -> str: ...
+
+
+@dataclass(frozen=True)
+class Text:
+    """A catalog entry with its values: rendered in either language on demand."""
+
+    key: str
+    values: dict[str, object] = field(default_factory=dict)
+
+    def __init__(self, key: str, /, **values: object) -> None:
+        if key not in CATALOG:
+            raise KeyError(f"no message {key!r} in the catalog")
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "values", values)
+
+    def render(self, lang: str = "en") -> str:
+        return text(self.key, lang, **self.values)
+
+
+@dataclass(frozen=True)
+class ListOf:
+    """A list of names as a value: ``a, b`` in English, ``a、b`` in Chinese (or another
+    separator from the catalog, e.g. ``targets.or``)."""
+
+    items: tuple[str, ...]
+    separator: str = "common.list_separator"
+
+    def __init__(self, items: Iterable[object], separator: str = "common.list_separator") -> None:
+        if separator not in CATALOG:
+            raise KeyError(f"no message {separator!r} in the catalog")
+        object.__setattr__(self, "items", tuple(str(item) for item in items))
+        object.__setattr__(self, "separator", separator)
+
+    def render(self, lang: str = "en") -> str:
+        return text(self.separator, lang).join(self.items)
+
+
+def text(key: str, lang: str = "en", /, **values: object) -> str:
+    """The message ``key`` in ``lang`` (``zh…`` → Chinese, anything else English), filled in."""
+    entry = CATALOG[key]
+    template = entry["zh" if lang.startswith("zh") else "en"]
+    rendered = {
+        name: value.render(lang) if isinstance(value, Localized) else value for name, value in values.items()
+    }
+    return template.format(**rendered)
+
+
+def pick_language(setting: str | None, telegram_language_code: str | None) -> Lang:
+    """A configured ``en``/``zh`` wins; ``auto`` (or nothing) follows the user's Telegram language."""
+    if setting == "en":
+        return "en"
+    if setting == "zh":
+        return "zh"
+    return "zh" if (telegram_language_code or "").lower().startswith("zh") else "en"

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .errors import BadInputError
-from .messages import text
+from .messages import Text, text
 from .text.safety import clean_surrogates, redact
 from .vocabulary import Role
 
@@ -84,14 +84,11 @@ class ExtractionResult:
 
 def _clean_text(value: Any, what: str, limit: int) -> str:
     if not isinstance(value, str):
-        raise BadInputError(f"{what} must be a string", f"{what} 必须是字符串")
+        raise BadInputError(Text("entries.not_string", what=what))
     value = clean_surrogates(value)  # half an emoji from a JS slice never reaches a file
     text = " ".join(value.split()) if "\n" in value else value.strip()
     if len(text) > limit:
-        raise BadInputError(
-            f"{what} is too long ({len(text)} characters, at most {limit})",
-            f"{what} 太长（{len(text)} 个字符，最多 {limit}）",
-        )
+        raise BadInputError(Text("entries.too_long", what=what, length=len(text), limit=limit))
     return text
 
 
@@ -99,17 +96,16 @@ def parse_entry(raw: Any, index: int) -> Entry | None:
     """One item of the entries JSON; None when it has no title or no bullets (dropped)."""
     where = f"entries[{index}]"
     if not isinstance(raw, dict):
-        raise BadInputError(f"{where} must be an object", f"{where} 必须是对象")
+        raise BadInputError(Text("entries.not_object", where=where))
     title = _clean_text(raw.get("title", ""), f"{where}.title", MAX_TITLE_CHARS)
     bullets_raw = raw.get("bullets", [])
     if isinstance(bullets_raw, str):
         bullets_raw = [bullets_raw]
     if not isinstance(bullets_raw, list):
-        raise BadInputError(f"{where}.bullets must be a list of strings", f"{where}.bullets 必须是字符串列表")
+        raise BadInputError(Text("entries.bullets_not_list", where=where))
     if len(bullets_raw) > MAX_BULLETS:
         raise BadInputError(
-            f"{where}.bullets has {len(bullets_raw)} items, at most {MAX_BULLETS}",
-            f"{where}.bullets 有 {len(bullets_raw)} 条，最多 {MAX_BULLETS} 条",
+            Text("entries.too_many_bullets", where=where, count=len(bullets_raw), limit=MAX_BULLETS)
         )
     bullets = [
         b
@@ -120,10 +116,7 @@ def parse_entry(raw: Any, index: int) -> Entry | None:
         return None
     action = raw.get("action") or "add"
     if action not in ACTIONS:
-        raise BadInputError(
-            f"{where}.action must be add, merge or skip, not {action!r}",
-            f"{where}.action 只能是 add、merge 或 skip，而不是 {action!r}",
-        )
+        raise BadInputError(Text("entries.bad_action", where=where, action=action))
     target = raw.get("merge_target_title")
     if target is not None:
         target = _clean_text(target, f"{where}.merge_target_title", MAX_TITLE_CHARS) or None
@@ -154,10 +147,7 @@ def parse_entries(data: Any) -> list[Entry]:
     elif isinstance(data, dict):
         data = [data]
     if not isinstance(data, list):
-        raise BadInputError(
-            "entries must be a JSON array of {title, bullets, ...} objects",
-            "entries 必须是 {title, bullets, ...} 对象组成的 JSON 数组",
-        )
+        raise BadInputError(Text("entries.not_array"))
     entries = [e for i, raw in enumerate(data) if (e := parse_entry(raw, i)) is not None]
     return entries
 

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError
+from .messages import Text
 
 STATE_DIR_ENV = "OPENCLAW_STATE_DIR"
 CONFIG_NAME = "openclaw.json"
@@ -121,10 +122,7 @@ def _checked_zone(name: str, path: Path, key: str) -> str:
     try:
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise ConfigError(
-            f"{path}: {key} is not a known time zone ({name!r}); pass --timezone to override it",
-            f"{path}：{key} 不是已知时区（{name!r}）；可用 --timezone 覆盖",
-        ) from exc
+        raise ConfigError(Text("openclaw_setup.unknown_timezone", path=path, key=key, name=name)) from exc
     return name
 
 
@@ -134,16 +132,11 @@ def _read_config(path: Path) -> dict[str, Any]:
     try:
         data = json5.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise ConfigError(
-            f"{path}: cannot read ({exc.strerror})", f"无法读取 {path}（{exc.strerror}）"
-        ) from exc
+        raise ConfigError(Text("openclaw_setup.cannot_read", path=path, reason=exc.strerror)) from exc
     except ValueError as exc:
-        raise ConfigError(
-            f"{path}: not valid JSON5 ({exc}); pass --workspace and --timezone to skip it",
-            f"{path} 不是合法的 JSON5（{exc}）；可用 --workspace 和 --timezone 跳过它",
-        ) from exc
+        raise ConfigError(Text("openclaw_setup.bad_json5", path=path, reason=exc)) from exc
     if not isinstance(data, dict):
-        raise ConfigError(f"{path}: must be an object", f"{path} 必须是对象")
+        raise ConfigError(Text("openclaw_setup.not_object", path=path))
     return data
 
 

@@ -25,16 +25,18 @@ from pathlib import Path
 from typing import Any
 
 from .errors import BadInputError, NoPendingError, PendingExpiredError, ScopeMismatchError, UnsafeTargetError
+from .messages import Text, text
 from .models import Entry, parse_entries
 from .storage.files import atomic_write, delete_file, read_json, sha256_text
 from .storage.locks import file_lock
 from .storage.targets import check_state_target
 
 PENDING_VERSION = 1
-NO_PENDING_EN = "No pending preview, run /savenow first."
-NO_PENDING_ZH = "没有待确认的预览，请先运行 /savenow。"
-SCOPE_MISMATCH_EN = "Pending preview is from a different topic. Rerun /savenow here."
-SCOPE_MISMATCH_ZH = "待确认的预览来自另一个话题。请在这里重新运行 /savenow。"
+# Kept for callers that still raise with the two strings; the words live in the catalog.
+NO_PENDING_EN = text("pending.none", "en")
+NO_PENDING_ZH = text("pending.none", "zh")
+SCOPE_MISMATCH_EN = text("pending.scope_mismatch", "en")
+SCOPE_MISMATCH_ZH = text("pending.scope_mismatch", "zh")
 
 
 def new_pending_id() -> str:
@@ -48,16 +50,16 @@ def _iso(value: datetime) -> str:
 
 def _parse_time(value: Any, what: str) -> datetime:
     if not isinstance(value, str):
-        raise _malformed(f"{what} must be an ISO-8601 time string")
+        raise _malformed(Text("pending.malformed.time_not_string", what=what))
     try:
         parsed = datetime.fromisoformat(value.strip())  # 3.11+ reads "Z"
     except ValueError as exc:
-        raise _malformed(f"{what} is not an ISO-8601 time: {value!r}") from exc
+        raise _malformed(Text("pending.malformed.time_invalid", what=what, value=value)) from exc
     return parsed if parsed.tzinfo else parsed.astimezone()
 
 
-def _malformed(detail: str) -> BadInputError:
-    return BadInputError(f"pending preview is malformed: {detail}", f"待确认的预览文件格式错误：{detail}")
+def _malformed(detail: Text) -> BadInputError:
+    return BadInputError(Text("pending.malformed", detail=detail))
 
 
 def _optional_text(data: dict[str, Any], key: str) -> str | None:
@@ -65,7 +67,7 @@ def _optional_text(data: dict[str, Any], key: str) -> str | None:
     if value is None or value == "":
         return None
     if isinstance(value, bool) or not isinstance(value, str | int):
-        raise _malformed(f"{key} must be a string")
+        raise _malformed(Text("pending.malformed.not_string", key=key))
     return str(value)
 
 
@@ -157,13 +159,13 @@ class PendingPreview:
     def from_json(cls, data: Any) -> PendingPreview:
         """Validate a pending JSON object (ours or the Node skill's)."""
         if not isinstance(data, dict):
-            raise _malformed("expected a JSON object")
+            raise _malformed(Text("pending.malformed.not_object"))
         memory_path = data.get("memoryPath")
         if not isinstance(memory_path, str) or not memory_path:
-            raise _malformed("memoryPath is missing")
+            raise _malformed(Text("pending.malformed.memory_path_missing"))
         entries = data.get("entries")
         if not isinstance(entries, list):
-            raise _malformed("entries must be a list")
+            raise _malformed(Text("pending.malformed.entries_not_list"))
         parse_entries(entries)  # the wrong shape is refused now, not at apply time
         generated = data.get("generatedAt")
         _parse_time(generated, "generatedAt")
@@ -174,10 +176,10 @@ class PendingPreview:
             try:
                 Date.fromisoformat(day)
             except ValueError as exc:
-                raise _malformed(f"date must be YYYY-MM-DD, not {day!r}") from exc
+                raise _malformed(Text("pending.malformed.bad_date", day=day)) from exc
         base = data.get("baseSha256")
         if base is not None and not isinstance(base, str):
-            raise _malformed("baseSha256 must be a string or null")
+            raise _malformed(Text("pending.malformed.bad_base"))
         pending_id = _optional_text(data, "id") or new_pending_id()
         return cls(
             version=_version(data.get("version")),
@@ -203,10 +205,12 @@ def _version(value: Any) -> int:
     if value is None or value == "":
         return PENDING_VERSION
     if isinstance(value, bool) or not isinstance(value, int | str) or not str(value).strip().isdigit():
-        raise _malformed(f"version must be a whole number, not {value!r}")
+        raise _malformed(Text("pending.malformed.bad_version", value=value))
     number = int(str(value).strip())
     if number != PENDING_VERSION:
-        raise _malformed(f"version {number} is not supported (this savenow reads version {PENDING_VERSION})")
+        raise _malformed(
+            Text("pending.malformed.unsupported_version", number=number, supported=PENDING_VERSION)
+        )
     return number
 
 
@@ -228,21 +232,18 @@ def check_pending(
     the pending's (an empty value matches an empty one).
     """
     if pending is None:
-        raise NoPendingError(NO_PENDING_EN, NO_PENDING_ZH)
+        raise NoPendingError(Text("pending.none"))
     expires = pending.expires_at
     if now > expires:
         minutes = max(1, math.ceil((now - expires).total_seconds() / 60))
-        raise PendingExpiredError(
-            f"Preview expired ({minutes} min ago), rerun /savenow.",
-            f"预览已过期（{minutes} 分钟前），请重新运行 /savenow。",
-        )
+        raise PendingExpiredError(Text("pending.expired", minutes=minutes))
     for expected, given in (
         (pending.sessionKey, session_key),
         (pending.messageThreadId, thread_id),
         (pending.chatId, chat_id),
     ):
         if given is not None and not _same(expected, given):
-            raise ScopeMismatchError(SCOPE_MISMATCH_EN, SCOPE_MISMATCH_ZH)
+            raise ScopeMismatchError(Text("pending.scope_mismatch"))
     return pending
 
 
@@ -251,7 +252,7 @@ def check_pending(
 
 def read_pending(path: Path) -> PendingPreview | None:
     """The pending at ``path``; None when there is none. Malformed → BadInputError."""
-    data = read_json(path, "pending file")
+    data = read_json(path, Text("targets.pending_file"))
     return None if data is None else PendingPreview.from_json(data)
 
 
@@ -268,7 +269,7 @@ _store = store_pending
 def _require_pending_file(path: Path) -> None:
     """An existing file is only replaced or removed when it is a pending preview (issue 10 item 1)."""
     try:
-        data = read_json(path, "pending file")
+        data = read_json(path, Text("targets.pending_file"))
     except BadInputError as exc:
         raise _not_a_pending(path) from exc
     if data is None:
@@ -278,10 +279,7 @@ def _require_pending_file(path: Path) -> None:
 
 
 def _not_a_pending(path: Path) -> UnsafeTargetError:
-    return UnsafeTargetError(
-        f"refusing to touch {path}: it is not a savenow pending preview; nothing changed",
-        f"拒绝改动 {path}：它不是 savenow 的待确认预览；未做任何修改",
-    )
+    return UnsafeTargetError(Text("pending.not_a_pending", path=path))
 
 
 def write_pending(

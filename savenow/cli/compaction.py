@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BadInputError
+from ..messages import Text
 
 
 def _service(args: argparse.Namespace) -> Any:
@@ -26,10 +27,7 @@ def _target(args: argparse.Namespace) -> Any:
 
     named = [bool(args.store), bool(args.session_key), bool(args.chat_id or args.thread_id)]
     if sum(named) > 1:
-        raise BadInputError(
-            "name one session: --store FILE, a KEY, or --chat-id C --thread-id T",
-            "只能指定一个会话：--store FILE、KEY 或 --chat-id C --thread-id T",
-        )
+        raise BadInputError(Text("cli.compact_one_session"))
     if args.store:
         return Target(store_file=Path(args.store))
     return Target(
@@ -42,7 +40,7 @@ def _target(args: argparse.Namespace) -> Any:
 def _overrides(args: argparse.Namespace) -> dict[str, Any]:
     for flag, value in (("--preserve-recent", args.preserve_recent), ("--max-tokens", args.max_tokens)):
         if value is not None and value < 1:
-            raise BadInputError(f"{flag} must be a positive number", f"{flag} 必须是正数")
+            raise BadInputError(Text("cli.positive_number", flag=flag))
     return {"preserve_recent": args.preserve_recent, "max_tokens": args.max_tokens}
 
 
@@ -138,7 +136,7 @@ def _fast_status(args: argparse.Namespace) -> dict[str, Any]:
     if not path.is_file():
         from ..errors import CompactionStoreError
 
-        raise CompactionStoreError(f"session file {args.store} not found", f"找不到会话文件 {args.store}")
+        raise CompactionStoreError(Text("cli.compact_store_missing", path=args.store))
     return SessionCompactor(
         preserve_recent=limits.get("preserve_recent", 4),
         max_tokens=limits.get("max_tokens", 80_000),

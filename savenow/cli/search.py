@@ -14,6 +14,7 @@ import os
 import sys
 from pathlib import Path
 
+from ..messages import Text
 from ..search.options import SearchOptions
 
 __all__ = ["get", "search"]
@@ -48,18 +49,17 @@ def search(args: argparse.Namespace) -> int:
 
     query = " ".join(args.query).strip()
     if not query:
-        raise BadInputError("search: the query is empty", "search：查询为空")
+        raise BadInputError(Text("cli.search_empty_query"))
     if args.max_results is not None and not 1 <= args.max_results <= 100:
-        raise BadInputError("--max-results must be 1..100", "--max-results 必须在 1..100 之间")
+        raise BadInputError(Text("cli.flag_range", flag="--max-results", low=1, high=100))
     if args.min_score is not None and not 0 <= args.min_score <= 1:
-        raise BadInputError("--min-score must be 0..1", "--min-score 必须在 0..1 之间")
+        raise BadInputError(Text("cli.flag_range", flag="--min-score", low=0, high=1))
     workspace, options = _options(args)
     if not options.enabled:
         from ..errors import SearchDisabledError
 
         raise SearchDisabledError(
-            "search is disabled (search.enabled: false in the configuration)",
-            "搜索已关闭（配置中 search.enabled: false）",
+            Text("cli.search_disabled"),
         )
     response = SearchService(workspace, options).search(
         query, max_results=args.max_results, min_score=args.min_score
@@ -83,9 +83,9 @@ def get(args: argparse.Namespace) -> int:
     from ..service.search import SearchService
 
     if args.from_line is not None and args.from_line < 1:
-        raise BadInputError("--from must be 1 or more", "--from 必须 ≥ 1")
+        raise BadInputError(Text("cli.flag_at_least_one", flag="--from"))
     if args.lines is not None and args.lines < 1:
-        raise BadInputError("--lines must be 1 or more", "--lines 必须 ≥ 1")
+        raise BadInputError(Text("cli.flag_at_least_one", flag="--lines"))
     workspace, options = _options(args)
     result = SearchService(workspace, options).get(args.path, from_line=args.from_line, lines=args.lines)
     if args.json:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..messages import Text
 from .cut import cut_index
 from .model import Compaction, CompactionResult, FlushReport, HistoryItem, SessionSnapshot
 from .stores import CompactionStore, SessionFileStore
@@ -203,11 +204,12 @@ class SessionCompactor:
             return self.flusher.flush(self.store.identity, removed)
         except Exception as error:  # noqa: BLE001 - logged; the flush never blocks a compaction, the range stays unflushed
             _log().exception("memory flush crashed")
+            failed = Text("compaction.flush_failed", reason=type(error).__name__)
             return FlushReport(
                 status="failed",
                 messages=len(removed),
-                notice=f"memory flush failed ({type(error).__name__}); it is retried at the next compaction",
-                notice_zh=f"记忆保存失败（{type(error).__name__}）；下次压缩时会重试",
+                notice=failed.render("en"),
+                notice_zh=failed.render("zh"),
             )
 
     def _summarize(self, previous: str | None, removed: list[Any]) -> tuple[str, str, str | None]:

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import SaveNowError
+from ..messages import Text
 from ..models import ChatMessage, Entry
 from ..storage.files import atomic_write, read_exact
 from ..storage.locks import file_lock
@@ -50,20 +51,14 @@ def state_path(workspace: Path, identity: str) -> Path:
     return workspace / ".savenow" / STATE_FOLDER / f"{digest}.json"
 
 
-def workspace_problem(workspace: Path) -> tuple[str, str] | None:
-    """Why the flush cannot write into ``workspace`` (en, zh), or None when it can."""
+def workspace_problem(workspace: Path) -> Text | None:
+    """Why the flush cannot write into ``workspace``, or None when it can."""
     if not workspace.is_dir():
-        return (
-            f"workspace {workspace} does not exist: memory flush skipped (compaction goes on)",
-            f"工作区 {workspace} 不存在：跳过记忆保存（压缩照常进行）",
-        )
+        return Text("compaction.workspace_missing", workspace=workspace)
     memory = workspace / "memory"
     targets = [workspace, memory] if memory.is_dir() else [workspace]
     if not all(os.access(folder, os.W_OK | os.X_OK) for folder in targets):
-        return (
-            f"workspace {workspace} is read-only: memory flush skipped (compaction goes on)",
-            f"工作区 {workspace} 只读：跳过记忆保存（压缩照常进行）",
-        )
+        return Text("compaction.workspace_read_only", workspace=workspace)
     return None
 
 
@@ -101,8 +96,8 @@ class Flusher:
             return FlushReport(status="not-needed")
         problem = workspace_problem(self.workspace)
         if problem is not None:
-            log.info("%s", problem[0])  # the report carries the notice; callers show it once
-            return FlushReport(status="skipped", notice=problem[0], notice_zh=problem[1])
+            log.info("%s", problem.render("en"))  # the report carries the notice; callers show it once
+            return FlushReport(status="skipped", notice=problem.render("en"), notice_zh=problem.render("zh"))
         path = state_path(self.workspace, identity)
         with file_lock(path, self.workspace):
             state = _load(path)
@@ -133,14 +128,17 @@ class Flusher:
 
             outcome = write_entries(memory_path, entries, workspace=self.workspace, now=self._now(), day=day)
         except (SaveNowError, OSError) as error:
-            en = error.en if isinstance(error, SaveNowError) else f"{type(error).__name__}: {error}"
-            log.info("memory flush failed, retried at the next compaction: %s", en)
+            reason: SaveNowError | str = (
+                error if isinstance(error, SaveNowError) else f"{type(error).__name__}: {error}"
+            )
+            failed = Text("compaction.flush_failed", reason=reason)
+            log.info("memory flush failed, retried at the next compaction: %s", reason)
             return FlushReport(
                 status="failed",
                 messages=len(todo),
                 memory_path=str(memory_path),
-                notice=f"memory flush failed ({en}); it is retried at the next compaction",
-                notice_zh=f"记忆保存失败（{en}）；下次压缩时会重试",
+                notice=failed.render("en"),
+                notice_zh=failed.render("zh"),
             )
         notes = [*outcome.added_titles, *outcome.merged_titles]
         return FlushReport(

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ..errors import CompactionStoreError
+from ..messages import Text
 from ..storage.files import atomic_write, read_exact
 from ..storage.locks import file_lock
 from .model import Compaction, HistoryItem, SessionMessage, SessionSnapshot
@@ -81,23 +82,16 @@ class SessionFileStore:
             text = read_exact(self.path)
         except OSError as exc:
             raise CompactionStoreError(
-                f"cannot read session file {self.path} ({exc.strerror})",
-                f"无法读取会话文件 {self.path}（{exc.strerror}）",
+                Text("compaction.cannot_read", path=self.path, reason=exc.strerror)
             ) from exc
         if text is None:
-            raise CompactionStoreError(f"session file {self.path} not found", f"找不到会话文件 {self.path}")
+            raise CompactionStoreError(Text("compaction.not_found", path=self.path))
         try:
             data = json.loads(text.lstrip("\ufeff"))
         except ValueError as exc:
-            raise CompactionStoreError(
-                f"session file {self.path} is not valid JSON ({exc})",
-                f"会话文件 {self.path} 不是合法的 JSON（{exc}）",
-            ) from exc
+            raise CompactionStoreError(Text("compaction.bad_json", path=self.path, detail=exc)) from exc
         if not isinstance(data, dict) or not isinstance(data.get("messages", []), list):
-            raise CompactionStoreError(
-                f"session file {self.path} has no messages list",
-                f"会话文件 {self.path} 里没有 messages 列表",
-            )
+            raise CompactionStoreError(Text("compaction.no_messages", path=self.path))
         return data
 
     def load(self) -> SessionSnapshot:
@@ -109,10 +103,7 @@ class SessionFileStore:
         chain = ""
         for index, raw in enumerate(raw_messages):
             if not isinstance(raw, dict):
-                raise CompactionStoreError(
-                    f"session file {self.path}: message {index} is not an object",
-                    f"会话文件 {self.path}：第 {index} 条消息不是对象",
-                )
+                raise CompactionStoreError(Text("compaction.message_not_object", path=self.path, index=index))
             if not messages and summary is None and _is_seed_summary(raw):
                 summary = str(raw.get("content") or "")
                 continue
@@ -140,10 +131,7 @@ class SessionFileStore:
 
     def commit(self, snapshot: SessionSnapshot, compaction: Compaction) -> None:
         if _fingerprint(self.path) != snapshot.version:
-            raise CompactionStoreError(
-                f"session file {self.path} changed while compacting; nothing written, run again",
-                f"压缩期间会话文件 {self.path} 被修改；未写入，请重试",
-            )
+            raise CompactionStoreError(Text("compaction.file_changed", path=self.path))
         data = self._read()
         raw_messages = data.get("messages") or []
         offset = len(raw_messages) - len(snapshot.messages)  # the old summary message, if any
@@ -194,10 +182,7 @@ def _seed_message(raw: dict[str, Any], index: int, previous_id: str, path: Path)
     """
     role = raw.get("role")
     if role not in _ROLES:
-        raise CompactionStoreError(
-            f"session file {path}: message {index} has role {role!r} (user, assistant, system or tool)",
-            f"会话文件 {path}：第 {index} 条消息的 role {role!r} 无效",
-        )
+        raise CompactionStoreError(Text("compaction.bad_role", path=path, index=index, role=role))
     content = raw.get("content")
     if not isinstance(content, str):
         from ..sessions.transcript import content_text
@@ -309,15 +294,9 @@ class TranscriptStore:
 
     def commit(self, snapshot: SessionSnapshot, compaction: Compaction) -> None:
         if _fingerprint(self.path) != snapshot.version:
-            raise CompactionStoreError(
-                f"transcript of {self.key} changed while compacting; nothing written, run again",
-                f"压缩期间 {self.key} 的记录被修改；未写入，请重试",
-            )
+            raise CompactionStoreError(Text("compaction.transcript_changed", key=self.key))
         if self.recorder.transcript_of(self.key) != self.path:
-            raise CompactionStoreError(
-                f"{self.key} started a new session while compacting; nothing written, run again",
-                f"压缩期间 {self.key} 开始了新会话；未写入，请重试",
-            )
+            raise CompactionStoreError(Text("compaction.new_session", key=self.key))
         first_kept = compaction.kept[0].id if compaction.kept else None
         self.recorder.append_compaction(
             self.key,
@@ -333,7 +312,7 @@ def _read_lines(path: Path) -> list[dict[str, Any]]:
     try:
         raw = path.read_bytes()
     except FileNotFoundError as exc:
-        raise CompactionStoreError(f"transcript {path} not found", f"找不到会话记录 {path}") from exc
+        raise CompactionStoreError(Text("compaction.transcript_not_found", path=path)) from exc
     lines = []
     for line in raw.split(b"\n"):
         if not line.strip():

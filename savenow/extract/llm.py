@@ -19,6 +19,7 @@ import logging
 import re
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -27,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ..config import LLMSettings
 from ..errors import BadInputError, ConfigError, ExtractorError, LLMError
 from ..llm import Endpoint, LLMClient, Usage
+from ..messages import Text
 from ..models import (
     ACTIONS,
     MAX_ENTRIES,
@@ -98,15 +100,9 @@ class LLMExtractor:
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         if not settings.base_url:
-            raise ConfigError(
-                "extractor llm: llm.base_url is not set (SAVENOW_LLM__BASE_URL)",
-                "LLM 提取器：未设置 llm.base_url（SAVENOW_LLM__BASE_URL）",
-            )
+            raise ConfigError(Text("extract_llm.no_base_url"))
         if not settings.model:
-            raise ConfigError(
-                "extractor llm: llm.model is not set (SAVENOW_LLM__MODEL)",
-                "LLM 提取器：未设置 llm.model（SAVENOW_LLM__MODEL）",
-            )
+            raise ConfigError(Text("extract_llm.no_model"))
         self._settings = settings
         self._client = LLMClient(Endpoint.from_settings(settings), transport=transport, sleep=sleep)
         self._formats = [(name, response_format(name)) for name in FORMAT_LADDER]
@@ -150,18 +146,23 @@ class LLMExtractor:
                 result.usage,
             )
             return result
-        raise ExtractorError(
-            f"The LLM's answer was not usable twice ({problem}); nothing was written and no preview was stored.",
-            f"LLM 两次返回的内容都无法使用（{problem}），未写入任何内容，也没有生成预览。",
-        )
+        # The problem stays in English: it is the correction the model was sent.
+        raise ExtractorError(Text("extract_llm.unusable_twice", problem=problem))
 
 
 def _not_written(error: LLMError) -> ExtractorError:
     """The client's neutral error, plus what the extractor did not do."""
-    return ExtractorError(
-        f"{error.en.rstrip('.')}; nothing was written. Try again later.",
-        f"{error.zh.rstrip('。')}；未写入任何内容，请稍后再试。",
-    )
+    return ExtractorError(Text("extract_llm.not_written", error=_WithoutFullStop(error)))
+
+
+@dataclass(frozen=True)
+class _WithoutFullStop:
+    """The client's message in each language, its final full stop dropped to go on with "; …"."""
+
+    error: LLMError
+
+    def render(self, lang: str = "en") -> str:
+        return self.error.message(lang).rstrip("。" if lang.startswith("zh") else ".")
 
 
 def _usage_dict(usage: Usage, prompt: Prompt) -> dict[str, int]:

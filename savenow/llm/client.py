@@ -43,6 +43,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from ..errors import LLMAnswerError, LLMRefusedError, LLMUnavailableError
+from ..messages import Text
 from ..text.safety import clean_surrogates, loads_json, scrub
 
 __all__ = ["ChatFormat", "Endpoint", "LLMClient", "Usage", "chat_completions_url", "embeddings_url"]
@@ -124,8 +125,8 @@ class _Reply:
 class _Transient(Exception):
     """Worth another try after a pause: a timeout, a dropped connection, 429, 5xx."""
 
-    def __init__(self, what: str, retry_after: float | None = None) -> None:
-        super().__init__(what)
+    def __init__(self, what: Text, retry_after: float | None = None) -> None:
+        super().__init__(what.render("en"))
         self.what = what
         self.retry_after = retry_after
 
@@ -263,7 +264,7 @@ class LLMClient:
         data = reply.json()
         rows = data.get("data") if isinstance(data, dict) else None
         if not isinstance(rows, list) or len(rows) != expected:
-            raise self._bad_answer(f"expected {expected} embeddings")
+            raise self._bad_answer(Text("llm.why.embedding_count", expected=expected))
         ordered = sorted(rows, key=lambda row: row.get("index", 0) if isinstance(row, dict) else 0)
         vectors = []
         for row in ordered:
@@ -276,10 +277,10 @@ class LLMClient:
                     for x in vector
                 )
             ):
-                raise self._bad_answer("an embedding is not a list of numbers")
+                raise self._bad_answer(Text("llm.why.embedding_not_numbers"))
             vectors.append([float(x) for x in vector])
         if len({len(v) for v in vectors}) > 1:
-            raise self._bad_answer("the embeddings differ in length")
+            raise self._bad_answer(Text("llm.why.embedding_lengths"))
         return vectors
 
     # -- retries ---------------------------------------------------------------------------------------
@@ -293,20 +294,15 @@ class LLMClient:
                 failures += 1
                 wait = failure.retry_after
                 if wait is not None and wait > self.endpoint.max_retry_after_s:
-                    raise LLMUnavailableError(
-                        f"The LLM endpoint is rate-limited and asks to wait {wait:.0f} s",
-                        f"LLM 接口限流，要求等待 {wait:.0f} 秒",
-                    ) from None
+                    raise LLMUnavailableError(Text("llm.rate_limited", wait=wait)) from None
                 if failures > self.endpoint.max_retries:
-                    what = self.scrub(failure.what)
                     raise LLMUnavailableError(
-                        f"The LLM endpoint {self.where} failed {failures} times ({what})",
-                        f"LLM 接口 {self.where} 连续失败 {failures} 次（{what}）",
+                        Text("llm.failed_times", where=self.where, failures=failures, what=failure.what)
                     ) from None
                 delay = wait if wait is not None else min(BACKOFF_BASE_S * 2 ** (failures - 1), BACKOFF_CAP_S)
                 log.warning(
                     "LLM request failed (%s); retry %d/%d in %.1f s",
-                    self.scrub(failure.what),
+                    self.scrub(failure.what.render("en")),
                     failures,
                     self.endpoint.max_retries,
                     delay,
@@ -339,7 +335,7 @@ class LLMClient:
         started.wait()
         if not done.wait(max(0.0, outcome.get("deadline", 0.0) - self._clock())):
             cancel.set()  # the worker stops at its next chunk, or at its own read timeout
-            raise _Transient(f"no answer within {timeout:g} s")
+            raise _Transient(Text("llm.why.no_answer", seconds=timeout))
         if "error" in outcome:
             raise outcome["error"]
         reply: _Reply = outcome["reply"]
@@ -373,13 +369,13 @@ class LLMClient:
                     if size > cap:
                         raise self._too_large(cap)
                     if cancel.is_set() or self._clock() > deadline:
-                        raise _Transient(f"no answer within {timeout:g} s")
+                        raise _Transient(Text("llm.why.no_answer", seconds=timeout))
                     chunks.append(chunk)
                 return _Reply(response.status_code, response.headers, b"".join(chunks))
         except httpx.TimeoutException:
-            raise _Transient(f"no answer within {timeout:g} s") from None
+            raise _Transient(Text("llm.why.no_answer", seconds=timeout)) from None
         except httpx.TransportError as exc:
-            raise _Transient(f"connection failed: {type(exc).__name__}") from None
+            raise _Transient(Text("llm.why.connection", kind=type(exc).__name__)) from None
 
     def _headers(self) -> dict[str, str]:
         headers = {"User-Agent": USER_AGENT, "Accept": "application/json", **self.endpoint.headers}
@@ -392,36 +388,23 @@ class LLMClient:
     def _raise_for(self, reply: _Reply) -> None:
         status = reply.status
         if status == 429 or status >= 500:
-            raise _Transient(f"HTTP {status}", retry_after_seconds(reply.headers.get("retry-after", "")))
+            raise _Transient(
+                Text("llm.why.http", status=status), retry_after_seconds(reply.headers.get("retry-after", ""))
+            )
         if status in (401, 403):
-            raise LLMRefusedError(
-                f"The LLM endpoint {self.where} refused the API key (HTTP {status}); check llm.api_key.",
-                f"LLM 接口 {self.where} 拒绝了 API key（HTTP {status}），请检查 llm.api_key。",
-            )
+            raise LLMRefusedError(Text("llm.bad_key", where=self.where, status=status))
         if status == 404:
-            raise LLMRefusedError(
-                f"The LLM endpoint {self.where} or the model {self.endpoint.model!r} was not found (HTTP 404); "
-                "check llm.base_url and llm.model.",
-                f"找不到 LLM 接口 {self.where} 或模型 {self.endpoint.model!r}（HTTP 404），"
-                "请检查 llm.base_url 和 llm.model。",
-            )
+            raise LLMRefusedError(Text("llm.not_found", where=self.where, model=self.endpoint.model))
         detail = self.scrub(self._server_text(reply))
         raise LLMRefusedError(
-            f"The LLM endpoint {self.where} rejected the request (HTTP {status}: {detail or 'no details'}).",
-            f"LLM 接口 {self.where} 拒绝了请求（HTTP {status}：{detail or '无详情'}）。",
+            Text("llm.rejected", where=self.where, status=status, detail=detail or Text("llm.no_details"))
         )
 
     def _too_large(self, cap: int) -> LLMAnswerError:
-        return LLMAnswerError(
-            f"The LLM endpoint {self.where} sent an answer larger than {cap // (1024 * 1024)} MiB",
-            f"LLM 接口 {self.where} 返回的内容超过 {cap // (1024 * 1024)} MiB",
-        )
+        return LLMAnswerError(Text("llm.too_large", where=self.where, mib=cap // (1024 * 1024)))
 
-    def _bad_answer(self, why: str) -> LLMAnswerError:
-        return LLMAnswerError(
-            f"The LLM endpoint {self.where} sent an unusable answer ({why})",
-            f"LLM 接口 {self.where} 返回的内容无法使用（{why}）",
-        )
+    def _bad_answer(self, why: Text) -> LLMAnswerError:
+        return LLMAnswerError(Text("llm.unusable", where=self.where, why=why))
 
     def _server_text(self, reply: _Reply) -> str:
         data = reply.json()

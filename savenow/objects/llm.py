@@ -286,10 +286,7 @@ class LLMObjectExtractor:
             try:
                 content = self._llm().chat(request, formats=_FORMATS)
             except LLMError as error:
-                raise ExtractorError(
-                    text("objects.llm_failed", "en", reason=error.en.rstrip(".")),
-                    text("objects.llm_failed", "zh", reason=error.zh.rstrip("。")),
-                ) from None
+                raise ExtractorError(Text("objects.llm_failed", reason=error)) from None
             try:
                 items = parse_objects_reply(content)
             except InvalidObjectsReply as exc:

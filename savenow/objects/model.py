@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import ObjectInputError
+from ..messages import Text
 from ..text.normalize import normalize
 
 TYPES = ("self", "relationship", "topic", "saved")
@@ -129,85 +130,78 @@ def identity_hash(key: str) -> str:
 # -- validation of outside JSON ----------------------------------------------------------------
 
 
-def _bad(en: str, zh: str) -> ObjectInputError:
-    return ObjectInputError(en, zh)
+def _bad(message: Text) -> ObjectInputError:
+    return ObjectInputError(message)
 
 
-def _text(data: dict[str, Any], name: str, where: str, *, required: bool = False) -> str | None:
+Where = str | Text  # which object a message is about: "object 2", "pending object"
+
+
+def _text(data: dict[str, Any], name: str, where: Where, *, required: bool = False) -> str | None:
     value = data.get(name)
     if value is None or (isinstance(value, str) and not value.strip()):
         if required:
-            raise _bad(f"{where}: `{name}` is required", f"{where}：缺少必填字段 `{name}`")
+            raise _bad(Text("objects.field_required", where=where, name=name))
         return None
     if not isinstance(value, str):
-        raise _bad(f"{where}: `{name}` must be a string", f"{where}：`{name}` 必须是字符串")
+        raise _bad(Text("objects.field_not_string", where=where, name=name))
     if len(value) > MAX_TEXT:
-        raise _bad(
-            f"{where}: `{name}` is longer than {MAX_TEXT} characters", f"{where}：`{name}` 超过 {MAX_TEXT} 字"
-        )
+        raise _bad(Text("objects.field_too_long", where=where, name=name, limit=MAX_TEXT))
     return unicodedata.normalize("NFC", value.strip())
 
 
-def _name(data: dict[str, Any], name: str, where: str) -> str:
+def _name(data: dict[str, Any], name: str, where: Where) -> str:
     value = _text(data, name, where, required=True) or ""
     if _PATHLIKE.search(value) or "\n" in value or len(value) > 120:
-        raise _bad(
-            f"{where}: `{name}` {value[:60]!r} looks like a path or is not a one-line name",
-            f"{where}：`{name}` {value[:60]!r} 像路径或不是单行名称",
-        )
+        raise _bad(Text("objects.field_pathlike", where=where, name=name, value=value[:60]))
     return value
 
 
-def _list(data: dict[str, Any], name: str, where: str) -> list[str]:
+def _list(data: dict[str, Any], name: str, where: Where) -> list[str]:
     value = data.get(name)
     if value is None:
         return []
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise _bad(f"{where}: `{name}` must be a list of strings", f"{where}：`{name}` 必须是字符串列表")
+        raise _bad(Text("objects.field_not_list", where=where, name=name))
     items = [unicodedata.normalize("NFC", item.strip()) for item in value if item.strip()]
     if any(len(item) > MAX_TEXT for item in items):
-        raise _bad(f"{where}: an item of `{name}` is too long", f"{where}：`{name}` 中有条目过长")
+        raise _bad(Text("objects.item_too_long", where=where, name=name))
     return items
 
 
-def _choice(value: str | None, allowed: tuple[str, ...], name: str, where: str) -> str | None:
+def _choice(value: str | None, allowed: tuple[str, ...], name: str, where: Where) -> str | None:
     if value is None:
         return None
     folded = value.strip().casefold()
     if folded not in allowed:
         raise _bad(
-            f"{where}: `{name}` must be one of {', '.join(allowed)}, not {value!r}",
-            f"{where}：`{name}` 只能是 {', '.join(allowed)}，而不是 {value!r}",
+            Text("objects.bad_choice", where=where, name=name, allowed=", ".join(allowed), value=value)
         )
     return folded
 
 
-def parse_object(data: Any, where: str = "object") -> MemoryObject:
+def parse_object(data: Any, where: Where | None = None) -> MemoryObject:
     """One ``upsert_memory`` object, validated; bad input raises :class:`ObjectInputError`."""
+    where = where or Text("objects.where.object")
     if not isinstance(data, dict):
-        raise _bad(f"{where}: expected a JSON object", f"{where}：应为 JSON 对象")
+        raise _bad(Text("objects.not_object", where=where))
     kind = data.get("type")
     if kind not in TYPES:
-        raise _bad(
-            f"{where}: unknown type {kind!r}; use one of {', '.join(TYPES)}",
-            f"{where}：未知类型 {kind!r}；只能是 {', '.join(TYPES)}",
-        )
+        raise _bad(Text("objects.unknown_type", where=where, kind=kind, types=", ".join(TYPES)))
     obj = MemoryObject(type=kind, summary=_text(data, "summary", where, required=True) or "")
     obj.detail = _text(data, "detail", where)
     if kind == "self":
         key = _name(data, "key", where)
         if key not in SELF_KEYS:
-            raise _bad(
-                f"{where}: self key {key!r} is not in the vocabulary ({', '.join(SELF_KEYS)})",
-                f"{where}：self 的 key {key!r} 不在固定词表中",
-            )
+            raise _bad(Text("objects.unknown_self_key", where=where, key=key, keys=", ".join(SELF_KEYS)))
         category = _text(data, "category", where) or SELF_KEYS[key]
         if category != SELF_KEYS[key]:
             raise _bad(
-                f"{where}: self key {key!r} belongs to category {SELF_KEYS[key]!r}, not {category!r}",
-                f"{where}：self 的 key {key!r} 属于类别 {SELF_KEYS[key]!r}，不是 {category!r}",
+                Text(
+                    "objects.wrong_category", where=where, key=key, expected=SELF_KEYS[key], category=category
+                )
             )
         obj.category, obj.key = category, key
     elif kind in ("relationship", "topic"):
@@ -234,17 +228,12 @@ def parse_object(data: Any, where: str = "object") -> MemoryObject:
             or not isinstance(confidence, int | float)
             or not 0 <= confidence <= 1
         ):
-            raise _bad(
-                f"{where}: `confidence` must be a number from 0 to 1",
-                f"{where}：`confidence` 必须是 0 到 1 的数",
-            )
+            raise _bad(Text("objects.bad_confidence", where=where))
         obj.confidence = float(confidence)
     refs = data.get("source_refs", data.get("sources"))
     if refs is not None:
         if not isinstance(refs, list) or not all(isinstance(ref, dict) for ref in refs):
-            raise _bad(
-                f"{where}: `source_refs` must be a list of objects", f"{where}：`source_refs` 必须是对象列表"
-            )
+            raise _bad(Text("objects.bad_sources", where=where))
         obj.sources = [
             {str(k): v for k, v in ref.items() if isinstance(v, str | int | float | bool)} for ref in refs
         ]
@@ -257,8 +246,10 @@ def parse_upsert(data: Any) -> list[MemoryObject]:
         data = data["objects"]
     items = data if isinstance(data, list) else [data]
     if not items:
-        raise _bad("no objects given", "没有给出任何对象")
-    return [parse_object(item, f"object {index + 1}") for index, item in enumerate(items)]
+        raise _bad(Text("objects.none_given"))
+    return [
+        parse_object(item, Text("objects.where.item", number=index + 1)) for index, item in enumerate(items)
+    ]
 
 
 def _is_subsequence(short: str, long: str) -> bool:

@@ -25,6 +25,7 @@ from typing import Any
 
 from ..clock import Clock
 from ..errors import ObjectNotFoundError, UndoRefusedError
+from ..messages import Text
 from ..text.normalize import similarity
 from . import files, storage
 from .model import (
@@ -175,10 +176,7 @@ class ObjectStore:
             names = [item.obj.label, *item.obj.aliases, item.obj.key or ""]
             if key and any(norm_name(n) == key for n in names):
                 return item
-        raise ObjectNotFoundError(
-            f"No memory object with id or name {ref!r}; `savenow objects list` shows them.",
-            f"没有 id 或名称为 {ref!r} 的记忆对象；`savenow objects list` 可查看全部。",
-        )
+        raise ObjectNotFoundError(Text("objects.not_found", ref=ref))
 
     def match(
         self, obj: MemoryObject, stored: list[Stored], *, same_saved_note: bool = False
@@ -434,10 +432,7 @@ class ObjectStore:
             trash = self.state / "trash"
             hits = sorted(trash.glob(f"{ref.strip()}.*.md")) if trash.is_dir() else []
             if not hits:
-                raise ObjectNotFoundError(
-                    f"No memory object or trash copy with id {ref!r}.",
-                    f"没有 id 为 {ref!r} 的记忆对象或回收站副本。",
-                )
+                raise ObjectNotFoundError(Text("objects.not_found_for_purge", ref=ref))
             for path in hits:
                 storage.delete(path)
             for record in storage.read_json_lines(self.journal):
@@ -521,32 +516,20 @@ class ObjectStore:
             undone = {r.get("undoes") for r in records if r.get("type") == "undo"}
             last = next((r for r in reversed(records) if r.get("type") == "change" and r.get("files")), None)
             if last is None or last.get("id") in undone:
-                raise UndoRefusedError(
-                    "Nothing to undo: the last memory-object change was already undone, or there is none.",
-                    "没有可撤销的内容：最后一次记忆对象的修改已撤销，或者没有修改记录。",
-                )
+                raise UndoRefusedError(Text("objects.nothing_to_undo"))
             if any(entry.get("purged") for entry in last["files"]):
-                raise UndoRefusedError(
-                    "Cannot undo a purge: the forgotten object's text was deleted on purpose.",
-                    "无法撤销彻底删除：被遗忘对象的内容已按要求删除。",
-                )
+                raise UndoRefusedError(Text("objects.cannot_undo_purge"))
             plans = []
             for entry in last["files"]:
                 path = self.workspace / entry["path"]
                 current = storage.read_text(path)
                 if storage.sha256(current) != entry.get("after"):
-                    raise UndoRefusedError(
-                        f"Cannot undo: {entry['path']} changed since the last change; nothing changed.",
-                        f"无法撤销：{entry['path']} 在那之后被修改过；未做任何修改。",
-                    )
+                    raise UndoRefusedError(Text("objects.undo_changed", path=entry["path"]))
                 before = None
                 if entry.get("before"):
                     before = storage.read_text(self._blob(entry["before"]))
                     if before is None:
-                        raise UndoRefusedError(
-                            f"Cannot undo: the earlier version of {entry['path']} was purged.",
-                            f"无法撤销：{entry['path']} 的旧版本已被彻底删除。",
-                        )
+                        raise UndoRefusedError(Text("objects.undo_purged", path=entry["path"]))
                 plans.append((path, before))
             for path, before in plans:
                 if before is None:

@@ -11,16 +11,14 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..errors import SearchPathRefusedError
+from ..messages import Text
 
 __all__ = ["resolve_readable"]
 
 
-def _refuse(path: str, why: str, why_zh: str) -> SearchPathRefusedError:
+def _refuse(path: str, why: Text) -> SearchPathRefusedError:
     shown = path if len(path) <= 200 else path[:200] + "…"
-    return SearchPathRefusedError(
-        f"get {shown!r}: refused, {why} (only MEMORY.md, memory/**/*.md and search.extra_paths)",
-        f"拒绝读取 {shown!r}：{why_zh}（只能读 MEMORY.md、memory/**/*.md 和 search.extra_paths）",
-    )
+    return SearchPathRefusedError(Text("search.get_refused", shown=shown, why=why))
 
 
 def _inside(child: Path, parent: Path) -> bool:
@@ -30,14 +28,14 @@ def _inside(child: Path, parent: Path) -> bool:
 def resolve_readable(workspace: Path, path: str, extra_paths: Iterable[Path] = ()) -> tuple[str, Path]:
     """(the path as shown, the real file) — or :class:`SearchPathRefusedError`."""
     if not path or "\x00" in path or len(path) > 4096:
-        raise _refuse(path.replace("\x00", "\\0"), "not a file path", "不是文件路径")
+        raise _refuse(path.replace("\x00", "\\0"), Text("search.why.not_a_path"))
     root = workspace.resolve()
     candidate = Path(os.path.expanduser(path))
     if not candidate.is_absolute():
         candidate = workspace / candidate
     real = candidate.resolve()  # follows symlinks and "..": what would really be read
     if real.suffix.lower() != ".md":
-        raise _refuse(path, "not a Markdown file", "不是 Markdown 文件")
+        raise _refuse(path, Text("search.why.not_markdown"))
     if real == root / "MEMORY.md" or _inside(real, root / "memory"):
         return real.relative_to(root).as_posix(), real
     for extra in extra_paths:
@@ -47,4 +45,4 @@ def resolve_readable(workspace: Path, path: str, extra_paths: Iterable[Path] = (
                 return real.relative_to(root).as_posix(), real
             except ValueError:
                 return real.as_posix(), real
-    raise _refuse(path, "outside the memory files", "不在记忆文件范围内")
+    raise _refuse(path, Text("search.why.outside"))

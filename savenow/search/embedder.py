@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Literal, Protocol, runtime_checkable
 
 from ..errors import EmbeddingError
+from ..messages import Text
 
 if TYPE_CHECKING:
     import httpx
@@ -106,7 +107,7 @@ class OpenAIEmbedder:
         except EmbeddingError:
             raise
         except LLMError as error:  # the client's neutral, scrubbed message; search falls back
-            raise EmbeddingError(error.en, error.zh) from None
+            raise EmbeddingError(Text("search.embedding_failed", reason=error)) from None
 
     def close(self) -> None:
         if self._client is not None:

@@ -6,28 +6,18 @@ as plain text: top snippets, each with ``path:line`` and its date.
 
 from __future__ import annotations
 
+from ..messages import text
 from .engine import MemorySearch, SearchResponse
 
-__all__ = ["TEXTS", "format_recall", "recall_reply"]
+__all__ = ["format_recall", "recall_reply"]
 
 SNIPPET_LINES = 3  # per hit, in a chat message
 MAX_HITS = 5
 
-TEXTS: dict[str, dict[str, str]] = {
-    "usage": {"en": "Usage: /recall <what to look for>", "zh": "用法：/recall <要找的内容>"},
-    "none": {"en": "Nothing in memory matches “{query}”.", "zh": "记忆里没有找到与“{query}”相关的内容。"},
-    "header": {"en": "Memory for “{query}”:", "zh": "关于“{query}”的记忆："},
-    "undated": {"en": "long-term", "zh": "长期记忆"},
-    "lexical": {
-        "en": "(keyword search only: the embeddings provider failed)",
-        "zh": "（仅关键词搜索：向量服务出错）",
-    },
-}
-
 
 def _t(key: str, lang: str, **values: str) -> str:
-    table = TEXTS[key]
-    return table["zh" if lang.startswith("zh") else "en"].format(**values)
+    """The catalog's ``search.recall.<key>`` (:mod:`savenow.messages`)."""
+    return text(f"search.recall.{key}", lang, **values)
 
 
 def format_recall(response: SearchResponse, query: str, lang: str = "en") -> str:

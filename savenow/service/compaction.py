@@ -22,6 +22,7 @@ from ..compaction.flush import Flusher, workspace_problem
 from ..compaction.model import CompactionResult, FlushReport
 from ..compaction.stores import CompactionStore, SessionFileStore, TranscriptStore
 from ..errors import CompactionStoreError, SessionResolutionError
+from ..messages import Text
 from ..sessions.keys import validate_session_key
 from ..storage.files import atomic_write
 from ..storage.locks import file_lock
@@ -185,32 +186,27 @@ class CompactionService:
         compactor = self.compactor(Target(key=key))
         if argument.strip().lower() == "status":
             status = compactor.status()
-            en = (
-                f"This session: {status['messages']} messages, ~{status['tokens']} tokens of "
-                f"{status['maxTokens']}; compacted {status['compactionCount']} times."
+            return BotNotice.of(
+                Text(
+                    "compaction.status",
+                    messages=status["messages"],
+                    tokens=status["tokens"],
+                    max_tokens=status["maxTokens"],
+                    count=status["compactionCount"],
+                )
             )
-            zh = (
-                f"当前会话：{status['messages']} 条消息，约 {status['tokens']} / {status['maxTokens']} tokens；"
-                f"已压缩 {status['compactionCount']} 次。"
-            )
-            return BotNotice(en, zh)
         return self._notice(compactor.compact(force=True), compactor)
 
     def _notice(self, result: CompactionResult, compactor: SessionCompactor) -> BotNotice:
         if not result.compacted:
-            return BotNotice(
-                "Nothing to compact: no messages since the last compaction.",
-                "没有可压缩的内容：上次压缩后没有新消息。",
-                result=result,
-            )
-        en = (
-            f"Compacted this session: {result.removed_count} older messages are now a summary "
-            f"(~{result.tokens_before} → ~{result.tokens_after} tokens)."
+            return BotNotice.of(Text("compaction.nothing"), result=result)
+        done = Text(
+            "compaction.done",
+            removed=result.removed_count,
+            before=result.tokens_before,
+            after=result.tokens_after,
         )
-        zh = (
-            f"已压缩本会话：较早的 {result.removed_count} 条消息合并为摘要"
-            f"（约 {result.tokens_before} → {result.tokens_after} tokens）。"
-        )
+        en, zh = done.render("en"), done.render("zh")
         flush = _flush_notice(result.flush)
         if flush is not None:
             en, zh = f"{en}\n{flush.en}", f"{zh}\n{flush.zh}"
@@ -221,13 +217,10 @@ class CompactionService:
     def _file_store(self, path: Path) -> SessionFileStore:
         resolved = path.expanduser()
         if not resolved.is_file():
-            raise CompactionStoreError(f"session file {path} not found", f"找不到会话文件 {path}")
+            raise CompactionStoreError(Text("compaction.not_found", path=path))
         openclaw = self.settings.sessions_dir
         if openclaw is not None and _inside(resolved, openclaw):
-            raise CompactionStoreError(
-                f"{path} is in OpenClaw's sessions folder, which savenow never writes",
-                f"{path} 位于 OpenClaw 的会话目录，savenow 从不写入那里",
-            )
+            raise CompactionStoreError(Text("compaction.in_openclaw_folder", path=path))
         return SessionFileStore(resolved)
 
     def _recorded(self, key: str) -> TranscriptStore:
@@ -238,13 +231,8 @@ class CompactionService:
             from ..sessions.openclaw import OpenClawFileStore
 
             if self.settings.sessions_dir and OpenClawFileStore(self.settings.sessions_dir).get(key):
-                raise CompactionStoreError(
-                    f"{key} lives in OpenClaw's own store, which savenow never writes (OpenClaw compacts it)",
-                    f"{key} 属于 OpenClaw 自己的存储，savenow 从不写入（由 OpenClaw 自己压缩）",
-                )
-            raise CompactionStoreError(
-                f"no recorded session has the key {key!r}", f"没有会话键为 {key!r} 的已记录会话"
-            )
+                raise CompactionStoreError(Text("compaction.openclaw_owned", key=key))
+            raise CompactionStoreError(Text("compaction.no_recorded_session", key=key))
         return TranscriptStore(recorder, key, transcript)
 
     def _key_for(self, chat_id: str | None, thread_id: str | None) -> str:
@@ -252,10 +240,7 @@ class CompactionService:
         from ..sessions.resolve import SessionCatalog
 
         if chat_id is None:
-            raise CompactionStoreError(
-                "name a session: --store FILE, a session KEY, or --chat-id C --thread-id T",
-                "请指定会话：--store FILE、会话键 KEY，或 --chat-id C --thread-id T",
-            )
+            raise CompactionStoreError(Text("compaction.name_a_session"))
         catalog = SessionCatalog(
             [OpenClawFileStore(self.settings.effective_recorder_dir, source="recorder")],
             agent_id=self.settings.agent_id,
@@ -263,7 +248,7 @@ class CompactionService:
         try:
             info = catalog.resolve(chat_id=chat_id, thread_id=thread_id)
         except SessionResolutionError as error:
-            raise CompactionStoreError(error.en, error.zh) from error
+            raise CompactionStoreError(Text("common.message", message=error)) from error
         return info.key
 
     def _recorded_targets(self) -> list[Target]:
@@ -318,11 +303,7 @@ def _flush_notice(flush: FlushReport) -> BotNotice | None:
     if flush.status == "written" and flush.notes:
         titles = "; ".join(flush.notes)
         name = Path(flush.memory_path or "").name
-        return BotNotice(
-            f"Saved to memory/{name} before compacting: {titles}. /savenow undo takes it out.",
-            f"压缩前已保存到 memory/{name}：{titles}。/savenow undo 可撤销。",
-            flush=flush,
-        )
+        return BotNotice.of(Text("compaction.flush_saved", name=name, titles=titles), flush=flush)
     if flush.status in ("skipped", "failed") and flush.notice:
         return BotNotice(flush.notice, flush.notice_zh or flush.notice, flush=flush)
     return None

@@ -44,7 +44,7 @@ from ..memory.preview import Surface, nothing_to_apply, render_preview
 from ..memory.writer import WriteOutcome, write_entries
 from ..messages import Text
 from ..models import ChatMessage, DroppedEntry, Entry, ExtractionResult, redact_entries, redaction_notice
-from ..pending import NO_PENDING_EN, NO_PENDING_ZH, PendingPreview, PendingStore
+from ..pending import PendingPreview, PendingStore
 from ..storage.files import atomic_write, read_exact, read_json
 from ..storage.journal import on_committed_change
 from ..storage.locks import file_lock
@@ -343,7 +343,7 @@ class NotesService:
     def _own_pending(self, scope: Scope, pending_id: str | None) -> PendingPreview:
         pending = self.pending.load(scope.pending_key)
         if pending is None:
-            raise NoPendingError(NO_PENDING_EN, NO_PENDING_ZH)
+            raise NoPendingError(Text("pending.none"))
         if pending_id is not None and pending.id != pending_id:
             raise NoPendingError(Text("pending.replaced"))
         if pending.userId != scope.user_id and not self.access.is_admin(scope):

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from ..access import AccessPolicy, Scope
 from ..clock import Clock, load_timezone
 from ..errors import AccessDeniedError, BadInputError, NoPendingError, ObjectNotFoundError
+from ..messages import Text
 from ..objects import storage
 from ..objects.extract import ObjectExtractor, Plan, Proposal, plan
 from ..objects.model import MemoryObject, norm_name, parse_object
@@ -116,7 +117,9 @@ class ObjectsService:
     def _apply_objects(self, items: list[dict[str, Any]]) -> list[Result]:
         results = []
         for item in items:
-            obj = parse_object({k: v for k, v in item.items() if k not in ("op", "id")}, "pending object")
+            obj = parse_object(
+                {k: v for k, v in item.items() if k not in ("op", "id")}, Text("objects.where.pending")
+            )
             results += self.store.upsert(
                 [obj], remember=bool(item.get("remember")), allow_near=bool(item.get("variant"))
             )
@@ -144,24 +147,15 @@ class ObjectsService:
         path = self._pending.path(self._pending_key(scope))
         data = storage.read_json(path, None)
         if not isinstance(data, dict) or not isinstance(data.get("objects"), list):
-            raise NoPendingError(
-                "No pending memory-object proposal in this topic; run `savenow objects extract` (or wait for the "
-                "bot's proposal) first.",
-                "这个话题里没有待确认的记忆对象提议；请先运行 `savenow objects extract`（或等待机器人的提议）。",
-            )
+            raise NoPendingError(Text("objects.no_pending"))
         pending = check_pending(
             PendingPreview.from_json(data), now=self.clock.now(), thread_id=scope.thread_id or "",
             chat_id=scope.chat_id or "",
         )  # fmt: skip
         if pending_id is not None and pending.id != pending_id:
-            raise NoPendingError(
-                "This preview was replaced by a newer one; use the latest preview's buttons.",
-                "这个预览已被更新的预览取代，请使用最新预览的按钮。",
-            )
+            raise NoPendingError(Text("pending.replaced"))
         if pending.userId and scope.user_id and pending.userId != scope.user_id and not scope.is_admin:
-            raise AccessDeniedError(
-                "Only the person who asked for this can press its buttons.", "只有发起者可以按这些按钮。"
-            )
+            raise AccessDeniedError(Text("objects.not_your_buttons"))
         return pending, data
 
     # -- direct operations ------------------------------------------------------------------------
@@ -257,7 +251,7 @@ class ObjectsService:
             self.cancel(scope, pending_id)
             return Reply(text("cancelled", lang))
         if action != "objects_apply":
-            raise BadInputError(f"unknown button action {action!r}", f"未知的按钮操作 {action!r}")
+            raise BadInputError(Text("objects.unknown_action", action=action))
         outcome = self.apply(scope, pending_id)
         if outcome.already_applied:
             return Reply(text("already_applied", lang))
@@ -327,11 +321,11 @@ def read_objects_file(path: Path) -> Any:
 
     raw = storage.read_text(path)
     if raw is None:
-        raise FileMissingError(f"{path} does not exist", f"{path} 不存在")
+        raise FileMissingError(Text("objects.file_missing", path=path))
     try:
         return json.loads(raw.lstrip("\ufeff"))
     except ValueError as exc:
-        raise BadInputError(f"{path} is not valid JSON ({exc})", f"{path} 不是合法的 JSON（{exc}）") from exc
+        raise BadInputError(Text("objects.bad_json", path=path, detail=exc)) from exc
 
 
 __all__ = ["ApplyOutcome", "Button", "Extraction", "ObjectsService", "Reply", "norm_name", "render_proposals"]

@@ -17,6 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..messages import Text
 from ..models import Entry
 
 if TYPE_CHECKING:
@@ -134,3 +135,7 @@ class BotNotice:
 
     def message(self, lang: str = "en") -> str:
         return self.zh if lang.startswith("zh") else self.en
+
+    @classmethod
+    def of(cls, said: Text, **details: Any) -> BotNotice:
+        return cls(said.render("en"), said.render("zh"), **details)

@@ -41,6 +41,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from ..errors import BadInputError
+from ..messages import Text
 from .keys import canonical_session_key, chat_id_from_key, chat_type_from_key, thread_id_from_key
 from .store import SessionInfo, Transcript
 from .transcript import message_from_line
@@ -259,8 +260,7 @@ class OpenClawFileStore:
         target = transcript.resolve()
         if target != root and root not in target.parents:
             raise BadInputError(
-                f"refusing to read {transcript}: it is a symbolic link to {target}, outside {root}",
-                f"拒绝读取 {transcript}：它是指向 {root} 之外 {target} 的符号链接",
+                Text("openclaw_store.symlink_outside", transcript=transcript, target=target, root=root)
             )
 
     # -- loading, cached on the files' stat signature --
@@ -289,10 +289,7 @@ class OpenClawFileStore:
         try:
             raw = path.read_bytes()
         except OSError as exc:
-            raise BadInputError(
-                f"cannot read session store {path}: {exc.strerror}",
-                f"无法读取会话存储 {path}：{exc.strerror}",
-            ) from exc
+            raise BadInputError(Text("openclaw_store.cannot_read", path=path, reason=exc.strerror)) from exc
         if not raw.strip():
             return {}
         try:
@@ -301,15 +298,9 @@ class OpenClawFileStore:
             detail = (
                 "nested too deep" if isinstance(exc, RecursionError) else " ".join(str(exc).split())[:200]
             )
-            raise BadInputError(
-                f"session store {path} is not valid JSON ({detail})",
-                f"会话存储 {path} 不是合法的 JSON（{detail}）",
-            ) from None
+            raise BadInputError(Text("openclaw_store.bad_json", path=path, detail=detail)) from None
         if not isinstance(data, dict):
-            raise BadInputError(
-                f"session store {path} must map session keys to entries",
-                f"会话存储 {path} 必须是「会话键 → 条目」的映射",
-            )
+            raise BadInputError(Text("openclaw_store.not_a_map", path=path))
         return data
 
 

@@ -21,9 +21,10 @@ import os
 import secrets
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from ..errors import BadInputError, ForbiddenTargetError, StorageError
+from ..messages import Text
 from ..text.safety import loads_json
 from . import faults
 from .locks import state_dir, target_digest
@@ -35,10 +36,7 @@ MAX_READ_BYTES = 64 * 1024 * 1024  # a memory, entries or pending file larger th
 def refuse_memory_md(path: Path) -> None:
     """Every command refuses a target named MEMORY.md, in any case (DESIGN §5.3)."""
     if path.name.casefold() == "memory.md":
-        raise ForbiddenTargetError(
-            f"refusing to write {path}: savenow never writes MEMORY.md, only memory/YYYY-MM-DD.md",
-            f"拒绝写入 {path}：savenow 从不写 MEMORY.md，只写 memory/YYYY-MM-DD.md",
-        )
+        raise ForbiddenTargetError(Text("storage.never_memory_md", path=path))
 
 
 def read_bytes(path: Path, *, limit: int = MAX_READ_BYTES) -> bytes | None:
@@ -48,25 +46,19 @@ def read_bytes(path: Path, *, limit: int = MAX_READ_BYTES) -> bytes | None:
     except FileNotFoundError:
         return None
     except IsADirectoryError as exc:
-        raise BadInputError(f"{path} is a folder, not a file", f"{path} 是文件夹，不是文件") from exc
+        raise BadInputError(Text("storage.is_folder", path=path)) from exc
     except PermissionError as exc:
-        raise BadInputError(f"cannot read {path}: permission denied", f"无法读取 {path}：没有权限") from exc
+        raise BadInputError(Text("storage.read_denied", path=path)) from exc
     except OSError as exc:
         raise _storage_error("read", path, exc) from None
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise BadInputError(f"{path} is a folder, not a file", f"{path} 是文件夹，不是文件")
+            raise BadInputError(Text("storage.is_folder", path=path))
         if not stat.S_ISREG(info.st_mode):
-            raise BadInputError(
-                f"{path} is not a regular file (a FIFO, socket or device); savenow does not read it",
-                f"{path} 不是普通文件（FIFO、套接字或设备）；savenow 不读取它",
-            )
+            raise BadInputError(Text("storage.not_regular", path=path))
         if info.st_size > limit:
-            raise BadInputError(
-                f"{path} is too large ({info.st_size} bytes, at most {limit}); savenow leaves it unchanged",
-                f"{path} 太大（{info.st_size} 字节，最多 {limit}）；savenow 不会修改它",
-            )
+            raise BadInputError(Text("storage.too_large", path=path, size=info.st_size, limit=limit))
         chunks = []
         while chunk := os.read(fd, 1 << 20):
             chunks.append(chunk)
@@ -85,13 +77,10 @@ def read_exact(path: Path) -> str | None:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise BadInputError(
-            f"{path} is not UTF-8 text (byte {exc.start}); savenow leaves it unchanged",
-            f"{path} 不是 UTF-8 文本（第 {exc.start} 字节）；savenow 不会修改它",
-        ) from exc
+        raise BadInputError(Text("storage.not_utf8", path=path, byte=exc.start)) from exc
 
 
-def read_json(path: Path, what: str) -> Any | None:
+def read_json(path: Path, what: str | Text) -> Any | None:
     """The JSON a file holds (a BOM is allowed); None when it does not exist.
 
     ``what`` names the file in the message of malformed JSON, e.g. "entries file".
@@ -103,9 +92,7 @@ def read_json(path: Path, what: str) -> Any | None:
         return loads_json(text.lstrip("\ufeff"))
     except ValueError as exc:
         detail = " ".join(str(exc).split())[:200]
-        raise BadInputError(
-            f"{what} {path} is not valid JSON ({detail})", f"{what} {path} 不是合法的 JSON（{detail}）"
-        ) from exc
+        raise BadInputError(Text("storage.bad_json", what=what, path=path, detail=detail)) from exc
 
 
 def sha256_text(text: str | None) -> str | None:
@@ -119,10 +106,7 @@ def encode_text(text: str, path: Path) -> bytes:
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError as exc:  # a lone surrogate got past the text boundary: refuse, write nothing
-        raise BadInputError(
-            f"refusing to write {path}: the text holds a lone UTF-16 surrogate (character {exc.start})",
-            f"拒绝写入 {path}：文本中有孤立的 UTF-16 代理字符（第 {exc.start} 个字符）",
-        ) from None
+        raise BadInputError(Text("storage.lone_surrogate", path=path, index=exc.start)) from None
 
 
 def atomic_write(path: Path, text: str, *, workspace: Path | None = None) -> None:
@@ -245,25 +229,23 @@ def delete_file(path: Path) -> bool:
 
 
 _WHY = {
-    errno.ENOSPC: ("the disk is full", "磁盘已满"),
-    errno.EDQUOT: ("the disk quota is exceeded", "磁盘配额已用完"),
-    errno.EROFS: ("the file system is read-only", "文件系统是只读的"),
-    errno.EACCES: ("permission denied", "没有权限"),
-    errno.EPERM: ("operation not permitted", "不允许的操作"),
+    errno.ENOSPC: "storage.why.disk_full",
+    errno.EDQUOT: "storage.why.quota",
+    errno.EROFS: "storage.why.read_only",
+    errno.EACCES: "storage.why.permission",
+    errno.EPERM: "storage.why.not_permitted",
 }
 
-
-def _storage_error(action: str, path: Path, exc: OSError) -> StorageError:
-    en, zh = _WHY.get(
-        exc.errno or 0, (exc.strerror or type(exc).__name__, exc.strerror or type(exc).__name__)
-    )
-    verbs = {"write": "写入", "read": "读取", "delete": "删除"}
-    return StorageError(
-        f"cannot {action} {path}: {en}; the file is as it was",
-        f"无法{verbs.get(action, action)} {path}：{zh}；文件保持原样",
-    )
+Action = Literal["read", "write", "delete"]
 
 
-def storage_error(action: str, path: Path, exc: OSError) -> StorageError:
+def _storage_error(action: Action, path: Path, exc: OSError) -> StorageError:
+    known = _WHY.get(exc.errno or 0)
+    # Any other errno keeps the system's own words, in both languages.
+    why: str | Text = Text(known) if known else exc.strerror or type(exc).__name__
+    return StorageError(Text("storage.failed", action=Text(f"storage.verb.{action}"), path=path, why=why))
+
+
+def storage_error(action: Action, path: Path, exc: OSError) -> StorageError:
     """The one-line error for an OSError on ``path`` (for callers doing their own IO)."""
     return _storage_error(action, path, exc)

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import StorageError, UndoRefusedError
+from ..messages import Text
 from ..text.lines import split_lines
 from . import faults
 from .files import atomic_write, delete_file, read_exact, sha256_text, storage_error
@@ -405,24 +406,14 @@ def undo_last(workspace: Path, *, now: datetime | None = None) -> tuple[Path, in
             settle(workspace, path, _read_for_undo(path))
     record, undone = last_write(workspace)
     if record is None:
-        raise UndoRefusedError(
-            f"Nothing to undo: no savenow write is recorded in {journal_path(workspace)}.",
-            f"没有可撤销的内容：{journal_path(workspace)} 中没有 savenow 的写入记录。",
-        )
+        raise UndoRefusedError(Text("journal.nothing_recorded", journal=journal_path(workspace)))
     if undone:
-        raise UndoRefusedError(
-            f"The last write to {record.memory_path} was already undone, and no earlier write is left; "
-            "nothing changed.",
-            f"对 {record.memory_path} 的最后一次写入已经撤销过了，也没有更早的写入可撤销；未做任何修改。",
-        )
+        raise UndoRefusedError(Text("journal.already_undone", path=record.memory_path))
     memory_path = Path(record.memory_path)
     with file_lock(memory_path, workspace):
         current = _read_for_undo(memory_path)
         if current is None:
-            raise UndoRefusedError(
-                f"Cannot undo: {memory_path} no longer exists; nothing changed.",
-                f"无法撤销：{memory_path} 已不存在；未做任何修改。",
-            )
+            raise UndoRefusedError(Text("journal.file_gone", path=memory_path))
         restored = _restore(record, current)
         undo = WriteRecord(
             memory_path=record.memory_path,
@@ -456,7 +447,7 @@ def _restore(record: WriteRecord, current: str) -> str:
         restored = "".join(lines)
         if sha256_text(restored) == record.before_sha256 or (record.created_file and not restored):
             return restored
-        raise _refuse(record, "the journal does not match the file")  # pragma: no cover - corrupt journal
+        raise _refuse(record)  # pragma: no cover - corrupt journal
     for hunk in hunks:
         start = _find_block(lines, hunk)
         lines[start : start + len(hunk.new)] = hunk.old
@@ -474,10 +465,7 @@ def _count_block(lines: list[str], block: list[str]) -> int:
 
 def _find_block(lines: list[str], hunk: Hunk) -> int:
     if not hunk.new:  # a pure removal cannot be found again in a file changed since
-        raise UndoRefusedError(
-            "Cannot undo: the file changed since and a removed part cannot be placed again; nothing changed.",
-            "无法撤销：文件之后被修改过，被删除的部分无法放回原处；未做任何修改。",
-        )
+        raise UndoRefusedError(Text("journal.cannot_place_removed"))
     size = len(hunk.new)
     first = hunk.new[0]
     found = [
@@ -494,19 +482,10 @@ def _find_block(lines: list[str], hunk: Hunk) -> int:
 
 def _refuse_block(hunk: Hunk, *, missing: bool) -> UndoRefusedError:
     sample = next((line.strip() for line in hunk.new if line.strip()), "")[:60]
-    if missing:
-        return UndoRefusedError(
-            f'Cannot undo: the inserted lines (from "{sample}") were edited or removed since; nothing changed.',
-            f"无法撤销：插入的行（从“{sample}”开始）之后被修改或删除了；未做任何修改。",
-        )
     return UndoRefusedError(
-        f'Cannot undo: the inserted lines (from "{sample}") now appear more than once; nothing changed.',
-        f"无法撤销：插入的行（从“{sample}”开始）现在出现了不止一次；未做任何修改。",
+        Text("journal.lines_edited" if missing else "journal.lines_repeated", sample=sample)
     )
 
 
-def _refuse(record: WriteRecord, why: str) -> UndoRefusedError:  # pragma: no cover - corrupt journal
-    return UndoRefusedError(
-        f"Cannot undo the last write to {record.memory_path}: {why}; nothing changed.",
-        f"无法撤销对 {record.memory_path} 的最后一次写入：日志与文件不一致；未做任何修改。",
-    )
+def _refuse(record: WriteRecord) -> UndoRefusedError:  # pragma: no cover - corrupt journal
+    return UndoRefusedError(Text("journal.mismatch", path=record.memory_path))

@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import LockTimeoutError, StorageError
+from ..messages import Text
 
 STATE_DIR_NAME = ".savenow"
 LOCK_TIMEOUT_S = 30.0
@@ -67,8 +68,7 @@ def file_lock(target: Path, workspace: Path | None, *, timeout_s: float = LOCK_T
         fd = _open_lock(lock_file, locks_dir)
     except OSError as exc:
         raise StorageError(
-            f"cannot create the lock for {target} in {locks_dir}: {exc.strerror or exc}; nothing changed",
-            f"无法在 {locks_dir} 中为 {target} 创建锁：{exc.strerror or exc}；未做任何修改",
+            Text("locks.cannot_create", target=target, locks_dir=locks_dir, reason=exc.strerror or exc)
         ) from None
     try:
         _flock_with_timeout(fd, timeout_s, target)
@@ -112,7 +112,4 @@ def _filelock_lock(lock_file: Path, timeout_s: float, target: Path) -> Iterator[
 
 
 def _lock_timeout(target: Path) -> LockTimeoutError:
-    return LockTimeoutError(
-        f"{target} is locked by another savenow process; try again in a moment",
-        f"{target} 正被另一个 savenow 进程锁定，请稍后再试",
-    )
+    return LockTimeoutError(Text("locks.timeout", target=target))

@@ -22,14 +22,15 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..errors import UnsafeTargetError
+from ..messages import ListOf, Text
 from .files import refuse_memory_md
 
 # Folders whose files are credentials, configuration or savenow's own state: never a note's home.
 PRIVATE_FOLDERS = frozenset({".ssh", ".gnupg", ".git", ".savenow", ".aws", ".kube", ".docker", ".config"})
 
 
-def _refuse(path: Path, en: str, zh: str) -> UnsafeTargetError:
-    return UnsafeTargetError(f"refusing to write {path}: {en}", f"拒绝写入 {path}：{zh}")
+def _refuse(path: Path, why: Text) -> UnsafeTargetError:
+    return UnsafeTargetError(Text("targets.refused", path=path, why=why))
 
 
 def inside(path: Path, root: Path) -> bool:
@@ -47,44 +48,43 @@ def check_regular_or_missing(path: Path) -> None:
     except FileNotFoundError:
         return
     except OSError as exc:
-        raise _refuse(path, f"cannot inspect it ({exc.strerror})", f"无法检查它（{exc.strerror}）") from None
+        raise _refuse(path, Text("targets.cannot_inspect", reason=exc.strerror)) from None
     if stat.S_ISLNK(info.st_mode):
-        raise _refuse(path, "it is a symbolic link", "它是符号链接")
+        raise _refuse(path, Text("targets.symlink"))
     if not stat.S_ISREG(info.st_mode):
-        raise _refuse(path, "it is not a regular file", "它不是普通文件")
+        raise _refuse(path, Text("targets.not_regular"))
     if not info.st_mode & 0o222 or not os.access(path, os.W_OK):
-        raise _refuse(path, "it is read-only", "它是只读的")
+        raise _refuse(path, Text("targets.read_only"))
 
 
 def check_memory_target(path: Path, roots: Iterable[Path]) -> Path:
     """``path`` if a drop-in may write it; raises UnsafeTargetError (or ForbiddenTargetError) otherwise."""
     refuse_memory_md(path)
     if path.suffix.lower() != ".md":
-        raise _refuse(path, "a memory file must be a .md file", "记忆文件必须是 .md 文件")
+        raise _refuse(path, Text("targets.not_markdown"))
     check_regular_or_missing(path)
     resolved = path.resolve()
     refuse_memory_md(resolved)
     allowed = [Path(root).resolve() for root in roots]
     root = next((root for root in allowed if inside(resolved, root)), None)
     if root is None:
-        where = " or ".join(str(root) for root in allowed)
-        raise _refuse(path, f"it is outside {where}", f"它不在 {where} 之内")
+        where = ListOf(allowed, separator="targets.or")
+        raise _refuse(path, Text("targets.outside", where=where))
     private = [part for part in resolved.relative_to(root).parts[:-1] if part.casefold() in PRIVATE_FOLDERS]
     if private:
-        raise _refuse(path, f"it is inside {private[0]}/", f"它位于 {private[0]}/ 中")
+        raise _refuse(path, Text("targets.private_folder", folder=private[0]))
     return path
 
 
-def check_state_target(path: Path, *, forbidden: Iterable[Path] = (), what: str = "pending file") -> Path:
+def check_state_target(path: Path, *, forbidden: Iterable[Path] = (), what: Text | None = None) -> Path:
     """A savenow JSON state file: not Markdown, not one of ``forbidden`` (the memory and entries files)."""
+    what = what or Text("targets.pending_file")
     refuse_memory_md(path)
     if path.suffix.lower() in (".md", ".markdown"):
-        raise _refuse(
-            path, f"a {what} is JSON, never a Markdown file", f"{what} 是 JSON，绝不是 Markdown 文件"
-        )
+        raise _refuse(path, Text("targets.state_is_json", what=what))
     resolved = path.resolve()
     for other in forbidden:
         if resolved == Path(other).resolve():
-            raise _refuse(path, f"the {what} cannot be {other}", f"{what} 不能是 {other}")
+            raise _refuse(path, Text("targets.state_is_other", what=what, other=other))
     check_regular_or_missing(path)
     return path
