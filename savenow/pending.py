@@ -25,18 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from .errors import BadInputError, NoPendingError, PendingExpiredError, ScopeMismatchError, UnsafeTargetError
-from .messages import Text, text
+from .messages import Text
 from .models import Entry, parse_entries
 from .storage.files import atomic_write, delete_file, read_json, sha256_text
 from .storage.locks import file_lock
 from .storage.targets import check_state_target
 
 PENDING_VERSION = 1
-# Kept for callers that still raise with the two strings; the words live in the catalog.
-NO_PENDING_EN = text("pending.none", "en")
-NO_PENDING_ZH = text("pending.none", "zh")
-SCOPE_MISMATCH_EN = text("pending.scope_mismatch", "en")
-SCOPE_MISMATCH_ZH = text("pending.scope_mismatch", "zh")
 
 
 def new_pending_id() -> str:
