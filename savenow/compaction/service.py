@@ -3,7 +3,7 @@
     service = CompactionService(settings, clock=clock)
     service.status(target) / service.run(target, force=...) / service.history(target) / service.check()
     service.after_message(key, lang="zh")   # the bot, after recording a message: -> BotNotice | None
-    service.command(key, "status", lang)    # /compact, /compact status
+    service.command(key, "status", lang, scope=scope)   # /compact, /compact status (access checked)
 
 Knows nothing of Telegram; the bot renders :class:`BotNotice` text as it is.
 """
@@ -16,10 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..access import AccessPolicy, Scope
 from ..clock import Clock, load_timezone
 from ..config import Settings
 from ..errors import CompactionStoreError, SessionResolutionError
 from ..fileio import atomic_write, file_lock
+from ..messages import text
 from ..sessions.keys import validate_session_key
 from .compactor import SessionCompactor
 from .flush import Flusher, workspace_problem
@@ -160,37 +162,38 @@ class CompactionService:
             return _flush_notice(flush) if flush.status in ("written", "skipped", "failed") else None
         return None
 
-    def command(self, key: str, argument: str = "", lang: str = "en") -> BotNotice:
-        """``/compact`` (compact now, flush first) and ``/compact status``."""
+    def command(
+        self, key: str, argument: str = "", lang: str = "en", *, scope: Scope | None = None
+    ) -> BotNotice:
+        """``/compact`` (compact now, flush first) and ``/compact status``. From a chat (``scope``), the
+        requester must be allowed there and the session must be that chat's (DESIGN §3.1)."""
+        if scope is not None:
+            policy = AccessPolicy.from_settings(self.settings)
+            policy.require(scope)
+            policy.require_session_key(scope, key)
         compactor = self.compactor(Target(key=key))
         if argument.strip().lower() == "status":
             status = compactor.status()
-            en = (
-                f"This session: {status['messages']} messages, ~{status['tokens']} tokens of "
-                f"{status['maxTokens']}; compacted {status['compactionCount']} times."
+            return _both(
+                "compaction.status",
+                messages=status["messages"],
+                tokens=status["tokens"],
+                max_tokens=status["maxTokens"],
+                count=status["compactionCount"],
             )
-            zh = (
-                f"当前会话：{status['messages']} 条消息，约 {status['tokens']} / {status['maxTokens']} tokens；"
-                f"已压缩 {status['compactionCount']} 次。"
-            )
-            return BotNotice(en, zh)
         return self._notice(compactor.compact(force=True), compactor)
 
     def _notice(self, result: CompactionResult, compactor: SessionCompactor) -> BotNotice:
         if not result.compacted:
-            return BotNotice(
-                "Nothing to compact: no messages since the last compaction.",
-                "没有可压缩的内容：上次压缩后没有新消息。",
-                result=result,
-            )
-        en = (
-            f"Compacted this session: {result.removed_count} older messages are now a summary "
-            f"(~{result.tokens_before} → ~{result.tokens_after} tokens)."
+            nothing = _both("compaction.nothing")
+            return BotNotice(nothing.en, nothing.zh, result=result)
+        done = _both(
+            "compaction.compacted",
+            removed=result.removed_count,
+            before=result.tokens_before,
+            after=result.tokens_after,
         )
-        zh = (
-            f"已压缩本会话：较早的 {result.removed_count} 条消息合并为摘要"
-            f"（约 {result.tokens_before} → {result.tokens_after} tokens）。"
-        )
+        en, zh = done.en, done.zh
         flush = _flush_notice(result.flush)
         if flush is not None:
             en, zh = f"{en}\n{flush.en}", f"{zh}\n{flush.zh}"
@@ -286,6 +289,11 @@ def _cannot_be_due(compactor: SessionCompactor) -> bool:
         return False
 
 
+def _both(key: str, **values: object) -> BotNotice:
+    """A catalog message in both languages (the bot picks one)."""
+    return BotNotice(text(key, "en", **values), text(key, "zh", **values))
+
+
 def _inside(path: Path, folder: Path) -> bool:
     try:
         path.resolve().relative_to(folder.expanduser().resolve())
@@ -298,11 +306,8 @@ def _flush_notice(flush: FlushReport) -> BotNotice | None:
     if flush.status == "written" and flush.notes:
         titles = "; ".join(flush.notes)
         name = Path(flush.memory_path or "").name
-        return BotNotice(
-            f"Saved to memory/{name} before compacting: {titles}. /savenow undo takes it out.",
-            f"压缩前已保存到 memory/{name}：{titles}。/savenow undo 可撤销。",
-            flush=flush,
-        )
+        saved = _both("compaction.flush_saved", name=name, titles=titles)
+        return BotNotice(saved.en, saved.zh, flush=flush)
     if flush.status in ("skipped", "failed") and flush.notice:
         return BotNotice(flush.notice, flush.notice_zh or flush.notice, flush=flush)
     return None

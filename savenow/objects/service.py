@@ -20,9 +20,11 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from ..access import AccessPolicy
 from ..clock import Clock, load_timezone
 from ..config import Settings
 from ..errors import AccessDeniedError, BadInputError, NoPendingError, ObjectNotFoundError
+from ..messages import Text
 from ..pending import PendingPreview, PendingStore, check_pending, new_pending_id
 from ..service import SaveNowService, Scope
 from ..text.normalize import normalize, similarity
@@ -60,12 +62,14 @@ class Button:
 class Reply:
     text: str
     buttons: list[Button] = field(default_factory=list)
+    already_applied: bool = False  # a second press: the message keeps what the first one said
 
 
 @dataclass
 class ApplyOutcome:
     results: list[Result]
     already_applied: bool = False
+    requester: str | None = None  # who asked for the proposal (an admin's press is still their change)
 
 
 class ObjectsService:
@@ -83,6 +87,7 @@ class ObjectsService:
         self._sessions = sessions
         self._extractor = extractor
         self._pending = PendingStore(settings.state_dir)
+        self.access = AccessPolicy.from_settings(settings)
 
     @property
     def sessions(self) -> SaveNowService:
@@ -125,7 +130,7 @@ class ObjectsService:
                 results = self._apply_objects(data["objects"])
             pending.appliedAt = self.clock.now().isoformat()
             storage.write_json(path, {**data, **pending.to_json()})
-        return ApplyOutcome(results=results)
+        return ApplyOutcome(results=results, requester=pending.userId)
 
     def cancel(self, scope: Scope, pending_id: str | None = None) -> None:
         self._load_pending(scope, pending_id)
@@ -176,10 +181,8 @@ class ObjectsService:
                 "This preview was replaced by a newer one; use the latest preview's buttons.",
                 "这个预览已被更新的预览取代，请使用最新预览的按钮。",
             )
-        if pending.userId and scope.user_id and pending.userId != scope.user_id and not scope.is_admin:
-            raise AccessDeniedError(
-                "Only the person who asked for this can press its buttons.", "只有发起者可以按这些按钮。"
-            )
+        if pending.userId and scope.user_id and pending.userId != scope.user_id and not self.access.is_admin(scope):
+            raise AccessDeniedError(Text("objects.not_your_buttons"))
         return pending, data
 
     # -- direct operations ------------------------------------------------------------------------
@@ -244,13 +247,18 @@ class ObjectsService:
     # -- Telegram-facing replies --------------------------------------------------------------------
 
     def memory_command(self, scope: Scope, argument: str, lang: str = "en") -> Reply:
-        """``/memory``, ``/memory <query>``, ``/memory forget <name>``, ``/memory undo``."""
+        """``/memory``, ``/memory <query>``, ``/memory forget <name>``, ``/memory undo``.
+
+        The requester must be allowed in the scope's chat (DESIGN §3.1); from a chat, undo takes back
+        only a change its requester made through the chat, unless they are an admin."""
+        self.access.require(scope)
         head, _, rest = argument.strip().partition(" ")
         if not head:
             return self._list_reply(
                 self.list_objects(), text("list_header", lang, count=len(self.list_objects())), lang
             )
         if head.casefold() == "undo":
+            self._require_own_change(scope)
             done = self.undo()
             return Reply(text("undone", lang, op=done["undid"]))
         if head.casefold() == "forget":
@@ -269,15 +277,18 @@ class ObjectsService:
         return self._list_reply(found, text("found_header", lang, query=argument.strip()), lang)
 
     def press(self, scope: Scope, action: str, pending_id: str, lang: str = "en") -> Reply:
-        """What a button does: ``objects_apply`` or ``objects_cancel``."""
+        """What a button does: ``objects_apply`` or ``objects_cancel`` (requester or admin only)."""
+        self.access.require(scope)
         if action == "objects_cancel":
             self.cancel(scope, pending_id)
             return Reply(text("cancelled", lang))
         if action != "objects_apply":
             raise BadInputError(f"unknown button action {action!r}", f"未知的按钮操作 {action!r}")
+        before = self.store.last_change_id()
         outcome = self.apply(scope, pending_id)
+        self._record_owner(scope, before, outcome.requester)
         if outcome.already_applied:
-            return Reply(text("already_applied", lang))
+            return Reply(text("already_applied", lang), already_applied=True)
         if len(outcome.results) == 1 and outcome.results[0].op in ("forget", "purge"):
             return Reply(text("forgotten", lang, label=outcome.results[0].label))
         count = {op: sum(r.op == op for r in outcome.results) for op in ("create", "update", "correct")}
@@ -296,6 +307,31 @@ class ObjectsService:
              Button(text("button_cancel", lang), "objects_cancel", extraction.pending_id)],
         )  # fmt: skip
 
+    # -- who changed what (for /memory undo from a chat) ----------------------------------------------
+
+    @property
+    def _owners_path(self) -> Path:
+        return self.settings.state_dir / "objects" / "owners.json"
+
+    def _record_owner(self, scope: Scope, before: str | None, requester: str | None) -> None:
+        """Remember which chat user a change made from the chat belongs to."""
+        change = self.store.last_change_id()
+        if scope.via != "chat" or change is None or change == before:
+            return
+        with storage.locked(self._owners_path, self.settings.workspace):
+            owners = storage.read_json(self._owners_path, {})
+            owners = owners if isinstance(owners, dict) else {}
+            owners[change] = requester or scope.user_id
+            storage.write_json(self._owners_path, dict(list(owners.items())[-MAX_OWNERS:]))
+
+    def _require_own_change(self, scope: Scope) -> None:
+        if self.access.is_admin(scope):
+            return
+        change = self.store.last_change_id()
+        owners = storage.read_json(self._owners_path, {})
+        if change is not None and (not isinstance(owners, dict) or owners.get(change) != scope.user_id):
+            raise AccessDeniedError(Text("objects.not_your_change"))
+
     def _list_reply(self, items: list[dict[str, Any]], header: str, lang: str) -> Reply:
         if not items:
             return Reply(text("list_empty", lang))
@@ -305,6 +341,9 @@ class ObjectsService:
             status = f" [{item['status']}]" if item.get("type") == "topic" else ""
             lines.append(f"• {item['type']}: {label}{status} — {item['summary'][:80]}")
         return Reply("\n".join(lines))
+
+
+MAX_OWNERS = 500  # changes whose chat requester is remembered; far more than anyone undoes
 
 
 def _word_share(query: str, body: str) -> float:

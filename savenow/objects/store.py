@@ -514,6 +514,15 @@ class ObjectStore:
         meta["sources"] = fresh
         return touched
 
+    def last_change_id(self) -> str | None:
+        """The id of the change :meth:`undo` would take back now (None: nothing to undo)."""
+        records = storage.read_json_lines(self.journal)
+        undone = {r.get("undoes") for r in records if r.get("type") == "undo"}
+        last = next((r for r in reversed(records) if r.get("type") == "change" and r.get("files")), None)
+        if last is None or last.get("id") in undone:
+            return None
+        return str(last.get("id"))
+
     def undo(self) -> dict[str, Any]:
         """Put back, byte for byte, what the last change replaced, while nothing touched it since."""
         with storage.locked(self._lock_target, self.workspace):

@@ -16,11 +16,16 @@ from tests.objects.conftest import GROUP, NOW, Install
 
 
 def _service(clock: Clock) -> ObjectsService:
-    return ObjectsService(load_settings(), clock=clock)
+    settings = load_settings()
+    # Chat users (DESIGN §3.1): 42 and 99 are allowed, 7 is an admin; nobody else is trusted.
+    settings.telegram = settings.telegram.model_copy(update={"allowed_user_ids": [42, 99], "admin_user_ids": [7]})
+    return ObjectsService(settings, clock=clock)
 
 
 def _scope(thread: int, user: str = "42", admin: bool = False) -> Scope:
-    return Scope(chat_id=GROUP, thread_id=str(thread), user_id=user, chat_type="group", is_admin=admin)
+    return Scope(
+        chat_id=GROUP, thread_id=str(thread), user_id=user, chat_type="group", is_admin=admin, via="chat"
+    )
 
 
 @pytest.fixture
