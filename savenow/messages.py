@@ -443,14 +443,9 @@ CATALOG: dict[str, dict[Lang, str]] = {
         "en": "⌛ Expired after {ttl} min; nothing was written.",
         "zh": "⌛ {ttl} 分钟后已过期，没有写入任何内容。",
     },
-    "bot.compact_busy": {
-        "en": "This session is being compacted right now; try again when that is done.",
-        "zh": "本会话正在压缩中，请稍后再试。",
-    },
     # -- compaction in the chat (DESIGN §13) -----------------------------------------------------
     "compaction.status": {
-        "en": "This session: {messages} messages, ~{tokens} tokens of {max_tokens}; "
-        "compacted {count} times.",
+        "en": "This session: {messages} messages, ~{tokens} tokens of {max_tokens}; compacted {count} times.",
         "zh": "当前会话：{messages} 条消息，约 {tokens} / {max_tokens} tokens；已压缩 {count} 次。",
     },
     "compaction.nothing": {
@@ -520,6 +515,10 @@ CATALOG: dict[str, dict[Lang, str]] = {
     "objects.usage": {
         "en": "Usage: /memory, /memory <query>, /memory forget <name>, /memory undo",
         "zh": "用法：/memory、/memory <关键词>、/memory forget <名称>、/memory undo",
+    },
+    "objects.not_found": {
+        "en": "No memory object is called “{name}”; /memory lists them.",
+        "zh": "没有名为「{name}」的记忆对象；/memory 可列出全部。",
     },
     "objects.not_your_buttons": {
         "en": "Only the person who asked for this (or an admin) can press its buttons.",

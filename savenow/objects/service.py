@@ -181,7 +181,12 @@ class ObjectsService:
                 "This preview was replaced by a newer one; use the latest preview's buttons.",
                 "这个预览已被更新的预览取代，请使用最新预览的按钮。",
             )
-        if pending.userId and scope.user_id and pending.userId != scope.user_id and not self.access.is_admin(scope):
+        if (
+            pending.userId
+            and scope.user_id
+            and pending.userId != scope.user_id
+            and not self.access.is_admin(scope)
+        ):
             raise AccessDeniedError(Text("objects.not_your_buttons"))
         return pending, data
 
@@ -264,7 +269,10 @@ class ObjectsService:
         if head.casefold() == "forget":
             if not rest.strip():
                 return Reply(text("usage", lang))
-            item = self.store.find(rest.strip())
+            try:
+                item = self.store.find(rest.strip())
+            except ObjectNotFoundError:  # the store's message names a CLI command; the chat has its own
+                return Reply(text("not_found", lang, name=rest.strip()))
             pending_id = self._save_pending(scope, "forget", [{"id": item.id}], None)
             return Reply(
                 text("forget_confirm", lang, label=item.obj.label),

@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from savenow.compaction.tokens import estimate_tokens
 from savenow.config import CompactionSettings, ObjectsSettings, Settings
 from savenow.objects.model import parse_upsert
@@ -324,6 +326,25 @@ def test_recall_and_savenow_search_answer_allowed_users_in_their_language(tmp_pa
         api.push_message(FORUM, BOB, "/savenow search staging port", thread_id=TOPIC)
         await api.wait_for("sendMessage", lambda c: c.text.startswith("Memory for “staging port”"))
         assert recall.asked == [("端口", "zh"), ("staging port", "en")]
+
+    _run(tmp_path, body)
+
+
+def test_recall_finds_a_note_through_the_search_package(tmp_path: Path) -> None:
+    """The real search (issue 14): runs once ``savenow.search`` is part of the install."""
+    pytest.importorskip("savenow.search")
+
+    async def body(api: FakeBotAPI, bot: Bot) -> None:
+        assert bot.plugin.handlers.features is not None and bot.plugin.handlers.features.recall_fn is not None
+        bot.settings.memory_dir.mkdir(parents=True, exist_ok=True)
+        note = "# 2026-05-14\n\n## Staging gateway\n- The staging gateway listens on port 8443.\n"
+        (bot.settings.memory_dir / "2026-05-14.md").write_text(note, encoding="utf-8")
+        api.push_message(FORUM, ALICE, "/recall gateway port", thread_id=TOPIC)
+        (reply,) = await api.wait_for("sendMessage", lambda c: c.text.startswith("Memory for “gateway port”"))
+        assert "memory/2026-05-14.md:3 · 2026-05-14" in reply.text and "port 8443" in reply.text
+        api.push_message(private_chat(STRANGER_ID), STRANGER, "/recall gateway port")
+        (refused,) = await api.wait_for("sendMessage", lambda c: c.chat_id == STRANGER_ID)
+        assert "8443" not in refused.text
 
     _run(tmp_path, body)
 
