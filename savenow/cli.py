@@ -170,6 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("undo", help="remove exactly the lines the last write inserted, if unchanged")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--list", action="store_true", help="show the writes undo can take out, newest first")
     _settings_flags(p)
     p.set_defaults(run=_lazy(".commands", "undo"))
 
@@ -192,6 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     _compact_parser(sub)
     _objects_parser(sub)
+    _search_commands(sub)
 
     p = sub.add_parser("preview-diff", help="drop-in for the skill's preview-diff script (Markdown preview)")
     p.add_argument("--entries-file", required=True, metavar="F")
@@ -212,15 +214,43 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _search_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """memory_search / memory_get (DESIGN §12, §15); see docs/search.md."""
+    p = sub.add_parser("search", help="search MEMORY.md and memory/ (Chinese and English)")
+    p.add_argument("query", nargs="+", metavar="QUERY", help="what to look for; quote it, or put -- first")
+    p.add_argument("--max-results", type=int, metavar="N", help="at most N results (default 6)")
+    p.add_argument("--min-score", type=float, metavar="X", help="drop results scoring below X (0..1)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--config", metavar="FILE")
+    p.add_argument("--workspace", metavar="DIR")
+    p.add_argument("--timezone", metavar="IANA")
+    p.set_defaults(run=_lazy(".search.commands", "search"))
+
+    p = sub.add_parser("get", help="read a memory file (MEMORY.md, memory/**, search.extra_paths)")
+    p.add_argument("path", metavar="PATH")
+    p.add_argument("--from", dest="from_line", type=int, metavar="N", help="first line (1-based)")
+    p.add_argument("--lines", type=int, metavar="K", help="how many lines")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--config", metavar="FILE")
+    p.add_argument("--workspace", metavar="DIR")
+    p.add_argument("--timezone", metavar="IANA")
+    p.set_defaults(run=_lazy(".search.commands", "get"))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    _quiet_library_logs()
     try:
         return args.run(args)
     except SaveNowError as error:
         lang = getattr(args, "lang", "en")
         print(text("cli.error", lang, message=" ".join(error.message(lang).split())), file=sys.stderr)
         return error.exit_code
+    except (OSError, RecursionError, OverflowError) as error:
+        # The environment refused (disk, permissions) past every typed check: still one line, exit 2.
+        print(f"savenow: {_one_line(error)}; no file was changed by this command", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -229,6 +259,23 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+
+
+def _quiet_library_logs() -> None:
+    """Log records are for the bot's log, not the CLI's stderr (which holds one line per refusal).
+
+    Without a handler, Python prints warnings to stderr ("lastResort"): an LLM retry would add lines.
+    """
+    import logging
+
+    logger = logging.getLogger("savenow")
+    if not logger.handlers:
+        logger.addHandler(logging.NullHandler())
+
+
+def _one_line(error: BaseException) -> str:
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text[:300]
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -36,8 +36,17 @@ def parse_now(value: str, tz: tzinfo | None = None) -> datetime:
         raise ConfigError(
             f"{NOW_ENV}: not an ISO-8601 time: {value!r}", f"{NOW_ENV}：不是 ISO-8601 时间：{value!r}"
         ) from exc
+    if not 1970 <= parsed.year <= 9000:
+        # Expiry times are now + TTL and zones shift by hours: near year 9999 that overflows.
+        raise ConfigError(
+            f"{NOW_ENV}: year {parsed.year} is outside 1970..9000: {value!r}",
+            f"{NOW_ENV}：年份 {parsed.year} 不在 1970..9000 之内：{value!r}",
+        )
     if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=tz) if tz else parsed.astimezone()
+        try:
+            parsed = parsed.replace(tzinfo=tz) if tz else parsed.astimezone()
+        except (OverflowError, OSError, ValueError) as exc:
+            raise ConfigError(f"{NOW_ENV}: cannot use {value!r}", f"{NOW_ENV}：无法使用 {value!r}") from exc
     return parsed
 
 

@@ -20,18 +20,31 @@ from .service import ApplyResult, ListResult, PreviewResult, SaveNowService, Sco
 _SETTINGS_FLAGS = ("workspace", "sessions_dir", "recorder_dir", "timezone", "extractor", "transcript_limit")
 
 
-def _settings(args: argparse.Namespace) -> Settings:
+def settings_from_args(args: argparse.Namespace, *, require_workspace: bool = True) -> Settings:
+    """Settings from the command's flags; a missing workspace is refused unless the command can do without."""
     flags = {name: getattr(args, name, None) for name in _SETTINGS_FLAGS}
-    return load_settings(getattr(args, "config", None), **flags)
+    settings = load_settings(getattr(args, "config", None), **flags)
+    if require_workspace:
+        _require_workspace(settings.workspace)
+    return settings
+
+
+def _require_workspace(workspace: Path) -> None:
+    """A missing workspace is a typo, not a request to create one (issue 10 item 8)."""
+    if not workspace.is_dir():
+        from .errors import ConfigError
+
+        raise ConfigError(Text("config.no_workspace", workspace=workspace))
 
 
 def _service(args: argparse.Namespace) -> SaveNowService:
-    return SaveNowService(_settings(args))
+    return SaveNowService(settings_from_args(args))
 
 
-def _scope(args: argparse.Namespace) -> Scope:
-    chat_id = _id_flag(getattr(args, "chat_id", None), "--chat-id")
-    thread_id = _id_flag(getattr(args, "thread_id", None), "--thread-id")
+def scope_from_args(args: argparse.Namespace) -> Scope:
+    """The scope a chat-equivalent command names (--chat-id / --thread-id), in the CLI's language."""
+    chat_id = id_flag(getattr(args, "chat_id", None), "--chat-id")
+    thread_id = id_flag(getattr(args, "thread_id", None), "--thread-id")
     return Scope(chat_id=chat_id, thread_id=thread_id, lang=_lang(args))
 
 
@@ -40,7 +53,7 @@ def _lang(args: argparse.Namespace) -> Lang:
     return "zh" if str(getattr(args, "lang", None) or "en").startswith("zh") else "en"
 
 
-def _id_flag(value: str | None, flag: str) -> str | None:
+def id_flag(value: str | None, flag: str) -> str | None:
     if value is None:
         return None
     text = value.strip()
@@ -63,7 +76,11 @@ def _print_json(data: dict[str, Any]) -> None:
 
 
 def _apply_summary(result: ApplyResult, lang: str = "en") -> str:
+    if result.undone_since:
+        return text("cli.applied_then_undone", lang, when=result.applied_at or "?")
     if result.already_applied:
+        if result.applied_at:
+            return text("cli.already_applied_at", lang, when=result.applied_at, path=result.memory_path)
         return text("cli.already_applied", lang)
     if not result.written:
         return text("cli.nothing_new", lang, path=result.memory_path)
@@ -90,7 +107,7 @@ def _result_json(result: PreviewResult | ApplyResult, *, written: bool, **extra:
 
 
 def preview(args: argparse.Namespace) -> int:
-    result = _service(args).preview(_scope(args), args.session_key, _day(args))
+    result = _service(args).preview(scope_from_args(args), args.session_key, _day(args))
     if args.json:
         _print_json(_result_json(result, written=False, preview=result.markdown))
     else:
@@ -99,7 +116,7 @@ def preview(args: argparse.Namespace) -> int:
 
 
 def auto(args: argparse.Namespace) -> int:
-    result = _service(args).auto(_scope(args), args.session_key, _day(args))
+    result = _service(args).auto(scope_from_args(args), args.session_key, _day(args))
     if args.json:
         _print_json(_result_json(result, written=result.written, preview=result.markdown))
     else:
@@ -109,23 +126,30 @@ def auto(args: argparse.Namespace) -> int:
 
 
 def apply(args: argparse.Namespace) -> int:
-    result = _service(args).apply(_scope(args))
+    result = _service(args).apply(scope_from_args(args))
     if args.json:
-        _print_json(_result_json(result, written=result.written, already_applied=result.already_applied))
+        _print_json(
+            _result_json(
+                result,
+                written=result.written,
+                already_applied=result.already_applied,
+                undone_since=result.undone_since,
+            )
+        )
     else:
         print(_apply_summary(result, _lang(args)))
     return 0
 
 
 def cancel(args: argparse.Namespace) -> int:
-    result = _service(args).cancel(_scope(args))
+    result = _service(args).cancel(scope_from_args(args))
     print(text("cli.cancelled", _lang(args), key=result.session_key))
     return 0
 
 
 def list_sessions(args: argparse.Namespace) -> int:
     service = _service(args)
-    result: ListResult = service.list_sessions(_scope(args))
+    result: ListResult = service.list_sessions(scope_from_args(args))
     setup = _setup_json(service.settings)
     if args.json:
         _print_json(
@@ -164,7 +188,14 @@ def list_sessions(args: argparse.Namespace) -> int:
     if result.resolved_key:
         print(text("cli.list_footer", lang))
     print(text("cli.list_workspace", lang, workspace=setup["workspace"], source=setup["workspace_from"]))
-    print(text("cli.list_timezone", lang, zone=setup["timezone"] or text("cli.host_local", lang), source=setup["timezone_from"]))
+    print(
+        text(
+            "cli.list_timezone",
+            lang,
+            zone=setup["timezone"] or text("cli.host_local", lang),
+            source=setup["timezone_from"],
+        )
+    )
     return 0
 
 
@@ -180,6 +211,8 @@ def _setup_json(settings: Settings) -> dict[str, Any]:
 
 
 def undo(args: argparse.Namespace) -> int:
+    if getattr(args, "list", False):
+        return _undo_list(args)
     result = _service(_undo_workspace(args)).undo()
     if getattr(args, "json", False):
         _print_json({"memory_path": str(result.memory_path), "removed_lines": result.removed_lines})
@@ -188,10 +221,31 @@ def undo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _undo_list(args: argparse.Namespace) -> int:
+    """The writes `savenow undo` would take out, newest first (the first is next)."""
+    from .storage.journal import settled_view, undo_stack
+
+    settings = settings_from_args(_undo_workspace(args))
+    stack = list(reversed(undo_stack(settled_view(settings.workspace))))
+    if getattr(args, "json", False):
+        rows = [
+            {"id": r.id, "time": r.time, "path": r.memory_path, "lines": r.inserted_lines, "titles": r.titles}
+            for r in stack
+        ]
+        _print_json({"writes": rows})
+        return 0
+    if not stack:
+        print("Nothing to undo.")
+    for number, r in enumerate(stack, 1):
+        titles = "; ".join(r.titles) or "-"
+        print(f"{number}. {r.time}  {r.memory_path}  +{r.inserted_lines} lines  {titles}")
+    return 0
+
+
 def _undo_workspace(args: argparse.Namespace) -> argparse.Namespace:
     """The script drop-ins journal into the workspace they derive (the current directory, usually),
     so without --workspace an undo run where a journal lies takes that one (DESIGN §8)."""
-    from .journal import journal_path
+    from .storage.journal import journal_path
 
     if args.workspace is None and journal_path(Path.cwd()).is_file():
         return argparse.Namespace(**{**vars(args), "workspace": str(Path.cwd())})

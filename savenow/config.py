@@ -38,9 +38,12 @@ class LLMSettings(BaseModel):
     base_url: str | None = None
     model: str | None = None
     api_key: SecretStr | None = None  # never logged: SecretStr prints as '**********'
-    timeout_s: float = Field(60, gt=0, le=600)
+    timeout_s: float = Field(60, gt=0, le=600)  # TOTAL per request (connect + whole answer), not per read
     max_prompt_tokens: int = Field(12000, ge=1000, le=1_000_000)
     max_retries: int = Field(3, ge=0, le=10)
+    max_response_bytes: int = Field(
+        8 * 1024 * 1024, ge=64 * 1024, le=256 * 1024 * 1024
+    )  # larger answers refused
     fallback_to_heuristic: bool = False  # off by default (issue 6): a failure is reported, not hidden
 
     @property
@@ -99,6 +102,64 @@ class ObjectsSettings(BaseModel):
     idle_proposal_minutes: int | None = Field(None, ge=5, le=7 * 24 * 60)
 
 
+class SearchRemoteSettings(BaseModel):
+    """An OpenAI-compatible /v1/embeddings endpoint; unset fields fall back to ``llm:``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    base_url: str | None = None
+    api_key: SecretStr | None = None
+    headers: dict[str, str] = Field(default_factory=dict)  # e.g. an org header; never logged
+    batch_size: int = Field(64, ge=1, le=2048)
+    timeout_s: float = Field(30, gt=0, le=600)
+    max_retries: int = Field(2, ge=0, le=10)
+    send_input_type: bool = False  # "input_type": query|passage, for e5/bge-style servers
+
+
+class SearchWeights(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    vector: float = Field(0.7, ge=0, le=1)
+    text: float = Field(0.3, ge=0, le=1)
+
+    @model_validator(mode="after")
+    def _not_both_zero(self) -> SearchWeights:
+        if self.vector + self.text <= 0:
+            raise ValueError("search.weights: vector and text cannot both be 0")
+        return self
+
+
+class SearchSettings(BaseModel):
+    """Memory search (DESIGN §12); see docs/search.md."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool = True
+    sources: list[Literal["memory", "sessions"]] = Field(default_factory=lambda: ["memory"], min_length=1)
+    extra_paths: list[Path] = Field(default_factory=list)
+    provider: Literal["none", "openai"] = "none"
+    model: str | None = None
+    remote: SearchRemoteSettings = Field(default_factory=SearchRemoteSettings)
+    weights: SearchWeights = Field(default_factory=SearchWeights)
+    candidate_multiplier: int = Field(4, ge=1, le=50)
+    min_score: float = Field(0.3, ge=0, le=1)
+    half_life_days: float = Field(30, gt=0, le=36500)
+    max_results: int = Field(6, ge=1, le=100)
+    segmenter: Literal["bigram", "jieba"] = "bigram"
+    rescan_interval_s: float = Field(0, ge=0, le=3600)  # long-lived processes: space the stat scan out
+
+    @field_validator("extra_paths", mode="after")
+    @classmethod
+    def _expand_paths(cls, value: list[Path]) -> list[Path]:
+        return [path.expanduser() for path in value]
+
+    @model_validator(mode="after")
+    def _model_for_provider(self) -> SearchSettings:
+        if self.provider == "openai" and not self.model:
+            self.model = "text-embedding-3-small"
+        return self
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="SAVENOW_",
@@ -119,6 +180,7 @@ class Settings(BaseSettings):
     telegram: TelegramSettings = Field(default_factory=TelegramSettings)
     compaction: CompactionSettings = Field(default_factory=CompactionSettings)
     objects: ObjectsSettings = Field(default_factory=ObjectsSettings)
+    search: SearchSettings = Field(default_factory=SearchSettings)
 
     @field_validator("workspace", "sessions_dir", "recorder_dir", mode="after")
     @classmethod
@@ -151,6 +213,12 @@ class Settings(BaseSettings):
     @property
     def memory_dir(self) -> Path:
         return self.workspace / "memory"
+
+    @property
+    def secret_values(self) -> list[str]:
+        """The configured secrets (LLM key, bot token): redacted wherever text is written."""
+        secrets = (self.llm.api_key, self.telegram.token)
+        return [value.get_secret_value() for value in secrets if value and value.get_secret_value()]
 
     @property
     def use_llm(self) -> bool:
@@ -193,8 +261,11 @@ def _read_yaml(path: Path) -> dict[str, Any]:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except OSError as exc:
         raise ConfigError(Text("config.cannot_read", path=path, reason=exc.strerror)) from exc
-    except yaml.YAMLError as exc:
-        raise ConfigError(Text("config.bad_yaml", path=path, reason=exc)) from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(Text("config.not_utf8", path=path)) from exc
+    except (yaml.YAMLError, RecursionError) as exc:
+        detail = " ".join(str(exc).split())[:200]  # PyYAML's message spans lines: one line on stderr
+        raise ConfigError(Text("config.bad_yaml", path=path, reason=detail)) from exc
     if not isinstance(data, dict):
         raise ConfigError(Text("config.not_mapping", path=path))
     return data

@@ -26,13 +26,17 @@ from typing import Any
 
 from .clock import Clock, load_timezone
 from .errors import BadInputError, FileMissingError
-from .fileio import read_exact, read_json, refuse_memory_md
 from .memory.compare import plan
 from .memory.preview import render_preview
 from .memory.writer import write_entries
-from .models import Entry, parse_entries
+from .models import Entry, parse_entries, redact_entries, redaction_notice
+from .storage.files import read_exact, read_json
+from .storage.targets import check_memory_target, check_state_target
 
 TIMEZONE_ENV = "SAVENOW_TIMEZONE"
+WORKSPACE_ENV = "SAVENOW_WORKSPACE"
+# The configured secrets, read from the environment (the drop-ins load no config file: no pydantic).
+SECRET_ENVS = ("SAVENOW_LLM__API_KEY", "SAVENOW_TELEGRAM__TOKEN", "OPENAI_API_KEY", "TELEGRAM_BOT_TOKEN")
 MAX_TTL_MINUTES = 24 * 60
 
 
@@ -56,14 +60,30 @@ def _day(raw: str | None, clock: Clock) -> date:
         ) from exc
 
 
-def _memory_path(raw: str | None, day: date) -> Path:
-    path = _resolve(raw) if raw else Path.cwd() / "memory" / f"{day.isoformat()}.md"
-    refuse_memory_md(path)
+def allowed_roots() -> list[Path]:
+    """Where a drop-in may write memory: the folder it runs from, and ``SAVENOW_WORKSPACE`` when set."""
+    roots = [Path.cwd()]
+    if os.environ.get(WORKSPACE_ENV):
+        roots.append(_resolve(os.environ[WORKSPACE_ENV]))
+    return roots
+
+
+def check_target(path: Path) -> Path:
+    """A regular ``.md`` file (not a symlink, not MEMORY.md, not read-only) inside :func:`allowed_roots`."""
     if path.is_dir():
         raise BadInputError(
             f"--memory-path {path} is a folder, not a file", f"--memory-path {path} 是文件夹，不是文件"
         )
-    return path
+    return check_memory_target(path, allowed_roots())
+
+
+def _memory_path(raw: str | None, day: date) -> Path:
+    path = _resolve(raw) if raw else Path.cwd() / "memory" / f"{day.isoformat()}.md"
+    return check_target(path)
+
+
+def _secrets() -> list[str]:
+    return [value for name in SECRET_ENVS if (value := os.environ.get(name, "").strip())]
 
 
 def workspace_for(memory_path: Path) -> Path:
@@ -83,11 +103,18 @@ def _memory_label(memory_path: Path) -> str:
 
 
 def read_entries_file(raw: str) -> tuple[Path, list[Entry]]:
+    path, entries, _ = read_entries(raw)
+    return path, entries
+
+
+def read_entries(raw: str) -> tuple[Path, list[Entry], int]:
+    """The entries file's entries, secrets redacted; and how many secrets were."""
     path = _resolve(raw)
     data = read_json(path, "entries file")
     if data is None:
         raise FileMissingError(f"entries file not found: {path}", f"找不到 entries 文件：{path}")
-    return path, parse_entries(data)
+    entries, redacted = redact_entries(parse_entries(data), _secrets())
+    return path, entries, redacted
 
 
 def _ttl(value: Any) -> int:
@@ -111,14 +138,17 @@ def preview_diff(args: argparse.Namespace) -> int:
     now = clock.now()
     ttl = _ttl(args.ttl_minutes)
     day = _day(args.date, clock)
-    entries_file, entries = read_entries_file(args.entries_file)
+    entries_file, entries, redacted = read_entries(args.entries_file)
     memory_path = _memory_path(args.memory_path, day)
     pending_file = _resolve(args.pending_file) if args.pending_file else None
     if pending_file is not None:
-        refuse_memory_md(pending_file)
+        check_state_target(pending_file, forbidden=[memory_path, entries_file])
     memory_text = read_exact(memory_path)
     decisions = plan(entries, memory_text)
-    markdown = render_preview(decisions, memory_label=_memory_label(memory_path), ttl_minutes=ttl)
+    notices = [redaction_notice(redacted)] if redacted else []
+    markdown = render_preview(
+        decisions, memory_label=_memory_label(memory_path), ttl_minutes=ttl, notices=notices
+    )
     if pending_file is not None and decisions:
         pending = PendingPreview.create(
             now=now,
@@ -131,7 +161,8 @@ def preview_diff(args: argparse.Namespace) -> int:
             thread_id=args.message_thread_id or None,
             entriesFile=str(entries_file),
         )
-        write_pending(pending_file, pending)  # skill pending files lock in the system temp dir
+        # skill pending files lock in the system temp dir
+        write_pending(pending_file, pending, forbidden=[entries_file])
     sys.stdout.write(markdown)
     if pending_file is not None and decisions:
         sys.stderr.write(f"pending written: {pending_file}\n")
@@ -143,7 +174,7 @@ def merge_daily_memory(args: argparse.Namespace) -> int:
     clock = _clock()
     now = clock.now()
     day = _day(args.date, clock)
-    _, entries = read_entries_file(args.entries_file)
+    _, entries, _ = read_entries(args.entries_file)
     memory_path = _memory_path(args.memory_path, day)
     read_exact(memory_path)  # refuse a non-UTF-8 file before any lock or state file is created
     outcome = write_entries(
@@ -160,27 +191,33 @@ def merge_daily_memory(args: argparse.Namespace) -> int:
 
 def apply_pending_file(args: argparse.Namespace) -> int:
     """Check the skill's pending file (TTL, session, topic) and write its entries; print the merge JSON."""
+    from .applying import apply_pending_file as apply_locked
     from .errors import NoPendingError
     from .pending import NO_PENDING_EN, NO_PENDING_ZH, read_pending
-    from .pending import apply_pending_file as apply_locked
 
     clock = _clock()
     now = clock.now()
     pending_path = _resolve(args.pending_file)
+    check_state_target(pending_path)
     peek = read_pending(pending_path)  # only to learn where the memory file (and its workspace) is
     if peek is None:
         raise NoPendingError(NO_PENDING_EN, NO_PENDING_ZH)
-    memory_path = _resolve(peek.memoryPath)
-    refuse_memory_md(memory_path)
+    memory_path = check_target(_resolve(peek.memoryPath))
     pending, outcome = apply_locked(
         pending_path,
         now=now,
         memory_workspace=workspace_for(memory_path),
         session_key=args.session_key,
         thread_id=args.message_thread_id,
+        check_target=lambda path: check_target(_resolve(str(path))),
     )
     _print_json(outcome.to_json())
-    if outcome.already_applied:
+    if outcome.undone_since:
+        sys.stderr.write(
+            f"Preview was applied ({pending.appliedAt}) and that write was undone since; nothing written. "
+            "Run preview-diff again to write it.\n"
+        )
+    elif outcome.already_applied:
         sys.stderr.write(f"Preview already applied ({pending.appliedAt}); nothing written.\n")
     return 0
 
@@ -190,7 +227,7 @@ def cancel_pending_file(args: argparse.Namespace) -> int:
     from .pending import delete_pending
 
     pending_path = _resolve(args.pending_file)
-    refuse_memory_md(pending_path)
+    check_state_target(pending_path)
     if read_exact(pending_path) is None:
         print("No pending preview to cancel.")
         return 0

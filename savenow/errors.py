@@ -175,3 +175,41 @@ class ObjectNotFoundError(SaveNowError):
 
 class ObjectForgottenError(SaveNowError):
     """An upsert of an identity the user asked to forget; only an explicit "remember this" lifts it."""
+
+
+# -- memory search (issue 14) -----------------------------------------------------------------
+
+
+class SearchPathRefusedError(BadInputError):
+    """``savenow get`` on a path outside MEMORY.md, memory/** and search.extra_paths."""
+
+
+class SearchDisabledError(SaveNowError):
+    """``savenow search`` while ``search.enabled`` is false."""
+
+
+# -- storage and the LLM client (issue 10) ---------------------------------------------------------
+
+
+class StorageError(SaveNowError):
+    """The disk refused a read or write (full, read-only, permission); the file is as it was."""
+
+
+class UnsafeTargetError(ForbiddenTargetError):
+    """A write target that is a symlink, not a regular file, read-only, or outside the allowed folders."""
+
+
+class LLMError(SaveNowError):
+    """The LLM or embeddings endpoint failed; neutral (the caller says what was not done)."""
+
+
+class LLMUnavailableError(LLMError):
+    """Timeouts, dropped connections, 429/5xx after the retries, or the total deadline passed."""
+
+
+class LLMRefusedError(LLMError):
+    """The endpoint rejected the request (4xx): key, model, URL or shape."""
+
+
+class LLMAnswerError(LLMError):
+    """The endpoint answered with something unusable: too large, not JSON, wrong shape."""

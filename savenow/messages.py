@@ -97,6 +97,14 @@ CATALOG: dict[str, dict[Lang, str]] = {
         "zh": "在 {where} 中没有找到会话存储。请用 --sessions-dir（SAVENOW_SESSIONS_DIR）指向 OpenClaw 的会话目录，"
         "例如 ~/.openclaw/agents/main/sessions，或先让机器人记录聊天。",
     },
+    "session.scan_stopped": {
+        "en": "Reading the transcript stopped early: its last part is too large or not a conversation.",
+        "zh": "对话记录的末尾过大或不是对话，读取已提前停止。",
+    },
+    "preview.redacted": {
+        "en": "🔒 {count} secret-looking string(s) (API keys, tokens) were redacted before this preview.",
+        "zh": "🔒 已隐去 {count} 处疑似密钥（API key、令牌）。",
+    },
     "session.malformed_lines": {
         "en": "{count} malformed transcript line(s) were skipped.",
         "zh": "跳过了 {count} 行格式错误的对话记录。",
@@ -119,6 +127,14 @@ CATALOG: dict[str, dict[Lang, str]] = {
     "config.cannot_read": {
         "en": "config file {path}: cannot read ({reason})",
         "zh": "配置文件 {path} 无法读取（{reason}）",
+    },
+    "config.no_workspace": {
+        "en": "workspace {workspace} does not exist (--workspace / SAVENOW_WORKSPACE); nothing was created",
+        "zh": "工作区 {workspace} 不存在（--workspace / SAVENOW_WORKSPACE）；未创建任何内容",
+    },
+    "config.not_utf8": {
+        "en": "config file {path}: not UTF-8 text",
+        "zh": "配置文件 {path} 不是 UTF-8 文本",
     },
     "config.bad_yaml": {
         "en": "config file {path}: not valid YAML ({reason})",
@@ -185,6 +201,15 @@ CATALOG: dict[str, dict[Lang, str]] = {
     "cli.bad_date": {
         "en": "--date must be YYYY-MM-DD, not {value!r}",
         "zh": "--date 必须是 YYYY-MM-DD，而不是 {value!r}",
+    },
+    "cli.applied_then_undone": {
+        "en": "This preview was applied ({when}) and `savenow undo` took that write out since; nothing written. "
+        "Run preview again to write it.",
+        "zh": "这个预览已在 {when} 应用，之后被 `savenow undo` 撤销；本次没有写入。如需写入，请重新预览。",
+    },
+    "cli.already_applied_at": {
+        "en": "Already applied at {when} to {path}: nothing written again.",
+        "zh": "已于 {when} 应用到 {path}：没有重复写入。",
     },
     "cli.already_applied": {
         "en": "Already applied: nothing written again.",

@@ -8,10 +8,13 @@ Validation of the entries JSON (DESIGN §5.2) is done by :func:`parse_entries`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .errors import BadInputError
+from .messages import text
+from .text.safety import clean_surrogates, redact
 from .vocabulary import Role
 
 Action = Literal["add", "merge", "skip"]
@@ -82,6 +85,7 @@ class ExtractionResult:
 def _clean_text(value: Any, what: str, limit: int) -> str:
     if not isinstance(value, str):
         raise BadInputError(f"{what} must be a string", f"{what} 必须是字符串")
+    value = clean_surrogates(value)  # half an emoji from a JS slice never reaches a file
     text = " ".join(value.split()) if "\n" in value else value.strip()
     if len(text) > limit:
         raise BadInputError(
@@ -156,3 +160,29 @@ def parse_entries(data: Any) -> list[Entry]:
         )
     entries = [e for i, raw in enumerate(data) if (e := parse_entry(raw, i)) is not None]
     return entries
+
+
+def redact_entries(entries: list[Entry], known: Iterable[str] = ()) -> tuple[list[Entry], int]:
+    """The entries with configured secrets and key-shaped strings replaced; and how many were."""
+    secrets = [secret for secret in known if secret]
+    total = 0
+
+    def scrub(text: str) -> str:
+        nonlocal total
+        cleaned, count = redact(text, secrets)
+        total += count
+        return cleaned
+
+    for entry in entries:
+        entry.title = scrub(entry.title)
+        entry.bullets = [scrub(bullet) for bullet in entry.bullets]
+        if entry.reason:
+            entry.reason = scrub(entry.reason)
+        if entry.merge_target_title:
+            entry.merge_target_title = scrub(entry.merge_target_title)
+    return entries, total
+
+
+def redaction_notice(count: int, lang: str = "en") -> str:
+    """The preview line saying secrets were taken out, in the reader's language."""
+    return text("preview.redacted", lang, count=count)

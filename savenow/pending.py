@@ -6,12 +6,8 @@ entriesFile, entries``) plus ``chatId, userId, date, baseSha256`` and two of
 ours: ``id`` (a short token for Telegram callback data) and ``appliedAt``.
 Attribute names follow the JSON keys, so code and files read the same.
 
-Apply is idempotent: a pending with ``appliedAt`` set writes nothing;
-:func:`apply_pending` then returns ``WriteOutcome(written=False,
-already_applied=True)`` rather than raising, so callers can say "already
-applied" without an error path. The locked helpers (:func:`apply_pending_file`,
-:meth:`PendingStore.apply`) read, check, write and mark the pending under the
-pending file's lock, so a double tap cannot write twice.
+The store only stores: applying a pending to its memory file is
+:mod:`savenow.applying`, one layer up, so this module never writes memory.
 """
 
 from __future__ import annotations
@@ -28,10 +24,11 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from .errors import BadInputError, NoPendingError, PendingExpiredError, ScopeMismatchError
-from .fileio import atomic_write, delete_file, file_lock, read_json, refuse_memory_md, sha256_text
-from .memory.writer import WriteOutcome, write_entries
+from .errors import BadInputError, NoPendingError, PendingExpiredError, ScopeMismatchError, UnsafeTargetError
 from .models import Entry, parse_entries
+from .storage.files import atomic_write, delete_file, read_json, sha256_text
+from .storage.locks import file_lock
+from .storage.targets import check_state_target
 
 PENDING_VERSION = 1
 NO_PENDING_EN = "No pending preview, run /savenow first."
@@ -87,6 +84,7 @@ class PendingPreview:
     baseSha256: str | None = None  # the memory file when previewed; None = it did not exist
     id: str = field(default_factory=new_pending_id)
     appliedAt: str | None = None
+    appliedWriteId: str | None = None  # the journal id of the write apply made (None: nothing new to write)
     version: int = PENDING_VERSION
     baseKnown: bool = field(default=True, repr=False)  # False for a Node-made file without baseSha256
 
@@ -148,6 +146,7 @@ class PendingPreview:
             "entriesFile": self.entriesFile,
             "baseSha256": self.baseSha256,
             "appliedAt": self.appliedAt,
+            "appliedWriteId": self.appliedWriteId,
             "entries": list(self.entries),
         }
         if not self.baseKnown:
@@ -181,7 +180,7 @@ class PendingPreview:
             raise _malformed("baseSha256 must be a string or null")
         pending_id = _optional_text(data, "id") or new_pending_id()
         return cls(
-            version=int(data.get("version") or PENDING_VERSION),
+            version=_version(data.get("version")),
             id=pending_id,
             sessionKey=_optional_text(data, "sessionKey"),
             messageThreadId=_optional_text(data, "messageThreadId"),
@@ -195,8 +194,20 @@ class PendingPreview:
             baseSha256=base,
             baseKnown="baseSha256" in data,
             appliedAt=_optional_text(data, "appliedAt"),
+            appliedWriteId=_optional_text(data, "appliedWriteId"),
             entries=entries,
         )
+
+
+def _version(value: Any) -> int:
+    if value is None or value == "":
+        return PENDING_VERSION
+    if isinstance(value, bool) or not isinstance(value, int | str) or not str(value).strip().isdigit():
+        raise _malformed(f"version must be a whole number, not {value!r}")
+    number = int(str(value).strip())
+    if number != PENDING_VERSION:
+        raise _malformed(f"version {number} is not supported (this savenow reads version {PENDING_VERSION})")
+    return number
 
 
 def _same(expected: str | None, given: str | int | None) -> bool:
@@ -235,33 +246,6 @@ def check_pending(
     return pending
 
 
-def apply_pending(
-    pending: PendingPreview, *, now: datetime, workspace: Path, allow_merge: bool = True
-) -> WriteOutcome:
-    """Write the pending's entries to the memory path fixed at preview time; sets ``appliedAt``.
-
-    Already applied → nothing written, ``already_applied=True``. The entries
-    are re-planned against the file's current content under its lock, so a
-    file changed since the preview gets them re-applied, never overwritten.
-    """
-    memory_path = Path(pending.memoryPath)
-    refuse_memory_md(memory_path)
-    if pending.appliedAt:
-        return WriteOutcome(memory_path=memory_path, already_applied=True)
-    extra: dict[str, Any] = {"base_sha256": pending.baseSha256} if pending.baseKnown else {}
-    outcome = write_entries(
-        memory_path,
-        pending.entry_objects(),
-        workspace=workspace,
-        now=now,
-        day=pending.day or now.date(),
-        allow_merge=allow_merge,
-        **extra,
-    )
-    pending.appliedAt = _iso(now)
-    return outcome
-
-
 # -- files ------------------------------------------------------------------------------------
 
 
@@ -271,60 +255,65 @@ def read_pending(path: Path) -> PendingPreview | None:
     return None if data is None else PendingPreview.from_json(data)
 
 
-def _store(path: Path, pending: PendingPreview) -> None:
-    atomic_write(path, json.dumps(pending.to_json(), ensure_ascii=False, indent=2) + "\n")
+def store_pending(path: Path, pending: PendingPreview, *, workspace: Path | None = None) -> None:
+    """Write the pending JSON (hold the pending file's lock)."""
+    atomic_write(
+        path, json.dumps(pending.to_json(), ensure_ascii=False, indent=2) + "\n", workspace=workspace
+    )
 
 
-def write_pending(path: Path, pending: PendingPreview, *, workspace: Path | None = None) -> None:
-    """Atomically (re)place the pending file, under its lock."""
-    refuse_memory_md(path)
+_store = store_pending
+
+
+def _require_pending_file(path: Path) -> None:
+    """An existing file is only replaced or removed when it is a pending preview (issue 10 item 1)."""
+    try:
+        data = read_json(path, "pending file")
+    except BadInputError as exc:
+        raise _not_a_pending(path) from exc
+    if data is None:
+        return
+    if not isinstance(data, dict) or "memoryPath" not in data or "entries" not in data:
+        raise _not_a_pending(path)
+
+
+def _not_a_pending(path: Path) -> UnsafeTargetError:
+    return UnsafeTargetError(
+        f"refusing to touch {path}: it is not a savenow pending preview; nothing changed",
+        f"拒绝改动 {path}：它不是 savenow 的待确认预览；未做任何修改",
+    )
+
+
+def write_pending(
+    path: Path, pending: PendingPreview, *, workspace: Path | None = None, forbidden: Sequence[Path] = ()
+) -> None:
+    """Atomically (re)place the pending file, under its lock; never over a file that is not a pending.
+
+    ``forbidden`` names files it must never be (the memory file, the entries file).
+    """
+    check_state_target(path, forbidden=[Path(pending.memoryPath), *forbidden])
     with file_lock(path, workspace):
-        _store(path, pending)
+        check_state_target(path, forbidden=[Path(pending.memoryPath), *forbidden])
+        _require_pending_file(path)
+        store_pending(path, pending, workspace=workspace)
 
 
-def delete_pending(path: Path, *, workspace: Path | None = None) -> PendingPreview | None:
-    """Remove the pending file; returns what it held (None when there was none)."""
+def delete_pending(
+    path: Path, *, workspace: Path | None = None, forbidden: Sequence[Path] = ()
+) -> PendingPreview | None:
+    """Remove the pending file; returns what it held (None when there was none).
+
+    A file that is not a pending preview (a memory file, an entries file, anything else) is refused.
+    """
+    check_state_target(path, forbidden=forbidden)
     with file_lock(path, workspace):
+        _require_pending_file(path)
         try:
             pending = read_pending(path)
         except BadInputError:
-            pending = None  # a broken pending file is still removed by cancel
+            pending = None  # pending-shaped but malformed (a Node script's bad timestamp): still removed
         delete_file(path)
     return pending
-
-
-def apply_pending_file(
-    path: Path,
-    *,
-    now: datetime,
-    workspace: Path | None = None,
-    session_key: str | None = None,
-    thread_id: str | int | None = None,
-    chat_id: str | int | None = None,
-    pending_id: str | None = None,
-    memory_workspace: Path | None = None,
-) -> tuple[PendingPreview, WriteOutcome]:
-    """Read, check, apply and mark the pending at ``path``, all under the pending file's lock.
-
-    ``workspace`` holds the pending file's lock; ``memory_workspace`` (default:
-    the same) holds the memory file's lock and the journal.
-    """
-    with file_lock(path, workspace):
-        pending = check_pending(
-            read_pending(path), now=now, session_key=session_key, thread_id=thread_id, chat_id=chat_id
-        )
-        if pending_id is not None and pending.id != pending_id:
-            raise NoPendingError(
-                "This preview was replaced by a newer one; use the latest preview's buttons.",
-                "这个预览已被更新的预览取代，请使用最新预览的按钮。",
-            )
-        target_workspace = memory_workspace or workspace
-        if target_workspace is None:
-            raise BadInputError("no workspace for the memory file's lock and journal", "缺少工作区")
-        outcome = apply_pending(pending, now=now, workspace=target_workspace)
-        if not outcome.already_applied:
-            _store(path, pending)
-    return pending, outcome
 
 
 class PendingStore:
@@ -348,24 +337,3 @@ class PendingStore:
 
     def delete(self, scope_key: str) -> PendingPreview | None:
         return delete_pending(self.path(scope_key), workspace=self.workspace)
-
-    def apply(
-        self,
-        scope_key: str,
-        *,
-        now: datetime,
-        workspace: Path | None = None,
-        thread_id: str | int | None = None,
-        chat_id: str | int | None = None,
-        pending_id: str | None = None,
-    ) -> tuple[PendingPreview, WriteOutcome]:
-        """Check and apply this scope's pending under its lock (see :func:`apply_pending_file`)."""
-        return apply_pending_file(
-            self.path(scope_key),
-            now=now,
-            workspace=self.workspace,
-            thread_id=thread_id,
-            chat_id=chat_id,
-            pending_id=pending_id,
-            memory_workspace=workspace or self.workspace,
-        )

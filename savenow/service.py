@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Literal
 
 from .access import AccessPolicy, ChatType, Scope  # Scope lives in savenow.access; imported from here too
+from .applying import apply_from_store
 from .clock import Clock, load_timezone
 from .config import Settings
 from .errors import (
@@ -35,17 +36,20 @@ from .errors import (
     SessionResolutionError,
 )
 from .extract.base import Extractor
-from .fileio import atomic_write, file_lock, read_exact, read_json
 from .memory.compare import Decision, plan
 from .memory.document import MemoryDocument
 from .memory.preview import nothing_to_apply, render_preview
 from .memory.writer import WriteOutcome, write_entries
 from .messages import Text
-from .models import ChatMessage, Entry, ExtractionResult
+from .models import ChatMessage, Entry, ExtractionResult, redact_entries, redaction_notice
 from .pending import NO_PENDING_EN, NO_PENDING_ZH, PendingPreview, PendingStore
+from .search.hooks import note_memory_write
 from .sessions.keys import validate_session_key
 from .sessions.resolve import SessionCatalog
 from .sessions.store import SessionInfo
+from .storage.files import atomic_write, read_exact, read_json
+from .storage.journal import on_committed_change
+from .storage.locks import file_lock
 
 
 @dataclass
@@ -70,6 +74,8 @@ class ApplyResult:
     entries: list[Entry]
     written: bool  # False: nothing new to write, or already applied
     already_applied: bool = False
+    undone_since: bool = False  # already applied, and that write was undone since
+    applied_at: str | None = None
     created_file: bool = False
     added_titles: list[str] = field(default_factory=list)
     merged_titles: list[str] = field(default_factory=list)
@@ -135,6 +141,8 @@ class SaveNowService:
         self._catalog = catalog
         self.pending = PendingStore(settings.state_dir)
         self.access = AccessPolicy.from_settings(settings)
+        if settings.search.enabled:  # every write the service makes updates the search index at once
+            on_committed_change(note_memory_write)
 
     # -- collaborators, built on first use so `list` never builds an LLM client --------------
 
@@ -210,13 +218,15 @@ class SaveNowService:
         memory_path = self._checked_memory_path(Path(pending.memoryPath))
         # Checks TTL and scope, writes and marks the preview applied, all under the pending's lock,
         # so a double tap or a re-delivered update writes once.
-        pending, outcome = self.pending.apply(
+        pending, outcome = apply_from_store(
+            self.pending,
             scope.pending_key,
             now=self.clock.now(),
             workspace=self.settings.workspace,
             thread_id=scope.thread_id or "",
             chat_id=scope.chat_id or "",
             pending_id=pending.id,
+            check_target=self._checked_memory_path,
         )
         self._record_owner(
             scope, outcome, requester=pending.userId
@@ -242,7 +252,7 @@ class SaveNowService:
 
     def undo(self, scope: Scope | None = None) -> UndoResult:
         """Take the last write out again; from a chat, only its requester or an admin may."""
-        from .journal import last_write, undo_last
+        from .storage.journal import last_write, undo_last
 
         scope = scope or Scope()
         self.access.require(scope)
@@ -309,11 +319,17 @@ class SaveNowService:
         document = MemoryDocument.parse(memory_text)
         sections = document.memory_sections()
         extraction = self.extractor.extract(transcript.messages, sections)
+        _, redacted = redact_entries(extraction.entries, self.settings.secret_values)
         decisions = plan(extraction.entries, document)
         notices = list(extraction.notices)
+        if redacted:
+            notices.append(redaction_notice(redacted, scope.lang))
         if transcript.malformed_lines:
             notices.append(
                 Text("session.malformed_lines", count=transcript.malformed_lines).render(scope.lang)
+            )
+        if transcript.scan_stopped:
+            notices.append(Text("session.scan_stopped").render(scope.lang)
             )
         return _Proposal(
             session=session,
@@ -412,6 +428,8 @@ class SaveNowService:
             entries=entries,
             written=outcome.written,
             already_applied=outcome.already_applied,
+            undone_since=outcome.undone_since,
+            applied_at=outcome.applied_at,
             created_file=outcome.created_file,
             added_titles=list(outcome.added_titles),
             merged_titles=list(outcome.merged_titles),

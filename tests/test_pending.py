@@ -8,13 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from savenow.applying import apply_from_store, apply_pending, apply_pending_file
 from savenow.errors import BadInputError, NoPendingError, PendingExpiredError, ScopeMismatchError
 from savenow.fileio import sha256_text
 from savenow.pending import (
     PendingPreview,
     PendingStore,
-    apply_pending,
-    apply_pending_file,
     check_pending,
     delete_pending,
     read_pending,
@@ -184,12 +183,12 @@ def test_store_one_pending_per_scope(workspace: Path) -> None:
     assert store.load("chat:-100/thread:7") == second
     assert store.path("chat:-100/thread:42").parent == workspace / ".savenow" / "pending"
     assert store.path("../../etc/passwd").parent == workspace / ".savenow" / "pending"
-    _, outcome = store.apply(
-        "chat:-100/thread:42", now=NOW, workspace=workspace, thread_id="42", pending_id="newer"
+    _, outcome = apply_from_store(
+        store, "chat:-100/thread:42", now=NOW, workspace=workspace, thread_id="42", pending_id="newer"
     )
     assert outcome.written
     with pytest.raises(NoPendingError, match="replaced by a newer one"):
-        store.apply("chat:-100/thread:7", now=NOW, pending_id="old")
+        apply_from_store(store, "chat:-100/thread:7", now=NOW, pending_id="old")
     assert store.delete("chat:-100/thread:7") == second and store.load("chat:-100/thread:7") is None
     assert store.delete("chat:-100/thread:7") is None
     assert not list((workspace / "memory").glob(".*"))

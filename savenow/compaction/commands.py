@@ -12,14 +12,14 @@ from ..errors import BadInputError
 
 
 def _service(args: argparse.Namespace) -> Any:
-    from ..commands import _settings
+    from ..commands import settings_from_args
     from .service import CompactionService
 
-    return CompactionService(_settings(args))
+    return CompactionService(settings_from_args(args, require_workspace=False))  # the flush is skipped, said so
 
 
 def _target(args: argparse.Namespace) -> Any:
-    from ..commands import _id_flag
+    from ..commands import id_flag
     from .service import Target
 
     named = [bool(args.store), bool(args.session_key), bool(args.chat_id or args.thread_id)]
@@ -32,8 +32,8 @@ def _target(args: argparse.Namespace) -> Any:
         return Target(store_file=Path(args.store))
     return Target(
         key=args.session_key,
-        chat_id=_id_flag(args.chat_id, "--chat-id"),
-        thread_id=_id_flag(args.thread_id, "--thread-id"),
+        chat_id=id_flag(args.chat_id, "--chat-id"),
+        thread_id=id_flag(args.thread_id, "--thread-id"),
     )
 
 

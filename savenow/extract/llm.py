@@ -6,31 +6,27 @@ parsed leniently (a JSON object, a bare array, or the first JSON value inside
 prose), validated with pydantic, and every entry that is empty or oversized is
 dropped with a reason. The comparer still decides add / merge / skip afterwards.
 
-HTTP goes through ``httpx`` (already installed with python-telegram-bot), not
-the openai SDK, which would bring a second HTTP stack for one POST request.
-
-The API key only ever goes into the ``Authorization`` header: it is not
-logged, and any text from the server is scrubbed of it before it reaches a
-log line or an error message.
+HTTP, retries, deadlines, the response_format ladder and secret scrubbing are
+the shared client's (:mod:`savenow.llm`); this module only builds the request
+from the prompt and reads the answer. Its errors add what was not done
+("nothing was written") to the client's neutral ones.
 """
 
 from __future__ import annotations
 
-import email.utils
 import json
 import logging
 import re
 import time
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import urlsplit
 
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ..config import LLMSettings
-from ..errors import BadInputError, ConfigError, ExtractorError
+from ..errors import BadInputError, ConfigError, ExtractorError, LLMError
+from ..llm import Endpoint, LLMClient, Usage
 from ..models import (
     ACTIONS,
     MAX_ENTRIES,
@@ -41,36 +37,22 @@ from ..models import (
     MemorySection,
     parse_entry,
 )
+from ..text.safety import loads_json, scrub
 from .prompt import FORMAT_LADDER, Prompt, build_prompt, correction_message, response_format
 
 __all__ = ["LLMExtractor", "parse_reply"]
 
 log = logging.getLogger("savenow.extract.llm")
 
-_USER_AGENT = "savenow (+https://github.com/openclaw)"
-_BACKOFF_BASE_S = 1.0
-_BACKOFF_CAP_S = 30.0
-_MAX_RETRY_AFTER_S = 120.0  # a server asking for a longer wait is reported, not waited for
 _ANSWER_ATTEMPTS = 2  # an invalid answer is asked for once more, then reported
-_SERVER_TEXT_LIMIT = 300
+_MAX_ANSWER_CHARS = 1_000_000  # an entries answer is a few KB; a megabyte is not one
+_MAX_DECODE_STARTS = 32  # JSON values tried inside prose before giving up (bounded work on junk)
 _THINK_BLOCK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 _HEADING_PREFIX = re.compile(r"^#+\s*|^\d{1,2}:\d{2}\s*[-–—]\s*")
-# Key-like tokens ("sk-proj-…", "gsk_…"); a digit is required so words like "api-version" survive.
-_SECRET_SHAPES = re.compile(r"\b((?:sk|pk|rk|gsk|xai|key|api)[-_])(?=[\w\-*]*\d)[\w\-*]{6,}", re.IGNORECASE)
-_BEARER = re.compile(r"(Bearer\s+)\S+", re.IGNORECASE)
 
 
 class InvalidReplyError(ValueError):
     """The model's answer is not an entries JSON value (asked once more, then reported)."""
-
-
-class _TransientFailure(Exception):
-    """A timeout, a dropped connection, HTTP 429 or 5xx: worth another try after a pause."""
-
-    def __init__(self, what: str, retry_after: float | None = None) -> None:
-        super().__init__(what)
-        self.what = what
-        self.retry_after = retry_after
 
 
 class _LLMEntry(BaseModel):
@@ -126,16 +108,11 @@ class LLMExtractor:
                 "LLM 提取器：未设置 llm.model（SAVENOW_LLM__MODEL）",
             )
         self._settings = settings
-        self._url = _chat_completions_url(settings.base_url)
-        self._where = _display_url(self._url)
-        self._transport = transport
-        self._sleep = sleep
-        # Remembered across calls, so a server that rejected json_schema is not asked again.
-        self._format_rung = 0
-        self._send_temperature = True
+        self._client = LLMClient(Endpoint.from_settings(settings), transport=transport, sleep=sleep)
+        self._formats = [(name, response_format(name)) for name in FORMAT_LADDER]
 
     def __repr__(self) -> str:  # never the key
-        return f"LLMExtractor(url={self._where!r}, model={self._settings.model!r})"
+        return f"LLMExtractor(url={self._client.where!r}, model={self._settings.model!r})"
 
     # -- the Extractor protocol ------------------------------------------------------------------
 
@@ -149,201 +126,46 @@ class LLMExtractor:
             prompt.sections_omitted,
             prompt.estimated_tokens,
         )
-        usage = _Usage(estimated_prompt_tokens=prompt.estimated_tokens)
+        usage = Usage()
         problem: str | None = None
-        with httpx.Client(transport=self._transport, timeout=self._settings.timeout_s) as client:
-            for _ in range(_ANSWER_ATTEMPTS):
-                chat = prompt.messages if problem is None else [*prompt.messages, correction_message(problem)]
-                content = self._complete(client, chat, usage)
-                try:
-                    raw_entries = parse_reply(content)
-                except InvalidReplyError as exc:
-                    problem = str(exc)
-                    log.warning("LLM answer unusable (%s)", problem)
-                    continue
-                result = entries_from_reply(raw_entries)
-                result.usage = usage.as_dict()
-                result.notices.extend(_budget_notices(prompt))
-                log.info(
-                    "LLM proposed %d entries (%d dropped); usage %s",
-                    len(result.entries),
-                    len(result.dropped),
-                    result.usage,
-                )
-                return result
+        for _ in range(_ANSWER_ATTEMPTS):
+            chat = prompt.messages if problem is None else [*prompt.messages, correction_message(problem)]
+            try:
+                content = self._client.chat(chat, formats=self._formats, usage=usage)
+            except LLMError as error:
+                raise _not_written(error) from None
+            try:
+                raw_entries = parse_reply(content)
+            except InvalidReplyError as exc:
+                problem = str(exc)
+                log.warning("LLM answer unusable (%s)", problem)
+                continue
+            result = entries_from_reply(raw_entries)
+            result.usage = _usage_dict(usage, prompt)
+            result.notices.extend(_budget_notices(prompt))
+            log.info(
+                "LLM proposed %d entries (%d dropped); usage %s",
+                len(result.entries),
+                len(result.dropped),
+                result.usage,
+            )
+            return result
         raise ExtractorError(
             f"The LLM's answer was not usable twice ({problem}); nothing was written and no preview was stored.",
             f"LLM 两次返回的内容都无法使用（{problem}），未写入任何内容，也没有生成预览。",
         )
 
-    # -- one answer, with retries and the response_format ladder ------------------------------------
 
-    def _complete(self, client: httpx.Client, chat: list[dict[str, str]], usage: _Usage) -> str:
-        """The content of one successful completion; raises ExtractorError when retries run out."""
-        failures = 0
-        while True:
-            try:
-                return self._post_once(client, chat, usage)
-            except _TransientFailure as failure:
-                failures += 1
-                too_long = failure.retry_after is not None and failure.retry_after > _MAX_RETRY_AFTER_S
-                if failures > self._settings.max_retries or too_long:
-                    raise self._transient_error(failure, failures) from None
-                delay = self._delay(failures, failure.retry_after)
-                log.warning(
-                    "LLM request failed (%s); retry %d/%d in %.1f s",
-                    failure.what,
-                    failures,
-                    self._settings.max_retries,
-                    delay,
-                )
-                self._sleep(delay)
-
-    def _post_once(self, client: httpx.Client, chat: list[dict[str, str]], usage: _Usage) -> str:
-        """POST until the server accepts the request's shape (stepping down the ladder on 400/422)."""
-        while True:
-            body = self._request_body(chat)
-            usage.requests += 1
-            log.info(
-                "LLM request: POST %s model=%s response_format=%s",
-                self._where,
-                self._settings.model,
-                FORMAT_LADDER[self._format_rung],
-            )
-            try:
-                response = client.post(self._url, json=body, headers=self._headers())
-            except httpx.TimeoutException:
-                raise _TransientFailure(f"no answer within {self._settings.timeout_s:g} s") from None
-            except httpx.TransportError as exc:
-                raise _TransientFailure(f"connection failed: {type(exc).__name__}") from None
-            status = response.status_code
-            log.info("LLM response: HTTP %d", status)
-            if status == 200:
-                return self._content(response, usage)
-            if status in (400, 422) and self._step_down(response):
-                continue
-            if status == 429 or status >= 500:
-                raise _TransientFailure(f"HTTP {status}", _retry_after(response))
-            raise self._http_error(response)
-
-    def _request_body(self, chat: list[dict[str, str]]) -> dict[str, Any]:
-        body: dict[str, Any] = {"model": self._settings.model, "messages": chat, "stream": False}
-        if self._send_temperature:
-            body["temperature"] = 0
-        fmt = response_format(FORMAT_LADDER[self._format_rung])
-        if fmt is not None:
-            body["response_format"] = fmt
-        return body
-
-    def _headers(self) -> dict[str, str]:
-        headers = {"User-Agent": _USER_AGENT, "Accept": "application/json"}
-        key = self._settings.api_key.get_secret_value() if self._settings.api_key else ""
-        if key:
-            headers["Authorization"] = f"Bearer {key}"
-        return headers
-
-    def _step_down(self, response: httpx.Response) -> bool:
-        """Adapt to a server that rejects a request field; False when nothing is left to drop."""
-        text = _server_text(response).lower()
-        if self._send_temperature and "temperature" in text:
-            self._send_temperature = False  # reasoning models accept only their default
-            log.warning("LLM server rejected temperature; sending none")
-            return True
-        if self._format_rung + 1 < len(FORMAT_LADDER):
-            rejected = FORMAT_LADDER[self._format_rung]
-            self._format_rung += 1
-            log.warning(
-                "LLM server rejected response_format %s (HTTP %d); trying %s",
-                rejected,
-                response.status_code,
-                FORMAT_LADDER[self._format_rung],
-            )
-            return True
-        return False
-
-    def _content(self, response: httpx.Response, usage: _Usage) -> str:
-        try:
-            data = response.json()
-        except ValueError:
-            return ""  # reported as an unusable answer by parse_reply
-        if not isinstance(data, dict):
-            return ""
-        usage.add(data.get("usage"))
-        try:
-            content = data["choices"][0]["message"]["content"]
-        except (KeyError, IndexError, TypeError):
-            return ""
-        return content if isinstance(content, str) else ""
-
-    def _delay(self, failures: int, retry_after: float | None) -> float:
-        if retry_after is not None:
-            return retry_after
-        return min(_BACKOFF_BASE_S * 2 ** (failures - 1), _BACKOFF_CAP_S)
-
-    # -- errors the user sees (never the key) --------------------------------------------------------
-
-    def _transient_error(self, failure: _TransientFailure, attempts: int) -> ExtractorError:
-        if failure.retry_after is not None and failure.retry_after > _MAX_RETRY_AFTER_S:
-            return ExtractorError(
-                f"The LLM endpoint is rate-limited and asks to wait {failure.retry_after:.0f} s; "
-                "nothing was written. Try /savenow again later.",
-                f"LLM 接口限流，要求等待 {failure.retry_after:.0f} 秒；未写入任何内容，请稍后再试 /savenow。",
-            )
-        return ExtractorError(
-            f"The LLM endpoint {self._where} failed {attempts} times ({self._scrub(failure.what)}); "
-            "nothing was written. Try again later.",
-            f"LLM 接口 {self._where} 连续失败 {attempts} 次（{self._scrub(failure.what)}），未写入任何内容，请稍后再试。",
-        )
-
-    def _http_error(self, response: httpx.Response) -> ExtractorError:
-        status = response.status_code
-        detail = self._scrub(_server_text(response))
-        if status in (401, 403):
-            return ExtractorError(
-                f"The LLM endpoint {self._where} refused the API key (HTTP {status}); check llm.api_key. "
-                "Nothing was written.",
-                f"LLM 接口 {self._where} 拒绝了 API key（HTTP {status}），请检查 llm.api_key。未写入任何内容。",
-            )
-        if status == 404:
-            return ExtractorError(
-                f"The LLM endpoint {self._where} or the model {self._settings.model!r} was not found (HTTP 404); "
-                "check llm.base_url and llm.model. Nothing was written.",
-                f"找不到 LLM 接口 {self._where} 或模型 {self._settings.model!r}（HTTP 404），"
-                "请检查 llm.base_url 和 llm.model。未写入任何内容。",
-            )
-        return ExtractorError(
-            f"The LLM endpoint {self._where} rejected the request (HTTP {status}: {detail or 'no details'}). "
-            "Nothing was written.",
-            f"LLM 接口 {self._where} 拒绝了请求（HTTP {status}：{detail or '无详情'}）。未写入任何内容。",
-        )
-
-    def _scrub(self, text: str) -> str:
-        key = self._settings.api_key.get_secret_value() if self._settings.api_key else ""
-        return redact(text, key)
+def _not_written(error: LLMError) -> ExtractorError:
+    """The client's neutral error, plus what the extractor did not do."""
+    return ExtractorError(
+        f"{error.en.rstrip('.')}; nothing was written. Try again later.",
+        f"{error.zh.rstrip('。')}；未写入任何内容，请稍后再试。",
+    )
 
 
-class _Usage:
-    """What the server reported over all requests of one extraction, plus our own estimate."""
-
-    def __init__(self, estimated_prompt_tokens: int) -> None:
-        self.estimated_prompt_tokens = estimated_prompt_tokens
-        self.requests = 0
-        self.reported: dict[str, int] = {}
-
-    def add(self, reported: Any) -> None:
-        if not isinstance(reported, dict):
-            return
-        for field in ("prompt_tokens", "completion_tokens", "total_tokens"):
-            value = reported.get(field)
-            if isinstance(value, int) and not isinstance(value, bool):
-                self.reported[field] = self.reported.get(field, 0) + value
-
-    def as_dict(self) -> dict[str, int]:
-        return {
-            **self.reported,
-            "requests": self.requests,
-            "estimated_prompt_tokens": self.estimated_prompt_tokens,
-        }
+def _usage_dict(usage: Usage, prompt: Prompt) -> dict[str, int]:
+    return {**usage.reported, "requests": usage.requests, "estimated_prompt_tokens": prompt.estimated_tokens}
 
 
 def _budget_notices(prompt: Prompt) -> list[str]:
@@ -365,18 +187,25 @@ def _budget_notices(prompt: Prompt) -> list[str]:
 
 def parse_reply(content: str) -> list[Any]:
     """The entries list of an answer: ``{"entries": [...]}``, a bare array, or the first JSON value in prose."""
+    if len(content or "") > _MAX_ANSWER_CHARS:
+        raise InvalidReplyError(f"the answer is longer than {_MAX_ANSWER_CHARS} characters")
     text = _THINK_BLOCK.sub("", content or "").strip()
     if not text:
         raise InvalidReplyError("empty answer")
     try:
-        return _entries_of(json.loads(text))
+        return _entries_of(loads_json(text))
     except (ValueError, InvalidReplyError):
         pass
     decoder = json.JSONDecoder()
-    for match in re.finditer(r"[\[{]", text):
+    starts = 0
+    for match in re.finditer(r"(?<![\[{])[\[{]", text):  # a run of brackets is tried once, at its start
+        starts += 1
+        if starts > _MAX_DECODE_STARTS:
+            break
         try:
-            value, _ = decoder.raw_decode(text, match.start())
-        except ValueError:
+            value, end = decoder.raw_decode(text, match.start())
+            value = loads_json(text[match.start() : end])  # depth-bounded, surrogate-clean
+        except (ValueError, RecursionError):
             continue
         try:
             return _entries_of(value)
@@ -464,60 +293,5 @@ def _normalize_action(action: str | None, target: str | None) -> str:
 
 
 def redact(text: str, key: str = "") -> str:
-    """``text`` without the API key or anything shaped like a key or bearer token."""
-    if key and len(key) >= 4:
-        text = text.replace(key, "***")
-    text = _BEARER.sub(r"\1***", text)
-    return _SECRET_SHAPES.sub(r"\1***", text)
-
-
-def _server_text(response: httpx.Response) -> str:
-    """The server's error message (OpenAI shape ``{"error": {"message"}}`` or raw text), one line, clipped."""
-    try:
-        data = response.json()
-    except ValueError:
-        text = response.text
-    else:
-        error = data.get("error") if isinstance(data, dict) else None
-        if isinstance(error, dict):
-            text = str(error.get("message") or error)
-        elif error is not None:
-            text = str(error)
-        elif isinstance(data, dict) and "detail" in data:
-            text = str(data["detail"])
-        else:
-            text = response.text
-    text = " ".join(text.split())
-    return text if len(text) <= _SERVER_TEXT_LIMIT else text[: _SERVER_TEXT_LIMIT - 1] + "…"
-
-
-def _retry_after(response: httpx.Response) -> float | None:
-    """Retry-After in seconds (delta-seconds or an HTTP date), or None."""
-    value = response.headers.get("retry-after", "").strip()
-    if not value:
-        return None
-    try:
-        return max(float(value), 0.0)
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max((when - datetime.now(UTC)).total_seconds(), 0.0)
-
-
-def _chat_completions_url(base_url: str) -> str:
-    base = base_url.strip().rstrip("/")
-    return base if base.endswith("/chat/completions") else base + "/chat/completions"
-
-
-def _display_url(url: str) -> str:
-    """The endpoint for messages and logs: no credentials, no query string."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if parts.port:
-        host = f"{host}:{parts.port}"
-    return f"{parts.scheme}://{host}{parts.path}"
+    """``text`` without the API key or anything shaped like a key or bearer token (for errors and logs)."""
+    return scrub(text, [key])

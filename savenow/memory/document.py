@@ -17,22 +17,12 @@ import re
 from dataclasses import dataclass, field
 
 from ..models import MemorySection
+from ..text.lines import split_lines
 
 BOM = "\ufeff"
 MERGE_MARKER = re.compile(r"^\(merged \d{2}:\d{2}\)$")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _FENCE_OR_INDENT = ("`", "~", " ")
-
-
-def split_lines(text: str) -> list[str]:
-    """Raw lines, each with its own ending ("\\r\\n", "\\n", or none for an unterminated last line)."""
-    if not text:
-        return []
-    parts = text.split("\n")
-    lines = [part + "\n" for part in parts[:-1]]
-    if parts[-1]:
-        lines.append(parts[-1])
-    return lines
 
 
 def line_content(raw: str) -> str:

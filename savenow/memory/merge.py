@@ -21,30 +21,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from typing import Any
 
+from ..storage.journal import Hunk
 from .compare import Decision
 from .document import MemoryDocument, line_content, line_ending
-
-
-@dataclass
-class Hunk:
-    """``old`` raw lines of the file before became ``new`` raw lines, starting at line ``at`` of the file after."""
-
-    at: int
-    old: list[str]
-    new: list[str]
-
-    @property
-    def inserted(self) -> int:
-        return len(self.new) - len(self.old)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"at": self.at, "old": list(self.old), "new": list(self.new)}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Hunk:
-        return cls(at=int(data["at"]), old=[str(x) for x in data["old"]], new=[str(x) for x in data["new"]])
 
 
 @dataclass

@@ -13,9 +13,11 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
-from ..fileio import atomic_write, file_lock, read_exact, refuse_memory_md, sha256_text
-from ..journal import WriteRecord, record_write
 from ..models import Entry
+from ..storage.files import read_exact, refuse_memory_md, sha256_text
+from ..storage.journal import SETTLE_TAIL_BYTES, WriteRecord, journaled_write, settle
+from ..storage.locks import file_lock
+from ..storage.targets import check_regular_or_missing
 from .compare import Decision, plan
 from .document import MemoryDocument
 from .merge import apply_decisions
@@ -35,6 +37,8 @@ class WriteOutcome:
     rebased: bool = False  # the file changed since the preview; entries were re-applied to it
     inserted_lines: int = 0
     journal_id: str | None = None
+    applied_at: str | None = None  # already applied: when
+    undone_since: bool = False  # already applied, and `savenow undo` has taken that write out since
     added_titles: list[str] = field(default_factory=list)
     skipped_titles: list[str] = field(default_factory=list)
     merged_titles: list[str] = field(default_factory=list)
@@ -110,15 +114,18 @@ def write_entries(
     against the current content, so nothing stale is ever written back.
     """
     refuse_memory_md(memory_path)
+    check_regular_or_missing(memory_path)
     with file_lock(memory_path, workspace):
+        check_regular_or_missing(memory_path)
         before = read_exact(memory_path)
+        # A write a kill interrupted is settled first, so the journal matches the file undo will see.
+        settle(workspace, memory_path, before, tail_bytes=SETTLE_TAIL_BYTES)
         document = MemoryDocument.parse(before)
         decisions = plan(entries, document, allow_merge=allow_merge)
         result = apply_decisions(document, decisions, now=now, day=day)
         rebased = base_sha256 is not _UNSET and sha256_text(before) != base_sha256
         if not result.changed:
             return WriteOutcome.from_decisions(memory_path, decisions, rebased=rebased)
-        atomic_write(memory_path, result.text)
         record = WriteRecord(
             memory_path=str(memory_path.absolute()),
             before_sha256=sha256_text(before),
@@ -127,7 +134,7 @@ def write_entries(
             time=now.isoformat(),
             titles=[d.entry.title for d in decisions if d.action in ("add", "merge")],
         )
-        record_write(workspace, record)
+        journaled_write(workspace, memory_path, result.text, record)
     return WriteOutcome.from_decisions(
         memory_path,
         decisions,

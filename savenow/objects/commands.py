@@ -7,13 +7,13 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..commands import _scope, _settings
+from ..commands import scope_from_args, settings_from_args
 from .model import parse_upsert
 from .service import ObjectsService, read_objects_file, render_proposals
 
 
 def _service(args: argparse.Namespace) -> ObjectsService:
-    return ObjectsService(_settings(args))
+    return ObjectsService(settings_from_args(args))
 
 
 def _print(data: dict[str, Any]) -> None:
@@ -21,7 +21,7 @@ def _print(data: dict[str, Any]) -> None:
 
 
 def extract(args: argparse.Namespace) -> int:
-    result = _service(args).extract(_scope(args), args.session_key)
+    result = _service(args).extract(scope_from_args(args), args.session_key)
     if args.json:
         _print(result.to_json())
     else:
@@ -32,7 +32,7 @@ def extract(args: argparse.Namespace) -> int:
 
 
 def apply(args: argparse.Namespace) -> int:
-    outcome = _service(args).apply(_scope(args))
+    outcome = _service(args).apply(scope_from_args(args))
     if args.json:
         _print(
             {"results": [r.to_json() for r in outcome.results], "already_applied": outcome.already_applied}
@@ -45,7 +45,7 @@ def apply(args: argparse.Namespace) -> int:
 
 
 def cancel(args: argparse.Namespace) -> int:
-    _service(args).cancel(_scope(args))
+    _service(args).cancel(scope_from_args(args))
     print("Cancelled the pending memory-object preview. Nothing written.")
     return 0
 
@@ -69,7 +69,7 @@ def show(args: argparse.Namespace) -> int:
     if args.json:
         _print(data)
     else:
-        path = Path(_settings(args).workspace) / data["path"]
+        path = Path(settings_from_args(args).workspace) / data["path"]
         print(path.read_text(encoding="utf-8"), end="")
     return 0
 

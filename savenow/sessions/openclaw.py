@@ -32,6 +32,7 @@ import json
 import os
 import re
 import threading
+import time
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -51,6 +52,9 @@ TRANSCRIPT_SUFFIX = ".jsonl"
 BLOCK_BYTES = 128 * 1024
 MAX_LINE_BYTES = 8 * 1024 * 1024
 HEAD_PROBE_BYTES = 256 * 1024
+MAX_EPOCH_MS = 95_617_584_000_000  # 5000-01-01
+MAX_TAIL_SCAN_BYTES = 64 * 1024 * 1024  # the tail scan reads at most this much of a transcript
+MAX_TAIL_SCAN_S = 5.0  # ... and for at most this long, however the lines look
 _CHEAP_SKIP_BYTES = 64 * 1024  # big lines are checked for "toolResult" before a full JSON parse
 
 _SAFE_NAME_PART = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@+=-]{0,159}$")
@@ -214,6 +218,7 @@ class OpenClawFileStore:
     def read_messages(self, info: SessionInfo, limit: int) -> Transcript:
         if info.transcript_path is None or limit <= 0:
             return Transcript(messages=[], malformed_lines=0, total_messages_seen=0)
+        self._refuse_escape(info.transcript_path)
         try:
             return read_transcript_tail(info.transcript_path, limit)
         except FileNotFoundError:
@@ -240,10 +245,23 @@ class OpenClawFileStore:
             return info.has_user_message
         if info.transcript_path is None:
             return False
+        self._refuse_escape(info.transcript_path)
         try:
             return transcript_has_user_message(info.transcript_path)
         except FileNotFoundError:
             return False
+
+    def _refuse_escape(self, transcript: Path) -> None:
+        """A transcript that is a symlink to a file outside the store is not read (issue 10 item 8)."""
+        if not transcript.is_symlink():
+            return
+        root = self.sessions_dir.resolve()
+        target = transcript.resolve()
+        if target != root and root not in target.parents:
+            raise BadInputError(
+                f"refusing to read {transcript}: it is a symbolic link to {target}, outside {root}",
+                f"拒绝读取 {transcript}：它是指向 {root} 之外 {target} 的符号链接",
+            )
 
     # -- loading, cached on the files' stat signature --
 
@@ -279,10 +297,14 @@ class OpenClawFileStore:
             return {}
         try:
             data = json.loads(raw)
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:
+            detail = (
+                "nested too deep" if isinstance(exc, RecursionError) else " ".join(str(exc).split())[:200]
+            )
             raise BadInputError(
-                f"session store {path} is not valid JSON ({exc})", f"会话存储 {path} 不是合法的 JSON（{exc}）"
-            ) from exc
+                f"session store {path} is not valid JSON ({detail})",
+                f"会话存储 {path} 不是合法的 JSON（{detail}）",
+            ) from None
         if not isinstance(data, dict):
             raise BadInputError(
                 f"session store {path} must map session keys to entries",
@@ -390,11 +412,13 @@ def _millis(value: float | str | None) -> int | None:
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int | float):
-        return int(value) if value > 0 else None
+        # nan, inf and 1e20 are no time: keep within what datetime can show (year < 5000)
+        return int(value) if 0 < value < MAX_EPOCH_MS else None
     try:
-        return int(datetime.fromisoformat(value).timestamp() * 1000)
-    except ValueError:
+        millis = int(datetime.fromisoformat(value).timestamp() * 1000)
+    except (ValueError, OverflowError, OSError):
         return None
+    return millis if 0 < millis < MAX_EPOCH_MS else None
 
 
 # ---- transcripts ------------------------------------------------------------------------------
@@ -446,6 +470,9 @@ def read_transcript_tail(path: Path, limit: int) -> Transcript:
     """
     collector = TailCollector(limit)
     malformed = 0
+    scanned = 0
+    stopped = False
+    deadline = time.monotonic() + MAX_TAIL_SCAN_S
     for raw in iter_lines_backwards(path):
         if raw is None:
             malformed += 1
@@ -456,9 +483,18 @@ def read_transcript_tail(path: Path, limit: int) -> Transcript:
         if len(line) > _CHEAP_SKIP_BYTES and b'"toolResult"' in line[:512]:
             collector.count_unparsed_message()  # a huge tool result: never shown, not worth parsing
             continue
+        scanned += len(raw) + 1
+        if scanned > MAX_TAIL_SCAN_BYTES or time.monotonic() > deadline:
+            stopped = (
+                True  # junk after the conversation: stop looking further back (bounded by bytes and time)
+            )
+            break
+        if not line.startswith(b"{"):
+            malformed += 1  # not a JSON object, whatever it parses as: no need to parse it
+            continue
         try:
             obj = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: a line nested thousands deep
             malformed += 1
             continue
         if not isinstance(obj, dict):
@@ -467,7 +503,7 @@ def read_transcript_tail(path: Path, limit: int) -> Transcript:
         if not collector.add(obj):
             break
     collector.end_window()
-    return collector.transcript(malformed)
+    return collector.transcript(malformed, scan_stopped=stopped)
 
 
 def transcript_has_user_message(path: Path, head_bytes: int = HEAD_PROBE_BYTES) -> bool:
@@ -483,7 +519,7 @@ def transcript_has_user_message(path: Path, head_bytes: int = HEAD_PROBE_BYTES) 
             continue
         try:
             obj = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         message = message_from_line(obj)
         if message is not None and message.role == "user":

@@ -33,7 +33,8 @@ from typing import Any
 from filelock import FileLock
 
 from ..clock import Clock
-from ..fileio import atomic_write, fsync_dir
+from ..storage.files import atomic_write, fsync_dir
+from ..text.safety import clean_value
 from ..vocabulary import ChatType, Role
 from .keys import chat_id_from_key, chat_type_from_key, thread_id_from_key, validate_session_key
 from .openclaw import STORE_FILE, TRANSCRIPT_SUFFIX, iter_lines_backwards
@@ -279,10 +280,13 @@ class SessionRecorder:
         return {key: value for key, value in data.items() if isinstance(value, dict)}
 
     def _write_store(self, store: dict[str, Any]) -> None:
-        atomic_write(self.root / STORE_FILE, json.dumps(store, ensure_ascii=False, indent=2))
+        atomic_write(self.root / STORE_FILE, json.dumps(clean_value(store), ensure_ascii=False, indent=2))
 
     def _append(self, path: Path, line: dict[str, Any]) -> None:
-        data = (json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+        # clean_value: half an emoji (a lone surrogate) never makes the line invalid UTF-8
+        data = (json.dumps(clean_value(line), ensure_ascii=False, separators=(",", ":")) + "\n").encode(
+            "utf-8"
+        )
         created = not path.exists()
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:

@@ -43,6 +43,7 @@ class Transcript:
     messages: list[ChatMessage]
     malformed_lines: int = 0  # lines that were not JSON objects, or oversized; skipped
     total_messages_seen: int = 0  # message entries examined, tool results and empties included
+    scan_stopped: bool = False  # the tail scan hit its byte or time bound before the conversation's start
 
 
 @runtime_checkable

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..models import ChatMessage
+from ..text.safety import clean_surrogates
 from . import shapes
 
 MAX_MESSAGE_CHARS = 4000
@@ -45,7 +46,7 @@ _TEXT_BLOCK_TYPES = frozenset({"text", "input_text", "output_text"})
 
 def clean_text(text: str) -> str:
     """Strip metadata blocks and envelope prefixes; clip to 4,000 characters."""
-    cleaned = _METADATA_BLOCK.sub("", text.replace("\r\n", "\n"))
+    cleaned = _METADATA_BLOCK.sub("", clean_surrogates(text).replace("\r\n", "\n"))
     cleaned = _ENVELOPE_PREFIX.sub("", cleaned)
     cleaned = _MESSAGE_ID_LINE.sub("", cleaned)
     cleaned = _EXTRA_BLANK_LINES.sub("\n\n", cleaned).strip()

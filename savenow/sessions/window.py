@@ -89,7 +89,7 @@ class TailCollector:
 
     # -- result --
 
-    def transcript(self, malformed: int = 0) -> Transcript:
+    def transcript(self, malformed: int = 0, *, scan_stopped: bool = False) -> Transcript:
         oldest_first: list[ChatMessage] = []
         for item in reversed(self._items):
             previous = oldest_first[-1] if oldest_first else None
@@ -100,7 +100,12 @@ class TailCollector:
             ):
                 continue  # a retry: the same words sent again, nothing said in between but failures
             oldest_first.append(item)
-        return Transcript(messages=oldest_first, malformed_lines=malformed, total_messages_seen=self.seen)
+        return Transcript(
+            messages=oldest_first,
+            malformed_lines=malformed,
+            total_messages_seen=self.seen,
+            scan_stopped=scan_stopped,
+        )
 
     # -- one entry --
 

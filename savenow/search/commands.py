@@ -1,0 +1,95 @@
+"""``savenow search`` and ``savenow get`` (DESIGN §15): flags in, one call, text or JSON out.
+
+Start-up matters (an agent calls these per question), so when nothing is configured — no config
+file, no ``SAVENOW_*`` variable beyond the workspace, time zone and clock — the defaults are used
+directly and pydantic is never imported. Any configuration goes through :func:`load_settings` and
+is validated like every other command's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from .options import SearchOptions
+
+__all__ = ["get", "search"]
+
+_FAST_ENV = {"SAVENOW_WORKSPACE", "SAVENOW_TIMEZONE", "SAVENOW_NOW"}
+
+
+def _options(args: argparse.Namespace) -> tuple[Path, SearchOptions]:
+    configured = (
+        getattr(args, "config", None)
+        or any(k.upper().startswith("SAVENOW_") and k.upper() not in _FAST_ENV for k in os.environ)
+        or Path("~/.config/savenow/config.yaml").expanduser().is_file()
+    )
+    if not configured:
+        workspace = Path(args.workspace or os.environ.get("SAVENOW_WORKSPACE") or "~/.openclaw/workspace")
+        timezone = args.timezone or os.environ.get("SAVENOW_TIMEZONE") or None
+        return workspace.expanduser(), SearchOptions(timezone=timezone)
+    from ..config import load_settings
+    from .options import options_from_settings
+
+    settings = load_settings(args.config, workspace=args.workspace, timezone=args.timezone)
+    return settings.workspace, options_from_settings(settings)
+
+
+def _print_json(data: object) -> None:
+    print(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def search(args: argparse.Namespace) -> int:
+    from ..errors import BadInputError
+    from .engine import MemorySearch
+
+    query = " ".join(args.query).strip()
+    if not query:
+        raise BadInputError("search: the query is empty", "search：查询为空")
+    if args.max_results is not None and not 1 <= args.max_results <= 100:
+        raise BadInputError("--max-results must be 1..100", "--max-results 必须在 1..100 之间")
+    if args.min_score is not None and not 0 <= args.min_score <= 1:
+        raise BadInputError("--min-score must be 0..1", "--min-score 必须在 0..1 之间")
+    workspace, options = _options(args)
+    if not options.enabled:
+        from ..errors import SearchDisabledError
+
+        raise SearchDisabledError(
+            "search is disabled (search.enabled: false in the configuration)",
+            "搜索已关闭（配置中 search.enabled: false）",
+        )
+    with MemorySearch(workspace, options) as engine:
+        response = engine.search(query, max_results=args.max_results, min_score=args.min_score)
+    if args.json:
+        _print_json(response.to_json())
+        return 0
+    if not response.results:
+        print("No matching memory.")
+    for hit in response.results:
+        print(f"{hit.path}:{hit.start_line}-{hit.end_line}  score {hit.score:.2f}")
+        for line in hit.snippet.split("\n"):
+            print(f"    {line}")
+    if response.fallback and response.fallback.get("reason") == "provider_error":
+        print(f"(keyword search only: {response.fallback['message']})", file=sys.stderr)
+    return 0
+
+
+def get(args: argparse.Namespace) -> int:
+    from ..errors import BadInputError
+    from .engine import MemorySearch
+
+    if args.from_line is not None and args.from_line < 1:
+        raise BadInputError("--from must be 1 or more", "--from 必须 ≥ 1")
+    if args.lines is not None and args.lines < 1:
+        raise BadInputError("--lines must be 1 or more", "--lines 必须 ≥ 1")
+    workspace, options = _options(args)
+    engine = MemorySearch(workspace, options)
+    result = engine.get(args.path, from_line=args.from_line, lines=args.lines)
+    if args.json:
+        _print_json(result.to_json())
+    else:
+        sys.stdout.write(result.text if result.text.endswith("\n") or not result.text else result.text + "\n")
+    return 0

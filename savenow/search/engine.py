@@ -1,0 +1,573 @@
+"""``memory_search`` and ``memory_get`` (DESIGN §12): the Python API the CLI and Telegram use.
+
+    search = MemorySearch(workspace, options)          # or MemorySearch.from_settings(settings)
+    response = search.search("证书什么时候到期")          # SearchResponse; .to_json() is the CLI's shape
+    text = search.get("memory/2026-09-10.md", from_line=3, lines=5).text
+
+Ranking, lexical: for each query term, BM25's idf × saturated term frequency; the chunk's score is
+the share of the query's total idf it matches (0..1), so ``min_score`` means "this much of what the
+query asks for is here". Terms the index has never seen count against every chunk (that is what
+makes a question about something absent come back empty), except a Han bigram that only straddles
+two words of the query. Recency multiplies the score by a decay of the file's date *after* the
+``min_score`` cut, so it reorders results and never drops one; then a newer note about the same
+thing moves above the older one (:func:`_newer_first`). With an embedder, the score is
+``w_v·v + w_t·text`` over the union of both candidate pools, ``v`` the cosine calibrated to the
+query's median chunk (:func:`_calibrated`). docs/search.md has the reasoning and the figures.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Self
+
+from .embedder import Embedder, EmbeddingError, OpenAIEmbedder, normalized
+from .index import IndexSync, blob_vector
+from .options import SearchOptions, options_from_settings
+from .store import IndexStore, index_path
+from .tokenize import QueryTerm, query_terms
+
+if TYPE_CHECKING:
+    from ..clock import Clock
+    from ..config import Settings
+
+__all__ = ["GetResult", "MemorySearch", "SearchHit", "SearchResponse", "build_embedder"]
+
+SNIPPET_CHARS = 700
+_K1 = 1.2  # BM25 term-frequency saturation
+_B = 0.75  # BM25 length normalization
+CHAR_BACKOFF = 0.5  # the most a bigram matched only by its characters earns
+SUPERSEDE_COVERAGE = 0.8  # see _newer_first
+SUPERSEDE_SCORE = 0.7
+
+
+@dataclass(frozen=True)
+class SearchHit:
+    path: str
+    start_line: int
+    end_line: int
+    score: float  # relevance, the figure min_score is compared with (before recency)
+    snippet: str
+    source: str
+    day: str | None = None  # the file's date (None: MEMORY.md / undated)
+    rank_score: float = 0.0  # score after recency: what the order follows
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "startLine": self.start_line,
+            "endLine": self.end_line,
+            "score": round(self.score, 4),
+            "snippet": self.snippet,
+            "source": self.source,
+            "date": self.day,
+        }
+
+
+@dataclass
+class SearchResponse:
+    results: list[SearchHit]
+    provider: str | None = None
+    model: str | None = None
+    fallback: dict[str, str] | None = None  # set when the answer is lexical only, and why
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "results": [hit.to_json() for hit in self.results],
+            "provider": self.provider,
+            "model": self.model,
+            "fallback": self.fallback,
+        }
+
+
+@dataclass(frozen=True)
+class GetResult:
+    path: str
+    text: str
+    from_line: int = 1
+    lines: int | None = None
+    missing: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "text": self.text, "from": self.from_line, "lines": self.lines}
+
+
+@dataclass
+class _Candidate:
+    chunk_id: int
+    text_score: float = 0.0
+    vector_score: float = 0.0
+    matched: dict[str, float] = field(default_factory=dict)
+
+
+def build_embedder(options: SearchOptions) -> Embedder | None:
+    if options.provider != "openai" or not options.base_url or not options.model:
+        return None
+    return OpenAIEmbedder(
+        base_url=options.base_url,
+        model=options.model,
+        api_key=options.api_key,
+        headers=options.headers,
+        batch_size=options.batch_size,
+        max_retries=options.max_retries,
+        timeout_s=options.timeout_s,
+        send_input_type=options.send_input_type,
+    )
+
+
+class MemorySearch:
+    """One workspace's memory index. Cheap to create; opens the index on first use."""
+
+    def __init__(
+        self,
+        workspace: Path | str,
+        options: SearchOptions | None = None,
+        *,
+        embedder: Embedder | None = None,
+        clock: Clock | None = None,
+        today: date | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.workspace = Path(workspace)
+        self.options = options or SearchOptions()
+        self.embedder = embedder if embedder is not None else build_embedder(self.options)
+        self._clock = clock
+        self._today = today
+        self._monotonic = monotonic
+        self._store: IndexStore | None = None
+        self._sync: IndexSync | None = None
+        self._last_scan: tuple[float, Any] | None = None  # (when, SyncReport) of the last full scan
+        # One SQLite connection per instance: calls from several threads (the bot's to_thread)
+        # take turns instead of sharing it at once.
+        self._lock = threading.RLock()
+
+    @classmethod
+    def from_settings(cls, settings: Settings, **kwargs: Any) -> MemorySearch:
+        return cls(settings.workspace, options_from_settings(settings), **kwargs)
+
+    # -- lifecycle ----------------------------------------------------------------------------
+    def _open(self) -> IndexSync:
+        if self._sync is None:
+            self._store = IndexStore.open(index_path(self.workspace))
+            self._sync = IndexSync(self._store, self.workspace, self.options)
+        return self._sync
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+        self._store = self._sync = None
+        self._last_scan = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def today(self) -> date:
+        if self._today is not None:
+            return self._today
+        if self._clock is not None:
+            return self._clock.today()
+        from ..clock import Clock, load_timezone
+
+        return Clock.from_env(load_timezone(self.options.timezone)).today()
+
+    def sync(self, only: list[str] | None = None) -> Any:
+        """Bring the index up to date (every search does this first); returns a SyncReport."""
+        import sqlite3
+
+        with self._lock:
+            sync = self._open()
+            try:
+                return sync.sync(self.embedder, only=only)
+            except sqlite3.DatabaseError:
+                self._rebuild()  # the file went bad under us: it is derived, start over once
+                return self._open().sync(self.embedder, only=only)
+
+    def _fresh(self) -> Any:
+        """The per-search freshness scan; a long-lived caller may space full scans out by
+        ``rescan_interval_s`` (savenow's own writes are indexed at once either way)."""
+        interval = self.options.rescan_interval_s
+        if interval > 0 and self._last_scan is not None and self._monotonic() - self._last_scan[0] < interval:
+            return self._last_scan[1]
+        report = self.sync()
+        self._last_scan = (self._monotonic(), report)
+        return report
+
+    def _rebuild(self) -> None:
+        self.close()
+        path = index_path(self.workspace)
+        IndexStore._remove(path)
+
+    # -- memory_search --------------------------------------------------------------------------
+    def search(
+        self, query: str, *, max_results: int | None = None, min_score: float | None = None
+    ) -> SearchResponse:
+        """memory_search: the best chunks for ``query`` (never raises for a provider problem)."""
+        import sqlite3
+
+        with self._lock:
+            try:
+                return self._search(query, max_results, min_score)
+            except sqlite3.DatabaseError:
+                self._rebuild()  # damaged under us: derived data, so rebuild once and answer
+                return self._search(query, max_results, min_score)
+
+    def _search(self, query: str, max_results: int | None, min_score: float | None) -> SearchResponse:
+        max_results = self.options.max_results if max_results is None else max(1, max_results)
+        min_score = self.options.min_score if min_score is None else min_score
+        report = self._fresh()
+        response = SearchResponse(results=[])
+        terms = query_terms(query, self.options.segmenter)
+        if not terms or not self.options.enabled:
+            response.fallback = self._fallback(report)
+            self._describe(response)
+            return response
+        store = self._open().store
+        pool = max_results * self.options.candidate_multiplier
+        candidates = self._lexical(store, terms, pool)
+        fallback = self._fallback(report)
+        if self.embedder is not None and fallback is None:
+            try:
+                query_vector = normalized(self.embedder.embed([query], "query")[0])
+            except EmbeddingError as exc:
+                fallback = {"mode": "lexical", "reason": "provider_error", "message": str(exc)}
+            else:
+                candidates = self._hybrid(store, terms, candidates, query_vector, pool)
+        if fallback is None:
+            wv, wt = self.options.weights
+            score_of = {c.chunk_id: wv * c.vector_score + wt * c.text_score for c in candidates.values()}
+        else:
+            score_of = {c.chunk_id: c.text_score for c in candidates.values()}
+        response.fallback = fallback
+        passing = sorted((cid for cid, s in score_of.items() if s >= min_score), key=lambda c: -score_of[c])
+        response.results = self._ranked(store, passing[:pool], score_of, candidates, max_results)
+        self._describe(response)
+        return response
+
+    def _describe(self, response: SearchResponse) -> None:
+        if self.embedder is not None and response.fallback is None:
+            response.provider, response.model = self.embedder.provider, self.embedder.model
+        else:
+            response.provider, response.model = "lexical", None
+
+    def _fallback(self, report: Any) -> dict[str, str] | None:
+        if self.embedder is None:
+            return {
+                "mode": "lexical",
+                "reason": "no_provider",
+                "message": "no embeddings provider configured: keyword search only",
+            }
+        if report.embedding_error:
+            return {"mode": "lexical", "reason": "provider_error", "message": report.embedding_error}
+        return None
+
+    @staticmethod
+    def _stats(store: IndexStore) -> tuple[int, float]:
+        raw = store.get_meta("stats")
+        count, total = json.loads(raw) if raw else (0, 0)
+        return int(count), (total / count if count else 1.0)
+
+    def _lexical(
+        self, store: IndexStore, terms: list[QueryTerm], limit: int, only: list[int] | None = None
+    ) -> dict[int, _Candidate]:
+        """The ``limit`` best chunks by text score (or the ``only`` chunks), each with the query
+        terms it matched. Scoring runs as one SQL aggregate; only the winners come back to Python."""
+        count, avgdl = self._stats(store)
+        if not count:
+            return {}
+        wanted = {t.term for t in terms if t.weight > 0}
+        wanted |= {ch for t in terms if t.han and len(t.term) == 2 for ch in t.term}
+        df = _document_frequencies(store, sorted(wanted))
+        terms = _pieces_stand_in(terms, df)
+        # Characters some other query word accounts for (a word the index has, or a stop word).
+        seen_chars = {ch for t in terms if t.han and (t.weight == 0 or df.get(t.term)) for ch in t.term}
+
+        def idf(term: str) -> float:
+            # BM25's idf, smoothed (N + 1 over df + 0.5) so that it stays positive for words in
+            # every chunk and, in a workspace of a few notes, an unseen word does not outweigh
+            # every real match (N = 1: unseen 1.6 vs present 0.8, instead of 1.4 vs 0.3).
+            return math.log(1 + (count + 1) / (df.get(term, 0) + 0.5))
+
+        plan: list[tuple[str, float, int, str]] = []  # (indexed term, weight, saturate?, query term)
+        budget = 0.0
+        for t in terms:
+            if t.weight <= 0:
+                continue
+            present = df.get(t.term, 0) > 0
+            if not present and t.han and len(t.term) == 2 and all(ch in seen_chars for ch in t.term):
+                continue  # "书什" in 证书什么: a seam between two words, not a word
+            weight = t.weight * idf(t.term)
+            budget += weight
+            if present:
+                plan.append((t.term, weight, 1, t.term))
+            elif t.han and len(t.term) == 2:
+                # A bigram no chunk has (换过 where the note says 换了): a chunk holding its characters
+                # earns up to CHAR_BACKOFF of its weight, each character by its own idf.
+                total = sum(idf(ch) for ch in set(t.term)) or 1.0
+                plan.extend((ch, weight * CHAR_BACKOFF * idf(ch) / total, 0, t.term) for ch in set(t.term))
+        if budget <= 0 or not plan:
+            return {}
+        rows = _score_rows(store, plan, avgdl, limit, only)
+        candidates = {cid: _Candidate(cid, text_score=total / budget) for cid, total in rows}
+        _fill_matched(store, plan, avgdl, candidates)
+        return candidates
+
+    def _hybrid(
+        self,
+        store: IndexStore,
+        terms: list[QueryTerm],
+        candidates: dict[int, _Candidate],
+        query_vector: list[float],
+        pool: int,
+    ) -> dict[int, _Candidate]:
+        """The union of the lexical pool and the ``pool`` nearest chunks, each with both scores."""
+        assert self.embedder is not None
+        rows = store.db.execute(
+            "SELECT c.id, e.vector FROM chunks c JOIN embeddings e ON e.hash = c.hash "
+            "WHERE e.provider = ? AND e.model = ?",
+            (self.embedder.provider, self.embedder.model),
+        ).fetchall()
+        raw = {cid: _dot(query_vector, blob_vector(blob)) for cid, blob in rows}
+        cosine = _calibrated(raw)
+        top_vector = sorted(cosine, key=lambda cid: -cosine[cid])[:pool]
+        merged: dict[int, _Candidate] = dict(candidates)
+        missing = [cid for cid in top_vector if cid not in merged]
+        if missing:  # their text scores too, so that final = w_v·vector + w_t·text holds for every one
+            merged.update(self._lexical(store, terms, len(missing), only=missing))
+        for cid in top_vector:
+            merged.setdefault(cid, _Candidate(cid))
+        for cid, candidate in merged.items():
+            candidate.vector_score = cosine.get(cid, 0.0)
+        return merged
+
+    def _decay(self, day: str | None, today: date) -> float:
+        if day is None:
+            return 1.0
+        try:
+            age = max(0, (today - date.fromisoformat(day)).days)
+        except ValueError:
+            return 1.0
+        floor = self.options.recency_floor
+        return float(floor + (1 - floor) * 0.5 ** (age / self.options.half_life_days))
+
+    def _ranked(
+        self,
+        store: IndexStore,
+        chunk_ids: list[int],
+        score_of: dict[int, float],
+        candidates: dict[int, _Candidate],
+        max_results: int,
+    ) -> list[SearchHit]:
+        if not chunk_ids:
+            return []
+        marks = ",".join("?" * len(chunk_ids))
+        rows = store.db.execute(
+            f"SELECT id, path, source, start_line, end_line, text, day FROM chunks WHERE id IN ({marks})",
+            chunk_ids,
+        ).fetchall()
+        today = self.today()
+        hits = []
+        matched_of: dict[tuple[str, int], dict[str, float]] = {}
+        for cid, path, source, start, end, text, day in rows:
+            score = score_of[cid]
+            matched_of[(path, start)] = candidates[cid].matched if cid in candidates else {}
+            matched = list(matched_of[(path, start)])
+            hits.append(
+                SearchHit(
+                    path,
+                    start,
+                    end,
+                    score,
+                    _snippet(text, matched),
+                    source,
+                    day,
+                    score * self._decay(day, today),
+                )
+            )
+        hits.sort(key=lambda h: (-h.rank_score, -h.score, h.path, h.start_line))
+        return _newer_first(hits, matched_of)[:max_results]
+
+    # -- memory_get ---------------------------------------------------------------------------
+    def get(self, path: str, *, from_line: int | None = None, lines: int | None = None) -> GetResult:
+        from .access import resolve_readable
+
+        rel, file = resolve_readable(self.workspace, path, self.options.extra_paths)
+        start = max(1, from_line or 1)
+        try:
+            content = file.read_text(encoding="utf-8", errors="replace")
+        except FileNotFoundError:
+            return GetResult(rel, "", start, lines, missing=True)
+        all_lines = content.split("\n")
+        if from_line is None and lines is None:
+            return GetResult(rel, content, 1, None)
+        chosen = all_lines[start - 1 : (start - 1 + lines) if lines else None]
+        return GetResult(rel, "\n".join(chosen), start, lines)
+
+
+def _document_frequencies(store: IndexStore, terms: list[str]) -> dict[str, int]:
+    if not terms:
+        return {}
+    marks = ",".join("?" * len(terms))
+    sql = f"SELECT term, count(*) FROM postings WHERE term IN ({marks}) GROUP BY term"
+    return {term: int(n) for term, n in store.db.execute(sql, terms)}
+
+
+_SATURATED = f"min(1.0, p.tf * {_K1 + 1} / (p.tf + {_K1} * (1 - {_B} + {_B} * p.dl / ?)))"
+
+
+def _score_rows(
+    store: IndexStore,
+    plan: list[tuple[str, float, int, str]],
+    avgdl: float,
+    limit: int,
+    only: list[int] | None,
+) -> list[tuple[int, float]]:
+    values = ",".join("(?, ?, ?)" for _ in plan)
+    params: list[Any] = [x for term, weight, saturate, _q in plan for x in (term, weight, saturate)]
+    where = ""
+    if only is not None:
+        if not only:
+            return []
+        where = f"WHERE p.chunk_id IN ({','.join('?' * len(only))})"
+    sql = (
+        f"WITH q(term, w, sat) AS (VALUES {values}) "
+        f"SELECT p.chunk_id, sum(q.w * CASE WHEN q.sat THEN {_SATURATED} ELSE 1.0 END) AS s "
+        f"FROM q JOIN postings p ON p.term = q.term {where} GROUP BY p.chunk_id ORDER BY s DESC LIMIT ?"
+    )
+    args = [*params, avgdl, *(only or []), limit]
+    return [(int(cid), float(total)) for cid, total in store.db.execute(sql, args)]
+
+
+def _fill_matched(
+    store: IndexStore,
+    plan: list[tuple[str, float, int, str]],
+    avgdl: float,
+    candidates: dict[int, _Candidate],
+) -> None:
+    """Which query terms each candidate matched, and for how much (snippets, supersession)."""
+    if not candidates:
+        return
+    by_term: dict[str, list[tuple[float, int, str]]] = {}
+    for term, weight, saturate, query_term in plan:
+        by_term.setdefault(term, []).append((weight, saturate, query_term))
+    ids = list(candidates)
+    terms = list(by_term)
+    sql = (
+        f"SELECT chunk_id, term, tf, dl FROM postings WHERE term IN ({','.join('?' * len(terms))}) "
+        f"AND chunk_id IN ({','.join('?' * len(ids))})"
+    )
+    for cid, term, tf, dl in store.db.execute(sql, [*terms, *ids]):
+        matched = candidates[cid].matched
+        for weight, saturate, query_term in by_term[term]:
+            share = min(1.0, tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * dl / avgdl))) if saturate else 1.0
+            matched[query_term] = matched.get(query_term, 0.0) + weight * share
+
+
+def _pieces_stand_in(terms: list[QueryTerm], df: dict[str, int]) -> list[QueryTerm]:
+    """An identifier no note holds as written (``203.0.113.47:8443`` where the note says
+    ``203.0.113.47``, a longer hash than the note's) hands its weight to its pieces, so a note with
+    the pieces can still reach ``min_score``; a made-up identifier's pieces rarely all match."""
+    absent = {t.term for t in terms if t.weight > 0 and not t.han and not df.get(t.term)}
+    pieces: dict[str, list[QueryTerm]] = {}
+    for t in terms:
+        if t.whole in absent and t.weight > 0:
+            pieces.setdefault(t.whole, []).append(t)
+    if not pieces:
+        return terms
+    bonus: dict[str, float] = {}
+    for group in pieces.values():
+        total = sum(p.weight for p in group)
+        for p in group:
+            bonus[p.term] = bonus.get(p.term, 0.0) + p.weight / total
+    out = []
+    for t in terms:
+        if t.term in pieces:
+            continue  # its weight now sits on its pieces
+        extra = bonus.get(t.term, 0.0)
+        out.append(QueryTerm(t.term, t.weight + extra, t.han, t.whole) if extra else t)
+    return out
+
+
+def _newer_first(
+    hits: list[SearchHit], matched_of: dict[tuple[str, int], dict[str, float]]
+) -> list[SearchHit]:
+    """A newer note about the same thing supersedes an older one: it moves just above it.
+
+    "The same thing" = the newer chunk matches at least SUPERSEDE_COVERAGE of the query weight
+    the older one matches, and scores at least SUPERSEDE_SCORE of it. Decay alone cannot
+    promise this order when the old note happens to repeat the query's words more often.
+    """
+    ordered = list(hits)
+    moved = True
+    rounds = 0
+    while moved and rounds < len(ordered):
+        moved, rounds = False, rounds + 1
+        for i in range(len(ordered)):
+            old = ordered[i]
+            old_terms = matched_of.get((old.path, old.start_line), {})
+            old_weight = sum(old_terms.values())
+            if old.day is None or not old_weight:
+                continue
+            for j in range(i + 1, len(ordered)):
+                new = ordered[j]
+                if new.day is None or new.day <= old.day or new.score < SUPERSEDE_SCORE * old.score:
+                    continue
+                new_terms = matched_of.get((new.path, new.start_line), {})
+                shared = sum(w for term, w in old_terms.items() if term in new_terms)
+                if shared >= SUPERSEDE_COVERAGE * old_weight:
+                    ordered.insert(i, ordered.pop(j))
+                    moved = True
+                    break
+            if moved:
+                break
+    return ordered
+
+
+def _calibrated(raw: dict[int, float]) -> dict[int, float]:
+    """Cosines on a 0..1 scale that means the same for every model: 0 at the query's median
+    chunk, 1 at a perfect match. Models differ wildly in their baseline (e5 puts unrelated text
+    at ~0.8, OpenAI's at ~0.1), so raw cosines would let the baseline, not the match, decide
+    the hybrid score and make ``min_score`` meaningless."""
+    if not raw:
+        return {}
+    ordered = sorted(raw.values())
+    median = ordered[len(ordered) // 2]
+    span = max(1e-6, 1.0 - median)
+    return {cid: max(0.0, min(1.0, (value - median) / span)) for cid, value in raw.items()}
+
+
+def _dot(a: list[float], b: Any) -> float:
+    return float(sum(x * y for x, y in zip(a, b, strict=False)))
+
+
+def _snippet(text: str, matched_terms: list[str]) -> str:
+    """The chunk, or — when longer than 700 characters — the window around its best-matching line."""
+    if len(text) <= SNIPPET_CHARS:
+        return text
+    lines = text.split("\n")
+
+    def hits(line: str) -> int:
+        folded = line.casefold()
+        return sum(1 for term in matched_terms if term in folded)
+
+    best = max(range(len(lines)), key=lambda i: hits(lines[i])) if matched_terms else 0
+    low = high = best
+    size = len(lines[best])
+    while True:
+        grown = False
+        for candidate in (high + 1, low - 1):
+            if 0 <= candidate < len(lines) and size + len(lines[candidate]) + 1 <= SNIPPET_CHARS:
+                size += len(lines[candidate]) + 1
+                low, high = min(low, candidate), max(high, candidate)
+                grown = True
+        if not grown:
+            break
+    return "\n".join(lines[low : high + 1])[:SNIPPET_CHARS]

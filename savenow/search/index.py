@@ -1,0 +1,355 @@
+"""Keeping the index in step with the files: discovery, incremental sync, embeddings (DESIGN §12).
+
+Each sync stats every source file; only a file whose (size, mtime) changed is read, and only a
+file whose content hash changed is re-chunked. A change of chunking, tokenizer or segmenter (the
+"signature") or of the embeddings provider/model empties the index and builds it again; the
+embedding cache survives, keyed by (provider, model, chunk hash).
+"""
+
+from __future__ import annotations
+
+import array
+import json
+import os
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .chunking import CHUNKER_VERSION, chunk_markdown
+from .embedder import Embedder, EmbeddingError, normalized
+from .options import SearchOptions
+from .store import IndexStore
+from .tokenize import document_terms
+
+__all__ = ["IndexSync", "SourceFile", "SyncReport", "discover"]
+
+TOKENIZER_VERSION = 1
+_DAY_IN_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+_MAX_FILE_BYTES = 8 * 1024 * 1024  # a Markdown note larger than this is not a note
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    rel: str  # workspace-relative, "/"-separated
+    path: str
+    source: str  # "memory" | "sessions"
+    size: int = -1  # from the directory scan; -1: not known yet
+    mtime_ns: int = -1
+
+
+@dataclass
+class SyncReport:
+    indexed: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    embedded: int = 0
+    embedding_error: str | None = None
+    rebuilt: bool = False
+
+
+def _markdown_files(root: str, prefix: str) -> list[tuple[str, str, int, int]]:
+    """(rel, path, size, mtime_ns) for ``root/**/*.md``, symlinks ignored (files and folders).
+
+    Strings and the scan's own stat, not Path objects: this runs before every search, over
+    thousands of files."""
+    found: list[tuple[str, str, int, int]] = []
+    stack = [(root, prefix)]
+    while stack:
+        folder, rel_folder = stack.pop()
+        try:
+            with os.scandir(folder) as scan:
+                entries = list(scan)
+        except OSError:
+            continue
+        for entry in entries:
+            name = entry.name
+            if name.endswith(".md"):
+                if entry.is_file(follow_symlinks=False):
+                    try:
+                        stat = entry.stat(follow_symlinks=False)
+                    except OSError:
+                        continue
+                    found.append((rel_folder + name, entry.path, stat.st_size, stat.st_mtime_ns))
+            elif not name.startswith(".") and entry.is_dir(follow_symlinks=False):
+                stack.append((entry.path, rel_folder + name + "/"))
+    return found
+
+
+def _rel(workspace: Path, path: Path) -> str | None:
+    try:
+        return path.relative_to(workspace).as_posix()
+    except ValueError:
+        return None
+
+
+def _stat_file(rel: str, path: Path, source: str) -> SourceFile | None:
+    try:
+        stat = path.lstat()
+    except OSError:
+        return None
+    if not os.path.isfile(path) or path.is_symlink():
+        return None
+    return SourceFile(rel, str(path), source, stat.st_size, stat.st_mtime_ns)
+
+
+def discover(workspace: Path, options: SearchOptions) -> dict[str, SourceFile]:
+    """Every file the index covers, by workspace-relative path (extra paths outside the workspace
+    keep their absolute path as the key), each with its size and mtime."""
+    files: dict[str, SourceFile] = {}
+    memory_md = _stat_file("MEMORY.md", workspace / "MEMORY.md", "memory")
+    if memory_md:
+        files["MEMORY.md"] = memory_md
+    for rel, path, size, mtime in _markdown_files(str(workspace / "memory"), "memory/"):
+        files[rel] = SourceFile(rel, path, "memory", size, mtime)
+    for extra in options.extra_paths:
+        if extra.is_symlink():
+            continue
+        if extra.is_dir():
+            for _rel_in, path, size, mtime in _markdown_files(str(extra), ""):
+                rel = _rel(workspace, Path(path)) or Path(path).as_posix()
+                files.setdefault(rel, SourceFile(rel, path, "memory", size, mtime))
+        elif extra.suffix == ".md":
+            rel = _rel(workspace, extra) or extra.as_posix()
+            found = _stat_file(rel, extra, "memory")
+            if found:
+                files.setdefault(rel, found)
+    if "sessions" in options.sources and options.sessions_dir is not None:
+        from .sessions import session_files
+
+        for rel, transcript in session_files(options.sessions_dir):
+            found = _stat_file(rel, transcript, "sessions")
+            if found:
+                files[rel] = found
+    return files
+
+
+def file_day(rel: str) -> str | None:
+    """The date a file is about, from its name; None (never decays) for MEMORY.md and undated files."""
+    if rel == "MEMORY.md":
+        return None
+    match = _DAY_IN_NAME.search(rel.rsplit("/", 1)[-1])
+    return match.group(0) if match else None
+
+
+def vector_blob(vector: list[float]) -> bytes:
+    return array.array("f", vector).tobytes()
+
+
+def blob_vector(blob: bytes) -> array.array[float]:
+    values = array.array("f")
+    values.frombytes(blob)
+    return values
+
+
+class IndexSync:
+    """Brings one :class:`IndexStore` up to date with the workspace."""
+
+    def __init__(self, store: IndexStore, workspace: Path, options: SearchOptions) -> None:
+        self.store = store
+        self.workspace = workspace
+        self.options = options
+        self._known: dict[str, tuple[int, int, str]] | None = None  # rel → (size, mtime_ns, hash)
+
+    @property
+    def signature(self) -> str:
+        o = self.options
+        return json.dumps(
+            {
+                "chunker": CHUNKER_VERSION,
+                "tokenizer": TOKENIZER_VERSION,
+                "segmenter": o.segmenter,
+                "tokens": o.chunk_tokens,
+                "overlap": o.chunk_overlap,
+            },
+            sort_keys=True,
+        )
+
+    def ensure_signature(self, embedder: Embedder | None) -> bool:
+        """Empty the index when chunking or the embeddings provider/model changed; True if it did."""
+        embedding = f"{embedder.provider}/{embedder.model}" if embedder else "none"
+        if (
+            self.store.get_meta("signature") == self.signature
+            and self.store.get_meta("embedding") == embedding
+        ):
+            return False
+        db = self.store.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            self.store.clear_index()
+            self.store.set_meta("signature", self.signature)
+            self.store.set_meta("embedding", embedding)
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        self._known = None
+        return True
+
+    def _load_known(self) -> dict[str, tuple[int, int, str]]:
+        if self._known is None:
+            rows = self.store.db.execute("SELECT path, size, mtime_ns, hash FROM files").fetchall()
+            self._known = {row[0]: (row[1], row[2], row[3]) for row in rows}
+        return self._known
+
+    def sync(self, embedder: Embedder | None = None, only: list[str] | None = None) -> SyncReport:
+        if only is not None:
+            # A write hook: it knows nothing of the configured provider, so it never rebuilds; if
+            # the index was built with other chunking, the next search does the whole job.
+            report = SyncReport()
+            if self.store.get_meta("signature") != self.signature:
+                return report
+        else:
+            report = SyncReport(rebuilt=self.ensure_signature(embedder))
+        known = self._load_known()
+        if only is not None:  # a write hook: just these files (memory/ or MEMORY.md), no full scan
+            found = {}
+            for rel in only:
+                if rel == "MEMORY.md" or (rel.startswith("memory/") and rel.endswith(".md")):
+                    item = _stat_file(rel, self.workspace / rel, "memory")
+                    if item is not None:
+                        found[rel] = item
+            gone = [rel for rel in only if rel not in found and rel in known]
+        else:
+            found = discover(self.workspace, self.options)
+            gone = [rel for rel in known if rel not in found]
+        changed: list[SourceFile] = []
+        for rel, source in found.items():
+            state = known.get(rel)
+            if state is None or state[0] != source.size or state[1] != source.mtime_ns:
+                changed.append(source)
+        if changed or gone:
+            self._apply(changed, gone, report)
+        if embedder is not None:
+            self._embed_missing(embedder, report)
+        return report
+
+    def _apply(self, changed: list[SourceFile], gone: list[str], report: SyncReport) -> None:
+        import hashlib  # only when something changed: a plain search never loads OpenSSL
+
+        known = self._load_known()
+        db = self.store.db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for rel in gone:
+                self._delete_file(rel)
+                known.pop(rel, None)
+                report.removed.append(rel)
+            for source in changed:
+                size, mtime_ns = source.size, source.mtime_ns
+                try:
+                    with open(source.path, "rb") as handle:
+                        raw = handle.read(_MAX_FILE_BYTES)
+                except OSError:
+                    continue
+                digest = hashlib.sha256(raw).hexdigest()
+                state = known.get(source.rel)
+                if state and state[2] == digest:  # touched, not changed
+                    db.execute(
+                        "UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?", (size, mtime_ns, source.rel)
+                    )
+                else:
+                    self._delete_file(source.rel)
+                    self._index_file(source, raw.decode("utf-8", "replace"))
+                    db.execute(
+                        "INSERT OR REPLACE INTO files (path, source, size, mtime_ns, hash, day) "
+                        "VALUES (?, ?, ?, ?, ?, ?)",
+                        (source.rel, source.source, size, mtime_ns, digest, file_day(source.rel)),
+                    )
+                    report.indexed.append(source.rel)
+                known[source.rel] = (size, mtime_ns, digest)
+            row = db.execute("SELECT count(*), coalesce(sum(length), 0) FROM chunks").fetchone()
+            self.store.set_meta("stats", json.dumps([int(row[0]), int(row[1])]))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            self._known = None
+            raise
+
+    def _chunk_terms(self, heading: str, text: str) -> Counter[str]:
+        """The terms a chunk is indexed under (its text with its heading, the heading twice)."""
+        segmenter = self.options.segmenter
+        indexed = text if not heading or text.startswith(heading) else heading + "\n" + text
+        terms = document_terms(indexed, segmenter)
+        if heading:  # the heading names the section: its words count twice
+            terms.update(document_terms(heading, segmenter))
+        return terms
+
+    def _delete_file(self, rel: str) -> None:
+        db = self.store.db
+        chunks = db.execute("SELECT id, heading, text FROM chunks WHERE path = ?", (rel,)).fetchall()
+        db.executemany(
+            "DELETE FROM postings WHERE term = ? AND chunk_id = ?",
+            [(term, cid) for cid, heading, text in chunks for term in self._chunk_terms(heading, text)],
+        )
+        db.execute("DELETE FROM chunks WHERE path = ?", (rel,))
+        db.execute("DELETE FROM files WHERE path = ?", (rel,))
+
+    def _index_file(self, source: SourceFile, text: str) -> None:
+        if source.source == "sessions":
+            from .sessions import transcript_markdown
+
+            text = transcript_markdown(text)
+        db = self.store.db
+        day = file_day(source.rel)
+        for chunk in chunk_markdown(
+            text, max_tokens=self.options.chunk_tokens, overlap_tokens=self.options.chunk_overlap
+        ):
+            terms = self._chunk_terms(chunk.heading, chunk.text)
+            length = sum(terms.values())
+            if not length:
+                continue
+            cursor = db.execute(
+                "INSERT INTO chunks (path, source, start_line, end_line, hash, heading, text, length, day) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    source.rel,
+                    source.source,
+                    chunk.start_line,
+                    chunk.end_line,
+                    chunk.hash,
+                    chunk.heading,
+                    chunk.text,
+                    length,
+                    day,
+                ),
+            )
+            chunk_id = cursor.lastrowid
+            db.executemany(
+                "INSERT INTO postings (term, chunk_id, tf, dl) VALUES (?, ?, ?, ?)",
+                [(term, chunk_id, tf, length) for term, tf in terms.items()],
+            )
+
+    def _embed_missing(self, embedder: Embedder, report: SyncReport) -> None:
+        db = self.store.db
+        rows = db.execute(
+            "SELECT c.hash, c.heading, c.text FROM chunks c WHERE NOT EXISTS (SELECT 1 FROM embeddings e "
+            "WHERE e.provider = ? AND e.model = ? AND e.hash = c.hash)",
+            (embedder.provider, embedder.model),
+        ).fetchall()
+        if not rows:
+            return
+        # The heading travels with each piece, as in the lexical index (and as the hash was taken).
+        texts = {
+            digest: text if not heading or text.startswith(heading) else heading + "\n" + text
+            for digest, heading, text in rows
+        }
+        hashes = list(texts)
+        try:
+            vectors = embedder.embed([texts[h] for h in hashes], "document")
+        except EmbeddingError as exc:
+            report.embedding_error = str(exc)
+            return
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            db.executemany(
+                "INSERT OR REPLACE INTO embeddings (provider, model, hash, vector) VALUES (?, ?, ?, ?)",
+                [
+                    (embedder.provider, embedder.model, h, vector_blob(normalized(v)))
+                    for h, v in zip(hashes, vectors, strict=True)
+                ],
+            )
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        report.embedded = len(hashes)

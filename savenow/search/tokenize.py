@@ -1,0 +1,160 @@
+"""Search tokens that work for English, Chinese and identifiers alike (DESIGN §12).
+
+* Identifiers stay whole *and* split into parts: ``vm.overcommit_memory`` gives
+  ``vm.overcommit_memory``, ``vm``, ``overcommit``, ``memory``; ``-1003566973693`` keeps its
+  leading minus (and ``1003566973693``); ``postgres:16.4-alpine``, ``203.0.113.47``, ``a828e60``.
+* English words are case-folded and lightly stemmed (plural/-ed/-ing), stop words dropped from
+  queries only.
+* Han text is segmented by :mod:`savenow.text.segment` (bigrams by default).
+
+The same function tokenizes documents and queries, so both sides always agree.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+
+from ..text.segment import HAN_RUN, get_segmenter
+
+__all__ = ["QueryTerm", "document_terms", "query_terms"]
+
+# One scan finds Han runs and "words": Latin/digit runs joined by identifier punctuation. A
+# leading "-" belongs to a number ("-1003566973693", a Telegram chat id), not to a word.
+_WORD_CHARS = "0-9a-z_\u00c0-\u024f"
+_SCAN = re.compile(
+    HAN_RUN.pattern + f"|(?:(?<![{_WORD_CHARS}])-+)?[{_WORD_CHARS}]+(?:[.\\-:/@+#]+[{_WORD_CHARS}]+)*"
+)
+_PART_SPLIT = re.compile(r"[.\-:/@+#_]+")
+_MAJOR_SPLIT = re.compile(r"[:/@]+")  # host:port, image:tag, a/path, user@host
+_HEX = re.compile(r"[0-9a-f]{8,64}")
+SHORT_HASH = 7  # git's short form: a note may hold either
+
+
+def _words(text: str) -> list[str]:
+    """A word list written as words (easier to read and edit than a list of quoted strings)."""
+    return text.split()
+
+
+PART_WEIGHT = 0.35  # a query's identifier parts count, but the whole identifier counts most
+
+_EN_STOP = frozenset(
+    _words(
+        "a an the is are was were be been being am do does did done doing have has had i me my mine "
+        "we our you your he she it its they them their this that these those what which who whom "
+        "whose when where why how there here of to in on at by for from with without about into onto "
+        "over under up down out off and or but if then so than too very can could should would will "
+        "shall may might must not no yes just also any some all each every s t d ll re ve m o y get "
+        "got set now current currently last please tell show find much many "
+    )
+)
+# Han characters that only ask or bind ("which", "what", particles): a query bigram holding one
+# carries no subject. Indexed text keeps them (they are harmless there).
+_ZH_STOP_CHARS = frozenset("的了吗呢吧啊哪么啥谁几怎呀嘛")
+_ZH_STOP_WORDS = frozenset(
+    _words(
+        "什么 时候 多少 如何 为什 怎样 是否 是不 有没 没有 现在 目前 一下 哪里 哪儿 哪些 这个 那个 一个 是什 可以 能不 应该 是 在 和 与 有 要 我 你 吧 "
+    )
+)
+
+
+@dataclass(frozen=True)
+class QueryTerm:
+    term: str
+    weight: float
+    han: bool = False  # a Han bigram: absent from the index, it may just straddle two words
+    whole: str | None = None  # for a piece of an identifier: the identifier it came from
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def _stem(word: str) -> str:
+    """A deliberately light English stemmer: only endings that never change the subject."""
+    if not word.isalpha() or len(word) <= 3:
+        return word
+    for suffix, keep in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            if suffix == "s" and word.endswith(("ss", "us", "is")):
+                return word
+            if suffix == "es" and not word.endswith(("shes", "ches", "xes", "zes", "sses")):
+                continue
+            return word[: -len(suffix)] + keep
+    return word
+
+
+def _word_terms(word: str) -> list[tuple[str, float]]:
+    """A Latin/digit token: itself (stemmed if a plain word) and, if compound, its pieces:
+    the parts between any separators, the sub-identifiers between ``:``/``/``/``@``, and the
+    7-character short form of a long hex hash."""
+    word = word.rstrip(".-:/@+#")
+    bare = word.lstrip("-")
+    if not bare:
+        return []
+    parts = [p for p in _PART_SPLIT.split(bare) if p]
+    if len(parts) <= 1 and bare.isalnum():
+        if word.startswith("-") and bare.isdigit():
+            return [(word, 1.0), (bare, PART_WEIGHT)]
+        if _HEX.fullmatch(bare) and not bare.isdigit() and not bare.isalpha():
+            return [(bare, 1.0), (bare[:SHORT_HASH], PART_WEIGHT)]
+        return [(_stem(bare), 1.0)]
+    terms = [(word, 1.0)]
+    majors = [m for m in _MAJOR_SPLIT.split(bare) if m]
+    if len(majors) > 1:
+        terms.extend((major, PART_WEIGHT) for major in majors if not major.isalnum() or major.isdigit())
+    terms.extend((_stem(part), PART_WEIGHT) for part in parts)
+    return terms
+
+
+def _scan(text: str, segmenter: str) -> list[tuple[str, float, bool, str | None]]:
+    """(term, weight, is Han, the identifier a piece belongs to) for every token of ``text``."""
+    segment = get_segmenter(segmenter)
+    out: list[tuple[str, float, bool, str | None]] = []
+    for match in _SCAN.finditer(_fold(text)):
+        token = match.group()
+        if HAN_RUN.fullmatch(token):
+            out.extend((word, 1.0, True, None) for word in segment(token))
+            continue
+        terms = _word_terms(token)
+        whole = terms[0][0] if len(terms) > 1 else None
+        out.extend((term, weight, False, None if i == 0 else whole) for i, (term, weight) in enumerate(terms))
+    return out
+
+
+def document_terms(text: str, segmenter: str = "bigram") -> Counter[str]:
+    """Term frequencies of an indexed chunk (every term once per occurrence).
+
+    Han characters are indexed one by one as well: a query word the index lacks as a whole
+    (换过 where the note says 换了) can still be matched, for partial credit, by its characters.
+    """
+    terms = Counter(item[0] for item in _scan(text, segmenter))
+    for match in HAN_RUN.finditer(_fold(text)):
+        run = match.group()
+        if len(run) > 1:
+            terms.update(run)
+    return terms
+
+
+def _is_stop(term: str, han: bool) -> bool:
+    if han:
+        return term in _ZH_STOP_WORDS or any(char in _ZH_STOP_CHARS for char in term)
+    return term in _EN_STOP
+
+
+def query_terms(text: str, segmenter: str = "bigram") -> list[QueryTerm]:
+    """Distinct query terms with weights. Stop words stay in the list with weight 0 (unless nothing
+    else is left): they score nothing, but their characters tell a word seam from a missing word."""
+    scanned = _scan(text, segmenter)
+    if all(_is_stop(term, han) for term, _w, han, _whole in scanned):
+        kept = scanned
+    else:
+        kept = [(t, 0.0 if _is_stop(t, han) else w, han, whole) for t, w, han, whole in scanned]
+    merged: dict[str, QueryTerm] = {}
+    for term, weight, han, whole in kept:
+        old = merged.get(term)
+        if old is None or old.weight < weight:
+            merged[term] = QueryTerm(term, weight, han, whole if whole != term else None)
+    return list(merged.values())

@@ -1,0 +1,269 @@
+"""Byte-exact reads and atomic writes (DESIGN §8).
+
+* :func:`read_exact` — the text exactly as stored: BOM kept as ``"\\ufeff"``,
+  CRLF kept; a file that is not UTF-8, not a regular file (a FIFO, a device) or
+  unreadable is refused with one line, never rewritten and never waited on.
+* :func:`read_json` — the same, parsed defensively (depth-bounded, surrogates cleaned).
+* :func:`atomic_write` — temp file, fsync, ``os.replace``, fsync of the folder.
+  The temp file lives in ``<workspace>/.savenow/tmp/`` when that is on the same
+  file system, else beside the target under a name no indexer takes for a note
+  (``.savenow-tmp.<digest>.<random>``, no ``.md`` in it); a leftover of a killed
+  write is removed on the next write of the same file (callers hold its lock).
+  Text that cannot be encoded as UTF-8 is refused before any byte is written.
+  A disk that is full, read-only or forbidden raises :class:`StorageError`.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import os
+import secrets
+import stat
+from pathlib import Path
+from typing import Any
+
+from ..errors import BadInputError, ForbiddenTargetError, StorageError
+from ..text.safety import loads_json
+from . import faults
+from .locks import state_dir, target_digest
+
+TEMP_PREFIX = ".savenow-tmp."
+MAX_READ_BYTES = 64 * 1024 * 1024  # a memory, entries or pending file larger than this is refused
+
+
+def refuse_memory_md(path: Path) -> None:
+    """Every command refuses a target named MEMORY.md, in any case (DESIGN §5.3)."""
+    if path.name.casefold() == "memory.md":
+        raise ForbiddenTargetError(
+            f"refusing to write {path}: savenow never writes MEMORY.md, only memory/YYYY-MM-DD.md",
+            f"拒绝写入 {path}：savenow 从不写 MEMORY.md，只写 memory/YYYY-MM-DD.md",
+        )
+
+
+def read_bytes(path: Path, *, limit: int = MAX_READ_BYTES) -> bytes | None:
+    """The file's bytes; None when it does not exist. Never blocks on a FIFO."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError as exc:
+        raise BadInputError(f"{path} is a folder, not a file", f"{path} 是文件夹，不是文件") from exc
+    except PermissionError as exc:
+        raise BadInputError(f"cannot read {path}: permission denied", f"无法读取 {path}：没有权限") from exc
+    except OSError as exc:
+        raise _storage_error("read", path, exc) from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise BadInputError(f"{path} is a folder, not a file", f"{path} 是文件夹，不是文件")
+        if not stat.S_ISREG(info.st_mode):
+            raise BadInputError(
+                f"{path} is not a regular file (a FIFO, socket or device); savenow does not read it",
+                f"{path} 不是普通文件（FIFO、套接字或设备）；savenow 不读取它",
+            )
+        if info.st_size > limit:
+            raise BadInputError(
+                f"{path} is too large ({info.st_size} bytes, at most {limit}); savenow leaves it unchanged",
+                f"{path} 太大（{info.st_size} 字节，最多 {limit}）；savenow 不会修改它",
+            )
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise _storage_error("read", path, exc) from None
+    finally:
+        os.close(fd)
+
+
+def read_exact(path: Path) -> str | None:
+    """The file's text exactly as stored (BOM and CRLF kept); None when it does not exist."""
+    data = read_bytes(path)
+    if data is None:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadInputError(
+            f"{path} is not UTF-8 text (byte {exc.start}); savenow leaves it unchanged",
+            f"{path} 不是 UTF-8 文本（第 {exc.start} 字节）；savenow 不会修改它",
+        ) from exc
+
+
+def read_json(path: Path, what: str) -> Any | None:
+    """The JSON a file holds (a BOM is allowed); None when it does not exist.
+
+    ``what`` names the file in the message of malformed JSON, e.g. "entries file".
+    """
+    text = read_exact(path)
+    if text is None:
+        return None
+    try:
+        return loads_json(text.lstrip("\ufeff"))
+    except ValueError as exc:
+        detail = " ".join(str(exc).split())[:200]
+        raise BadInputError(
+            f"{what} {path} is not valid JSON ({detail})", f"{what} {path} 不是合法的 JSON（{detail}）"
+        ) from exc
+
+
+def sha256_text(text: str | None) -> str | None:
+    """Hash of the file's bytes (None for a missing file)."""
+    if text is None:
+        return None
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def encode_text(text: str, path: Path) -> bytes:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate got past the text boundary: refuse, write nothing
+        raise BadInputError(
+            f"refusing to write {path}: the text holds a lone UTF-16 surrogate (character {exc.start})",
+            f"拒绝写入 {path}：文本中有孤立的 UTF-16 代理字符（第 {exc.start} 个字符）",
+        ) from None
+
+
+def atomic_write(path: Path, text: str, *, workspace: Path | None = None) -> None:
+    """Replace ``path`` with ``text`` atomically: temp file + fsync + rename + fsync dir.
+
+    Call it holding ``path``'s lock: it also removes leftover temp files of ``path``.
+    """
+    data = encode_text(text, path)
+    folder = path.parent
+    try:
+        if not folder.is_dir():
+            folder.mkdir(parents=True, exist_ok=True)
+        temp_dir = _temp_dir(folder, workspace)
+        remove_leftovers(path, workspace)
+        mode = _existing_mode(path)
+        temp = _temp_path(path, temp_dir)
+        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600)
+    except OSError as exc:
+        raise _storage_error("write", path, exc) from None
+    try:
+        try:
+            view = memoryview(data)
+            while view:
+                written = os.write(fd, view)
+                view = view[written:]
+            faults.point("fsync:temp")
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.chmod(temp, mode)
+        faults.point("rename")
+        os.replace(temp, path)
+    except BaseException as exc:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise _storage_error("write", path, exc) from None
+        raise
+    faults.point("fsync:dir")
+    fsync_dir(folder)
+
+
+def _temp_dir(folder: Path, workspace: Path | None) -> Path:
+    """``<workspace>/.savenow/tmp`` when a rename from there to ``folder`` is atomic (same device)."""
+    if workspace is None:
+        return folder
+    temp_dir = state_dir(workspace) / "tmp"
+    try:
+        temp_dir.mkdir(parents=True, exist_ok=True)
+        if os.stat(temp_dir).st_dev == os.stat(folder).st_dev:
+            return temp_dir
+    except OSError:
+        pass
+    return folder
+
+
+def _temp_path(path: Path, temp_dir: Path) -> Path:
+    return temp_dir / f"{TEMP_PREFIX}{target_digest(path)}.{secrets.token_hex(4)}"
+
+
+def remove_leftovers(path: Path, workspace: Path | None = None) -> int:
+    """Delete temp files a killed write of ``path`` left (ours and the older ``.<name>.*.savenow-tmp``)."""
+    prefixes = [f"{TEMP_PREFIX}{target_digest(path)}."]
+    legacy = f".{path.name}."
+    folders = [path.parent] + ([state_dir(workspace) / "tmp"] if workspace is not None else [])
+    removed = 0
+    for folder in folders:
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        for name in names:
+            ours = any(name.startswith(prefix) for prefix in prefixes)
+            old = folder == path.parent and name.startswith(legacy) and name.endswith(".savenow-tmp")
+            if ours or old:
+                try:
+                    os.unlink(folder / name)
+                    removed += 1
+                except OSError:
+                    pass
+    return removed
+
+
+def _existing_mode(path: Path) -> int:
+    try:
+        return path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        # A new file gets the usual 0644 (minus umask); the temp file was created 0600.
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make a rename durable (no-op where folders cannot be opened, e.g. Windows)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # pragma: no cover - Windows
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover - some filesystems refuse
+        pass
+    finally:
+        os.close(fd)
+
+
+def delete_file(path: Path) -> bool:
+    """Remove ``path`` and fsync its folder; False when it was already gone."""
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise _storage_error("delete", path, exc) from None
+    fsync_dir(path.parent)
+    return True
+
+
+_WHY = {
+    errno.ENOSPC: ("the disk is full", "磁盘已满"),
+    errno.EDQUOT: ("the disk quota is exceeded", "磁盘配额已用完"),
+    errno.EROFS: ("the file system is read-only", "文件系统是只读的"),
+    errno.EACCES: ("permission denied", "没有权限"),
+    errno.EPERM: ("operation not permitted", "不允许的操作"),
+}
+
+
+def _storage_error(action: str, path: Path, exc: OSError) -> StorageError:
+    en, zh = _WHY.get(
+        exc.errno or 0, (exc.strerror or type(exc).__name__, exc.strerror or type(exc).__name__)
+    )
+    verbs = {"write": "写入", "read": "读取", "delete": "删除"}
+    return StorageError(
+        f"cannot {action} {path}: {en}; the file is as it was",
+        f"无法{verbs.get(action, action)} {path}：{zh}；文件保持原样",
+    )
+
+
+def storage_error(action: str, path: Path, exc: OSError) -> StorageError:
+    """The one-line error for an OSError on ``path`` (for callers doing their own IO)."""
+    return _storage_error(action, path, exc)

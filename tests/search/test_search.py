@@ -1,0 +1,133 @@
+"""memory_search on a small bilingual workspace: languages, identifiers, recency, negatives."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from savenow.cli import main
+from savenow.search import MemorySearch, SearchOptions
+
+from .conftest import TODAY
+
+
+def _top(search: MemorySearch, query: str) -> tuple[str, str]:
+    results = search.search(query).results
+    assert results, f"nothing found for {query!r}"
+    return results[0].path, results[0].snippet
+
+
+def test_a_chinese_query_finds_a_two_character_word(search: MemorySearch) -> None:
+    path, snippet = _top(search, "证书什么时候到期")
+    assert path == "memory/2026-05-20.md" and "2026-09-01" in snippet
+
+
+def test_a_chinese_phrase_query(search: MemorySearch) -> None:
+    path, snippet = _top(search, "照片备份保留多久")
+    assert path == "memory/2026-04-11.md" and "保留 30 天" in snippet
+
+
+def test_an_english_query(search: MemorySearch) -> None:
+    path, snippet = _top(search, "who runs the book club")
+    assert path == "MEMORY.md" and "Tom" in snippet
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("-1009876543210", "memory/2026-03-02.md"),
+        ("vm.dirty_ratio", "memory/2026-05-20.md"),
+        ("nginx:1.27-alpine", "memory/2026-05-20.md"),
+        ("b7c41d2", "memory/2026-05-20.md"),
+        ("RESTIC_REPOSITORY", "memory/2026-04-11.md"),
+    ],
+)
+def test_identifiers(search: MemorySearch, query: str, expected: str) -> None:
+    assert _top(search, query)[0] == expected
+
+
+def test_a_mixed_query(search: MemorySearch) -> None:
+    path, snippet = _top(search, "Backup job 用的哪个 env")
+    assert path == "memory/2026-04-11.md" and "RESTIC_REPOSITORY" in snippet
+
+
+def test_the_newer_note_ranks_above_the_one_it_supersedes(search: MemorySearch) -> None:
+    results = search.search("路由器管理端口是多少").results
+    paths = [r.path for r in results]
+    assert paths.index("memory/2026-05-20.md") < paths.index("memory/2026-03-02.md")
+    assert "8443" in results[0].snippet
+
+
+def test_memory_md_does_not_decay(search: MemorySearch) -> None:
+    hit = next(r for r in search.search("老婆生日").results if r.path == "MEMORY.md")
+    assert hit.day is None and hit.rank_score == hit.score
+
+
+def test_recency_reorders_but_never_changes_the_score(workspace: Path) -> None:
+    early = MemorySearch(workspace, SearchOptions(), today=TODAY).search("路由器管理端口").results
+    late = (
+        MemorySearch(workspace, SearchOptions(), today=TODAY.replace(year=2030))
+        .search("路由器管理端口")
+        .results
+    )
+    assert sorted(r.score for r in early) == sorted(r.score for r in late)
+
+
+@pytest.mark.parametrize(
+    "query", ["护照什么时候过期", "Kubernetes cluster upgrade version", "guest wifi password"]
+)
+def test_questions_nothing_answers_come_back_empty(search: MemorySearch, query: str) -> None:
+    assert search.search(query).results == []
+
+
+def test_min_score_filters_and_results_carry_the_json_fields(search: MemorySearch) -> None:
+    response = search.search("证书到期", min_score=0.0)
+    assert response.results
+    row = response.to_json()["results"][0]
+    assert set(row) >= {"path", "startLine", "endLine", "score", "snippet", "source"}
+    assert row["source"] == "memory" and len(row["snippet"]) <= 700
+    loose = search.search("证书 照片", min_score=0.0).results
+    strict = search.search("证书 照片", min_score=0.6).results
+    assert len(loose) >= 2 and all(r.score >= 0.6 for r in strict) and len(strict) < len(loose)
+    assert response.fallback == {
+        "mode": "lexical",
+        "reason": "no_provider",
+        "message": "no embeddings provider configured: keyword search only",
+    }
+
+
+def test_cli_json_shape_and_a_leading_minus(workspace: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["search", "--workspace", str(workspace), "--json", "-1009876543210"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == {"results", "provider", "model", "fallback"}
+    assert data["results"][0]["path"] == "memory/2026-03-02.md"
+    assert data["provider"] == "lexical" and data["fallback"]["reason"] == "no_provider"
+    assert main(["search", "--workspace", str(workspace), "--max-results", "1", "--", "证书"]) == 0
+    assert "memory/2026-05-20.md:" in capsys.readouterr().out
+
+
+def test_cli_refuses_bad_flags(workspace: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["search", "--workspace", str(workspace), "--min-score", "3", "x"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--min-score" in err
+
+
+def test_extra_paths_are_searched_and_symlinks_ignored(workspace: Path, tmp_path: Path) -> None:
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "garden.md").write_text("## Garden\n- 番茄 planted on the balcony\n", encoding="utf-8")
+    (notes / "data.txt").write_text("番茄 in a text file\n", encoding="utf-8")
+    outside = tmp_path / "secret.md"
+    outside.write_text("## Secret\n- 番茄 secret\n", encoding="utf-8")
+    (workspace / "memory" / "link.md").symlink_to(outside)
+    engine = MemorySearch(workspace, SearchOptions(extra_paths=(notes,)), today=TODAY)
+    paths = {r.path for r in engine.search("番茄").results}
+    assert paths == {(notes / "garden.md").as_posix()}
+
+
+def test_an_identifier_written_longer_than_in_the_note_still_finds_it(search: MemorySearch) -> None:
+    assert _top(search, "b7c41d2e9f10")[0] == "memory/2026-05-20.md"  # the note has the short hash
+    assert _top(search, "nginx:1.27-alpine@sha256")[0] == "memory/2026-05-20.md"
+    assert search.search("zz9-plural-z-alpha").results == []
