@@ -461,8 +461,8 @@ CATALOG: dict[str, dict[Lang, str]] = {
     },
     "bot.describe_memory": {"en": "List, find or forget memory objects", "zh": "列出、查找或忘掉记忆对象"},
     "bot.recall_unavailable": {
-        "en": "Memory search is not available in this version of savenow yet.",
-        "zh": "这个版本的 savenow 还不支持记忆搜索。",
+        "en": "Memory search is turned off in this bot's configuration (search.enabled).",
+        "zh": "这个机器人的配置关闭了记忆搜索（search.enabled）。",
     },
     "bot.objects_expired": {
         "en": "⌛ Expired after {ttl} min; nothing was written.",

@@ -13,7 +13,7 @@ first-run answer), calls the feature's service off the event loop, and sends wha
   once a session has been quiet for ``objects.idle_proposal_minutes`` (off by default), and
   :meth:`ObjectsService.maintain` once a day, both through PTB's JobQueue;
 - search: ``/recall <query>`` and ``/savenow search <query>`` through a :data:`Recall` function
-  (by default :func:`savenow.search.recall_reply`, when the search package is installed).
+  (by default :class:`SearchRecall`: :func:`savenow.search.recall_reply` on one open index).
 
 Time is the injected :class:`~savenow.clock.Clock`'s: the JobQueue only wakes the bot up, the clock says
 whether a session really has been idle long enough.
@@ -33,6 +33,8 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message, Update
 from telegram.ext import Application, CallbackContext, ContextTypes
 
 from ..access import Scope
+from ..clock import Clock
+from ..config import Settings
 from ..errors import AccessDeniedError, NoPendingError, PendingExpiredError, SaveNowError
 from . import i18n
 from .i18n import Lang
@@ -55,18 +57,27 @@ MAINTAIN_JOB = "savenow-objects-maintain"
 IDLE_JOB = "savenow-idle"
 
 
-def default_recall(settings: Any) -> Recall | None:
-    """The search package's reply, or None when this install has no ``savenow.search`` yet."""
-    try:
-        from ..search import MemorySearch, recall_reply  # type: ignore[import-not-found,attr-defined,unused-ignore]
-    except ImportError:
-        return None
+class SearchRecall:
+    """``/recall`` through one :class:`~savenow.search.MemorySearch` for the bot's lifetime: the index stays
+    open and warm (it is thread-safe), recency follows the injected clock."""
 
-    def recall(query: str, lang: str) -> str:
-        with MemorySearch.from_settings(settings) as search:
-            return str(recall_reply(search, query, lang))
+    def __init__(self, settings: Settings, clock: Clock) -> None:
+        from ..search import MemorySearch
 
-    return recall
+        self.search = MemorySearch.from_settings(settings, clock=clock)
+
+    def __call__(self, query: str, lang: str) -> str:
+        from ..search import recall_reply
+
+        return recall_reply(self.search, query, lang)
+
+    def close(self) -> None:
+        self.search.close()
+
+
+def default_recall(settings: Settings, clock: Clock) -> Recall | None:
+    """The search package's reply; None when ``search.enabled`` is false."""
+    return SearchRecall(settings, clock) if settings.search.enabled else None
 
 
 @dataclass(frozen=True)
@@ -107,6 +118,11 @@ class FeatureHandlers:
         self._compaction_waiting: set[str] = set()
         self._activity: dict[str, int] = {}  # scope key → a counter bumped by each recorded message
         self._speakers: dict[str, _Speaker] = {}
+
+    def close(self) -> None:
+        close = getattr(self.recall_fn, "close", None)
+        if close is not None:
+            close()
 
     # -- shared steps ---------------------------------------------------------------------------
 

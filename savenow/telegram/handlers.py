@@ -206,6 +206,8 @@ class SaveNowHandlers:
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
+        if self.features is not None:
+            self.features.close()
 
     def stop_now(self) -> None:
         """Stop taking work and cancel what is running (the bot is shutting down)."""

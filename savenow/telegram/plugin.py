@@ -179,7 +179,7 @@ def _add_features(
         application,
         compaction=compaction,
         objects=objects,
-        recall=default_recall(settings) if recall == "default" else recall,
+        recall=default_recall(settings, clock) if recall == "default" else recall,
     )
     handlers.features = features
     for name, callback in (

@@ -11,10 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from savenow.compaction.tokens import estimate_tokens
-from savenow.config import CompactionSettings, ObjectsSettings, Settings
+from savenow.config import CompactionSettings, ObjectsSettings, SearchSettings, Settings
 from savenow.objects.model import parse_upsert
 from savenow.objects.service import ObjectsService
 from tests.fakes.botapi import Call, FakeBotAPI, group_chat, private_chat, user
@@ -331,8 +329,7 @@ def test_recall_and_savenow_search_answer_allowed_users_in_their_language(tmp_pa
 
 
 def test_recall_finds_a_note_through_the_search_package(tmp_path: Path) -> None:
-    """The real search (issue 14): runs once ``savenow.search`` is part of the install."""
-    pytest.importorskip("savenow.search")
+    """The real search (issue 14), its index opened once for the bot's lifetime."""
 
     async def body(api: FakeBotAPI, bot: Bot) -> None:
         assert bot.plugin.handlers.features is not None and bot.plugin.handlers.features.recall_fn is not None
@@ -349,14 +346,13 @@ def test_recall_finds_a_note_through_the_search_package(tmp_path: Path) -> None:
     _run(tmp_path, body)
 
 
-def test_recall_says_so_when_this_install_has_no_search(tmp_path: Path) -> None:
+def test_recall_says_so_when_search_is_turned_off(tmp_path: Path) -> None:
     async def body(api: FakeBotAPI, bot: Bot) -> None:
-        assert bot.plugin.handlers.features is not None
-        bot.plugin.handlers.features.recall_fn = None
-        api.push_message(FORUM, ALICE, "/recall port", thread_id=TOPIC)
-        await api.wait_for("sendMessage", lambda c: "Memory search is not available" in c.text)
+        assert bot.plugin.handlers.features is not None and bot.plugin.handlers.features.recall_fn is None
+        api.push_message(FORUM, ALICE_ZH, "/savenow search port", thread_id=TOPIC)
+        await api.wait_for("sendMessage", lambda c: "配置关闭了记忆搜索" in c.text)
 
-    _run(tmp_path, body)
+    _run(tmp_path, body, search=SearchSettings(enabled=False))
 
 
 # -- /help ------------------------------------------------------------------------------------------
