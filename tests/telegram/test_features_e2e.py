@@ -220,6 +220,34 @@ def test_a_memory_forget_cancelled_by_an_admin_forgets_nothing(tmp_path: Path) -
     _run(tmp_path, body)
 
 
+def test_a_newer_memory_question_takes_the_older_buttons_off_and_unpressed_ones_expire(
+    tmp_path: Path,
+) -> None:
+    async def body(api: FakeBotAPI, bot: Bot) -> None:
+        seed_objects(bot.settings, bot)
+        api.push_message(FORUM, ALICE, "/memory forget 朵朵", thread_id=TOPIC)
+        (first,) = await api.wait_for("sendMessage", lambda c: c.text.startswith("Forget “朵朵”?"))
+        api.push_message(FORUM, ALICE, "/memory forget tide-notes", thread_id=TOPIC)
+        (second,) = await api.wait_for("sendMessage", lambda c: c.text.startswith("Forget “tide-notes”?"))
+        older = api.sent_message(first)
+        await api.wait_for(
+            "editMessageReplyMarkup", lambda c: c.params.get("message_id") == str(older["message_id"])
+        )
+        assert not api.message(GROUP_ID, older["message_id"]).get("reply_markup")
+
+        await eventually(lambda: len(jobs_named(bot, "savenow-expire:objects:")) == 2)
+        bot.clock.advance(minutes=31)
+        for job in jobs_named(bot, "savenow-expire:objects:"):  # the older one's finds it replaced
+            await job.run(bot.plugin.application)
+        newer = api.sent_message(second)
+        edited = api.message(GROUP_ID, newer["message_id"])
+        assert edited["text"].startswith("Forget “tide-notes”?") and "Expired after 30 min" in edited["text"]
+        assert not edited.get("reply_markup") and "/savenow" not in edited["text"]
+        assert len(ObjectsService(bot.settings, clock=bot.clock).list_objects()) == 2
+
+    _run(tmp_path, body)
+
+
 # -- idle proposals and the daily maintenance ----------------------------------------------------------
 
 
