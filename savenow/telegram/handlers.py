@@ -332,6 +332,10 @@ class SaveNowHandlers:
         finally:
             done.set()
             self._extracting.discard(place.scope_key)
+            if not self._stopping:
+                # A fast answer must not cancel the "typing…" already on its way (it would never show):
+                # let the send in flight finish, bounded; the loop ends by itself once done is set.
+                await asyncio.wait({typing}, timeout=TYPING_EVERY_S)
             typing.cancel()
 
     def _cooldown_left(self, user_id: int) -> float:
