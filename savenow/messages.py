@@ -765,19 +765,11 @@ CATALOG: dict[str, dict[Lang, str]] = {
         "bot's proposal) first.",
         "zh": "这个话题里没有待确认的记忆对象提议；请先运行 `savenow objects extract`（或等待机器人的提议）。",
     },
-    "objects.not_your_buttons": {
-        "en": "Only the person who asked for this can press its buttons.",
-        "zh": "只有发起者可以按这些按钮。",
-    },
     "objects.unknown_action": {"en": "unknown button action {action!r}", "zh": "未知的按钮操作 {action!r}"},
     "objects.file_missing": {"en": "{path} does not exist", "zh": "{path} 不存在"},
     "objects.bad_json": {
         "en": "{path} is not valid JSON ({detail})",
         "zh": "{path} 不是合法的 JSON（{detail}）",
-    },
-    "objects.not_found": {
-        "en": "No memory object with id or name {ref!r}; `savenow objects list` shows them.",
-        "zh": "没有 id 或名称为 {ref!r} 的记忆对象；`savenow objects list` 可查看全部。",
     },
     "objects.not_found_for_purge": {
         "en": "No memory object or trash copy with id {ref!r}.",
@@ -800,90 +792,6 @@ CATALOG: dict[str, dict[Lang, str]] = {
         "zh": "无法撤销：{path} 的旧版本已被彻底删除。",
     },
     # -- memory objects: what the feature says (savenow/objects/texts.py) ----------------------
-    "objects.button_apply": {
-        "en": "✅ Apply",
-        "zh": "✅ 应用",
-    },
-    "objects.button_cancel": {
-        "en": "❌ Cancel",
-        "zh": "❌ 取消",
-    },
-    "objects.button_forget": {
-        "en": "🗑 Forget",
-        "zh": "🗑 忘掉",
-    },
-    "objects.proposal_header": {
-        "en": "Memory objects from this conversation — nothing written yet:",
-        "zh": "从这段对话中整理出的记忆对象——尚未写入：",
-    },
-    "objects.nothing_to_keep": {
-        "en": "Nothing in this conversation is worth keeping as a memory object.",
-        "zh": "这段对话中没有值得长期保存的记忆对象。",
-    },
-    "objects.op_create": {
-        "en": "NEW",
-        "zh": "新建",
-    },
-    "objects.op_update": {
-        "en": "UPDATE",
-        "zh": "更新",
-    },
-    "objects.op_skip": {
-        "en": "SKIP",
-        "zh": "跳过",
-    },
-    "objects.near_match": {
-        "en": "update {stored}? (you said “{variant}”)",
-        "zh": "更新「{stored}」？（你说的是「{variant}」）",
-    },
-    "objects.expires": {
-        "en": "Buttons expire in {minutes} min.",
-        "zh": "按钮 {minutes} 分钟后失效。",
-    },
-    "objects.applied": {
-        "en": "✅ Saved: {created} new, {updated} updated, {skipped} unchanged.",
-        "zh": "✅ 已保存：新建 {created} 个，更新 {updated} 个，未变 {skipped} 个。",
-    },
-    "objects.already_applied": {
-        "en": "Already applied; nothing written again.",
-        "zh": "已经应用过，没有重复写入。",
-    },
-    "objects.cancelled": {
-        "en": "❌ Cancelled. Nothing was written.",
-        "zh": "❌ 已取消，没有写入任何内容。",
-    },
-    "objects.list_empty": {
-        "en": "No memory objects yet.",
-        "zh": "还没有任何记忆对象。",
-    },
-    "objects.list_header": {
-        "en": "Memory objects ({count}):",
-        "zh": "记忆对象（共 {count} 个）：",
-    },
-    "objects.found_none": {
-        "en": "No memory object matches “{query}”.",
-        "zh": "没有与「{query}」匹配的记忆对象。",
-    },
-    "objects.found_header": {
-        "en": "Memory objects matching “{query}”:",
-        "zh": "与「{query}」匹配的记忆对象：",
-    },
-    "objects.forget_confirm": {
-        "en": "Forget “{label}”? It moves to the trash and will not be re-created from old chats.",
-        "zh": "要忘掉「{label}」吗？它会被移到回收站，以后不会从旧对话中再被记起。",
-    },
-    "objects.forgotten": {
-        "en": "🗑 Forgot “{label}”. /memory undo brings it back.",
-        "zh": "🗑 已忘掉「{label}」。/memory undo 可以恢复。",
-    },
-    "objects.undone": {
-        "en": "↩️ Undid the last memory change ({op}).",
-        "zh": "↩️ 已撤销最后一次记忆修改（{op}）。",
-    },
-    "objects.usage": {
-        "en": "Usage: /memory, /memory <query>, /memory forget <name>, /memory undo",
-        "zh": "用法：/memory、/memory <关键词>、/memory forget <名称>、/memory undo",
-    },
     # -- memory search (savenow/search/access.py, reply.py) -------------------------------------
     "search.get_refused": {
         "en": "get {shown!r}: refused, {why} (only MEMORY.md, memory/**/*.md and search.extra_paths)",
@@ -920,21 +828,9 @@ CATALOG: dict[str, dict[Lang, str]] = {
         "en": "name a session: --store FILE, a session KEY, or --chat-id C --thread-id T",
         "zh": "请指定会话：--store FILE、会话键 KEY，或 --chat-id C --thread-id T",
     },
-    "compaction.status": {
-        "en": "This session: {messages} messages, ~{tokens} tokens of {max_tokens}; compacted {count} times.",
-        "zh": "当前会话：{messages} 条消息，约 {tokens} / {max_tokens} tokens；已压缩 {count} 次。",
-    },
-    "compaction.nothing": {
-        "en": "Nothing to compact: no messages since the last compaction.",
-        "zh": "没有可压缩的内容：上次压缩后没有新消息。",
-    },
     "compaction.done": {
         "en": "Compacted this session: {removed} older messages are now a summary (~{before} → ~{after} tokens).",
         "zh": "已压缩本会话：较早的 {removed} 条消息合并为摘要（约 {before} → {after} tokens）。",
-    },
-    "compaction.flush_saved": {
-        "en": "Saved to memory/{name} before compacting: {titles}. /savenow undo takes it out.",
-        "zh": "压缩前已保存到 memory/{name}：{titles}。/savenow undo 可撤销。",
     },
     "compaction.workspace_missing": {
         "en": "workspace {workspace} does not exist: memory flush skipped (compaction goes on)",
@@ -1038,6 +934,10 @@ CATALOG: dict[str, dict[Lang, str]] = {
         "/savenow list — the sessions of this chat, with keys to copy\n"
         "/savenow <sessionKey> — preview one of this chat's sessions by its key\n"
         "/savenow undo — take the last write out again (its requester or an admin)\n"
+        "/recall <query> (or /savenow search <query>) — find notes in memory, with file:line and date\n"
+        "/compact — compact this topic's session now (durable notes are saved first); /compact status — its size\n"
+        "/memory — the memory objects; /memory <query> — find one; /memory forget <name> — forget one "
+        "(asks first); /memory undo — take the last change back\n"
         "/savenow help — this text",
         "zh": "savenow 把这段对话中值得保存的内容写入今天的记忆文件，先预览再写入。\n"
         "/savenow — 预览本话题对话中的要点（不写入）\n"
@@ -1047,6 +947,10 @@ CATALOG: dict[str, dict[Lang, str]] = {
         "/savenow list — 本聊天的会话及可复制的会话键\n"
         "/savenow <sessionKey> — 按会话键预览本聊天的某个会话\n"
         "/savenow undo — 撤销最后一次写入（限发起者或管理员）\n"
+        "/recall <关键词>（或 /savenow search <关键词>）— 在记忆中查找，附文件:行号和日期\n"
+        "/compact — 立即压缩本话题的会话（先保存值得保留的要点）；/compact status — 查看会话大小\n"
+        "/memory — 列出记忆对象；/memory <关键词> — 查找；/memory forget <名称> — 忘掉（先确认）；"
+        "/memory undo — 撤销最后一次修改\n"
         "/savenow help — 显示本帮助",
     },
     # -- -- the optional LLM paths: compaction summary, memory objects (issues 15, 16) ---------------------
@@ -1083,6 +987,104 @@ CATALOG: dict[str, dict[Lang, str]] = {
     "objects.llm_fallback": {
         "en": "The LLM object extractor failed ({reason}); the offline extractor was used.",
         "zh": "LLM 记忆对象提取失败（{reason}），已改用离线提取。",
+    },
+    "bot.describe_recall": {"en": "Find notes in memory", "zh": "在记忆中查找"},
+    "bot.describe_compact": {
+        "en": "Compact this topic's session (notes saved first)",
+        "zh": "压缩本话题的会话（先保存要点）",
+    },
+    "bot.describe_memory": {"en": "List, find or forget memory objects", "zh": "列出、查找或忘掉记忆对象"},
+    "bot.recall_unavailable": {
+        "en": "Memory search is turned off in this bot's configuration (search.enabled).",
+        "zh": "这个机器人的配置关闭了记忆搜索（search.enabled）。",
+    },
+    "bot.objects_expired": {
+        "en": "⌛ Expired after {ttl} min; nothing was written.",
+        "zh": "⌛ {ttl} 分钟后已过期，没有写入任何内容。",
+    },
+    # -- compaction in the chat (DESIGN §13) -----------------------------------------------------
+    "compaction.status": {
+        "en": "This session: {messages} messages, ~{tokens} tokens of {max_tokens}; compacted {count} times.",
+        "zh": "当前会话：{messages} 条消息，约 {tokens} / {max_tokens} tokens；已压缩 {count} 次。",
+    },
+    "compaction.nothing": {
+        "en": "Nothing to compact: no messages since the last compaction.",
+        "zh": "没有可压缩的内容：上次压缩后没有新消息。",
+    },
+    "compaction.flush_saved": {
+        "en": "Saved to memory/{name} before compacting: {titles}. /savenow undo takes it out.",
+        "zh": "压缩前已保存到 memory/{name}：{titles}。/savenow undo 可撤销。",
+    },
+    # -- memory objects in the chat (DESIGN §14) ---------------------------------------------------
+    "objects.button_apply": {"en": "✅ Apply", "zh": "✅ 应用"},
+    "objects.button_cancel": {"en": "❌ Cancel", "zh": "❌ 取消"},
+    "objects.button_forget": {"en": "🗑 Forget", "zh": "🗑 忘掉"},
+    "objects.proposal_header": {
+        "en": "Memory objects from this conversation — nothing written yet:",
+        "zh": "从这段对话中整理出的记忆对象——尚未写入：",
+    },
+    "objects.nothing_to_keep": {
+        "en": "Nothing in this conversation is worth keeping as a memory object.",
+        "zh": "这段对话中没有值得长期保存的记忆对象。",
+    },
+    "objects.op_create": {"en": "NEW", "zh": "新建"},
+    "objects.op_update": {"en": "UPDATE", "zh": "更新"},
+    "objects.op_skip": {"en": "SKIP", "zh": "跳过"},
+    "objects.near_match": {
+        "en": "update {stored}? (you said “{variant}”)",
+        "zh": "更新「{stored}」？（你说的是「{variant}」）",
+    },
+    "objects.expires": {"en": "Buttons expire in {minutes} min.", "zh": "按钮 {minutes} 分钟后失效。"},
+    "objects.applied": {
+        "en": "✅ Saved: {created} new, {updated} updated, {skipped} unchanged.",
+        "zh": "✅ 已保存：新建 {created} 个，更新 {updated} 个，未变 {skipped} 个。",
+    },
+    "objects.already_applied": {
+        "en": "Already applied; nothing written again.",
+        "zh": "已经应用过，没有重复写入。",
+    },
+    "objects.cancelled": {"en": "❌ Cancelled. Nothing was written.", "zh": "❌ 已取消，没有写入任何内容。"},
+    "objects.list_empty": {"en": "No memory objects yet.", "zh": "还没有任何记忆对象。"},
+    "objects.list_header": {"en": "Memory objects ({count}):", "zh": "记忆对象（共 {count} 个）："},
+    "objects.found_none": {
+        "en": "No memory object matches “{query}”.",
+        "zh": "没有与「{query}」匹配的记忆对象。",
+    },
+    "objects.found_header": {
+        "en": "Memory objects matching “{query}”:",
+        "zh": "与「{query}」匹配的记忆对象：",
+    },
+    "objects.forget_confirm": {
+        "en": "Forget “{label}”? It moves to the trash and will not be re-created from old chats.",
+        "zh": "要忘掉「{label}」吗？它会被移到回收站，以后不会从旧对话中再被记起。",
+    },
+    "objects.forgotten": {
+        "en": "🗑 Forgot “{label}”. /memory undo brings it back.",
+        "zh": "🗑 已忘掉「{label}」。/memory undo 可以恢复。",
+    },
+    "objects.undone": {
+        "en": "↩️ Undid the last memory change ({op}).",
+        "zh": "↩️ 已撤销最后一次记忆修改（{op}）。",
+    },
+    "objects.usage": {
+        "en": "Usage: /memory, /memory <query>, /memory forget <name>, /memory undo",
+        "zh": "用法：/memory、/memory <关键词>、/memory forget <名称>、/memory undo",
+    },
+    "objects.no_such_object": {
+        "en": "No memory object with id or name {ref!r}; `savenow objects list` shows them.",
+        "zh": "没有 id 或名称为 {ref!r} 的记忆对象；`savenow objects list` 可查看全部。",
+    },
+    "objects.not_found": {
+        "en": "No memory object is called “{name}”; /memory lists them.",
+        "zh": "没有名为「{name}」的记忆对象；/memory 可列出全部。",
+    },
+    "objects.not_your_buttons": {
+        "en": "Only the person who asked for this (or an admin) can press its buttons.",
+        "zh": "只有发起者（或管理员）可以按这些按钮。",
+    },
+    "objects.not_your_change": {
+        "en": "Only the person who made the last memory-object change (or an admin) can undo it.",
+        "zh": "只有做出最后一次记忆对象修改的人（或管理员）可以撤销它。",
     },
 }
 

@@ -176,7 +176,7 @@ class ObjectStore:
             names = [item.obj.label, *item.obj.aliases, item.obj.key or ""]
             if key and any(norm_name(n) == key for n in names):
                 return item
-        raise ObjectNotFoundError(Text("objects.not_found", ref=ref))
+        raise ObjectNotFoundError(Text("objects.no_such_object", ref=ref))
 
     def match(
         self, obj: MemoryObject, stored: list[Stored], *, same_saved_note: bool = False
@@ -508,6 +508,15 @@ class ObjectStore:
             fresh.append(ref)
         meta["sources"] = fresh
         return touched
+
+    def last_change_id(self) -> str | None:
+        """The id of the change :meth:`undo` would take back now (None: nothing to undo)."""
+        records = storage.read_json_lines(self.journal)
+        undone = {r.get("undoes") for r in records if r.get("type") == "undo"}
+        last = next((r for r in reversed(records) if r.get("type") == "change" and r.get("files")), None)
+        if last is None or last.get("id") in undone:
+            return None
+        return str(last.get("id"))
 
     def undo(self) -> dict[str, Any]:
         """Put back, byte for byte, what the last change replaced, while nothing touched it since."""

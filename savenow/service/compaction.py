@@ -3,7 +3,7 @@
     service = CompactionService(settings, clock=clock)
     service.status(target) / service.run(target, force=...) / service.history(target) / service.check()
     service.after_message(key, lang="zh")   # the bot, after recording a message: -> BotNotice | None
-    service.command(key, "status", lang)    # /compact, /compact status
+    service.command(key, "status", lang, scope=scope)   # /compact, /compact status (access checked)
 
 Knows nothing of Telegram; the bot renders :class:`BotNotice` text as it is.
 """
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..access import AccessPolicy, Scope
 from ..clock import Clock, load_timezone
 from ..compaction.compactor import SessionCompactor
 from ..compaction.flush import Flusher, workspace_problem
@@ -289,6 +290,8 @@ def _cannot_be_due(compactor: SessionCompactor) -> bool:
         return b'"totalTokens"' not in path.read_bytes()
     except OSError:
         return False
+
+
 
 
 def _inside(path: Path, folder: Path) -> bool:

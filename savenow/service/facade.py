@@ -94,6 +94,11 @@ class SaveNowService:
     def memory_path(self, day: date) -> Path:
         return self.notes.memory_path(day)
 
+    def record_write_owner(
+        self, scope: Scope, journal_id: str | None, *, requester: str | None = None
+    ) -> None:
+        self.notes.record_write_owner(scope, journal_id, requester=requester)
+
     @property
     def access(self) -> AccessPolicy:
         return self.notes.access

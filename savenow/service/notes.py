@@ -383,12 +383,19 @@ class NotesService:
 
     def _record_owner(self, scope: Scope, outcome: WriteOutcome, requester: str | None = None) -> None:
         """Remember which chat user asked for a journaled write, so only they (or an admin) undo it."""
-        if scope.via != "chat" or not outcome.journal_id:
+        self.record_write_owner(scope, outcome.journal_id, requester=requester)
+
+    def record_write_owner(
+        self, scope: Scope, journal_id: str | None, *, requester: str | None = None
+    ) -> None:
+        """A journaled write made for a chat user (a preview they applied, the compaction flush of their
+        topic): they, or an admin, may undo it from the chat."""
+        if scope.via != "chat" or not journal_id:
             return
         path = self._owners_path
         with file_lock(path, self.settings.workspace):
             owners = self._owners()
-            owners[outcome.journal_id] = {"userId": requester or scope.user_id, "chatId": scope.chat_id}
+            owners[journal_id] = {"userId": requester or scope.user_id, "chatId": scope.chat_id}
             if len(owners) > MAX_OWNERS:  # oldest first (dicts keep insertion order)
                 owners = dict(list(owners.items())[-MAX_OWNERS:])
             atomic_write(path, json.dumps(owners, ensure_ascii=False))

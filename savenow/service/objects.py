@@ -107,7 +107,7 @@ class ObjectsService:
                 results = self._apply_objects(data["objects"])
             pending.appliedAt = self.clock.now().isoformat()
             storage.write_json(path, {**data, **pending.to_json()})
-        return ApplyOutcome(results=results)
+        return ApplyOutcome(results=results, requester=pending.userId)
 
     def cancel(self, scope: Scope, pending_id: str | None = None) -> None:
         self.access.require(scope)
@@ -154,7 +154,12 @@ class ObjectsService:
         )  # fmt: skip
         if pending_id is not None and pending.id != pending_id:
             raise NoPendingError(Text("pending.replaced"))
-        if pending.userId and scope.user_id and pending.userId != scope.user_id and not scope.is_admin:
+        if (
+            pending.userId
+            and scope.user_id
+            and pending.userId != scope.user_id
+            and not self.access.is_admin(scope)
+        ):
             raise AccessDeniedError(Text("objects.not_your_buttons"))
         return pending, data
 
@@ -220,7 +225,10 @@ class ObjectsService:
     # -- Telegram-facing replies --------------------------------------------------------------------
 
     def memory_command(self, scope: Scope, argument: str, lang: str = "en") -> Reply:
-        """``/memory``, ``/memory <query>``, ``/memory forget <name>``, ``/memory undo``."""
+        """``/memory``, ``/memory <query>``, ``/memory forget <name>``, ``/memory undo``.
+
+        The requester must be allowed in the scope's chat (DESIGN §3.1); from a chat, undo takes back
+        only a change its requester made through the chat, unless they are an admin."""
         self.access.require(scope)
         head, _, rest = argument.strip().partition(" ")
         if not head:
@@ -228,12 +236,16 @@ class ObjectsService:
                 self.list_objects(), text("list_header", lang, count=len(self.list_objects())), lang
             )
         if head.casefold() == "undo":
+            self._require_own_change(scope)
             done = self.undo()
             return Reply(text("undone", lang, op=done["undid"]))
         if head.casefold() == "forget":
             if not rest.strip():
                 return Reply(text("usage", lang))
-            item = self.store.find(rest.strip())
+            try:
+                item = self.store.find(rest.strip())
+            except ObjectNotFoundError:  # the store's message names a CLI command; the chat has its own
+                return Reply(text("not_found", lang, name=rest.strip()))
             pending_id = self._save_pending(scope, "forget", [{"id": item.id}], None)
             return Reply(
                 text("forget_confirm", lang, label=item.obj.label),
@@ -246,15 +258,18 @@ class ObjectsService:
         return self._list_reply(found, text("found_header", lang, query=argument.strip()), lang)
 
     def press(self, scope: Scope, action: str, pending_id: str, lang: str = "en") -> Reply:
-        """What a button does: ``objects_apply`` or ``objects_cancel``."""
+        """What a button does: ``objects_apply`` or ``objects_cancel`` (requester or admin only)."""
+        self.access.require(scope)
         if action == "objects_cancel":
             self.cancel(scope, pending_id)
             return Reply(text("cancelled", lang))
         if action != "objects_apply":
             raise BadInputError(Text("objects.unknown_action", action=action))
+        before = self.store.last_change_id()
         outcome = self.apply(scope, pending_id)
+        self._record_owner(scope, before, outcome.requester)
         if outcome.already_applied:
-            return Reply(text("already_applied", lang))
+            return Reply(text("already_applied", lang), already_applied=True)
         if len(outcome.results) == 1 and outcome.results[0].op in ("forget", "purge"):
             return Reply(text("forgotten", lang, label=outcome.results[0].label))
         count = {op: sum(r.op == op for r in outcome.results) for op in ("create", "update", "correct")}
@@ -273,6 +288,31 @@ class ObjectsService:
              Button(text("button_cancel", lang), "objects_cancel", extraction.pending_id)],
         )  # fmt: skip
 
+    # -- who changed what (for /memory undo from a chat) ----------------------------------------------
+
+    @property
+    def _owners_path(self) -> Path:
+        return self.settings.state_dir / "objects" / "owners.json"
+
+    def _record_owner(self, scope: Scope, before: str | None, requester: str | None) -> None:
+        """Remember which chat user a change made from the chat belongs to."""
+        change = self.store.last_change_id()
+        if scope.via != "chat" or change is None or change == before:
+            return
+        with storage.locked(self._owners_path, self.settings.workspace):
+            owners = storage.read_json(self._owners_path, {})
+            owners = owners if isinstance(owners, dict) else {}
+            owners[change] = requester or scope.user_id
+            storage.write_json(self._owners_path, dict(list(owners.items())[-MAX_OWNERS:]))
+
+    def _require_own_change(self, scope: Scope) -> None:
+        if self.access.is_admin(scope):
+            return
+        change = self.store.last_change_id()
+        owners = storage.read_json(self._owners_path, {})
+        if change is not None and (not isinstance(owners, dict) or owners.get(change) != scope.user_id):
+            raise AccessDeniedError(Text("objects.not_your_change"))
+
     def _list_reply(self, items: list[dict[str, Any]], header: str, lang: str) -> Reply:
         if not items:
             return Reply(text("list_empty", lang))
@@ -282,6 +322,9 @@ class ObjectsService:
             status = f" [{item['status']}]" if item.get("type") == "topic" else ""
             lines.append(f"• {item['type']}: {label}{status} — {item['summary'][:80]}")
         return Reply("\n".join(lines))
+
+
+MAX_OWNERS = 500  # changes whose chat requester is remembered; far more than anyone undoes
 
 
 def _word_share(query: str, body: str) -> float:

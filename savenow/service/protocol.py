@@ -33,6 +33,10 @@ class SaveNowApi(Protocol):
 
     def undo(self, scope: Scope | None = None) -> UndoResult: ...
 
+    def record_write_owner(
+        self, scope: Scope, journal_id: str | None, *, requester: str | None = None
+    ) -> None: ...
+
     # The other features, each behind the same access rule (built on first use).
     @property
     def search(self) -> SearchService: ...

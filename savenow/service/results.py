@@ -116,12 +116,14 @@ class Button:
 class Reply:
     text: str
     buttons: list[Button] = field(default_factory=list)
+    already_applied: bool = False  # a second press: the message keeps what the first one said
 
 
 @dataclass
 class ObjectsApplyOutcome:
     results: list[Result]
     already_applied: bool = False
+    requester: str | None = None  # who asked for the proposal (an admin's press is still their change)
 
 
 @dataclass(frozen=True)

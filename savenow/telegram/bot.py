@@ -241,9 +241,11 @@ async def _announce(application: Application) -> None:
             "which hold both sides of the chat. Private chats are recorded either way."
         )
     for lang in ("en", "zh"):
-        command = BotCommand("savenow", i18n.text("command_description", lang))
+        commands = [BotCommand("savenow", i18n.text("command_description", lang))] + [
+            BotCommand(name, i18n.text(f"describe_{name}", lang)) for name in ("recall", "compact", "memory")
+        ]
         try:
-            await application.bot.set_my_commands([command], language_code=None if lang == "en" else lang)
+            await application.bot.set_my_commands(commands, language_code=None if lang == "en" else lang)
         except TelegramError as error:
             log.warning("could not publish the /savenow command: %s", error)
 

@@ -63,6 +63,7 @@ from ..vocabulary import ChatType as ChatKind
 from ..vocabulary import scope_key
 from . import i18n
 from .executor import DaemonExecutor
+from .features import FeatureHandlers
 from .i18n import Lang
 from .render import chunk_html, escape, render_preview, telegram_length
 
@@ -77,6 +78,7 @@ CALLBACK_CANCEL = "c"
 CALLBACK_PATTERN = r"^(sn:[ac]:[A-Za-z0-9_-]{1,16}|/savenow (apply|cancel))$"
 GENERAL_TOPIC_ID = "1"  # OpenClaw's thread id for a forum's General topic; Telegram wants none on send
 NEW_SESSION_COMMANDS = frozenset({"new", "reset"})
+OWN_COMMANDS = frozenset({"savenow", "recall", "compact", "memory"})  # never recorded as conversation
 MAX_OWN_RETRIES = 3  # RetryAfter retries when the host application has no rate limiter
 CALLBACK_ANSWER_LIMIT = 190  # Telegram allows 200 characters in a callback answer
 SEEN_UPDATES = 2048
@@ -200,9 +202,12 @@ class SaveNowHandlers:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._stopping = False
         self._seen = SeenUpdates()
+        self.features: FeatureHandlers | None = None  # /recall, /compact, /memory (set by register)
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
+        if self.features is not None:
+            self.features.close()
 
     def stop_now(self) -> None:
         """Stop taking work and cancel what is running (the bot is shutting down)."""
@@ -260,6 +265,10 @@ class SaveNowHandlers:
         head = argument.split()[0].lower() if argument.split() else ""
         if command_name(message.text) == "help" or head == "help":
             await self._send_text(context, place, escape(i18n.text("help", lang)))
+            return
+        if head == "search" and self.features is not None:
+            _head, _, query = argument.strip().partition(" ")
+            await self.features.recall(context, place, scope, query)
             return
         await self._recordings_done(self.session_key(place))
         task = asyncio.current_task()
@@ -323,6 +332,10 @@ class SaveNowHandlers:
         finally:
             done.set()
             self._extracting.discard(place.scope_key)
+            if not self._stopping:
+                # A fast answer must not cancel the "typing…" already on its way (it would never show):
+                # let the send in flight finish, bounded; the loop ends by itself once done is set.
+                await asyncio.wait({typing}, timeout=TYPING_EVERY_S)
             typing.cancel()
 
     def _cooldown_left(self, user_id: int) -> float:
@@ -401,22 +414,31 @@ class SaveNowHandlers:
         await self._drop_keyboard(context, place.scope_key)  # one that appeared while this one ran
         if result.pending_id and last is not None:
             self._keyboards[place.scope_key] = KeyboardRef(result.pending_id, place.chat_id, last.message_id)
-            self._previews[(place.chat_id, last.message_id)] = rendered.chunks[-1]
-            while len(self._previews) > KNOWN_PREVIEWS:
-                self._previews.popitem(last=False)
+            self._remember_preview(place.chat_id, last.message_id, rendered.chunks[-1])
             self._schedule_expiry(context, place.scope_key, result.pending_id, lang)
 
+    def _remember_preview(self, chat_id: int, message_id: int, html: str) -> None:
+        """Keep a message's HTML, so a later status edit keeps what it showed."""
+        self._previews[(chat_id, message_id)] = html
+        while len(self._previews) > KNOWN_PREVIEWS:
+            self._previews.popitem(last=False)
+
     def _schedule_expiry(
-        self, context: ContextTypes.DEFAULT_TYPE, scope_key: str, pending_id: str, lang: Lang
+        self,
+        context: ContextTypes.DEFAULT_TYPE,
+        scope_key: str,
+        pending_id: str,
+        lang: Lang,
+        status: str = "expired_status",
     ) -> None:
-        """When the TTL is over, the preview loses its buttons and says it expired, unpressed."""
+        """When the TTL is over, the preview loses its buttons and says it expired (``bot.<status>``), unpressed."""
         jobs = context.job_queue  # None when the host application has no JobQueue
         if jobs is None:
             return
         jobs.run_once(
             self._expire,
             when=timedelta(minutes=self.settings.preview_ttl_minutes),
-            data=(scope_key, pending_id, lang),
+            data=(scope_key, pending_id, lang, status),
             name=f"savenow-expire:{scope_key}:{pending_id}",
         )
 
@@ -427,12 +449,13 @@ class SaveNowHandlers:
         scope_key: str
         pending_id: str
         lang: Lang
-        scope_key, pending_id, lang = job.data  # type: ignore[misc]
+        status: str
+        scope_key, pending_id, lang, status = job.data  # type: ignore[misc]
         ref = self._keyboards.get(scope_key)
         if ref is None or ref.pending_id != pending_id:
             return  # applied, cancelled or replaced since
         ttl = self.settings.preview_ttl_minutes
-        await self._settle_scope(context, scope_key, i18n.text("expired_status", lang, ttl=ttl))
+        await self._settle_scope(context, scope_key, i18n.text(status, lang, ttl=ttl))
 
     # -- buttons --------------------------------------------------------------------------------
 
@@ -581,7 +604,7 @@ class SaveNowHandlers:
             return
         command = command_name(text)
         key = self.session_key(place)
-        if command == "savenow":
+        if command in OWN_COMMANDS:
             return  # savenow's own commands are not part of the conversation
         if command in NEW_SESSION_COMMANDS:
             await self._in_chat_order(key, self.recorder.start_new_session, key)
@@ -598,7 +621,7 @@ class SaveNowHandlers:
             place is None
             or not text
             or not self.chat_allowed(place, message.from_user)
-            or command_name(text) == "savenow"
+            or command_name(text) in OWN_COMMANDS
         ):
             return
         key = self.session_key(place)
@@ -630,6 +653,8 @@ class SaveNowHandlers:
                 sender=display_name(message.from_user),
             ),
         )
+        if self.features is not None:
+            self.features.after_record(place, key, message.from_user, role=role)
 
     async def _in_chat_order(self, key: str, fn: Callable[..., object], *args: object) -> None:
         """Run a recorder write off the loop, in arrival order for its session (asyncio locks are FIFO)."""

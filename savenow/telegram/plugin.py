@@ -10,7 +10,8 @@
 
 ``register`` adds savenow's handlers in groups of their own, so the host bot's
 handlers keep working and still see every update: the recorder in
-``recorder_group`` (runs first) and ``/savenow`` plus its buttons in ``group``.
+``recorder_group`` (runs first) and ``/savenow`` plus its buttons in ``group``, with ``/recall``,
+``/compact`` and ``/memory`` (:mod:`savenow.telegram.features`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, Literal
 
 from telegram import Message
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, MessageHandler, filters
@@ -27,6 +28,7 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Mess
 from ..clock import Clock, load_timezone
 from ..config import Settings
 from ..service import SaveNowApi
+from .features import OBJECTS_CALLBACK_PATTERN, FeatureHandlers, Recall, default_recall
 from .handlers import CALLBACK_PATTERN, SaveNowHandlers
 
 DEFAULT_GROUP = -50  # before the host's default group 0, in a group of its own: nothing is stolen
@@ -76,6 +78,10 @@ def register(
     service_workers: int = 64,
     max_pending: int | None = None,
     help_command: bool = False,
+    memory_commands: bool = True,
+    compaction: Any = None,
+    objects: Any = None,
+    recall: Recall | None | Literal["default"] = "default",
 ) -> SaveNowPlugin:
     """Add savenow's handlers to ``application`` and return the plugin.
 
@@ -84,7 +90,9 @@ def register(
     e.g. when OpenClaw's own ``sessions_dir`` already holds the conversation.
     ``max_pending`` bounds the extractions running or waiting (default twice
     ``service_workers``); ``help_command`` also answers ``/help`` (the standalone
-    bot does; a host bot has its own).
+    bot does; a host bot has its own). ``memory_commands`` adds ``/recall``, ``/compact`` and ``/memory``
+    with the objects' buttons, the daily objects maintenance and the idle proposals;
+    ``compaction`` / ``objects`` / ``recall`` default to the real services (tests inject their own).
     """
     if application in _PLUGINS:
         raise RuntimeError("savenow is already registered on this application")
@@ -111,6 +119,11 @@ def register(
         max_pending=max_pending,
     )
 
+    if memory_commands:
+        _add_features(
+            application, handlers, settings, clock, group=group, compaction=compaction, objects=objects,
+            sessions=service, recall=recall,
+        )  # fmt: skip
     # Only new messages run /savenow: an edited old command must not run again.
     application.add_handler(
         CommandHandler("savenow", handlers.on_command, filters=filters.UpdateType.MESSAGE, block=False),
@@ -137,6 +150,52 @@ def register(
     plugin = SaveNowPlugin(application=application, handlers=handlers, settings=settings)
     _PLUGINS[application] = plugin
     return plugin
+
+
+def _add_features(
+    application: Application,
+    handlers: SaveNowHandlers,
+    settings: Settings,
+    clock: Clock,
+    *,
+    group: int,
+    compaction: Any,
+    objects: Any,
+    sessions: Any,
+    recall: Recall | None | Literal["default"],
+) -> None:
+    """``/recall``, ``/compact``, ``/memory`` and the objects' buttons, plus the bot's own jobs."""
+    if compaction is None:
+        from ..service.compaction import CompactionService
+
+        compaction = CompactionService(settings, clock=clock)
+    if objects is None:
+        from ..service import SaveNowService
+        from ..service.objects import ObjectsService
+
+        own = sessions.notes if isinstance(sessions, SaveNowService) else None
+        objects = ObjectsService(settings, clock=clock, sessions=own)
+    features = FeatureHandlers(
+        handlers,
+        application,
+        compaction=compaction,
+        objects=objects,
+        recall=default_recall(settings, clock) if recall == "default" else recall,
+    )
+    handlers.features = features
+    for name, callback in (
+        ("recall", features.on_recall),
+        ("compact", features.on_compact),
+        ("memory", features.on_memory),
+    ):
+        application.add_handler(
+            CommandHandler(name, callback, filters=filters.UpdateType.MESSAGE, block=False), group=group
+        )
+    application.add_handler(
+        CallbackQueryHandler(features.on_objects_button, pattern=OBJECTS_CALLBACK_PATTERN, block=False),
+        group=group,
+    )
+    features.schedule_maintenance()
 
 
 def plugin_for(application: Application) -> SaveNowPlugin:

@@ -16,11 +16,18 @@ from tests.objects.conftest import GROUP, NOW, Install
 
 
 def _service(clock: Clock) -> ObjectsService:
-    return ObjectsService(load_settings(), clock=clock)
+    settings = load_settings()
+    # Chat users (DESIGN §3.1): 42 and 99 are allowed, 7 is an admin; nobody else is trusted.
+    settings.telegram = settings.telegram.model_copy(
+        update={"allowed_user_ids": [42, 99], "admin_user_ids": [7]}
+    )
+    return ObjectsService(settings, clock=clock)
 
 
 def _scope(thread: int, user: str = "42", admin: bool = False) -> Scope:
-    return Scope(chat_id=GROUP, thread_id=str(thread), user_id=user, chat_type="group", is_admin=admin)
+    return Scope(
+        chat_id=GROUP, thread_id=str(thread), user_id=user, chat_type="group", is_admin=admin, via="chat"
+    )
 
 
 @pytest.fixture
@@ -112,3 +119,24 @@ def test_decayed_confidence_is_shown_not_written(install: Install, clock: Clock)
     [item] = service.list_objects()
     assert item["confidence"] == pytest.approx(0.225)
     assert path.read_bytes() == before
+
+
+def test_chat_users_follow_the_access_rule(install: Install, clock: Clock) -> None:
+    """Strangers get nothing; forget of an unknown name answers in chat words; only its requester
+    (or an admin) undoes a change made from the chat."""
+    from savenow.errors import NotTrustedError, SaveNowError
+
+    service = _service(clock)
+    service.upsert(
+        parse_upsert([{"type": "relationship", "name": "朵朵", "relation": "family", "summary": "女儿"}])
+    )
+    with pytest.raises(SaveNowError) as refused:
+        service.memory_command(_scope(1, user="5"), "")
+    assert "5" in refused.value.message("en") and not isinstance(refused.value, NotTrustedError)
+    missing = service.memory_command(_scope(1), "forget 小明", lang="en")
+    assert missing.text == "No memory object is called “小明”; /memory lists them." and not missing.buttons
+    ask = service.memory_command(_scope(1), "forget 朵朵")
+    service.press(_scope(1), "objects_apply", ask.buttons[0].pending_id)
+    with pytest.raises(AccessDeniedError):
+        service.memory_command(_scope(1, user="99"), "undo")
+    assert service.memory_command(_scope(1, user="7"), "undo").text.startswith("↩️")  # an admin may
