@@ -3,7 +3,7 @@
 Target: all 50 previews sent within 2 s of the commands arriving, and an
 event loop that stays responsive meanwhile.
 
-    /work/venv/bin/python benchmarks/bot_concurrency.py [--topics 50] [--extract-seconds 1] [--workers 64]
+    python benchmarks/bot_concurrency.py [--topics 50] [--extract-seconds 1] [--workers 64]
 
 What runs: the standalone bot (``savenow.telegram.bot.serve``: PTB Application
 polling, handlers with ``block=False``), the real ``SaveNowService`` with an

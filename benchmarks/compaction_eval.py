@@ -23,7 +23,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_SET = Path(__file__).resolve().parents[2] / "shared" / "eval" / "compaction.jsonl"  # ../shared beside the repo
+DEFAULT_SET = (
+    Path(__file__).resolve().parents[2] / "shared" / "eval" / "compaction.jsonl"
+)  # ../shared beside the repo
 
 
 def norm(text: str) -> str:

@@ -6,7 +6,7 @@ target topic in ``lastThreadId``, so resolution has to look at it), and the targ
 a forum topic with 180 user/assistant messages (the eval conversations, Chinese and English,
 back to back) plus tool calls and results.
 
-    /work/venv/bin/python benchmarks/make_big_store.py [--dir DIR] [--force]
+    python benchmarks/make_big_store.py [--dir DIR] [--force]
 
 Prints the store folder. Default folder: ``$TMPDIR/savenow-bench-store``.
 """

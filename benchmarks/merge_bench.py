@@ -7,7 +7,7 @@ Prints, in-process (median and p95 over --runs):
 and the wall time of ``savenow preview-diff`` as a whole process on the same input
 (targets: ≤ 20 ms p50 in-process; the process no slower than the Node script, ~0.11 s).
 
-    /work/venv/bin/python benchmarks/merge_bench.py [--sections 2000] [--runs 50] [--process-runs 15]
+    python benchmarks/merge_bench.py [--sections 2000] [--runs 50] [--process-runs 15]
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A 180-message forum topic, resolved among 5,000 sessions, one of which has a
 200 MB transcript. Targets: median ≤ 50 ms, peak RSS ≤ 100 MB.
 
-    /work/venv/bin/python benchmarks/preview_bench.py [--runs 20] [--store DIR]
+    python benchmarks/preview_bench.py [--runs 20] [--store DIR]
 
 Measures, each in the same process:
   * full preview: ``SaveNowService(settings).preview(scope)`` with the offline

@@ -1,6 +1,6 @@
 """Estimated prompt tokens of the LLM extractor's request vs. the naive approach, per eval case.
 
-    /work/venv/bin/python benchmarks/prompt_tokens.py [--cases ../shared/eval/cases.jsonl] [--skill FILE]
+    python benchmarks/prompt_tokens.py [--cases ../shared/eval/cases.jsonl] [--skill FILE]
 
 Ours: the exact system + user messages ``savenow.extract.prompt.build_prompt``
 produces for the case with the default settings (``llm.max_prompt_tokens``).
