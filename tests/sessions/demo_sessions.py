@@ -1,6 +1,6 @@
 """The bundled demo store (``savenow/demo_data``), generated from the scripts below.
 
-    /work/venv/bin/python -m tests.sessions.demo_sessions   # rewrite savenow/demo_data/sessions
+    python -m tests.sessions.demo_sessions   # rewrite savenow/demo_data/sessions
 
 ``test_demo_data.py`` checks that the committed files equal this output, so edit
 the scripts here, not the JSONL files.
