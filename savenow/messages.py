@@ -267,6 +267,18 @@ CATALOG: dict[str, dict[Lang, str]] = {
         "en": "--ttl-minutes must be between 1 and {high}, not {value}",
         "zh": "--ttl-minutes 必须在 1 到 {high} 之间，而不是 {value}",
     },
+    "llm.fell_back_offline": {
+        "en": "LLM failed ({reason}); used the offline extractor",
+        "zh": "LLM 调用失败（{reason}），已改用离线提取",
+    },
+    "llm.messages_left_out": {
+        "en": "The {count} oldest messages were left out to fit llm.max_prompt_tokens.",
+        "zh": "为了不超过 llm.max_prompt_tokens，最早的 {count} 条消息没有发送。",
+    },
+    "llm.sections_left_out": {
+        "en": "{count} memory sections least related to this chat were not sent to the LLM.",
+        "zh": "与这段对话最不相关的 {count} 个记忆段落没有发送给 LLM。",
+    },
     "cli.list_workspace": {
         "en": "workspace: {workspace} ({source})",
         "zh": "工作区：{workspace}（{source}）",
@@ -1129,6 +1141,12 @@ class ListOf:
 
     def render(self, lang: str = "en") -> str:
         return text(self.separator, lang).join(self.items)
+
+
+def localize(value: str | Localized, lang: str = "en") -> str:
+    """A value in ``lang``: a :class:`Localized` renders itself; a plain string (e.g. from a host's own
+    extractor) is shown as it is."""
+    return value if isinstance(value, str) else value.render(lang)
 
 
 def text(key: str, lang: str = "en", /, **values: object) -> str:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from .errors import BadInputError
-from .messages import Text, text
+from .messages import Localized, Text, text
 from .text.safety import clean_surrogates, redact
 from .vocabulary import Role
 
@@ -78,7 +78,8 @@ class DroppedEntry:
 class ExtractionResult:
     entries: list[Entry]
     dropped: list[DroppedEntry] = field(default_factory=list)
-    notices: list[str] = field(default_factory=list)  # e.g. "LLM failed; used the offline extractor"
+    # e.g. "LLM failed; used the offline extractor": a catalog Text, rendered in the reader's language
+    notices: list[str | Localized] = field(default_factory=list)
     usage: dict[str, int] | None = None  # token usage reported by an LLM server
 
 

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import ExtractorError
+from ..messages import Text
 from ..models import ChatMessage, ExtractionResult, MemorySection
 from .base import Extractor
 
@@ -43,7 +44,7 @@ class FallbackExtractor:
         except ExtractorError as error:
             log.warning("LLM extractor failed (%s); using the offline extractor", error.en)
             result = self._make_fallback().extract(messages, sections)
-            result.notices.insert(0, f"LLM failed ({error.en}); used the offline extractor")
+            result.notices.insert(0, Text("llm.fell_back_offline", reason=error))
             return result
 
 

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ..config import LLMSettings
 from ..errors import BadInputError, ConfigError, ExtractorError, LLMError
 from ..llm import Endpoint, LLMClient, Usage
-from ..messages import Text
+from ..messages import Localized, Text
 from ..models import (
     ACTIONS,
     MAX_ENTRIES,
@@ -169,17 +169,13 @@ def _usage_dict(usage: Usage, prompt: Prompt) -> dict[str, int]:
     return {**usage.reported, "requests": usage.requests, "estimated_prompt_tokens": prompt.estimated_tokens}
 
 
-def _budget_notices(prompt: Prompt) -> list[str]:
+def _budget_notices(prompt: Prompt) -> list[str | Localized]:
     """Say what the token budget left out, so a missing note can be explained."""
-    notices = []
+    notices: list[str | Localized] = []
     if prompt.messages_dropped:
-        notices.append(
-            f"The {prompt.messages_dropped} oldest messages were left out to fit llm.max_prompt_tokens."
-        )
+        notices.append(Text("llm.messages_left_out", count=prompt.messages_dropped))
     if prompt.sections_omitted:
-        notices.append(
-            f"{prompt.sections_omitted} memory sections least related to this chat were not sent to the LLM."
-        )
+        notices.append(Text("llm.sections_left_out", count=prompt.sections_omitted))
     return notices
 
 

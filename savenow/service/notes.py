@@ -42,7 +42,7 @@ from ..memory.compare import Decision, plan
 from ..memory.document import MemoryDocument
 from ..memory.preview import Surface, nothing_to_apply, render_preview
 from ..memory.writer import WriteOutcome, write_entries
-from ..messages import Text
+from ..messages import Text, localize
 from ..models import ChatMessage, DroppedEntry, Entry, ExtractionResult, redact_entries, redaction_notice
 from ..pending import PendingPreview, PendingStore
 from ..storage.files import atomic_write, read_exact, read_json
@@ -296,7 +296,7 @@ class NotesService:
         sections = document.memory_sections()
         extraction = self.extractor.extract(transcript.messages, sections)
         _, redacted = redact_entries(extraction.entries, self.settings.secret_values)
-        notices = list(extraction.notices)
+        notices = [localize(notice, scope.lang) for notice in extraction.notices]
         if redacted:
             notices.append(redaction_notice(redacted, scope.lang))
         if transcript.malformed_lines:

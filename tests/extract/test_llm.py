@@ -12,6 +12,7 @@ import pytest
 from savenow.config import LLMSettings
 from savenow.errors import ConfigError, ExtractorError
 from savenow.extract.llm import LLMExtractor
+from savenow.messages import localize
 from savenow.models import ChatMessage, MemorySection
 from savenow.text.tokens import estimate_messages_tokens
 from tests.extract.conftest import TEST_API_KEY, SleepRecorder
@@ -518,4 +519,6 @@ def test_what_the_budget_left_out_is_a_notice(fake_llm: FakeLLMServer, llm_setti
     result = make_extractor(llm_settings(max_prompt_tokens=1500)).extract(long_chat, SECTIONS)
 
     assert len(result.notices) == 1
-    assert result.notices[0].startswith("The ") and "oldest messages were left out" in result.notices[0]
+    notice = localize(result.notices[0], "en")
+    assert notice.startswith("The ") and "oldest messages were left out" in notice
+    assert "最早的" in localize(result.notices[0], "zh")  # the reader's language, not always English

@@ -10,6 +10,7 @@ from savenow.config import Settings
 from savenow.errors import ConfigError, ExtractorError
 from savenow.extract import FallbackExtractor, build_extractor
 from savenow.extract.llm import LLMExtractor
+from savenow.messages import localize
 from savenow.models import ChatMessage, Entry, ExtractionResult, MemorySection
 from tests.fakes.fake_llm import FakeLLMServer, chat_reply
 
@@ -70,8 +71,10 @@ def test_a_failing_llm_falls_back_and_says_so(fake_llm: FakeLLMServer) -> None:
     result = FallbackExtractor(llm, Offline).extract([ChatMessage("user", "hi")], [])
 
     assert [e.title for e in result.entries] == ["Offline note"]
-    assert result.notices[0].startswith("LLM failed (The LLM's answer was not usable twice")
-    assert result.notices[0].endswith("; used the offline extractor")
+    notice = localize(result.notices[0], "en")
+    assert notice.startswith("LLM failed (The LLM's answer was not usable twice")
+    assert notice.endswith("; used the offline extractor")
+    assert localize(result.notices[0], "zh").endswith("已改用离线提取")
     assert result.notices[1] == "offline"
 
 
