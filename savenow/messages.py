@@ -279,6 +279,105 @@ CATALOG: dict[str, dict[Lang, str]] = {
         "en": "{count} memory sections least related to this chat were not sent to the LLM.",
         "zh": "与这段对话最不相关的 {count} 个记忆段落没有发送给 LLM。",
     },
+    "journal.changed_meanwhile": {
+        "en": "Another write or undo came in while checking; nothing was undone. Run undo again.",
+        "zh": "检查期间有其他写入或撤销发生，本次未撤销任何内容，请再执行一次撤销。",
+    },
+    # -- CLI output lines (savenow/cli/objects.py, compaction.py, search.py, notes.py, main.py) ----
+    "cli.objects_apply_hint": {
+        "en": "`savenow objects apply` writes them; nothing is written until then.",
+        "zh": "`savenow objects apply` 会写入它们；在此之前不会写入任何内容。",
+    },
+    "cli.objects_already_applied": {
+        "en": "Already applied: nothing written again.",
+        "zh": "已经应用过：没有再次写入。",
+    },
+    "cli.objects_cancelled": {
+        "en": "Cancelled the pending memory-object preview. Nothing written.",
+        "zh": "已取消待确认的记忆对象预览。没有写入任何内容。",
+    },
+    "cli.objects_none": {"en": "No memory objects yet.", "zh": "还没有记忆对象。"},
+    "cli.objects_near_match": {
+        "en": "near_match: {label!r} looks like stored {candidate!r} ({id}); nothing written. "
+        'Use the stored name (with the variant in "aliases") to update it, or --new for a new one.',
+        "zh": "near_match：{label!r} 与已存储的 {candidate!r}（{id}）相似；没有写入任何内容。"
+        '要更新它，请使用已存储的名称（把这个变体写进 "aliases"）；要新建一个，请加 --new。',
+    },
+    "cli.objects_forgotten": {
+        "en": "forgotten: {label!r} was forgotten; nothing written (--remember brings it back).",
+        "zh": "forgotten：{label!r} 已被遗忘；没有写入任何内容（--remember 可以恢复它）。",
+    },
+    "cli.objects_forgot": {
+        "en": "Forgot {label} ({id}); `savenow objects undo` restores it.",
+        "zh": "已遗忘 {label}（{id}）；`savenow objects undo` 可以恢复它。",
+    },
+    "cli.objects_forgot_purged": {
+        "en": "Forgot {label} ({id}) and deleted the trash copy.",
+        "zh": "已遗忘 {label}（{id}），并删除了回收站副本。",
+    },
+    "cli.objects_undid": {
+        "en": "Undid the last memory-object change ({undid}): {files}.",
+        "zh": "已撤销最后一次记忆对象修改（{undid}）：{files}。",
+    },
+    "cli.objects_maintained": {
+        "en": "Maintenance: {paused} paused, {archived} archived, {vanished} with vanished sources; "
+        "{changed} file(s) changed.",
+        "zh": "维护：{paused} 个已暂停，{archived} 个已归档，{vanished} 个来源已消失；修改了 {changed} 个文件。",
+    },
+    "cli.compact_no_history": {"en": "No compactions yet.", "zh": "还没有压缩记录。"},
+    "cli.compact_history_line": {
+        "en": "{at}  removed {removed}  {before} → {after} tokens",
+        "zh": "{at}  移除 {removed} 条  {before} → {after} tokens",
+    },
+    "cli.compact_why_under_threshold": {
+        "en": "under the threshold (~{tokens} tokens); --force compacts anyway",
+        "zh": "未达到阈值（约 {tokens} tokens）；--force 可以强制压缩",
+    },
+    "cli.compact_why_nothing_new": {
+        "en": "nothing new since the last compaction",
+        "zh": "自上次压缩以来没有新内容",
+    },
+    "cli.compact_nothing": {
+        "en": "Nothing compacted: {why}. No file changed.",
+        "zh": "没有压缩：{why}。没有修改任何文件。",
+    },
+    "cli.compact_done": {
+        "en": "Compacted: {removed} messages summarized, ~{before} → ~{after} tokens (compaction #{count}).",
+        "zh": "已压缩：总结了 {removed} 条消息，约 {before} → 约 {after} tokens（第 {count} 次压缩）。",
+    },
+    "cli.compact_verdict_due": {"en": "compaction due", "zh": "需要压缩"},
+    "cli.compact_verdict_under": {"en": "under the threshold", "zh": "未达到阈值"},
+    "cli.compact_status": {
+        "en": "{store}: {messages} messages, ~{tokens} tokens of {max_tokens} ({verdict}); "
+        "compacted {count} times.",
+        "zh": "{store}：{messages} 条消息，约 {tokens} / {max_tokens} tokens（{verdict}）；已压缩 {count} 次。",
+    },
+    "cli.compact_flush_written": {
+        "en": "Memory flush: wrote {notes} to {path} (savenow undo).",
+        "zh": "记忆保存：已把 {notes} 写入 {path}（savenow undo 可撤销）。",
+    },
+    "cli.compact_flush_nothing": {
+        "en": "Memory flush: nothing durable in the removed messages.",
+        "zh": "记忆保存：移除的消息中没有值得长期保存的内容。",
+    },
+    "cli.compact_checked": {
+        "en": "compacted {label}: {removed} messages, flush {status}",
+        "zh": "已压缩 {label}：{removed} 条消息，记忆保存 {status}",
+    },
+    "cli.search_no_match": {"en": "No matching memory.", "zh": "没有匹配的记忆。"},
+    "cli.search_keyword_only": {
+        "en": "(keyword search only: {message})",
+        "zh": "（仅使用关键词搜索：{message}）",
+    },
+    "cli.undo_list_empty": {"en": "Nothing to undo.", "zh": "没有可撤销的内容。"},
+    "cli.undo_list_line": {
+        "en": "{number}. {time}  {path}  +{lines} lines  {titles}",
+        "zh": "{number}. {time}  {path}  +{lines} 行  {titles}",
+    },
+    "cli.os_error": {
+        "en": "savenow: {message}; no file was changed by this command",
+        "zh": "savenow：{message}；这个命令没有修改任何文件",
+    },
     "cli.list_workspace": {
         "en": "workspace: {workspace} ({source})",
         "zh": "工作区：{workspace}（{source}）",

@@ -258,9 +258,6 @@ def store_pending(path: Path, pending: PendingPreview, *, workspace: Path | None
     )
 
 
-_store = store_pending
-
-
 def _require_pending_file(path: Path) -> None:
     """An existing file is only replaced or removed when it is a pending preview (issue 10 item 1)."""
     try:

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BadInputError
-from ..messages import Text
+from ..messages import ListOf, Text, text
+from .args import lang_of
 
 
 def _service(args: argparse.Namespace) -> Any:
@@ -50,25 +51,32 @@ def _print_json(data: dict[str, Any]) -> None:
 
 def compact(args: argparse.Namespace) -> int:
     action = args.action
+    lang = lang_of(args)
     if action == "check":
         return _check(args)
     if action == "status" and _fast_status_possible(args):
-        return _print_status(_fast_status(args), args.json)
+        return _print_status(_fast_status(args), args.json, lang)
     service = _service(args)
     target = _target(args)
     if action == "status":
-        return _print_status(service.status(target, **_overrides(args)), args.json)
+        return _print_status(service.status(target, **_overrides(args)), args.json, lang)
     if action == "history":
         items = service.history(target)
         if args.json:
             _print_json({"compactions": items})
         elif not items:
-            print("No compactions yet.")
+            print(text("cli.compact_no_history", lang))
         else:
             for item in items:
                 print(
-                    f"{item['at']}  removed {item['removedCount']}  "
-                    f"{item['tokensBefore']} → {item['tokensAfter']} tokens"
+                    text(
+                        "cli.compact_history_line",
+                        lang,
+                        at=item["at"],
+                        removed=item["removedCount"],
+                        before=item["tokensBefore"],
+                        after=item["tokensAfter"],
+                    )
                 )
         return 0
     result = service.run(target, force=args.force, **_overrides(args))
@@ -77,27 +85,43 @@ def compact(args: argparse.Namespace) -> int:
         return 0
     if not result.compacted:
         why = {
-            "under-threshold": f"under the threshold (~{result.tokens_before} tokens); --force compacts anyway",
-            "nothing-new": "nothing new since the last compaction",
+            "under-threshold": text("cli.compact_why_under_threshold", lang, tokens=result.tokens_before),
+            "nothing-new": text("cli.compact_why_nothing_new", lang),
         }.get(result.reason, result.reason)
-        print(f"Nothing compacted: {why}. No file changed.")
+        print(text("cli.compact_nothing", lang, why=why))
         return 0
     print(
-        f"Compacted: {result.removed_count} messages summarized, ~{result.tokens_before} → "
-        f"~{result.tokens_after} tokens (compaction #{result.compaction_count})."
+        text(
+            "cli.compact_done",
+            lang,
+            removed=result.removed_count,
+            before=result.tokens_before,
+            after=result.tokens_after,
+            count=result.compaction_count,
+        )
     )
-    _print_flush(result.flush.to_json())
+    _print_flush(result.flush, lang)
     return 0
 
 
-def _print_status(status: dict[str, Any], as_json: bool) -> int:
+def _print_status(status: dict[str, Any], as_json: bool, lang: str) -> int:
     if as_json:
         _print_json(status)
         return 0
-    verdict = "compaction due" if status["shouldCompact"] else "under the threshold"
+    verdict = text(
+        "cli.compact_verdict_due" if status["shouldCompact"] else "cli.compact_verdict_under", lang
+    )
     print(
-        f"{status['store']}: {status['messages']} messages, ~{status['tokens']} tokens of "
-        f"{status['maxTokens']} ({verdict}); compacted {status['compactionCount']} times."
+        text(
+            "cli.compact_status",
+            lang,
+            store=status["store"],
+            messages=status["messages"],
+            tokens=status["tokens"],
+            max_tokens=status["maxTokens"],
+            verdict=verdict,
+            count=status["compactionCount"],
+        )
     )
     return 0
 
@@ -144,14 +168,16 @@ def _fast_status(args: argparse.Namespace) -> dict[str, Any]:
     ).status()
 
 
-def _print_flush(flush: dict[str, Any]) -> None:
-    status = flush["status"]
+def _print_flush(flush: Any, lang: str) -> None:
+    """``flush`` is the run's FlushReport: its notice is kept in both languages."""
+    status = flush.status
     if status == "written":
-        print(f"Memory flush: wrote {', '.join(flush['notes'])} to {flush.get('memoryPath')} (savenow undo).")
+        print(text("cli.compact_flush_written", lang, notes=ListOf(flush.notes), path=flush.memory_path))
     elif status in ("skipped", "failed"):
-        print(f"savenow: {flush.get('notice', '')}", file=sys.stderr)  # the notice says what happened
+        notice = (flush.notice_zh if lang == "zh" else None) or flush.notice or ""
+        print(text("cli.error", lang, message=notice), file=sys.stderr)  # the notice says what happened
     elif status == "nothing":
-        print("Memory flush: nothing durable in the removed messages.")
+        print(text("cli.compact_flush_nothing", lang))
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -162,5 +188,13 @@ def _check(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"session": label, **result.to_json()}, ensure_ascii=False))
         else:
-            print(f"compacted {label}: {result.removed_count} messages, flush {result.flush.status}")
+            print(
+                text(
+                    "cli.compact_checked",
+                    lang_of(args),
+                    label=label,
+                    removed=result.removed_count,
+                    status=result.flush.status,
+                )
+            )
     return 0

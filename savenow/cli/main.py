@@ -249,7 +249,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return error.exit_code
     except (OSError, RecursionError, OverflowError) as error:
         # The environment refused (disk, permissions) past every typed check: still one line, exit 2.
-        print(f"savenow: {_one_line(error)}; no file was changed by this command", file=sys.stderr)
+        from .args import lang_of
+
+        print(text("cli.os_error", lang_of(args), message=_one_line(error)), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

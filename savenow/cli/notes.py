@@ -195,10 +195,20 @@ def _undo_list(args: argparse.Namespace) -> int:
         print_json({"writes": rows})
         return 0
     if not stack:
-        print("Nothing to undo.")
+        print(text("cli.undo_list_empty", lang_of(args)))
     for number, r in enumerate(stack, 1):
         titles = "; ".join(r.titles) or "-"
-        print(f"{number}. {r.time}  {r.memory_path}  +{r.inserted_lines} lines  {titles}")
+        print(
+            text(
+                "cli.undo_list_line",
+                lang_of(args),
+                number=number,
+                time=r.time,
+                path=r.memory_path,
+                lines=r.inserted_lines,
+                titles=titles,
+            )
+        )
     return 0
 
 

@@ -7,9 +7,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..messages import ListOf, text
 from ..objects.model import parse_upsert
 from ..service.objects import ObjectsService, read_objects_file, render_proposals
-from .args import scope_from_args, settings_from_args
+from .args import lang_of, scope_from_args, settings_from_args
 
 
 def _service(args: argparse.Namespace) -> ObjectsService:
@@ -27,7 +28,7 @@ def extract(args: argparse.Namespace) -> int:
     else:
         print(render_proposals(result.plan))
         if result.pending_id:
-            print("`savenow objects apply` writes them; nothing is written until then.")
+            print(text("cli.objects_apply_hint", lang_of(args)))
     return 0
 
 
@@ -38,15 +39,15 @@ def apply(args: argparse.Namespace) -> int:
             {"results": [r.to_json() for r in outcome.results], "already_applied": outcome.already_applied}
         )
     elif outcome.already_applied:
-        print("Already applied: nothing written again.")
+        print(text("cli.objects_already_applied", lang_of(args)))
     else:
-        _print_results(outcome.results)
+        _print_results(outcome.results, lang_of(args))
     return 0
 
 
 def cancel(args: argparse.Namespace) -> int:
     _service(args).cancel(scope_from_args(args))
-    print("Cancelled the pending memory-object preview. Nothing written.")
+    print(text("cli.objects_cancelled", lang_of(args)))
     return 0
 
 
@@ -56,7 +57,7 @@ def list_objects(args: argparse.Namespace) -> int:
         _print({"objects": items})
         return 0
     if not items:
-        print("No memory objects yet.")
+        print(text("cli.objects_none", lang_of(args)))
     for item in items:
         label = item.get("name") or item.get("title") or f"{item.get('category')}/{item.get('key')}"
         status = f" [{item['status']}]" if item["type"] == "topic" else ""
@@ -89,17 +90,16 @@ def _report(args: argparse.Namespace, results: list[Any]) -> int:
     if args.json:
         _print({"results": [r.to_json() for r in results]})
     else:
-        _print_results(results)
+        _print_results(results, lang_of(args))
     return 0
 
 
-def _print_results(results: list[Any]) -> None:
+def _print_results(results: list[Any], lang: str) -> None:
     for r in results:
         if r.op == "near_match":
-            print(f"near_match: {r.label!r} looks like stored {r.candidate!r} ({r.id}); nothing written. "
-                  f"Use the stored name (with the variant in \"aliases\") to update it, or --new for a new one.")  # fmt: skip
+            print(text("cli.objects_near_match", lang, label=r.label, candidate=r.candidate, id=r.id))
         elif r.op == "forgotten":
-            print(f"forgotten: {r.label!r} was forgotten; nothing written (--remember brings it back).")
+            print(text("cli.objects_forgotten", lang, label=r.label))
         else:
             print(f"{r.op}: {r.label} ({r.path})")
 
@@ -109,10 +109,8 @@ def forget(args: argparse.Namespace) -> int:
     if args.json:
         _print(result.to_json())
     else:
-        extra = (
-            " and deleted the trash copy" if result.op == "purge" else "; `savenow objects undo` restores it"
-        )
-        print(f"Forgot {result.label} ({result.id}){extra}.")
+        key = "cli.objects_forgot_purged" if result.op == "purge" else "cli.objects_forgot"
+        print(text(key, lang_of(args), label=result.label, id=result.id))
     return 0
 
 
@@ -121,7 +119,7 @@ def undo(args: argparse.Namespace) -> int:
     if args.json:
         _print(done)
     else:
-        print(f"Undid the last memory-object change ({done['undid']}): {', '.join(done['files'])}.")
+        print(text("cli.objects_undid", lang_of(args), undid=done["undid"], files=ListOf(done["files"])))
     return 0
 
 
@@ -130,6 +128,14 @@ def maintain(args: argparse.Namespace) -> int:
     if args.json:
         _print(report)
     else:
-        print(f"Maintenance: {len(report['paused'])} paused, {len(report['archived'])} archived, "
-              f"{len(report['vanished'])} with vanished sources; {report['changed']} file(s) changed.")  # fmt: skip
+        print(
+            text(
+                "cli.objects_maintained",
+                lang_of(args),
+                paused=len(report["paused"]),
+                archived=len(report["archived"]),
+                vanished=len(report["vanished"]),
+                changed=report["changed"],
+            )
+        )
     return 0

@@ -14,8 +14,9 @@ import os
 import sys
 from pathlib import Path
 
-from ..messages import Text
+from ..messages import Text, text
 from ..search.options import SearchOptions
+from .args import lang_of
 
 __all__ = ["get", "search"]
 
@@ -68,13 +69,16 @@ def search(args: argparse.Namespace) -> int:
         _print_json(response.to_json())
         return 0
     if not response.results:
-        print("No matching memory.")
+        print(text("cli.search_no_match", lang_of(args)))
     for hit in response.results:
         print(f"{hit.path}:{hit.start_line}-{hit.end_line}  score {hit.score:.2f}")
         for line in hit.snippet.split("\n"):
             print(f"    {line}")
     if response.fallback and response.fallback.get("reason") == "provider_error":
-        print(f"(keyword search only: {response.fallback['message']})", file=sys.stderr)
+        print(
+            text("cli.search_keyword_only", lang_of(args), message=response.fallback["message"]),
+            file=sys.stderr,
+        )
     return 0
 
 

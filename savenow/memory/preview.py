@@ -21,7 +21,6 @@ from .compare import (
     Decision,
 )
 
-FOOTER = "Buttons expire in {ttl} min. Or `/savenow auto` next time to skip preview."  # DESIGN §6
 Surface = Literal["skill", "chat", "cli"]  # who reads the footer: the skill's scripts, a chat, a terminal
 
 

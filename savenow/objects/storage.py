@@ -67,13 +67,10 @@ def read_json_lines(path: Path) -> list[dict[str, Any]]:
 
 
 def read_json(path: Path, default: Any) -> Any:
-    text = read_text(path)
-    if text is None:
-        return default
-    try:
-        return json.loads(text)
-    except ValueError:
-        return default
+    """The JSON a file holds, ``default`` when it does not exist; damaged JSON is refused (BadInputError),
+    never replaced by the default — a tombstone file read as empty would let forgotten objects back."""
+    data = files.read_json(path, path.name)
+    return default if data is None else data
 
 
 def write_json(path: Path, data: Any) -> None:

@@ -420,10 +420,12 @@ class MemorySearch:
 
         rel, file = resolve_readable(self.workspace, path, self.options.extra_paths)
         start = max(1, from_line or 1)
-        try:
-            content = file.read_text(encoding="utf-8", errors="replace")
-        except FileNotFoundError:
+        from ..storage.files import read_bytes
+
+        data = read_bytes(file)  # refuses FIFOs and oversized files instead of hanging or filling memory
+        if data is None:
             return GetResult(rel, "", start, lines, missing=True)
+        content = data.decode("utf-8", errors="replace")
         all_lines = content.split("\n")
         if from_line is None and lines is None:
             return GetResult(rel, content, 1, None)

@@ -61,7 +61,9 @@ def options_from_settings(settings: Settings) -> SearchOptions:
     s = settings.search
     remote = s.remote
     base_url = remote.base_url or (settings.llm.base_url if s.provider == "openai" else None)
-    key = remote.api_key or (settings.llm.api_key if s.provider == "openai" else None)
+    # llm.api_key goes only to llm.base_url: never hand one host's key to another host.
+    same_host_as_llm = base_url is not None and base_url == settings.llm.base_url
+    key = remote.api_key or (settings.llm.api_key if s.provider == "openai" and same_host_as_llm else None)
     extra = tuple(p if p.is_absolute() else settings.workspace / p for p in s.extra_paths)
     return SearchOptions(
         enabled=s.enabled,

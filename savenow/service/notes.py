@@ -48,7 +48,6 @@ from ..pending import PendingPreview, PendingStore
 from ..storage.files import atomic_write, read_exact, read_json
 from ..storage.journal import on_committed_change
 from ..storage.locks import file_lock
-from ..vocabulary import ChatType
 from .results import ApplyResult, CancelResult, ListResult, PreviewResult, SessionSummary, UndoResult
 
 if TYPE_CHECKING:
@@ -216,7 +215,7 @@ class NotesService:
 
     def list_sessions(self, scope: Scope) -> ListResult:
         self.access.require(scope)
-        if scope.chat_id is None or self._chat_type(scope) == "direct":
+        if scope.chat_id is None or scope.kind == "direct":
             sessions = [self._resolve(scope, None)]
         else:
             sessions = self.catalog.candidates(scope.chat_id, scope.thread_id)
@@ -230,12 +229,14 @@ class NotesService:
 
         scope = scope or Scope()
         self.access.require(scope)
+        checked: str | None = None
         if not self.access.is_admin(scope):
             record, _undone = last_write(self.settings.workspace)
             owner = self._owners().get(record.id) if record is not None else None
             if record is not None and (owner is None or owner.get("userId") != scope.user_id):
                 raise AccessDeniedError(Text("access.not_your_write"))
-        memory_path, removed = undo_last(self.settings.workspace)
+            checked = record.id if record is not None else None
+        memory_path, removed = undo_last(self.settings.workspace, expected_id=checked)
         return UndoResult(memory_path=Path(memory_path), removed_lines=removed)
 
     def read_session(self, scope: Scope, key: str | None = None) -> tuple[SessionInfo, list[ChatMessage]]:
@@ -248,11 +249,6 @@ class NotesService:
     def memory_path(self, day: date) -> Path:
         return self.settings.memory_dir / f"{day.isoformat()}.md"
 
-    def _chat_type(self, scope: Scope) -> ChatType:
-        if scope.chat_type:
-            return scope.chat_type
-        return "group" if (scope.chat_id or "").startswith("-") else "direct"
-
     def _resolve(self, scope: Scope, key: str | None) -> SessionInfo:
         self.access.require(scope)
         if key is not None:
@@ -264,11 +260,13 @@ class NotesService:
             self._require_a_store()  # a chat is told which key to use instead, never a server path
         if scope.chat_id is None and key is None and scope.target_session_key is None:
             # The command line with no chat: the agent's main session (§3, a direct chat without topics).
-            key = f"agent:{self.settings.agent_id}:main"
+            from ..sessions.keys import main_session_key
+
+            key = main_session_key(self.settings.agent_id)
         return self.catalog.resolve(
             chat_id=scope.chat_id,
             thread_id=scope.thread_id,
-            chat_type=self._chat_type(scope) if scope.chat_id is not None else None,
+            chat_type=scope.kind if scope.chat_id is not None else None,
             explicit_key=key,
             target_key=scope.target_session_key,
             allow_main=self.access.is_admin(scope),

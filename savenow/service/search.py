@@ -60,7 +60,8 @@ class SearchService:
         from ..search.engine import MemorySearch
 
         self._require(scope)
-        return MemorySearch(self.workspace, self.options).get(path, from_line=from_line, lines=lines)
+        with MemorySearch(self.workspace, self.options) as engine:
+            return engine.get(path, from_line=from_line, lines=lines)
 
     def _require(self, scope: Scope | None) -> None:
         if scope is None:

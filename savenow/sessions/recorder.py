@@ -20,6 +20,7 @@ Synchronous: the Telegram layer calls it off the event loop.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import secrets
 import threading
@@ -39,6 +40,8 @@ from ..vocabulary import ChatType, Role
 from .keys import chat_id_from_key, chat_type_from_key, thread_id_from_key, validate_session_key
 from .openclaw import STORE_FILE, TRANSCRIPT_SUFFIX, iter_lines_backwards
 from .window import EDIT_CUSTOM_TYPE
+
+log = logging.getLogger("savenow.recorder")
 
 MAX_RECORDED_CHARS = 64_000  # Telegram caps a message at 4,096; this only guards against misuse
 EDIT_SCAN_LINES = 5_000  # how far back an edit looks for the message it changes
@@ -275,7 +278,11 @@ class SessionRecorder:
         if not isinstance(data, dict):
             # Our own store is damaged: keep it for inspection, start a fresh index.
             stamp = self.clock.now().strftime("%Y%m%dT%H%M%S")
-            os.replace(path, path.with_name(f"{STORE_FILE}.broken-{stamp}"))
+            kept = path.with_name(f"{STORE_FILE}.broken-{stamp}")
+            os.replace(path, kept)
+            log.warning(
+                "the recorder's session index was damaged; kept it as %s and started a new one", kept.name
+            )
             return {}
         return {key: value for key, value in data.items() if isinstance(value, dict)}
 

@@ -182,11 +182,6 @@ def _abort(workspace: Path, record_id: str) -> None:
     _append(workspace, {"type": "abort", "id": record_id})
 
 
-def record_write(workspace: Path, record: WriteRecord) -> None:
-    """Append an already-done write as committed (kept for callers of the one-step format)."""
-    _append(workspace, record.to_json())
-
-
 def journaled_write(workspace: Path, path: Path, text: str, record: WriteRecord) -> None:
     """Intent, atomic write, commit: the one way a logged file is changed (hold ``path``'s lock)."""
     begin_write(workspace, record)
@@ -396,10 +391,13 @@ def last_write(workspace: Path) -> tuple[WriteRecord | None, bool]:
 # -- undo -------------------------------------------------------------------------------------------------
 
 
-def undo_last(workspace: Path, *, now: datetime | None = None) -> tuple[Path, int]:
+def undo_last(
+    workspace: Path, *, now: datetime | None = None, expected_id: str | None = None
+) -> tuple[Path, int]:
     """Remove exactly the lines the newest write still in effect inserted; returns (file, lines removed).
 
-    Each call goes back one more write.
+    Each call goes back one more write. ``expected_id``: the write the caller checked (e.g. that it is
+    the requester's); if another write became the newest meanwhile, nothing is undone.
     """
     for path in {Path(r.memory_path) for r in _parsed(read_records(workspace)) if r.state == "intent"}:
         with file_lock(path, workspace):
@@ -411,6 +409,9 @@ def undo_last(workspace: Path, *, now: datetime | None = None) -> tuple[Path, in
         raise UndoRefusedError(Text("journal.already_undone", path=record.memory_path))
     memory_path = Path(record.memory_path)
     with file_lock(memory_path, workspace):
+        newest, _ = last_write(workspace)  # under the lock: another write or undo may have come in between
+        if newest is None or newest.id != record.id or (expected_id is not None and record.id != expected_id):
+            raise UndoRefusedError(Text("journal.changed_meanwhile"))
         current = _read_for_undo(memory_path)
         if current is None:
             raise UndoRefusedError(Text("journal.file_gone", path=memory_path))

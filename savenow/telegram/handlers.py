@@ -85,7 +85,6 @@ SEEN_UPDATES = 2048
 KNOWN_PREVIEWS = 512  # previews whose HTML is kept, so a later press keeps the diff when it edits
 TELEGRAM_TEXT_LIMIT = 4096
 TYPING_EVERY_S = 4.5  # Telegram shows "typing…" for about 5 s
-EXTRACTING = frozenset({"", "auto"})  # plus any explicit session key: the commands that read a session
 QUICK = frozenset({"list", "apply", "cancel", "undo", "help"})
 
 
@@ -788,8 +787,6 @@ def apply_status(result: ApplyResult, lang: Lang) -> str:
         summary += "\n" + i18n.text("saved_titles", lang, titles=", ".join(f"“{t}”" for t in titles))
     return summary
 
-
-apply_summary = apply_status  # the name earlier versions exported
 
 
 def render_list(result: ListResult, lang: Lang, *, own_key: str | None = None) -> str:

@@ -165,16 +165,17 @@ def _add_features(
     recall: Recall | None | Literal["default"],
 ) -> None:
     """``/recall``, ``/compact``, ``/memory`` and the objects' buttons, plus the bot's own jobs."""
+    from ..service import SaveNowService
+
+    facade = sessions if isinstance(sessions, SaveNowService) else None
     if compaction is None:
         from ..service.compaction import CompactionService
 
-        compaction = CompactionService(settings, clock=clock)
+        compaction = facade.compaction if facade is not None else CompactionService(settings, clock=clock)
     if objects is None:
-        from ..service import SaveNowService
         from ..service.objects import ObjectsService
 
-        own = sessions.notes if isinstance(sessions, SaveNowService) else None
-        objects = ObjectsService(settings, clock=clock, sessions=own)
+        objects = facade.objects if facade is not None else ObjectsService(settings, clock=clock)
     features = FeatureHandlers(
         handlers,
         application,

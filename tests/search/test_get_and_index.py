@@ -182,8 +182,10 @@ def test_a_long_lived_search_may_space_out_full_scans(workspace: Path) -> None:
 
 
 def test_undo_updates_the_index_at_once(search: MemorySearch, workspace: Path) -> None:
-    from savenow.storage.journal import undo_last
+    from savenow.search.hooks import note_memory_write
+    from savenow.storage.journal import on_committed_change, undo_last
 
+    on_committed_change(note_memory_write)  # what the service registers
     search.search("证书")
     target = workspace / "memory" / "2026-06-01.md"
     write_entries(
@@ -193,6 +195,10 @@ def test_undo_updates_the_index_at_once(search: MemorySearch, workspace: Path) -
         now=datetime(2026, 6, 1, 10, 0).astimezone(),
         day=date(2026, 6, 1),
     )
+    db = sqlite3.connect(index_path(workspace))
+    indexed = db.execute("SELECT count(*) FROM chunks WHERE path = 'memory/2026-06-01.md'").fetchone()[0]
+    db.close()
+    assert indexed > 0  # the write was indexed, so the check below can fail
     undo_last(workspace)
     db = sqlite3.connect(index_path(workspace))
     rows = db.execute("SELECT count(*) FROM chunks WHERE path = 'memory/2026-06-01.md'").fetchone()[0]
