@@ -296,6 +296,10 @@ CHANGE_MADE = _rx(  # the user changed a setting or a tool for good (checked tog
         "replaced .{1,30} with"),
     "^\\s*(?:开了|加了|装了)|打开了|启用了?|换成|改成|改用|升级到|迁移到|迁到|切到|切换到|关闭了|禁用了?",
 )  # fmt: skip
+RESTATE = _rx(  # the user says a stored value again ("我自己还是老样子 不吃辣")
+    _en("still", "as usual", "as always", "same as (?:before|always|ever)", "like before", "like always"),
+    "老样子|照旧|跟以前一样|和以前一样|还是一样|依旧|照样|仍然|一如既往",
+)
 OPEN_QUESTION = _rx(
     _en("open question", "not sure yet", "haven't decided", "undecided", "need to decide", "still deciding",
         " vs "),
@@ -349,7 +353,12 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                            "restaurant|agency|startup|clinic|practice|brand|label|farm|firm)",
                            "i work (?:as|at|for|in)", f"i'm an? (?:[a-z-]+ ){{0,2}}(?:{_ROLES_EN})s?",
                            f"i am an? (?:[a-z-]+ ){{0,2}}(?:{_ROLES_EN})s?", "my job", "i study", "i'm studying",
-                           "i teach", "i'm doing (?:a|my) (?:phd|masters?|degree)"),
+                           "i teach", "i'm doing (?:a|my) (?:phd|masters?|degree)", "(?:my )?new job", "got a job",
+                           "(?:i|i've|i have) (?:just )?joined", "i own (?:a|an|my)",
+                           "(?:i'm|i am) (?:starting|joining) (?:at|a new)"),
+                       r"(?<![A-Za-z])i (?:run|own) (?-i:[A-Z])",
+                       "入职|新工作|跳槽到|换工作|拿到了?[^，。]{0,8}offer",
+                       f"(?:^|[，,])\\s*(?:做|当)[^，。]{{0,8}}(?:{_ROLES_ZH})",
                        f"我是[^，。]{{0,12}}(?:{_ROLES_ZH})", f"我(?:在[^，。]{{1,8}})?(?:做|当)[^，。]{{0,8}}(?:{_ROLES_ZH})", "我在[^，。]{1,12}(?:工作|上班|实习|读书|读研|读博)",
                        "我是做[^，。]{1,10}的", "我(?:在|读)[^，。]{0,8}(?:大学|研究生|博士|大[一二三四]|研[一二三])",
                        "我(?:在[^，。]{1,6})?(?:开|经营)了?[^，。]{0,10}(?:店|公司|工作室)", "我的工作是", "我做[^，。]{1,8}(?:工作|行业)"), False),
@@ -378,7 +387,7 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                    "靠窗|靠过道|直飞|转机|经济舱|商务舱|高铁|卧铺|航空公司|酒店|红眼航班|民宿|座位"), True),
     "quiet_hours": (_rx(_en("don't (?:message|text|ping|disturb|call)", "never (?:message|text|ping|call) me",
                             "no (?:messages|pings|notifications) (?:after|before|on)", "quiet hours", "do not disturb",
-                            "leave me alone (?:after|on|during)"),
+                            "leave me alone (?:after|on|during)", "don't (?:bother|disturb) me", r"(?:anything|nothing|no (?:messages?|pings?)) (?:after|before) \d", r"after \d{1,2}\s?(?:pm|am)\b.{0,20}don't"),
                         "别[^，。]{0,8}(?:发[^，。]{0,8}消息|打扰|找我|提醒我)|免打扰|不要在[^，。]{0,8}(?:发|打扰|找)|"
                         "[0-9一二三四五六七八九十]+ ?点(?:以后|之后|后|前|以前)[^，。]{0,4}(?:别|不要)"), True),
     "reminders": (_rx(r"remind(?:ers?)? (?:me )?[^.]{0,30}(?:before|ahead|in advance|early|the day before)",
@@ -401,7 +410,7 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                        _en("working hours", "office hours", "night shifts?", "early shifts?", "i work nights",
                            "i work weekends", "i'm (?:usually )?online", "i start work", "my hours", r"i (?:start|finish|stop|clock off) (?:work )?at \d",
                            r"i'm (?:done|off) (?:by|at) \d"),
-                       "上班时间|工作时间|我[^，。]{0,6}(?:点|晚上|白天|早上)[^，。]{0,6}(?:上班|工作|写代码|开工|下班)|"
+                       "上班时间|工作时间|我[^，。]{0,6}(?:点|晚上|白天|早上)[^，。]{0,8}(?:上班|工作|写代码|写|开工|下班|干活)|"
                        "我一般[^，。]{0,8}(?:上班|工作|下班)", "在家办公|居家办公|远程办公|坐班|去公司|到公司上班",
                        _en("work from home", "working from home", "wfh", "in the office on", "remote on",
                            "(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?) (?:to|through|-) "
@@ -416,8 +425,9 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                          "先问我|问过我|经过我|我同意|征得|先跟我确认|别擅自|不要擅自|我确认之前|先确认",
                          "先[^，。]{0,4}(?:让|等|跟|和|找)我[^，。]{0,2}(?:确认|同意|点头|批准)|(?:让|等|经)我(?:确认|同意)(?:后|之后|再|了再)"), False),
     "study_method": (_rx(_en("i learn (?:much )?(?:better|best|more)", "learn better", "study best", "quiz me",
-                             "flashcards?", "when i'm learning", "when i study"),
-                         "我学[^，。]{0,6}(?:更快|更好)|学习方法|先[^，。]{0,6}(?:例子|例题)|学东西的时候|我学习"), False),
+                             "flashcards?", "when i'm learning", "when i study", "i learn by",
+                             "(?:examples|exercises|practice|problems) first"),
+                         "我学[^，。]{0,6}(?:更快|更好)|学习方法|先[^，。]{0,6}(?:例子|例题|做题|练习)|学东西的时候|我学习|再看讲解"), False),
 }  # fmt: skip
 FIRST_PERSON = _rx(
     _en("i", "i'm", "i've", "i'd", "me", "my", "we", "our", "us", "you", "your"), "我|你|给我|帮我"
@@ -439,8 +449,9 @@ _SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+(?=[A-Za-z" + H
 _CLAUSE_END = re.compile(r"(?<=，)\s*|(?<=,)(?!\d{3}(?!\d))\s*")  # 38,000 is one number, not two clauses
 _FENCED = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 _LEADING = re.compile(
-    r"^\s*(?:另外说一下|另外|对了|顺便确认下|顺便|还有个事|还有|哦对|说个我自己的|"
-    r"(?:ohh?|so|also|btw|fyi|and|ok|heads up|for the future|add|(?:[a-z]+ ){0,2}[a-z]+ ?:)(?![A-Za-z]))\s*[,，:：]?\s*",
+    r"^\s*(?:另外说一下|另外|对了|顺便确认下|顺便|还有个事|还有|哦对|说个我自己的|嗯+|哦+|噢|诶|欸|emm+|算了|"
+    r"(?:ohh?|so|also|btw|fyi|and|ok|okay|hm+|um+|uh|yep|yeah|well|actually|heads up|for the future|add|"
+    r"(?:[a-z]+ ){0,2}[a-z]+ ?:)(?![A-Za-z]))\s*[,，:：]?\s*",
     _I,
 )
 
@@ -558,6 +569,58 @@ def _drop_one_offs(sentence: str) -> str:
 def _drop_clauses(sentence: str, rx: re.Pattern[str]) -> str:
     keep = [c for c in clauses(sentence) if not rx.search(c) or STANDING.search(c)]
     return "".join(keep).rstrip("，,") if has_cjk(sentence) else " ".join(keep).rstrip(",")
+
+
+# Temporary arrangements are not standing preferences ("no dairy this month, just to see").
+TEMPORARY = _rx(
+    _en("this month", "for now", "for the time being", "just to see", "trying (?:out )?(?:no|to|a|out)",
+        "temporarily", "for a (?:week|few days|couple of weeks)", "this week"),
+    "这个月|这周|暂时|先试试|试一下|试试看|最近在试|这段时间",
+)  # fmt: skip
+ONE_OFF_DAY = _rx(_en("today", "tonight", "tomorrow", "yesterday"), "今天|今晚|明天|昨天|后天")
+# A message that opens by replacing what was just said ("make that 9pm", "no, 3 days", "不对，…").
+_CORRECTION_START = _rx(
+    r"^\s*(?:(?:hm+|um+|oh|ah|wait|sorry)[,.]?\s+)*(?:make (?:that|it)|change (?:that|it) to|actually|no,|nope,|"
+    r"scratch that|on second thought|rather|correction)\s*[:,]?\s*",
+    r"^\s*(?:嗯|呃|啊)?\s*(?:算了|不对|不是|改成|改一下|更正|还是|换成)[，, ]*",
+)
+_VALUE = re.compile(
+    r"\d+(?:[.:]\d+)?\s?(?:am|pm|点半?|分钟|小时|天|周|个月|days?|hours?|minutes?|mins?|weeks?|%|k|元|块)?"
+    r"|[零一二两三四五六七八九十半]+\s?(?:点半?|分钟|小时|天|周|个月)",
+    _I,
+)
+_LASTING_IDENTITY = ("occupation", "name", "nickname")  # "my new job at X starts Monday": still the job
+
+
+# The assistant asks for a value or a choice ("how many days before?", "aisle or window?", "提前几天？"),
+# not a yes/no or how-was-it question.
+VALUE_ASK = _rx(
+    _en("how many", "how much", "how long", "how early", "how far", "how often", "what time", "which", "what (?:should|do|would)",
+        r"[a-z]+ or [a-z]+\?"),
+    "几|多少|多久|多长|多早|哪个|哪种|哪家|哪天|什么时候|还是[^？?]{1,12}[？?]",
+)  # fmt: skip
+
+
+def _last_question(text: str) -> str:
+    asked = [s for s in sentences(text) if QUESTION.search(s)]
+    return asked[-1] if asked else ""
+
+
+def _user_turns_between(msgs: list[_Msg], start: int, end: int) -> int:
+    return sum(1 for m in msgs if m.user and start < m.index < end)
+
+
+def _prev_user_index(msgs: list[_Msg], pos: int) -> int:
+    return next((msgs[i].index for i in range(pos - 1, -1, -1) if msgs[i].user), -1)
+
+
+def _substitute_value(old: str, correction: str) -> str | None:
+    """ "don't ping me after 10pm" + "make that 9pm" → "don't ping me after 9pm": when the old value and the
+    correction each carry exactly one value (a time, an amount, a duration), the new one replaces the old."""
+    before, after = list(_VALUE.finditer(old)), list(_VALUE.finditer(correction))
+    if len(before) != 1 or len(after) != 1:
+        return None
+    return old[: before[0].start()] + after[0].group(0) + old[before[0].end() :]
 
 
 @dataclass
@@ -709,17 +772,57 @@ class OfflineObjectExtractor:
 
     # -- self ---------------------------------------------------------------------------------------
 
+    def _self_follow_up(
+        self,
+        msgs: list[_Msg],
+        pos: int,
+        values: dict[str, list[tuple[str, str | None]]],
+        said_in: dict[str, int],
+    ) -> bool:
+        """A user message that names no key but changes or completes the value the user gave a moment
+        ago: "make that 9pm" (a correction) or "3 days" (the answer to the assistant's "how many days
+        before?"). The value stated last gets the new wording; True when the message was used."""
+        msg = msgs[pos]
+        recent = [k for k, at in said_in.items() if values.get(k) and _user_turns_between(msgs, at, msg.index) <= 2]
+        if not recent or QUESTION.search(msg.text) or ONE_OFF_DAY.search(msg.text):
+            return False
+        key = max(recent, key=lambda k: said_in[k])
+        old = values[key][-1][0]
+        prev = msgs[pos - 1] if pos else None
+        asked = prev is not None and not prev.user and bool(VALUE_ASK.search(_last_question(prev.text)))
+        if CORRECTION.match(msg.text) or _CORRECTION_START.match(msg.text):
+            value = _substitute_value(old, msg.text) or _clean(_from_cue(msg.text, CORRECTION))
+            value = _clean(_CORRECTION_START.sub("", value))
+            if len(norm_name(value)) < 2:
+                return False
+            values[key] = [(value, msg.at)]
+        elif asked and said_in[key] == _prev_user_index(msgs, pos) and len(msg.text) <= 40:
+            answer = _clean(YES.sub("", msg.text, count=1))
+            if len(norm_name(answer)) < 2 or ACK.match(msg.text):
+                return False
+            joined = f"{old}：{answer}" if has_cjk(old) else f"{old}: {answer}"
+            values[key][-1] = (joined, msg.at)
+        else:
+            return False
+        said_in[key] = msg.index
+        return True
+
     def _self(self, msgs: list[_Msg], people: _PeopleFinder, topics: _TopicFinder) -> list[Candidate]:
         values: dict[str, list[tuple[str, str | None]]] = {}
         said_in: dict[str, int] = {}
-        for msg in msgs:
+        for pos, msg in enumerate(msgs):
             if not msg.user or msg.dismissed:
+                continue
+            if not any(SELF_RULES[k][0].search(msg.text) for k in SELF_RULES) and self._self_follow_up(
+                msgs, pos, values, said_in
+            ):
                 continue
             for sentence in sentences(msg.text):
                 if (
                     REQUEST.search(sentence)
                     or THIRD_PERSON_START.search(sentence)
                     or DISMISS.search(sentence)
+                    or QUESTION.search(sentence)
                 ):
                     continue
                 if (
@@ -747,24 +850,37 @@ class OfflineObjectExtractor:
 
                 about_topic = topics.find(sentence) is not None
                 for key, part in _self_hits(sentence, allowed):
+                    identity = SELF_KEYS[key] == "identity"
                     if (
-                        key in ("units", "travel", "diet")
+                        not identity
                         and not FIRST_PERSON.search(sentence)
                         and not values.get(key)
                         and not standing  # a standing rule needs no "I" either
+                        and not _spells_out(SELF_RULES[key][0], sentence)
                     ):
                         continue  # (a follow-up to the user's own statement in this chat needs no "I")
+                    if not identity and (OPEN_QUESTION.search(part) or TEMPORARY.search(sentence)):
+                        continue  # "whether to do a night shift", "no dairy this month, just to see"
+                    correcting = bool(values.get(key)) and bool(
+                        CORRECTION.search(sentence) or CORRECTION.search(msg.text[:12])
+                    )
                     if about_topic and SELF_KEYS[key] != "identity" and key != "confirmation":
                         continue  # "标题不超过 20 字" about a project is the project's rule, not the user's style
                     # (what to ask before acting is always the user's rule for the assistant)
                     if key == "reminders":
-                        if CLOCK_OR_DAY.search(part):
+                        if CLOCK_OR_DAY.search(part) and not correcting:
                             continue  # "remind me 10 minutes before the 3pm call" is a reminder, not a rule
+                        # (but "还是当天早上 7 点提醒吧" corrects the rule set a moment ago: the time is the rule)
                     elif (
-                        ONE_OFF.search(sentence) and not STANDING.search(sentence) and key not in _TIMED_KEYS
+                        ONE_OFF.search(sentence)
+                        and not STANDING.search(sentence)
+                        and key not in _TIMED_KEYS
+                        and key not in _LASTING_IDENTITY
                     ):
                         continue
                     value = _clean(_drop_clauses(part, CLOCK_OR_DAY if key == "reminders" else ONE_OFF))
+                    if key == "reminders" and correcting:
+                        value = _clean(part)
                     if len(norm_name(value)) < 3:
                         continue
                     replacing = bool(values.get(key)) and said_in.get(key) != msg.index
@@ -779,6 +895,7 @@ class OfflineObjectExtractor:
                         value = _from_cue(value, SELF_RULES[key][0])
                     values.setdefault(key, [])
                     said_in[key] = msg.index
+                    value = _clean(_CORRECTION_START.sub("", value) if correcting else value)
                     if value not in [v for v, _ in values[key]]:
                         values[key].append((value, msg.at))
         out = []
