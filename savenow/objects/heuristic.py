@@ -83,7 +83,7 @@ ONE_OFF = _rx(
     _en("today", "tonight", "tomorrow", "yesterday", "this (?:morning|afternoon|evening|weekend|week)",
         r"next (?:week|monday|tuesday|wednesday|thursday|friday|saturday|sunday)",
         r"\d{1,2}(?::\d\d)?\s?(?:am|pm)", "remind me", "right now", "later today", "this year"),
-    r"\d{1,2}:\d\d|今天|今晚|明天|后天|昨天|这周|本周|周末|下周|提醒我|刚才|一会儿|\d+ ?点|早上|中午|晚上想",
+    r"\d{1,2}:\d\d|今天|今晚|明天|后天|昨天|昨晚|前天|这周|本周|周末|下周|提醒我|刚才|刚刚|一会儿|\d+ ?点|早上|中午|晚上想",
 )  # fmt: skip
 TOPIC_FOLLOW_CUE = _rx(
     _en(
@@ -263,8 +263,8 @@ TOPIC_DECISION = _rx(
         "the answer is", "we need", "must", "budget", "target", "raising", "lowering", "changing",
         "from (?:january|february|march|april|may|june|july|august|september|october|november|december|next)",
         "starting (?:next|in|from)", "aiming for", "goal is", "pushed (?:back|to)", "postponed", "delayed to",
-        "brought forward"),
-    "决定|定了|定为|就用|改用|改成|选了|确定|以后|专心|原因|是因为|是按|结论|方案|归档|关了|停了|定下来|上线|发布|完成|"
+        "brought forward", "final (?:call|decision|answer)", "stays on", "we'll keep", "keeping"),
+    "决定|定了|定为|就用|改用|改成|选了|确定|以后|专心|原因|是因为|是按|结论|方案|归档|最终|复盘|关了|停了|定下来|上线|发布|完成|"
     "搞定|下一步|卡在|推迟|延期|延到|提前到|改到|等[^，。]{0,6}(?:回复|审批|结果)|用了|换成|选|预算|目标|截止|deadline|先做|后做|不做|只做|必须",
 )  # fmt: skip
 STATUS = {
@@ -273,7 +273,8 @@ STATUS = {
                         "retired it", "sunset", "closing (?:the|it|down|my)", "shutting (?:it|down|the)",
                         "close (?:it|the [\\w ]{1,20}) down", "not doing .{0,20} anymore", "calling it(?: quits)?(?: on)?",
                         "no point (?:in )?(?:continuing|going on|carrying on)", "not worth continuing",
-                        "stop(?:ping)? working on", "done with (?:it|this|that|the)"),
+                        "stop(?:ping)? working on", "done with (?:it|this|that|the)",
+                        "close (?:that|this|the) project", "(?:that|this|the) project is (?:done|over|finished)"),
                     "关了|关掉|归档|不做了|放弃|彻底停|永久关闭|不搞了|黄了|结束了|完结|没必要(?:继续|再做)|到此为止|不再做了"),
     "paused": _rx(_en("pause", "paused", "pausing", "on hold", "shelve", "shelved", "shelving", "put (?:it|that|this) aside",
                       "on ice", "on the back burner", "take a break from", "parking"),
@@ -282,9 +283,12 @@ STATUS = {
                       "picking up .{0,30} again", "active again", "on again", "revive", "revived", "back to work on",
                       "getting back to", "starting .{0,20} again", "started .{0,30} again",
                       "is (?:officially )?back(?! to)", "it's back"),
-                  "重新开始|重新启动|恢复|又开始|继续做|继续搞|重启|捡起来|又要做|重新捡"),
+                  "重新开始|重新启动|恢复|又开始|继续做|继续搞|重启|捡起来|又要做|重新捡|重新开工|又要开始|又要搞|又开工"),
 }  # fmt: skip
-MONEY = _rx(_en("paid", "pay", "deposit", "invoice", "refund"), r"[$€£¥]|付|定金|元|块钱|退款|发票")
+MONEY = _rx(
+    _en("paid", "pay", "deposit", "invoice", "refund"),
+    r"[$€£¥]|付了|付款|支付|付钱|(?<!交)付定金|定金|订金|\d\s*元|块钱|退款|发票",
+)
 CHANGED = _rx(  # words that make a restated name or number a new fact
     _en("no longer", "not", "isn't", "wasn't", "left", "quit", "moved", "moving", "changed", "switched", "new",
         "anymore", "instead", "now", "former", "ex"),
@@ -309,7 +313,8 @@ NEW_TOPIC = _rx(
     _en("new (?:side )?project", "started (?:a|working on)", "working on a new", "big thing (?:right now )?is",
         "new repo", "kicked off", "starting a new", "i'm starting", "i'm building", "building a", "planning a",
         "side project", "new venture", "new initiative", "main thing", "(?:i'm|i am|we're) (?:currently |mostly |now )?working on",
-        "my (?:main|current|big) project"),
+        "my (?:main|current|big) project", "next (?:big )?(?:thing|project) is",
+        "(?:big|main|current) (?:project|thing) (?:right now |now |at the moment )?is"),
     "最大的事|手上最[^，。]{0,4}的(?:事|活)|主要在忙|在忙一个|开了个新|新开了?个|新项目|在做一个|搞了个|新建了?一个|启动了?一个|在搞一个|打算做一个|准备做一个|新坑|开坑|立项",
 )  # fmt: skip
 TOPIC_GENERIC = {"project", "plan", "app", "the", "a", "of", "and", "final", "new", "my", "项目", "计划"}
@@ -577,7 +582,10 @@ TEMPORARY = _rx(
         "temporarily", "for a (?:week|few days|couple of weeks)", "this week"),
     "这个月|这周|暂时|先试试|试一下|试试看|最近在试|这段时间",
 )  # fmt: skip
-ONE_OFF_DAY = _rx(_en("today", "tonight", "tomorrow", "yesterday"), "今天|今晚|明天|昨天|后天")
+ONE_OFF_DAY = _rx(
+    _en("today", "tonight", "tomorrow", "yesterday", "this (?:morning|afternoon|evening)", r"\w+ ago", "right now"),
+    "今天|今晚|明天|昨天|昨晚|前天|后天|刚才|刚刚",
+)
 # A message that opens by replacing what was just said ("make that 9pm", "no, 3 days", "不对，…").
 _CORRECTION_START = _rx(
     r"^\s*(?:(?:hm+|um+|oh|ah|wait|sorry)[,.]?\s+)*(?:make (?:that|it)|change (?:that|it) to|actually|no,|nope,|"
@@ -592,6 +600,11 @@ _VALUE = re.compile(
 _LASTING_IDENTITY = ("occupation", "name", "nickname")  # "my new job at X starts Monday": still the job
 
 
+# A question without its question mark ("为什么 DE 的数字少了一截", "how do I write a window function").
+ASKS = _rx(
+    r"^\s*(?:为什么|为啥|怎么|如何|是不是|能不能|有没有|可不可以)|(?:吗|么)\s*$",
+    r"^\s*(?:how|why|what|which|where|who|can|could|should|do|does|did|is|are)\s+(?:i|we|you|it|the|this|that|there|a)\b",
+)
 # The assistant asks for a value or a choice ("how many days before?", "aisle or window?", "提前几天？"),
 # not a yes/no or how-was-it question.
 VALUE_ASK = _rx(
@@ -604,6 +617,50 @@ VALUE_ASK = _rx(
 def _last_question(text: str) -> str:
     asked = [s for s in sentences(text) if QUESTION.search(s)]
     return asked[-1] if asked else ""
+
+
+_ACK_LEAD = _rx(
+    r"^\s*(?:yes|yep|yeah|right|sure|ok(?:ay)?|correct|exactly|good|great|fine|agreed)\b[\s,.!:;]*",
+    r"^\s*(?:对|行|好的?|是的|没错|可以|嗯嗯?|对的)(?=[\s，,。！!、]|$)[\s，,。！!、]*",
+)
+
+
+def _topic_conclusion(sentence: str, mode: str) -> str | None:
+    """What a sentence in a topic's thread concludes, or None. An answer to the assistant's follow-up
+    may be any statement; a mention, or a reply to "how many / which …?", must decide or carry a value
+    (an identifier, a number); a later message must decide or change something. A clause for today,
+    tomorrow or a clock time ("明天寄") makes the sentence a one-off unless another clause decides;
+    other one-off clauses are dropped; superseded values ("was March, now April") stay out."""
+    parts = clauses(sentence)
+    if any(HARD_ONE_OFF.search(c) or ONE_OFF_DAY.search(c) for c in parts) and not any(
+        _decides(c) for c in parts if not (HARD_ONE_OFF.search(c) or ONE_OFF_DAY.search(c))
+    ):
+        return None
+    lasting = [c for c in parts if not (HARD_ONE_OFF.search(c) or ONE_OFF_DAY.search(c))]
+    if mode != "answer":
+        lasting = [c for c in lasting if not ONE_OFF.search(c) or STANDING.search(c)]
+    joiner = "" if has_cjk(sentence) else " "
+    kept = joiner.join(lasting).rstrip("，, ")
+    valued = bool(salient_tokens(kept)) and not MONEY.search(kept)
+    if not kept or ACK.match(kept) or JOKE.search(kept):
+        return None
+    if MONEY.search(_drop_superseded(kept)) and not TOPIC_FOLLOW_CUE.search(kept):
+        return None  # a payment (a deposit paid, a card used) is an errand; a budget is a decision
+    if mode == "later" and not _decides(kept):
+        return None
+    if mode in ("mention", "value") and not (_decides(kept) or valued):
+        return None
+    text = _clean(_ACK_LEAD.sub("", _clean(_drop_superseded(kept))))
+    return text if len(norm_name(text)) >= (6 if mode == "answer" and not valued else 4) else None
+
+
+def _decides(text: str) -> bool:
+    return bool(
+        TOPIC_DECISION.search(text)
+        or CHANGE_MADE.search(text)
+        or CORRECTION.search(text)
+        or any(rx.search(text) for rx in STATUS.values())
+    )
 
 
 def _user_turns_between(msgs: list[_Msg], start: int, end: int) -> int:
@@ -1037,49 +1094,55 @@ class OfflineObjectExtractor:
     # -- topics --------------------------------------------------------------------------------------
 
     def _topics(self, msgs: list[_Msg], stored: Sequence[Stored]) -> list[Candidate]:
+        """A stored topic's thread: from the user's message about it (or their "yes" to the assistant's
+        "is this about <topic>?") through the user's later messages, until they switch subject, start
+        a new project or name another topic. Its conclusions are the sentences that decide, change or
+        state a value; chit-chat, questions, one-off plans and superseded values stay out."""
         finder = _TopicFinder(stored)
         topics = finder.topics
+        people = _PeopleFinder(stored)
         notes: dict[str, _TopicNote] = {}
-        used: set[int] = set()
+        thread: _TopicNote | None = None
+        answers: set[int] = set()  # the user's answers to the assistant's follow-ups on the mention
         for pos, msg in enumerate(msgs):
-            if not msg.user or msg.dismissed:
+            if not msg.user:
                 continue
-            for sentence in sentences(msg.text):
-                topic = finder.find(sentence)
-                if topic is None:
-                    continue
-                status = next((s for s, rx in STATUS.items() if rx.search(sentence)), None)
-                if not (TOPIC_DECISION.search(sentence) or status or OPEN_QUESTION.search(sentence)):
-                    continue
-                note = notes.setdefault(topic.id, _TopicNote(topic))
-                # The message's own sentences about this topic (or about nothing else, unless another
-                # topic's follow-up already took the message), then the answers to the assistant's questions.
-                whole = [
-                    s
-                    for s in sentences(msg.text)
-                    if finder.find(s) == topic or (finder.find(s) is None and msg.index not in used)
-                ]
-                follow_ups = self._follow_ups(msgs, pos, after_ack=TOPIC_FOLLOW_CUE)
-                follow = [s for m in follow_ups if m.index not in used for s in sentences(m.text)
-                          if finder.find(s) in (None, topic)]  # fmt: skip
-                used.update(m.index for m in follow_ups)
-                status = status or _confirmed_status(msgs, follow_ups)
-                for part in [*whole, *follow]:
-                    status = status or next((s for s, rx in STATUS.items() if rx.search(part)), None)
-                    # A side remark in the same message loses its one-off clauses (today, this week …);
-                    # the topic's own sentence and the answers to the assistant lose only times and reminders.
-                    side = part in whole and part != sentence
-                    # "the deadline was March, now it's April 30": the superseded value stays out
-                    text = _clean(_drop_superseded(_drop_clauses(part, ONE_OFF if side else HARD_ONE_OFF)))
-                    if len(norm_name(text)) < 4 or DISMISS.search(part) or ACK.match(text):
-                        continue
-                    bucket = note.questions if OPEN_QUESTION.search(part) else note.conclusions
-                    if text not in bucket:
-                        bucket.append(text)
-                note.status = status or note.status
-                note.at = msg.at
-                break
-        self._thread_changes(msgs, finder, notes)
+            if msg.dismissed:
+                thread = None
+                continue
+            found = [(s, finder.find(s)) for s in sentences(msg.text)]
+            named = [t for _, t in found if t is not None]
+            confirmed = None if named or thread else self._confirmed_topic(msgs, pos, finder)
+            if confirmed is not None:  # the message the assistant asked about opened the thread
+                thread = notes.setdefault(confirmed.id, _TopicNote(confirmed))
+                answers = {m.index for m in self._follow_ups(msgs, pos, after_ack=TOPIC_FOLLOW_CUE)}
+                for sentence in sentences(msgs[pos - 2].text):
+                    self._topic_sentence(thread, sentence, "answer")
+            elif not named and thread is not None and (
+                SWITCH.match(msg.text) or NEW_TOPIC.search(msg.text) or people.starts_with_person(msg.text)
+            ):
+                thread = None  # another subject: a switch, a new project, a person
+            if thread is None and not named:
+                continue
+            asked = pos > 0 and not msgs[pos - 1].user and QUESTION.search(msgs[pos - 1].text) is not None
+            value_asked = asked and VALUE_ASK.search(_last_question(msgs[pos - 1].text)) is not None
+            mode = "answer" if msg.index in answers else "value" if value_asked else "later"
+            if thread is None:  # sentences before the first mention are about the topic it names
+                thread = notes.setdefault(named[0].id, _TopicNote(named[0]))
+                decided = any(_decides(s) for s, t in found if t is named[0])
+                mode = "answer" if decided else "value"
+            for sentence, topic in found:
+                if topic is not None:
+                    if topic is not thread.topic:
+                        thread = notes.setdefault(topic.id, _TopicNote(topic))
+                    answers = {m.index for m in self._follow_ups(msgs, pos, after_ack=TOPIC_FOLLOW_CUE)}
+                    # a sentence that decides about the topic opens the rest of the message
+                    mode = "answer" if _decides(sentence) or mode == "answer" else "value"
+                    self._topic_sentence(thread, sentence, "mention")
+                else:
+                    self._topic_sentence(thread, sentence, mode)
+            thread.status = thread.status or (_confirmed_status(msgs, [msg]) if asked else None)
+            thread.at = msg.at
         out = []
         for note in notes.values():
             stored_topic = note.topic.obj
@@ -1097,30 +1160,38 @@ class OfflineObjectExtractor:
         out += self._new_topics(msgs, topics)
         return out
 
-    def _thread_changes(self, msgs: list[_Msg], finder: _TopicFinder, notes: dict[str, _TopicNote]) -> None:
-        """ "NAS 挂了" … "开了 QSV": after the user brings up a stored topic, a lasting change they made to a
-        named thing (a setting, a tool, a flag) in the same thread is the topic's conclusion."""
-        topic: Stored | None = None
-        for msg in msgs:
-            if not msg.user:
-                continue
-            mentioned = next((t for t in map(finder.find, sentences(msg.text)) if t is not None), None)
-            if mentioned is not None:
-                topic = mentioned
-                continue
-            if topic is None or msg.dismissed or SWITCH.match(msg.text) or QUESTION.search(msg.text):
-                topic = None if msg.dismissed or SWITCH.match(msg.text) else topic
-                continue
-            for sentence in sentences(msg.text):
-                kept = [c for c in clauses(sentence) if not ONE_OFF.search(c)]
-                # a setting or a tool with a name, never a payment
-                if not any(CHANGE_MADE.search(c) and salient_tokens(c) and not MONEY.search(c) for c in kept):
-                    continue
-                text = _clean(("" if has_cjk(sentence) else " ").join(kept))
-                note = notes.setdefault(topic.id, _TopicNote(topic))
-                if text and text not in note.conclusions:
-                    note.conclusions.append(text)
-                    note.at = msg.at
+    def _confirmed_topic(self, msgs: list[_Msg], pos: int, finder: _TopicFinder) -> Stored | None:
+        """u: "论文又要开始搞了" — a: "是那篇城市热岛的毕业论文吗？" — u: "对": the topic the user confirmed."""
+        if pos < 2 or msgs[pos - 1].user or not msgs[pos - 2].user or not YES.match(msgs[pos].text):
+            return None
+        asked = _last_question(msgs[pos - 1].text)
+        return finder.find_loose(asked) if asked else None
+
+    def _topic_sentence(self, note: _TopicNote, sentence: str, mode: str) -> None:
+        status = next((s for s, rx in STATUS.items() if rx.search(sentence)), None)
+        if status and (note.status is None or _CORRECTION_START.match(sentence)):
+            note.status = status  # the first status said stands, unless the user corrects it
+        if (
+            DISMISS.search(sentence)
+            or JOKE.search(sentence)
+            or REQUEST.search(sentence)
+            or THIRD_PERSON_START.search(sentence)
+        ):
+            return
+        if OPEN_QUESTION.search(sentence):
+            question = _clean(_ACK_LEAD.sub("", _clean(sentence)))
+            if len(norm_name(question)) >= 4 and question not in note.questions:
+                note.questions.append(question)
+            return
+        if QUESTION.search(sentence) or ASKS.search(sentence):
+            return
+        text = _topic_conclusion(sentence, mode)
+        if text is None:
+            return
+        if _CORRECTION_START.match(sentence) and note.conclusions and _VALUE.search(text) and _VALUE.search(note.conclusions[-1]):
+            note.conclusions.pop()  # "actually make it April 30": the value just stated is superseded
+        if text not in note.conclusions:
+            note.conclusions.append(text)
 
     def _new_topics(self, msgs: list[_Msg], topics: list[Stored]) -> list[Candidate]:
         out = []
@@ -1320,6 +1391,20 @@ class _TopicFinder:
     def find(self, sentence: str) -> Stored | None:
         return _mentioned_topic(sentence, self.topics, self.tokens, self.shared) if self.topics else None
 
+    def find_loose(self, text: str) -> Stored | None:
+        """The assistant's paraphrase of a stored Chinese name ("城市热岛的毕业论文" for 城市热岛毕业论文):
+        most of the name's character pairs, in a question that asks which topic the user means."""
+        found = self.find(text)
+        if found is not None:
+            return found
+        pairs = han_ngrams(norm_name(text))
+        best = max(
+            ((len(han_ngrams(norm_name(t.obj.name or "")) & pairs) / max(1, len(han_ngrams(norm_name(t.obj.name or "")))), t)
+             for t in self.topics if len(han_ngrams(norm_name(t.obj.name or ""))) >= 3),
+            key=lambda item: item[0], default=(0.0, None),
+        )  # fmt: skip
+        return best[1] if best[0] >= 0.7 else None
+
 
 YES = _rx(
     r"^\s*(?:yes|yep|yeah|sure|ok(?:ay)?|please do|do it|go ahead|correct|right|可以|好的?|对|行|嗯|是的|没错)",
@@ -1464,8 +1549,16 @@ _IDENTIFIER_NAME = re.compile(
 )
 
 
+# "the big project right now is Halden wholesale." / "next thing is the vault-rollout, …": the name the
+# user gives after "project is", up to the end of the clause.
+_NAME_IS = re.compile(
+    r"(?:project|thing)(?: right now| now| at the moment)? is (?:the |a |an |my |our )?"
+    r"([A-Za-z][\w.-]*(?: [\w.-]+){0,2}?)(?=\s*[.,;:!?，。；：]|$)"
+)
+
+
 def _project_name(text: str) -> str | None:
-    for rx in (_NAME_AFTER, _QUOTED, _TITLE_CASE, _IDENTIFIER_NAME):
+    for rx in (_NAME_AFTER, _QUOTED, _NAME_IS, _TITLE_CASE, _IDENTIFIER_NAME):
         match = rx.search(text)
         if match:
             name = match.group(1).strip(" ,.，。")
