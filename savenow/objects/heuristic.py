@@ -1113,11 +1113,14 @@ class OfflineObjectExtractor:
             found = [(s, finder.find(s)) for s in sentences(msg.text)]
             named = [t for _, t in found if t is not None]
             confirmed = None if named or thread else self._confirmed_topic(msgs, pos, finder)
+            opened = None
             if confirmed is not None:  # the message the assistant asked about opened the thread
                 thread = notes.setdefault(confirmed.id, _TopicNote(confirmed))
-                answers = {m.index for m in self._follow_ups(msgs, pos, after_ack=TOPIC_FOLLOW_CUE)}
+                decided = any(_decides(s) for s in sentences(msgs[pos - 2].text))
+                opened = "answer" if decided else "value"
+                answers = self._answers(msgs, pos) if decided else set()
                 for sentence in sentences(msgs[pos - 2].text):
-                    self._topic_sentence(thread, sentence, "answer")
+                    self._topic_sentence(thread, sentence, opened)
             elif not named and thread is not None and (
                 SWITCH.match(msg.text) or NEW_TOPIC.search(msg.text) or people.starts_with_person(msg.text)
             ):
@@ -1126,7 +1129,7 @@ class OfflineObjectExtractor:
                 continue
             asked = pos > 0 and not msgs[pos - 1].user and QUESTION.search(msgs[pos - 1].text) is not None
             value_asked = asked and VALUE_ASK.search(_last_question(msgs[pos - 1].text)) is not None
-            mode = "answer" if msg.index in answers else "value" if value_asked else "later"
+            mode = opened or ("answer" if msg.index in answers else "value" if value_asked else "later")
             if thread is None:  # sentences before the first mention are about the topic it names
                 thread = notes.setdefault(named[0].id, _TopicNote(named[0]))
                 decided = any(_decides(s) for s, t in found if t is named[0])
@@ -1135,8 +1138,10 @@ class OfflineObjectExtractor:
                 if topic is not None:
                     if topic is not thread.topic:
                         thread = notes.setdefault(topic.id, _TopicNote(topic))
-                    answers = {m.index for m in self._follow_ups(msgs, pos, after_ack=TOPIC_FOLLOW_CUE)}
-                    # a sentence that decides about the topic opens the rest of the message
+                    # a sentence that decides about the topic opens the rest of the message and the
+                    # user's answers to the assistant's follow-up questions
+                    if _decides(sentence):
+                        answers = self._answers(msgs, pos)
                     mode = "answer" if _decides(sentence) or mode == "answer" else "value"
                     self._topic_sentence(thread, sentence, "mention")
                 else:
@@ -1159,6 +1164,9 @@ class OfflineObjectExtractor:
             )
         out += self._new_topics(msgs, topics)
         return out
+
+    def _answers(self, msgs: list[_Msg], pos: int) -> set[int]:
+        return {m.index for m in self._follow_ups(msgs, pos, after_ack=TOPIC_FOLLOW_CUE)}
 
     def _confirmed_topic(self, msgs: list[_Msg], pos: int, finder: _TopicFinder) -> Stored | None:
         """u: "论文又要开始搞了" — a: "是那篇城市热岛的毕业论文吗？" — u: "对": the topic the user confirmed."""
@@ -1204,7 +1212,10 @@ class OfflineObjectExtractor:
             parts = [s for s in sentences(msg.text)]
             follow = self._follow_ups(msgs, pos)
             texts = [_clean(_drop_clauses(s, HARD_ONE_OFF)) for s in parts]
-            texts += [_clean(_drop_clauses(s, HARD_ONE_OFF)) for m in follow for s in sentences(m.text)]
+            # answers to the assistant's questions about it count when they decide or carry a value
+            # ("target is end of Q1", "billing-api first"), not "later, lunch now"
+            texts += [t for m in follow for s in sentences(m.text)
+                      if not QUESTION.search(s) and (t := _topic_conclusion(s, "value")) is not None]  # fmt: skip
             texts = [t for t in texts if len(norm_name(t)) >= 3 and not ACK.match(t)]
             questions = [t for t in texts if OPEN_QUESTION.search(t)]
             facts = [t for t in texts if t not in questions]
