@@ -29,7 +29,7 @@ from ..errors import ConfigError, ExtractorError, LLMError, ObjectInputError
 from ..messages import Text, text
 from ..models import ChatMessage
 from ..text.safety import loads_json
-from .extract import Candidate, ObjectExtractor, objects_index
+from .extract import Candidate, ObjectExtractor, Proposed, objects_index
 from .model import (
     LIST_FIELDS,
     MAX_OBJECTS_PER_CONVERSATION,
@@ -264,7 +264,6 @@ class LLMObjectExtractor:
         self._transport = transport
         self._sleep = sleep
         self._client: LLMClient | None = None
-        self.dropped: list[str] = []  # what the last run refused, for the preview's "dropped"
 
     def __repr__(self) -> str:  # never the key
         return f"LLMObjectExtractor(model={self._settings.model!r})"
@@ -278,7 +277,7 @@ class LLMObjectExtractor:
             )
         return self._client
 
-    def propose(self, messages: Sequence[ChatMessage], stored: Sequence[Stored]) -> list[Candidate]:
+    def propose(self, messages: Sequence[ChatMessage], stored: Sequence[Stored]) -> Proposed:
         chat = build_messages(messages, stored)
         problem: str | None = None
         for _ in range(_ATTEMPTS):
@@ -293,9 +292,9 @@ class LLMObjectExtractor:
                 problem = str(exc)
                 log.warning("LLM objects answer unusable (%s)", problem)
                 continue
-            candidates, self.dropped = candidates_from_reply(items, messages)
-            log.info("LLM proposed %d objects (%d dropped)", len(candidates), len(self.dropped))
-            return candidates
+            candidates, dropped = candidates_from_reply(items, messages)
+            log.info("LLM proposed %d objects (%d dropped)", len(candidates), len(dropped))
+            return Proposed(candidates=candidates, dropped=dropped, extractor=self.name)
         raise ExtractorError(Text("objects.llm_unusable", reason=problem))
 
     def close(self) -> None:
@@ -318,15 +317,12 @@ class FallbackObjectExtractor:
         self._primary = primary
         self._fallback = fallback
         self.name = primary.name
-        self.dropped: list[str] = []
 
-    def propose(self, messages: Sequence[ChatMessage], stored: Sequence[Stored]) -> list[Candidate]:
+    def propose(self, messages: Sequence[ChatMessage], stored: Sequence[Stored]) -> Proposed:
         try:
-            candidates = self._primary.propose(messages, stored)
+            return self._primary.propose(messages, stored)
         except ExtractorError as error:
             log.warning("LLM object extractor failed (%s); using the offline extractor", error.en)
-            self.name = "offline"
-            self.dropped = [text("objects.llm_fallback", "en", reason=error.en.rstrip("."))]
-            return self._fallback().propose(messages, stored)
-        self.name, self.dropped = self._primary.name, list(self._primary.dropped)
-        return candidates
+            offline = self._fallback().propose(messages, stored)
+            notice = text("objects.llm_fallback", "en", reason=error.en.rstrip("."))
+            return Proposed(candidates=offline.candidates, dropped=[notice, *offline.dropped], extractor=offline.extractor)

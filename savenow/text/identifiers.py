@@ -245,3 +245,18 @@ def _values(text: str) -> frozenset[str]:
 def _cjk_before(text: str, at: int) -> bool:
     before = text[:at].rstrip()
     return bool(before) and ord(before[-1]) >= 0x3000 and before[-1] not in "。！？：；"
+
+
+# -- digit-bearing tokens (an address, a code, a number with separators) --------------------------
+
+_DIGIT_TOKEN = re.compile(r"[\w.:/+-]*\d[\w.:/+-]*")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def digit_tokens(text: str, *, min_length: int = 0, years: bool = True) -> set[str]:
+    """Every run of word characters and ``.:/+-`` that holds a digit, its edge separators stripped:
+    ``Flat 3B, 221-B Baker St`` → {"3B", "221-B"}. ``min_length`` and ``years=False`` (no bare 19xx/20xx)
+    keep only the distinctive ones."""
+    found = {m.strip(".:/+-") for m in _DIGIT_TOKEN.findall(text)}
+    return {m for m in found if len(m) >= min_length and (years or not _YEAR.fullmatch(m))}
+
