@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING
 from ..errors import ConfigError, LLMAnswerError
 from ..llm import LazyLLMClient, strip_thinking
 from ..messages import Text
+from ..text.tokens import estimate_tokens
 from .model import SessionMessage
-from .tokens import estimate_tokens
 
 if TYPE_CHECKING:
     import httpx

@@ -34,10 +34,10 @@ from ..text.cjk import HAN
 from ..text.identifiers import identifiers
 from ..text.normalize import compact_similarity
 from ..text.stopwords import EN_COMMON_WORDS, EN_NOT_NAMES
+from ..text.tokens import estimate_tokens
 from .changes import setting_key, settings_changed
 from .chatsignals import CHITCHAT, DEFERRAL, RULED_OUT, is_question, sentences
 from .model import SessionMessage
-from .tokens import estimate_tokens
 
 
 class Summarizer(Protocol):
