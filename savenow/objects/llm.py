@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError, ExtractorError, LLMError, ObjectInputError
+from ..llm import LazyLLMClient, strip_thinking
 from ..messages import Text, text
 from ..models import ChatMessage
 from ..text.safety import loads_json
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
     import httpx
 
     from ..config import LLMSettings
-    from ..llm import ChatFormat, LLMClient
+    from ..llm import ChatFormat
 
 __all__ = ["OBJECTS_JSON_SCHEMA", "FallbackObjectExtractor", "LLMObjectExtractor", "parse_objects_reply"]
 
@@ -55,7 +56,6 @@ _ATTEMPTS = 2
 _MAX_ITEMS = 12  # more than this is not a careful answer; the rest is ignored
 _MAX_MESSAGE_CHARS = 2000
 _MAX_ANSWER_CHARS = 500_000
-_THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 _FENCE = re.compile(r"^```[a-zA-Z]*\n(.*)\n```$", re.DOTALL)
 
 
@@ -178,7 +178,7 @@ def parse_objects_reply(content: str) -> list[Any]:
     """The objects list of an answer: ``{"objects": [...]}``, a bare list, or one object."""
     if len(content or "") > _MAX_ANSWER_CHARS:
         raise InvalidObjectsReply("the answer is too long")
-    body = _THINK.sub("", content or "").strip()
+    body = strip_thinking(content)
     fenced = _FENCE.match(body)
     if fenced:
         body = fenced.group(1).strip()
@@ -261,13 +261,19 @@ class LLMObjectExtractor:
         if not settings.base_url or not settings.model:
             raise ConfigError(Text("objects.llm_not_configured"))
         self._settings = settings
+<<<<<<< HEAD
         self._transport = transport
         self._sleep = sleep
         self._client: LLMClient | None = None
+=======
+        self._client = LazyLLMClient(settings, transport=transport, sleep=sleep)
+        self.dropped: list[str] = []  # what the last run refused, for the preview's "dropped"
+>>>>>>> seams
 
     def __repr__(self) -> str:  # never the key
         return f"LLMObjectExtractor(model={self._settings.model!r})"
 
+<<<<<<< HEAD
     def _llm(self) -> LLMClient:
         if self._client is None:
             from ..llm import Endpoint, LLMClient
@@ -278,12 +284,15 @@ class LLMObjectExtractor:
         return self._client
 
     def propose(self, messages: Sequence[ChatMessage], stored: Sequence[Stored]) -> Proposed:
+=======
+    def propose(self, messages: Sequence[ChatMessage], stored: Sequence[Stored]) -> list[Candidate]:
+>>>>>>> seams
         chat = build_messages(messages, stored)
         problem: str | None = None
         for _ in range(_ATTEMPTS):
             request = chat if problem is None else [*chat, _correction(problem)]
             try:
-                content = self._llm().chat(request, formats=_FORMATS)
+                content = self._client.get().chat(request, formats=_FORMATS)
             except LLMError as error:
                 raise ExtractorError(Text("objects.llm_failed", reason=error)) from None
             try:
@@ -298,9 +307,7 @@ class LLMObjectExtractor:
         raise ExtractorError(Text("objects.llm_unusable", reason=problem))
 
     def close(self) -> None:
-        if self._client is not None:
-            self._client.close()
-            self._client = None
+        self._client.close()
 
 
 def _correction(problem: str) -> dict[str, str]:
