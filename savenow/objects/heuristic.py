@@ -687,6 +687,7 @@ class _Msg:
     text: str
     at: str | None
     dismissed: bool = False
+    noted: bool = False  # part of a note the user asked to remember: not also a person's fact
 
     @property
     def user(self) -> bool:
@@ -803,14 +804,28 @@ class OfflineObjectExtractor:
             content = re.sub(r"^(?:that|this)\s+", "", _clean(tail.lstrip(" ：:，,")), flags=_I)
             subject = _cue_noun(tail)
             if _refers_back(tail) and not re.match(r"\s*[:：]\s*\S", tail):  # "remember this: …" points ahead
-                if len(norm_name(lead)) >= 8:  # "he's allergic to shellfish, remember that"
+                asked = msgs[pos - 1] if pos and not msgs[pos - 1].user else None
+                if len(norm_name(_ACK_LEAD.sub("", lead))) >= 8:  # "he's allergic to shellfish, remember that"
                     content = lead
+                elif asked is not None and YES.match(msg.text) and QUESTION.search(asked.text):
+                    # a: "So no meetings before 10, right?" — u: "yeah always, remember that": the note is
+                    # what the assistant put to the user, not the reply
+                    content = _statement_of(asked.text)
+                    source = pos - 1
                 else:
                     before = [i for i in range(pos) if msgs[i].user and not msgs[i].dismissed]
                     if not before:
                         continue
                     source = before[-1]
                     content = _clean(msgs[source].text)
+                    if len(before) >= 2 and _answers_question(msgs, source, before[-2]):
+                        # "包了一个季度，3 号场" answered the assistant's question about the message before
+                        # it: the note is that message with its answer
+                        source = before[-2]
+                        joiner = "；" if has_cjk(content) else "; "
+                        content = joiner.join([_clean(msgs[source].text), content])
+                for i in range(source, pos + 1):
+                    msgs[i].noted = True
             if people.starts_with_person(content) or THIRD_PERSON_START.search(content):
                 continue  # a fact about a person belongs to their relationship object (an arrangement
                 # that only involves people — who collects the money — is still a note)
@@ -984,7 +999,7 @@ class OfflineObjectExtractor:
                     )
                     found.setdefault(last.name, last)
                 continue
-            if msg.dismissed:
+            if msg.dismissed or msg.noted:  # a note the user asked to keep is a saved object, not a fact
                 continue
             unassigned: list[str] = []  # this message's sentences about no one yet
             for sentence in sentences(msg.text):
@@ -1235,7 +1250,9 @@ class OfflineObjectExtractor:
     def _restated(
         self, msgs: list[_Msg], stored: Sequence[Stored], candidates: list[Candidate]
     ) -> list[Candidate]:
-        user_text = normalize(" ".join(m.text for m in msgs if m.user))
+        # "the vet's number" restates "Vets": a possessive is the same word
+        said = " ".join(m.text for m in msgs if m.user)
+        user_text = normalize(re.sub(r"['’]s(?![A-Za-z])", "s", said))
         user_pairs = han_ngrams(user_text)
         taken = {(c.obj.type, norm_name(c.obj.label)) for c in candidates}
         out = []
@@ -1607,6 +1624,14 @@ _CUE_NOUN = re.compile(
 _PURPOSE = _rx(r"^\s*(?:for|when|if)\s", r"^\s*(?:对于|关于|如果).|的话\s*$")
 
 
+# Nouns that only say what kind of thing a note is ("记住这个安排", "remember this rule"): no title.
+_EMPTY_LABEL = _rx(
+    _en("rule", "rules", "thing", "things", "one", "info", "information", "stuff", "note", "detail", "details",
+        "arrangement", "plan", "setup", "number", "fact"),
+    "安排|规则|事|事情|东西|信息|内容|情况|这些|一点|设置",
+)  # fmt: skip
+
+
 def _cue_noun(tail: str) -> str | None:
     """ "记住这个手冲参数" → 手冲参数: what the user calls the note is its title (not a bare "rule")."""
     match = _CUE_NOUN.match(tail)
@@ -1615,7 +1640,28 @@ def _cue_noun(tail: str) -> str | None:
     noun = match.group(1).strip()
     if len(norm_name(_TAIL_FILLER.sub("", noun))) < 2 or FIRST_PERSON.search(noun):
         return None
+    if _EMPTY_LABEL.fullmatch(noun.strip()):
+        return None
     return noun
+
+
+def _answers_question(msgs: list[_Msg], answer: int, subject: int) -> bool:
+    """msgs[answer] replies to the assistant's question about msgs[subject] (u, a: "…?", u)."""
+    between = msgs[subject + 1 : answer]
+    return len(between) == 1 and not between[0].user and QUESTION.search(between[0].text) is not None
+
+
+_TAG_QUESTION = _rx(
+    r"[,，]?\s*(?:right|correct|ok(?:ay)?|yes|is that right|shall i|should i)\s*[?？]\s*$",
+    r"[,，]?\s*(?:对吧|对吗|是吗|好吗|可以吗|行吗|吧)\s*[?？]\s*$",
+)
+
+
+def _statement_of(text: str) -> str:
+    """The assistant's proposal as a statement: its sentences, the tag question ("…, right?") dropped."""
+    parts = [_TAG_QUESTION.sub("", s) for s in sentences(text)]
+    parts = [p.rstrip("?？ ") for p in parts if p.strip()]
+    return _clean(" ".join(parts) if not has_cjk(text) else "".join(parts))
 
 
 def _kind_word(sentence: str) -> str | None:
@@ -1631,6 +1677,15 @@ def _short(text: str, limit: int) -> str:
     if not has_cjk(cut) and " " in cut:
         cut = cut.rsplit(" ", 1)[0]
     return cut.rstrip(" ，,")
+
+
+_LINK = re.compile(r"https?://\S*")
+
+
+def _without_cut_link(head: str) -> str:
+    """A title names the link ("on-call runbook 的地址"); it never ends in half a URL."""
+    bare = _LINK.sub("", head).strip(" :：,，-—")
+    return bare if len(norm_name(bare)) >= 4 else head
 
 
 def _title(content: str, kind: str | None, window: str) -> str:
@@ -1653,9 +1708,10 @@ def _title(content: str, kind: str | None, window: str) -> str:
         parts = clauses(content) if content else [""]
         telling = next((p for p in parts if re.search(r"\d", p)), None)  # 份子钱每人 1000, 64-bit pHash …
         telling = telling or next((p for p in parts if salient_tokens(p)), parts[0])
-        head = _short(telling.rstrip(" ，,"), 40)
+        head = _short(telling.rstrip(" ，,"), 40 if has_cjk(telling) else 60)
         if telling is not parts[0] and _PURPOSE.match(parts[0]) and len(parts[0]) <= 30:
             head = f"{_clean(parts[0])}: {head}"  # "for near-duplicate photos: 64-bit pHash …"
+    head = _without_cut_link(head)
     if kind and term and term.casefold() not in content.casefold() and not any(c.isdigit() for c in term):
         return f"{kind} ({term}): {head}"[:80]
     return head[:80]
