@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from ..models import ChatMessage
 from ..text.cjk import HAN, han_ngrams
 from ..text.normalize import has_cjk, normalize
-from .extract import Candidate, Proposed
+from .extract import Candidate, Proposed, _contains_stored
 from .model import SELF_KEYS, MemoryObject, near_name, norm_name
 from .store import Stored
 
@@ -393,12 +393,13 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
     "quiet_hours": (_rx(_en("don't (?:message|text|ping|disturb|call)", "never (?:message|text|ping|call) me",
                             "no (?:messages|pings|notifications) (?:after|before|on)", "quiet hours", "do not disturb",
                             "leave me alone (?:after|on|during)", "don't (?:bother|disturb) me", r"(?:anything|nothing|no (?:messages?|pings?)) (?:after|before) \d", r"after \d{1,2}\s?(?:pm|am)\b.{0,20}don't"),
-                        "别[^，。]{0,8}(?:发[^，。]{0,8}消息|打扰|找我|提醒我)|免打扰|不要在[^，。]{0,8}(?:发|打扰|找)|"
-                        "[0-9一二三四五六七八九十]+ ?点(?:以后|之后|后|前|以前)[^，。]{0,4}(?:别|不要)"), True),
+                        "别[^，。]{0,14}(?:发[^，。]{0,6}消息|打扰|找我|提醒我)|免打扰|不要在[^，。]{0,12}(?:发|打扰|找)|"
+                        "[0-9一二三四五六七八九十]+ ?点(?:以后|之后|后|前|以前)[^，。]{0,6}(?:别|不要)"), True),
     "reminders": (_rx(r"remind(?:ers?)? (?:me )?[^.]{0,30}(?:before|ahead|in advance|early|the day before)",
                       _en("reminders? should"), r"(?:\d+|an?|one|two|half an?) (?:minutes?|mins?|hours?|days?) "
                       r"(?:before|ahead|in advance|early)", "提前[^，。]{0,8}提醒|提醒[^，。]{0,8}提前|提醒我的时候",
-                      "提前 ?[0-9一二两三四五六七八九十半]+ ?(?:个)?(?:分钟|小时|钟头|天)"), False),
+                      "提前 ?[0-9一二两三四五六七八九十半]+ ?(?:个)?(?:分钟|小时|钟头|天)",
+                      "(?:以后|每次|每个?月|每周|每年)[^，。]{0,12}(?:之|以)?前[^，。]{0,2}提醒"), False),
     "reply_length": (_rx(r"(?:reply|replies|answer|answers|response|responses|message|messages)[^.]{0,40}(?:short|long|"
                          r"concise|brief|sentences?|words|characters|paragraphs?|lines?)",
                          _en("conclusion first", "tl;?dr", "bottom line first", "too long", "keep it short",
@@ -454,8 +455,9 @@ _SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+(?=[A-Za-z" + H
 _CLAUSE_END = re.compile(r"(?<=，)\s*|(?<=,)(?!\d{3}(?!\d))\s*")  # 38,000 is one number, not two clauses
 _FENCED = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 _LEADING = re.compile(
-    r"^\s*(?:另外说一下|另外|对了|顺便确认下|顺便|还有个事|还有|哦对|说个我自己的|嗯+|哦+|噢|诶|欸|emm+|算了|"
+    r"^\s*(?:另外说一下|另外|对了|顺便确认下|顺便|还有个事|还有|哦对|说个我自己的|跟你说(?:下|一下|个事)?|嗯+|哦+|噢|诶|欸|emm+|算了|"
     r"(?:ohh?|so|also|btw|fyi|and|ok|okay|hm+|um+|uh|yep|yeah|well|actually|heads up|for the future|add|"
+    r"(?:can|could|would) you(?: please)?|please|pls|"
     r"(?:[a-z]+ ){0,2}[a-z]+ ?:)(?![A-Za-z]))\s*[,，:：]?\s*",
     _I,
 )
@@ -654,12 +656,35 @@ def _topic_conclusion(sentence: str, mode: str) -> str | None:
     return text if len(norm_name(text)) >= (6 if mode == "answer" and not valued else 4) else None
 
 
+def _decides_more(text: str, people: _PeopleFinder) -> bool:
+    """ "另外数据库最终选了 PostgreSQL": after "also", a decision with an identifier and no person in it
+    goes on with the same topic."""
+    return (
+        _decides(text)
+        and bool(salient_tokens(text))
+        and not people.names_in(text)
+        and _pronoun_fact_at(text) < 0
+        and not _SELF_GATE.search(text)  # "还有，以后都用英文回复我" is the user's own rule
+    )
+
+
 def _decides(text: str) -> bool:
     return bool(
         TOPIC_DECISION.search(text)
         or CHANGE_MADE.search(text)
         or CORRECTION.search(text)
         or any(rx.search(text) for rx in STATUS.values())
+    )
+
+
+def _answers_value_question(msgs: list[_Msg], pos: int, said_at: int) -> bool:
+    """msgs[pos] answers the assistant's "how many / which …?" asked right after the user's msgs[said_at]."""
+    prev = msgs[pos - 1] if pos else None
+    return (
+        prev is not None
+        and not prev.user
+        and VALUE_ASK.search(_last_question(prev.text)) is not None
+        and said_at == _prev_user_index(msgs, pos)
     )
 
 
@@ -831,7 +856,7 @@ class OfflineObjectExtractor:
                 # that only involves people — who collects the money — is still a note)
             if len(norm_name(content)) < 6:
                 continue
-            if all(ONE_OFF.search(c) for c in clauses(content)):
+            if all(HARD_ONE_OFF.search(c) or ONE_OFF_DAY.search(c) for c in clauses(content)):
                 continue  # "remember, the dentist is at 3pm tomorrow" is a reminder, not a note
             extra = [_clean(m.text) for m in self._follow_ups(msgs, pos)[:2] if not ACK.match(m.text)]
             window = " ".join([content, *(m.text for m in msgs[max(0, source - 1) : source] if not m.user)])
@@ -863,15 +888,13 @@ class OfflineObjectExtractor:
             return False
         key = max(recent, key=lambda k: said_in[k])
         old = values[key][-1][0]
-        prev = msgs[pos - 1] if pos else None
-        asked = prev is not None and not prev.user and bool(VALUE_ASK.search(_last_question(prev.text)))
         if CORRECTION.match(msg.text) or _CORRECTION_START.match(msg.text):
             value = _substitute_value(old, msg.text) or _clean(_from_cue(msg.text, CORRECTION))
             value = _clean(_CORRECTION_START.sub("", value))
             if len(norm_name(value)) < 2:
                 return False
             values[key] = [(value, msg.at)]
-        elif asked and said_in[key] == _prev_user_index(msgs, pos) and len(msg.text) <= 40:
+        elif _answers_value_question(msgs, pos, said_in[key]) and len(msg.text) <= 40:
             answer = _clean(YES.sub("", msg.text, count=1))
             if len(norm_name(answer)) < 2 or ACK.match(msg.text):
                 return False
@@ -894,7 +917,7 @@ class OfflineObjectExtractor:
                 continue
             for sentence in sentences(msg.text):
                 if (
-                    REQUEST.search(sentence)
+                    (REQUEST.search(sentence) and not STANDING.search(sentence))  # "can you … from now on" is a rule
                     or THIRD_PERSON_START.search(sentence)
                     or DISMISS.search(sentence)
                     or QUESTION.search(sentence)
@@ -953,12 +976,22 @@ class OfflineObjectExtractor:
                         and key not in _LASTING_IDENTITY
                     ):
                         continue
-                    value = _clean(_drop_clauses(part, CLOCK_OR_DAY if key == "reminders" else ONE_OFF))
+                    value = _clean(
+                        part if key in _LASTING_IDENTITY  # "我下周一去字节入职了": the date goes with the fact
+                        else _drop_clauses(part, CLOCK_OR_DAY if key == "reminders" else ONE_OFF)
+                    )
                     if key == "reminders" and correcting:
                         value = _clean(part)
                     if len(norm_name(value)) < 3:
                         continue
                     replacing = bool(values.get(key)) and said_in.get(key) != msg.index
+                    if replacing and not correcting and _answers_value_question(msgs, pos, said_in[key]):
+                        # "以后交房租前提醒我" — "提前几天？" — "提前三天吧": the answer completes the rule
+                        old = values[key][-1][0]
+                        answer = _clean(value)
+                        values[key][-1] = (f"{old}：{answer}" if has_cjk(old) else f"{old}: {answer}", msg.at)
+                        said_in[key] = msg.index
+                        continue
                     if CORRECTION.search(sentence) or CORRECTION.search(msg.text[:12]):
                         values[key] = []
                         value = _from_replacement(value)
@@ -1140,7 +1173,9 @@ class OfflineObjectExtractor:
                 for sentence in sentences(msgs[pos - 2].text):
                     self._topic_sentence(thread, sentence, opened)
             elif not named and thread is not None and (
-                SWITCH.match(msg.text) or NEW_TOPIC.search(msg.text) or people.starts_with_person(msg.text)
+                (SWITCH.match(msg.text) and not _decides_more(msg.text, people))
+                or NEW_TOPIC.search(msg.text)
+                or people.starts_with_person(msg.text)
             ):
                 thread = None  # another subject: a switch, a new project, a person
             if thread is None and not named:
@@ -1264,6 +1299,8 @@ class OfflineObjectExtractor:
             ]
             if tokens:
                 restated = any(_word_in(normalize(t), user_text) for t in tokens)
+            elif not has_cjk(item.obj.summary):  # "still vegetarian, as usual" for "vegetarian"
+                restated = _contains_stored(user_text, item.obj.summary)
             else:  # Chinese without identifiers: most of the stored value's character pairs said again
                 pairs = han_ngrams(norm_name(item.obj.summary).replace("用户", " "))
                 hits = len(pairs & user_pairs)
@@ -1611,7 +1648,7 @@ _TAIL_FILLER = _rx(_en("this", "that", "it", "these", "those", "rule", "formula"
 def _refers_back(tail: str) -> bool:
     """ "remember this rule for me", "记下这个数，明年对比": the note is what was said before."""
     head = _TAIL_CUT.split(tail.lstrip(" ：:，,"), maxsplit=1)[0]
-    return len(norm_name(_TAIL_FILLER.sub("", head))) < 4
+    return len(norm_name(_EMPTY_LABEL.sub("", _TAIL_FILLER.sub("", head)))) < 4  # "this arrangement" too
 
 
 _CUE_NOUN = re.compile(
@@ -1657,9 +1694,16 @@ _TAG_QUESTION = _rx(
 )
 
 
+_OFFER_LEAD = _rx(
+    r"^\s*(?:should i|shall i|do you want me to|want me to|would you like me to)\s+",
+    r"^\s*(?:要不要|要我|需要我|我是不是)",
+)
+
+
 def _statement_of(text: str) -> str:
-    """The assistant's proposal as a statement: its sentences, the tag question ("…, right?") dropped."""
-    parts = [_TAG_QUESTION.sub("", s) for s in sentences(text)]
+    """The assistant's proposal as a statement: "Sure. Should I always put the summary table first?" →
+    "always put the summary table first" (acknowledgements, the offer and the tag question dropped)."""
+    parts = [_OFFER_LEAD.sub("", _TAG_QUESTION.sub("", s)) for s in sentences(text) if not ACK.match(s)]
     parts = [p.rstrip("?？ ") for p in parts if p.strip()]
     return _clean(" ".join(parts) if not has_cjk(text) else "".join(parts))
 
