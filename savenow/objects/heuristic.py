@@ -245,6 +245,11 @@ NEW_PERSON_EN = re.compile(
     r"(?:^|[\s,(])(?:[Mm]y|[Oo]ur|(?:hired|got|have|has|brought in|onboarded) (?:a|an))\s+(?:[a-z]+\s+){0,2}"
     rf"({_PERSON_ROLES_EN})\s*(?:is\s+|,\s*|called\s+|named\s+)?([A-Z][a-z]+)"
 )
+# A person named with where they work ("from Priya at Northmill", "with Dana from Brightline"): someone
+# the user deals with, when a durable cue about them follows.
+NEW_PERSON_AFFILIATED = re.compile(
+    r"(?<![A-Za-z])(?:from|with|to|by) ([A-Z][a-z]{2,}) (?:at|from) (?:[A-Z][\w&'-]+)(?![a-z])"
+)
 NAME_STOP = {
     "i", "i'm", "im", "ok", "okay", "hi", "hey", "thanks", "yes", "no", "the", "a", "and", "but", "so", "also",
     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february", "march",
@@ -392,7 +397,8 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                    "靠窗|靠过道|直飞|转机|经济舱|商务舱|高铁|卧铺|航空公司|酒店|红眼航班|民宿|座位"), True),
     "quiet_hours": (_rx(_en("don't (?:message|text|ping|disturb|call)", "never (?:message|text|ping|call) me",
                             "no (?:messages|pings|notifications) (?:after|before|on)", "quiet hours", "do not disturb",
-                            "leave me alone (?:after|on|during)", "don't (?:bother|disturb) me", r"(?:anything|nothing|no (?:messages?|pings?)) (?:after|before) \d", r"after \d{1,2}\s?(?:pm|am)\b.{0,20}don't"),
+                            "leave me alone (?:after|on|during)", "don't (?:bother|disturb) me"),
+                        r"(?<![A-Za-z])(?:anything|nothing|no (?:messages?|pings?)) (?:after|before) \d",
                         "别[^，。]{0,14}(?:发[^，。]{0,6}消息|打扰|找我|提醒我)|免打扰|不要在[^，。]{0,12}(?:发|打扰|找)|"
                         "[0-9一二三四五六七八九十]+ ?点(?:以后|之后|后|前|以前)[^，。]{0,6}(?:别|不要)"), True),
     "reminders": (_rx(r"remind(?:ers?)? (?:me )?[^.]{0,30}(?:before|ahead|in advance|early|the day before)",
@@ -414,8 +420,8 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                            "numbered lists?", "bold"), "表格|列表|代码块|分点|加粗|markdown|编号"), True),
     "work_hours": (_rx(r"I (?:usually |normally |mostly )?work (?:from|between|until|till|\d)",
                        _en("working hours", "office hours", "night shifts?", "early shifts?", "i work nights",
-                           "i work weekends", "i'm (?:usually )?online", "i start work", "my hours", r"i (?:start|finish|stop|clock off) (?:work )?at \d",
-                           r"i'm (?:done|off) (?:by|at) \d"),
+                           "i work weekends", "i'm (?:usually )?online", "i start work", "my hours"),
+                       r"(?<![A-Za-z])(?:i (?:start|finish|stop|clock off) (?:work )?at|i'm (?:done|off) (?:by|at)) \d",
                        "上班时间|工作时间|我[^，。]{0,6}(?:点|晚上|白天|早上)[^，。]{0,8}(?:上班|工作|写代码|写|开工|下班|干活)|"
                        "我一般[^，。]{0,8}(?:上班|工作|下班)", "在家办公|居家办公|远程办公|坐班|去公司|到公司上班",
                        _en("work from home", "working from home", "wfh", "in the office on", "remote on",
@@ -571,6 +577,14 @@ def _spells_out(pattern: re.Pattern[str], sentence: str) -> bool:
 def _drop_one_offs(sentence: str) -> str:
     """The sentence without its one-off clauses (a time, today, a reminder)."""
     return _drop_clauses(sentence, ONE_OFF)
+
+
+def _drop_untimed(sentence: str) -> str:
+    """For keys whose values are times ("anything after 8pm"): drop the one-off clauses that carry no time
+    ("周末去哪玩好"), and every clause for today or tomorrow."""
+    keep = [c for c in clauses(sentence) if not ONE_OFF_DAY.search(c)
+            and (not ONE_OFF.search(c) or STANDING.search(c) or re.search(r"\d", c))]  # fmt: skip
+    return "".join(keep).rstrip("，,") if has_cjk(sentence) else " ".join(keep).rstrip(",")
 
 
 def _drop_clauses(sentence: str, rx: re.Pattern[str]) -> str:
@@ -978,7 +992,9 @@ class OfflineObjectExtractor:
                         continue
                     value = _clean(
                         part if key in _LASTING_IDENTITY  # "我下周一去字节入职了": the date goes with the fact
-                        else _drop_clauses(part, CLOCK_OR_DAY if key == "reminders" else ONE_OFF)
+                        else _drop_clauses(part, CLOCK_OR_DAY) if key == "reminders"
+                        else _drop_untimed(part) if key in _TIMED_KEYS  # times are their values
+                        else _drop_clauses(part, ONE_OFF)
                     )
                     if key == "reminders" and correcting:
                         value = _clean(part)
@@ -1409,6 +1425,9 @@ class _PeopleFinder:
         match = NEW_PERSON_EN_APPOSITIVE.search(sentence)
         if match and match.group(1).casefold() not in NAME_STOP:
             return match.group(1), ROLE_WORDS.get(match.group(2).casefold(), match.group(2).casefold())
+        match = NEW_PERSON_AFFILIATED.search(sentence)
+        if match and match.group(1).casefold() not in NAME_STOP and PERSON_DURABLE.search(sentence[match.end() :]):
+            return match.group(1), "contact"  # "my flour comes from Priya at Northmill, she only answers email"
         match = NEW_PERSON_ZH_DUTY.search(sentence)
         if match and DUTY_ZH.search(sentence) and not any(near_name(match.group(1), p.obj.name or "") or
                                                           match.group(1) == p.obj.name for p in self.people):  # fmt: skip

@@ -119,3 +119,15 @@ def test_a_title_never_ends_in_half_a_link(tmp_path: Path) -> None:
     chat = ["帮我存一下 staging 看板的地址 https://grafana.example.net/d/abc123/staging-overview", "好的"]
     [obj] = _extract(tmp_path, chat)
     assert "https://" not in obj["title"] and "看板" in obj["title"]
+
+
+def test_clock_times_are_the_value_of_work_and_quiet_hours(tmp_path: Path) -> None:
+    objects = _extract(tmp_path, ["I start at 5am, so anything after 9pm, don't bother me", "Got it."])
+    by_key = {o["key"]: o["summary"] for o in objects}
+    assert "5am" in by_key["work_hours"] and "9pm" in by_key["quiet_hours"]
+
+
+def test_a_person_named_with_where_they_work_is_a_new_contact(tmp_path: Path) -> None:
+    chat = ["the paper comes from Imogen at Quillworth, she only takes orders by phone, never email", "Noted."]
+    [obj] = _extract(tmp_path, chat)
+    assert (obj["type"], obj["op"], obj["name"]) == ("relationship", "create", "Imogen")
