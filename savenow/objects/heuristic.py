@@ -598,6 +598,11 @@ TEMPORARY = _rx(
         "temporarily", "for a (?:week|few days|couple of weeks)", "this week"),
     "这个月|这周|暂时|先试试|试一下|试试看|最近在试|这段时间",
 )  # fmt: skip
+# "I never know which train to take", "总是记不住": the standing word is about the user's memory, not a rule.
+UNSURE = _rx(
+    r"(?<![A-Za-z])(?:never|always|don't|do not|can't|cannot) (?:know|remember|understand|figure out|get|forget)(?![A-Za-z])",
+    "(?:总是|老是|从来|永远|一直)(?:记不住|搞不清|不知道|想不起来|分不清)",
+)
 ONE_OFF_DAY = _rx(
     _en("today", "tonight", "tomorrow", "yesterday", "this (?:morning|afternoon|evening)", r"\w+ ago", "right now"),
     "今天|今晚|明天|昨天|昨晚|前天|后天|刚才|刚刚",
@@ -710,6 +715,40 @@ def _prev_user_index(msgs: list[_Msg], pos: int) -> int:
     return next((msgs[i].index for i in range(pos - 1, -1, -1) if msgs[i].user), -1)
 
 
+def _corrects_person_fact(person: _Person, msg: _Msg, people: _PeopleFinder) -> bool:
+    """ "Nina comes on Tuesdays now" … "actually Thursdays": a correction that names no one, right after a
+    fact about a person, replaces that fact's value (or the fact); True when the message was used."""
+    if (
+        not person.facts
+        or person.fact_in < 0
+        or msg.index - person.fact_in > 2
+        or not _CORRECTION_START.match(msg.text)
+        or people.names_in(msg.text)
+        or QUESTION.search(msg.text)
+    ):
+        return False
+    new = _substitute_value(person.facts[-1], msg.text) or _substitute_word(person.facts[-1], msg.text)
+    if new is None:
+        return False
+    person.facts[-1] = new
+    person.fact_in = msg.index
+    person.at = msg.at
+    return True
+
+
+_DAY_WORD = re.compile(
+    r"(?<![A-Za-z])(?:mon|tues|wednes|thurs|fri|satur|sun)days?(?![A-Za-z])|周[一二三四五六日天]|星期[一二三四五六日天]", _I
+)
+
+
+def _substitute_word(old: str, correction: str) -> str | None:
+    """ "comes on Tuesdays" + "actually Thursdays" → "comes on Thursdays": one weekday for another."""
+    before, after = list(_DAY_WORD.finditer(old)), list(_DAY_WORD.finditer(correction))
+    if len(before) != 1 or len(after) != 1:
+        return None
+    return old[: before[0].start()] + after[0].group(0) + old[before[0].end() :]
+
+
 def _substitute_value(old: str, correction: str) -> str | None:
     """ "don't ping me after 10pm" + "make that 9pm" → "don't ping me after 9pm": when the old value and the
     correction each carry exactly one value (a time, an amount, a duration), the new one replaces the old."""
@@ -742,6 +781,7 @@ class _Person:
     facts: list[str] = field(default_factory=list)
     at: str | None = None
     order: int = 0
+    fact_in: int = -1  # the message the last fact came from
 
 
 @dataclass
@@ -903,7 +943,11 @@ class OfflineObjectExtractor:
         key = max(recent, key=lambda k: said_in[k])
         old = values[key][-1][0]
         if CORRECTION.match(msg.text) or _CORRECTION_START.match(msg.text):
-            value = _substitute_value(old, msg.text) or _clean(_from_cue(msg.text, CORRECTION))
+            value = (
+                _substitute_value(old, msg.text)
+                or _substitute_word(old, msg.text)
+                or _clean(_from_cue(msg.text, CORRECTION))
+            )
             value = _clean(_CORRECTION_START.sub("", value))
             if len(norm_name(value)) < 2:
                 return False
@@ -971,7 +1015,9 @@ class OfflineObjectExtractor:
                         and not _spells_out(SELF_RULES[key][0], sentence)
                     ):
                         continue  # (a follow-up to the user's own statement in this chat needs no "I")
-                    if not identity and (OPEN_QUESTION.search(part) or TEMPORARY.search(sentence)):
+                    if not identity and (
+                        OPEN_QUESTION.search(part) or TEMPORARY.search(sentence) or UNSURE.search(sentence)
+                    ):
                         continue  # "whether to do a night shift", "no dairy this month, just to see"
                     correcting = bool(values.get(key)) and bool(
                         CORRECTION.search(sentence) or CORRECTION.search(msg.text[:12])
@@ -1050,6 +1096,8 @@ class OfflineObjectExtractor:
                 continue
             if msg.dismissed or msg.noted:  # a note the user asked to keep is a saved object, not a fact
                 continue
+            if last is not None and _corrects_person_fact(last, msg, people):
+                continue
             unassigned: list[str] = []  # this message's sentences about no one yet
             for sentence in sentences(msg.text):
                 if DISMISS.search(sentence):
@@ -1093,6 +1141,7 @@ class OfflineObjectExtractor:
                 if fact:
                     person.facts.append(fact)
                     person.at = msg.at
+                    person.fact_in = msg.index
                 if named:  # "老赵调去重庆了，以后对接找他手下的小吴": a new person in a later clause
                     self._later_new_person(sentence, person, people, found, msg)
         out = []

@@ -131,3 +131,24 @@ def test_a_person_named_with_where_they_work_is_a_new_contact(tmp_path: Path) ->
     chat = ["the paper comes from Imogen at Quillworth, she only takes orders by phone, never email", "Noted."]
     [obj] = _extract(tmp_path, chat)
     assert (obj["type"], obj["op"], obj["name"]) == ("relationship", "create", "Imogen")
+
+
+@pytest.mark.parametrize(
+    ("name", "chat", "new", "old"),
+    [("Nina", ["Nina comes every Tuesday from now on", "OK.", "actually Thursday, she changed it", "Noted."],
+      "Thursday", "Tuesday"),
+     ("王阿姨", ["王阿姨以后每周三来", "好的", "不对，是周四", "好"], "周四", "周三")],
+)  # fmt: skip
+def test_a_correction_right_after_a_persons_fact_replaces_its_value(
+    tmp_path: Path, name: str, chat: list[str], new: str, old: str
+) -> None:
+    [obj] = _extract(tmp_path, chat, [{"type": "relationship", "name": name, "relation": "cleaner", "summary": "s"}])
+    facts = "\n".join(obj["facts"])
+    assert new in facts and old not in facts
+
+
+@pytest.mark.parametrize(
+    "said", ["I never know which train to take to the airport", "我总是搞不清该坐哪趟高铁"]
+)
+def test_not_knowing_is_no_preference(tmp_path: Path, said: str) -> None:
+    assert _writes(_extract(tmp_path, [said, "Take the express."])) == []
