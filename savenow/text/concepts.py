@@ -13,9 +13,9 @@ link is the broader concept (``broader`` seen from the child, ``narrower`` from 
 Terms are keyed the way :mod:`savenow.text.normalize` normalizes text (NFKC, case-folded,
 punctuation to spaces), so ``Wi-Fi``, ``wi fi`` and ``WI-FI`` are one key. English terms match
 whole words (the last word also in its plural: ``web servers``); a multi-word term also matches
-written as one word (``web server`` ≈ ``webserver``). Terms holding CJK match by forward
-longest match over the compact text, so ``数据库备份`` finds 数据库 and 备份, and ``花钱`` is not
-花 when 花钱 is a term.
+written as one word (``web server`` ≈ ``webserver``). Terms holding CJK match by longest match
+over the compact text, so ``数据库备份`` finds 数据库 and 备份, ``花钱`` is not 花 when 花钱 is a
+term, and overlapping words both count (``下周三``: 下周, 周三).
 
 The file is read once, on first use (about 10 ms: ``benchmarks/concepts_load.py``). Only the
 standard library and :mod:`savenow.text` are imported.
@@ -357,27 +357,31 @@ class Thesaurus:
             i += matched or 1
 
     def _scan_cjk(self, compacted: str, found: set[str]) -> None:
-        """Forward longest match of the keys holding CJK over the compact text."""
+        """Longest match of the keys holding CJK at each position of the compact text.
+
+        A match nested in a longer one is not a match (花钱 holds no 花), but one that runs past
+        the longer one's end is (下周三 is 下周 and 周三).
+        """
         by_key = self._by_key
         longest_of = self._cjk_longest
-        i, end = 0, len(compacted)
-        while i < end:
+        covered = 0  # end of the matches so far
+        end = len(compacted)
+        for i in range(end):
             longest = longest_of.get(compacted[i], 0)
-            # A mixed term ("u盘") starts only at a word's start, not inside "menu盘".
-            if longest and (i == 0 or compacted[i] >= "\u3000" or not _ascii_alnum(compacted[i - 1])):
-                for size in range(min(longest, end - i), 0, -1):
-                    key = compacted[i : i + size]
-                    if key not in by_key:
-                        continue
-                    if _ascii_alnum(key[-1]) and i + size < end and _ascii_alnum(compacted[i + size]):
-                        continue  # a term ending in Latin letters ("小米tv") ends a word
-                    found.update(self._ids(key))
-                    i += size
-                    break
-                else:
-                    i += 1
+            if not longest or i + longest <= covered:
                 continue
-            i += 1
+            # A mixed term ("u盘") starts only at a word's start, not inside "menu盘".
+            if i and compacted[i] < "\u3000" and _ascii_alnum(compacted[i - 1]):
+                continue
+            for size in range(min(longest, end - i), max(covered - i, 0), -1):
+                key = compacted[i : i + size]
+                if key not in by_key:
+                    continue
+                if _ascii_alnum(key[-1]) and i + size < end and _ascii_alnum(compacted[i + size]):
+                    continue  # a term ending in Latin letters ("小米tv") ends a word
+                found.update(self._ids(key))
+                covered = i + size
+                break
 
 
 def _ascii_alnum(char: str) -> bool:

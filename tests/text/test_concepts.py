@@ -295,3 +295,9 @@ def test_words_with_no_shared_character_are_connected() -> None:
     found = concepts_in("我老婆明天要去看牙医")
     assert {"wife", "tomorrow", "dentist"} <= found
     assert {"nginx", "oom", "deploy"} <= concepts_in("nginx ran out of memory (OOM) after the deploy")
+
+
+def test_overlapping_chinese_words_both_count_but_nested_ones_do_not() -> None:
+    small = Thesaurus("week\t下周|周\nwednesday\t周三\nmoney\t钱\nspending\t花钱\nflower\t花\n")
+    assert small.concepts_in("下周三开会") == {"week", "wednesday"}
+    assert small.concepts_in("花钱") == {"spending"}  # 花 and 钱 sit inside 花钱
