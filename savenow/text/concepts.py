@@ -40,6 +40,7 @@ __all__ = [
     "RelatedTerm",
     "Relation",
     "Thesaurus",
+    "ancestors",
     "concepts_in",
     "concepts_of",
     "get_concept",
@@ -410,4 +411,10 @@ def related_terms(term: str) -> tuple[RelatedTerm, ...]:
 
 
 def get_concept(concept_id: str) -> Concept | None:
+    """The packaged group ``concept_id`` (its terms, parent and children), None when unknown."""
     return thesaurus().get(concept_id)
+
+
+def ancestors(concept_id: str) -> tuple[str, ...]:
+    """The broader groups of a packaged group, nearest first (``uptime_kuma`` → uptime_monitor, monitoring …)."""
+    return thesaurus().ancestors(concept_id)

@@ -10,6 +10,7 @@ from savenow.text.concepts import (
     ConceptFileError,
     RelatedTerm,
     Thesaurus,
+    ancestors,
     concepts_in,
     concepts_of,
     get_concept,
@@ -276,6 +277,7 @@ def test_tools_sit_under_their_category(child: str, parent: str) -> None:
     assert concept is not None
     assert concept.parent == parent
     assert child in get_concept(parent).children  # type: ignore[union-attr]
+    assert ancestors(child)[0] == parent
 
 
 def test_words_with_no_shared_character_are_connected() -> None:
