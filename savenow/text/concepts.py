@@ -164,6 +164,7 @@ class Thesaurus:
         self._children: dict[str, list[str]] = {}
         self._by_key: dict[str, str] = {}  # compact normalized term → the one concept id holding it
         self._shared: dict[str, tuple[str, ...]] = {}  # … or the several holding it
+        self._wide_keys: frozenset[str] = frozenset()  # the keys holding CJK
         self._cjk_longest: dict[str, int] = {}  # first character → longest CJK key starting with it
         self._en_longest: dict[str, int] = {}  # first word → most words of an English key starting with it
         self._concepts: dict[str, Concept] | None = None
@@ -230,6 +231,7 @@ class Thesaurus:
                 for key in shared.intersection(own_keys):
                     self._shared[key] = (*self._shared.get(key, ()), line.id)
         wide = list(filter(_WIDE.search, by_key))
+        self._wide_keys = frozenset(wide)
         self._cjk_longest = {key[0]: len(key) for key in sorted(wide, key=len)}
         multi = [key for key in by_key.keys() - set(wide) if " " in key]
         self._en_longest = {key.partition(" ")[0]: key.count(" ") + 1 for key in sorted(multi, key=len)}
@@ -363,7 +365,7 @@ class Thesaurus:
         A match nested in a longer one is not a match (花钱 holds no 花), but one that runs past
         the longer one's end is (下周三 is 下周 and 周三).
         """
-        by_key = self._by_key
+        wide_keys = self._wide_keys  # English keys ("uptime") match only as whole words
         longest_of = self._cjk_longest
         covered = 0  # end of the matches so far
         end = len(compacted)
@@ -376,7 +378,7 @@ class Thesaurus:
                 continue
             for size in range(min(longest, end - i), max(covered - i, 0), -1):
                 key = compacted[i : i + size]
-                if key not in by_key:
+                if key not in wide_keys:
                     continue
                 if _ascii_alnum(key[-1]) and i + size < end and _ascii_alnum(compacted[i + size]):
                     continue  # a term ending in Latin letters ("小米tv") ends a word

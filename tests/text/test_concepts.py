@@ -303,3 +303,9 @@ def test_overlapping_chinese_words_both_count_but_nested_ones_do_not() -> None:
     small = Thesaurus("week\t下周|周\nwednesday\t周三\nmoney\t钱\nspending\t花钱\nflower\t花\n")
     assert small.concepts_in("下周三开会") == {"week", "wednesday"}
     assert small.concepts_in("花钱") == {"spending"}  # 花 and 钱 sit inside 花钱
+
+
+def test_an_english_term_after_chinese_text_matches_only_as_a_whole_word() -> None:
+    small = Thesaurus("uptime_monitor\tuptime|在线率\nuptime_kuma>uptime_monitor\tuptime kuma\n")
+    assert small.concepts_in("跑着 Uptime Kuma") == {"uptime_kuma"}
+    assert small.concepts_in("跑着uptimes很好") == {"uptime_monitor"}
