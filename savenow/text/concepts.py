@@ -27,7 +27,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
-from itertools import chain, repeat
+from itertools import chain, compress, repeat
+from operator import ne
 from pathlib import Path
 from typing import Literal
 
@@ -224,12 +225,11 @@ class Thesaurus:
             or not by_key.keys().isdisjoint(_TOO_SHORT)
         ):
             self._check_keys(lines)
-        if len(by_key) != len(keys):  # a term in several groups: the first and the last owner differ
+        if len(by_key) != len(keys):  # a term in several groups: its first and last owner differ
             first = dict(zip(reversed(keys), reversed(owners)))
-            shared = {key for key, _ in by_key.items() - first.items()}
-            for line, own_keys in zip(lines, line_keys):
-                for key in shared.intersection(own_keys):
-                    self._shared[key] = (*self._shared.get(key, ()), line.id)
+            shared = set(compress(by_key, map(ne, map(first.__getitem__, by_key), by_key.values())))
+            for key, owner in compress(zip(keys, owners), map(shared.__contains__, keys)):
+                self._shared[key] = (*self._shared.get(key, ()), owner)
         wide = list(filter(_WIDE.search, by_key))
         self._wide_keys = frozenset(wide)
         self._cjk_longest = {key[0]: len(key) for key in sorted(wide, key=len)}

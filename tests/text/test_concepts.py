@@ -309,3 +309,10 @@ def test_an_english_term_after_chinese_text_matches_only_as_a_whole_word() -> No
     small = Thesaurus("uptime_monitor\tuptime|在线率\nuptime_kuma>uptime_monitor\tuptime kuma\n")
     assert small.concepts_in("跑着 Uptime Kuma") == {"uptime_kuma"}
     assert small.concepts_in("跑着uptimes很好") == {"uptime_monitor"}
+
+
+def test_a_term_in_three_groups_names_all_three_in_file_order() -> None:
+    small = Thesaurus("a\tapple|共享\nb\tbanana|共享|shared term\nc\tcherry|共享|shared terms\n")
+    assert small.concepts_of("共享") == ("a", "b", "c")
+    assert small.concepts_of("sharedterm") == ("b",)  # the one-word form of a multi-word term
+    assert small.concepts_in("共享") == {"a", "b", "c"}
