@@ -25,12 +25,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
 from functools import cache
 from itertools import chain, compress, repeat
 from operator import ne
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from .normalize import compact, compact_many
 
@@ -75,8 +74,9 @@ class ConceptFileError(ValueError):
         self.problem = problem
 
 
-@dataclass(frozen=True, slots=True)
-class Concept:
+# NamedTuples, not dataclasses: importing dataclasses (and inspect) would cost more than loading
+# the whole thesaurus, and every caller of the text toolkit would pay it.
+class Concept(NamedTuple):
     """One group: its id, its broader concept's id, its surface terms as written, its narrower ids."""
 
     id: str
@@ -85,8 +85,7 @@ class Concept:
     children: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class RelatedTerm:
+class RelatedTerm(NamedTuple):
     """A surface term related to the one asked about, how, and through which concept group."""
 
     term: str
@@ -114,8 +113,7 @@ _CONTENT_LINE = re.compile(r"^[ \t]*[^#\s]", re.MULTILINE)
 _BAD_TERM = re.compile(r"\|\s*\||\s\||\|\s")  # an empty term, or spaces around a bar
 
 
-@dataclass(slots=True)
-class _Line:
+class _Line(NamedTuple):
     number: int
     id: str
     parent: str | None
