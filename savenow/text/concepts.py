@@ -17,7 +17,7 @@ written as one word (``web server`` ≈ ``webserver``). Terms holding CJK match 
 over the compact text, so ``数据库备份`` finds 数据库 and 备份, ``花钱`` is not 花 when 花钱 is a
 term, and overlapping words both count (``下周三``: 下周, 周三).
 
-The file is read once, on first use (under 10 ms idle: ``benchmarks/concepts_load.py``). Only the
+The file is read once, on first use (about 8 ms idle: ``benchmarks/concepts_load.py``). Only the
 standard library and :mod:`savenow.text` are imported.
 """
 
