@@ -316,3 +316,11 @@ def test_a_term_in_three_groups_names_all_three_in_file_order() -> None:
     assert small.concepts_of("共享") == ("a", "b", "c")
     assert small.concepts_of("sharedterm") == ("b",)  # the one-word form of a multi-word term
     assert small.concepts_in("共享") == {"a", "b", "c"}
+
+
+def test_the_briefs_examples_are_connected() -> None:
+    assert any(item.term == "父母" and item.relation == "narrower" for item in related_terms("长辈"))
+    assert any(item.term == "web worker" and item.relation == "broader" for item in related_terms("gunicorn"))
+    assert any(item.term == "花" and item.relation == "broader" for item in related_terms("桔梗"))
+    assert {"spouse"} == {item.concept for item in related_terms("老婆") if item.relation == "broader"}
+    assert "release_process" in ancestors("deploy") and "release_process" in ancestors("release")
