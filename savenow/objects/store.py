@@ -571,7 +571,8 @@ class ObjectStore:
         change = _Change(op=old.op)
         for entry in old.files:
             path = self.workspace / entry["path"]
-            if sha256_text(read_exact(path)) != entry.get("after"):
+            # at its before-state already: an undo a kill cut short put it back (writing it again is a no-op)
+            if sha256_text(read_exact(path)) not in (entry.get("after"), entry.get("before")):
                 raise UndoRefusedError(Text("objects.undo_changed", path=entry["path"]))
             before = None
             if entry.get("before"):
@@ -638,4 +639,7 @@ class ObjectStore:
 
 
 def _undone(records: list[WriteRecord]) -> set[str]:
-    return {r.undoes for r in records if r.undoes and r.state == "committed"}
+    """What undo records took back; an undo group a kill cut short (one of its records aborted) does
+    not count, so the next undo finishes it (a legacy change is one entry here, not one per file)."""
+    cut_short = {r.group for r in records if r.undoes and r.state == "aborted"}
+    return {r.undoes for r in records if r.undoes and r.state == "committed" and r.group not in cut_short}

@@ -208,7 +208,8 @@ def on_committed_change(listener: ChangeListener) -> None:
 
 
 def _abort(workspace: Path, *record_ids: str) -> None:
-    _append(workspace, *({"type": "abort", "id": record_id} for record_id in record_ids))
+    if record_ids:
+        _append(workspace, *({"type": "abort", "id": record_id} for record_id in record_ids))
 
 
 def journaled_write(workspace: Path, path: Path, text: str, record: WriteRecord) -> None:

@@ -90,7 +90,7 @@ def _sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _as_before(install: Install, rel: str, before: str | None, after: str | None, **record: object) -> None:
+def as_before(install: Install, rel: str, before: str | None, after: str | None, **record: object) -> None:
     """What the previous version left for one change: the file, the before bytes as a blob, a log line."""
     state = install.workspace / ".savenow" / "objects"
     state.mkdir(parents=True, exist_ok=True)
@@ -116,8 +116,8 @@ V2 = V1 + "- 周五也来\n"
 
 def test_an_object_written_by_the_previous_version_is_undone(install: Install, savenow: Runner) -> None:
     rel = "memory/objects/relationship/张姐姐.md"
-    _as_before(install, rel, None, V1, op="upsert")
-    _as_before(install, rel, V1, V2, op="upsert", id="old-update")
+    as_before(install, rel, None, V1, op="upsert")
+    as_before(install, rel, V1, V2, op="upsert", id="old-update")
     store = ObjectStore(install.workspace)
     assert store.last_change_id() == "old-update"
     status, out, _ = savenow("objects", "undo", "--json")
@@ -139,7 +139,7 @@ def test_a_forget_written_by_the_previous_version_is_undone(install: Install, sa
     (state / "trash" / "relationship-0a1b2c3d.20261128T100000.md").write_text(V1, encoding="utf-8")
     stone = {"type": "relationship", "hashes": ["abc"], "forgotten_at": "2026-11-28T10:00:00+08:00"}
     (state / "tombstones.json").write_text(json.dumps({"tombstones": [stone]}), encoding="utf-8")
-    _as_before(install, rel, V1, None, op="forget", tombstones_added=[stone],
+    as_before(install, rel, V1, None, op="forget", tombstones_added=[stone],
                trash=["trash/relationship-0a1b2c3d.20261128T100000.md"])  # fmt: skip
     assert savenow("objects", "undo")[0] == 0
     assert (install.workspace / rel).read_text(encoding="utf-8") == V1
@@ -149,7 +149,7 @@ def test_a_forget_written_by_the_previous_version_is_undone(install: Install, sa
 
 def test_a_new_change_is_what_undo_takes_back_after_an_old_log(install: Install, savenow: Runner) -> None:
     rel = "memory/objects/relationship/张姐姐.md"
-    _as_before(install, rel, None, V1, op="upsert")
+    as_before(install, rel, None, V1, op="upsert")
     savenow("objects", "upsert", "--json-file", install.seed({**WANG, "facts": ["周五也来"]}))
     assert savenow("objects", "undo")[0] == 0
     assert (install.workspace / rel).read_text(encoding="utf-8") == V1

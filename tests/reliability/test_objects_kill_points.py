@@ -135,3 +135,39 @@ def test_kill_during_an_objects_undo(
     assert status == 0 or "Nothing to undo" in err, err
     assert state(workspace) == before
     assert all(r["state"] != "intent" for r in read_records(workspace))
+
+
+LEGACY_UNDO_POINTS = ["fsync:journal", *["fsync:temp", "rename", "fsync:dir"] * 2, "unlink", "fsync:journal"]
+
+
+def legacy_forget(workspace: Path) -> dict[str, bytes]:
+    """A forget the previous version recorded in its own log; returns the state before it."""
+    from tests.objects.conftest import Install
+    from tests.objects.test_objects_journal import V1, as_before
+
+    rel = "memory/objects/relationship/张姐姐.md"
+    objects = workspace / ".savenow" / "objects"
+    (workspace / rel).parent.mkdir(parents=True)
+    (workspace / rel).write_text(V1, encoding="utf-8")
+    before = state(workspace)
+    (objects / "trash").mkdir(parents=True)
+    (objects / "trash" / "relationship-0a1b2c3d.20261128T100000.md").write_text(V1, encoding="utf-8")
+    stone = {"type": "relationship", "hashes": ["abc"], "forgotten_at": "2026-11-28T10:00:00+08:00"}
+    (objects / "tombstones.json").write_text(json.dumps({"tombstones": [stone]}), encoding="utf-8")
+    as_before(Install(root=workspace.parent, workspace=workspace), rel, V1, None, op="forget",
+              tombstones_added=[stone], trash=["trash/relationship-0a1b2c3d.20261128T100000.md"])  # fmt: skip
+    return before
+
+
+@pytest.mark.parametrize("kill_at", range(1, len(LEGACY_UNDO_POINTS) + 1))
+def test_kill_during_the_undo_of_a_change_the_previous_version_logged(
+    workspace: Path, cli: Cli, kill_at: int
+) -> None:
+    before = legacy_forget(workspace)
+    forgotten = state(workspace)
+    killed(workspace, kill_at, "objects", "undo")
+    each_file_is_one_of(state(workspace), forgotten, before)
+    status, err = cli("objects", "undo")  # finishes what the kill left, or says it was all done
+    assert status == 0 or "Nothing to undo" in err, err
+    assert state(workspace) == before
+    assert cli("objects", "undo")[0] == 2  # and it is undone once
