@@ -8,7 +8,9 @@ statements that outlive the day:
   rule ("from now on", "以后", "whenever", "never … without", an imperative about replies,
   or the key spelled out after a colon: "commit messages: lowercase"). A later statement
   replaces the earlier ones, and a correction keeps only the clauses from the new value's
-  cue on ("15 分钟不够，统一提前半小时吧"): only the final value counts. One clause can state
+  cue on ("15 分钟不够，统一提前半小时吧"): only the final value counts. A later message that
+  names no key still changes the value just given: a correction ("make that 9pm") or the answer
+  to the assistant's value question ("how many days before?" — "3 days"). One clause can state
   several identity facts ("I run a studio in Kraków": occupation and city).
 * ``relationship`` — a stored person named, named another way (王姨 for 王阿姨, Dan or Xander
   for a full name), by a kinship form (我妈 / 老妈 / "my mum" for 妈妈 / Mom), or by the
@@ -18,11 +20,14 @@ statements that outlive the day:
   clauses before it stay out). A new person only with a role: "my supplier is …", "X, she's
   my business partner", "we hired a designer, X", "我有个合伙人叫…", or a short name form
   (小吴) with a duty (对接, 负责). Another person's preference goes here, never to self.
-* ``topic`` — a stored topic mentioned with a decision or status cue (paused, archived,
-  "calling it", back on), plus the user's answers to the assistant's follow-up questions and
-  lasting changes to a named setting or tool later in the same thread ("开了 QSV"); a
-  superseded value ("was March, now April") stays out. A new topic only when the user names
-  a new project (or calls it the big thing they are on).
+* ``topic`` — a stored topic's thread, from the user's message about it (or their "yes" to the
+  assistant's "is this about <topic>?") until a switch of subject, a new project or a person:
+  after a decision or status cue (paused, archived, "calling it", back on) the user's answers to
+  the assistant's follow-ups; otherwise only sentences that decide, change a named setting
+  ("开了 QSV") or, answering "how many / which …?", carry a value. Questions, jokes, payments and
+  today/tomorrow/clock clauses stay out; a superseded value ("was March, now April", or a
+  correction right after it) stays out. A new topic only when the user names a new project
+  (or calls it the big thing they are on).
 * ``saved`` — an explicit "remember this" / "记住" / an imperative "remember …"; titled by
   what the user calls it ("记住这个手冲参数") or by its telling clause; a stable fact about
   the user goes to its self object instead, a fact whose subject is a person to that person.
