@@ -974,7 +974,8 @@ class OfflineObjectExtractor:
         for pos, msg in enumerate(msgs):
             if not msg.user or msg.dismissed:
                 continue
-            if not any(SELF_RULES[k][0].search(msg.text) for k in SELF_RULES) and self._self_follow_up(
+            names_key = bool(_SELF_GATE.search(msg.text)) and any(rx.search(msg.text) for rx, _ in SELF_RULES.values())
+            if not names_key and self._self_follow_up(
                 msgs, pos, values, said_in
             ):
                 continue
