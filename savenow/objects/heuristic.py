@@ -603,6 +603,12 @@ TEMPORARY = _rx(
         "temporarily", "for a (?:week|few days|couple of weeks)", "this week"),
     "这个月|这周|暂时|先试试|试一下|试试看|最近在试|这段时间",
 )  # fmt: skip
+# Words that make a rule outlast the day it is said in.
+LASTING = _rx(
+    _en("from now on", "going forward", "always", "never", "every time", "whenever", "by default", "in future",
+        "in the future"),
+    "以后|今后|往后|每次|一直|永远|默认|总是|一律|统一",
+)  # fmt: skip
 # "I never know which train to take", "总是记不住": the standing word is about the user's memory, not a rule.
 UNSURE = _rx(
     r"(?<![A-Za-z])(?:never|always|don't|do not|can't|cannot) (?:know|remember|understand|figure out|get|forget)(?![A-Za-z])",
@@ -1022,8 +1028,11 @@ class OfflineObjectExtractor:
                     ):
                         continue  # (a follow-up to the user's own statement in this chat needs no "I")
                     if not identity and (
-                        OPEN_QUESTION.search(part) or TEMPORARY.search(sentence) or UNSURE.search(sentence)
-                    ):
+                        OPEN_QUESTION.search(part)
+                        or TEMPORARY.search(sentence)
+                        or UNSURE.search(sentence)
+                        or (ONE_OFF_DAY.search(sentence) and not LASTING.search(sentence))
+                    ):  # "today please keep it short, I'm in a rush" is for today
                         continue  # "whether to do a night shift", "no dairy this month, just to see"
                     correcting = bool(values.get(key)) and bool(
                         CORRECTION.search(sentence) or CORRECTION.search(msg.text[:12])

@@ -152,3 +152,8 @@ def test_a_correction_right_after_a_persons_fact_replaces_its_value(
 )
 def test_not_knowing_is_no_preference(tmp_path: Path, said: str) -> None:
     assert _writes(_extract(tmp_path, [said, "Take the express."])) == []
+
+
+@pytest.mark.parametrize("said", ["today please keep it short, I'm in a rush", "今天回复短一点，我在忙"])
+def test_a_style_for_today_is_no_rule(tmp_path: Path, said: str) -> None:
+    assert _writes(_extract(tmp_path, [said, "OK."])) == []
