@@ -27,7 +27,6 @@ from typing import Any
 from .clock import Clock, load_timezone
 from .errors import BadInputError, FileMissingError
 from .memory.document import MemoryDocument
-from .memory.writer import write_entries
 from .messages import Text
 from .models import Entry, parse_entries, redact_entries, redaction_notice
 from .storage.files import read_exact, read_json
@@ -168,6 +167,8 @@ def preview_diff(args: argparse.Namespace) -> int:
 
 def merge_daily_memory(args: argparse.Namespace) -> int:
     """Apply the entries file to the memory file; print the §6 merge JSON."""
+    from .memory.writer import write_entries
+
     clock = _clock()
     now = clock.now()
     day = _day(args.date, clock)

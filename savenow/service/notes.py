@@ -29,7 +29,6 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from ..applying import apply_from_store
 from ..clock import Clock, load_timezone
 from ..errors import (
     AccessDeniedError,
@@ -38,20 +37,19 @@ from ..errors import (
     NoPendingError,
     SessionResolutionError,
 )
-from ..memory.compare import Decision, plan
 from ..memory.document import MemoryDocument
-from ..memory.preview import Surface, nothing_to_apply, render_preview
-from ..memory.writer import WriteOutcome, write_entries
 from ..messages import Text, localize
 from ..models import ChatMessage, DroppedEntry, Entry, ExtractionResult, redact_entries, redaction_notice
 from ..pending import PendingPreview, PendingStore
 from ..storage.files import atomic_write, read_exact, read_json
-from ..storage.journal import on_committed_change
 from ..storage.locks import file_lock
 from .results import ApplyResult, CancelResult, ListResult, PreviewResult, SessionSummary, UndoResult
 
 if TYPE_CHECKING:
     from ..access import AccessPolicy, Scope
+    from ..memory.compare import Decision
+    from ..memory.preview import Surface
+    from ..memory.writer import WriteOutcome
     from ..config import Settings
     from ..extract.base import Extractor
     from ..sessions.resolve import SessionCatalog
@@ -72,6 +70,8 @@ class Draft:
 
     @property
     def anything_to_apply(self) -> bool:
+        from ..memory.preview import nothing_to_apply
+
         return bool(self.decisions) and not nothing_to_apply(self.decisions)
 
 
@@ -87,6 +87,10 @@ def draft(
     surface: Surface = "skill",
 ) -> Draft:
     """Plan ``entries`` against ``document`` (add / merge / skip, DESIGN §7) and render the preview."""
+    # The comparer (rapidfuzz) and the renderer load here, not for `list` or `cancel`.
+    from ..memory.compare import plan
+    from ..memory.preview import render_preview
+
     decisions = plan(entries, document)
     markdown = render_preview(
         decisions,
@@ -131,6 +135,7 @@ class NotesService:
         self.access = _access_policy(settings)
         if settings.search.enabled:  # every write the service makes updates the search index at once
             from ..search.hooks import note_memory_write
+            from ..storage.journal import on_committed_change
 
             on_committed_change(note_memory_write)
 
@@ -190,6 +195,8 @@ class NotesService:
         memory_path = self._checked_memory_path(Path(pending.memoryPath))
         # Checks TTL and scope, writes and marks the preview applied, all under the pending's lock,
         # so a double tap or a re-delivered update writes once.
+        from ..applying import apply_from_store
+
         pending, outcome = apply_from_store(
             self.pending,
             scope.pending_key,
@@ -359,6 +366,8 @@ class NotesService:
     def _write(
         self, memory_path: Path, entries: list[Entry], day: date, document: MemoryDocument
     ) -> WriteOutcome:
+        from ..memory.writer import write_entries
+
         self._checked_memory_path(memory_path)
         return write_entries(
             memory_path,
