@@ -36,7 +36,7 @@ def commands(root: Path) -> dict[str, list[str]]:
         "get": ["get", "memory/2026-11-26.md", *config],
         "preview-diff": ["preview-diff", "--entries-file", str(entries), "--memory-path", str(memory)],
         "merge-daily-memory": ["merge-daily-memory", "--entries-file", str(entries), "--memory-path",
-                               str(root / "workspace" / "memory" / "scratch.md")],  # fmt: skip
+                               str(root / "workspace" / "memory" / "scratch.md")],
         "search": ["search", "billing", *config],
         "list": ["list", *SCOPE, *config],
         "preview": ["preview", *SCOPE, *config],
@@ -70,7 +70,7 @@ def quantile(values: list[float], q: float) -> float:
 
 def prepare(root: Path) -> None:
     subprocess.run([sys.executable, "-m", "savenow.cli", "demo", "--keep", str(root)],
-                   stdout=subprocess.DEVNULL, check=True)  # fmt: skip
+                   stdout=subprocess.DEVNULL, check=True)
     (root / "entries.json").write_text(json.dumps(ENTRIES), encoding="utf-8")
 
 
