@@ -47,11 +47,12 @@ from .results import ApplyResult, CancelResult, ListResult, PreviewResult, Sessi
 
 if TYPE_CHECKING:
     from ..access import AccessPolicy, Scope
+    from ..config import Settings
+    from ..extract.base import Extractor
     from ..memory.compare import Decision
     from ..memory.preview import Surface
     from ..memory.writer import WriteOutcome
-    from ..config import Settings
-    from ..extract.base import Extractor
+    from ..sessions.counts import MessageCounts
     from ..sessions.resolve import SessionCatalog
     from ..sessions.store import SessionInfo
 
@@ -226,7 +227,11 @@ class NotesService:
             sessions = [self._resolve(scope, None)]
         else:
             sessions = self.catalog.candidates(scope.chat_id, scope.thread_id)
-        summaries = [self._summary(info) for info in sessions]
+        from ..sessions.counts import MessageCounts
+
+        counts = MessageCounts(self.settings.state_dir)
+        summaries = [self._summary(info, counts) for info in sessions]
+        counts.save()
         return ListResult(sessions=summaries, resolved_key=sessions[0].key if sessions else None)
 
     def undo(self, scope: Scope | None = None) -> UndoResult:
@@ -425,8 +430,9 @@ class NotesService:
             markdown=markdown,
         )
 
-    def _summary(self, info: SessionInfo) -> SessionSummary:
-        transcript = self.catalog.read_messages(info, self.settings.transcript_limit)
+    def _summary(self, info: SessionInfo, counts: MessageCounts) -> SessionSummary:
+        limit = self.settings.transcript_limit
+        messages = counts.count(info, limit, lambda: self.catalog.read_messages(info, limit))
         updated = (
             datetime.fromtimestamp(info.updated_at_ms / 1000, tz=UTC).astimezone(self.clock.now().tzinfo)
             if info.updated_at_ms
@@ -436,7 +442,7 @@ class NotesService:
             key=info.key,
             updated_at=updated,
             thread_id=info.thread_id,
-            messages=len(transcript.messages),
+            messages=messages,
             source=info.source,
         )
 
