@@ -243,7 +243,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _quiet_library_logs()
     try:
         return args.run(args)
-    except Exception as error:  # noqa: BLE001 - narrowed below; the error classes load lazily
+    except Exception as error:
         refusal = _refusal(error)
         if refusal is not None:
             lang = getattr(args, "lang", "en")
