@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ENTRIES = [{"title": "Deploy window", "body": "We deploy on Fridays at 10:00 UTC.", "tags": ["ops"]}]
+ENTRIES = [{"title": "Deploy window", "bullets": ["We deploy on Fridays at 10:00 UTC, staging-1 first."]}]
 SCOPE = ["--chat-id=-1009876543210", "--thread-id", "101"]
 
 

@@ -124,8 +124,7 @@ def _print_json(data: dict[str, Any]) -> None:
 
 def preview_diff(args: argparse.Namespace) -> int:
     """Print the §6 preview; with ``--pending-file``, store the pending preview (not for 0 candidates)."""
-    from .pending import PendingPreview, write_pending
-    from .service.notes import draft
+    from .memory.draft import draft
 
     clock = _clock()
     now = clock.now()
@@ -146,6 +145,8 @@ def preview_diff(args: argparse.Namespace) -> int:
         notices=notices,
     )
     if pending_file is not None and drafted.decisions:
+        from .pending import PendingPreview, write_pending
+
         pending = PendingPreview.create(
             now=now,
             ttl_minutes=ttl,

@@ -14,16 +14,15 @@ raise ``SaveNowError`` subclasses. Every method first asks :attr:`NotesService.a
 :mod:`savenow.access`) whether the scope's user may act in its chat, and every explicit key whether
 it belongs to that chat.
 
-:func:`draft` is the pipeline both this service and the skill's drop-ins (:mod:`savenow.dropins`)
-run: compare entries with the parsed memory file, render the §6 preview, and build the pending
-preview to store. It imports no pydantic (the drop-ins start as fast as ``node``); the service's
-session and settings collaborators are imported where they are used.
+:func:`savenow.memory.draft.draft` is the pipeline both this service and the skill's drop-ins
+(:mod:`savenow.dropins`) run: compare entries with the parsed memory file and render the §6 preview.
+This module imports no pydantic; the service's session, settings, comparer and writer
+collaborators are imported where they are used, so ``list`` and ``cancel`` load none of them.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -39,7 +38,7 @@ from ..errors import (
 )
 from ..memory.document import MemoryDocument
 from ..messages import Text, localize
-from ..models import ChatMessage, DroppedEntry, Entry, ExtractionResult, redact_entries, redaction_notice
+from ..models import ChatMessage, Entry, ExtractionResult, redact_entries, redaction_notice
 from ..pending import PendingPreview, PendingStore
 from ..storage.files import atomic_write, read_exact, read_json
 from ..storage.locks import file_lock
@@ -49,60 +48,11 @@ if TYPE_CHECKING:
     from ..access import AccessPolicy, Scope
     from ..config import Settings
     from ..extract.base import Extractor
-    from ..memory.compare import Decision
-    from ..memory.preview import Surface
+    from ..memory.draft import Draft
     from ..memory.writer import WriteOutcome
     from ..sessions.counts import MessageCounts
     from ..sessions.resolve import SessionCatalog
     from ..sessions.store import SessionInfo
-
-
-@dataclass
-class Draft:
-    """Entries compared with one memory file, and the §6 preview of that plan. Nothing is written."""
-
-    decisions: list[Decision]
-    markdown: str
-
-    @property
-    def entries(self) -> list[Entry]:
-        """After the comparer: final action, resolved merge target."""
-        return [decision.entry for decision in self.decisions]
-
-    @property
-    def anything_to_apply(self) -> bool:
-        from ..memory.preview import nothing_to_apply
-
-        return bool(self.decisions) and not nothing_to_apply(self.decisions)
-
-
-def draft(
-    entries: list[Entry],
-    document: MemoryDocument,
-    *,
-    memory_label: str,
-    ttl_minutes: int,
-    dropped: Sequence[DroppedEntry] = (),
-    notices: Sequence[str] = (),
-    lang: str = "en",
-    surface: Surface = "skill",
-) -> Draft:
-    """Plan ``entries`` against ``document`` (add / merge / skip, DESIGN §7) and render the preview."""
-    # The comparer (rapidfuzz) and the renderer load here, not for `list` or `cancel`.
-    from ..memory.compare import plan
-    from ..memory.preview import render_preview
-
-    decisions = plan(entries, document)
-    markdown = render_preview(
-        decisions,
-        memory_label=memory_label,
-        ttl_minutes=ttl_minutes,
-        dropped=dropped,
-        notices=notices,
-        lang=lang,
-        surface=surface,
-    )
-    return Draft(decisions=decisions, markdown=markdown)
 
 
 @dataclass
@@ -297,6 +247,8 @@ class NotesService:
         raise SessionResolutionError(Text("session.no_store", where=where))
 
     def _propose(self, scope: Scope, key: str | None, day: date | None) -> _Proposal:
+        from ..memory.draft import draft  # the comparer (rapidfuzz) loads here, not for `list` or `cancel`
+
         session = self._resolve(scope, key)
         transcript = self.catalog.read_messages(session, self.settings.transcript_limit)
         day = day or self.clock.today()
