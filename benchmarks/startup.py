@@ -5,8 +5,9 @@
 Each run is a new ``python -m savenow.cli …`` process (what the console script does), measured from
 spawn to exit, next to a bare ``python -c pass`` for scale. The workspace is the bundled demo,
 copied once into a temp folder (``savenow demo --keep``), so ``list`` and ``preview`` have sessions.
-The modules column is how many modules the process imported (``-X importtime``, one extra run):
-that count, unlike wall time, does not depend on the machine's load.
+"cpu p50" is the process's user + system CPU time, which a busy machine inflates less than wall
+time; the modules column is how many modules it imported (``-X importtime``, one extra run), which
+does not depend on the load at all. Set PYTHONPATH to an export of another commit to compare.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -49,13 +51,17 @@ def argv_for(name: str, args: list[str]) -> list[str]:
     return [sys.executable, "-m", "savenow.cli", *args]
 
 
-def run_once(argv: list[str], cwd: Path) -> float:
+def run_once(argv: list[str], cwd: Path) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one fresh process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} exited {done.returncode}: {done.stderr.decode()[-300:]}")
-    return elapsed
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return elapsed, cpu
 
 
 def module_count(argv: list[str], cwd: Path) -> int:
@@ -86,14 +92,16 @@ def main() -> int:
         table = commands(root)
         wanted = options.only.split(",") if options.only else list(table)
         print(f"load average at start: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
-        print(f"{'subcommand':<20} {'p50 ms':>8} {'p90 ms':>8} {'modules':>8}")
+        print(f"{'subcommand':<20} {'p50 ms':>8} {'p90 ms':>8} {'cpu p50':>8} {'modules':>8}")
         for name in ["python -c pass", *[n for n in wanted if n != "python -c pass"]]:
             argv = argv_for(name, table[name])
             run_once(argv, cwd)  # warm the OS file cache and __pycache__
-            times = [run_once(argv, cwd) for _ in range(options.runs)]
+            runs = [run_once(argv, cwd) for _ in range(options.runs)]
+            times = [wall for wall, _ in runs]
             p50 = statistics.median(times) * 1000
             p90 = quantile(times, 0.9) * 1000
-            print(f"{name:<20} {p50:8.0f} {p90:8.0f} {module_count(argv, cwd):8d}")
+            cpu = statistics.median(cpu for _, cpu in runs) * 1000
+            print(f"{name:<20} {p50:8.0f} {p90:8.0f} {cpu:8.0f} {module_count(argv, cwd):8d}")
         print(f"load average at end: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     return 0
 
