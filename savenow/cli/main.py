@@ -243,6 +243,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     _quiet_library_logs()
     try:
         return args.run(args)
+    except BrokenPipeError:  # before OSError, of which it is one
+        # `savenow demo | head`: the reader left; say nothing more (and not at exit either).
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception as error:
         refusal = _refusal(error)
         if refusal is not None:
@@ -258,12 +264,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        # `savenow demo | head`: the reader left; say nothing more (and not at exit either).
-        import os
-
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
 
 
 def _refusal(error: BaseException) -> SaveNowError | None:
