@@ -119,7 +119,7 @@ def test_extracted_bullets_carry_no_lead_in_and_no_relative_date() -> None:
             "以后排查问题你先给结论，再给命令，别一上来一大段分析，手机上看太累了",
             "以后排查问题先给结论，再给命令，别一上来一大段分析。",
         ),
-        ("以后推荐菜谱或者帮我点外卖，别推带香菜的", "以后推荐菜谱或者点外卖，别推带香菜的"),
+        ("以后推荐菜谱或者帮我点外卖，别推带香菜的", "以后推荐菜谱或者点外卖，别推带香菜的。"),
         ("密码一律私聊发给你，不在群里回复。", "密码一律私聊发，不在群里回复。"),
         (
             "Never book anything on Sunday mornings. that's church and then brunch with my mom",

@@ -24,6 +24,7 @@ from datetime import date, datetime, timedelta
 from itertools import pairwise
 
 from ...text.cjk import HAN, has_cjk, is_cjk
+from .clauses import clean_zh_statement
 
 __all__ = ["message_date", "tidy_bullet"]
 
@@ -84,6 +85,7 @@ def tidy_bullet(text: str, day: date | None = None) -> str:
         bullet = _CONFIRMED_LABEL.sub(lambda m: _label(m), bullet)
         if bullet == before:
             break
+    bullet = clean_zh_statement(bullet)  # spoken Chinese as a statement (:mod:`.clauses`)
     bullet = _dates(bullet, day)
     bullet = _without_asides(_ADDRESS.sub(_unaddress, bullet))
     if not bullet:
