@@ -45,8 +45,8 @@ def test_first_person_about_replies_becomes_a_statement(said: str, stated: str) 
 
 
 def test_reported_speech_keeps_its_source() -> None:
-    assert clean_zh_statement("学院说统一用 thuthesis") == "学院：统一用 thuthesis"
-    assert clean_zh_statement("徐姐说了 以后 PO 只认微信上发的") == "徐姐：以后 PO 只认微信上发的。"
+    assert clean_zh_statement("学院说统一用 thuthesis") == "学院说：统一用 thuthesis"
+    assert clean_zh_statement("徐姐说了 以后 PO 只认微信上发的") == "徐姐说：以后 PO 只认微信上发的。"
     assert clean_zh_statement("我说了 以后不用 Word") == "以后不用 Word"  # the speaker is no source
 
 

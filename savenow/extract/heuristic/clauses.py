@@ -14,7 +14,7 @@ clause and only with general features of spoken Chinese, never with a case's wor
   remark with no value and no rule word in it ("我差点忘了", "我自己会贴", "上次我发邮件拖了一周").
 * **First person to statement**: what the user says to the assistant about the assistant's
   replies ("回我" → "回复", "别给我中文的" → "别给中文的", "需要细节我再问" → "需要细节再问").
-* **Reported speech**: "王老师说只收 PDF" → "王老师：只收 PDF", so the rule keeps its source.
+* **Reported speech**: "徐姐说了 以后只认微信" → "徐姐说：以后只认微信", so the rule keeps its source.
 
 Values, identifiers and rule words ("以后", "别", "只", "统一") are never removed: a clause
 holding one is kept, and a sentence the cleaner would empty is returned as it was.
@@ -132,14 +132,14 @@ def _chat_only(clause: str) -> bool:
 
 
 def _reported(clause: str) -> str:
-    """ "王老师说只收 PDF" → "王老师：只收 PDF"; a speaker that is "我" / "你" is left as it is."""
+    """ "王老师说只收 PDF" → "王老师说：只收 PDF"; a speaker that is "我" / "你" is left as it is."""
     match = _REPORTED.match(clause)
     if match is None:
         return clause
     speaker = match.group(1).strip()
     if not speaker or _FIRST_PERSON.search(speaker) or "你" in speaker or _VALUE.fullmatch(speaker):
         return clause
-    return f"{speaker}：{clause[match.end() :].strip()}"
+    return f"{speaker}说：{clause[match.end() :].strip()}"
 
 
 def _about_replies(clause: str) -> str:
@@ -163,7 +163,7 @@ def clean_zh_statement(text: str) -> str:
     for clause, sep in kept:
         speaker = _speaker_only(joined[-1][0]) if joined else ""
         if speaker:
-            joined[-1] = (f"{speaker}：{clause}", sep)
+            joined[-1] = (f"{speaker}说：{clause}", sep)
         else:
             joined.append((clause, sep))
     statement = ""
