@@ -136,7 +136,7 @@ def _reported(clause: str) -> str:
     match = _REPORTED.match(clause)
     if match is None:
         return clause
-    speaker = match.group(1).strip()
+    speaker = _SPOKEN_WHEN.sub("", match.group(1)).strip()
     if not speaker or _FIRST_PERSON.search(speaker) or "你" in speaker or _VALUE.fullmatch(speaker):
         return clause
     return f"{speaker}说：{clause[match.end() :].strip()}"
@@ -183,8 +183,12 @@ _SENTENCE_END = ("。", "！", "？", "!", "?", ".")
 _SPEAKER_ONLY = re.compile(rf"([{HAN}A-Za-z0-9 .·]{{1,12}}?)\s*说(?:了|过)?")
 
 
+# When someone said it belongs to the chat, not to the rule: "徐姐昨天说了" → "徐姐说".
+_SPOKEN_WHEN = re.compile(r"今天|昨天|前天|今早|昨晚|刚才|刚刚|上次|之前|早上|晚上")
+
+
 def _speaker_only(clause: str) -> str:
     """The speaker of a clause that is only "<someone>说了", when someone else than 我 / 你."""
     match = _SPEAKER_ONLY.fullmatch(clause)
-    speaker = match.group(1).strip() if match else ""
+    speaker = _SPOKEN_WHEN.sub("", match.group(1)).strip() if match else ""
     return "" if not speaker or _FIRST_PERSON.search(speaker) or "你" in speaker else speaker

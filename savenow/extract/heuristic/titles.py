@@ -55,6 +55,14 @@ def heading_subject(title: str) -> str:
     return subject if subject.strip() else title
 
 
+# "帮我记下面粉供应商的事": a request to the assistant around the subject it names.
+_ZH_REQUEST = re.compile(
+    r"^(?:在吗|早|嗨|hi|hey)?[\s，,]*(?:帮我|麻烦|请|来)?\s*(?:记下|记一下|记住|看下|看一下|看看|弄下|弄一下|理一下|整理下|整理一下|查下|查一下|说下|说一下)?\s*",
+    re.IGNORECASE,
+)
+_ZH_MATTER = re.compile(r"(?:的事情?|的问题|这件事|那件事)$")
+
+
 class TitleContext:
     """What the whole conversation says about terms: how often each is used, and in the opening."""
 
@@ -68,7 +76,8 @@ class TitleContext:
         """What the user's first message is about ("小满的舞蹈课改时间了" → 小满的舞蹈课), when the
         conversation keeps saying it: the subject of last resort for a note that names none."""
         for text in self.first_user_texts:
-            topic = _topic(signals.prose(text))
+            request = _ZH_REQUEST.sub("", signals.prose(text).strip())
+            topic = _ZH_MATTER.sub("", _topic(request))
             if topic and self.recurs(topic):
                 return topic
         return ""
@@ -76,7 +85,12 @@ class TitleContext:
     def recurs(self, phrase: str) -> bool:
         """The conversation says the phrase more than once: a name it keeps using, not the
         opening words of one sentence ("删掉 unit", "Cap concurrency")."""
-        return self.chat.count(phrase.casefold()) >= 2
+        folded = phrase.casefold()
+        if self.chat.count(folded) >= 2:
+            return True
+        # Said in other orders ("胡桃木勺 MY-0321"): every word of it recurs.
+        words = [w for w in re.split(r"\s+|的", folded) if w]
+        return len(words) > 1 and all(self.chat.count(w) >= 2 for w in words)
 
     def weight(self, term: str) -> float:
         folded = term.casefold()
