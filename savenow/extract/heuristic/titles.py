@@ -119,7 +119,7 @@ def note_title(
         if not subject:
             return "负责人" if language == "zh" else "Owner"
         return f"{subject} 负责人" if language == "zh" else f"Owner of {subject}"
-    if kind in (NoteKind.PREFERENCE, "rule") and _about_replies(text):
+    if kind in (NoteKind.PREFERENCE, "rule", NoteKind.NOTE) and _about_replies(text):
         return "回复风格偏好" if language == "zh" else "Reply style"
     topic = next((t for t in (_topic(b) for b in bullets[:2]) if t and context.recurs(t)), "")
     if kind in (NoteKind.NOTE, "setup") and not topic and bullets:
@@ -269,7 +269,7 @@ _REPLY_OBJECT = re.compile(r"(?<![\w'])(?:emails?|messages? to|邮件|评论)(?!
 def _about_replies(text: str) -> bool:
     """A rule about how the assistant answers ("以后回复先给结论", "No more emojis"): the reply
     words stand in its first clause ("密码私聊发，不在群里回复" is a rule about passwords)."""
-    first = re.split(r"[，,;；。.:：]", text, maxsplit=1)[0]
+    first = re.split(r"[，,;；。.:：]", _EN_OPENER.sub("", text).strip(), maxsplit=1)[0]
     return bool(_REPLIES.search(first)) and not _REPLY_OBJECT.search(text)
 
 
@@ -334,7 +334,7 @@ def _zh_topic(text: str) -> str:
         if boundary is not None:
             end = min(end, boundary.start())
     topic = _ZH_TRAILING_WHEN.sub("", text[:end].strip()).removesuffix("的").strip()
-    if _ZH_NOT_A_NAME.search(topic) or _LOOSE_VALUE.search(topic):
+    if _ZH_NOT_A_NAME.search(topic) or _LOOSE_VALUE.search(topic) or _zh_action(topic):
         return ""
     if (
         sum(map(is_cjk, topic)) < 2
@@ -354,7 +354,7 @@ def _zh_topic(text: str) -> str:
 # "and from now on every prod deploy …": the subject starts after the chat's joints and "every".
 _EN_OPENER = re.compile(
     r"^(?:(?:and|so|also|but|then|ok(?:ay)?|right)[,]?\s+)*(?:(?:from now on|going forward|in future|in the future"
-    r"|for the record|fyi|btw|note that|remember that|keep in mind that|one more for you|one more)[,:]?\s+)?"
+    r"|for the record|fyi|btw|note that|remember that|keep in mind that|one more for you|one more)[,:]?\s*)?"
     r"(?:(?:my|our|your)\s+(?:own\s+)?)?",
     re.IGNORECASE,
 )
@@ -364,6 +364,19 @@ _EN_INSTRUCTION = re.compile(
     r"^(?:(?:never|always|don't|do not|please|just)\s+)?([a-z]+)\s+(?=\S)", re.IGNORECASE
 )
 _EN_CONTRACTION = re.compile(r"^(?:it|that|there|here|this|what|i|we|you|they|he|she)'", re.IGNORECASE)
+
+
+# Verbs of doing that open an instruction, not a name ("删掉 unit 里…", "排计划", "新建项目").
+_ZH_ACTION_LEAD = re.compile(
+    r"^(?:删掉|删除|删|添加|加上|加|改成|改为|修改|改|换成|换|安装|装|排|补进|补|迁到|迁|新建|建|设置|设|打开|关掉|关闭"
+    r"|拷|复制|跑|写|发|检查|确认|记|查|看|找|拿|试|建议|检测|注意|避免|保留|去掉|提前|推迟)"
+)
+
+
+def _zh_action(topic: str) -> bool:
+    """An action, not a name: opens with a verb of doing, or ends in one lone character after a
+    space ("Python repo 迁")."""
+    return bool(_ZH_ACTION_LEAD.match(topic) or re.search(rf"\s[{HAN}]$", topic))
 
 
 # When something happens is no part of its name: "乐乐周三 15:30 放学" is about 乐乐.
@@ -506,6 +519,7 @@ def _first_clause(bullet: str) -> str:
     clause = re.split(r"[,，;；。:：(（—]|\s-\s", bullet, maxsplit=1)[0].replace("`", "").strip(" .")
     if (
         not clause
+        or _zh_action(clause)
         or _DEICTIC.search(clause)
         or _NOT_SUBJECT.search(clause)
         or _KIND_WORDS.match(clause)
@@ -587,7 +601,7 @@ def _subject(text: str, ids: set[str], language: str, context: TitleContext, avo
             if context.chat.count(gram) < 2:
                 continue
             term = _whole_term(run, i, context)
-            if _ZH_WHEN_IN_TERM.search(term) or term[-1] in _ZH_NUMERALS:
+            if _ZH_WHEN_IN_TERM.search(term) or term[-1] in _ZH_NUMERALS or _zh_action(term):
                 continue
             weight = context.weight(term) + (ZH_TERM_BONUS if language == "zh" else 0.0)
             candidates[term] = max(candidates.get(term, 0.0), weight)
@@ -678,7 +692,7 @@ def _whole_term(run: str, start: int, context: TitleContext) -> str:
     for length in range(3, WHOLE_TERM_MAX + 1):
         for begin in range(max(0, start + 2 - length), min(start, len(run) - length) + 1):
             piece = run[begin : begin + length]
-            if piece[0] in ZH_EDGE_HAN or piece[-1] in ZH_EDGE_HAN or len(piece) <= len(best):
+            if set(piece) & ZH_EDGE_HAN or len(piece) <= len(best):  # a particle inside is two words
                 continue
             if (
                 context.chat.count(piece) == count
@@ -708,7 +722,9 @@ def _first_term(text: str) -> str:
     for run in han_runs(text, 2):
         pieces = [p for p in re.split(f"[{''.join(sorted(ZH_FUNCTION_HAN))}]", run) if len(p) >= 2]
         for piece in pieces:
-            term = piece[:WHOLE_TERM_MAX].rstrip("".join(_ZH_NUMERALS))
+            term = piece.rstrip("".join(_ZH_NUMERALS))
+            if len(term) > WHOLE_TERM_MAX or _zh_action(term):
+                continue  # never cut a word to fit ("检测到运"), never a verb
             if (
                 len(term) >= 2
                 and piece[:2] not in ZH_TITLE_STOPWORDS
