@@ -25,7 +25,8 @@ Those four are issue 12's measure (``issue12=``). The rubric a blind reader appl
 * ``spoken``: a Chinese bullet as typed in chat: a discourse opener ("那", "也就是说",
   "然后"), a sentence-final particle ("吧", "呢", "哈"), or a space used as a comma between
   two Chinese words;
-* ``deixis``: "you / 我 / 你" that only makes sense inside the chat ("我爸", "我们" are fine);
+* ``deixis``: "you / 你" or a "我" narrating the chat ("我把…", "我先…") that only makes
+  sense inside the chat ("我爸", "我们", a person's "I always want …" are fine);
 * ``reldate``: a relative date ("上周", "昨天", "tomorrow", "last week");
 * ``bfragment``: a bullet that is a fragment: opens with "(" or a joining word ("and",
   "then", "或者"), or ends with ":" / "，";
@@ -72,7 +73,7 @@ FILLER = re.compile(
     re.IGNORECASE,
 )
 _EN_PRONOUN = re.compile(
-    r"(?<![\w'])(?:he|she|her|hers|him|his|they|them|their|it|its|this|that|these|those|you|your|i|me|my|we|us|our)(?![\w'])",
+    r"(?<![\w'])(?:he|she|her|hers|him|his|they|them|their|it|its|this|that|these|those|you|your|i|me|my|we|us|our)(?![\w'-])",
     re.IGNORECASE,
 )
 _ZH_PRONOUN = re.compile(r"[他她它你您我咱](?:们)?|这个|那个|这些|那些|这样|那样")
@@ -110,8 +111,10 @@ _ZH_OPENER = re.compile(
 _ZH_PARTICLE_END = re.compile(r"(?:吧|呢|嘛|啦|哈+|呗|啊|呀|对吧|是吧)\s*[。！？!?]?\s*$")
 _HAN = "\u4e00-\u9fff"
 _SPOKEN_SPACE = re.compile(rf"[{_HAN}]\s+[{_HAN}]")
-_ZH_CHAT_PERSON = re.compile(r"你|您|我(?![们爸妈家司])")
-_EN_CHAT_PERSON = re.compile(r"(?<![\w'])(?:i|i'm|i've|i'll|me|you|you're|you've)(?![\w'])", re.IGNORECASE)
+# The chat's "you" (the assistant or the user addressed), and an "我" that narrates the chat
+# ("我把…改了", "我先检查", "我都会注意"); "我爸", "我们", a person's own "I always want…" are fine.
+_ZH_CHAT_PERSON = re.compile(r"你|您|我(?:都|也|就|先|再|会|把|来|去|查|看|记|帮|刚|已经|只)")
+_EN_CHAT_PERSON = re.compile(r"(?<![\w'])(?:you|you're|you've|you'll|your)(?![\w'])", re.IGNORECASE)
 _RELATIVE_DATE = re.compile(
     r"上周|下周|本周|这周|上个?月|下个?月|昨天|昨晚|今天|今晚|明天|后天|前天|上次|刚才|刚刚"
     r"|(?<![\w'])(?:yesterday|tomorrow|tonight|today|last (?:week|month|night)|next (?:week|month))(?![\w'])",

@@ -67,3 +67,13 @@ def test_a_space_between_chinese_words_is_a_clause_end_but_never_inside_a_value(
 )
 def test_a_clean_statement_or_one_that_would_empty_is_unchanged(kept: str) -> None:
     assert clean_zh_statement(kept) == kept
+
+
+def test_the_assistant_narrating_loses_its_first_person() -> None:
+    assert (
+        clean_zh_statement("我把所有 cron job 的投递目标都改成 `-100:topic:3`，General 里不再发告警。")
+        == "所有 cron job 的投递目标都改成 `-100:topic:3`，General 里不再发告警。"
+    )
+    assert clean_zh_statement("以后新加节点，我先检查 `NVIDIA_DRIVER_CAPABILITIES`") == (
+        "以后新加节点，先检查 `NVIDIA_DRIVER_CAPABILITIES`"
+    )

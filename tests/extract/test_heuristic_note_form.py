@@ -156,3 +156,18 @@ def test_a_greeting_does_not_hide_a_one_off_request(greeting: str) -> None:
     assert (
         saved(extract(chat(f"u: {greeting}", "a: 好的，已记上。" if "帮" in greeting else "a: Done."))) == []
     )
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("You have Mosquitto on hab-01", "Mosquitto on hab-01"),
+        (
+            "Let's Encrypt must reach port 80 on your public IP.",
+            "Let's Encrypt must reach port 80 on the public IP.",
+        ),
+        ("Set `your_var` in the env file.", "Set `your_var` in the env file."),  # never inside a code span
+    ],
+)
+def test_the_chats_you_becomes_the_fact(said: str, kept: str) -> None:
+    assert tidy_bullet(said, DAY) == kept

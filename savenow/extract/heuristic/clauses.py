@@ -74,7 +74,8 @@ _ABOUT_REPLIES = (
     (re.compile(rf"(?:回复|回)我(?=[{HAN}A-Za-z\s])"), "回复"),
     (re.compile(rf"(?<![发交寄递])(?<=给)我(?=[{HAN}A-Za-z\s])"), ""),
     (re.compile(rf"(?<=[{HAN}])(?:跟|帮)我(?=[{HAN}A-Za-z\s])"), ""),
-    (re.compile(r"我(?=再|自己|来|会)"), ""),
+    (re.compile(r"我把(?=\S)"), ""),  # "我把所有 cron job 的目标都改成…" → "所有 cron job 的目标都改成…"
+    (re.compile(r"我(?=再|自己|来|会|都|也|先|去|查|看|对比|检查|只会)"), ""),  # the assistant narrating
 )
 # "<speaker>说(了)<content>": the speaker is short and names someone else.
 _REPORTED = re.compile(rf"^([{HAN}A-Za-z0-9 .·]{{1,12}}?)\s*说(?:了|过)?\s*[:：]?\s*(?=\S)(?![的过话法明])")

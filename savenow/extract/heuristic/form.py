@@ -88,11 +88,31 @@ def tidy_bullet(text: str, day: date | None = None) -> str:
     bullet = clean_zh_statement(bullet)  # spoken Chinese as a statement (:mod:`.clauses`)
     bullet = _dates(bullet, day)
     bullet = _without_asides(_ADDRESS.sub(_unaddress, bullet))
+    bullet = _en_second_person(bullet)
     if not bullet:
         return text.strip()
     if bullet is not text and bullet[:1].isascii() and bullet[:1].islower() and text.strip()[:1].isupper():
         bullet = bullet[:1].upper() + bullet[1:]  # the sentence now starts where the lead-in ended
     return bullet
+
+
+# The assistant telling the user what they have: "You have Mosquitto on hab-01" states
+# "Mosquitto on hab-01"; "your public IP" is "the public IP" in a note the owner reads later.
+_YOU_HAVE = re.compile(r"^you (?:already |now )?(?:have|use|run|keep) (?=\S)", re.IGNORECASE)
+_YOUR = re.compile(r"(?<![\w'`])your(?= [a-z])", re.IGNORECASE)
+
+
+def _en_second_person(bullet: str) -> str:
+    if has_cjk(bullet):
+        return bullet
+    stated = _YOU_HAVE.sub("", bullet)
+    if stated != bullet:
+        stated = stated[:1].upper() + stated[1:]
+    pieces = re.split(r"(`[^`]*`)", stated)  # never inside a code span
+    return "".join(
+        p if p.startswith("`") else _YOUR.sub(lambda m: "The" if m.group(0)[0].isupper() else "the", p)
+        for p in pieces
+    )
 
 
 def _label(match: re.Match[str]) -> str:
