@@ -77,8 +77,11 @@ def message_date(timestamp: object) -> date | None:
 
 
 def tidy_bullet(text: str, day: date | None = None) -> str:
-    """``text`` without the chat's lead-ins, its relative dates resolved against ``day`` (or dropped)."""
+    """``text`` without the chat's lead-ins, its relative dates resolved against ``day`` (or dropped);
+    "" for a line that states nothing (a table's header row)."""
     bullet = text.strip()
+    if _TABLE_HEADER.match(bullet):
+        return ""  # a table's header row or rule line says nothing on its own
     for _ in range(3):
         before = bullet
         bullet = _LEAD.sub("", bullet)
@@ -113,6 +116,10 @@ def _en_second_person(bullet: str) -> str:
         p if p.startswith("`") else _YOUR.sub(lambda m: "The" if m.group(0)[0].isupper() else "the", p)
         for p in pieces
     )
+
+
+# "| 酒店 | 日期 | 确认号 |", "|---|---|": a table row with no value in it.
+_TABLE_HEADER = re.compile(r"^\|(?:[^|\d`]*\|)+\s*$")
 
 
 def _label(match: re.Match[str]) -> str:

@@ -150,7 +150,7 @@ def note_title(
 
 
 _RULE_KINDS = frozenset({"rule", NoteKind.PREFERENCE, NoteKind.DECISION})
-_TECHNICAL_KINDS = frozenset({"incident", NoteKind.ROOT_CAUSE, NoteKind.FIX})
+_TECHNICAL_KINDS = frozenset({"incident", NoteKind.ROOT_CAUSE, NoteKind.FIX, "setup"})
 
 
 # What kind of note it is, as a noun a person puts after the subject ("备份规则", "Deploy rule");
@@ -281,7 +281,7 @@ def _about_replies(text: str) -> bool:
 _ZH_PREDICATE = re.compile(
     r"是|在(?!线)|从|改(?!动)|换|用(?!户|量|法|药|品)|每|只|不|没|要(?!点|求)|会(?!议|员|计)|能(?!力|源)|可(?!乐)|需|必|统一|一律"
     r"|由|归|跑|放|装|开(?!发|关|头)|已|都|也|就|先|再|给|把|被|有(?!效|限)|到|去|来|说|让|请|别|按|对(?!象|接)|比|往|向|跟|→|->"
-    r"|的话|前|后|时|里|上(?!海)|下(?!载|午)"
+    r"|的话|成功|失败|完成|前|后|时|里|上(?!海)|下(?!载|午)"
 )
 _ZH_TOPIC_LEAD = re.compile(r"^(?:以后|今后|从现在起|从今天起|平时|一般|默认|每次|所有的?|记得|注意)\s*")
 _PRONOUN_HAN = re.compile(r"[我你您他她它咱]|这个|那个|这些|那些|这里|那里|这样|那样|这么|那么")
@@ -369,7 +369,7 @@ _EN_CONTRACTION = re.compile(r"^(?:it|that|there|here|this|what|i|we|you|they|he
 # Verbs of doing that open an instruction, not a name ("删掉 unit 里…", "排计划", "新建项目").
 _ZH_ACTION_LEAD = re.compile(
     r"^(?:删掉|删除|删|添加|加上|加|改成|改为|修改|改|换成|换|安装|装|排|补进|补|迁到|迁|新建|建|设置|设|打开|关掉|关闭"
-    r"|拷|复制|跑|写|发|检查|确认|记|查|看|找|拿|试|建议|检测|注意|避免|保留|去掉|提前|推迟)"
+    r"|拷|复制|跑|写|发|检查|确认|记|查|看|找|拿|试|建议|检测|注意|避免|保留|去掉|提前|推迟|指定|选用|选择|使用|用(?!户|量|药|法))"
 )
 
 
@@ -520,6 +520,7 @@ def _first_clause(bullet: str) -> str:
     if (
         not clause
         or _zh_action(clause)
+        or _ZH_WHEN_OR_HOW_MANY.match(clause)
         or _DEICTIC.search(clause)
         or _NOT_SUBJECT.search(clause)
         or _KIND_WORDS.match(clause)
