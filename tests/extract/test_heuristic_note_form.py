@@ -171,3 +171,30 @@ def test_a_greeting_does_not_hide_a_one_off_request(greeting: str) -> None:
 )
 def test_the_chats_you_becomes_the_fact(said: str, kept: str) -> None:
     assert tidy_bullet(said, DAY) == kept
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        (
+            "Will do: from now on compose snippets only, no `docker run`.",
+            "From now on compose snippets only, no `docker run`.",
+        ),
+        (
+            "That's the catch: `daemon.json` log-opts only apply to new containers.",
+            "`daemon.json` log-opts only apply to new containers.",
+        ),
+        ("这条值得记下来：pg_upgrade 不迁 `postgresql.conf`。", "pg_upgrade 不迁 `postgresql.conf`。"),
+        (
+            "但是以后新买的 zigbee 设备一律接 zigbee2mqtt，不再往米家网关上加",
+            "以后新买的 zigbee 设备一律接 zigbee2mqtt，不再往米家网关上加。",
+        ),
+    ],
+)
+def test_the_assistants_promises_and_joints_are_no_part_of_the_fact(said: str, kept: str) -> None:
+    assert tidy_bullet(said, DAY) == kept
+
+
+def test_a_tables_header_row_is_no_bullet() -> None:
+    assert tidy_bullet("| 酒店 | 日期 | 确认号 |", DAY) == ""
+    assert tidy_bullet("| Cross Hotel | 1/18 | 5839201746 |", DAY) != ""
