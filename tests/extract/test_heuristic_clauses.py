@@ -77,3 +77,16 @@ def test_the_assistant_narrating_loses_its_first_person() -> None:
     assert clean_zh_statement("以后新加节点，我先检查 `NVIDIA_DRIVER_CAPABILITIES`") == (
         "以后新加节点，先检查 `NVIDIA_DRIVER_CAPABILITIES`"
     )
+
+
+@pytest.mark.parametrize(
+    "kept",
+    [
+        "触发条件「描述包含 美团」或「描述包含 饿了么」",  # a quotation is one value
+        "NAS 上不是跑着 AdGuard 嘛，192.168.50.3",  # without 嘛 the question would say the opposite
+        "CI 的 key 存在 `TS_AUTHKEY`，90 天过期，由你手动轮换。",  # who does it is part of the fact
+        "周末在家庭群里先说先用",  # no speaker: a place and an adverb
+    ],
+)
+def test_what_carries_the_fact_is_never_cut(kept: str) -> None:
+    assert clean_zh_statement(kept) == kept

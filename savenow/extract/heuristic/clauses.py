@@ -32,7 +32,8 @@ __all__ = ["clean_zh_statement", "zh_clauses"]
 # ASCII punctuation ends a clause only before a space, the end or a Chinese character:
 # "(?i)" and "a,b" inside a value are no clause ends.
 _CLAUSE_END = re.compile(rf"[，；。！？]+|[,;!?]+(?=\s|$|[{HAN}])|(?<=[{HAN}])\s+(?=[{HAN}])")
-_CODE_SPAN = re.compile(r"`[^`]*`")
+# Never split inside a code span or a quotation: "「描述包含 美团」" is one value.
+_CODE_SPAN = re.compile(r"`[^`]*`|「[^」]*」|“[^”]*”|\"[^\"]*\"|（[^）]*）|\([^)]*\)")
 
 # Openers that belong to the conversation, not to the fact. "那" only as a conjunction:
 # "那边 / 那个 / 那天" are demonstratives and stay.
@@ -44,6 +45,8 @@ _OPENER = re.compile(
     r")\s*"
 )
 # Particles that close a spoken sentence; "的吧" / "了吧" keep their 的 / 了 for the meaning.
+# "不是跑着 AdGuard 嘛" asks "isn't it?": without 嘛 it would say the opposite.
+_RHETORICAL = re.compile(r"不是|难道|没有")
 _FINAL_PARTICLE = re.compile(r"(?<=\S)\s*(?:对吧|是吧|对不对|是不是|吧|啊|呀|呢|嘛|啦|哈+|呗|哦|噢)+\s*$")
 # "…就行 / 就好 / 就可以了": the close of a request; the request itself stays.
 _REQUEST_CLOSE = re.compile(r"(?<=\S)\s*(?:就行了?|就好了?|就可以了?|即可)\s*$")
@@ -62,7 +65,8 @@ _FIRST_PERSON = re.compile(r"我(?![爸妈们家司])")
 # The speaker as the clause's subject ("我差点忘了", "我自己会贴", "上次我发邮件…"): a remark
 # about the chat; "需要细节我再问" keeps its condition and only loses the 我.
 _SPEAKER_SUBJECT = re.compile(r"^(?:是|就是|上次|之前|刚才|刚刚)?我(?![爸妈们家司])")
-_SECOND_PERSON = re.compile(r"你")
+# A proper name in Latin letters ("Firefly", "AdGuard") is content, like a value.
+_NAME = re.compile(r"(?<![A-Za-z])[A-Z][a-z]+(?:[A-Z][a-z]*)*(?![A-Za-z])")
 # What makes a clause carry the fact: a number, a code span, an identifier, a handle.
 _VALUE = re.compile(r"\d|`|[A-Za-z]+[_./:@-][A-Za-z0-9]|@\w|[A-Z]{2,}")
 _RULE_WORD = re.compile(
@@ -113,7 +117,8 @@ def _strip_edges(clause: str) -> str:
     for _ in range(3):
         before = clause
         clause = _OPENER.sub("", clause)
-        clause = _FINAL_PARTICLE.sub("", clause)
+        if not _RHETORICAL.search(clause):
+            clause = _FINAL_PARTICLE.sub("", clause)
         clause = _REQUEST_CLOSE.sub("", clause).strip()
         if clause == before:
             break
@@ -124,13 +129,14 @@ def _chat_only(clause: str) -> bool:
     """A clause that belongs to the conversation: it goes when the others state the fact."""
     if _FILLER_CLAUSE.match(clause):
         return True
-    if _VALUE.search(clause):
-        return False
+    if _VALUE.search(clause) or _NAME.search(clause) or "：" in clause:
+        return False  # a value, a name, or a label with its content is the fact
     if _SAVING_REMARK.search(clause):
         return True
     if _RULE_WORD.search(clause):
         return False
-    return bool(_SPEAKER_SUBJECT.search(clause) or _SECOND_PERSON.search(clause) or _COMMENT.search(clause))
+    # "由你手动轮换" says who does it: the chat's "you" alone never makes a clause chat-only.
+    return bool(_SPEAKER_SUBJECT.search(clause) or _COMMENT.search(clause))
 
 
 def _reported(clause: str) -> str:
@@ -139,7 +145,7 @@ def _reported(clause: str) -> str:
     if match is None:
         return clause
     speaker = _SPOKEN_WHEN.sub("", match.group(1)).strip()
-    if not speaker or _FIRST_PERSON.search(speaker) or "你" in speaker or _VALUE.fullmatch(speaker):
+    if not _speaker_like(speaker):
         return clause
     return f"{speaker}说：{clause[match.end() :].strip()}"
 
@@ -189,8 +195,21 @@ _SPEAKER_ONLY = re.compile(rf"([{HAN}A-Za-z0-9 .·]{{1,12}}?)\s*说(?:了|过)?"
 _SPOKEN_WHEN = re.compile(r"今天|昨天|前天|今早|昨晚|刚才|刚刚|上次|之前|早上|晚上")
 
 
+def _speaker_like(speaker: str) -> bool:
+    """Someone who can say a rule: short, not 我 / 你, not a phrase with a place or an adverb in it
+    ("周末在家庭群里先说先用" has no speaker)."""
+    return bool(
+        speaker
+        and len(speaker) <= 10
+        and not _FIRST_PERSON.search(speaker)
+        and "你" not in speaker
+        and not _VALUE.fullmatch(speaker)
+        and not re.search(r"[在里先就都也再要会把被从到上]", speaker)
+    )
+
+
 def _speaker_only(clause: str) -> str:
     """The speaker of a clause that is only "<someone>说了", when someone else than 我 / 你."""
     match = _SPEAKER_ONLY.fullmatch(clause)
     speaker = _SPOKEN_WHEN.sub("", match.group(1)).strip() if match else ""
-    return "" if not speaker or _FIRST_PERSON.search(speaker) or "你" in speaker else speaker
+    return speaker if _speaker_like(speaker) else ""
