@@ -328,13 +328,14 @@ def _zh_topic(text: str) -> str:
     end = len(text)
     for boundary in (
         re.search(r"[，,。；;：:（(！!？?|]|\s/\s", text),
-        re.search(r"\s+\d", text),  # a value after a space: "游泳班每周六 9:00"
+        _en_value_start(text),  # a value after a space: "游泳班每周六 9:00" (but "Task 2 先练…" names Task 2)
         _ZH_PREDICATE.search(text),
     ):
         if boundary is not None:
             end = min(end, boundary.start())
     topic = _ZH_TRAILING_WHEN.sub("", text[:end].strip()).removesuffix("的").strip()
-    if _ZH_NOT_A_NAME.search(topic) or _LOOSE_VALUE.search(topic) or _zh_action(topic):
+    numbered = re.fullmatch(r"[A-Z][A-Za-z]+ \d{1,4}", topic)  # "Task 2", "VM 210": a numbered thing
+    if _ZH_NOT_A_NAME.search(topic) or (_LOOSE_VALUE.search(topic) and not numbered) or _zh_action(topic):
         return ""
     if (
         sum(map(is_cjk, topic)) < 2
