@@ -198,3 +198,24 @@ def test_the_assistants_promises_and_joints_are_no_part_of_the_fact(said: str, k
 def test_a_tables_header_row_is_no_bullet() -> None:
     assert tidy_bullet("| 酒店 | 日期 | 确认号 |", DAY) == ""
     assert tidy_bullet("| Cross Hotel | 1/18 | 5839201746 |", DAY) != ""
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        (
+            "Got it: nas-01 is 192.168.1.21 from now on.",
+            "nas-01 is 192.168.1.21 from now on.",
+        ),  # an id keeps its case
+        (
+            "it's .21 now, I swapped the NIC last week",
+            "it's .21 now, I swapped the NIC",
+        ),  # ".21" stays a value
+        (
+            "`18:    conn = sqlite3.connect(DB_PATH)`",
+            "`18:    conn = sqlite3.connect(DB_PATH)`",
+        ),  # code keeps its spaces
+    ],
+)
+def test_identifiers_and_code_are_kept_exactly(said: str, kept: str) -> None:
+    assert tidy_bullet(said, DAY) == kept

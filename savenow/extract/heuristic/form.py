@@ -96,7 +96,14 @@ def tidy_bullet(text: str, day: date | None = None) -> str:
     bullet = _en_second_person(bullet)
     if not bullet:
         return text.strip()
-    if bullet is not text and bullet[:1].isascii() and bullet[:1].islower() and text.strip()[:1].isupper():
+    first_word = bullet.split(" ", 1)[0]
+    if (
+        bullet is not text
+        and not re.search(r"[\d_./:@-]", first_word)  # "nas-01", "down/outage" keep their case
+        and bullet[:1].isascii()
+        and bullet[:1].islower()
+        and text.strip()[:1].isupper()
+    ):
         bullet = bullet[:1].upper() + bullet[1:]  # the sentence now starts where the lead-in ended
     return bullet
 
@@ -197,6 +204,10 @@ def _dates(text: str, day: date | None) -> str:
     text, dropped = _WEEK.subn("", text)
     if dropped:
         text = re.sub(
-            r"\s+([,.;:!?，。；：！？])", r"\1", text
+            r"\s+([,.;:!?，。；：！？])(?=\s|$)", r"\1", text
         )  # "etl-pipeline ." once the week word is gone
-    return text.strip() if has_cjk(text) else " ".join(text.split())
+    if has_cjk(text):
+        return text.strip()
+    # Runs of spaces collapse outside code spans only: a pasted line keeps its indentation.
+    pieces = re.split(r"(`[^`]*`)", text)
+    return "".join(p if p.startswith("`") else re.sub(r"\s+", " ", p) for p in pieces).strip()
