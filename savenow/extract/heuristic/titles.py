@@ -517,7 +517,7 @@ def _lead_subject(bullet: str) -> str:
 
 def _first_clause(bullet: str) -> str:
     """The bullet's first clause, when short and free of pronouns: "Oat flat white, extra shot" → "Oat flat white"."""
-    clause = re.split(r"[,，;；。:：(（—]|\s-\s", bullet, maxsplit=1)[0].replace("`", "").strip(" .")
+    clause = re.split(r"[,，;；。:：(（—]|\s-\s", bullet, maxsplit=1)[0].replace("`", "").strip().strip(" .")
     if (
         not clause
         or _zh_action(clause)
