@@ -60,7 +60,7 @@ def test_llm_dropped_reasons_follow_the_preview_language() -> None:
 
 def test_objects_dropped_reasons_follow_the_language() -> None:
     _, dropped = candidates_from_reply(["not an object", {"type": "spaceship", "name": "x"}], [])
-    assert [localize(d, "en") for d in dropped][0] == "object 1: not a JSON object"
+    assert localize(dropped[0], "en") == "object 1: not a JSON object"
     assert all(has_han(localize(d, "zh")) for d in dropped)
 
 
