@@ -38,6 +38,7 @@ from .changes import setting_key, settings_changed
 from .chatsignals import CHITCHAT, DEFERRAL, RULED_OUT, is_question, sentences
 from .model import SessionMessage
 from .tokens import estimate_tokens
+from ..text.tokens import count_cjk
 
 
 class Summarizer(Protocol):
@@ -61,12 +62,14 @@ class Section:
     tier: int  # trimming drops the highest tier first
 
 
+# Short headings: a summary of a short chat has a budget of a few hundred tokens, and every
+# heading is paid for in each of them.
 SECTIONS = (
     Section("identifiers", "Identifiers", "标识符", 0),
-    Section("requests", "Requests", "用户请求", 2),
-    Section("decisions", "Decisions (final values)", "决定（最终值）", 2),
+    Section("requests", "Requests", "请求", 2),
+    Section("decisions", "Decisions", "决定", 2),
     Section("open", "Open items", "待办", 2),
-    Section("errors", "Unresolved errors", "未解决的错误", 2),
+    Section("errors", "Errors", "错误", 2),
     Section("people", "People", "人物", 2),
     Section("preferences", "Preferences", "偏好", 2),
     Section("files", "Files", "文件", 1),
@@ -74,7 +77,7 @@ SECTIONS = (
 )
 _BY_KEY = {s.key: s for s in SECTIONS}
 TITLE = "## Session summary · 会话摘要"
-_COVERS = re.compile(r"^_(\d+) messages · 条消息 · ~(\d+) tokens_$")
+_COVERS = re.compile(r"^_(\d+) messages(?: · 条消息)?,? · ~(\d+) tokens_$")
 _HEADING = re.compile(r"^### (.+?) · (.+)$")
 
 
@@ -82,7 +85,13 @@ def _heading(section: Section) -> str:
     return f"### {section.en} · {section.zh}"
 
 
-_HEADING_KEYS = {_heading(s): s.key for s in SECTIONS}
+# The longer headings of summaries written before 0.2.1 are still read back.
+_OLD_HEADINGS = {
+    "### Requests · 用户请求": "requests",
+    "### Decisions (final values) · 决定（最终值）": "decisions",
+    "### Unresolved errors · 未解决的错误": "errors",
+}
+_HEADING_KEYS = {**_OLD_HEADINGS, **{_heading(s): s.key for s in SECTIONS}}
 
 
 # --------------------------------------------------------------------------- lexicons (kinds of language)
@@ -726,8 +735,13 @@ def statements(
         lines = [
             line
             for line in lines
-            if not (line.weight < 1 and all(v in known or _PLAIN_QUANTITY.match(v) for v in line.ids))
-        ]  # "wrote 331 bytes to ~/x.txt" says no more than the file list
+            if not (
+                line.section == "context"
+                and line.ids
+                and line.weight < 1
+                and all(v in known or _PLAIN_QUANTITY.match(v) for v in line.ids)
+            )
+        ]  # a tool's "wrote 331 bytes to ~/x.txt" says no more than the file list (a user's plain line is no echo)
     return lines, _tidy_files(files), changes
 
 
@@ -1133,7 +1147,7 @@ def parse_summary(text: str | None) -> ParsedSummary:
 
 
 def _render(lines: list[Line], ids: list[str], files: dict[str, str], messages: int, tokens: int) -> str:
-    out = [TITLE, f"_{messages} messages · 条消息 · ~{tokens} tokens_"]
+    out = [TITLE, f"_{messages} messages · ~{tokens} tokens_"]
     if ids:
         out += ["", _heading(_BY_KEY["identifiers"]), "- " + " · ".join(f"`{v}`" for v in ids)]
     for section in SECTIONS:
@@ -1238,36 +1252,55 @@ def _fit(
     budget: int,
     loose: Sequence[tuple[str, int]] = (),
 ) -> str:
-    """Drop the lines worth least per token (oldest first among equals) until the summary fits ``budget``.
+    """Keep the lines worth most per token (the newest first among equals) while the summary fits ``budget``.
 
-    A dropped line's identifiers move to the identifier line unless another line still
-    says them; when even that is too long, files go (oldest first), then identifiers
-    (oldest first). So the identifiers go last.
+    Lines are chosen greedily, best first, and a line that does not fit is passed over for
+    smaller ones after it, so the budget is filled. An identifier whose lines are all left
+    out goes to the identifier line; when even that is too long, files go (oldest first),
+    then identifiers (oldest first). So the identifiers go last.
     """
-    remaining = {id(line): line for line in sorted(lines, key=lambda x: x.order)}
+    candidates: dict[str, int] = {}  # identifier -> the order of the oldest place it came from
+
+    def offer(value: str, order: int) -> None:
+        listed_before = order < 0  # on the previous summary's identifier line: listable then, listable now
+        if value in candidates or value in files or _home_form_listed(value, files):
+            return
+        if not listed_before and not _listable(value):
+            return
+        if any(value in gone for gone in dropped):
+            return
+        candidates[value] = order
+
+    for value in old_ids:
+        offer(value, -1)
+    for value, order in loose:
+        offer(value, order)
+    for line in sorted(lines, key=lambda x: x.order):
+        for value in sorted(line.ids):
+            offer(value, line.order)
+
     holders: dict[str, int] = {}
-    for line in lines:
+    chosen: list[Line] = []
+    sections: set[str] = set()
+    # Costs in fractional tokens (the estimate rounds only once, over the whole text).
+    id_cost = {value: _raw_tokens(f"`{value}` · ") for value in candidates}
+    cost = _raw_tokens(_render([], [], files, messages, tokens)) + sum(id_cost.values())
+    cost += _raw_tokens(_heading(_BY_KEY["identifiers"]) + "\n\n- ") if candidates else 0
+    for line in sorted(lines, key=lambda x: (-_value(x), -x.order)):
+        freed = sum(id_cost.get(v, 0) for v in line.ids if not holders.get(v))
+        extra = _raw_tokens(f"- {line.text}\n")
+        if line.section not in sections:
+            extra += _raw_tokens(f"\n{_heading(_BY_KEY[line.section])}\n")
+        if cost + extra - freed > budget - 1:
+            continue
+        cost += extra - freed
+        chosen.append(line)
+        sections.add(line.section)
         for value in line.ids:
             holders[value] = holders.get(value, 0) + 1
-    orphans: dict[str, int] = {}  # identifier -> the order of the line it came from
-
-    def adopt(value: str, order: int) -> int:
-        listed_before = order < 0  # on the previous summary's identifier line: listable then, listable now
-        if holders.get(value, 0) > 0 or value in orphans or value in files or _home_form_listed(value, files):
-            return 0
-        if not listed_before and not _listable(value):
-            return 0
-        if any(value in gone for gone in dropped):
-            return 0
-        orphans[value] = order
-        return estimate_tokens(value) + 2
-
-    cost = 40 + _files_cost(files) + sum(estimate_tokens(line.text) + 2 for line in lines)
-    for value in old_ids:
-        cost += adopt(value, -1)
-    for value, order in loose:
-        cost += adopt(value, order)
-    victims = iter(sorted((x for x in lines if x.tier >= 2), key=lambda x: (_value(x), x.order)))
+    orphans = {v: order for v, order in candidates.items() if not holders.get(v)}
+    victims = iter(sorted(chosen, key=lambda x: (_value(x), x.order)))
+    remaining = {id(line): line for line in sorted(chosen, key=lambda x: x.order)}
 
     def drop_lines(excess: int) -> bool:
         freed = 0
@@ -1276,7 +1309,9 @@ def _fit(
             freed += estimate_tokens(victim.text) + 2
             for value in sorted(victim.ids):
                 holders[value] -= 1
-                freed -= adopt(value, victim.order)
+                if not holders[value] and value in candidates:
+                    orphans[value] = candidates[value]
+                    freed -= id_cost[value] + 1
             if freed >= excess:
                 return True
         return freed > 0
@@ -1285,8 +1320,6 @@ def _fit(
         ids = [v for v, _ in sorted(orphans.items(), key=lambda item: item[1])]
         return _render(list(remaining.values()), ids, files, messages, tokens)
 
-    if cost > budget:
-        drop_lines(cost - budget)
     text = render()
     excess = estimate_tokens(text) - budget
     while excess > 0:
@@ -1314,6 +1347,12 @@ def _fit(
         text = render()
         excess = estimate_tokens(text) - budget
     return text
+
+
+def _raw_tokens(text: str) -> float:
+    """The token estimate before rounding, so the costs of the parts add up to the whole's."""
+    cjk = count_cjk(text)
+    return cjk + (len(text) - cjk) / 4
 
 
 _KIND_WEIGHT = {
