@@ -244,6 +244,8 @@ class Line:
     order: int  # older lines have smaller numbers (previous summaries first)
     ids: frozenset[str] = frozenset()
     weight: float = 1.0  # a tool's short output counts half: it confirms, it rarely decides
+    role: str = ""  # who said it, for lines of this round ("" when read back from a summary)
+    turn: int = -1  # the user turn it belongs to: a user message and the replies after it
 
     @property
     def tier(self) -> int:
@@ -698,9 +700,12 @@ def statements(
     files: dict[str, str] = {}
     changes: list[Change] = []
     order = start_order
+    turn = 0
     for message in messages:
         if message.role == "system":
             continue
+        if message.role == "user":
+            turn += 1
         if message.role == "tool":
             # A short result confirms something (a commit id, a created resource): its identifiers count.
             if message.content.count("\n") < 3 and len(message.content) < 400:
@@ -729,7 +734,10 @@ def statements(
             # A user's sentence with no marker of a request ("炖好了，馒头一直在厨房门口蹲着") is
             # narration far more often than a request: it lands in requests, but is worth less.
             plain = kind == "requests" and not REQUEST.search(text) and not ids
-            lines.append(Line(kind, text, order, frozenset(ids), weight=0.6 if plain else 1.0))
+            text = _strip_ack_lead(text) or text
+            lines.append(
+                Line(kind, text, order, frozenset(ids), 0.6 if plain else 1.0, message.role, turn)
+            )
     if files:
         known = "\n".join(files)
         lines = [
@@ -742,7 +750,69 @@ def statements(
                 and all(v in known or _PLAIN_QUANTITY.match(v) for v in line.ids)
             )
         ]  # a tool's "wrote 331 bytes to ~/x.txt" says no more than the file list (a user's plain line is no echo)
-    return lines, _tidy_files(files), changes
+    return _drop_restatements(lines), _tidy_files(files), changes
+
+
+# "好的，明白了：…", "Noted: …", "Got it —": an acknowledgement that opens a sentence says nothing.
+_ACK_LEAD = re.compile(
+    r"^(?:(?:好的?|行|嗯+|对|可以|是的|没问题|收到|明白了?|了解|懂了|记下了?|记住了|已记下|已记|记好了|ok(?:ay)?|sure"
+    r"|got it|noted|understood|will do|done|great|perfect|right|yes|yep)(?![A-Za-z])[\s!！。.,，:：—–-]+)+",
+    re.IGNORECASE,
+)
+
+
+def _strip_ack_lead(text: str) -> str:
+    return _ACK_LEAD.sub("", text, count=1).strip()
+
+
+def _terms(text: str) -> tuple[set[str], set[str]]:
+    """A sentence's content as single characters and pairs of Han characters plus its Latin words."""
+    folded = text.casefold()
+    han = _HAN.findall(folded)
+    words = set(re.findall(r"[a-z0-9][a-z0-9._/-]*", folded))
+    pairs = {a + b for a, b in zip(han, han[1:], strict=False)} | words
+    return set(han) | words, pairs
+
+
+def _covered(line: Line, by: Sequence[Line]) -> float:
+    """How much of ``line`` the lines ``by`` already say (0–1), by characters and by pairs."""
+    single, pairs = _terms(line.text)
+    if not single:
+        return 0.0
+    other_single: set[str] = set()
+    other_pairs: set[str] = set()
+    for other in by:
+        s, p = _terms(other.text)
+        other_single |= s
+        other_pairs |= p
+    one = len(single & other_single) / len(single)
+    two = len(pairs & other_pairs) / len(pairs) if pairs else one
+    return (one + two) / 2
+
+
+RESTATED = 0.7
+
+
+def _drop_restatements(lines: list[Line]) -> list[Line]:
+    """An assistant's confirmation that only repeats what the user just said ("好的，小叶负责设计出图，
+    老周是工长管施工。" after "设计师小叶出图，工长是老周…") goes: the user's own words stay, as
+    said. A confirmation that adds a value the user did not give stays."""
+    by_turn: dict[int, list[Line]] = {}
+    for line in lines:
+        if line.role == "user":
+            by_turn.setdefault(line.turn, []).append(line)
+    kept = []
+    for line in lines:
+        said = by_turn.get(line.turn, [])
+        if (
+            line.role == "assistant"
+            and said
+            and line.ids <= frozenset().union(*(u.ids for u in said))
+            and _covered(line, said) >= RESTATED
+        ):
+            continue
+        kept.append(line)
+    return kept
 
 
 def _tidy_files(files: dict[str, str]) -> dict[str, str]:
