@@ -137,6 +137,20 @@ PERSON = _words(
     ),
     "老婆|太太|老公|丈夫|妈|爸|婆婆|公公|阿姨|叔|师傅|朋友|室友|同事|老板|客户|供应商|会计|财务|客服|表弟|表哥|表妹|表姐|同学|邻居|司机|设计师|负责",
 )
+# More roles at work, at home, at school (general vocabulary). Words like 物业, 儿子, owns are
+# about people only next to a name: "房东王阿姨", "Priya owns ingestion", not "问了物业".
+ROLE = _words(
+    _EN(
+        "landlord|landlady|tenant|advisor|adviser|supervisor|tutor|professor|mentor|lawyer|solicitor|realtor|plumber"
+        "|electrician|mechanic|builder|vet|dentist|nurse|nanny|babysitter|planner|caterer|florist|photographer|officiant"
+        "|best man|maid of hono(?:u)?r|bridesmaid|fianc[ée]e?|in-laws?|son|daughter|kids?|grandma|grandpa|aunt|uncle"
+        "|niece|nephew|maintainer|codeowner|owns|in charge of|intern|engineer|developer|founder|investor|vendor|courier"
+        "|cleaner|coach|tech lead|team lead|product manager|on-?call"
+    ),
+    "导师|教授|师兄|师姐|师弟|师妹|学长|学姐|房东|租客|中介|物业|工长|工头|律师|医生|护士|保姆|经理|主管|主任|总监|组长"
+    "|对接|联系人|评审|审稿人|审核员|合伙人|股东|投资人|助理|秘书|实习生|儿子|女儿|孩子|姐姐|哥哥|弟弟|妹妹|爷爷|奶奶"
+    "|外公|外婆|姥姥|姥爷|舅舅|姑姑|岳母|岳父|伴郎|伴娘|司仪|摄影师|厨师|教练|兽医|产品经理|运维",
+)
 PREFERENCE = _words(
     _EN(
         "always|never|prefer|preference|don't (?:want|like|use)|do not|rule|every time|from now on|i like|i hate|style"
@@ -153,13 +167,23 @@ ABANDON = _words(
     "作废|不要了|放弃|算了|取消|不用了|弃用|废弃|不再|而不是|别用|不做了|不搞了|不弄了|不考虑|否掉|pass 掉"
     "|不行|没意义|没必要|不划算|不值得|行不通|不合适",
 )
+# A date or an amount moved: "开工推到 12月15号", "pushed the launch to Dec 5", "设备费砍到 8万".
+_ZH_RESCHEDULE = "推到|推迟到|延到|延后到|延期到|提前到|改期到|砍到|压到|缩到|调整为|调整到|定在"
+RESCHEDULE = _words(
+    _EN("push(?:ed|ing)? (?:it |back |out )?to|postpon(?:e|ed|ing) (?:it )?to|delay(?:ed|ing)? (?:it )?to|reschedul(?:e|ed|ing) (?:it )?(?:to|for)"),
+    _ZH_RESCHEDULE,
+)
+# The value a chat ends on: "最终定 12月5号", "最终总预算 8.8万", "final answer: 12 people".
+FINAL = _words(_EN("final(?:ly)?|in the end|settled on"), "最终|最后定|最后改")
 CHANGE_TO = _words(
     _EN(
         "chang(?:e|ed|ing) (?:it |that |this )?to|switch(?:ed|ing)? to|mov(?:e|ed|ing) (?:it )?to|replac(?:e|ed) (?:it )?with|instead|now"
         "|make it|(?:bump|rais|increas|lower|reduc|cut)(?:e|ed|ing|s)?(?: [\\w-]+){0,3} to"
     ),
     "改成|改为|换成|改到|挪到|调到|改走|改用|改成|换到|提到|涨到|降到|减到|加到|升到|→|->",
+    RESCHEDULE.pattern,
 )
+DECISION = re.compile(f"{DECISION.pattern}|{RESCHEDULE.pattern}", re.IGNORECASE)
 GUESS = _words(
     _EN(
         "maybe|might|perhaps|probably|possibly|could it be|i guess|i suspect|my guess|should be fine|i think|i bet|first thought"
@@ -183,8 +207,15 @@ _GREETING_LEAD = re.compile(r"^\s*(?:" + GREETING.pattern + r")[\s!！。.,，~�
 _A = r"(?<![A-Za-z0-9])"  # \b fails next to a Han character (both are word characters)
 _Z = r"(?![A-Za-z0-9])"
 _CURRENCY_CODE = r"(?:CAD|USD|AUD|NZD|EUR|GBP|HKD|SGD|CNY|RMB|JPY|CHF|US\$|A\$|C\$|HK\$|NT\$)"
+_MONTH = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?"
+    r"|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
+)
 _VALUE = re.compile(
-    r"(?:[£$¥€]\s?\d[\d,]*(?:\.\d+)?"
+    # a date as written: 12月15号, 2027年3月, 3月20日, January 9, Dec 18th
+    r"(?:(?<!\d)(?:\d{4}年)?\d{1,2}月(?:\d{1,2}[日号])?|(?<!\d)\d{4}年"
+    rf"|(?<![A-Za-z]){_MONTH}\.? \d{{1,2}}(?:st|nd|rd|th)?(?!\d)"
+    r"|[£$¥€]\s?\d[\d,]*(?:\.\d+)?"
     r"|(?<![A-Za-z0-9.])\d[\d,]*(?:\.\d+)?(?:\s?(?:元|块|万|%|％|[KMGT]i?B|天|小时|分钟|度|个月|号|日|点)|(?:h|m|s|d|ms)(?![A-Za-z]))"
     rf"|{_A}\d{{1,2}}:\d{{2}}{_Z}|#\d+|{_A}[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
     rf"|{_A}[A-Z]{{1,4}}-?\d{{2,}}[A-Z0-9-]*{_Z}"
@@ -252,6 +283,11 @@ class Line:
         return _BY_KEY[self.section].tier
 
 
+# The hundred or so most common Chinese surnames (single characters), for names with a title.
+ZH_SURNAMES = (
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢"
+    "姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
+)
 _ZH_NAME = re.compile(
     r"(?:[老小阿]["
     + HAN
@@ -259,6 +295,13 @@ _ZH_NAME = re.compile(
     + HAN
     + r"](?:阿姨|师傅|姐姐|哥哥|叔叔|老师|总|姐|哥))(?=[\s，,。！？、：:的说也和跟给让要在是会来去发帮有]|$)"
     "|老妈|老爸|婆婆|公公|老婆|老公|太太|丈夫|表弟|表哥|表妹|表姐"
+    # a common surname with a title: 刘教授, 李医生, 王经理 (the surname list keeps out 看医生, 找律师)
+    "|[" + ZH_SURNAMES + "](?:教授|医生|大夫|经理|律师|主任|博士|老板|先生|女士|师兄|师姐|同学|主管|总监)"
+)
+# A full name, a common surname and two characters standing alone ("导师，陈立平，他…"): only in
+# a sentence that names a role, where a lone three-character run is rarely anything else.
+_ZH_FULL_NAME = re.compile(
+    r"(?:(?<=^)|(?<=[\s，,。：:、（(「“{]))[" + ZH_SURNAMES + "][" + HAN + r"]{2}(?=[\s，,。！？、：:）)」”}]|$)"
 )
 _ZH_NOT_NAMES = frozenset(
     [
@@ -370,6 +413,9 @@ def people_names(text: str) -> list[str]:
         for match in _ZH_NAME.finditer(text):
             if match.group(0) not in _ZH_NOT_NAMES:
                 names[match.group(0)] = None
+        if PERSON.search(text) or ROLE.search(text):
+            for match in _ZH_FULL_NAME.finditer(text):
+                names[match.group(0)] = None
     for match in _EN_NAME.finditer(text):
         name = match.group("t") or match.group("s") or match.group("r")
         if name and name not in _EN_NOT_NAMES:
@@ -454,7 +500,7 @@ _ZH_PLACE_KIND = re.compile(
     "|商场|广场|超市|机场|车站|景区|寺"
 )
 _ZH_NAME_STOP = frozenset(
-    "的一家个了是在去到和跟住订约那这边旁附近推荐位间我你他她们也就还先再把被给让从离回来过"
+    "的一家个了是在去到和跟住订约那这边旁附近推荐位间我你他她们也就还先再把被给让从离回来过说刚找问对"
 )
 
 
@@ -581,6 +627,8 @@ def _kind(text: str, role: str, has_ids: bool) -> str | None:
     if DECISION.search(text):
         return "decisions"
     if PERSON.search(text) and (has_ids or role == "user" or _NAME.search(text)):
+        return "people"
+    if ROLE.search(text) and (_NAME.search(text) or people_names(text)):
         return "people"
     if role == "user" and _about_someone(text):
         return "people"  # "Omar is vegetarian", "Sami gets carsick": what a named person is like
@@ -790,7 +838,7 @@ def _covered(line: Line, by: Sequence[Line]) -> float:
     return (one + two) / 2
 
 
-RESTATED = 0.7
+RESTATED = 0.65
 
 
 def _drop_restatements(lines: list[Line]) -> list[Line]:
@@ -1037,18 +1085,18 @@ def _transitions(text: str, values: list[str]) -> list[tuple[str, str]]:
     return found
 
 
+_ZH_SET_VERBS = "改成|改为|改到|调到|提到|涨到|降到|减到|加到|升到|定为|设为|" + _ZH_RESCHEDULE
 _SET_VALUE = re.compile(
     r"(?P<subject>(?:[A-Za-z][\w-]*\s+){1,3}?)(?:is now|are now|now|(?:bump|rais|increas|lower|reduc|cut|chang|mov|set)(?:e|ed|ing|s)?"
     r"(?P<object>(?:\s+[\w-]+){0,3})\s+to)\s+(?P<value>\S.*)"
     r"|(?P<zh>["
     + HAN
-    + r"]{2,4})(?:改成|改为|改到|调到|提到|涨到|降到|减到|加到|升到|定为|设为)(?P<zvalue>.+)",
+    + r"]{2,4}|[A-Za-z][\w-]*(?: [A-Za-z][\w-]*)?) ?[也就又再还都]? ?(?:"
+    + _ZH_SET_VERBS
+    + r")(?P<zvalue>.+)",
     re.IGNORECASE,
 )
-_SET_HINT = re.compile(
-    r"now|bump|rais|increas|lower|reduc|cut|chang|mov|set|改成|改为|改到|调到|提到|涨到|降到|减到|加到|升到|定为|设为",
-    re.IGNORECASE,
-)
+_SET_HINT = re.compile(r"now|bump|rais|increas|lower|reduc|cut|chang|mov|set|" + _ZH_SET_VERBS, re.IGNORECASE)
 _SUBJECT_STOP = frozenset(
     [
         "the",
@@ -1086,20 +1134,66 @@ def _superseded_by_subject(lines: Sequence[Line]) -> dict[str, int]:
         new = [v for v in line.ids if rest.startswith(v) or rest.lstrip("~≈约").startswith(v)]
         if not new or not re.search(r"\d", new[0]):
             continue
-        if match.group("zh"):
+        if match.group("zh") and _HAN.match(match.group("zh")):
             subjects = [match.group("zh")[-2:]]
+        elif match.group("zh"):
+            subjects = [w for w in match.group("zh").casefold().split() if w not in _SUBJECT_STOP and len(w) >= 4]
         else:
             words = f"{match.group('subject') or ''} {match.group('object') or ''}".casefold().split()
             subjects = [w for w in words if w not in _SUBJECT_STOP and len(w) >= 4]
+        if RESCHEDULE.search(line.text):  # "12月8号 那周他另一个工地收尾，开工推到 12月15号"
+            before = line.text[: match.start("value") if match.group("value") else match.start("zvalue")]
+            for value in line.ids:
+                if value in before and value not in rest and _same_amount_kind(value, new[0]):
+                    dropped.setdefault(value, line.order)
         if not subjects:
             continue
-        for earlier in lines[:index]:
-            if not any(subject in earlier.text.casefold() for subject in subjects):
-                continue
-            for value in earlier.ids:
-                if value not in line.text and _same_amount_kind(value, new[0]):
-                    dropped.setdefault(value, line.order)
+        _drop_earlier_values(lines[:index], subjects, new[0], line, dropped)
+    for index, line in enumerate(lines):
+        _drop_final_values(lines[:index], line, dropped)
     return dropped
+
+
+def _drop_earlier_values(
+    earlier: Sequence[Line], subjects: Sequence[str], new: str, line: Line, dropped: dict[str, int]
+) -> None:
+    """Values of ``new``'s kind that earlier lines gave one of ``subjects``, in the same clause
+    ("学校内部截止 1月15日，省里系统是 3月20日": only 1月15日 is the deadline that moved)."""
+    for old in earlier:
+        folded = old.text.casefold()
+        if not any(subject in folded for subject in subjects):
+            continue
+        clauses = [c for c in _VALUE_CLAUSE.split(folded) if any(subject in c for subject in subjects)]
+        for value in old.ids:
+            if (
+                value not in line.text
+                and _same_amount_kind(value, new)
+                and any(value.casefold() in c for c in clauses)
+            ):
+                dropped.setdefault(value, line.order)
+
+
+_FINAL_SUBJECT = re.compile(r"^\s*(?:定|是|为|定为|改为|:|：)?\s*(?P<subject>[" + HAN + r"]{2,4})\s*(?:是|为|定为|:|：)?\s*\S")
+
+
+def _drop_final_values(earlier: Sequence[Line], line: Line, dropped: dict[str, int]) -> None:
+    """"12月3号 还是太赶，最终定 12月5号", "最终总预算 8.8万": the value a line ends on drops the
+    values of its kind the line gives up, and those earlier lines gave the same subject."""
+    final = FINAL.search(line.text) if line.ids else None
+    if not final:
+        return
+    after = line.text[final.end() :]
+    new = [v for v in line.ids if v in after and re.search(r"\d", v)]
+    if not new:
+        return
+    first = min(new, key=after.find)
+    before = line.text[: final.start()]
+    for value in line.ids:
+        if value in before and value not in after and _same_amount_kind(value, first):
+            dropped.setdefault(value, line.order)
+    subject = _FINAL_SUBJECT.match(after)
+    if subject and subject.end("subject") <= after.find(first):
+        _drop_earlier_values(earlier, [subject.group("subject")[-2:]], first, line, dropped)
 
 
 _MONEY_MARK = re.compile(_CURRENCY_CODE + r"|[£$¥€]|yen|dollars?|euros?|円|元|块", re.IGNORECASE)
@@ -1108,12 +1202,13 @@ _MONEY_MARK = re.compile(_CURRENCY_CODE + r"|[£$¥€]|yen|dollars?|euros?|円|
 def _same_amount_kind(a: str, b: str) -> bool:
     """Two values of one kind once currency marks are set aside: 'CAD 14,000' and '14,500'."""
     a_core, b_core = _MONEY_MARK.sub("", a).strip(), _MONEY_MARK.sub("", b).strip()
-    if not (re.fullmatch(r"[\d,.]+\s?\S{0,3}", a_core) and re.fullmatch(r"[\d,.]+\s?\S{0,3}", b_core)):
+    if not (re.fullmatch(r"[\d,.]+\s?\S{0,4}", a_core) and re.fullmatch(r"[\d,.]+\s?\S{0,4}", b_core)):
         return False
     return re.sub(r"\d+", "0", a_core) == re.sub(r"\d+", "0", b_core)
 
 
 _CLAUSE = re.compile(r"[，,、；;。!！?？]")
+_VALUE_CLAUSE = re.compile(r"[，、；;。!！?？]|,(?!\d{3})")  # 14,000 is one value, not two clauses
 
 
 def _same_shape(a: str, b: str) -> bool:
@@ -1429,7 +1524,7 @@ _KIND_WEIGHT = {
     "decisions": 4,
     "open": 4,
     "errors": 4,
-    "preferences": 5,
+    "preferences": 7,
     "people": 4,
     "requests": 4,
     "context": 0,
