@@ -212,10 +212,7 @@ _MONTH = (
     r"|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
 )
 _VALUE = re.compile(
-    # a date as written: 12月15号, 2027年3月, 3月20日, January 9, Dec 18th
-    r"(?:(?<!\d)(?:\d{4}年)?\d{1,2}月(?:\d{1,2}[日号])?|(?<!\d)\d{4}年"
-    rf"|(?<![A-Za-z]){_MONTH}\.? \d{{1,2}}(?:st|nd|rd|th)?(?!\d)"
-    r"|[£$¥€]\s?\d[\d,]*(?:\.\d+)?"
+    r"(?:[£$¥€]\s?\d[\d,]*(?:\.\d+)?"
     r"|(?<![A-Za-z0-9.])\d[\d,]*(?:\.\d+)?(?:\s?(?:元|块|万|%|％|[KMGT]i?B|天|小时|分钟|度|个月|号|日|点)|(?:h|m|s|d|ms)(?![A-Za-z]))"
     rf"|{_A}\d{{1,2}}:\d{{2}}{_Z}|#\d+|{_A}[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
     rf"|{_A}[A-Z]{{1,4}}-?\d{{2,}}[A-Z0-9-]*{_Z}"
@@ -226,6 +223,14 @@ _VALUE = re.compile(
 # More kinds of value, each run only when a cheap test says the text may hold one (speed: the
 # alternation above is tried at every character).
 _MORE_VALUES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
+    (  # a date as written: 12月15号, 2027年3月, 3月20日 (one value, not 15号)
+        ("月", "年"),
+        re.compile(r"(?<!\d)(?:\d{4}年)?\d{1,2}月(?:\d{1,2}[日号])?|(?<!\d)\d{4}年"),
+    ),
+    (  # January 9, Dec 18th
+        ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
+        re.compile(rf"(?<![A-Za-z]){_MONTH}\.? \d{{1,2}}(?:st|nd|rd|th)?(?!\d)"),
+    ),
     (  # an amount with its currency: CAD 14,500
         ("CAD", "USD", "AUD", "NZD", "EUR", "GBP", "HKD", "SGD", "CNY", "RMB", "JPY", "CHF", "$"),
         re.compile(rf"{_A}{_CURRENCY_CODE} ?\d[\d,]*(?:\.\d+)?"),
@@ -413,9 +418,9 @@ def people_names(text: str) -> list[str]:
         for match in _ZH_NAME.finditer(text):
             if match.group(0) not in _ZH_NOT_NAMES:
                 names[match.group(0)] = None
-        if PERSON.search(text) or ROLE.search(text):
-            for match in _ZH_FULL_NAME.finditer(text):
-                names[match.group(0)] = None
+        full_names = [m.group(0) for m in _ZH_FULL_NAME.finditer(text)]
+        if full_names and (PERSON.search(text) or ROLE.search(text)):
+            names.update(dict.fromkeys(full_names))
     for match in _EN_NAME.finditer(text):
         name = match.group("t") or match.group("s") or match.group("r")
         if name and name not in _EN_NOT_NAMES:
