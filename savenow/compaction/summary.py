@@ -28,17 +28,18 @@ import re
 from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Protocol
 
 from ..text.cjk import HAN
 from ..text.identifiers import identifiers
 from ..text.normalize import compact_similarity
 from ..text.stopwords import EN_COMMON_WORDS, EN_NOT_NAMES
+from ..text.tokens import count_cjk
 from .changes import setting_key, settings_changed
 from .chatsignals import CHITCHAT, DEFERRAL, RULED_OUT, is_question, sentences
 from .model import SessionMessage
 from .tokens import estimate_tokens
-from ..text.tokens import count_cjk
 
 
 class Summarizer(Protocol):
@@ -170,7 +171,9 @@ ABANDON = _words(
 # A date or an amount moved: "开工推到 12月15号", "pushed the launch to Dec 5", "设备费砍到 8万".
 _ZH_RESCHEDULE = "推到|推迟到|延到|延后到|延期到|提前到|改期到|砍到|压到|缩到|调整为|调整到|定在"
 RESCHEDULE = _words(
-    _EN("push(?:ed|ing)? (?:it |back |out )?to|postpon(?:e|ed|ing) (?:it )?to|delay(?:ed|ing)? (?:it )?to|reschedul(?:e|ed|ing) (?:it )?(?:to|for)"),
+    _EN(
+        "push(?:ed|ing)? (?:it |back |out )?to|postpon(?:e|ed|ing) (?:it )?to|delay(?:ed|ing)? (?:it )?to|reschedul(?:e|ed|ing) (?:it )?(?:to|for)"
+    ),
     _ZH_RESCHEDULE,
 )
 # The value a chat ends on: "最终定 12月5号", "最终总预算 8.8万", "final answer: 12 people".
@@ -306,7 +309,11 @@ _ZH_NAME = re.compile(
 # A full name, a common surname and two characters standing alone ("导师，陈立平，他…"): only in
 # a sentence that names a role, where a lone three-character run is rarely anything else.
 _ZH_FULL_NAME = re.compile(
-    r"(?:(?<=^)|(?<=[\s，,。：:、（(「“{]))[" + ZH_SURNAMES + "][" + HAN + r"]{2}(?=[\s，,。！？、：:）)」”}]|$)"
+    r"(?:(?<=^)|(?<=[\s，,。：:、（(「“{是叫找问和跟给由请]))["
+    + ZH_SURNAMES
+    + "]["
+    + HAN
+    + r"]{2}(?=[\s，,。！？、：:）)」”}]|$)"
 )
 _ZH_NOT_NAMES = frozenset(
     [
@@ -754,11 +761,18 @@ def statements(
     changes: list[Change] = []
     order = start_order
     turn = 0
+    question = ""  # the question the assistant's last message ended on
     for message in messages:
         if message.role == "system":
             continue
+        asked, question = question, ""
         if message.role == "user":
             turn += 1
+            answer = _answer_line(asked, message.content, order + 1, turn)
+            if answer is not None:
+                order += 1
+                lines.append(answer)
+                continue
         if message.role == "tool":
             # A short result confirms something (a commit id, a created resource): its identifiers count.
             if message.content.count("\n") < 3 and len(message.content) < 400:
@@ -775,22 +789,21 @@ def statements(
         found_names = people_names(message.content)
         message_ids = verbatim_ids(message.content, found_names)  # once per message; sentences pick their own
         names = set(found_names)
-        for sentence in sentences(message.content):
+        said = sentences(message.content)
+        if message.role == "assistant" and said and is_question(said[-1]):
+            question = said[-1]
+        for sentence in said:
             text = _clip(_GREETING_LEAD.sub("", sentence))
-            ids = [v for v in message_ids if v in text]
-            if _noise(text, message.role, any(v not in names for v in ids), ids):
-                continue  # a name alone does not make "haha Tom sent me a meme" a fact
-            kind = _kind(text, message.role, bool(ids))
+            kind = _sentence_kind(text, message.role, message_ids, names)
             if kind is None:
                 continue
+            ids = [v for v in message_ids if v in text]
             order += 1
             # A user's sentence with no marker of a request ("炖好了，馒头一直在厨房门口蹲着") is
             # narration far more often than a request: it lands in requests, but is worth less.
             plain = kind == "requests" and not REQUEST.search(text) and not ids
             text = _strip_ack_lead(text) or text
-            lines.append(
-                Line(kind, text, order, frozenset(ids), 0.6 if plain else 1.0, message.role, turn)
-            )
+            lines.append(Line(kind, text, order, frozenset(ids), 0.6 if plain else 1.0, message.role, turn))
     if files:
         known = "\n".join(files)
         lines = [
@@ -804,6 +817,62 @@ def statements(
             )
         ]  # a tool's "wrote 331 bytes to ~/x.txt" says no more than the file list (a user's plain line is no echo)
     return _drop_restatements(lines), _tidy_files(files), changes
+
+
+MAX_ANSWER_CHARS = 60
+
+
+def _answer_line(question: str, reply: str, order: int, turn: int) -> Line | None:
+    """A short reply to the assistant's question, with the question it answers: "Maybe the rings go
+    with the maid of honor? → yes, Marisol." ("yes, Marisol." alone says nothing). A bare "ok",
+    a question back or a joke is no answer worth keeping."""
+    reply = " ".join(reply.split())
+    if not question or not reply or len(reply) > MAX_ANSWER_CHARS or is_question(reply):
+        return None
+    if ACK.match(reply) or _LAUGH_LEAD.match(reply) or CHITCHAT.search(reply) or GREETING.search(reply):
+        return None
+    asked = _clip(_strip_ack_lead(question) or question)
+    if len(asked) > SHORT_LINE_CHARS:
+        return None
+    own_names = people_names(reply)
+    own_ids = verbatim_ids(reply, own_names)
+    said = sentences(reply)
+    if any(_sentence_kind(t, "user", own_ids, set(own_names)) for t in said):
+        return None  # it says enough on its own ("she lives next door" after "yes, Priyanka." does not)
+    if not own_names and not own_ids and not _answered_names(reply) and _substance(reply) < 6:
+        return None  # "要", "yes": the assistant's next message says what was agreed
+    text = f"{asked} → {reply}"
+    # a capitalized word that is no common word, in a short answer, is what was asked for: a name
+    names = list(dict.fromkeys([*people_names(text), *_answered_names(reply)]))
+    ids = verbatim_ids(text, names)
+    statement = asked.rstrip("?？ ")
+    kind = next(
+        (
+            k
+            for k in (_kind(reply, "user", bool(ids)), _kind(statement, "user", bool(ids)))
+            if k not in (None, "requests")
+        ),
+        "requests",
+    )
+    return Line(kind, text, order, frozenset(ids), 0.6 if kind == "requests" else 1.0, "user", turn)
+
+
+def _answered_names(reply: str) -> list[str]:
+    return [
+        word
+        for word in _EN_NAME_WORD.findall(reply)
+        if word.casefold() not in _NOT_PROPER
+        and word.casefold() not in _CALENDAR_AND_KIN
+        and re.search(rf"(?<![A-Za-z]){word}(?![A-Za-z])", reply)
+    ]
+
+
+def _sentence_kind(text: str, role: str, message_ids: Sequence[str], names: set[str]) -> str | None:
+    """The section a sentence goes to, or None when it is noise or says nothing worth keeping."""
+    ids = [v for v in message_ids if v in text]
+    if _noise(text, role, any(v not in names for v in ids), ids):
+        return None  # a name alone does not make "haha Tom sent me a meme" a fact
+    return _kind(text, role, bool(ids))
 
 
 # "好的，明白了：…", "Noted: …", "Got it —": an acknowledgement that opens a sentence says nothing.
@@ -823,7 +892,7 @@ def _terms(text: str) -> tuple[set[str], set[str]]:
     folded = text.casefold()
     han = _HAN.findall(folded)
     words = set(re.findall(r"[a-z0-9][a-z0-9._/-]*", folded))
-    pairs = {a + b for a, b in zip(han, han[1:], strict=False)} | words
+    pairs = {a + b for a, b in pairwise(han)} | words
     return set(han) | words, pairs
 
 
@@ -843,7 +912,7 @@ def _covered(line: Line, by: Sequence[Line]) -> float:
     return (one + two) / 2
 
 
-RESTATED = 0.65
+RESTATED = 0.6
 
 
 def _drop_restatements(lines: list[Line]) -> list[Line]:
@@ -1142,7 +1211,9 @@ def _superseded_by_subject(lines: Sequence[Line]) -> dict[str, int]:
         if match.group("zh") and _HAN.match(match.group("zh")):
             subjects = [match.group("zh")[-2:]]
         elif match.group("zh"):
-            subjects = [w for w in match.group("zh").casefold().split() if w not in _SUBJECT_STOP and len(w) >= 4]
+            subjects = [
+                w for w in match.group("zh").casefold().split() if w not in _SUBJECT_STOP and len(w) >= 4
+            ]
         else:
             words = f"{match.group('subject') or ''} {match.group('object') or ''}".casefold().split()
             subjects = [w for w in words if w not in _SUBJECT_STOP and len(w) >= 4]
@@ -1178,11 +1249,13 @@ def _drop_earlier_values(
                 dropped.setdefault(value, line.order)
 
 
-_FINAL_SUBJECT = re.compile(r"^\s*(?:定|是|为|定为|改为|:|：)?\s*(?P<subject>[" + HAN + r"]{2,4})\s*(?:是|为|定为|:|：)?\s*\S")
+_FINAL_SUBJECT = re.compile(
+    r"^\s*(?:定|是|为|定为|改为|:|：)?\s*(?P<subject>[" + HAN + r"]{2,4})\s*(?:是|为|定为|:|：)?\s*\S"
+)
 
 
 def _drop_final_values(earlier: Sequence[Line], line: Line, dropped: dict[str, int]) -> None:
-    """"12月3号 还是太赶，最终定 12月5号", "最终总预算 8.8万": the value a line ends on drops the
+    """ "12月3号 还是太赶，最终定 12月5号", "最终总预算 8.8万": the value a line ends on drops the
     values of its kind the line gives up, and those earlier lines gave the same subject."""
     final = FINAL.search(line.text) if line.ids else None
     if not final:
@@ -1473,7 +1546,7 @@ def _fit(
     remaining = {id(line): line for line in sorted(chosen, key=lambda x: x.order)}
 
     def drop_lines(excess: int) -> bool:
-        freed = 0
+        freed = 0.0
         for victim in victims:
             del remaining[id(victim)]
             freed += estimate_tokens(victim.text) + 2

@@ -239,3 +239,55 @@ def test_stability_settings_and_proper_nouns_survive_a_second_round():
     )
     second = summarize(chat(("user", "ok, next topic: the blog")), previous=first)
     assert "Harbor View Lodge" in second and "date-fns@3.6.0" in second
+
+
+# ---------------------------------------------------------------- tuning round 2 (issue 15)
+
+
+def test_dates_are_one_value_each():
+    assert verbatim_ids("内部截止 1月15日，系统截止 3月20日") == ["1月15日", "3月20日"]
+    assert "January 9" in verbatim_ids("the deposit is due January 9")
+
+
+def test_a_confirmation_that_only_repeats_the_user_goes_and_the_users_words_stay():
+    summary = summarize(
+        chat(
+            ("user", "设计师阿青出图，工长是老许，施工全归老许管"),
+            ("assistant", "好的，阿青负责设计出图，老许是工长管施工。"),
+        )
+    )
+    assert "设计师阿青出图" in summary and "管施工" not in summary
+
+
+def test_a_short_answer_keeps_the_question_it_answers():
+    en = summarize(chat(("assistant", "Who is keeping the spare keys?"), ("user", "Priyanka, obviously.")))
+    assert "spare keys" in en and "Priyanka" in en
+    zh = summarize(chat(("assistant", "孩子有身份证吗？"), ("user", "没有身份证，带户口本")))
+    assert "户口本" in zh
+
+
+def test_a_moved_date_drops_the_old_one_in_the_same_line_and_in_earlier_lines():
+    summary = summarize(
+        chat(
+            ("user", "开工日期定 11月8号"),
+            ("user", "坏消息，师傅说 11月8号 那周没空，开工推到 11月15号"),
+        )
+    )
+    assert "11月15号" in summary and "11月8号" not in summary
+
+
+def test_the_final_value_drops_the_ones_the_line_gives_up():
+    summary = summarize(
+        chat(
+            ("user", "总预算调到 9.5万"),
+            ("user", "商量了一下，最终总预算 8.8万"),
+        )
+    )
+    assert "8.8万" in summary and "9.5万" not in summary
+
+
+def test_a_title_or_a_role_names_a_person():
+    summary = summarize(
+        chat(("user", "模拟评审的刘教授看了初稿，说创新点太散"), ("user", "导师是陈立平，周三有空"))
+    )
+    assert "刘教授" in summary and "陈立平" in summary
