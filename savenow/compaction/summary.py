@@ -937,6 +937,26 @@ def _drop_restatements(lines: list[Line]) -> list[Line]:
     return kept
 
 
+# The machine a command runs against: ssh [opts] [user@]host, psql -h host, --host=host.
+_HOST_ARG = re.compile(
+    r"(?:\bssh\s+(?:-[A-Za-z]+\s+(?:\S+\s+)?)*|\s-h\s+|--host[=\s]+)(?:[\w.-]+@)?(?P<host>[A-Za-z0-9][\w.-]*[A-Za-z0-9])"
+)
+
+
+def tool_hosts(messages: Sequence[SessionMessage], start_order: int) -> list[tuple[str, int]]:
+    """Hosts the shell commands ran against, for the identifier line (a host often appears only
+    in a command: ``psql -h wh-db-02 …``). Each host once, with the order of its first call."""
+    found: dict[str, int] = {}
+    for index, message in enumerate(messages):
+        if message.tool_name not in ("bash", "shell", "exec", "sh") or not message.tool_input:
+            continue
+        for match in _HOST_ARG.finditer(message.tool_input):
+            host = match.group("host")
+            if re.search(r"[\d.-]", host) and not host.startswith("-"):
+                found.setdefault(host, start_order + index)
+    return list(found.items())
+
+
 def _tidy_files(files: dict[str, str]) -> dict[str, str]:
     """Without folders and without a bare name a full path already names."""
     tidy: dict[str, str] = {}
@@ -1453,6 +1473,7 @@ class OfflineSummarizer:
         for value, at in _reassigned(lines, [*old_settings, *changes]).items():
             dropped.setdefault(value, at)
         lines, loose = _strip_abandoned(lines, dropped)
+        loose += tool_hosts(removed, start_order=len(before.lines) + 1000 * (before.messages + 1))
         files = dict(before.files)
         for path, how in new_files.items():
             if how == SET:

@@ -291,3 +291,14 @@ def test_a_title_or_a_role_names_a_person():
         chat(("user", "模拟评审的刘教授看了初稿，说创新点太散"), ("user", "导师是陈立平，周三有空"))
     )
     assert "刘教授" in summary and "陈立平" in summary
+
+
+def test_a_host_named_only_in_a_command_is_listed():
+    summary = summarize(
+        chat(
+            ("user", "check the row counts on the warehouse"),
+            ("assistant", "", "bash", "psql -h dwh-pg-07 -p 5432 -U etl -c 'select 1'"),
+            ("assistant", "Counts look fine."),
+        )
+    )
+    assert "dwh-pg-07" in summary
