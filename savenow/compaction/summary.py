@@ -225,14 +225,21 @@ _VALUE = re.compile(
 )
 # More kinds of value, each run only when a cheap test says the text may hold one (speed: the
 # alternation above is tried at every character).
+_EN_DATE = re.compile(rf"(?<![A-Za-z]){_MONTH}\.? \d{{1,2}}(?:st|nd|rd|th)?(?!\d)")
 _MORE_VALUES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
     (  # a date as written: 12月15号, 2027年3月, 3月20日 (one value, not 15号)
         ("月", "年"),
         re.compile(r"(?<!\d)(?:\d{4}年)?\d{1,2}月(?:\d{1,2}[日号])?|(?<!\d)\d{4}年"),
     ),
+    (  # a step of a schedule: day 7, week 2, phase 3
+        ("day", "week", "month", "phase", "step", "round", "Day", "Week", "Phase", "Step", "Round"),
+        re.compile(
+            r"(?<![A-Za-z])(?:[Dd]ay|[Ww]eek|[Mm]onth|[Pp]hase|[Ss]tep|[Rr]ound) \d{1,3}(?![\d.,]?\d)"
+        ),
+    ),
     (  # January 9, Dec 18th
         ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
-        re.compile(rf"(?<![A-Za-z]){_MONTH}\.? \d{{1,2}}(?:st|nd|rd|th)?(?!\d)"),
+        _EN_DATE,
     ),
     (  # an amount with its currency: CAD 14,500
         ("CAD", "USD", "AUD", "NZD", "EUR", "GBP", "HKD", "SGD", "CNY", "RMB", "JPY", "CHF", "$"),
@@ -802,6 +809,8 @@ def statements(
             # A user's sentence with no marker of a request ("炖好了，馒头一直在厨房门口蹲着") is
             # narration far more often than a request: it lands in requests, but is worth less.
             plain = kind == "requests" and not REQUEST.search(text) and not ids
+            if plain and _substance(text) < 30:
+                continue
             text = _strip_ack_lead(text) or text
             lines.append(Line(kind, text, order, frozenset(ids), 0.6 if plain else 1.0, message.role, turn))
     if files:
@@ -1181,7 +1190,7 @@ def _transitions(text: str, values: list[str]) -> list[tuple[str, str]]:
 
 _ZH_SET_VERBS = "改成|改为|改到|调到|提到|涨到|降到|减到|加到|升到|定为|设为|" + _ZH_RESCHEDULE
 _SET_VALUE = re.compile(
-    r"(?P<subject>(?:[A-Za-z][\w-]*\s+){1,3}?)(?:is now|are now|now|(?:bump|rais|increas|lower|reduc|cut|chang|mov|set)(?:e|ed|ing|s)?"
+    r"(?P<subject>(?:[A-Za-z][\w-]*\s+){1,3}?)(?:is now|are now|now|(?:bump|rais|increas|lower|reduc|cut|chang|mov|set|push|postpon|delay)(?:e|ed|ing|s)?"
     r"(?P<object>(?:\s+[\w-]+){0,3})\s+to)\s+(?P<value>\S.*)"
     r"|(?P<zh>["
     + HAN
@@ -1190,7 +1199,9 @@ _SET_VALUE = re.compile(
     + r")(?P<zvalue>.+)",
     re.IGNORECASE,
 )
-_SET_HINT = re.compile(r"now|bump|rais|increas|lower|reduc|cut|chang|mov|set|" + _ZH_SET_VERBS, re.IGNORECASE)
+_SET_HINT = re.compile(
+    r"now|bump|rais|increas|lower|reduc|cut|chang|mov|set|push|postpon|delay|" + _ZH_SET_VERBS, re.IGNORECASE
+)
 _SUBJECT_STOP = frozenset(
     [
         "the",
@@ -1299,6 +1310,8 @@ _MONEY_MARK = re.compile(_CURRENCY_CODE + r"|[£$¥€]|yen|dollars?|euros?|円|
 
 def _same_amount_kind(a: str, b: str) -> bool:
     """Two values of one kind once currency marks are set aside: 'CAD 14,000' and '14,500'."""
+    if _EN_DATE.fullmatch(a) and _EN_DATE.fullmatch(b):
+        return True  # Dec 18 and Dec 20
     a_core, b_core = _MONEY_MARK.sub("", a).strip(), _MONEY_MARK.sub("", b).strip()
     if not (re.fullmatch(r"[\d,.]+\s?\S{0,4}", a_core) and re.fullmatch(r"[\d,.]+\s?\S{0,4}", b_core)):
         return False
@@ -1447,7 +1460,7 @@ class OfflineSummarizer:
 
     name = "offline"
 
-    def __init__(self, ratio: float = 0.23, floor_tokens: int = 100) -> None:
+    def __init__(self, ratio: float = 0.24, floor_tokens: int = 100) -> None:
         self.ratio = ratio
         self.floor_tokens = floor_tokens
 
