@@ -37,7 +37,7 @@ from ..text.normalize import compact_similarity
 from ..text.stopwords import EN_COMMON_WORDS, EN_NOT_NAMES
 from ..text.tokens import count_cjk, estimate_tokens
 from .changes import setting_key, settings_changed
-from .chatsignals import CHITCHAT, DEFERRAL, RULED_OUT, is_question, sentences
+from .chatsignals import CHITCHAT, DEFERRAL, RULED_OUT, Lexeme, is_question, sentences
 from .model import SessionMessage
 
 
@@ -597,27 +597,67 @@ def _about_someone(text: str) -> bool:
     )
 
 
-def _kind(text: str, role: str, has_ids: bool) -> str | None:
+_LEXEMES: dict[int, Lexeme] = {}
+
+
+def _fast(lexicon: re.Pattern[str] | Lexeme) -> Lexeme:
+    """The lexicon as a :class:`Lexeme`: the same answers, searched case-sensitively on the
+    lowercased sentence, about twice as fast as an IGNORECASE pattern."""
+    if isinstance(lexicon, Lexeme):
+        return lexicon
+    fast = _LEXEMES.get(id(lexicon))
+    if fast is None:
+        fast = _LEXEMES[id(lexicon)] = Lexeme(lexicon)
+    return fast
+
+
+class _Marks:
+    """Which lexicons a sentence matches, each searched at most once (the noise test and the
+    section test ask about the same few)."""
+
+    __slots__ = ("_found", "_question", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._found: dict[int, bool] = {}
+        self._question: bool | None = None
+
+    def __call__(self, lexicon: re.Pattern[str] | Lexeme) -> bool:
+        key = id(lexicon)
+        hit = self._found.get(key)
+        if hit is None:
+            hit = self._found[key] = _fast(lexicon).search(self.text) is not None
+        return hit
+
+    @property
+    def question(self) -> bool:
+        if self._question is None:
+            self._question = is_question(self.text)
+        return self._question
+
+
+def _kind(text: str, role: str, has_ids: bool, marks: _Marks | None = None) -> str | None:
     """The section a sentence belongs to, or None to leave it out."""
-    if is_question(text):  # a question asks; it has not decided, preferred or failed anything yet
+    has = marks or _Marks(text)
+    if has.question:  # a question asks; it has not decided, preferred or failed anything yet
         if role == "user":
             return "requests"
         return "context" if has_ids else None
-    if ERROR.search(text) and (has_ids or role == "user"):
+    if has(ERROR) and (has_ids or role == "user"):
         return "errors"
-    if PREFERENCE.search(text) and role == "user":
+    if has(PREFERENCE) and role == "user":
         return "preferences"
-    if OPEN.search(text) and (has_ids or role == "user" or DEFERRAL.search(text)):
+    if has(OPEN) and (has_ids or role == "user" or has(DEFERRAL)):
         return "open"
-    if DECISION.search(text):
+    if has(DECISION):
         return "decisions"
-    if PERSON.search(text) and (has_ids or role == "user" or _NAME.search(text)):
+    if has(PERSON) and (has_ids or role == "user" or has(_NAME)):
         return "people"
-    if ROLE.search(text) and (_NAME.search(text) or people_names(text)):
+    if has(ROLE) and (has(_NAME) or people_names(text)):
         return "people"
     if role == "user" and _about_someone(text):
         return "people"  # "Omar is vegetarian", "Sami gets carsick": what a named person is like
-    if role == "user" and REQUEST.search(text):
+    if role == "user" and has(REQUEST):
         return "requests"
     if has_ids:
         return "context"
@@ -661,37 +701,30 @@ def _hard_id(value: str) -> bool:
     )
 
 
-def _noise(text: str, role: str, has_ids: bool, ids: Sequence[str] = ()) -> bool:
+def _noise(text: str, role: str, has_ids: bool, ids: Sequence[str] = (), marks: _Marks | None = None) -> bool:
     stripped = text.strip()
+    has = marks if marks is not None and marks.text == stripped else _Marks(stripped)
     if ACK.match(stripped):
         return True
     if _LAUGH_LEAD.match(stripped) and not any(_hard_id(v) for v in ids):
         return True  # "Ha, Godzilla needs a holiday too", "哈哈 … 3 万张猫的照片": a joke, whatever it names
-    if (
-        _INTERJECTION_LEAD.match(stripped)
-        and not any(_hard_id(v) for v in ids)
-        and not _MARKED.search(stripped)
-    ):
+    if _INTERJECTION_LEAD.match(stripped) and not any(_hard_id(v) for v in ids) and not has(_MARKED):
         return True
-    if (CHITCHAT.search(stripped) or GREETING.search(stripped)) and not has_ids:
+    if (has(CHITCHAT) or has(GREETING)) and not has_ids:
         chitchat = CHITCHAT.search(stripped) or GREETING.search(stripped)
         if len(stripped) < 60 or (chitchat is not None and chitchat.start() == 0):
             return True  # "哈哈…", "haha Tom just sent me a meme about …"
-    if is_question(stripped) and (GUESS.search(stripped) or _CAUSE_QUESTION.search(stripped)):
+    if has.question and (has(GUESS) or has(_CAUSE_QUESTION)):
         return True  # a guess put as a question: later confirmed or dropped, never a fact yet
-    if role == "user" and GUESS.search(stripped) and not DECISION.search(stripped):
+    if role == "user" and has(GUESS) and not has(DECISION):
         return True  # "probably just a loose cable": a theory, not a fact
-    if role == "assistant" and is_question(stripped) and not has_ids:
+    if role == "assistant" and has.question and not has_ids:
         return True
-    if GUESS.search(stripped) and role == "assistant" and not DECISION.search(stripped):
+    if has(GUESS) and role == "assistant" and not has(DECISION):
         return True
-    if RULED_OUT.search(stripped) and not DECISION.search(stripped):
+    if has(RULED_OUT) and not has(DECISION):
         return True
-    if (
-        not has_ids
-        and _substance(stripped) < 12
-        and not (DECISION.search(stripped) or PREFERENCE.search(stripped))
-    ):
+    if not has_ids and _substance(stripped) < 12 and not (has(DECISION) or has(PREFERENCE)):
         return True  # "ok next.", "yes please, short", "先这样"
     return not has_ids and len(stripped) < 8
 
@@ -845,9 +878,13 @@ def _answered_names(reply: str) -> list[str]:
 def _sentence_kind(text: str, role: str, message_ids: Sequence[str], names: set[str]) -> str | None:
     """The section a sentence goes to, or None when it is noise or says nothing worth keeping."""
     ids = [v for v in message_ids if v in text]
-    if _noise(text, role, any(v not in names for v in ids), ids):
+    marks = _Marks(text)
+    kind = _kind(
+        text, role, bool(ids), marks
+    )  # first: most sentences have no section, and that is cheap to see
+    if kind is None or _noise(text, role, any(v not in names for v in ids), ids, marks):
         return None  # a name alone does not make "haha Tom sent me a meme" a fact
-    return _kind(text, role, bool(ids))
+    return kind
 
 
 # "好的，明白了：…", "Noted: …", "Got it —": an acknowledgement that opens a sentence says nothing.
