@@ -115,7 +115,8 @@ DECISION = _words(
         "|pinn?(?:ed)?|final(?:ly)?|settled|stick with|stay with|keep (?:the|it)|instead|from now on|set to|is now|are now|now runs"
         "|skip(?:ping)? (?:the|it|that)|book (?:it|that|this)|make it|bump(?:ed)?"
     ),
-    "决定|就用|就按|就这样|就它|定了|定为|改成|改为|换成|改到|挪到|调到|改走|改用|改成|设为|设成|确定|选|就[用订走定]|以后(?:都|就|统一|一律|改|不|别|也|所有|任何)|最终|统一|保持|继续用|不换",
+    "决定|就用|就按|就这样|就它|定了|定为|改成|改为|换成|改到|挪到|调到|改走|改用|改成|设为|设成|确定|选|就[用订走定]|以后(?:都|就|统一|一律|改|不|别|也|所有|任何)|最终|统一|保持|继续用|不换"
+    "|留着|保留|不动了|照旧|还是用|还是按|维持",  # keeping what is there is a decision too: "那算了，铝扣板留着"
 )
 OPEN = _words(
     _EN(
@@ -202,8 +203,10 @@ GREETING = _words(
         "hi|hello|hey|hi again|good (?:morning|afternoon|evening|night)|have a (?:good|nice|great) \\w+|see you|bye|"
         "night|morning|evening|welcome back|you're welcome|no worries|np|you saved|you're a star|amazing|awesome"
         "|g'day|gday|howdy|chat later|talk (?:to you )?later|ttyl|gotta go"
+        "|that's it for today|calling it a day|done for (?:today|the day)|signing off"
     ),
-    "早上好|中午好|下午好|晚上好|早安|午安|晚安|周末愉快|愉快|快乐|拜拜|回头见|欢迎回来|辛苦了|太好了|太棒了|厉害|回头聊|先撤了|先下了",
+    "早上好|中午好|下午好|晚上好|早安|午安|晚安|周末愉快|愉快|快乐|拜拜|回头见|欢迎回来|辛苦了|太好了|太棒了|厉害|回头聊|先撤了|先下了"
+    "|今天就这样|今天先这样|今天先到这|先到这里|收工|下线了",  # signing off: "今天就这样吧，眼睛要瞎了"
 )
 _GREETING_LEAD = re.compile(r"^\s*(?:" + GREETING.pattern + r")[\s!！。.,，~～]+", re.IGNORECASE)
 _MONTH = (
@@ -223,6 +226,10 @@ _SUMMARY_VALUES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
         re.compile(
             r"(?<![A-Za-z])(?:[Dd]ay|[Ww]eek|[Mm]onth|[Pp]hase|[Ss]tep|[Rr]ound) \d{1,3}(?![\d.,]?\d)"
         ),
+    ),
+    (  # a day of the month: "on the 26th", "by the 3rd"
+        ("st", "nd", "rd", "th"),
+        re.compile(r"(?<![\w.])\d{1,2}(?:st|nd|rd|th)(?![A-Za-z])"),
     ),
     (  # January 9, Dec 18th
         ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
@@ -678,7 +685,9 @@ _NAME = re.compile(
 
 # A question that offers a cause ("那是路由器转发没弄对？", "is it the DNS?"): a guess, not a request.
 _CAUSE_QUESTION = _words(
-    _EN("is it (?:the|a|because)|because of|due to|caused by"), "^(?:那|这)?是因为|^(?:那|这)是|难道"
+    # …or doubts a value the chat already has: "actually wait, was it $2,000?"
+    _EN("is it (?:the|a|because)|because of|due to|caused by|was it|wasn't it|did (?:i|we|you) say"),
+    "^(?:那|这)?是因为|^(?:那|这)是|难道",
 )
 # An interjection that opens a remark ("oh god it's 6:30", "no way, …我会疯的", "外面好冷啊"): chatter.
 _INTERJECTION_LEAD = re.compile(
@@ -796,8 +805,8 @@ def statements(
         message_ids = verbatim_ids(message.content, found_names)  # once per message; sentences pick their own
         names = set(found_names)
         said = sentences(message.content)
-        if message.role == "assistant" and said and is_question(said[-1]):
-            question = said[-1]
+        if message.role == "assistant":  # the question it ends on (an aside may follow it)
+            question = next((q for q in reversed(said[-2:]) if is_question(q)), "")
         for sentence in said:
             text = _clip(_GREETING_LEAD.sub("", sentence))
             kind = _sentence_kind(text, message.role, message_ids, names)
@@ -1385,6 +1394,11 @@ class ParsedSummary:
     tokens: int = 0
 
 
+# A line the previous summary kept was already chosen once against its whole round; a new line
+# of the same worth per token does not push it out (facts must survive re-compaction).
+SURVIVOR_WEIGHT = 1.15
+
+
 def parse_summary(text: str | None) -> ParsedSummary:
     """Our own summary read back into sections; a foreign summary (the seed's) becomes facts."""
     parsed = ParsedSummary()
@@ -1419,7 +1433,7 @@ def parse_summary(text: str | None) -> ParsedSummary:
         order += 1
         ids = verbatim_ids(body)
         if own and section:
-            parsed.lines.append(Line(section, body, order, frozenset(ids)))
+            parsed.lines.append(Line(section, body, order, frozenset(ids), SURVIVOR_WEIGHT))
         elif ids and not body.startswith(("#", "Previously compacted", "Newly compacted")):
             parsed.lines.append(Line("context", body, order, frozenset(ids)))
     return parsed

@@ -302,3 +302,23 @@ def test_a_host_named_only_in_a_command_is_listed():
         )
     )
     assert "dwh-pg-07" in summary
+
+
+def test_signing_off_and_doubting_a_value_are_not_facts():
+    zh = summarize(chat(("user", "deadline 定在 3月20日"), ("user", "今天就这样吧，眼睛要瞎了")))
+    assert "3月20日" in zh and "眼睛" not in zh
+    en = summarize(
+        chat(("user", "the deposit is $1,800, due March 3"), ("user", "actually wait, was it $1,500?"))
+    )
+    assert "$1,800" in en and "$1,500" not in en
+
+
+def test_keeping_what_is_there_is_a_decision():
+    assert "石膏板留着" in summarize(chat(("user", "那算了，石膏板留着。")))
+
+
+def test_a_line_kept_by_the_previous_summary_holds_against_an_equal_new_one():
+    first = summarize(chat(("user", "以后所有报价都按含税价算，别给我不含税的")))
+    assert "含税价" in first
+    second = OfflineSummarizer(ratio=1.0).summarize(first, chat(("user", "好的")), max_tokens=4000)
+    assert "含税价" in second
