@@ -1497,7 +1497,7 @@ class OfflineSummarizer:
         tokens = before.tokens + sum(estimate_tokens(m.text()) for m in removed)
         budget = min(max_tokens, max(self.floor_tokens, int(tokens * self.ratio)))
 
-        lines = _dedupe([*before.lines, *new_lines])
+        lines = _drop_closed_items(_dedupe([*before.lines, *new_lines]))
         old_settings = [(setting_key(t), t, 0.0) for t, how in before.files.items() if how == SET]
         dropped = abandoned_values(lines)
         for value, at in _reassigned(lines, [*old_settings, *changes]).items():
@@ -1512,6 +1512,39 @@ class OfflineSummarizer:
                 _note_file(files, path, how)
         files = {path: how for path, how in files.items() if not (how == SET and path in dropped)}
         return _fit(lines, before.ids, files, dropped, messages, tokens, budget, loose)
+
+
+# A later line says an item is done: "待办「约王阿姨签字」完成", "booked it, done", "补 BM25 这个待办算完成了".
+DONE = _words(
+    _EN("done|finished|completed|fixed|resolved|sorted|paid|sent|submitted|merged|booked"),
+    "完成|搞定|做完|弄完|弄好|改好|签了|交了|已交|已付|付了|发了|已发|订好|办好|已经好了",
+)
+CLOSED = 0.5
+
+
+def _drop_closed_items(lines: list[Line]) -> list[Line]:
+    """An open item a later line reports done goes: the summary lists what is still open."""
+    closing = [line for line in lines if DONE.search(line.text) and not is_question(line.text)]
+    if not closing:
+        return lines
+    return [
+        line
+        for line in lines
+        if not (
+            line.section == "open"
+            and any(
+                done.order > line.order
+                and _covered(line, [done]) >= CLOSED
+                and all(v in done.text for v in _specifics(line))  # the same order, host, person
+                for done in closing
+            )
+        )
+    ]
+
+
+def _specifics(line: Line) -> list[str]:
+    """What tells one item from another of its kind: strong identifiers and names."""
+    return [v for v in line.ids if _strong(v)] + _answered_names(line.text)
 
 
 def _dedupe(lines: list[Line]) -> list[Line]:

@@ -322,3 +322,15 @@ def test_a_line_kept_by_the_previous_summary_holds_against_an_equal_new_one():
     assert "含税价" in first
     second = OfflineSummarizer(ratio=1.0).summarize(first, chat(("user", "好的")), max_tokens=4000)
     assert "含税价" in second
+
+
+def test_an_open_item_reported_done_later_goes_and_another_stays():
+    summary = summarize(
+        chat(
+            ("user", "todo：约房东签水电图"),
+            ("user", "todo：给 Kerry 发对账单"),
+            ("user", "房东签了！约房东签水电图这个待办完成"),
+            ("user", "给 Bob 的对账单发了，他说下周付款"),
+        )
+    )
+    assert "todo：约房东签水电图" not in summary and "给 Kerry 发对账单" in summary
