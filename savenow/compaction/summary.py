@@ -695,6 +695,9 @@ _INTERJECTION_LEAD = re.compile(
     "|^[^，,。!！?？]{0,8}(?:好冷|好热|好累|好困|好饿|好烦)啊",
     re.IGNORECASE,
 )
+_LAUGH_TAIL = re.compile(
+    r"(?<![A-Za-z])(?:lol|lmao|haha(?:ha)*|hehe)\W*$|(?:哈哈+|嘿嘿|笑死)\W*$", re.IGNORECASE
+)
 _LAUGH_LEAD = re.compile(
     r"^\W*(?:ha(?:ha)*|he(?:he)+|lol|lmao|rofl|哈哈+|嘿嘿|呵呵|笑死|2333+)(?![A-Za-z])", re.IGNORECASE
 )
@@ -715,7 +718,7 @@ def _noise(text: str, role: str, has_ids: bool, ids: Sequence[str] = (), marks: 
     has = marks if marks is not None and marks.text == stripped else _Marks(stripped)
     if ACK.match(stripped):
         return True
-    if _LAUGH_LEAD.match(stripped) and not any(_hard_id(v) for v in ids):
+    if (_LAUGH_LEAD.match(stripped) or _LAUGH_TAIL.search(stripped)) and not any(_hard_id(v) for v in ids):
         return True  # "Ha, Godzilla needs a holiday too", "哈哈 … 3 万张猫的照片": a joke, whatever it names
     if _INTERJECTION_LEAD.match(stripped) and not any(_hard_id(v) for v in ids) and not has(_MARKED):
         return True
@@ -837,6 +840,10 @@ def statements(
 
 
 MAX_ANSWER_CHARS = 60
+# A reply that opens as an answer does: "没有身份证，带户口本", "要的，你帮我写一段", "no, the blue one".
+_ANSWER_LEAD = re.compile(
+    r"^\W*(?:yes|yeah|yep|no|nope|sure|not|对|是|不是|没有|有|要|不要|不用|可以|不行|行|用|不)", re.IGNORECASE
+)
 
 
 def _answer_line(question: str, reply: str, order: int, turn: int) -> Line | None:
@@ -856,8 +863,9 @@ def _answer_line(question: str, reply: str, order: int, turn: int) -> Line | Non
     said = sentences(reply)
     if any(_sentence_kind(t, "user", own_ids, set(own_names)) for t in said):
         return None  # it says enough on its own ("she lives next door" after "yes, Priyanka." does not)
-    if not own_names and not own_ids and not _answered_names(reply) and _substance(reply) < 6:
-        return None  # "要", "yes": the assistant's next message says what was agreed
+    named = bool(own_names or _answered_names(reply) or any(_hard_id(v) for v in own_ids))
+    if not named and (_substance(reply) < 6 or not _ANSWER_LEAD.match(reply)):
+        return None  # "要": the assistant's next message says what was agreed; "推荐一下" answers nothing
     text = f"{asked} → {reply}"
     # a capitalized word that is no common word, in a short answer, is what was asked for: a name
     names = list(dict.fromkeys([*people_names(text), *_answered_names(reply)]))

@@ -334,3 +334,18 @@ def test_an_open_item_reported_done_later_goes_and_another_stays():
         )
     )
     assert "todo：约房东签水电图" not in summary and "给 Kerry 发对账单" in summary
+
+
+def test_a_remark_that_ends_in_laughter_is_chatter():
+    summary = summarize(
+        chat(
+            ("user", "the invite got forwarded to the whole golf club lol"),
+            ("user", "venue is Fernhill Hall"),
+        )
+    )
+    assert "golf" not in summary and "Fernhill Hall" in summary
+
+
+def test_a_reply_that_answers_nothing_does_not_borrow_the_question():
+    summary = summarize(chat(("assistant", "周末无聊的话可以出去走走，或者看部电影？"), ("user", "推荐一下")))
+    assert "看部电影" not in summary
