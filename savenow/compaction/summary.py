@@ -294,6 +294,12 @@ _ZH_FULL_NAME = re.compile(
     + "]["
     + HAN
     + r"]{2}(?=[\s，,。！？、：:）)」”}]|$)"
+    # a two-character name only right after 是 / 叫: "HR 是林芳，…"
+    + r"|(?<=[是叫])["
+    + ZH_SURNAMES
+    + "]["
+    + HAN
+    + r"](?=[\s，,。！？、：:）)」”}]|$)"
 )
 _ZH_NOT_NAMES = frozenset(
     [
@@ -412,7 +418,22 @@ def people_names(text: str) -> list[str]:
         name = match.group("t") or match.group("s") or match.group("r")
         if name and name not in _EN_NOT_NAMES:
             names[name] = None
+    if _EN_NAME_WORD.search(text) and _names_a_role(text):
+        # "Nadia from finance handles the invoices", "the plumber is called Ivo": in a sentence
+        # about a role, a capitalized word that is no common word is the person's name
+        names.update(dict.fromkeys(_answered_names(text)))
     return list(names)
+
+
+def _names_a_role(text: str) -> bool:
+    return bool(PERSON.search(text) or ROLE.search(text) or _EN_ROLE_VERB.search(text))
+
+
+# What a person does at work: "Nadia from finance", "Keiko handles the release", "loop in Keiko".
+_EN_ROLE_VERB = re.compile(
+    r"[A-Z][a-z]{2,} (?:from|at|in) [a-z]|[A-Z][a-z]{2,} (?:handles|manages|runs|owns|leads|does|looks after|is in charge)"
+    r"|(?:called|named|loop in|cc|ping|ask|email|text|call) [A-Z][a-z]{2,}"
+)
 
 
 def verbatim_ids(text: str, names: list[str] | None = None) -> list[str]:

@@ -349,3 +349,11 @@ def test_a_remark_that_ends_in_laughter_is_chatter():
 def test_a_reply_that_answers_nothing_does_not_borrow_the_question():
     summary = summarize(chat(("assistant", "周末无聊的话可以出去走走，或者看部电影？"), ("user", "推荐一下")))
     assert "看部电影" not in summary
+
+
+def test_a_capitalized_name_next_to_a_role_is_a_person():
+    summary = summarize(
+        chat(("user", "Nadia from finance handles the invoices"), ("user", "the plumber is called Ivo"))
+    )
+    assert "Nadia from finance" in summary and "Ivo" in summary
+    assert "People" in summary
