@@ -163,7 +163,7 @@ PREFERENCE = _words(
 ABANDON = _words(
     _EN(
         "dropped|abandon(?:ed)?|scrap(?:ped)?|no longer|instead of|rather than|not going with|obsolete|superseded"
-        "|not worth(?: it)?|no point|pointless|won't work|doesn't work for"
+        "|not worth(?: it)?|no point|pointless|won't work|doesn't work for|forget (?:the|that|about)|scratch (?:that|the)|never mind"
     ),
     "作废|不要了|放弃|算了|取消|不用了|弃用|废弃|不再|而不是|别用|不做了|不搞了|不弄了|不考虑|否掉|pass 掉"
     "|不行|没意义|没必要|不划算|不值得|行不通|不合适",
