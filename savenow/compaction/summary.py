@@ -418,10 +418,11 @@ def people_names(text: str) -> list[str]:
         name = match.group("t") or match.group("s") or match.group("r")
         if name and name not in _EN_NOT_NAMES:
             names[name] = None
-    if _EN_NAME_WORD.search(text) and _names_a_role(text):
-        # "Nadia from finance handles the invoices", "the plumber is called Ivo": in a sentence
-        # about a role, a capitalized word that is no common word is the person's name
-        names.update(dict.fromkeys(_answered_names(text)))
+    # "Nadia from finance handles the invoices", "the plumber is called Ivo": in a sentence about
+    # a role, a capitalized word that is no common word is the person's name
+    capitalized = _answered_names(text) if _EN_NAME_WORD.search(text) else []
+    if capitalized and _names_a_role(text):
+        names.update(dict.fromkeys(capitalized))
     return list(names)
 
 
