@@ -13,8 +13,28 @@ A written note (add or merge, after the comparer) is counted as badly formed whe
 * it repeats another written note of the same preview (a shared bullet, or two
   bullets that are nearly the same text).
 
+Those four are issue 12's measure (``issue12=``). The rubric a blind reader applies
+(``../shared/eval/NOTES.md``) names more, and the checker counts them too (``all=``):
+
+* ``label``: a title that is a subject plus a colon kind label ("容器 宿主机：要点",
+  "X: rule"), the form the reader rejects;
+* ``fragment``: a title that reads as a cut chat line: an instruction ("Add an alert
+  rule"), a modal or verb marker ("以后排查 结论", "应该…"), a dangling last word ("… and",
+  "…的");
+* ``contradicts``: a title word the bullets only ever negate ("发邮件" over "不发邮件");
+* ``spoken``: a Chinese bullet as typed in chat: a discourse opener ("那", "也就是说",
+  "然后"), a sentence-final particle ("吧", "呢", "哈"), or a space used as a comma between
+  two Chinese words;
+* ``deixis``: "you / 你" or a "我" narrating the chat ("我把…", "我先…") that only makes
+  sense inside the chat ("我爸", "我们", a person's "I always want …" are fine);
+* ``reldate``: a relative date ("上周", "昨天", "tomorrow", "last week");
+* ``bfragment``: a bullet that is a fragment: opens with "(" or a joining word ("and",
+  "then", "或者"), or ends with ":" / "，";
+* ``dup``: the same fact twice inside one note (two bullets nearly the same text).
+
 The word lists are general discourse words of English and Chinese, not words of any
-case. Prints the share per kind and in all (goal ≤ 5%); ``--show`` lists the notes.
+case. Prints the shares per kind, in all and per language of the case (goal ≤ 5%);
+``--show`` lists the notes with their problems.
 """
 
 from __future__ import annotations
@@ -53,7 +73,7 @@ FILLER = re.compile(
     re.IGNORECASE,
 )
 _EN_PRONOUN = re.compile(
-    r"(?<![\w'])(?:he|she|her|hers|him|his|they|them|their|it|its|this|that|these|those|you|your|i|me|my|we|us|our)(?![\w'])",
+    r"(?<![\w'])(?:he|she|her|hers|him|his|they|them|their|it|its|this|that|these|those|you|your|i|me|my|we|us|our)(?![\w'-])",
     re.IGNORECASE,
 )
 _ZH_PRONOUN = re.compile(r"[他她它你您我咱](?:们)?|这个|那个|这些|那些|这样|那样")
@@ -64,6 +84,45 @@ _EMPTY_LABEL = re.compile(
 )
 _ELLIPSIS = re.compile(r"…|\.\.\.")
 REPEAT_SIMILARITY = 0.85
+
+# The kind labels a title may end in after a colon ("X：规则", "X: root cause and fix").
+_KIND_LABEL = re.compile(
+    r"[:：]\s*(?:root cause(?: and fix)?|fix|rule|rules|setup|change|decision|preference|notes?|summary"
+    r"|根因(?:与修复)?|修复|规则|配置|变更|决定|偏好|要点|总结|结论)\s*$",
+    re.IGNORECASE,
+)
+_EN_INSTRUCTION = re.compile(
+    r"^(?:add|set|use|run|keep|make|put|send|check|restart|install|remove|delete|create|move|change|update"
+    r"|enable|disable|avoid|never|always|don't|do|ask|call|book|pay|take|give|let|try|open|close|write"
+    r"|start|stop|switch|copy|edit|replace|get|tell|announce|post|notify|ping|drop|skip|please)\b",
+    re.IGNORECASE,
+)
+_ZH_CHAT_MARKER = re.compile(r"^(?:以后|今后|记得|应该|把|先|帮|别|不要)|应该|可以|需要|记一下|一下")
+_DANGLING = re.compile(
+    r"(?<![\w'])(?:and|or|the|a|an|of|to|for|with|in|on|at|from|but)\s*$|[的了在和与把被]\s*$", re.IGNORECASE
+)
+_TITLE_NEGATION = (
+    r"(?:不要|不再|不用|禁止|不|别|勿|没有|无需|(?<![\w'])(?:no|not|never|don't|without)\s+(?:[a-z]+\s+)?)"
+)
+
+_ZH_OPENER = re.compile(
+    r"^\s*(?:那(?![边里个些天时样么种位次])|那就|也就是说|就是说|然后|所以|等下|对了|话说|反正)"
+)
+_ZH_PARTICLE_END = re.compile(r"(?:吧|呢|嘛|啦|哈+|呗|啊|呀|对吧|是吧)\s*[。！？!?]?\s*$")
+_HAN = "\u4e00-\u9fff"
+_SPOKEN_SPACE = re.compile(rf"[{_HAN}]\s+[{_HAN}]")
+# The chat's "you" (the assistant or the user addressed), and an "我" that narrates the chat
+# ("我把…改了", "我先检查", "我都会注意"); "我爸", "我们", a person's own "I always want…" are fine.
+_ZH_CHAT_PERSON = re.compile(r"你|您|我(?:都|也|就|先|再|会|把|来|去|查|看|记|帮|刚|已经|只)")
+_EN_CHAT_PERSON = re.compile(r"(?<![\w'])(?:you|you're|you've|you'll|your)(?![\w'])", re.IGNORECASE)
+_RELATIVE_DATE = re.compile(
+    r"上周|下周|本周|这周|上个?月|下个?月|昨天|昨晚|今天|今晚|明天|后天|前天|上次|刚才|刚刚"
+    r"|(?<![\w'])(?:yesterday|tomorrow|tonight|today|last (?:week|month|night)|next (?:week|month))(?![\w'])",
+    re.IGNORECASE,
+)
+_FRAGMENT_START = re.compile(r"^\s*(?:\(|（|(?:and|or|then|but|so)\s|或者|然后|还有|以及)", re.IGNORECASE)
+_FRAGMENT_END = re.compile(r"[:：，,、]\s*$")
+DUP_SIMILARITY = 0.8
 
 
 def filler_bullet(bullet: str) -> bool:
@@ -81,6 +140,56 @@ def new_ellipsis(bullet: str, chat: str) -> bool:
 
 def bad_title(title: str) -> bool:
     return bool(_EN_PRONOUN.search(title) or _ZH_PRONOUN.search(title) or _EMPTY_LABEL.search(title))
+
+
+def label_title(title: str) -> bool:
+    return _KIND_LABEL.search(title) is not None
+
+
+def fragment_title(title: str) -> bool:
+    subject = _KIND_LABEL.sub("", title).strip()
+    return bool(
+        _EN_INSTRUCTION.match(subject) or _ZH_CHAT_MARKER.search(subject) or _DANGLING.search(subject)
+    )
+
+
+def contradicting_title(title: str, bullets: list[str]) -> bool:
+    """A word of the title that every bullet mentioning it negates."""
+    text = " ".join(bullets).casefold()
+    subject = _KIND_LABEL.sub("", title).casefold()
+    words = set(re.findall(r"[a-z][a-z0-9_.-]{2,}", subject))
+    words |= {run[i : i + 2] for run in re.findall(rf"[{_HAN}]{{2,}}", subject) for i in range(len(run) - 1)}
+    for word in words:
+        uses = [m.start() for m in re.finditer(re.escape(word), text)]
+        if uses and all(
+            re.search(_TITLE_NEGATION + r"[\u4e00-\u9fff]{0,2}$", text[max(0, at - 12) : at]) for at in uses
+        ):
+            return True
+    return False
+
+
+def spoken_bullet(bullet: str) -> bool:
+    code_free = re.sub(r"`[^`]*`", "`", bullet)
+    return bool(
+        _ZH_OPENER.match(code_free) or _ZH_PARTICLE_END.search(code_free) or _SPOKEN_SPACE.search(code_free)
+    )
+
+
+def deictic_bullet(bullet: str) -> bool:
+    code_free = re.sub(r"`[^`]*`", "`", bullet)
+    return bool(_ZH_CHAT_PERSON.search(code_free) or _EN_CHAT_PERSON.search(code_free))
+
+
+def relative_date(bullet: str) -> bool:
+    return _RELATIVE_DATE.search(re.sub(r"`[^`]*`", "`", bullet)) is not None
+
+
+def fragment_bullet(bullet: str) -> bool:
+    return bool(_FRAGMENT_START.match(bullet) or _FRAGMENT_END.search(bullet))
+
+
+def duplicated_inside(bullets: list[str]) -> bool:
+    return any(similarity(a, b) >= DUP_SIMILARITY for i, a in enumerate(bullets) for b in bullets[i + 1 :])
 
 
 def repeats(bullets: list[str], others: list[list[str]]) -> bool:
@@ -108,8 +217,36 @@ def form_problems(entries: list[dict], chat: str) -> list[tuple[dict, list[str]]
             problems.append("title")  # a merge's title is not written: its bullets go under the target
         if repeats(bullets, [list(e.get("bullets") or []) for e in written[:number]]):
             problems.append("repeat")
+        problems.extend(rubric_problems(entry, bullets))
         result.append((entry, problems))
     return result
+
+
+ISSUE12_KINDS = ("filler", "ellipsis", "title", "repeat")
+RUBRIC_KINDS = ("label", "fragment", "contradicts", "spoken", "deixis", "reldate", "bfragment", "dup")
+
+
+def rubric_problems(entry: dict, bullets: list[str]) -> list[str]:
+    """The further patterns NOTES.md names; a merge's title is not written, so only its bullets count."""
+    title = entry.get("title") or ""
+    problems = []
+    if entry.get("action") == "add":
+        if label_title(title):
+            problems.append("label")
+        if fragment_title(title):
+            problems.append("fragment")
+        if contradicting_title(title, bullets):
+            problems.append("contradicts")
+    checks = (
+        ("spoken", spoken_bullet),
+        ("deixis", deictic_bullet),
+        ("reldate", relative_date),
+        ("bfragment", fragment_bullet),
+    )
+    problems.extend(name for name, check in checks if any(check(b) for b in bullets))
+    if duplicated_inside(bullets):
+        problems.append("dup")
+    return problems
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -120,28 +257,45 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", action="store_true", help="list the badly formed notes")
     args = parser.parse_args(argv)
     extractor = HeuristicExtractor()
-    counts = {"filler": 0, "ellipsis": 0, "title": 0, "repeat": 0}
-    total = bad = 0
+    counts = dict.fromkeys((*ISSUE12_KINDS, *RUBRIC_KINDS), 0)
+    by_language: dict[str, list[int]] = {}  # language -> [notes, issue-12 bad, any bad]
     for path in args.cases or [str(DEFAULT_CASES)]:
         for case in load_cases(path):
             chat = "\n".join(m["text"] for m in case["transcript"])
             entries = run_in_process(case, extractor.extract)
+            tally = by_language.setdefault(case.get("lang") or "?", [0, 0, 0])
             for entry, problems in form_problems(entries, chat):
-                total += 1
-                bad += bool(problems)
+                tally[0] += 1
+                tally[1] += any(p in ISSUE12_KINDS for p in problems)
+                tally[2] += bool(problems)
                 for problem in problems:
                     counts[problem] += 1
                 if problems and args.show:
                     print(
                         f"{case['id']}: {','.join(problems)}: {entry['title']} | {' / '.join(entry['bullets'])}"
                     )
+    total = sum(t[0] for t in by_language.values())
 
-    def share(n: int) -> str:
-        return f"{n / total:.1%}" if total else "n/a"
+    def share(n: int, of: int = 0) -> str:
+        of = of or total
+        return f"{n / of:.1%}" if of else "n/a"
 
+    issue12 = sum(t[1] for t in by_language.values())
+    bad = sum(t[2] for t in by_language.values())
     print(
-        f"notes={total}  badly formed={bad} ({share(bad)})  "
-        + "  ".join(f"{name}={n} ({share(n)})" for name, n in counts.items())
+        f"notes={total}  badly formed={issue12} ({share(issue12)})  "
+        + "  ".join(f"{name}={counts[name]} ({share(counts[name])})" for name in ISSUE12_KINDS)
+    )
+    print(
+        f"rubric: any problem={bad} ({share(bad)})  "
+        + "  ".join(f"{name}={counts[name]} ({share(counts[name])})" for name in RUBRIC_KINDS)
+    )
+    print(
+        "by language: "
+        + "  ".join(
+            f"{lang}: notes={n} issue12={share(i, n)} all={share(a, n)}"
+            for lang, (n, i, a) in sorted(by_language.items())
+        )
     )
     return 0
 

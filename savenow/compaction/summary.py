@@ -28,15 +28,16 @@ import re
 from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Protocol
 
 from ..text.cjk import HAN
 from ..text.identifiers import CURRENCY_CODE, INLINE_CODE, identifiers, written_values
 from ..text.normalize import compact_similarity
 from ..text.stopwords import EN_COMMON_WORDS, EN_NOT_NAMES
-from ..text.tokens import estimate_tokens
+from ..text.tokens import count_cjk, estimate_tokens
 from .changes import setting_key, settings_changed
-from .chatsignals import CHITCHAT, DEFERRAL, RULED_OUT, is_question, sentences
+from .chatsignals import CHITCHAT, DEFERRAL, RULED_OUT, Lexeme, is_question, sentences
 from .model import SessionMessage
 
 
@@ -61,12 +62,14 @@ class Section:
     tier: int  # trimming drops the highest tier first
 
 
+# Short headings: a summary of a short chat has a budget of a few hundred tokens, and every
+# heading is paid for in each of them.
 SECTIONS = (
     Section("identifiers", "Identifiers", "标识符", 0),
-    Section("requests", "Requests", "用户请求", 2),
-    Section("decisions", "Decisions (final values)", "决定（最终值）", 2),
+    Section("requests", "Requests", "请求", 2),
+    Section("decisions", "Decisions", "决定", 2),
     Section("open", "Open items", "待办", 2),
-    Section("errors", "Unresolved errors", "未解决的错误", 2),
+    Section("errors", "Errors", "错误", 2),
     Section("people", "People", "人物", 2),
     Section("preferences", "Preferences", "偏好", 2),
     Section("files", "Files", "文件", 1),
@@ -74,7 +77,7 @@ SECTIONS = (
 )
 _BY_KEY = {s.key: s for s in SECTIONS}
 TITLE = "## Session summary · 会话摘要"
-_COVERS = re.compile(r"^_(\d+) messages · 条消息 · ~(\d+) tokens_$")
+_COVERS = re.compile(r"^_(\d+) messages(?: · 条消息)?,? · ~(\d+) tokens_$")
 _HEADING = re.compile(r"^### (.+?) · (.+)$")
 
 
@@ -82,7 +85,13 @@ def _heading(section: Section) -> str:
     return f"### {section.en} · {section.zh}"
 
 
-_HEADING_KEYS = {_heading(s): s.key for s in SECTIONS}
+# The longer headings of summaries written before 0.2.1 are still read back.
+_OLD_HEADINGS = {
+    "### Requests · 用户请求": "requests",
+    "### Decisions (final values) · 决定（最终值）": "decisions",
+    "### Unresolved errors · 未解决的错误": "errors",
+}
+_HEADING_KEYS = {**_OLD_HEADINGS, **{_heading(s): s.key for s in SECTIONS}}
 
 
 # --------------------------------------------------------------------------- lexicons (kinds of language)
@@ -106,7 +115,8 @@ DECISION = _words(
         "|pinn?(?:ed)?|final(?:ly)?|settled|stick with|stay with|keep (?:the|it)|instead|from now on|set to|is now|are now|now runs"
         "|skip(?:ping)? (?:the|it|that)|book (?:it|that|this)|make it|bump(?:ed)?"
     ),
-    "决定|就用|就按|就这样|就它|定了|定为|改成|改为|换成|改到|挪到|调到|改走|改用|改成|设为|设成|确定|选|就[用订走定]|以后(?:都|就|统一|一律|改|不|别|也|所有|任何)|最终|统一|保持|继续用|不换",
+    "决定|就用|就按|就这样|就它|定了|定为|改成|改为|换成|改到|挪到|调到|改走|改用|改成|设为|设成|确定|选|就[用订走定]|以后(?:都|就|统一|一律|改|不|别|也|所有|任何)|最终|统一|保持|继续用|不换"
+    "|留着|保留|不动了|照旧|还是用|还是按|维持",  # keeping what is there is a decision too: "那算了，铝扣板留着"
 )
 OPEN = _words(
     _EN(
@@ -128,6 +138,20 @@ PERSON = _words(
     ),
     "老婆|太太|老公|丈夫|妈|爸|婆婆|公公|阿姨|叔|师傅|朋友|室友|同事|老板|客户|供应商|会计|财务|客服|表弟|表哥|表妹|表姐|同学|邻居|司机|设计师|负责",
 )
+# More roles at work, at home, at school (general vocabulary). Words like 物业, 儿子, owns are
+# about people only next to a name: "房东王阿姨", "Priya owns ingestion", not "问了物业".
+ROLE = _words(
+    _EN(
+        "landlord|landlady|tenant|advisor|adviser|supervisor|tutor|professor|mentor|lawyer|solicitor|realtor|plumber"
+        "|electrician|mechanic|builder|vet|dentist|nurse|nanny|babysitter|planner|caterer|florist|photographer|officiant"
+        "|best man|maid of hono(?:u)?r|bridesmaid|fianc[ée]e?|in-laws?|son|daughter|kids?|grandma|grandpa|aunt|uncle"
+        "|niece|nephew|maintainer|codeowner|owns|in charge of|intern|engineer|developer|founder|investor|vendor|courier"
+        "|cleaner|coach|tech lead|team lead|product manager|on-?call"
+    ),
+    "导师|教授|师兄|师姐|师弟|师妹|学长|学姐|房东|租客|中介|物业|工长|工头|律师|医生|护士|保姆|经理|主管|主任|总监|组长"
+    "|对接|联系人|评审|审稿人|审核员|合伙人|股东|投资人|助理|秘书|实习生|儿子|女儿|孩子|姐姐|哥哥|弟弟|妹妹|爷爷|奶奶"
+    "|外公|外婆|姥姥|姥爷|舅舅|姑姑|岳母|岳父|伴郎|伴娘|司仪|摄影师|厨师|教练|兽医|产品经理|运维",
+)
 PREFERENCE = _words(
     _EN(
         "always|never|prefer|preference|don't (?:want|like|use)|do not|rule|every time|from now on|i like|i hate|style"
@@ -139,18 +163,30 @@ PREFERENCE = _words(
 ABANDON = _words(
     _EN(
         "dropped|abandon(?:ed)?|scrap(?:ped)?|no longer|instead of|rather than|not going with|obsolete|superseded"
-        "|not worth(?: it)?|no point|pointless|won't work|doesn't work for"
+        "|not worth(?: it)?|no point|pointless|won't work|doesn't work for|forget (?:the|that|about)|scratch (?:that|the)|never mind"
     ),
     "作废|不要了|放弃|算了|取消|不用了|弃用|废弃|不再|而不是|别用|不做了|不搞了|不弄了|不考虑|否掉|pass 掉"
     "|不行|没意义|没必要|不划算|不值得|行不通|不合适",
 )
+# A date or an amount moved: "开工推到 12月15号", "pushed the launch to Dec 5", "设备费砍到 8万".
+_ZH_RESCHEDULE = "推到|推迟到|延到|延后到|延期到|提前到|改期到|砍到|压到|缩到|调整为|调整到|定在"
+RESCHEDULE = _words(
+    _EN(
+        "push(?:ed|ing)? (?:it |back |out )?to|postpon(?:e|ed|ing) (?:it )?to|delay(?:ed|ing)? (?:it )?to|reschedul(?:e|ed|ing) (?:it )?(?:to|for)"
+    ),
+    _ZH_RESCHEDULE,
+)
+# The value a chat ends on: "最终定 12月5号", "最终总预算 8.8万", "final answer: 12 people".
+FINAL = _words(_EN("final(?:ly)?|in the end|settled on"), "最终|最后定|最后改")
 CHANGE_TO = _words(
     _EN(
         "chang(?:e|ed|ing) (?:it |that |this )?to|switch(?:ed|ing)? to|mov(?:e|ed|ing) (?:it )?to|replac(?:e|ed) (?:it )?with|instead|now"
         "|make it|(?:bump|rais|increas|lower|reduc|cut)(?:e|ed|ing|s)?(?: [\\w-]+){0,3} to"
     ),
     "改成|改为|换成|改到|挪到|调到|改走|改用|改成|换到|提到|涨到|降到|减到|加到|升到|→|->",
+    RESCHEDULE.pattern,
 )
+DECISION = re.compile(f"{DECISION.pattern}|{RESCHEDULE.pattern}", re.IGNORECASE)
 GUESS = _words(
     _EN(
         "maybe|might|perhaps|probably|possibly|could it be|i guess|i suspect|my guess|should be fine|i think|i bet|first thought"
@@ -167,10 +203,50 @@ GREETING = _words(
         "hi|hello|hey|hi again|good (?:morning|afternoon|evening|night)|have a (?:good|nice|great) \\w+|see you|bye|"
         "night|morning|evening|welcome back|you're welcome|no worries|np|you saved|you're a star|amazing|awesome"
         "|g'day|gday|howdy|chat later|talk (?:to you )?later|ttyl|gotta go"
+        "|that's it for today|calling it a day|done for (?:today|the day)|signing off"
     ),
-    "早上好|中午好|下午好|晚上好|早安|午安|晚安|周末愉快|愉快|快乐|拜拜|回头见|欢迎回来|辛苦了|太好了|太棒了|厉害|回头聊|先撤了|先下了",
+    "早上好|中午好|下午好|晚上好|早安|午安|晚安|周末愉快|愉快|快乐|拜拜|回头见|欢迎回来|辛苦了|太好了|太棒了|厉害|回头聊|先撤了|先下了"
+    "|今天就这样|今天先这样|今天先到这|先到这里|收工|下线了",  # signing off: "今天就这样吧，眼睛要瞎了"
 )
 _GREETING_LEAD = re.compile(r"^\s*(?:" + GREETING.pattern + r")[\s!！。.,，~～]+", re.IGNORECASE)
+_MONTH = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?"
+    r"|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
+)
+_EN_DATE = re.compile(rf"(?<![A-Za-z]){_MONTH}\.? \d{{1,2}}(?:st|nd|rd|th)?(?!\d)")
+# Values the summary needs on top of the toolkit's (:func:`written_values`), each tried only when a
+# cheap test says the text may hold one. (They belong beside the others in savenow/text/identifiers.py.)
+_SUMMARY_VALUES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
+    (  # a date as written: 12月15号, 2027年3月, 3月20日 (one value, not 15号)
+        ("月", "年"),
+        re.compile(r"(?<!\d)(?:\d{4}年)?\d{1,2}月(?:\d{1,2}[日号])?|(?<!\d)\d{4}年"),
+    ),
+    (  # a step of a schedule: day 7, week 2, phase 3
+        ("day", "week", "month", "phase", "step", "round", "Day", "Week", "Phase", "Step", "Round"),
+        re.compile(
+            r"(?<![A-Za-z])(?:[Dd]ay|[Ww]eek|[Mm]onth|[Pp]hase|[Ss]tep|[Rr]ound) \d{1,3}(?![\d.,]?\d)"
+        ),
+    ),
+    (  # a day of the month: "on the 26th", "by the 3rd"
+        ("st", "nd", "rd", "th"),
+        re.compile(r"(?<![\w.])\d{1,2}(?:st|nd|rd|th)(?![A-Za-z])"),
+    ),
+    (  # January 9, Dec 18th
+        ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
+        _EN_DATE,
+    ),
+)
+
+
+def _values(text: str) -> list[str]:
+    """The values in ``text`` as written: the toolkit's, plus dates and schedule steps."""
+    found = written_values(text)
+    for hints, pattern in _SUMMARY_VALUES:
+        if any(hint in text for hint in hints):
+            found += [m.group(0) for m in pattern.finditer(text)]
+    return found
+
+
 MAX_LINE_CHARS = 260
 SHORT_LINE_CHARS = 120
 
@@ -187,12 +263,19 @@ class Line:
     order: int  # older lines have smaller numbers (previous summaries first)
     ids: frozenset[str] = frozenset()
     weight: float = 1.0  # a tool's short output counts half: it confirms, it rarely decides
+    role: str = ""  # who said it, for lines of this round ("" when read back from a summary)
+    turn: int = -1  # the user turn it belongs to: a user message and the replies after it
 
     @property
     def tier(self) -> int:
         return _BY_KEY[self.section].tier
 
 
+# The hundred or so most common Chinese surnames (single characters), for names with a title.
+ZH_SURNAMES = (
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢"
+    "姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
+)
 _ZH_NAME = re.compile(
     r"(?:[老小阿]["
     + HAN
@@ -200,6 +283,23 @@ _ZH_NAME = re.compile(
     + HAN
     + r"](?:阿姨|师傅|姐姐|哥哥|叔叔|老师|总|姐|哥))(?=[\s，,。！？、：:的说也和跟给让要在是会来去发帮有]|$)"
     "|老妈|老爸|婆婆|公公|老婆|老公|太太|丈夫|表弟|表哥|表妹|表姐"
+    # a common surname with a title: 刘教授, 李医生, 王经理 (the surname list keeps out 看医生, 找律师)
+    "|[" + ZH_SURNAMES + "](?:教授|医生|大夫|经理|律师|主任|博士|老板|先生|女士|师兄|师姐|同学|主管|总监)"
+)
+# A full name, a common surname and two characters standing alone ("导师，陈立平，他…"): only in
+# a sentence that names a role, where a lone three-character run is rarely anything else.
+_ZH_FULL_NAME = re.compile(
+    r"(?:(?<=^)|(?<=[\s，,。：:、（(「“{是叫找问和跟给由请]))["
+    + ZH_SURNAMES
+    + "]["
+    + HAN
+    + r"]{2}(?=[\s，,。！？、：:）)」”}]|$)"
+    # a two-character name only right after 是 / 叫: "HR 是林芳，…"
+    + r"|(?<=[是叫])["
+    + ZH_SURNAMES
+    + "]["
+    + HAN
+    + r"](?=[\s，,。！？、：:）)」”}]|$)"
 )
 _ZH_NOT_NAMES = frozenset(
     [
@@ -311,11 +411,30 @@ def people_names(text: str) -> list[str]:
         for match in _ZH_NAME.finditer(text):
             if match.group(0) not in _ZH_NOT_NAMES:
                 names[match.group(0)] = None
+        full_names = [m.group(0) for m in _ZH_FULL_NAME.finditer(text)]
+        if full_names and (PERSON.search(text) or ROLE.search(text)):
+            names.update(dict.fromkeys(full_names))
     for match in _EN_NAME.finditer(text):
         name = match.group("t") or match.group("s") or match.group("r")
         if name and name not in _EN_NOT_NAMES:
             names[name] = None
+    # "Nadia from finance handles the invoices", "the plumber is called Ivo": in a sentence about
+    # a role, a capitalized word that is no common word is the person's name
+    capitalized = _answered_names(text) if _EN_NAME_WORD.search(text) else []
+    if capitalized and _names_a_role(text):
+        names.update(dict.fromkeys(capitalized))
     return list(names)
+
+
+def _names_a_role(text: str) -> bool:
+    return bool(PERSON.search(text) or ROLE.search(text) or _EN_ROLE_VERB.search(text))
+
+
+# What a person does at work: "Nadia from finance", "Keiko handles the release", "loop in Keiko".
+_EN_ROLE_VERB = re.compile(
+    r"[A-Z][a-z]{2,} (?:from|at|in) [a-z]|[A-Z][a-z]{2,} (?:handles|manages|runs|owns|leads|does|looks after|is in charge)"
+    r"|(?:called|named|loop in|cc|ping|ask|email|text|call) [A-Z][a-z]{2,}"
+)
 
 
 def verbatim_ids(text: str, names: list[str] | None = None) -> list[str]:
@@ -332,7 +451,7 @@ def verbatim_ids(text: str, names: list[str] | None = None) -> list[str]:
             value = text[at : at + len(key)]
             if _strong(value) or f"`{value}`" in text:
                 found[value] = None
-    for value in written_values(text):
+    for value in _values(text):
         found[value.strip().rstrip(",.;:，。")] = None
     for match in INLINE_CODE.finditer(text):
         found[match.group(1).strip()] = None
@@ -395,7 +514,7 @@ _ZH_PLACE_KIND = re.compile(
     "|商场|广场|超市|机场|车站|景区|寺"
 )
 _ZH_NAME_STOP = frozenset(
-    "的一家个了是在去到和跟住订约那这边旁附近推荐位间我你他她们也就还先再把被给让从离回来过"
+    "的一家个了是在去到和跟住订约那这边旁附近推荐位间我你他她们也就还先再把被给让从离回来过说刚找问对"
 )
 
 
@@ -507,25 +626,67 @@ def _about_someone(text: str) -> bool:
     )
 
 
-def _kind(text: str, role: str, has_ids: bool) -> str | None:
+_LEXEMES: dict[int, Lexeme] = {}
+
+
+def _fast(lexicon: re.Pattern[str] | Lexeme) -> Lexeme:
+    """The lexicon as a :class:`Lexeme`: the same answers, searched case-sensitively on the
+    lowercased sentence, about twice as fast as an IGNORECASE pattern."""
+    if isinstance(lexicon, Lexeme):
+        return lexicon
+    fast = _LEXEMES.get(id(lexicon))
+    if fast is None:
+        fast = _LEXEMES[id(lexicon)] = Lexeme(lexicon)
+    return fast
+
+
+class _Marks:
+    """Which lexicons a sentence matches, each searched at most once (the noise test and the
+    section test ask about the same few)."""
+
+    __slots__ = ("_found", "_question", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._found: dict[int, bool] = {}
+        self._question: bool | None = None
+
+    def __call__(self, lexicon: re.Pattern[str] | Lexeme) -> bool:
+        key = id(lexicon)
+        hit = self._found.get(key)
+        if hit is None:
+            hit = self._found[key] = _fast(lexicon).search(self.text) is not None
+        return hit
+
+    @property
+    def question(self) -> bool:
+        if self._question is None:
+            self._question = is_question(self.text)
+        return self._question
+
+
+def _kind(text: str, role: str, has_ids: bool, marks: _Marks | None = None) -> str | None:
     """The section a sentence belongs to, or None to leave it out."""
-    if is_question(text):  # a question asks; it has not decided, preferred or failed anything yet
+    has = marks or _Marks(text)
+    if has.question:  # a question asks; it has not decided, preferred or failed anything yet
         if role == "user":
             return "requests"
         return "context" if has_ids else None
-    if ERROR.search(text) and (has_ids or role == "user"):
+    if has(ERROR) and (has_ids or role == "user"):
         return "errors"
-    if PREFERENCE.search(text) and role == "user":
+    if has(PREFERENCE) and role == "user":
         return "preferences"
-    if OPEN.search(text) and (has_ids or role == "user" or DEFERRAL.search(text)):
+    if has(OPEN) and (has_ids or role == "user" or has(DEFERRAL)):
         return "open"
-    if DECISION.search(text):
+    if has(DECISION):
         return "decisions"
-    if PERSON.search(text) and (has_ids or role == "user" or _NAME.search(text)):
+    if has(PERSON) and (has_ids or role == "user" or has(_NAME)):
+        return "people"
+    if has(ROLE) and (has(_NAME) or people_names(text)):
         return "people"
     if role == "user" and _about_someone(text):
         return "people"  # "Omar is vegetarian", "Sami gets carsick": what a named person is like
-    if role == "user" and REQUEST.search(text):
+    if role == "user" and has(REQUEST):
         return "requests"
     if has_ids:
         return "context"
@@ -546,13 +707,18 @@ _NAME = re.compile(
 
 # A question that offers a cause ("那是路由器转发没弄对？", "is it the DNS?"): a guess, not a request.
 _CAUSE_QUESTION = _words(
-    _EN("is it (?:the|a|because)|because of|due to|caused by"), "^(?:那|这)?是因为|^(?:那|这)是|难道"
+    # …or doubts a value the chat already has: "actually wait, was it $2,000?"
+    _EN("is it (?:the|a|because)|because of|due to|caused by|was it|wasn't it|did (?:i|we|you) say"),
+    "^(?:那|这)?是因为|^(?:那|这)是|难道",
 )
 # An interjection that opens a remark ("oh god it's 6:30", "no way, …我会疯的", "外面好冷啊"): chatter.
 _INTERJECTION_LEAD = re.compile(
     r"^\W*(?:oh (?:god|no|man|boy|dear)|omg|wow|ugh|damn|yikes|jeez|no way|天哪|天啊|我去|妈呀|我的天|卧槽|唉|哎呀)(?![A-Za-z])"
     "|^[^，,。!！?？]{0,8}(?:好冷|好热|好累|好困|好饿|好烦)啊",
     re.IGNORECASE,
+)
+_LAUGH_TAIL = re.compile(
+    r"(?<![A-Za-z])(?:lol|lmao|haha(?:ha)*|hehe)\W*$|(?:哈哈+|嘿嘿|笑死)\W*$", re.IGNORECASE
 )
 _LAUGH_LEAD = re.compile(
     r"^\W*(?:ha(?:ha)*|he(?:he)+|lol|lmao|rofl|哈哈+|嘿嘿|呵呵|笑死|2333+)(?![A-Za-z])", re.IGNORECASE
@@ -569,37 +735,30 @@ def _hard_id(value: str) -> bool:
     )
 
 
-def _noise(text: str, role: str, has_ids: bool, ids: Sequence[str] = ()) -> bool:
+def _noise(text: str, role: str, has_ids: bool, ids: Sequence[str] = (), marks: _Marks | None = None) -> bool:
     stripped = text.strip()
+    has = marks if marks is not None and marks.text == stripped else _Marks(stripped)
     if ACK.match(stripped):
         return True
-    if _LAUGH_LEAD.match(stripped) and not any(_hard_id(v) for v in ids):
+    if (_LAUGH_LEAD.match(stripped) or _LAUGH_TAIL.search(stripped)) and not any(_hard_id(v) for v in ids):
         return True  # "Ha, Godzilla needs a holiday too", "哈哈 … 3 万张猫的照片": a joke, whatever it names
-    if (
-        _INTERJECTION_LEAD.match(stripped)
-        and not any(_hard_id(v) for v in ids)
-        and not _MARKED.search(stripped)
-    ):
+    if _INTERJECTION_LEAD.match(stripped) and not any(_hard_id(v) for v in ids) and not has(_MARKED):
         return True
-    if (CHITCHAT.search(stripped) or GREETING.search(stripped)) and not has_ids:
+    if (has(CHITCHAT) or has(GREETING)) and not has_ids:
         chitchat = CHITCHAT.search(stripped) or GREETING.search(stripped)
         if len(stripped) < 60 or (chitchat is not None and chitchat.start() == 0):
             return True  # "哈哈…", "haha Tom just sent me a meme about …"
-    if is_question(stripped) and (GUESS.search(stripped) or _CAUSE_QUESTION.search(stripped)):
+    if has.question and (has(GUESS) or has(_CAUSE_QUESTION)):
         return True  # a guess put as a question: later confirmed or dropped, never a fact yet
-    if role == "user" and GUESS.search(stripped) and not DECISION.search(stripped):
+    if role == "user" and has(GUESS) and not has(DECISION):
         return True  # "probably just a loose cable": a theory, not a fact
-    if role == "assistant" and is_question(stripped) and not has_ids:
+    if role == "assistant" and has.question and not has_ids:
         return True
-    if GUESS.search(stripped) and role == "assistant" and not DECISION.search(stripped):
+    if has(GUESS) and role == "assistant" and not has(DECISION):
         return True
-    if RULED_OUT.search(stripped) and not DECISION.search(stripped):
+    if has(RULED_OUT) and not has(DECISION):
         return True
-    if (
-        not has_ids
-        and _substance(stripped) < 12
-        and not (DECISION.search(stripped) or PREFERENCE.search(stripped))
-    ):
+    if not has_ids and _substance(stripped) < 12 and not (has(DECISION) or has(PREFERENCE)):
         return True  # "ok next.", "yes please, short", "先这样"
     return not has_ids and len(stripped) < 8
 
@@ -620,9 +779,7 @@ def _clip(text: str) -> str:
     if len(text) > SHORT_LINE_CHARS:
         clauses = [c.strip() for c in re.split(r"(?<=[，,;；:：])\s*|(?<=\.)\s+", text) if c.strip()]
         useful = [
-            c
-            for c in clauses
-            if written_values(c) or INLINE_CODE.search(c) or identifiers(c) or _MARKED.search(c)
+            c for c in clauses if _values(c) or INLINE_CODE.search(c) or identifiers(c) or _MARKED.search(c)
         ]
         if useful and len(useful) < len(clauses):
             text = " ".join(useful)
@@ -643,9 +800,19 @@ def statements(
     files: dict[str, str] = {}
     changes: list[Change] = []
     order = start_order
+    turn = 0
+    question = ""  # the question the assistant's last message ended on
     for message in messages:
         if message.role == "system":
             continue
+        asked, question = question, ""
+        if message.role == "user":
+            turn += 1
+            answer = _answer_line(asked, message.content, order + 1, turn)
+            if answer is not None:
+                order += 1
+                lines.append(answer)
+                continue
         if message.role == "tool":
             # A short result confirms something (a commit id, a created resource): its identifiers count.
             if message.content.count("\n") < 3 and len(message.content) < 400:
@@ -662,27 +829,183 @@ def statements(
         found_names = people_names(message.content)
         message_ids = verbatim_ids(message.content, found_names)  # once per message; sentences pick their own
         names = set(found_names)
-        for sentence in sentences(message.content):
+        said = sentences(message.content)
+        if message.role == "assistant":  # the question it ends on (an aside may follow it)
+            question = next((q for q in reversed(said[-2:]) if is_question(q)), "")
+        for sentence in said:
             text = _clip(_GREETING_LEAD.sub("", sentence))
-            ids = [v for v in message_ids if v in text]
-            if _noise(text, message.role, any(v not in names for v in ids), ids):
-                continue  # a name alone does not make "haha Tom sent me a meme" a fact
-            kind = _kind(text, message.role, bool(ids))
+            kind = _sentence_kind(text, message.role, message_ids, names)
             if kind is None:
                 continue
+            ids = [v for v in message_ids if v in text]
             order += 1
             # A user's sentence with no marker of a request ("炖好了，馒头一直在厨房门口蹲着") is
             # narration far more often than a request: it lands in requests, but is worth less.
             plain = kind == "requests" and not REQUEST.search(text) and not ids
-            lines.append(Line(kind, text, order, frozenset(ids), weight=0.6 if plain else 1.0))
+            if plain and _substance(text) < 30:
+                continue
+            text = _strip_ack_lead(text) or text
+            lines.append(Line(kind, text, order, frozenset(ids), 0.6 if plain else 1.0, message.role, turn))
     if files:
         known = "\n".join(files)
         lines = [
             line
             for line in lines
-            if not (line.weight < 1 and all(v in known or _PLAIN_QUANTITY.match(v) for v in line.ids))
-        ]  # "wrote 331 bytes to ~/x.txt" says no more than the file list
-    return lines, _tidy_files(files), changes
+            if not (
+                line.section == "context"
+                and line.ids
+                and line.weight < 1
+                and all(v in known or _PLAIN_QUANTITY.match(v) for v in line.ids)
+            )
+        ]  # a tool's "wrote 331 bytes to ~/x.txt" says no more than the file list (a user's plain line is no echo)
+    return _drop_restatements(lines), _tidy_files(files), changes
+
+
+MAX_ANSWER_CHARS = 60
+# A reply that opens as an answer does: "没有身份证，带户口本", "要的，你帮我写一段", "no, the blue one".
+_ANSWER_LEAD = re.compile(
+    r"^\W*(?:yes|yeah|yep|no|nope|sure|not|对|是|不是|没有|有|要|不要|不用|可以|不行|行|用|不)", re.IGNORECASE
+)
+
+
+def _answer_line(question: str, reply: str, order: int, turn: int) -> Line | None:
+    """A short reply to the assistant's question, with the question it answers: "Maybe the rings go
+    with the maid of honor? → yes, Marisol." ("yes, Marisol." alone says nothing). A bare "ok",
+    a question back or a joke is no answer worth keeping."""
+    reply = " ".join(reply.split())
+    if not question or not reply or len(reply) > MAX_ANSWER_CHARS or is_question(reply):
+        return None
+    if ACK.match(reply) or _LAUGH_LEAD.match(reply) or CHITCHAT.search(reply) or GREETING.search(reply):
+        return None
+    asked = _clip(_strip_ack_lead(question) or question)
+    if len(asked) > SHORT_LINE_CHARS:
+        return None
+    own_names = people_names(reply)
+    own_ids = verbatim_ids(reply, own_names)
+    said = sentences(reply)
+    if any(_sentence_kind(t, "user", own_ids, set(own_names)) for t in said):
+        return None  # it says enough on its own ("she lives next door" after "yes, Priyanka." does not)
+    named = bool(own_names or _answered_names(reply) or any(_hard_id(v) for v in own_ids))
+    if not named and (_substance(reply) < 6 or not _ANSWER_LEAD.match(reply)):
+        return None  # "要": the assistant's next message says what was agreed; "推荐一下" answers nothing
+    text = f"{asked} → {reply}"
+    # a capitalized word that is no common word, in a short answer, is what was asked for: a name
+    names = list(dict.fromkeys([*people_names(text), *_answered_names(reply)]))
+    ids = verbatim_ids(text, names)
+    statement = asked.rstrip("?？ ")
+    kind = next(
+        (
+            k
+            for k in (_kind(reply, "user", bool(ids)), _kind(statement, "user", bool(ids)))
+            if k not in (None, "requests")
+        ),
+        "requests",
+    )
+    return Line(kind, text, order, frozenset(ids), 0.6 if kind == "requests" else 1.0, "user", turn)
+
+
+def _answered_names(reply: str) -> list[str]:
+    return [
+        word
+        for word in _EN_NAME_WORD.findall(reply)
+        if word.casefold() not in _NOT_PROPER
+        and word.casefold() not in _CALENDAR_AND_KIN
+        and re.search(rf"(?<![A-Za-z]){word}(?![A-Za-z])", reply)
+    ]
+
+
+def _sentence_kind(text: str, role: str, message_ids: Sequence[str], names: set[str]) -> str | None:
+    """The section a sentence goes to, or None when it is noise or says nothing worth keeping."""
+    ids = [v for v in message_ids if v in text]
+    marks = _Marks(text)
+    kind = _kind(
+        text, role, bool(ids), marks
+    )  # first: most sentences have no section, and that is cheap to see
+    if kind is None or _noise(text, role, any(v not in names for v in ids), ids, marks):
+        return None  # a name alone does not make "haha Tom sent me a meme" a fact
+    return kind
+
+
+# "好的，明白了：…", "Noted: …", "Got it —": an acknowledgement that opens a sentence says nothing.
+_ACK_LEAD = re.compile(
+    r"^(?:(?:好的?|行|嗯+|对|可以|是的|没问题|收到|明白了?|了解|懂了|记下了?|记住了|已记下|已记|记好了|ok(?:ay)?|sure"
+    r"|got it|noted|understood|will do|done|great|perfect|right|yes|yep)(?![A-Za-z])[\s!！。.,，:：—–-]+)+",
+    re.IGNORECASE,
+)
+
+
+def _strip_ack_lead(text: str) -> str:
+    return _ACK_LEAD.sub("", text, count=1).strip()
+
+
+def _terms(text: str) -> tuple[set[str], set[str]]:
+    """A sentence's content as single characters and pairs of Han characters plus its Latin words."""
+    folded = text.casefold()
+    han = _HAN.findall(folded)
+    words = set(re.findall(r"[a-z0-9][a-z0-9._/-]*", folded))
+    pairs = {a + b for a, b in pairwise(han)} | words
+    return set(han) | words, pairs
+
+
+def _covered(line: Line, by: Sequence[Line]) -> float:
+    """How much of ``line`` the lines ``by`` already say (0–1), by characters and by pairs."""
+    single, pairs = _terms(line.text)
+    if not single:
+        return 0.0
+    other_single: set[str] = set()
+    other_pairs: set[str] = set()
+    for other in by:
+        s, p = _terms(other.text)
+        other_single |= s
+        other_pairs |= p
+    one = len(single & other_single) / len(single)
+    two = len(pairs & other_pairs) / len(pairs) if pairs else one
+    return (one + two) / 2
+
+
+RESTATED = 0.6
+
+
+def _drop_restatements(lines: list[Line]) -> list[Line]:
+    """An assistant's confirmation that only repeats what the user just said ("好的，小叶负责设计出图，
+    老周是工长管施工。" after "设计师小叶出图，工长是老周…") goes: the user's own words stay, as
+    said. A confirmation that adds a value the user did not give stays."""
+    by_turn: dict[int, list[Line]] = {}
+    for line in lines:
+        if line.role == "user":
+            by_turn.setdefault(line.turn, []).append(line)
+    kept = []
+    for line in lines:
+        said = by_turn.get(line.turn, [])
+        if (
+            line.role == "assistant"
+            and said
+            and line.ids <= frozenset().union(*(u.ids for u in said))
+            and _covered(line, said) >= RESTATED
+        ):
+            continue
+        kept.append(line)
+    return kept
+
+
+# The machine a command runs against: ssh [opts] [user@]host, psql -h host, --host=host.
+_HOST_ARG = re.compile(
+    r"(?:\bssh\s+(?:-[A-Za-z]+\s+(?:\S+\s+)?)*|\s-h\s+|--host[=\s]+)(?:[\w.-]+@)?(?P<host>[A-Za-z0-9][\w.-]*[A-Za-z0-9])"
+)
+
+
+def tool_hosts(messages: Sequence[SessionMessage], start_order: int) -> list[tuple[str, int]]:
+    """Hosts the shell commands ran against, for the identifier line (a host often appears only
+    in a command: ``psql -h wh-db-02 …``). Each host once, with the order of its first call."""
+    found: dict[str, int] = {}
+    for index, message in enumerate(messages):
+        if message.tool_name not in ("bash", "shell", "exec", "sh") or not message.tool_input:
+            continue
+        for match in _HOST_ARG.finditer(message.tool_input):
+            host = match.group("host")
+            if re.search(r"[\d.-]", host) and not host.startswith("-"):
+                found.setdefault(host, start_order + index)
+    return list(found.items())
 
 
 def _tidy_files(files: dict[str, str]) -> dict[str, str]:
@@ -907,17 +1230,19 @@ def _transitions(text: str, values: list[str]) -> list[tuple[str, str]]:
     return found
 
 
+_ZH_SET_VERBS = "改成|改为|改到|调到|提到|涨到|降到|减到|加到|升到|定为|设为|" + _ZH_RESCHEDULE
 _SET_VALUE = re.compile(
-    r"(?P<subject>(?:[A-Za-z][\w-]*\s+){1,3}?)(?:is now|are now|now|(?:bump|rais|increas|lower|reduc|cut|chang|mov|set)(?:e|ed|ing|s)?"
+    r"(?P<subject>(?:[A-Za-z][\w-]*\s+){1,3}?)(?:is now|are now|now|(?:bump|rais|increas|lower|reduc|cut|chang|mov|set|push|postpon|delay)(?:e|ed|ing|s)?"
     r"(?P<object>(?:\s+[\w-]+){0,3})\s+to)\s+(?P<value>\S.*)"
     r"|(?P<zh>["
     + HAN
-    + r"]{2,4})(?:改成|改为|改到|调到|提到|涨到|降到|减到|加到|升到|定为|设为)(?P<zvalue>.+)",
+    + r"]{2,4}|[A-Za-z][\w-]*(?: [A-Za-z][\w-]*)?) ?[也就又再还都]? ?(?:"
+    + _ZH_SET_VERBS
+    + r")(?P<zvalue>.+)",
     re.IGNORECASE,
 )
 _SET_HINT = re.compile(
-    r"now|bump|rais|increas|lower|reduc|cut|chang|mov|set|改成|改为|改到|调到|提到|涨到|降到|减到|加到|升到|定为|设为",
-    re.IGNORECASE,
+    r"now|bump|rais|increas|lower|reduc|cut|chang|mov|set|push|postpon|delay|" + _ZH_SET_VERBS, re.IGNORECASE
 )
 _SUBJECT_STOP = frozenset(
     [
@@ -956,20 +1281,70 @@ def _superseded_by_subject(lines: Sequence[Line]) -> dict[str, int]:
         new = [v for v in line.ids if rest.startswith(v) or rest.lstrip("~≈约").startswith(v)]
         if not new or not re.search(r"\d", new[0]):
             continue
-        if match.group("zh"):
+        if match.group("zh") and _HAN.match(match.group("zh")):
             subjects = [match.group("zh")[-2:]]
+        elif match.group("zh"):
+            subjects = [
+                w for w in match.group("zh").casefold().split() if w not in _SUBJECT_STOP and len(w) >= 4
+            ]
         else:
             words = f"{match.group('subject') or ''} {match.group('object') or ''}".casefold().split()
             subjects = [w for w in words if w not in _SUBJECT_STOP and len(w) >= 4]
+        if RESCHEDULE.search(line.text):  # "12月8号 那周他另一个工地收尾，开工推到 12月15号"
+            before = line.text[: match.start("value") if match.group("value") else match.start("zvalue")]
+            for value in line.ids:
+                if value in before and value not in rest and _same_amount_kind(value, new[0]):
+                    dropped.setdefault(value, line.order)
         if not subjects:
             continue
-        for earlier in lines[:index]:
-            if not any(subject in earlier.text.casefold() for subject in subjects):
-                continue
-            for value in earlier.ids:
-                if value not in line.text and _same_amount_kind(value, new[0]):
-                    dropped.setdefault(value, line.order)
+        _drop_earlier_values(lines[:index], subjects, new[0], line, dropped)
+    for index, line in enumerate(lines):
+        _drop_final_values(lines[:index], line, dropped)
     return dropped
+
+
+def _drop_earlier_values(
+    earlier: Sequence[Line], subjects: Sequence[str], new: str, line: Line, dropped: dict[str, int]
+) -> None:
+    """Values of ``new``'s kind that earlier lines gave one of ``subjects``, in the same clause
+    ("学校内部截止 1月15日，省里系统是 3月20日": only 1月15日 is the deadline that moved)."""
+    for old in earlier:
+        folded = old.text.casefold()
+        if not any(subject in folded for subject in subjects):
+            continue
+        clauses = [c for c in _VALUE_CLAUSE.split(folded) if any(subject in c for subject in subjects)]
+        for value in old.ids:
+            if (
+                value not in line.text
+                and _same_amount_kind(value, new)
+                and any(value.casefold() in c for c in clauses)
+            ):
+                dropped.setdefault(value, line.order)
+
+
+_FINAL_SUBJECT = re.compile(
+    r"^\s*(?:定|是|为|定为|改为|:|：)?\s*(?P<subject>[" + HAN + r"]{2,4})\s*(?:是|为|定为|:|：)?\s*\S"
+)
+
+
+def _drop_final_values(earlier: Sequence[Line], line: Line, dropped: dict[str, int]) -> None:
+    """ "12月3号 还是太赶，最终定 12月5号", "最终总预算 8.8万": the value a line ends on drops the
+    values of its kind the line gives up, and those earlier lines gave the same subject."""
+    final = FINAL.search(line.text) if line.ids else None
+    if not final:
+        return
+    after = line.text[final.end() :]
+    new = [v for v in line.ids if v in after and re.search(r"\d", v)]
+    if not new:
+        return
+    first = min(new, key=after.find)
+    before = line.text[: final.start()]
+    for value in line.ids:
+        if value in before and value not in after and _same_amount_kind(value, first):
+            dropped.setdefault(value, line.order)
+    subject = _FINAL_SUBJECT.match(after)
+    if subject and subject.end("subject") <= after.find(first):
+        _drop_earlier_values(earlier, [subject.group("subject")[-2:]], first, line, dropped)
 
 
 _MONEY_MARK = re.compile(CURRENCY_CODE + r"|[£$¥€]|yen|dollars?|euros?|円|元|块", re.IGNORECASE)
@@ -977,13 +1352,16 @@ _MONEY_MARK = re.compile(CURRENCY_CODE + r"|[£$¥€]|yen|dollars?|euros?|円|�
 
 def _same_amount_kind(a: str, b: str) -> bool:
     """Two values of one kind once currency marks are set aside: 'CAD 14,000' and '14,500'."""
+    if _EN_DATE.fullmatch(a) and _EN_DATE.fullmatch(b):
+        return True  # Dec 18 and Dec 20
     a_core, b_core = _MONEY_MARK.sub("", a).strip(), _MONEY_MARK.sub("", b).strip()
-    if not (re.fullmatch(r"[\d,.]+\s?\S{0,3}", a_core) and re.fullmatch(r"[\d,.]+\s?\S{0,3}", b_core)):
+    if not (re.fullmatch(r"[\d,.]+\s?\S{0,4}", a_core) and re.fullmatch(r"[\d,.]+\s?\S{0,4}", b_core)):
         return False
     return re.sub(r"\d+", "0", a_core) == re.sub(r"\d+", "0", b_core)
 
 
 _CLAUSE = re.compile(r"[，,、；;。!！?？]")
+_VALUE_CLAUSE = re.compile(r"[，、；;。!！?？]|,(?!\d{3})")  # 14,000 is one value, not two clauses
 
 
 def _same_shape(a: str, b: str) -> bool:
@@ -1046,6 +1424,11 @@ class ParsedSummary:
     tokens: int = 0
 
 
+# A line the previous summary kept was already chosen once against its whole round; a new line
+# of the same worth per token does not push it out (facts must survive re-compaction).
+SURVIVOR_WEIGHT = 1.15
+
+
 def parse_summary(text: str | None) -> ParsedSummary:
     """Our own summary read back into sections; a foreign summary (the seed's) becomes facts."""
     parsed = ParsedSummary()
@@ -1080,14 +1463,14 @@ def parse_summary(text: str | None) -> ParsedSummary:
         order += 1
         ids = verbatim_ids(body)
         if own and section:
-            parsed.lines.append(Line(section, body, order, frozenset(ids)))
+            parsed.lines.append(Line(section, body, order, frozenset(ids), SURVIVOR_WEIGHT))
         elif ids and not body.startswith(("#", "Previously compacted", "Newly compacted")):
             parsed.lines.append(Line("context", body, order, frozenset(ids)))
     return parsed
 
 
 def _render(lines: list[Line], ids: list[str], files: dict[str, str], messages: int, tokens: int) -> str:
-    out = [TITLE, f"_{messages} messages · 条消息 · ~{tokens} tokens_"]
+    out = [TITLE, f"_{messages} messages · ~{tokens} tokens_"]
     if ids:
         out += ["", _heading(_BY_KEY["identifiers"]), "- " + " · ".join(f"`{v}`" for v in ids)]
     for section in SECTIONS:
@@ -1124,7 +1507,7 @@ class OfflineSummarizer:
 
     name = "offline"
 
-    def __init__(self, ratio: float = 0.23, floor_tokens: int = 100) -> None:
+    def __init__(self, ratio: float = 0.24, floor_tokens: int = 100) -> None:
         self.ratio = ratio
         self.floor_tokens = floor_tokens
 
@@ -1144,12 +1527,13 @@ class OfflineSummarizer:
         tokens = before.tokens + sum(estimate_tokens(m.text()) for m in removed)
         budget = min(max_tokens, max(self.floor_tokens, int(tokens * self.ratio)))
 
-        lines = _dedupe([*before.lines, *new_lines])
+        lines = _drop_closed_items(_dedupe([*before.lines, *new_lines]))
         old_settings = [(setting_key(t), t, 0.0) for t, how in before.files.items() if how == SET]
         dropped = abandoned_values(lines)
         for value, at in _reassigned(lines, [*old_settings, *changes]).items():
             dropped.setdefault(value, at)
         lines, loose = _strip_abandoned(lines, dropped)
+        loose += tool_hosts(removed, start_order=len(before.lines) + 1000 * (before.messages + 1))
         files = dict(before.files)
         for path, how in new_files.items():
             if how == SET:
@@ -1158,6 +1542,39 @@ class OfflineSummarizer:
                 _note_file(files, path, how)
         files = {path: how for path, how in files.items() if not (how == SET and path in dropped)}
         return _fit(lines, before.ids, files, dropped, messages, tokens, budget, loose)
+
+
+# A later line says an item is done: "待办「约王阿姨签字」完成", "booked it, done", "补 BM25 这个待办算完成了".
+DONE = _words(
+    _EN("done|finished|completed|fixed|resolved|sorted|paid|sent|submitted|merged|booked"),
+    "完成|搞定|做完|弄完|弄好|改好|签了|交了|已交|已付|付了|发了|已发|订好|办好|已经好了",
+)
+CLOSED = 0.5
+
+
+def _drop_closed_items(lines: list[Line]) -> list[Line]:
+    """An open item a later line reports done goes: the summary lists what is still open."""
+    closing = [line for line in lines if DONE.search(line.text) and not is_question(line.text)]
+    if not closing:
+        return lines
+    return [
+        line
+        for line in lines
+        if not (
+            line.section == "open"
+            and any(
+                done.order > line.order
+                and _covered(line, [done]) >= CLOSED
+                and all(v in done.text for v in _specifics(line))  # the same order, host, person
+                for done in closing
+            )
+        )
+    ]
+
+
+def _specifics(line: Line) -> list[str]:
+    """What tells one item from another of its kind: strong identifiers and names."""
+    return [v for v in line.ids if _strong(v)] + _answered_names(line.text)
 
 
 def _dedupe(lines: list[Line]) -> list[Line]:
@@ -1192,45 +1609,66 @@ def _fit(
     budget: int,
     loose: Sequence[tuple[str, int]] = (),
 ) -> str:
-    """Drop the lines worth least per token (oldest first among equals) until the summary fits ``budget``.
+    """Keep the lines worth most per token (the newest first among equals) while the summary fits ``budget``.
 
-    A dropped line's identifiers move to the identifier line unless another line still
-    says them; when even that is too long, files go (oldest first), then identifiers
-    (oldest first). So the identifiers go last.
+    Lines are chosen greedily, best first, and a line that does not fit is passed over for
+    smaller ones after it, so the budget is filled. An identifier whose lines are all left
+    out goes to the identifier line; when even that is too long, files go (oldest first),
+    then identifiers (oldest first). So the identifiers go last.
     """
-    remaining = {id(line): line for line in sorted(lines, key=lambda x: x.order)}
+    candidates: dict[str, int] = {}  # identifier -> the order of the oldest place it came from
+
+    def offer(value: str, order: int) -> None:
+        listed_before = order < 0  # on the previous summary's identifier line: listable then, listable now
+        if value in candidates or value in files or _home_form_listed(value, files):
+            return
+        if not listed_before and not _listable(value):
+            return
+        if any(value in gone for gone in dropped):
+            return
+        candidates[value] = order
+
+    for value in old_ids:
+        offer(value, -1)
+    for value, order in loose:
+        offer(value, order)
+    for line in sorted(lines, key=lambda x: x.order):
+        for value in sorted(line.ids):
+            offer(value, line.order)
+
     holders: dict[str, int] = {}
-    for line in lines:
+    chosen: list[Line] = []
+    sections: set[str] = set()
+    # Costs in fractional tokens (the estimate rounds only once, over the whole text).
+    id_cost = {value: _raw_tokens(f"`{value}` · ") for value in candidates}
+    cost = _raw_tokens(_render([], [], files, messages, tokens)) + sum(id_cost.values())
+    cost += _raw_tokens(_heading(_BY_KEY["identifiers"]) + "\n\n- ") if candidates else 0
+    for line in sorted(lines, key=lambda x: (-_value(x), -x.order)):
+        freed = sum(id_cost.get(v, 0) for v in line.ids if not holders.get(v))
+        extra = _raw_tokens(f"- {line.text}\n")
+        if line.section not in sections:
+            extra += _raw_tokens(f"\n{_heading(_BY_KEY[line.section])}\n")
+        if cost + extra - freed > budget - 1:
+            continue
+        cost += extra - freed
+        chosen.append(line)
+        sections.add(line.section)
         for value in line.ids:
             holders[value] = holders.get(value, 0) + 1
-    orphans: dict[str, int] = {}  # identifier -> the order of the line it came from
-
-    def adopt(value: str, order: int) -> int:
-        listed_before = order < 0  # on the previous summary's identifier line: listable then, listable now
-        if holders.get(value, 0) > 0 or value in orphans or value in files or _home_form_listed(value, files):
-            return 0
-        if not listed_before and not _listable(value):
-            return 0
-        if any(value in gone for gone in dropped):
-            return 0
-        orphans[value] = order
-        return estimate_tokens(value) + 2
-
-    cost = 40 + _files_cost(files) + sum(estimate_tokens(line.text) + 2 for line in lines)
-    for value in old_ids:
-        cost += adopt(value, -1)
-    for value, order in loose:
-        cost += adopt(value, order)
-    victims = iter(sorted((x for x in lines if x.tier >= 2), key=lambda x: (_value(x), x.order)))
+    orphans = {v: order for v, order in candidates.items() if not holders.get(v)}
+    victims = iter(sorted(chosen, key=lambda x: (_value(x), x.order)))
+    remaining = {id(line): line for line in sorted(chosen, key=lambda x: x.order)}
 
     def drop_lines(excess: int) -> bool:
-        freed = 0
+        freed = 0.0
         for victim in victims:
             del remaining[id(victim)]
             freed += estimate_tokens(victim.text) + 2
             for value in sorted(victim.ids):
                 holders[value] -= 1
-                freed -= adopt(value, victim.order)
+                if not holders[value] and value in candidates:
+                    orphans[value] = candidates[value]
+                    freed -= id_cost[value] + 1
             if freed >= excess:
                 return True
         return freed > 0
@@ -1239,8 +1677,6 @@ def _fit(
         ids = [v for v, _ in sorted(orphans.items(), key=lambda item: item[1])]
         return _render(list(remaining.values()), ids, files, messages, tokens)
 
-    if cost > budget:
-        drop_lines(cost - budget)
     text = render()
     excess = estimate_tokens(text) - budget
     while excess > 0:
@@ -1270,11 +1706,17 @@ def _fit(
     return text
 
 
+def _raw_tokens(text: str) -> float:
+    """The token estimate before rounding, so the costs of the parts add up to the whole's."""
+    cjk = count_cjk(text)
+    return cjk + (len(text) - cjk) / 4
+
+
 _KIND_WEIGHT = {
     "decisions": 4,
     "open": 4,
     "errors": 4,
-    "preferences": 5,
+    "preferences": 7,
     "people": 4,
     "requests": 4,
     "context": 0,

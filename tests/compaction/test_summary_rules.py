@@ -239,3 +239,121 @@ def test_stability_settings_and_proper_nouns_survive_a_second_round():
     )
     second = summarize(chat(("user", "ok, next topic: the blog")), previous=first)
     assert "Harbor View Lodge" in second and "date-fns@3.6.0" in second
+
+
+# ---------------------------------------------------------------- tuning round 2 (issue 15)
+
+
+def test_dates_are_one_value_each():
+    assert verbatim_ids("内部截止 1月15日，系统截止 3月20日") == ["1月15日", "3月20日"]
+    assert "January 9" in verbatim_ids("the deposit is due January 9")
+
+
+def test_a_confirmation_that_only_repeats_the_user_goes_and_the_users_words_stay():
+    summary = summarize(
+        chat(
+            ("user", "设计师阿青出图，工长是老许，施工全归老许管"),
+            ("assistant", "好的，阿青负责设计出图，老许是工长管施工。"),
+        )
+    )
+    assert "设计师阿青出图" in summary and "管施工" not in summary
+
+
+def test_a_short_answer_keeps_the_question_it_answers():
+    en = summarize(chat(("assistant", "Who is keeping the spare keys?"), ("user", "Priyanka, obviously.")))
+    assert "spare keys" in en and "Priyanka" in en
+    zh = summarize(chat(("assistant", "孩子有身份证吗？"), ("user", "没有身份证，带户口本")))
+    assert "户口本" in zh
+
+
+def test_a_moved_date_drops_the_old_one_in_the_same_line_and_in_earlier_lines():
+    summary = summarize(
+        chat(
+            ("user", "开工日期定 11月8号"),
+            ("user", "坏消息，师傅说 11月8号 那周没空，开工推到 11月15号"),
+        )
+    )
+    assert "11月15号" in summary and "11月8号" not in summary
+
+
+def test_the_final_value_drops_the_ones_the_line_gives_up():
+    summary = summarize(
+        chat(
+            ("user", "总预算调到 9.5万"),
+            ("user", "商量了一下，最终总预算 8.8万"),
+        )
+    )
+    assert "8.8万" in summary and "9.5万" not in summary
+
+
+def test_a_title_or_a_role_names_a_person():
+    summary = summarize(
+        chat(("user", "模拟评审的刘教授看了初稿，说创新点太散"), ("user", "导师是陈立平，周三有空"))
+    )
+    assert "刘教授" in summary and "陈立平" in summary
+
+
+def test_a_host_named_only_in_a_command_is_listed():
+    summary = summarize(
+        chat(
+            ("user", "check the row counts on the warehouse"),
+            ("assistant", "", "bash", "psql -h dwh-pg-07 -p 5432 -U etl -c 'select 1'"),
+            ("assistant", "Counts look fine."),
+        )
+    )
+    assert "dwh-pg-07" in summary
+
+
+def test_signing_off_and_doubting_a_value_are_not_facts():
+    zh = summarize(chat(("user", "deadline 定在 3月20日"), ("user", "今天就这样吧，眼睛要瞎了")))
+    assert "3月20日" in zh and "眼睛" not in zh
+    en = summarize(
+        chat(("user", "the deposit is $1,800, due March 3"), ("user", "actually wait, was it $1,500?"))
+    )
+    assert "$1,800" in en and "$1,500" not in en
+
+
+def test_keeping_what_is_there_is_a_decision():
+    assert "石膏板留着" in summarize(chat(("user", "那算了，石膏板留着。")))
+
+
+def test_a_line_kept_by_the_previous_summary_holds_against_an_equal_new_one():
+    first = summarize(chat(("user", "以后所有报价都按含税价算，别给我不含税的")))
+    assert "含税价" in first
+    second = OfflineSummarizer(ratio=1.0).summarize(first, chat(("user", "好的")), max_tokens=4000)
+    assert "含税价" in second
+
+
+def test_an_open_item_reported_done_later_goes_and_another_stays():
+    summary = summarize(
+        chat(
+            ("user", "todo：约房东签水电图"),
+            ("user", "todo：给 Kerry 发对账单"),
+            ("user", "房东签了！约房东签水电图这个待办完成"),
+            ("user", "给 Bob 的对账单发了，他说下周付款"),
+        )
+    )
+    assert "todo：约房东签水电图" not in summary and "给 Kerry 发对账单" in summary
+
+
+def test_a_remark_that_ends_in_laughter_is_chatter():
+    summary = summarize(
+        chat(
+            ("user", "the invite got forwarded to the whole golf club lol"),
+            ("user", "venue is Fernhill Hall"),
+        )
+    )
+    assert "golf" not in summary and "Fernhill Hall" in summary
+
+
+def test_a_reply_that_answers_nothing_does_not_borrow_the_question():
+    summary = summarize(chat(("assistant", "周末无聊的话可以出去走走，或者看部电影？"), ("user", "推荐一下")))
+    assert "看部电影" not in summary
+
+
+def test_a_capitalized_name_next_to_a_role_is_a_person():
+    summary = summarize(
+        chat(("user", "Nadia from finance handles the invoices"), ("user", "the plumber is called Ivo"))
+    )
+    assert "Nadia from finance" in summary and "Ivo" in summary
+    assert "People" in summary

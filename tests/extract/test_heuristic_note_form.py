@@ -119,7 +119,7 @@ def test_extracted_bullets_carry_no_lead_in_and_no_relative_date() -> None:
             "以后排查问题你先给结论，再给命令，别一上来一大段分析，手机上看太累了",
             "以后排查问题先给结论，再给命令，别一上来一大段分析。",
         ),
-        ("以后推荐菜谱或者帮我点外卖，别推带香菜的", "以后推荐菜谱或者点外卖，别推带香菜的"),
+        ("以后推荐菜谱或者帮我点外卖，别推带香菜的", "以后推荐菜谱或者点外卖，别推带香菜的。"),
         ("密码一律私聊发给你，不在群里回复。", "密码一律私聊发，不在群里回复。"),
         (
             "Never book anything on Sunday mornings. that's church and then brunch with my mom",
@@ -156,3 +156,66 @@ def test_a_greeting_does_not_hide_a_one_off_request(greeting: str) -> None:
     assert (
         saved(extract(chat(f"u: {greeting}", "a: 好的，已记上。" if "帮" in greeting else "a: Done."))) == []
     )
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("You have Mosquitto on hab-01", "Mosquitto on hab-01"),
+        (
+            "Let's Encrypt must reach port 80 on your public IP.",
+            "Let's Encrypt must reach port 80 on the public IP.",
+        ),
+        ("Set `your_var` in the env file.", "Set `your_var` in the env file."),  # never inside a code span
+    ],
+)
+def test_the_chats_you_becomes_the_fact(said: str, kept: str) -> None:
+    assert tidy_bullet(said, DAY) == kept
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        (
+            "Will do: from now on compose snippets only, no `docker run`.",
+            "From now on compose snippets only, no `docker run`.",
+        ),
+        (
+            "That's the catch: `daemon.json` log-opts only apply to new containers.",
+            "`daemon.json` log-opts only apply to new containers.",
+        ),
+        ("这条值得记下来：pg_upgrade 不迁 `postgresql.conf`。", "pg_upgrade 不迁 `postgresql.conf`。"),
+        (
+            "但是以后新买的 zigbee 设备一律接 zigbee2mqtt，不再往米家网关上加",
+            "以后新买的 zigbee 设备一律接 zigbee2mqtt，不再往米家网关上加。",
+        ),
+    ],
+)
+def test_the_assistants_promises_and_joints_are_no_part_of_the_fact(said: str, kept: str) -> None:
+    assert tidy_bullet(said, DAY) == kept
+
+
+def test_a_tables_header_row_is_no_bullet() -> None:
+    assert tidy_bullet("| 酒店 | 日期 | 确认号 |", DAY) == ""
+    assert tidy_bullet("| Cross Hotel | 1/18 | 5839201746 |", DAY) != ""
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        (
+            "Got it: nas-01 is 192.168.1.21 from now on.",
+            "nas-01 is 192.168.1.21 from now on.",
+        ),  # an id keeps its case
+        (
+            "it's .21 now, I swapped the NIC last week",
+            "it's .21 now, I swapped the NIC",
+        ),  # ".21" stays a value
+        (
+            "`18:    conn = sqlite3.connect(DB_PATH)`",
+            "`18:    conn = sqlite3.connect(DB_PATH)`",
+        ),  # code keeps its spaces
+    ],
+)
+def test_identifiers_and_code_are_kept_exactly(said: str, kept: str) -> None:
+    assert tidy_bullet(said, DAY) == kept

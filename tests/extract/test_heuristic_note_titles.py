@@ -84,3 +84,58 @@ def test_a_title_never_says_what_its_bullet_denies() -> None:
         ["Slack Slack Slack deploy notices"],
     )
     assert "Slack" not in made_en
+
+
+@pytest.mark.parametrize(
+    ("bullet", "kinds", "language"),
+    [
+        ("备份统一在凌晨 3 点跑，不在白天跑。", {NoteKind.FUTURE}, "zh"),
+        ("Backups run before 06:30, never during office hours.", {NoteKind.FUTURE}, "en"),
+        ("根因：轮换 token 时只更新了 `OPENCLAW_GATEWAY_TOKEN`。", {NoteKind.ROOT_CAUSE}, "zh"),
+    ],
+)
+def test_a_title_carries_no_colon_kind_label(bullet: str, kinds: set[str], language: str) -> None:
+    made = title([bullet], kinds, language, [bullet, bullet])
+    assert made and ":" not in made and "：" not in made
+
+
+@pytest.mark.parametrize(
+    ("bullet", "language", "expected"),
+    [
+        ("以后回复先一句话给结论，需要细节再问。", "zh", "回复风格偏好"),
+        ("No more emojis in replies.", "en", "Reply style"),
+    ],
+)
+def test_a_rule_on_the_assistants_replies_is_a_reply_style(bullet: str, language: str, expected: str) -> None:
+    assert title([bullet], {NoteKind.PREFERENCE}, language) == expected
+
+
+def test_a_rule_about_something_else_that_mentions_replies_is_not_a_reply_style() -> None:
+    made = title(
+        ["密码一律私聊发，不在群里回复。"], {NoteKind.PREFERENCE}, "zh", ["密码一律私聊发", "密码一律私聊发"]
+    )
+    assert "回复" not in made and "密码" in made
+
+
+def test_a_change_of_one_kind_of_value_names_it() -> None:
+    bullets = ["Redis 端口从 6379 改成 6380。"]
+    chat = ["redis 要换端口", "Redis 端口从 6379 改成 6380。", "redis 好了"]
+    assert title(bullets, {NoteKind.CHANGE}, "zh", chat).startswith("Redis 端口")
+
+
+def test_an_instruction_is_titled_by_its_object_never_by_its_verb() -> None:
+    bullet = "Announce every prod deploy in #releases with the tag."
+    made = title([bullet], {NoteKind.FUTURE}, "en", [bullet, "every prod deploy gets announced"])
+    assert not made.startswith("Announce") and "deploy" in made.casefold()
+
+
+def test_times_and_counts_are_never_the_subject() -> None:
+    bullet = "以后是每周四 17:00，少年宫三楼。"
+    made = title([bullet], {NoteKind.FUTURE}, "zh", [bullet, "周四 17:00 少年宫三楼", "改到周四了"])
+    assert "周四" not in made and "三" not in made
+
+
+def test_an_opening_phrase_said_once_is_no_subject() -> None:
+    bullet = "删掉 unit 里那一行，以后只认 openclaw.json。"
+    chat = [bullet, "openclaw.json 里的 token 对了", "openclaw.json 生效"]
+    assert "删掉" not in title([bullet], {NoteKind.FIX}, "zh", chat)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import savenow.telegram.features as features
+from savenow.telegram import features
 
 
 def test_features_touches_no_private_member_but_its_own() -> None:

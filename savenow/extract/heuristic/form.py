@@ -24,6 +24,7 @@ from datetime import date, datetime, timedelta
 from itertools import pairwise
 
 from ...text.cjk import HAN, has_cjk, is_cjk
+from .clauses import clean_zh_statement
 
 __all__ = ["message_date", "tidy_bullet"]
 
@@ -33,12 +34,14 @@ _EN_LEAD = (
     r"(?:rule|cause|culprit|problem|issue|fix|one|answer|reason)|the rule is|make that the rule|found it"
     r"|found the (?:cause|culprit|problem|issue|bug)|bingo|nailed it|odd|weird|interesting|aha|sorry|apologies"
     r"|my bad|actually|anyway|in short|long story short|good catch|good news|as expected|makes sense"
-    r"|that explains it|that matches|you're right|right|so|well"
+    r"|that explains it|that matches|you're right|right|so|well|will do|then|that's the catch|here's the catch"
+    r"|the catch is|one more for you|one more|noted|got it"
 )
 _ZH_LEAD = (
     r"原因找到了|找到原因了|问题找到了|找到问题了|找到了|就是这个|那就对了|这就对了|这就是原因|规则就是|结论就是|规矩就是"
     r"|就这么定了?|就这么办|那就这样|那就这么定|定了|抱歉|不好意思|对不起|小提醒|提醒一下|顺便记一下|顺便说一下|顺便|说实话|其实|果然|原来如此|你说得对|确实|懂了|搞定了?"
-    r"|我看了一下|我查了一下|我从[^，。：:]{0,16}看到的是"
+    r"|我看了一下|我查了一下|我从[^，。：:]{0,16}看到的是|还是同一个问题|同一个问题|这条值得记下来|值得记下来|还有一个事|还有件事"
+    r"|还有一件事"
 )
 _LEAD = re.compile(
     rf"^\s*(?:(?:{_EN_LEAD})\s*(?:[:,—–]|\s-\s)|(?:{_ZH_LEAD})\s*[:：，,—]|(?:顺便|另外)?(?:记一下|提醒一下)\s)\s*",
@@ -76,21 +79,56 @@ def message_date(timestamp: object) -> date | None:
 
 
 def tidy_bullet(text: str, day: date | None = None) -> str:
-    """``text`` without the chat's lead-ins, its relative dates resolved against ``day`` (or dropped)."""
+    """``text`` without the chat's lead-ins, its relative dates resolved against ``day`` (or dropped);
+    "" for a line that states nothing (a table's header row)."""
     bullet = text.strip()
+    if _TABLE_HEADER.match(bullet):
+        return ""  # a table's header row or rule line says nothing on its own
     for _ in range(3):
         before = bullet
         bullet = _LEAD.sub("", bullet)
         bullet = _CONFIRMED_LABEL.sub(lambda m: _label(m), bullet)
         if bullet == before:
             break
+    bullet = clean_zh_statement(bullet)  # spoken Chinese as a statement (:mod:`.clauses`)
     bullet = _dates(bullet, day)
     bullet = _without_asides(_ADDRESS.sub(_unaddress, bullet))
+    bullet = _en_second_person(bullet)
     if not bullet:
         return text.strip()
-    if bullet is not text and bullet[:1].isascii() and bullet[:1].islower() and text.strip()[:1].isupper():
+    first_word = bullet.split(" ", 1)[0]
+    if (
+        bullet is not text
+        and not re.search(r"[\d_./:@-]", first_word)  # "nas-01", "down/outage" keep their case
+        and bullet[:1].isascii()
+        and bullet[:1].islower()
+        and text.strip()[:1].isupper()
+    ):
         bullet = bullet[:1].upper() + bullet[1:]  # the sentence now starts where the lead-in ended
     return bullet
+
+
+# The assistant telling the user what they have: "You have Mosquitto on hab-01" states
+# "Mosquitto on hab-01"; "your public IP" is "the public IP" in a note the owner reads later.
+_YOU_HAVE = re.compile(r"^you (?:already |now )?(?:have|use|run|keep) (?=\S)", re.IGNORECASE)
+_YOUR = re.compile(r"(?<![\w'`])your(?= [a-z])", re.IGNORECASE)
+
+
+def _en_second_person(bullet: str) -> str:
+    if has_cjk(bullet):
+        return bullet
+    stated = _YOU_HAVE.sub("", bullet)
+    if stated != bullet:
+        stated = stated[:1].upper() + stated[1:]
+    pieces = re.split(r"(`[^`]*`)", stated)  # never inside a code span
+    return "".join(
+        p if p.startswith("`") else _YOUR.sub(lambda m: "The" if m.group(0)[0].isupper() else "the", p)
+        for p in pieces
+    )
+
+
+# "| 酒店 | 日期 | 确认号 |", "|---|---|": a table row with no value in it.
+_TABLE_HEADER = re.compile(r"^\|(?:[^|\d`]*\|)+\s*$")
 
 
 def _label(match: re.Match[str]) -> str:
@@ -166,6 +204,10 @@ def _dates(text: str, day: date | None) -> str:
     text, dropped = _WEEK.subn("", text)
     if dropped:
         text = re.sub(
-            r"\s+([,.;:!?，。；：！？])", r"\1", text
+            r"\s+([,.;:!?，。；：！？])(?=\s|$)", r"\1", text
         )  # "etl-pipeline ." once the week word is gone
-    return text.strip() if has_cjk(text) else " ".join(text.split())
+    if has_cjk(text):
+        return text.strip()
+    # Runs of spaces collapse outside code spans only: a pasted line keeps its indentation.
+    pieces = re.split(r"(`[^`]*`)", text)
+    return "".join(p if p.startswith("`") else re.sub(r"\s+", " ", p) for p in pieces).strip()

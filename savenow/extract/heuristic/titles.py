@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from ...text.cjk import HAN, han_runs
+from ...text.cjk import HAN, han_runs, has_cjk, is_cjk
 from ...text.stopwords import EN_TITLE_STOPWORDS, ZH_EDGE_HAN, ZH_FUNCTION_HAN, ZH_TITLE_STOPWORDS
 from ...vocabulary import NoteKind
 from . import signals
@@ -55,12 +55,42 @@ def heading_subject(title: str) -> str:
     return subject if subject.strip() else title
 
 
+# "帮我记下面粉供应商的事": a request to the assistant around the subject it names.
+_ZH_REQUEST = re.compile(
+    r"^(?:在吗|早|嗨|hi|hey)?[\s，,]*(?:帮我|麻烦|请|来)?\s*(?:记下|记一下|记住|看下|看一下|看看|弄下|弄一下|理一下|整理下|整理一下|查下|查一下|说下|说一下)?\s*",
+    re.IGNORECASE,
+)
+_ZH_MATTER = re.compile(r"(?:的事情?|的问题|这件事|那件事)$")
+
+
 class TitleContext:
     """What the whole conversation says about terms: how often each is used, and in the opening."""
 
     def __init__(self, user_texts: Sequence[str], all_texts: Sequence[str]) -> None:
         self.chat = " ".join(signals.prose(t) for t in all_texts).casefold()
         self.opening = " ".join(signals.prose(t) for t in user_texts[:OPENING_MESSAGES]).casefold()
+        self.first_user_texts = list(user_texts[:OPENING_MESSAGES])
+
+    @property
+    def opening_topic(self) -> str:
+        """What the user's first message is about ("小满的舞蹈课改时间了" → 小满的舞蹈课), when the
+        conversation keeps saying it: the subject of last resort for a note that names none."""
+        for text in self.first_user_texts:
+            request = _ZH_REQUEST.sub("", signals.prose(text).strip())
+            topic = _ZH_MATTER.sub("", _topic(request))
+            if topic and self.recurs(topic):
+                return topic
+        return ""
+
+    def recurs(self, phrase: str) -> bool:
+        """The conversation says the phrase more than once: a name it keeps using, not the
+        opening words of one sentence ("删掉 unit", "Cap concurrency")."""
+        folded = phrase.casefold()
+        if self.chat.count(folded) >= 2:
+            return True
+        # Said in other orders ("胡桃木勺 MY-0321"): every word of it recurs.
+        words = [w for w in re.split(r"\s+|的", folded) if w]
+        return len(words) > 1 and all(self.chat.count(w) >= 2 for w in words)
 
     def weight(self, term: str) -> float:
         folded = term.casefold()
@@ -75,37 +105,350 @@ def note_title(
     context: TitleContext,
     avoid: Iterable[str] = (),
 ) -> str:
-    """``"<subject>: <kind>"`` (``"<subject>：<kind>"`` in Chinese); owners read "Owner of <object>"."""
+    """The subject in natural words: the phrase the note opens with ("游泳班", "Eccentric heel
+    drops"), or the note's key term, followed by what about it the note records when its values
+    say so ("Redis 端口", "Pi-hole address") or by a plain noun for its kind ("备份规则",
+    "Deploy rule"). Owners read "Owner of <object>"; a rule on the assistant's replies is
+    "回复风格偏好" / "Reply style". Never a colon label, a pronoun or an instruction."""
     text = " ".join(bullets)
     kind = _kind(kinds)
+    avoided = {a.casefold() for a in avoid}
     if NoteKind.OWNER in kinds:
         owned = _owned(text)
-        subject = owned or _subject(text, set(ids), language, context, {a.casefold() for a in avoid})
+        subject = owned or _subject(text, set(ids), language, context, avoided)
         if not subject:
             return "负责人" if language == "zh" else "Owner"
         return f"{subject} 负责人" if language == "zh" else f"Owner of {subject}"
-    if kind in (NoteKind.NOTE, "setup") and bullets:
+    if kind in (NoteKind.PREFERENCE, "rule", NoteKind.NOTE) and _about_replies(text):
+        return "回复风格偏好" if language == "zh" else "Reply style"
+    topic = next((t for t in (_topic(b) for b in bullets[:2]) if t and context.recurs(t)), "")
+    if kind in (NoteKind.NOTE, "setup") and not topic and bullets:
         # A plain fact names its subject itself ("Groceries: Ocado …", "Rent is split …", "Oat flat white, …").
-        lead = _lead_subject(bullets[0]) or (_first_clause(bullets[0]) if kind == NoteKind.NOTE else "")
-        if lead:
-            return _capitalized(lead) if language != "zh" else lead
-    subject = _subject(text, set(ids), language, context, {a.casefold() for a in avoid})
-    label = _KIND[kind][language]
-    if kind == NoteKind.NOTE:
-        if subject:
-            return _capitalized(subject) if language != "zh" else subject
-        lead = _first_clause(bullets[0]) if bullets else ""
-        return lead or ("笔记" if language == "zh" else "Note")
+        topic = _lead_subject(bullets[0]) or (_first_clause(bullets[0]) if kind == NoteKind.NOTE else "")
+    subject = topic or _subject(text, set(ids), language, context, avoided)
     if not subject:
-        return label if language == "zh" else label[:1].upper() + label[1:]
-    if language == "zh":
-        return f"{subject}：{label}"
-    first = subject.split(" ", 1)[0]
-    if first.isalpha() and first.islower():
-        subject = (
-            subject[:1].upper() + subject[1:]
-        )  # a plain word starts the title; an identifier keeps its case
-    return f"{subject}: {label}"
+        lead = (_first_clause(bullets[0]) if bullets else "") or context.opening_topic
+        return lead or _KIND_NOUN[kind][language] or ("笔记" if language == "zh" else "Note")
+    if kind in _RULE_KINDS:  # "备份规则", "Deploy rule", "zfs-auto-snapshot decision"
+        noun = _KIND_NOUN[kind][language]
+        if len(subject.split()) <= 3 and sum(map(is_cjk, subject)) <= 8 and not _names_facet(subject, noun):
+            return _joined(subject, noun, language)
+        return _capitalized(subject) if language != "zh" else subject
+    facet = _facet(text, language) if kind != NoteKind.NOTE else ""  # a plain fact: its subject says it
+    if facet and not _names_facet(subject, facet) and _short(subject):
+        return _joined(subject, facet, language)
+    if topic or kind == NoteKind.NOTE:
+        return _capitalized(subject) if language != "zh" else subject
+    noun = _KIND_NOUN[kind][language]
+    if kind in _TECHNICAL_KINDS and not _LATIN.search(subject):
+        noun = ""  # "氨氯地平" after a change of dose is no "fix": a technical word needs a technical subject
+    return (
+        _joined(subject, noun, language)
+        if noun and not _names_facet(subject, noun)
+        else _capitalized(subject)
+    )
+
+
+_RULE_KINDS = frozenset({"rule", NoteKind.PREFERENCE, NoteKind.DECISION})
+_TECHNICAL_KINDS = frozenset({"incident", NoteKind.ROOT_CAUSE, NoteKind.FIX, "setup"})
+
+
+# What kind of note it is, as a noun a person puts after the subject ("备份规则", "Deploy rule");
+# none for a plain note, whose subject says it all.
+_KIND_NOUN = {
+    "incident": {"en": "issue", "zh": "问题"},
+    NoteKind.ROOT_CAUSE: {"en": "issue", "zh": "问题"},
+    NoteKind.FIX: {"en": "fix", "zh": "修复"},
+    NoteKind.CHANGE: {"en": "change", "zh": "变更"},
+    "rule": {"en": "rule", "zh": "规则"},
+    NoteKind.PREFERENCE: {"en": "preference", "zh": "偏好"},
+    NoteKind.DECISION: {"en": "decision", "zh": "决定"},
+    "setup": {"en": "setup", "zh": "配置"},
+    NoteKind.NOTE: {"en": "", "zh": ""},
+}
+
+
+def _joined(subject: str, noun: str, language: str) -> str:
+    """ "游泳班" + "时间" → "游泳班时间"; "Redis" + "端口" → "Redis 端口"; "Pi-hole" + "address"."""
+    if language == "zh" and noun[:1] and is_cjk(noun[0]):
+        glue = "" if is_cjk(subject[-1]) else " "
+        return f"{subject}{glue}{noun}"
+    return f"{_capitalized(subject)} {noun}"
+
+
+def _names_facet(subject: str, facet: str) -> bool:
+    folded = subject.casefold()
+    return facet.casefold() in folded or any(word in folded for word in _FACET_SYNONYMS.get(facet, ()))
+
+
+def _short(subject: str) -> bool:
+    """A one-word subject takes a facet ("Redis 端口"); a phrase already says what it is about."""
+    return len(subject.split()) <= 1 and sum(map(is_cjk, subject)) <= 5
+
+
+# --------------------------------------------------------------------------- facets
+
+# What about the subject a note records, read from its values; the first that applies wins
+# (a port beats the host it is on). General vocabulary of values, in both languages.
+_FACETS: tuple[tuple[re.Pattern[str], str, str], ...] = (
+    (re.compile(r"端口|\bports?\b|\blistens? on \d", re.IGNORECASE), "端口", "port"),
+    (
+        re.compile(r"(?<![\d.])\d{1,3}(?:\.\d{1,3}){3}(?![\d.])|地址|\baddress\b|\bIP\b", re.IGNORECASE),
+        "地址",
+        "address",
+    ),
+    (re.compile(r"版本|\bversion\b|(?<![\w.])v\d+(?:\.\d+)+", re.IGNORECASE), "版本", "version"),
+    (
+        re.compile(r"\d\s*(?:mg|毫克|ml|毫升)\b|\d\s*(?:mg|ml)(?![a-z])|剂量|\bdose\b", re.IGNORECASE),
+        "用量",
+        "dose",
+    ),
+    (
+        re.compile(
+            r"\+\d{1,3}[\s-]?\d{2,4}[\s-]?\d{3,4}[\s-]?\d{0,4}(?!\d)|(?<!\d)1[3-9]\d{9}(?!\d)"
+            r"|微信|WhatsApp|电话|手机|邮箱|\bemail\b|\bphone\b",
+            re.IGNORECASE,
+        ),
+        "联系方式",
+        "contact",
+    ),
+    (re.compile(r"截止|\bdeadline\b|\bdue\b", re.IGNORECASE), "截止日期", "deadline"),
+    (
+        re.compile(r"\d\s*元|[¥￥$€£]\s*\d|单价|价格|总价|\bprice\b|\bcosts?\b|\bfee\b", re.IGNORECASE),
+        "费用",
+        "price",
+    ),
+    (
+        re.compile(
+            r"每(?:周|天|日|月)|周[一二三四五六日天]|星期[一二三四五六日天]|(?<!\d)\d{1,2}:\d{2}(?!\d)"
+            r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:daily|weekly|nightly)\b",
+            re.IGNORECASE,
+        ),
+        "时间",
+        "schedule",
+    ),
+)
+_FACET_SYNONYMS = {
+    "地址": ("ip", "host", "主机"),
+    "address": ("ip", "host"),
+    "联系方式": ("微信", "电话", "whatsapp", "email", "联系"),
+    "contact": ("phone", "email", "whatsapp"),
+    "时间": ("周", "天", "点", "日程", "时刻"),
+    "schedule": ("day", "time", "weekly", "daily"),
+    "费用": ("价", "费", "钱", "元"),
+    "price": ("cost", "fee", "rate"),
+    "用量": ("mg", "剂"),
+}
+
+
+# A facet that says more than another: a port is on an address, a dose has its times.
+_SUBSUMES = {"port": {"address"}, "dose": {"schedule"}, "deadline": {"schedule"}}
+
+
+def _facet(text: str, language: str) -> str:
+    """The one thing the note's values are about; none when they are about several (a class's
+    time, place and teacher's phone make no one facet)."""
+    found = [(zh, en) for pattern, zh, en in _FACETS if pattern.search(text)]
+    names = {en for _, en in found}
+    kept = [(zh, en) for zh, en in found if not any(en in _SUBSUMES.get(other, ()) for other in names)]
+    if len(kept) != 1:
+        return ""
+    zh, en = kept[0]
+    return zh if language == "zh" else en
+
+
+# The assistant's own replies as the subject of a rule: their language, length, format, emoji.
+_REPLIES = re.compile(
+    r"回复|回答|回我|答复|emoji|表情|长篇|先给结论|给结论|结论先|啰嗦|简短|总结|"
+    r"(?<![\w'])(?:repl(?:y|ies)|answers?|respond|responses?|emojis?|bullet points|tl;dr|summari[sz]e|summary)(?![\w'])",
+    re.IGNORECASE,
+)
+_REPLY_OBJECT = re.compile(r"(?<![\w'])(?:emails?|messages? to|邮件|评论)(?![\w'])", re.IGNORECASE)
+
+
+def _about_replies(text: str) -> bool:
+    """A rule about how the assistant answers ("以后回复先给结论", "No more emojis"): the reply
+    words stand in its first clause ("密码私聊发，不在群里回复" is a rule about passwords)."""
+    first = re.split(r"[，,;；。.:：]", _EN_OPENER.sub("", text).strip(), maxsplit=1)[0]
+    return bool(_REPLIES.search(first)) and not _REPLY_OBJECT.search(text)
+
+
+# --------------------------------------------------------------------------- topics
+
+# Where a Chinese statement's subject ends: a verb, an adverb, a preposition, a value after a
+# space. Single characters that also begin common nouns are excluded by what follows them
+# ("会议", "用户", "要点").
+_ZH_PREDICATE = re.compile(
+    r"是|在(?!线)|从|改(?!动)|换|用(?!户|量|法|药|品)|每|只|不|没|要(?!点|求)|会(?!议|员|计)|能(?!力|源)|可(?!乐)|需|必|统一|一律"
+    r"|由|归|跑|放|装|开(?!发|关|头)|已|都|也|就|先|再|给|把|被|有(?!效|限)|到|去|来|说|让|请|别|按|对(?!象|接)|比|往|向|跟|→|->"
+    r"|的话|成功|失败|完成|前|后|时|里|上(?!海)|下(?!载|午)"
+)
+_ZH_TOPIC_LEAD = re.compile(r"^(?:以后|今后|从现在起|从今天起|平时|一般|默认|每次|所有的?|记得|注意)\s*")
+_PRONOUN_HAN = re.compile(r"[我你您他她它咱]|这个|那个|这些|那些|这里|那里|这样|那样|这么|那么")
+_EN_TOPIC_STOP = re.compile(
+    r"(?<![\w'-])(?:is|are|was|were|be|been|has|have|had|now|moved|moves|runs|uses?|used|goes|go|went|lives?|sits?"
+    r"|listens?|points?|needs?|should|must|will|can|could|would|may|shrunk|shrank|changed|became|got|gets|takes?"
+    r"|on|at|in|to|from|for|with|by|until|via|of|under|over|after|before|since|per|max|min|maximum|minimum"
+    r"|and|or|but|because|so|then|when|if|as|than|instead)(?![\w'-])",
+    re.IGNORECASE,
+)
+# A bullet that opens with a verb tells someone what to do: its first words are no subject.
+_EN_IMPERATIVE = re.compile(
+    r"^(?:add|set|use|run|keep|make|put|send|check|restart|install|remove|delete|create|move|change|update"
+    r"|enable|disable|avoid|never|always|don't|do|ask|call|book|pay|take|give|let|try|see|open|close|write"
+    r"|read|start|stop|switch|pin|copy|edit|replace|go|get|bring|tell|no|just|please|remember|announce|post"
+    r"|notify|ping|mention|schedule|reply|answer|respond|include|drop|skip|leave|back|rotate|renew|deploy|push"
+    r"|tag|log|note|save|store|mark|forward|cc|email|text|message|send)\b",
+    re.IGNORECASE,
+)
+_EN_DATE_LEAD = re.compile(
+    r"^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d|^\d", re.IGNORECASE
+)
+
+
+def _topic(bullet: str) -> str:
+    """The noun phrase a statement opens with, when it is a name and not a pronoun, a
+    kind label, an instruction or a value: "游泳班每周六 9:00" → "游泳班",
+    "Eccentric heel drops 3×15 per leg" → "Eccentric heel drops"."""
+    if bullet.lstrip().startswith("`"):
+        return ""  # a command or a value opens it: no name of a subject
+    text = _ASIDE_LEAD.sub("", bullet).replace("`", "").strip()
+    label = re.match(r"^\s*([^:：，,。；;]{1,16}?)\s*[:：]\s*(?=\S)", text)
+    if label and re.search(r"说$|\bsaid$|\bsays$", label.group(1).strip()):
+        text = text[label.end() :]  # "王老师说：…": who said it is not what it is about
+    elif label and not _KIND_WORDS.match(label.group(1).strip()):
+        text = label.group(1)  # "抬头：…", "Host: …": the label is what the line is about
+    if has_cjk(text):
+        return _zh_topic(text)
+    return _en_topic(text)
+
+
+def _zh_topic(text: str) -> str:
+    text = _ZH_TOPIC_LEAD.sub("", text)
+    end = len(text)
+    for boundary in (
+        re.search(r"[，,。；;：:（(！!？?|]|\s/\s", text),
+        _en_value_start(text),  # a value after a space: "游泳班每周六 9:00" (but "Task 2 先练…" names Task 2)
+        _ZH_PREDICATE.search(text),
+    ):
+        if boundary is not None:
+            end = min(end, boundary.start())
+    topic = _ZH_TRAILING_WHEN.sub("", text[:end].strip()).removesuffix("的").strip()
+    numbered = re.fullmatch(r"[A-Z][A-Za-z]+ \d{1,4}", topic)  # "Task 2", "VM 210": a numbered thing
+    if _ZH_NOT_A_NAME.search(topic) or (_LOOSE_VALUE.search(topic) and not numbered) or _zh_action(topic):
+        return ""
+    if (
+        sum(map(is_cjk, topic)) < 2
+        and len(topic) < 3
+        or len(topic) > 24
+        or _PRONOUN_HAN.search(topic)
+        or _KIND_WORDS.match(topic)
+        or topic[:1].isdigit()
+        or topic in ZH_TITLE_STOPWORDS
+        or not any(is_cjk(c) for c in topic)
+        and len(topic.split()) > 3
+    ):
+        return ""
+    return topic
+
+
+# "and from now on every prod deploy …": the subject starts after the chat's joints and "every".
+_EN_OPENER = re.compile(
+    r"^(?:(?:and|so|also|but|then|ok(?:ay)?|right)[,]?\s+)*(?:(?:from now on|going forward|in future|in the future"
+    r"|for the record|fyi|btw|note that|remember that|keep in mind that|one more for you|one more)[,:]?\s*)?"
+    r"(?:(?:my|our|your)\s+(?:own\s+)?)?",
+    re.IGNORECASE,
+)
+_EN_QUANTIFIER = re.compile(r"^(?:every|all|each|any|both|our|the)\s+", re.IGNORECASE)
+# The verb an instruction opens with, and the words that may stand before it ("never", "always").
+_EN_INSTRUCTION = re.compile(
+    r"^(?:(?:never|always|don't|do not|please|just)\s+)?([a-z]+)\s+(?=\S)", re.IGNORECASE
+)
+_EN_CONTRACTION = re.compile(r"^(?:it|that|there|here|this|what|i|we|you|they|he|she)'", re.IGNORECASE)
+
+
+# Verbs of doing that open an instruction, not a name ("删掉 unit 里…", "排计划", "新建项目").
+_ZH_ACTION_LEAD = re.compile(
+    r"^(?:删掉|删除|删|添加|加上|加|改成|改为|修改|改|换成|换|安装|装|排|补进|补|迁到|迁|新建|建|设置|设|打开|关掉|关闭"
+    r"|拷|复制|跑|写|发|检查|确认|记|查|看|找|拿|试|建议|检测|注意|避免|保留|去掉|提前|推迟|指定|选用|选择|使用|用(?!户|量|药|法))"
+)
+
+
+def _zh_action(topic: str) -> bool:
+    """An action, not a name: opens with a verb of doing, or ends in one lone character after a
+    space ("Python repo 迁")."""
+    return bool(_ZH_ACTION_LEAD.match(topic) or re.search(rf"\s[{HAN}]$", topic))
+
+
+# When something happens is no part of its name: "乐乐周三 15:30 放学" is about 乐乐.
+_ZH_TRAILING_WHEN = re.compile(
+    r"(?:每?(?:周|星期)[一二三四五六日天末]|[今明昨]天|[早晚]上|[上下中]午|凌晨)+$"
+)
+
+
+def _en_value_start(text: str) -> re.Match[str] | None:
+    """Where the values start: a number after a space, except one right after a capitalized first
+    word, which names a thing ("Priority 2", "Task 2", "VM 210")."""
+    for match in re.finditer(r"\s\d", text):
+        before = text[: match.start()].split()
+        if (
+            len(before) == 1
+            and before[0][:1].isupper()
+            and re.match(r"\s\d{1,4}(?=\s|$)", text[match.start() :])
+        ):
+            continue
+        return match
+    return None
+
+
+# What a name never holds: a conjunction or list mark, a demonstrative or ordinal, a modal, a dash.
+_ZH_NOT_A_NAME = re.compile(
+    r"或者|或是|还是|以及|、|——|-{2}|这类|那类|这种|那种|第[一二三四五六七八九十\d]|应该|得|\"|“|”"
+)
+# A loose value (a number of its own, an amount) is what a note says about its subject, not the subject.
+_LOOSE_VALUE = re.compile(r"(?:^|\s)[-+]?\d[\d.,]*(?:\s|$)|[¥￥$€£]\s*\d")
+# Words that end an English subject's phrase: adverbs and verbs in -ed / -s that the stop list misses.
+_EN_NOT_LAST = re.compile(r"(?:only|also|too|again|ed|expires|fails|breaks|stays)$", re.IGNORECASE)
+
+
+def _en_topic(text: str) -> str:
+    text = _EN_OPENER.sub("", text)
+    instruction = _EN_INSTRUCTION.match(text)
+    if instruction and _EN_IMPERATIVE.match(instruction.group(1)):
+        # "Announce every prod deploy in #releases": what it is about is the verb's object.
+        text = text[instruction.end() :]
+    if (
+        _EN_IMPERATIVE.match(text)
+        or _EN_DATE_LEAD.match(text)
+        or _DEICTIC.match(text)
+        or _EN_CONTRACTION.match(text)
+    ):
+        return ""
+    text = _EN_QUANTIFIER.sub("", _EN_ARTICLE.sub("", text))
+    end = len(text)
+    for boundary in (
+        re.search(r"[,;:()!?—–→]|\.(?=\s|$)|\s-\s|\s[A-Za-z]+\d", text),
+        _en_value_start(text),
+        _EN_TOPIC_STOP.search(text),
+    ):
+        if boundary is not None:
+            end = min(end, boundary.start())
+    topic = text[:end].strip()
+    while topic and _EN_NOT_LAST.search(topic.split()[-1]) and len(topic.split()) > 1:
+        topic = topic.rsplit(" ", 1)[0]  # "Immich only" → "Immich"
+    words = topic.split()
+    if (
+        _LOOSE_VALUE.search(topic)
+        or (words and _EN_NOT_LAST.search(words[-1]))
+        or not words
+        or len(words) > 4
+        or _DEICTIC.search(topic)
+        or _KIND_WORDS.match(topic)
+        or all(w.casefold() in EN_TITLE_STOPWORDS for w in words)
+        or len(topic) < 3
+    ):
+        return ""
+    return topic
 
 
 def _capitalized(subject: str) -> str:
@@ -174,9 +517,11 @@ def _lead_subject(bullet: str) -> str:
 
 def _first_clause(bullet: str) -> str:
     """The bullet's first clause, when short and free of pronouns: "Oat flat white, extra shot" → "Oat flat white"."""
-    clause = re.split(r"[,，;；。:：(（—]|\s-\s", bullet, maxsplit=1)[0].replace("`", "").strip(" .")
+    clause = re.split(r"[,，;；。:：(（—]|\s-\s", bullet, maxsplit=1)[0].replace("`", "").strip().strip(" .")
     if (
         not clause
+        or _zh_action(clause)
+        or _ZH_WHEN_OR_HOW_MANY.match(clause)
         or _DEICTIC.search(clause)
         or _NOT_SUBJECT.search(clause)
         or _KIND_WORDS.match(clause)
@@ -252,11 +597,14 @@ def _subject(text: str, ids: set[str], language: str, context: TitleContext, avo
                 or gram[1] in ZH_FUNCTION_HAN
                 or gram in avoid
                 or gram in ZH_TITLE_STOPWORDS
+                or _ZH_WHEN_OR_HOW_MANY.match(gram)
             ):
                 continue
             if context.chat.count(gram) < 2:
                 continue
             term = _whole_term(run, i, context)
+            if _ZH_WHEN_IN_TERM.search(term) or term[-1] in _ZH_NUMERALS or _zh_action(term):
+                continue
             weight = context.weight(term) + (ZH_TERM_BONUS if language == "zh" else 0.0)
             candidates[term] = max(candidates.get(term, 0.0), weight)
     # A term the note negates ("不发邮件", "no Slack") would make the title say the opposite.
@@ -273,7 +621,13 @@ def _subject(text: str, ids: set[str], language: str, context: TitleContext, avo
             continue
         if len(" ".join([*chosen, term])) > TITLE_MAX - 12:
             continue
+        phrase = _adjacent(folded, chosen[0].casefold(), key)
+        if not phrase:
+            continue  # two terms make a title only as the phrase the note says ("gateway token")
         chosen.append(term)
+        if not phrase.startswith(chosen[0].casefold()):
+            chosen.reverse()
+        return " ".join(chosen) if " " in phrase or not is_cjk(phrase[0]) else "".join(chosen)
     # In the order the conversation brought them up: "网关 token", the subject before its detail.
     # English keeps the note's own word order ("Staging app"); Chinese follows the order the
     # conversation brought the terms up ("网关 token": the subject before its detail).
@@ -282,6 +636,31 @@ def _subject(text: str, ids: set[str], language: str, context: TitleContext, avo
     else:
         chosen.sort(key=lambda term: folded.find(term.casefold()))
     return " ".join(chosen)
+
+
+# Times and counts are no subject: "周四", "每月", "早上", "一袋", "三楼".
+_ZH_WHEN_OR_HOW_MANY = re.compile(
+    r"[一二两三四五六七八九十几每某各半]|[上下本这]?(?:周|星期|月底|月初)|[今明昨前后当]天|[早晚]上|[上下中]午|凌晨|傍晚"
+)
+
+
+_ZH_NUMERALS = frozenset("一二两三四五六七八九十百千万几")
+_ZH_WHEN_IN_TERM = re.compile(
+    r"每|第|周[一二三四五六日天末]|星期|[今明昨前后当]天|[早晚]上|[上下中]午|凌晨|傍晚|月底|月初"
+)
+
+
+def _adjacent(folded: str, first: str, second: str) -> str:
+    """The phrase the note says the two terms as, in its order, at most a space apart; "" when
+    it never does ("sudo xcode-select" holds no phrase "sudo xcode")."""
+    for a, b in ((first, second), (second, first)):
+        for glue in ("", " ", "的"):
+            phrase = re.escape(a + glue + b)
+            before = r"(?<![\w.-])" if a[0].isascii() else ""  # a Latin word is whole; Chinese has no spaces
+            after = r"(?![\w.-])" if b[-1].isascii() else ""
+            if re.search(before + phrase + after, folded):
+                return f"{a} {b}" if glue == " " or not (is_cjk(a[-1]) and is_cjk(b[0])) else a + glue + b
+    return ""
 
 
 _NEGATION = re.compile(
@@ -315,7 +694,7 @@ def _whole_term(run: str, start: int, context: TitleContext) -> str:
     for length in range(3, WHOLE_TERM_MAX + 1):
         for begin in range(max(0, start + 2 - length), min(start, len(run) - length) + 1):
             piece = run[begin : begin + length]
-            if piece[0] in ZH_EDGE_HAN or piece[-1] in ZH_EDGE_HAN or len(piece) <= len(best):
+            if set(piece) & ZH_EDGE_HAN or len(piece) <= len(best):  # a particle inside is two words
                 continue
             if (
                 context.chat.count(piece) == count
@@ -345,8 +724,16 @@ def _first_term(text: str) -> str:
     for run in han_runs(text, 2):
         pieces = [p for p in re.split(f"[{''.join(sorted(ZH_FUNCTION_HAN))}]", run) if len(p) >= 2]
         for piece in pieces:
-            if piece[:2] not in ZH_TITLE_STOPWORDS:
-                return piece[:WHOLE_TERM_MAX]
+            term = piece.rstrip("".join(_ZH_NUMERALS))
+            if len(term) > WHOLE_TERM_MAX or _zh_action(term):
+                continue  # never cut a word to fit ("检测到运"), never a verb
+            if (
+                len(term) >= 2
+                and piece[:2] not in ZH_TITLE_STOPWORDS
+                and not _ZH_WHEN_IN_TERM.search(term)
+                and not _ZH_WHEN_OR_HOW_MANY.match(term)
+            ):
+                return term
     return ""
 
 

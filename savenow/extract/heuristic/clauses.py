@@ -1,0 +1,215 @@
+"""Chinese chat sentences as note statements: the clause cleaner (issue 12, bullets).
+
+A user types a rule the way one talks — "那以后回我先一句话给结论 需要细节我再问吧" — and a
+note states it — "以后回复先一句话给结论，需要细节再问。". The cleaner works clause by
+clause and only with general features of spoken Chinese, never with a case's words:
+
+* **Clauses**: punctuation ends a clause, and so does a space between two Chinese
+  characters (chat uses the space as a comma: "…给结论 需要细节…").
+* **Discourse openers** ("那", "那就", "所以", "也就是说", "然后", "等下", "对了") go from a
+  clause's start; **sentence-final particles** ("吧", "啊", "呢", "嘛", "哈") and the
+  "…就行 / 就好" that closes a spoken request go from its end.
+* **Chat-only clauses** go when the fact stands without them: a filler on its own ("好的",
+  "收到了", "行"), a remark about saving ("记一下", "这个我记下来"), or a first-person
+  remark with no value and no rule word in it ("我差点忘了", "我自己会贴", "上次我发邮件拖了一周").
+* **First person to statement**: what the user says to the assistant about the assistant's
+  replies ("回我" → "回复", "别给我中文的" → "别给中文的", "需要细节我再问" → "需要细节再问").
+* **Reported speech**: "徐姐说了 以后只认微信" → "徐姐说：以后只认微信", so the rule keeps its source.
+
+Values, identifiers and rule words ("以后", "别", "只", "统一") are never removed: a clause
+holding one is kept, and a sentence the cleaner would empty is returned as it was.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...text.cjk import HAN, has_cjk
+
+__all__ = ["clean_zh_statement", "zh_clauses"]
+
+# A space between two Chinese characters is a spoken comma; so is ordinary punctuation.
+# ASCII punctuation ends a clause only before a space, the end or a Chinese character:
+# "(?i)" and "a,b" inside a value are no clause ends.
+_CLAUSE_END = re.compile(rf"[，；。！？]+|[,;!?]+(?=\s|$|[{HAN}])|(?<=[{HAN}])\s+(?=[{HAN}])")
+# Never split inside a code span or a quotation: "「描述包含 美团」" is one value.
+_CODE_SPAN = re.compile(r"`[^`]*`|「[^」]*」|“[^”]*”|\"[^\"]*\"|（[^）]*）|\([^)]*\)")
+
+# Openers that belong to the conversation, not to the fact. "那" only as a conjunction:
+# "那边 / 那个 / 那天" are demonstratives and stay.
+_OPENER = re.compile(
+    r"^(?:也就是说|就是说|换句话说|那就是|那就|那么|所以说|所以|然后|而且|还有就是|另外|对了|等下|等等|"
+    r"但是|不过|可是|这样的话|这样一来|这样(?=每|就|以后|下次|才)|其实|反正|总之|总之就是|顺便说一下|顺便确认一下|顺便确认下|确认一下|确认下|顺便|话说|说实话|我想想|嗯+|哦+|噢|诶|欸|"
+    r"(?:好的?|行|收到了?|明白了?|OK|ok|Ok)(?=\s)|"
+    r"那(?![边里个些天时会样么种位次份件条])"
+    r")\s*"
+)
+# Particles that close a spoken sentence; "的吧" / "了吧" keep their 的 / 了 for the meaning.
+# "不是跑着 AdGuard 嘛" asks "isn't it?": without 嘛 it would say the opposite.
+_RHETORICAL = re.compile(r"不是|难道|没有")
+_FINAL_PARTICLE = re.compile(r"(?<=\S)\s*(?:对吧|是吧|对不对|是不是|吧|啊|呀|呢|嘛|啦|哈+|呗|哦|噢)+\s*$")
+# "…就行 / 就好 / 就可以了": the close of a request; the request itself stays.
+_REQUEST_CLOSE = re.compile(r"(?<=\S)\s*(?:就行了?|就好了?|就可以了?|即可)\s*$")
+
+# A clause that is a filler on its own: an acknowledgement, a pause, a "noted".
+_FILLER_CLAUSE = re.compile(
+    r"^(?:好的?|好吧|好嘞|行|行吧|可以|收到了?|明白了?|了解了?|懂了|嗯+|哦+|对的?|是的|没问题|OK|ok|okay"
+    r"|等下|等等|我看看|我想想|这样啊|原来如此|记一下|记下来?|帮我记一下|记住了?)$",
+    re.IGNORECASE,
+)
+# A remark about saving or reminding, not the fact: "记一下医生说的", "这个我记下来".
+_SAVING_REMARK = re.compile(r"记一下|记下来|记住|备注一下|存一下|提醒你|我提醒")
+# A remark on the fact rather than the fact: "看着很乱", "有点多", "太麻烦了".
+_COMMENT = re.compile(rf"有点[多少乱烦慢]|太[{HAN}]{{0,4}}了|看着|哈哈|烦死|累死|差点|我觉得")
+_FIRST_PERSON = re.compile(r"我(?![爸妈们家司])")
+# The speaker as the clause's subject ("我差点忘了", "我自己会贴", "上次我发邮件…"): a remark
+# about the chat; "需要细节我再问" keeps its condition and only loses the 我.
+_SPEAKER_SUBJECT = re.compile(r"^(?:是|就是|上次|之前|刚才|刚刚)?我(?![爸妈们家司])")
+# A proper name in Latin letters ("Firefly", "AdGuard") is content, like a value.
+_NAME = re.compile(r"(?<![A-Za-z])[A-Z][a-z]+(?:[A-Z][a-z]*)*(?![A-Za-z])")
+# What makes a clause carry the fact: a number, a code span, an identifier, a handle.
+_VALUE = re.compile(r"\d|`|[A-Za-z]+[_./:@-][A-Za-z0-9]|@\w|[A-Z]{2,}")
+_RULE_WORD = re.compile(
+    r"以后|今后|别|不要|不用|必须|一律|统一|只|不再|禁止|默认|每|改成|改为|换成|提前|推迟"
+)
+
+# The user talking about the assistant's replies: "回我" is "回复", "给我 / 跟我" go.
+_ABOUT_REPLIES = (
+    (re.compile(rf"(?:回复|回)我(?=[{HAN}A-Za-z\s])"), "回复"),
+    (re.compile(rf"(?<![发交寄递])(?<=给)我(?=[{HAN}A-Za-z\s])"), ""),
+    (re.compile(rf"(?<=[{HAN}])(?:跟|帮)我(?=[{HAN}A-Za-z\s])"), ""),
+    (re.compile(rf"(?<=[{HAN}])一下(?=[：:]|$)"), ""),  # "作者名统一一下：" states "作者名统一："
+    (re.compile(r"我把(?=\S)"), ""),  # "我把所有 cron job 的目标都改成…" → "所有 cron job 的目标都改成…"
+    (re.compile(r"我(?=再|自己|来|会|都|也|先|去|查|看|对比|检查|只会)"), ""),  # the assistant narrating
+)
+# "<speaker>说(了)<content>": the speaker is short and names someone else.
+_REPORTED = re.compile(rf"^([{HAN}A-Za-z0-9 .·]{{1,12}}?)\s*说(?:了|过)?\s*[:：]?\s*(?=\S)(?![的过话法明])")
+
+
+# In a Chinese sentence a comma or semicolon is the full-width one.
+_SEPARATOR = {",": "，", ";": "；", "!": "！", "?": "？"}
+
+
+def zh_clauses(text: str) -> list[str]:
+    """The clauses of a Chinese chat sentence, without their separators."""
+    return [c for c, _ in _split(text)]
+
+
+def _split(text: str) -> list[tuple[str, str]]:
+    """(clause, separator after it) pairs; a spoken space becomes a comma."""
+    pieces: list[tuple[str, str]] = []
+    at = 0
+    code = [span.span() for span in _CODE_SPAN.finditer(text)]
+    for match in _CLAUSE_END.finditer(text):
+        if any(start < match.start() < end for start, end in code):
+            continue  # never inside a code span
+        clause = text[at : match.start()].strip()
+        separator = match.group(0)
+        if clause:
+            pieces.append((clause, _SEPARATOR.get(separator.strip(), separator.strip() or "，")))
+        at = match.end()
+    if text[at:].strip():
+        pieces.append((text[at:].strip(), ""))
+    return pieces
+
+
+def _strip_edges(clause: str) -> str:
+    for _ in range(3):
+        before = clause
+        clause = _OPENER.sub("", clause)
+        if not _RHETORICAL.search(clause):
+            clause = _FINAL_PARTICLE.sub("", clause)
+        clause = _REQUEST_CLOSE.sub("", clause).strip()
+        if clause == before:
+            break
+    return clause
+
+
+def _chat_only(clause: str) -> bool:
+    """A clause that belongs to the conversation: it goes when the others state the fact."""
+    if _FILLER_CLAUSE.match(clause):
+        return True
+    if _VALUE.search(clause) or _NAME.search(clause) or "：" in clause:
+        return False  # a value, a name, or a label with its content is the fact
+    if _SAVING_REMARK.search(clause):
+        return True
+    if _RULE_WORD.search(clause):
+        return False
+    # "由你手动轮换" says who does it: the chat's "you" alone never makes a clause chat-only.
+    return bool(_SPEAKER_SUBJECT.search(clause) or _COMMENT.search(clause))
+
+
+def _reported(clause: str) -> str:
+    """ "王老师说只收 PDF" → "王老师说：只收 PDF"; a speaker that is "我" / "你" is left as it is."""
+    match = _REPORTED.match(clause)
+    if match is None:
+        return clause
+    speaker = _SPOKEN_WHEN.sub("", match.group(1)).strip()
+    if not _speaker_like(speaker):
+        return clause
+    return f"{speaker}说：{clause[match.end() :].strip()}"
+
+
+def _about_replies(clause: str) -> str:
+    for pattern, replacement in _ABOUT_REPLIES:
+        clause = pattern.sub(replacement, clause)
+    return clause
+
+
+def clean_zh_statement(text: str) -> str:
+    """``text`` as a note states it; a sentence that is not Chinese, or that the cleaner would
+    empty, comes back unchanged."""
+    original = text.strip()
+    if not has_cjk(original):
+        return original
+    pieces = [(_strip_edges(c), sep) for c, sep in _split(original)]
+    kept = [(c, sep) for c, sep in pieces if c and not _chat_only(c)]
+    if not kept:
+        return original
+    # A speaker clause on its own ("徐姐说了") joins the clause it introduces.
+    joined: list[tuple[str, str]] = []
+    for clause, sep in kept:
+        speaker = _speaker_only(joined[-1][0]) if joined else ""
+        if speaker:
+            joined[-1] = (f"{speaker}说：{clause}", sep)
+        else:
+            joined.append((clause, sep))
+    statement = ""
+    for number, (clause, sep) in enumerate(joined):
+        statement += _about_replies(_reported(clause))
+        if number < len(joined) - 1 or sep in _SENTENCE_END:
+            statement += sep  # between clauses as said; at the end only a full stop or mark
+    statement = re.sub(r"\s*：\s*", "：", statement).strip(" ，,")
+    if not statement:
+        return original
+    if re.search(rf"[{HAN}]$", statement) and statement != original:
+        statement += "。"
+    return statement
+
+
+_SENTENCE_END = ("。", "！", "？", "!", "?", ".")
+_SPEAKER_ONLY = re.compile(rf"([{HAN}A-Za-z0-9 .·]{{1,12}}?)\s*说(?:了|过)?")
+
+
+# When someone said it belongs to the chat, not to the rule: "徐姐昨天说了" → "徐姐说".
+_SPOKEN_WHEN = re.compile(r"今天|昨天|前天|今早|昨晚|刚才|刚刚|上次|之前|早上|晚上")
+
+
+def _speaker_like(speaker: str) -> bool:
+    """Someone who can say a rule: short, not 我 / 你, not a phrase with a place or an adverb in it
+    ("周末在家庭群里先说先用" has no speaker)."""
+    return bool(
+        speaker
+        and len(speaker) <= 10
+        and not _FIRST_PERSON.search(speaker)
+        and "你" not in speaker
+        and not _VALUE.fullmatch(speaker)
+        and not re.search(r"[在里先就都也再要会把被从到上]", speaker)
+    )
+
+
+def _speaker_only(clause: str) -> str:
+    """The speaker of a clause that is only "<someone>说了", when someone else than 我 / 你."""
+    match = _SPEAKER_ONLY.fullmatch(clause)
+    speaker = _SPOKEN_WHEN.sub("", match.group(1)).strip() if match else ""
+    return speaker if _speaker_like(speaker) else ""

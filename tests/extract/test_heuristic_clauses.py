@@ -1,0 +1,92 @@
+"""The Chinese clause cleaner (issue 12): spoken chat sentences become note statements."""
+
+from __future__ import annotations
+
+import pytest
+
+from savenow.extract.heuristic.clauses import clean_zh_statement, zh_clauses
+
+
+@pytest.mark.parametrize(
+    ("said", "stated"),
+    [
+        ("先改成 6381 吧", "先改成 6381"),  # a sentence-final particle
+        ("那以后是每周四 17:00，少年宫三楼。", "以后是每周四 17:00，少年宫三楼。"),  # a discourse opener
+        ("也就是说周三放学从 16:30 提前到 15:40。", "周三放学从 16:30 提前到 15:40。"),
+        ("收到了 chat id 是 -1002231847765", "chat id 是 -1002231847765"),  # an acknowledgement
+        ("只能 key 登录对吧", "只能 key 登录。"),  # a question tag
+    ],
+)
+def test_openers_and_particles_go(said: str, stated: str) -> None:
+    assert clean_zh_statement(said) == stated
+
+
+@pytest.mark.parametrize(
+    ("said", "stated"),
+    [
+        ("等下，6381 是 sentinel 在用的，我差点忘了", "6381 是 sentinel 在用的。"),
+        ("你最近 emoji 有点多, 以后回复里别用 emoji 了, 看着很乱", "以后回复里别用 emoji 了。"),
+        ("我爸复查血压了，记一下医生说的", "我爸复查血压了。"),  # 我爸 is a person, not the speaker
+    ],
+)
+def test_chat_only_clauses_go_when_the_fact_stands_without_them(said: str, stated: str) -> None:
+    assert clean_zh_statement(said) == stated
+
+
+@pytest.mark.parametrize(
+    ("said", "stated"),
+    [
+        ("以后回我先一句话给结论 需要细节我再问", "以后回复先一句话给结论，需要细节再问。"),
+        ("commit message 一律英文 别给我中文的", "commit message 一律英文，别给中文的。"),
+    ],
+)
+def test_first_person_about_replies_becomes_a_statement(said: str, stated: str) -> None:
+    assert clean_zh_statement(said) == stated
+
+
+def test_reported_speech_keeps_its_source() -> None:
+    assert clean_zh_statement("学院说统一用 thuthesis") == "学院说：统一用 thuthesis"
+    assert clean_zh_statement("徐姐说了 以后 PO 只认微信上发的") == "徐姐说：以后 PO 只认微信上发的。"
+    assert clean_zh_statement("我说了 以后不用 Word") == "以后不用 Word"  # the speaker is no source
+
+
+def test_a_space_between_chinese_words_is_a_clause_end_but_never_inside_a_value() -> None:
+    assert zh_clauses("给结论 需要细节再问") == ["给结论", "需要细节再问"]
+    assert zh_clauses("加 `(?i)`，对整个表达式生效") == ["加 `(?i)`", "对整个表达式生效"]
+    assert zh_clauses("Tan 的护士 +65 8123 4690") == ["Tan 的护士 +65 8123 4690"]
+
+
+@pytest.mark.parametrize(
+    "kept",
+    [
+        "游泳班每周六 9:00，奥体中心，郑教练 13857604412。",
+        "排查问题时先给结论再给命令，不要长篇分析。",
+        "Redis moved to 6380.",
+        "这个我记下来，以后要请假我提醒你。",  # nothing would be left: returned as it was
+    ],
+)
+def test_a_clean_statement_or_one_that_would_empty_is_unchanged(kept: str) -> None:
+    assert clean_zh_statement(kept) == kept
+
+
+def test_the_assistant_narrating_loses_its_first_person() -> None:
+    assert (
+        clean_zh_statement("我把所有 cron job 的投递目标都改成 `-100:topic:3`，General 里不再发告警。")
+        == "所有 cron job 的投递目标都改成 `-100:topic:3`，General 里不再发告警。"
+    )
+    assert clean_zh_statement("以后新加节点，我先检查 `NVIDIA_DRIVER_CAPABILITIES`") == (
+        "以后新加节点，先检查 `NVIDIA_DRIVER_CAPABILITIES`"
+    )
+
+
+@pytest.mark.parametrize(
+    "kept",
+    [
+        "触发条件「描述包含 美团」或「描述包含 饿了么」",  # a quotation is one value
+        "NAS 上不是跑着 AdGuard 嘛，192.168.50.3",  # without 嘛 the question would say the opposite
+        "CI 的 key 存在 `TS_AUTHKEY`，90 天过期，由你手动轮换。",  # who does it is part of the fact
+        "周末在家庭群里先说先用",  # no speaker: a place and an adverb
+    ],
+)
+def test_what_carries_the_fact_is_never_cut(kept: str) -> None:
+    assert clean_zh_statement(kept) == kept
