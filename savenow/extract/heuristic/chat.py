@@ -13,12 +13,14 @@ from dataclasses import dataclass
 
 from ...models import ChatMessage
 from ...text.cjk import HAN
-from ...text.identifiers import identifiers
-from ...text.stopwords import EN_NOT_NAMES
+from ...text.identifiers import identifiers, values
+from ...text.stopwords import EN_COMMON_WORDS, EN_NOT_NAMES
 from ...vocabulary import NoteKind
 from . import signals
 from .machine import is_machine_text
 from .rules import (
+    APPLIED_SHARED_WORDS,
+    APPLIED_WINDOW,
     ASK_NOTE_CHARS,
     BARE_RULE_ACK_CHARS,
     CONFIRM_WINDOW,
@@ -27,6 +29,7 @@ from .rules import (
     LIST_MIN_ITEMS,
     RESTATED_TERMS,
     RULE_MESSAGE_CHARS,
+    STEM_CHARS,
     TAG_QUESTION_CHARS,
 )
 from .signals import LEX
@@ -267,6 +270,40 @@ def applied_next(chat: list[Message], index: int) -> bool:
     """The user's very next message reports this instruction applied and working, echoing its values."""
     reply = user_reply(chat, index)
     return reply is not None and reply.confirms and bool(reply.ids & chat[index].ids)
+
+
+def applied_later(chat: list[Message], index: int, words: frozenset[str], values: frozenset[str]) -> bool:
+    """A user message soon after reports the command or setting done and working, and names it:
+    one of its values (`"180"` → "加了 180，成功了") or two words of its code (`kamal rollback …` →
+    "ran kamal rollback …, works again") in the first such report; one shared word is too often the chat's subject ("Postgres"). A rejection first means it did not work."""
+    for later in chat[index + 1 : index + 1 + APPLIED_WINDOW]:
+        if later.role != "user" or later.is_paste:
+            continue
+        if later.rejects:
+            return False
+        if not (later.confirms or LEX.APPLIED.search(later.prose)):
+            continue
+        # The first report decides: "dns done" answers the step in front of it, not the plan's later ones.
+        return bool(values_of(later.prose) & values) or len(stems(later.prose) & words) >= APPLIED_SHARED_WORDS
+    return False
+
+
+def values_of(text: str) -> frozenset[str]:
+    """The values a message names that identify something: identifiers and numbers of two digits or more."""
+    return frozenset(v for v in values(text) if not v.isdigit() or len(v) >= 2)
+
+
+def stems(text: str) -> frozenset[str]:
+    """The Latin words of a text (three letters or more, not common English), cut to their first letters."""
+    return frozenset(
+        w.casefold()[:STEM_CHARS]
+        for w in re.findall(r"[A-Za-z]{3,}", text)
+        if w.casefold() not in EN_COMMON_WORDS and w.casefold() not in _SHELL_WORDS
+    )
+
+
+# Words of nearly every command line: they name no command of their own.
+_SHELL_WORDS = frozenset({"sudo", "run", "bin", "usr", "etc", "var", "sbin", "exec", "bash", "then"})
 
 
 def explicit_ack(chat: list[Message], index: int) -> bool:

@@ -145,6 +145,8 @@ PRIOR = (
         "still (?:matters|applies|holds|stands)",
         "(?:same )?as always",
         "as it always (?:has been|was)",
+        "(?:your|the|today's) notes (?:already )?(?:say|have|list|show)",
+        "(?:as|like) (?:it is |it's )?in (?:your|the) notes",
     ),
 )
 

@@ -21,6 +21,9 @@ MAX_BULLET_CHARS = 320
 SAME_TEXT = 0.5  # similarity above which two sentences say the same thing
 FAR_SAME_TEXT = 0.6  # … when they are more than two messages apart and share no identifier
 CONFIRM_WINDOW = 10  # messages after a fix in which the user's "works" counts as confirmation
+APPLIED_WINDOW = 5  # messages after a command in which the user's "ran it, works" reports it applied
+APPLIED_SHARED_WORDS = 2  # … naming this many words of its code
+STEM_CHARS = 6  # "migrate" / "migrating", "recreate" / "recreated": one word when their first letters agree
 INCIDENT_WINDOW = 6  # messages within which a cause found, confirmed and fixed is one incident
 CAUSE_FIX_SAME_TEXT = 0.75  # a cause and its fix share words and identifiers; only near-copies are one bullet
 LIST_MIN_ITEMS = 3  # "1. … 2. … 3. …" in one message: fewer is an aside, not a list of facts
@@ -105,6 +108,11 @@ CHOSEN_ITEM = Rule("chosen_item", 3.0, "the list item the user picked (the other
 CHOSEN_OPTION = Rule("chosen_option", 4.0, "the option the user picked from the assistant's proposals")
 ADOPTED_THIS_WAY = Rule("adopted_this_way", 3.0, 'the proposal a user rule adopts "this way" (这么写)')
 APPLIED_FIX = Rule("applied_fix", 3.0, "a fix the user applied and confirmed")
+APPLIED_LATER = Rule(
+    "applied_later",
+    3.5,
+    "a command or setting the user reports, a few messages on, done and working, naming its words or values",
+)
 CONFIRMED_BEFORE = Rule(
     "confirmed_before", 2.5, 'the sentence before a bare "…, right?" the user said yes to'
 )

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from ...models import ChatMessage
 from ...text.cjk import HAN
-from ...text.identifiers import identifiers
+from ...text.identifiers import INLINE_CODE, identifiers
 from ...text.normalize import compact
 from ...text.stopwords import EN_COMMON_WORDS
 from ...vocabulary import NoteKind
@@ -24,6 +24,7 @@ from .chat import (
     SentenceContext,
     ack_words,
     acknowledged,
+    applied_later,
     applied_next,
     asked_to_note,
     confirmed_after,
@@ -40,7 +41,9 @@ from .chat import (
     read_chat,
     rejected_after,
     single_name,
+    stems,
     user_reply,
+    values_of,
 )
 from .machine import is_machine_line
 from .rules import (
@@ -111,6 +114,7 @@ def statements(messages: Sequence[ChatMessage]) -> list[Statement]:
             statement.item = items.get(index)
         result.extend(found)
     _mark_applied_fixes(chat, result)
+    _mark_applied_later(chat, result)
     _resolve_this_way(chat, result)
     _mark_chosen_options(chat, result)
     return result
@@ -220,8 +224,27 @@ def _mark_applied_fixes(chat: list[Message], scored: list[Statement]) -> None:
             statement.score += rules.APPLIED_FIX.weight
 
 
+def _mark_applied_later(chat: list[Message], scored: list[Statement]) -> None:
+    """ "run `kamal app exec … db:migrate` first, then deploy" … "migrate done, redeployed. all good":
+    an assistant's command or setting (inline code) that the user reports, within a few messages,
+    done and working, naming its words or values, is how the thing is done now. Sentences the
+    scoring already ruled out (a probe, a step "for now", a hedge, chit-chat) stay out."""
+    for statement in scored:
+        if statement.role != "assistant" or statement.machine or statement.score <= 0:
+            continue
+        if "`" not in statement.text or signals.is_question(statement.text):
+            continue
+        if statement.kinds & (INCIDENT | STANDING) or LEX.HEDGE.search(statement.text):
+            continue
+        spans = " ".join(INLINE_CODE.findall(statement.text))  # the command or setting itself, not the prose
+        if applied_later(chat, statement.message, stems(spans), values_of(spans)):
+            # No incident kind: a setting the user applied is its own note, not a bullet of a nearby cause.
+            statement.symptom = False
+            statement.score += rules.APPLIED_LATER.weight
+
+
 # A config assignment in inline code: `KEY=value`, `- KEY=value`, `key: value`.
-_CONFIG_ASSIGNMENT = re.compile(r"`-?\s*[A-Za-z_][\w.\-]*(?:=|:\s+)[^`\s][^`]*`")
+_CONFIG_ASSIGNMENT = re.compile(r"`-?\s*[A-Za-z_][\w./\-]*(?:=|:\s+)[^`\s][^`]*`")
 
 
 def _cause_near(causes: list[Statement], statement: Statement) -> bool:
