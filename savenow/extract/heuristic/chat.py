@@ -33,7 +33,7 @@ from .rules import (
     TAG_QUESTION_CHARS,
 )
 from .signals import LEX
-from .words import fact_terms, text_words
+from .words import fact_terms, quantities, text_words
 
 
 @dataclass
@@ -241,6 +241,7 @@ class SentenceContext:
     confirmed_fact: bool = False  # (assistant) the user's reply says yes and repeats one of its values
     handed: bool = False  # (user) a numbered item of a dump: a fact handed over
     corrected: bool = False  # (user) corrects the assistant, who admits the mistake next
+    said_quantities: frozenset[str] = frozenset()  # (acknowledgements) the quantities of the user's statement
 
 
 def single_name(text: str) -> str | None:
@@ -487,6 +488,23 @@ def echoes_user(chat: list[Message], index: int) -> bool:
         return False
     said, answer = chat[index - 1], chat[index]
     return bool(said.ids & answer.ids) or signals.alike(said.prose, answer.prose) >= 0.35
+
+
+def acknowledged_quantities(chat: list[Message], index: int) -> frozenset[str]:
+    """ "CX22，从 €5.83 涨到 €6.49 一个月" answered "好的，fsn-web-1（CX22）从 1 月起 €6.49/月": the
+    quantities of the user's statement an acknowledgement answers. A sentence of the acknowledgement
+    repeating one takes down a value handed over, though no identifier carries it (an amount, a dose)."""
+    if index == 0 or chat[index].role != "assistant" or not ACK_START.search(chat[index].prose.strip()):
+        return frozenset()
+    said = chat[index - 1]
+    if said.role != "user" or said.is_paste or signals.is_question(said.prose.strip()):
+        return frozenset()
+    if LEX.DEFERRAL.search(said.prose) or LEX.ONE_OFF.search(said.prose):
+        return frozenset()  # "双十二那三天临时搞个满 79 包邮": a value for a while, not the rule
+    reply = user_reply(chat, index)
+    if reply is not None and (reply.rejects or CORRECTION_LEAD.search(reply.prose)):
+        return frozenset()  # "OK, pin 3.11" — "actually no, 3.12": the value taken down was replaced
+    return quantities(said.prose)
 
 
 def _mark_recalled(chat: list[Message]) -> None:

@@ -27,14 +27,14 @@ from functools import lru_cache
 from typing import Literal, Protocol
 
 from ...models import MemorySection
-from ...text.cjk import HAN, han_ngrams, has_cjk
+from ...text.cjk import HAN, han_ngrams, has_cjk, is_cjk
 from ...text.identifiers import identifiers
 from ...text.normalize import compact
 from ...text.stopwords import EN_HEADING_FILLER, EN_LONG_COMMON_WORDS, ZH_FUNCTION_HAN
 from ...vocabulary import NoteKind
 from . import factkinds, signals
 from .signals import LEX
-from .words import fact_terms
+from .words import fact_terms, quantities
 
 MERGE_MIN = 2.0
 USER_RULE = "user_rule"  # pseudo-kind: the note holds a standing rule the user stated
@@ -157,13 +157,26 @@ def _home_score(chat: str, section: MemorySection, common: frozenset[str] = froz
     for term in _heading_words(section.title):
         if _mentions(chat, term):
             score += 2.0
+        elif _mentions_head_or_tail(chat, term):
+            score += 1.5
     bullets = " ".join(section.bullets)
     for identifier in _section_ids(bullets) - common:
         if identifier in chat:
             score += 1.0
     names = {w.casefold() for w in _LATIN_WORD.findall(bullets)} - EN_LONG_COMMON_WORDS - common
     score += min(1.5, 0.5 * sum(1 for name in names if _mentions(chat, name)))
+    # Chinese phrases of the bullets ("少年宫三楼", "二甲双胍") the chat uses: what its words are about.
     return score
+
+
+def _mentions_head_or_tail(chat: str, term: str) -> bool:
+    """A Chinese heading run of three or more characters, named by its first or last two ("大阪行程" →
+    "大阪", "毕业论文" → "论文"): people write "大阪的酒店", not the heading's whole compound."""
+    if not has_cjk(term) or len(term) < 3 or not all(is_cjk(c) for c in term):
+        return False
+    return any(
+        part in chat for part in (term[:2], term[-2:]) if not set(part) & ZH_FUNCTION_HAN
+    )
 
 
 def _common_terms(sections: Sequence[MemorySection]) -> frozenset[str]:
@@ -452,8 +465,32 @@ def _affinity(
         and _names_of_bullets(tuple(section.bullets)) & _names_in(_opening_words(text))
     ):
         score += 2.0  # the note opens on someone or something the section's bullets name ("王师傅说…")
+    if _changes_bullet(text, section.bullets):
+        score += 2.0  # "包邮门槛从满 99 调到满 129" under "满 99 包邮": the note updates that bullet's value
     score += factkinds.kind_affinity(factkinds.note_kinds(text, kinds), section.title, tuple(section.bullets))
     return score
+
+
+def _changes_bullet(text: str, bullets: Sequence[str]) -> bool:
+    """The note names a quantity of a saved bullet and a new one, and shares a word with that bullet:
+    the old value and the new one of the same fact ("from 500mg to 850mg", "从满 99 调到满 129")."""
+    said = quantities(text)
+    if len(said) < 2:
+        return False
+    for bullet in bullets:
+        saved = quantities(bullet)
+        if said & saved and said - saved and _shares_term(text, bullet):
+            return True
+    return False
+
+
+def _shares_term(text: str, bullet: str) -> bool:
+    """A content word both name: a Latin word of four letters or more, or a Chinese pair without a particle."""
+    latin = {w.casefold() for w in re.findall(r"[A-Za-z]{4,}", text)} - EN_LONG_COMMON_WORDS
+    if latin & {w.casefold() for w in re.findall(r"[A-Za-z]{4,}", bullet)}:
+        return True
+    pairs = {g for g in han_ngrams(text, 2) if not set(g) & ZH_FUNCTION_HAN}
+    return bool(pairs & han_ngrams(bullet, 2))
 
 
 def _names_in(text: str) -> set[str]:

@@ -87,6 +87,10 @@ RESTATED_WITH_IDS = Rule(
     "restated_with_ids", 3.0, "the assistant restates the user (with identifiers, or 'noted')"
 )
 RESTATED = Rule("restated", 2.0, "the assistant restates the user's standing rule or ownership")
+RESTATED_VALUES = Rule(
+    "restated_values", 3.5, "an acknowledgement repeating the user's amounts, doses or times (no identifier)"
+)
+RESTATED_VALUE = Rule("restated_value", 0.5, "… per quantity it repeats (at most 2)")
 USERS_OWN_WORDS = Rule(
     "users_own_words", 1.0, "an acknowledgement repeating the user's words: a fact handed over"
 )

@@ -24,6 +24,7 @@ from .chat import (
     SentenceContext,
     ack_words,
     acknowledged,
+    acknowledged_quantities,
     applied_later,
     applied_next,
     asked_to_note,
@@ -57,7 +58,7 @@ from .rules import (
     THIS_WAY_TAIL,
 )
 from .signals import LEX
-from .words import WORD, cjk_bigrams, text_words
+from .words import WORD, cjk_bigrams, quantities, text_words
 
 
 @dataclass
@@ -286,6 +287,7 @@ def _message_statements(chat: list[Message], index: int) -> list[Statement]:
         confirmed_fact=assistant and confirmed_fact(chat, index),
         handed=message.handed,
         corrected=not assistant and correction_accepted(chat, index),
+        said_quantities=acknowledged_quantities(chat, index) if assistant else frozenset(),
     )
     if context.acknowledged:
         context.ack_words = ack_words(chat[index + 1].prose)
@@ -514,6 +516,9 @@ def _score(statement: Statement, context: SentenceContext, carried: set[str], la
         ids or statement.kinds & {NoteKind.FUTURE, NoteKind.OWNER} or context.explicit_ack
     ):
         score += rules.RESTATED_WITH_IDS.weight if ids or context.explicit_ack else rules.RESTATED.weight
+    repeated = quantities(text) & context.said_quantities
+    if repeated and not context.explicit_ack:
+        score += rules.RESTATED_VALUES.weight + rules.RESTATED_VALUE.weight * min(2, len(repeated))
     if context.explicit_ack and (keywords(statement) | cjk_bigrams(statement.bullet)) & context.said_words:
         score += rules.USERS_OWN_WORDS.weight
     if context.accepted and (ids or statement.kinds & {NoteKind.FIX, NoteKind.CHANGE}):
