@@ -242,6 +242,7 @@ class SentenceContext:
     handed: bool = False  # (user) a numbered item of a dump: a fact handed over
     corrected: bool = False  # (user) corrects the assistant, who admits the mistake next
     said_quantities: frozenset[str] = frozenset()  # (acknowledgements) the quantities of the user's statement
+    summary: bool = False  # (assistant) answers the user's "works now": the state as it is kept
 
 
 def single_name(text: str) -> str | None:

@@ -344,6 +344,10 @@ MINOR = (words("not important", "minor", "unimportant", "doesn't matter"),)
 DONE = (words("done", "updated", "configured", "set up", "created", "now (?:runs|points|uses|goes)"),)
 
 
+# The user stops the plan on a value just named: "wait, 8443 is the admin port".
+HOLD = (words("wait", "hold on", "hang on", "not so fast"),)
+
+
 NOT_CHOSEN = (words("not recommended", "not worth", "too much work", "overkill"),)
 
 

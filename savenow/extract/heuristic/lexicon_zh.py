@@ -334,6 +334,10 @@ DONE = (
 )
 
 
+# The user stops the plan on a value just named: "等下，6381 是 sentinel 在用的".
+HOLD = ("等下", "等等", "等一下", "慢着", "先别")
+
+
 NOT_CHOSEN = (
     "不推荐",
     "不建议",
@@ -354,6 +358,9 @@ APPLIED = (
     "配好",
     "迁过去",
     "起好了",
+    "改完",
+    "弄好了",
+    "装好了",
 )
 
 

@@ -22,6 +22,8 @@ SAME_TEXT = 0.5  # similarity above which two sentences say the same thing
 FAR_SAME_TEXT = 0.6  # … when they are more than two messages apart and share no identifier
 CONFIRM_WINDOW = 10  # messages after a fix in which the user's "works" counts as confirmation
 APPLIED_WINDOW = 5  # messages after a command in which the user's "ran it, works" reports it applied
+SUPERSEDE_WINDOW = 6  # messages back in which a "wait, X is taken" withdraws the statements naming X
+SUMMARY_MIN_IDS = 2  # identifiers an assistant's summary after "works now" holds to be the state kept
 APPLIED_SHARED_WORDS = 2  # … naming this many words of its code
 STEM_CHARS = 6  # "migrate" / "migrating", "recreate" / "recreated": one word when their first letters agree
 INCIDENT_WINDOW = 6  # messages within which a cause found, confirmed and fixed is one incident
@@ -121,12 +123,21 @@ CONFIRMED_BEFORE = Rule(
     "confirmed_before", 2.5, 'the sentence before a bare "…, right?" the user said yes to'
 )
 
+CONFIRMED_SUMMARY = Rule(
+    "confirmed_summary",
+    2.5,
+    'the assistant sums up the state right after the user said it works ("那现在 … 监听 6380"), with identifiers',
+)
+
 # Penalties.
 HEDGED = Rule("hedged", -1.5, 'hedges ("maybe", "可能") and nobody accepted it')
 NOT_CHOSEN = Rule("not_chosen", -2.0, "says it was not chosen")
 PROBE = Rule("probe", -2.0, '"let\'s check …" is a step, not a fact')
 REJECTED = Rule("rejected", -3.0, "the user said it still fails")
 DEFERRED = Rule("deferred", -3.0, "the assistant puts it off to later")
+SUPERSEDED = Rule(
+    "superseded", -4.0, 'a value the user then stops on ("等下，6381 是 sentinel 在用的"): not the one kept'
+)
 MINOR_SHARE = Rule("minor_share", 0.25, "the share of its score a sentence the user calls minor keeps")
 
 RULES: tuple[Rule, ...] = tuple(value for value in list(globals().values()) if isinstance(value, Rule))

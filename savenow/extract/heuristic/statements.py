@@ -55,6 +55,8 @@ from .rules import (
     MARKER_ONLY_CHARS,
     MAX_BULLET_CHARS,
     STANDING,
+    SUMMARY_MIN_IDS,
+    SUPERSEDE_WINDOW,
     THIS_WAY_TAIL,
 )
 from .signals import LEX
@@ -116,6 +118,7 @@ def statements(messages: Sequence[ChatMessage]) -> list[Statement]:
         result.extend(found)
     _mark_applied_fixes(chat, result)
     _mark_applied_later(chat, result)
+    _mark_superseded(chat, result)
     _resolve_this_way(chat, result)
     _mark_chosen_options(chat, result)
     return result
@@ -244,6 +247,38 @@ def _mark_applied_later(chat: list[Message], scored: list[Statement]) -> None:
             statement.score += rules.APPLIED_LATER.weight
 
 
+def _mark_superseded(chat: list[Message], scored: list[Statement]) -> None:
+    """ "先改成 6381 吧" … "`REDIS_URL` 改成 `redis://cache-02:6381/0`" … "等下，6381 是 sentinel 在用的":
+    a user message that opens by stopping the plan on a value just named withdraws every statement of
+    the last few messages naming it, and itself when it names no value of its own. The value the chat
+    then settles on is the fact; the withdrawn one must not be saved."""
+    for index, message in enumerate(chat):
+        if message.role != "user" or message.is_paste or not LEX.HOLD.search(message.prose.strip()[:_HOLD_HEAD]):
+            continue
+        named = values_of(message.prose)
+        earlier = frozenset().union(
+            *(values_of(s.text) for s in scored if index - SUPERSEDE_WINDOW <= s.message < index)
+        )
+        stopped = named & earlier
+        if not stopped:
+            continue
+        for statement in scored:
+            if not index - SUPERSEDE_WINDOW <= statement.message <= index:
+                continue
+            own = values_of(statement.text)
+            if own & stopped and (statement.message < index or own <= earlier):
+                statement.score = max(0.0, statement.score + rules.SUPERSEDED.weight)
+
+
+# "那现在 … 监听 6380" / "so now it runs on …" / "那 runner-03 这边就是：…" / "To recap: …":
+# the sentence states how things are now, or sums them up.
+_NOW_STATE = re.compile(
+    r"现在|目前|就是[:：]|(?<![A-Za-z])(?:now|to recap|recap|in short)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+_HOLD_HEAD = 8  # "等下，" / "wait —" opens the message; "I'll wait for it" does not stop a plan
+
+
 # A config assignment in inline code: `KEY=value`, `- KEY=value`, `key: value`.
 _CONFIG_ASSIGNMENT = re.compile(r"`-?\s*[A-Za-z_][\w./\-]*(?:=|:\s+)[^`\s][^`]*`")
 
@@ -288,6 +323,7 @@ def _message_statements(chat: list[Message], index: int) -> list[Statement]:
         handed=message.handed,
         corrected=not assistant and correction_accepted(chat, index),
         said_quantities=acknowledged_quantities(chat, index) if assistant else frozenset(),
+        summary=assistant and confirmed_before(chat, index),
     )
     if context.acknowledged:
         context.ack_words = ack_words(chat[index + 1].prose)
@@ -527,6 +563,8 @@ def _score(statement: Statement, context: SentenceContext, carried: set[str], la
             statement.kinds.add(NoteKind.DECISION)
     if confirmed_question:
         score += rules.CONFIRMED_QUESTION.weight
+    if context.summary and ids >= SUMMARY_MIN_IDS and _NOW_STATE.search(text) and not LEX.HEDGE.search(text):
+        score += rules.CONFIRMED_SUMMARY.weight
     if statement.role == "user" and ids and DEFINITION.search(text):
         score += rules.USER_DEFINITION.weight
     if statement.role == "user" and ids and context.echoed & statement.ids:
