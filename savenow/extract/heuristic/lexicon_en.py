@@ -151,6 +151,10 @@ PRIOR = (
 )
 
 
+# The sentence says its own fact stands as before: "TP1358 on the 16th, unchanged".
+UNCHANGED = (words("unchanged", "(?:hasn't|has not|didn't|did not) change", "still the same"),)
+
+
 # The user says it works now.
 CONFIRM = (
     words(

@@ -136,6 +136,10 @@ PRIOR = (
 )
 
 
+# The sentence says its own fact stands as before: "MOQ 还是一色 200 没变".
+UNCHANGED = ("没变", "不变", "没动")
+
+
 # The user says it works now.
 CONFIRM = (
     "正常了",
@@ -207,11 +211,12 @@ CHITCHAT = (
     "谢谢",
     "谢了",
     "辛苦",
-    "吃饭",
-    "午饭",
-    "晚饭",
+    # … but "早晚饭后" / "睡前一片" say when a routine happens (a dose, a chore), not that someone eats
+    "吃饭(?![前后])",
+    "午饭(?![前后])",
+    "晚饭(?![前后])",
     "午觉",
-    "睡",
+    "睡(?!前)",
     "早安",
     "晚安",
     "午安",

@@ -389,6 +389,8 @@ def _duplicate(
                     score += 0.5
                 elif score < SKIP_SIMILARITY or (bullet.ids - existing_ids and not prior):
                     continue  # new identifiers mean new information, however alike the wording
+                if not prior and quantities(bullet.bullet) - quantities(existing):
+                    continue  # … and so do new amounts and times ("850mg" beside "500mg", "now 09:40")
                 if best is None or score > best[0]:
                     best = (score, section, existing)
     return None if best is None else (best[1], best[2])
@@ -416,12 +418,14 @@ def _restated(
     if not values or len(values) < (2 if kinds & _EPISODE else 1):
         return None
     text = " ".join(b.bullet for b in bullets)
+    said = _DENIED.sub(" ", text)
     for section in sections:
         for existing in section.bullets:
             existing_ids = identifiers(existing)
             folded = existing.casefold()
             if (
                 all(i in existing_ids or i in folded for i in asserted)
+                and not quantities(said) - quantities(existing)  # "now 09:40" beside a saved 07:05
                 and (len(values) >= 2 or signals.alike(text, existing) >= RESTATED_SIMILARITY)
                 and not _adds_words(text, f"{section.title} {existing}")
             ):

@@ -57,6 +57,7 @@ class Lexicon:
     PREFERENCE = _any(*en.PREFERENCE, *zh.PREFERENCE)
     # Someone refers to what is already saved.
     PRIOR = _any(*en.PRIOR, *zh.PRIOR)
+    UNCHANGED = _any(*en.UNCHANGED, *zh.UNCHANGED)
     # The user says it works now.
     CONFIRM = _any(*en.CONFIRM, *zh.CONFIRM)
     REJECT = _any(*en.REJECT, *zh.REJECT)

@@ -353,7 +353,7 @@ def _message_statements(chat: list[Message], index: int) -> list[Statement]:
             text=sentence,
             bullet=_clip(signals.clean_bullet(sentence)),
             ids=frozenset(identifiers(sentence)),
-            prior=message.recalled or signals.says_known(sentence),
+            prior=message.recalled or signals.says_known(sentence) or bool(LEX.UNCHANGED.search(sentence)),
             restates=context.restates,
             machine=is_machine_line(sentence),
             acknowledged=context.acknowledged,
