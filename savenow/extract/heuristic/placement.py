@@ -476,25 +476,60 @@ def _affinity(
 
 
 def _changes_bullet(text: str, bullets: Sequence[str]) -> bool:
-    """The note names a quantity of a saved bullet and a new one, and shares a word with that bullet:
-    the old value and the new one of the same fact ("from 500mg to 850mg", "从满 99 调到满 129")."""
+    """The note states a saved bullet's fact with a new value: it names the bullet's quantity and a
+    new one ("from 500mg to 850mg", "从满 99 调到满 129") and shares a word with it, or it gives a new
+    time of day where the bullet has one and shares a phrase with it ("每周四 17:00，少年宫三楼"
+    beside "每周三 16:30，少年宫三楼")."""
     said = quantities(text)
-    if len(said) < 2:
+    if not said and not _MEASURE.search(text):
         return False
+    said_times = {q for q in said if _TIME.fullmatch(q)}
+    measured = _measures(text)
     for bullet in bullets:
+        saved_measures = _measures(bullet)
+        if any(
+            unit == saved_unit and number != saved_number
+            for number, unit in measured
+            for saved_number, saved_unit in saved_measures
+        ) and not measured & saved_measures and _shares_term(text, bullet, pairs=2):
+            return True  # "long run max 8 km" beside "long run … building to 16 km"
         saved = quantities(bullet)
-        if said & saved and said - saved and _shares_term(text, bullet):
+        if len(said) >= 2 and said & saved and said - saved and _shares_term(text, bullet):
+            return True
+        saved_times = {q for q in saved if _TIME.fullmatch(q)}
+        if said_times and saved_times and not said_times & saved_times and _shares_phrase(text, bullet):
             return True
     return False
 
 
-def _shares_term(text: str, bullet: str) -> bool:
-    """A content word both name: a Latin word of four letters or more, or a Chinese pair without a particle."""
+_TIME = re.compile(r"\d{1,2}:\d{2}")
+# A number with its unit: "8 km", "850mg", "3.55%", "129 元".
+_MEASURE = re.compile(
+    r"(?<![\w.])(\d+(?:[.,]\d+)?)\s?(km|kg|mg|g|ml|l|gb|mb|tb|%|元|块|公里|斤|克|小时|分钟|min|h)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+
+def _measures(text: str) -> frozenset[tuple[str, str]]:
+    return frozenset((m.group(1), m.group(2).casefold()) for m in _MEASURE.finditer(text))
+
+
+def _shares_phrase(text: str, bullet: str) -> bool:
+    """Two Chinese three-character phrases, or two long Latin words, in common: the same subject."""
+    grams = {g for g in _cjk_trigrams(text) if not set(g) & ZH_FUNCTION_HAN}
+    latin = {w.casefold() for w in re.findall(r"[A-Za-z]{4,}", text)} - EN_LONG_COMMON_WORDS
+    saved_latin = {w.casefold() for w in re.findall(r"[A-Za-z]{4,}", bullet)}
+    return len(grams & _cjk_trigrams(bullet)) >= 2 or len(latin & saved_latin) >= 2
+
+
+def _shares_term(text: str, bullet: str, pairs: int = 1) -> bool:
+    """A content word both name: a Latin word of four letters or more, or ``pairs`` Chinese character
+    pairs without a particle ("扣款" alone is any payment; "包邮" is the threshold's subject)."""
     latin = {w.casefold() for w in re.findall(r"[A-Za-z]{4,}", text)} - EN_LONG_COMMON_WORDS
     if latin & {w.casefold() for w in re.findall(r"[A-Za-z]{4,}", bullet)}:
         return True
-    pairs = {g for g in han_ngrams(text, 2) if not set(g) & ZH_FUNCTION_HAN}
-    return bool(pairs & han_ngrams(bullet, 2))
+    grams = {g for g in han_ngrams(text, 2) if not set(g) & ZH_FUNCTION_HAN}
+    return len(grams & han_ngrams(bullet, 2)) >= pairs
 
 
 def _names_in(text: str) -> set[str]:
