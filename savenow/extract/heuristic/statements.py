@@ -82,6 +82,7 @@ class Statement:
     symptom: bool = False  # only reports a problem ("403 on …", "又在重启"): support, never a seed or bullet
     item: int | None = None  # the user's numbered item (message index) this sentence is about, in a dump
     part: int | None = None  # the item number of a numbered list inside one user message it belongs to
+    step: bool = False  # an item of an assistant's numbered plan (not a recap): one step of one procedure
     _compact: str | None = field(default=None, repr=False)
 
     _grams: frozenset[str] | None = field(default=None, repr=False)
@@ -380,6 +381,8 @@ def _message_statements(chat: list[Message], index: int) -> list[Statement]:
         # An acknowledgement repeating the user's rule records it ("alerts on build failure go to …").
         statement.symptom = _symptom_only(statement) and not context.explicit_ack
         statement.part = part if message.listed else None
+        # A numbered plan before the work is one procedure; a numbered recap after "works now" lists its facts.
+        statement.step = assistant and bool(label and label.isdigit()) and not context.summary
         if part_minor if message.listed else minor:
             statement.score *= rules.MINOR_SHARE.weight
         if assistant and deferred_later(chat, index, statement.ids):
