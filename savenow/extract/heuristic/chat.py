@@ -511,8 +511,8 @@ def acknowledged_quantities(chat: list[Message], index: int) -> frozenset[str]:
 def _mark_recalled(chat: list[Message]) -> None:
     """ "That's what we said this morning" marks the message it answers as already saved."""
     for index, message in enumerate(chat):
-        if not signals.says_known(message.prose) or message.ids:
-            continue
+        if not signals.says_known(message.prose) or message.ids or quantities(message.prose):
+            continue  # "之前说 150 元一袋，今天谈下来了，145": a new value against an old one, not a recall
         for earlier in range(index - 1, max(index - 3, -1), -1):
             if chat[earlier].role != message.role and not chat[earlier].is_paste:
                 chat[earlier].recalled = True

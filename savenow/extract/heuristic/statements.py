@@ -523,6 +523,7 @@ def _score(statement: Statement, context: SentenceContext, carried: set[str], la
         LEX.STATUS.search(text)
         and not statement.kinds & {NoteKind.FUTURE, NoteKind.NOTE}
         and not context.handed
+        and not quantities(text) & context.said_quantities  # "好的，抽成 18%": a rate handed over and taken down
     ):
         return 0.0  # "72% done" is a status; "at most 10% after 23:00, always" is a rule
     if LEX.RULED_OUT.search(text) or LEX.RECOMMENDS_ITEM.search(statement.bullet):
