@@ -159,3 +159,20 @@ def test_the_steps_of_one_plan_are_one_note_zh() -> None:
     notes = [n for n in saved(extract(messages)) if "mkdocs" in text_of(n)]
     steps = [n for n in notes if "mkdocs.yml" in text_of(n) or "mkdocs serve" in text_of(n)]
     assert len(steps) <= 1
+
+
+KYOTO = MemorySection("京都行程（3月）", ("去程：MU515 PVG→KIX，2027-03-08。",))
+OFFICE = MemorySection("公司报销", ("发票抬头写公司全称。",))
+
+
+def test_a_note_naming_the_headings_subject_in_the_other_language_merges_there() -> None:
+    messages = chat(
+        "u: 京都的酒店订好了",
+        "a: 太好了！订的哪家？",
+        "u: Hotel Granvia Kyoto，3月8到11号三晚，确认号 4471902，含早",
+        "a: 好的，记下了：Hotel Granvia Kyoto，3 月 8–11 日三晚含早，确认号 4471902。",
+        "u: 嗯",
+    )
+    notes = [n for n in saved(extract(messages, [KYOTO, OFFICE])) if "4471902" in text_of(n)]
+    assert len(notes) == 1
+    assert notes[0].action == "merge" and notes[0].merge_target_title == "京都行程（3月）"

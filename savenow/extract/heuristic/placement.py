@@ -28,6 +28,7 @@ from typing import Literal, Protocol
 
 from ...models import MemorySection
 from ...text.cjk import HAN, han_ngrams, has_cjk, is_cjk
+from ...text.concepts import ancestors, concepts_in, get_concept
 from ...text.identifiers import identifiers
 from ...text.normalize import compact
 from ...text.stopwords import EN_HEADING_FILLER, EN_LONG_COMMON_WORDS, ZH_FUNCTION_HAN
@@ -454,9 +455,13 @@ def _affinity(
         score = 2.0  # the incident's lead sentence names a system the section describes (its host, its file)
     compact_text = signals.compacted(text)
     terms = [term for term in _title_terms(section.title) if term in compact_text]
+    heading = 0.0
     if terms:
         # A long word of the heading ("digest", "ollama") names the subject; a short one only hints.
-        score += 2.0 if any(len(term) >= 5 or has_cjk(term) and len(term) >= 3 for term in terms) else 1.5
+        heading = 2.0 if any(len(term) >= 5 or has_cjk(term) and len(term) >= 3 for term in terms) else 1.5
+    if heading < 2.0 and _heading_concepts(section.title) & _narrow_concepts(text):
+        heading = 2.0  # "Cross Hotel Osaka" under "大阪行程": the heading's subject in the other language
+    score += heading
     if NoteKind.OWNER in kinds and (_OWNER_SECTION.search(section.title) or _owner_bullets(section.bullets)):
         score += 2.0
     if NoteKind.PREFERENCE in kinds and _PREFERENCE_SECTION.search(section.title):
@@ -530,6 +535,23 @@ def _shares_term(text: str, bullet: str, pairs: int = 1) -> bool:
         return True
     grams = {g for g in han_ngrams(text, 2) if not set(g) & ZH_FUNCTION_HAN}
     return len(grams & han_ngrams(bullet, 2)) >= pairs
+
+
+def _narrow_concepts(text: str) -> frozenset[str]:
+    """The specific concept groups a text names (:mod:`savenow.text.concepts`): groups with no
+    narrower ones, two levels or more down ("osaka" under japan under country …). A broad group
+    ("server", "backup", "alerting") names a whole domain, and two sections of one file share it."""
+    found = set()
+    for concept in concepts_in(text):
+        group = get_concept(concept)
+        if group is not None and not group.children and len(ancestors(concept)) >= 2:
+            found.add(concept)
+    return frozenset(found)
+
+
+@lru_cache(maxsize=512)
+def _heading_concepts(title: str) -> frozenset[str]:
+    return _narrow_concepts(title)
 
 
 def _names_in(text: str) -> set[str]:
