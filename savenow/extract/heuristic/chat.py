@@ -286,7 +286,9 @@ def applied_later(chat: list[Message], index: int, words: frozenset[str], values
         if not (later.confirms or LEX.APPLIED.search(later.prose)):
             continue
         # The first report decides: "dns done" answers the step in front of it, not the plan's later ones.
-        return bool(values_of(later.prose) & values) or len(stems(later.prose) & words) >= APPLIED_SHARED_WORDS
+        return (
+            bool(values_of(later.prose) & values) or len(stems(later.prose) & words) >= APPLIED_SHARED_WORDS
+        )
     return False
 
 

@@ -175,9 +175,7 @@ def _mentions_head_or_tail(chat: str, term: str) -> bool:
     "大阪", "毕业论文" → "论文"): people write "大阪的酒店", not the heading's whole compound."""
     if not has_cjk(term) or len(term) < 3 or not all(is_cjk(c) for c in term):
         return False
-    return any(
-        part in chat for part in (term[:2], term[-2:]) if not set(part) & ZH_FUNCTION_HAN
-    )
+    return any(part in chat for part in (term[:2], term[-2:]) if not set(part) & ZH_FUNCTION_HAN)
 
 
 def _common_terms(sections: Sequence[MemorySection]) -> frozenset[str]:
@@ -492,11 +490,15 @@ def _changes_bullet(text: str, bullets: Sequence[str]) -> bool:
     measured = _measures(text)
     for bullet in bullets:
         saved_measures = _measures(bullet)
-        if any(
-            unit == saved_unit and number != saved_number
-            for number, unit in measured
-            for saved_number, saved_unit in saved_measures
-        ) and not measured & saved_measures and _shares_term(text, bullet, pairs=2):
+        if (
+            any(
+                unit == saved_unit and number != saved_number
+                for number, unit in measured
+                for saved_number, saved_unit in saved_measures
+            )
+            and not measured & saved_measures
+            and _shares_term(text, bullet, pairs=2)
+        ):
             return True  # "long run max 8 km" beside "long run … building to 16 km"
         saved = quantities(bullet)
         if len(said) >= 2 and said & saved and said - saved and _shares_term(text, bullet):

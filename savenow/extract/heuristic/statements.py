@@ -254,7 +254,11 @@ def _mark_superseded(chat: list[Message], scored: list[Statement]) -> None:
     the last few messages naming it, and itself when it names no value of its own. The value the chat
     then settles on is the fact; the withdrawn one must not be saved."""
     for index, message in enumerate(chat):
-        if message.role != "user" or message.is_paste or not LEX.HOLD.search(message.prose.strip()[:_HOLD_HEAD]):
+        if (
+            message.role != "user"
+            or message.is_paste
+            or not LEX.HOLD.search(message.prose.strip()[:_HOLD_HEAD])
+        ):
             continue
         named = values_of(message.prose)
         earlier = frozenset().union(
@@ -523,7 +527,8 @@ def _score(statement: Statement, context: SentenceContext, carried: set[str], la
         LEX.STATUS.search(text)
         and not statement.kinds & {NoteKind.FUTURE, NoteKind.NOTE}
         and not context.handed
-        and not quantities(text) & context.said_quantities  # "好的，抽成 18%": a rate handed over and taken down
+        and not quantities(text)
+        & context.said_quantities  # "好的，抽成 18%": a rate handed over and taken down
     ):
         return 0.0  # "72% done" is a status; "at most 10% after 23:00, always" is a rule
     if LEX.RULED_OUT.search(text) or LEX.RECOMMENDS_ITEM.search(statement.bullet):
