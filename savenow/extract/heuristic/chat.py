@@ -13,12 +13,14 @@ from dataclasses import dataclass
 
 from ...models import ChatMessage
 from ...text.cjk import HAN
-from ...text.identifiers import identifiers
-from ...text.stopwords import EN_NOT_NAMES
+from ...text.identifiers import identifiers, values
+from ...text.stopwords import EN_COMMON_WORDS, EN_NOT_NAMES
 from ...vocabulary import NoteKind
 from . import signals
 from .machine import is_machine_text
 from .rules import (
+    APPLIED_SHARED_WORDS,
+    APPLIED_WINDOW,
     ASK_NOTE_CHARS,
     BARE_RULE_ACK_CHARS,
     CONFIRM_WINDOW,
@@ -27,10 +29,11 @@ from .rules import (
     LIST_MIN_ITEMS,
     RESTATED_TERMS,
     RULE_MESSAGE_CHARS,
+    STEM_CHARS,
     TAG_QUESTION_CHARS,
 )
 from .signals import LEX
-from .words import fact_terms, text_words
+from .words import fact_terms, quantities, text_words
 
 
 @dataclass
@@ -238,6 +241,8 @@ class SentenceContext:
     confirmed_fact: bool = False  # (assistant) the user's reply says yes and repeats one of its values
     handed: bool = False  # (user) a numbered item of a dump: a fact handed over
     corrected: bool = False  # (user) corrects the assistant, who admits the mistake next
+    said_quantities: frozenset[str] = frozenset()  # (acknowledgements) the quantities of the user's statement
+    summary: bool = False  # (assistant) answers the user's "works now": the state as it is kept
 
 
 def single_name(text: str) -> str | None:
@@ -267,6 +272,42 @@ def applied_next(chat: list[Message], index: int) -> bool:
     """The user's very next message reports this instruction applied and working, echoing its values."""
     reply = user_reply(chat, index)
     return reply is not None and reply.confirms and bool(reply.ids & chat[index].ids)
+
+
+def applied_later(chat: list[Message], index: int, words: frozenset[str], values: frozenset[str]) -> bool:
+    """A user message soon after reports the command or setting done and working, and names it:
+    one of its values (`"180"` → "加了 180，成功了") or two words of its code (`kamal rollback …` →
+    "ran kamal rollback …, works again") in the first such report; one shared word is too often the chat's subject ("Postgres"). A rejection first means it did not work."""
+    for later in chat[index + 1 : index + 1 + APPLIED_WINDOW]:
+        if later.role != "user" or later.is_paste:
+            continue
+        if later.rejects:
+            return False
+        if not (later.confirms or LEX.APPLIED.search(later.prose)):
+            continue
+        # The first report decides: "dns done" answers the step in front of it, not the plan's later ones.
+        return (
+            bool(values_of(later.prose) & values) or len(stems(later.prose) & words) >= APPLIED_SHARED_WORDS
+        )
+    return False
+
+
+def values_of(text: str) -> frozenset[str]:
+    """The values a message names that identify something: identifiers and numbers of two digits or more."""
+    return frozenset(v for v in values(text) if not v.isdigit() or len(v) >= 2)
+
+
+def stems(text: str) -> frozenset[str]:
+    """The Latin words of a text (three letters or more, not common English), cut to their first letters."""
+    return frozenset(
+        w.casefold()[:STEM_CHARS]
+        for w in re.findall(r"[A-Za-z]{3,}", text)
+        if w.casefold() not in EN_COMMON_WORDS and w.casefold() not in _SHELL_WORDS
+    )
+
+
+# Words of nearly every command line: they name no command of their own.
+_SHELL_WORDS = frozenset({"sudo", "run", "bin", "usr", "etc", "var", "sbin", "exec", "bash", "then"})
 
 
 def explicit_ack(chat: list[Message], index: int) -> bool:
@@ -452,11 +493,28 @@ def echoes_user(chat: list[Message], index: int) -> bool:
     return bool(said.ids & answer.ids) or signals.alike(said.prose, answer.prose) >= 0.35
 
 
+def acknowledged_quantities(chat: list[Message], index: int) -> frozenset[str]:
+    """ "CX22，从 €5.83 涨到 €6.49 一个月" answered "好的，fsn-web-1（CX22）从 1 月起 €6.49/月": the
+    quantities of the user's statement an acknowledgement answers. A sentence of the acknowledgement
+    repeating one takes down a value handed over, though no identifier carries it (an amount, a dose)."""
+    if index == 0 or chat[index].role != "assistant" or not ACK_START.search(chat[index].prose.strip()):
+        return frozenset()
+    said = chat[index - 1]
+    if said.role != "user" or said.is_paste or signals.is_question(said.prose.strip()):
+        return frozenset()
+    if LEX.DEFERRAL.search(said.prose) or LEX.ONE_OFF.search(said.prose):
+        return frozenset()  # "双十二那三天临时搞个满 79 包邮": a value for a while, not the rule
+    reply = user_reply(chat, index)
+    if reply is not None and (reply.rejects or CORRECTION_LEAD.search(reply.prose)):
+        return frozenset()  # "OK, pin 3.11" — "actually no, 3.12": the value taken down was replaced
+    return quantities(said.prose)
+
+
 def _mark_recalled(chat: list[Message]) -> None:
     """ "That's what we said this morning" marks the message it answers as already saved."""
     for index, message in enumerate(chat):
-        if not signals.says_known(message.prose) or message.ids:
-            continue
+        if not signals.says_known(message.prose) or message.ids or quantities(message.prose):
+            continue  # "之前说 150 元一袋，今天谈下来了，145": a new value against an old one, not a recall
         for earlier in range(index - 1, max(index - 3, -1), -1):
             if chat[earlier].role != message.role and not chat[earlier].is_paste:
                 chat[earlier].recalled = True

@@ -145,8 +145,14 @@ PRIOR = (
         "still (?:matters|applies|holds|stands)",
         "(?:same )?as always",
         "as it always (?:has been|was)",
+        "(?:your|the|today's) notes (?:already )?(?:say|have|list|show)",
+        "(?:as|like) (?:it is |it's )?in (?:your|the) notes",
     ),
 )
+
+
+# The sentence says its own fact stands as before: "TP1358 on the 16th, unchanged".
+UNCHANGED = (words("unchanged", "(?:hasn't|has not|didn't|did not) change", "still the same"),)
 
 
 # The user says it works now.
@@ -340,6 +346,10 @@ MINOR = (words("not important", "minor", "unimportant", "doesn't matter"),)
 
 # The assistant reports a change it made ("Done", 改好了): a configuration that now holds.
 DONE = (words("done", "updated", "configured", "set up", "created", "now (?:runs|points|uses|goes)"),)
+
+
+# The user stops the plan on a value just named: "wait, 8443 is the admin port".
+HOLD = (words("wait", "hold on", "hang on", "not so fast"),)
 
 
 NOT_CHOSEN = (words("not recommended", "not worth", "too much work", "overkill"),)

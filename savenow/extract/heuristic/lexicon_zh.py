@@ -131,7 +131,13 @@ PRIOR = (
     "一直(?:都)?是这样",
     "一直这样",
     "一直都这样",
+    "笔记里(?:也|已经)?(?:是|有|写|记)",  # "你笔记里也是这么写的": the notes already say it
+    "(?:笔记|记录)里也",
 )
+
+
+# The sentence says its own fact stands as before: "MOQ 还是一色 200 没变".
+UNCHANGED = ("没变", "不变", "没动")
 
 
 # The user says it works now.
@@ -205,11 +211,12 @@ CHITCHAT = (
     "谢谢",
     "谢了",
     "辛苦",
-    "吃饭",
-    "午饭",
-    "晚饭",
+    # … but "早晚饭后" / "睡前一片" say when a routine happens (a dose, a chore), not that someone eats
+    "吃饭(?![前后])",
+    "午饭(?![前后])",
+    "晚饭(?![前后])",
     "午觉",
-    "睡",
+    "睡(?!前)",
     "早安",
     "晚安",
     "午安",
@@ -332,6 +339,10 @@ DONE = (
 )
 
 
+# The user stops the plan on a value just named: "等下，6381 是 sentinel 在用的".
+HOLD = ("等下", "等等", "等一下", "慢着", "先别")
+
+
 NOT_CHOSEN = (
     "不推荐",
     "不建议",
@@ -352,6 +363,9 @@ APPLIED = (
     "配好",
     "迁过去",
     "起好了",
+    "改完",
+    "弄好了",
+    "装好了",
 )
 
 

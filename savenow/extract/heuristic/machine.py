@@ -47,6 +47,8 @@ _COLUMNS = re.compile(r"\S+(?: {2,}|\t)\S+(?: {2,}|\t)\S+")
 _URL = re.compile(r"<?https?://\S+>?")
 # Every pattern above but _LEVEL_FIELD, _COLUMNS and _URL starts with "^": .match() says the same as .search().
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+# "registry=https://…" / "url: https://…": a setting whose value is a URL, written by a person, not a pasted link.
+_SETTING = re.compile(r"[A-Za-z_][\w.\-]*(?:\s*=\s*|:\s+)<?https?://\S+$")
 _CJK = re.compile(r"[" + HAN + r"]")
 
 
@@ -55,7 +57,7 @@ def is_machine_line(line: str) -> bool:
     text = line.strip().strip("`")
     if not text:
         return False
-    if _bare_url(text):
+    if _bare_url(text) and not _SETTING.match(text):
         return True
     if _TIMESTAMP_START.match(text):
         return True  # a log line, whatever language its message is in

@@ -130,6 +130,8 @@ def _related(seed: Statement, other: Statement) -> bool:
         return False  # two items of one list are two facts, even about one machine
     if seed.message == other.message and seed.part is not None and seed.part == other.part:
         return True  # the sentences of one list item are one fact
+    if seed.message == other.message and seed.step and other.step:
+        return True  # "迁移建议：1. … 2. … 3. …": the steps of one procedure are one note
     if seed.ids & other.ids or _same_incident(seed, other):
         return True
     episode = {NoteKind.ROOT_CAUSE, NoteKind.FIX}

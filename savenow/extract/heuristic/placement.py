@@ -27,14 +27,15 @@ from functools import lru_cache
 from typing import Literal, Protocol
 
 from ...models import MemorySection
-from ...text.cjk import HAN, han_ngrams, has_cjk
+from ...text.cjk import HAN, han_ngrams, has_cjk, is_cjk
+from ...text.concepts import ancestors, concepts_in, get_concept
 from ...text.identifiers import identifiers
 from ...text.normalize import compact
 from ...text.stopwords import EN_HEADING_FILLER, EN_LONG_COMMON_WORDS, ZH_FUNCTION_HAN
 from ...vocabulary import NoteKind
 from . import factkinds, signals
 from .signals import LEX
-from .words import fact_terms
+from .words import fact_terms, quantities
 
 MERGE_MIN = 2.0
 USER_RULE = "user_rule"  # pseudo-kind: the note holds a standing rule the user stated
@@ -157,13 +158,24 @@ def _home_score(chat: str, section: MemorySection, common: frozenset[str] = froz
     for term in _heading_words(section.title):
         if _mentions(chat, term):
             score += 2.0
+        elif _mentions_head_or_tail(chat, term):
+            score += 1.5
     bullets = " ".join(section.bullets)
     for identifier in _section_ids(bullets) - common:
         if identifier in chat:
             score += 1.0
     names = {w.casefold() for w in _LATIN_WORD.findall(bullets)} - EN_LONG_COMMON_WORDS - common
     score += min(1.5, 0.5 * sum(1 for name in names if _mentions(chat, name)))
+    # Chinese phrases of the bullets ("少年宫三楼", "二甲双胍") the chat uses: what its words are about.
     return score
+
+
+def _mentions_head_or_tail(chat: str, term: str) -> bool:
+    """A Chinese heading run of three or more characters, named by its first or last two ("大阪行程" →
+    "大阪", "毕业论文" → "论文"): people write "大阪的酒店", not the heading's whole compound."""
+    if not has_cjk(term) or len(term) < 3 or not all(is_cjk(c) for c in term):
+        return False
+    return any(part in chat for part in (term[:2], term[-2:]) if not set(part) & ZH_FUNCTION_HAN)
 
 
 def _common_terms(sections: Sequence[MemorySection]) -> frozenset[str]:
@@ -376,6 +388,8 @@ def _duplicate(
                     score += 0.5
                 elif score < SKIP_SIMILARITY or (bullet.ids - existing_ids and not prior):
                     continue  # new identifiers mean new information, however alike the wording
+                if not prior and quantities(bullet.bullet) - quantities(existing):
+                    continue  # … and so do new amounts and times ("850mg" beside "500mg", "now 09:40")
                 if best is None or score > best[0]:
                     best = (score, section, existing)
     return None if best is None else (best[1], best[2])
@@ -403,12 +417,14 @@ def _restated(
     if not values or len(values) < (2 if kinds & _EPISODE else 1):
         return None
     text = " ".join(b.bullet for b in bullets)
+    said = _DENIED.sub(" ", text)
     for section in sections:
         for existing in section.bullets:
             existing_ids = identifiers(existing)
             folded = existing.casefold()
             if (
                 all(i in existing_ids or i in folded for i in asserted)
+                and not quantities(said) - quantities(existing)  # "now 09:40" beside a saved 07:05
                 and (len(values) >= 2 or signals.alike(text, existing) >= RESTATED_SIMILARITY)
                 and not _adds_words(text, f"{section.title} {existing}")
             ):
@@ -437,9 +453,13 @@ def _affinity(
         score = 2.0  # the incident's lead sentence names a system the section describes (its host, its file)
     compact_text = signals.compacted(text)
     terms = [term for term in _title_terms(section.title) if term in compact_text]
+    heading = 0.0
     if terms:
         # A long word of the heading ("digest", "ollama") names the subject; a short one only hints.
-        score += 2.0 if any(len(term) >= 5 or has_cjk(term) and len(term) >= 3 for term in terms) else 1.5
+        heading = 2.0 if any(len(term) >= 5 or has_cjk(term) and len(term) >= 3 for term in terms) else 1.5
+    if heading < 2.0 and _heading_concepts(section.title) & _narrow_concepts(text):
+        heading = 2.0  # "Cross Hotel Osaka" under "大阪行程": the heading's subject in the other language
+    score += heading
     if NoteKind.OWNER in kinds and (_OWNER_SECTION.search(section.title) or _owner_bullets(section.bullets)):
         score += 2.0
     if NoteKind.PREFERENCE in kinds and _PREFERENCE_SECTION.search(section.title):
@@ -452,8 +472,88 @@ def _affinity(
         and _names_of_bullets(tuple(section.bullets)) & _names_in(_opening_words(text))
     ):
         score += 2.0  # the note opens on someone or something the section's bullets name ("王师傅说…")
+    if _changes_bullet(text, section.bullets):
+        score += 2.0  # "包邮门槛从满 99 调到满 129" under "满 99 包邮": the note updates that bullet's value
     score += factkinds.kind_affinity(factkinds.note_kinds(text, kinds), section.title, tuple(section.bullets))
     return score
+
+
+def _changes_bullet(text: str, bullets: Sequence[str]) -> bool:
+    """The note states a saved bullet's fact with a new value: it names the bullet's quantity and a
+    new one ("from 500mg to 850mg", "从满 99 调到满 129") and shares a word with it, or it gives a new
+    time of day where the bullet has one and shares a phrase with it ("每周四 17:00，少年宫三楼"
+    beside "每周三 16:30，少年宫三楼")."""
+    said = quantities(text)
+    if not said and not _MEASURE.search(text):
+        return False
+    said_times = {q for q in said if _TIME.fullmatch(q)}
+    measured = _measures(text)
+    for bullet in bullets:
+        saved_measures = _measures(bullet)
+        if (
+            any(
+                unit == saved_unit and number != saved_number
+                for number, unit in measured
+                for saved_number, saved_unit in saved_measures
+            )
+            and not measured & saved_measures
+            and _shares_term(text, bullet, pairs=2)
+        ):
+            return True  # "long run max 8 km" beside "long run … building to 16 km"
+        saved = quantities(bullet)
+        if len(said) >= 2 and said & saved and said - saved and _shares_term(text, bullet):
+            return True
+        saved_times = {q for q in saved if _TIME.fullmatch(q)}
+        if said_times and saved_times and not said_times & saved_times and _shares_phrase(text, bullet):
+            return True
+    return False
+
+
+_TIME = re.compile(r"\d{1,2}:\d{2}")
+# A number with its unit: "8 km", "850mg", "3.55%", "129 元".
+_MEASURE = re.compile(
+    r"(?<![\w.])(\d+(?:[.,]\d+)?)\s?(km|kg|mg|g|ml|l|gb|mb|tb|%|元|块|公里|斤|克|小时|分钟|min|h)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+
+def _measures(text: str) -> frozenset[tuple[str, str]]:
+    return frozenset((m.group(1), m.group(2).casefold()) for m in _MEASURE.finditer(text))
+
+
+def _shares_phrase(text: str, bullet: str) -> bool:
+    """Two Chinese three-character phrases, or two long Latin words, in common: the same subject."""
+    grams = {g for g in _cjk_trigrams(text) if not set(g) & ZH_FUNCTION_HAN}
+    latin = {w.casefold() for w in re.findall(r"[A-Za-z]{4,}", text)} - EN_LONG_COMMON_WORDS
+    saved_latin = {w.casefold() for w in re.findall(r"[A-Za-z]{4,}", bullet)}
+    return len(grams & _cjk_trigrams(bullet)) >= 2 or len(latin & saved_latin) >= 2
+
+
+def _shares_term(text: str, bullet: str, pairs: int = 1) -> bool:
+    """A content word both name: a Latin word of four letters or more, or ``pairs`` Chinese character
+    pairs without a particle ("扣款" alone is any payment; "包邮" is the threshold's subject)."""
+    latin = {w.casefold() for w in re.findall(r"[A-Za-z]{4,}", text)} - EN_LONG_COMMON_WORDS
+    if latin & {w.casefold() for w in re.findall(r"[A-Za-z]{4,}", bullet)}:
+        return True
+    grams = {g for g in han_ngrams(text, 2) if not set(g) & ZH_FUNCTION_HAN}
+    return len(grams & han_ngrams(bullet, 2)) >= pairs
+
+
+def _narrow_concepts(text: str) -> frozenset[str]:
+    """The specific concept groups a text names (:mod:`savenow.text.concepts`): groups with no
+    narrower ones, two levels or more down ("osaka" under japan under country …). A broad group
+    ("server", "backup", "alerting") names a whole domain, and two sections of one file share it."""
+    found = set()
+    for concept in concepts_in(text):
+        group = get_concept(concept)
+        if group is not None and not group.children and len(ancestors(concept)) >= 2:
+            found.add(concept)
+    return frozenset(found)
+
+
+@lru_cache(maxsize=512)
+def _heading_concepts(title: str) -> frozenset[str]:
+    return _narrow_concepts(title)
 
 
 def _names_in(text: str) -> set[str]:

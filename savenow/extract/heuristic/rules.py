@@ -21,6 +21,11 @@ MAX_BULLET_CHARS = 320
 SAME_TEXT = 0.5  # similarity above which two sentences say the same thing
 FAR_SAME_TEXT = 0.6  # … when they are more than two messages apart and share no identifier
 CONFIRM_WINDOW = 10  # messages after a fix in which the user's "works" counts as confirmation
+APPLIED_WINDOW = 5  # messages after a command in which the user's "ran it, works" reports it applied
+SUPERSEDE_WINDOW = 6  # messages back in which a "wait, X is taken" withdraws the statements naming X
+SUMMARY_MIN_IDS = 2  # identifiers an assistant's summary after "works now" holds to be the state kept
+APPLIED_SHARED_WORDS = 2  # … naming this many words of its code
+STEM_CHARS = 6  # "migrate" / "migrating", "recreate" / "recreated": one word when their first letters agree
 INCIDENT_WINDOW = 6  # messages within which a cause found, confirmed and fixed is one incident
 CAUSE_FIX_SAME_TEXT = 0.75  # a cause and its fix share words and identifiers; only near-copies are one bullet
 LIST_MIN_ITEMS = 3  # "1. … 2. … 3. …" in one message: fewer is an aside, not a list of facts
@@ -84,6 +89,10 @@ RESTATED_WITH_IDS = Rule(
     "restated_with_ids", 3.0, "the assistant restates the user (with identifiers, or 'noted')"
 )
 RESTATED = Rule("restated", 2.0, "the assistant restates the user's standing rule or ownership")
+RESTATED_VALUES = Rule(
+    "restated_values", 3.5, "an acknowledgement repeating the user's amounts, doses or times (no identifier)"
+)
+RESTATED_VALUE = Rule("restated_value", 0.5, "… per quantity it repeats (at most 2)")
 USERS_OWN_WORDS = Rule(
     "users_own_words", 1.0, "an acknowledgement repeating the user's words: a fact handed over"
 )
@@ -105,8 +114,19 @@ CHOSEN_ITEM = Rule("chosen_item", 3.0, "the list item the user picked (the other
 CHOSEN_OPTION = Rule("chosen_option", 4.0, "the option the user picked from the assistant's proposals")
 ADOPTED_THIS_WAY = Rule("adopted_this_way", 3.0, 'the proposal a user rule adopts "this way" (这么写)')
 APPLIED_FIX = Rule("applied_fix", 3.0, "a fix the user applied and confirmed")
+APPLIED_LATER = Rule(
+    "applied_later",
+    3.5,
+    "a command or setting the user reports, a few messages on, done and working, naming its words or values",
+)
 CONFIRMED_BEFORE = Rule(
     "confirmed_before", 2.5, 'the sentence before a bare "…, right?" the user said yes to'
+)
+
+CONFIRMED_SUMMARY = Rule(
+    "confirmed_summary",
+    2.5,
+    'the assistant sums up the state right after the user said it works ("那现在 … 监听 6380"), with identifiers',
 )
 
 # Penalties.
@@ -115,6 +135,9 @@ NOT_CHOSEN = Rule("not_chosen", -2.0, "says it was not chosen")
 PROBE = Rule("probe", -2.0, '"let\'s check …" is a step, not a fact')
 REJECTED = Rule("rejected", -3.0, "the user said it still fails")
 DEFERRED = Rule("deferred", -3.0, "the assistant puts it off to later")
+SUPERSEDED = Rule(
+    "superseded", -4.0, 'a value the user then stops on ("等下，6381 是 sentinel 在用的"): not the one kept'
+)
 MINOR_SHARE = Rule("minor_share", 0.25, "the share of its score a sentence the user calls minor keeps")
 
 RULES: tuple[Rule, ...] = tuple(value for value in list(globals().values()) if isinstance(value, Rule))

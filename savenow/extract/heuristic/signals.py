@@ -58,6 +58,7 @@ class Lexicon:
     PREFERENCE = _any(*en.PREFERENCE, *zh.PREFERENCE)
     # Someone refers to what is already saved.
     PRIOR = _any(*en.PRIOR, *zh.PRIOR)
+    UNCHANGED = _any(*en.UNCHANGED, *zh.UNCHANGED)
     # The user says it works now.
     CONFIRM = _any(*en.CONFIRM, *zh.CONFIRM)
     REJECT = _any(*en.REJECT, *zh.REJECT)
@@ -98,6 +99,7 @@ class Lexicon:
     # The assistant reports a change it made ("Done", 改好了): a configuration that now holds.
     DONE = _any(*en.DONE, *zh.DONE)
     NOT_CHOSEN = _any(*en.NOT_CHOSEN, *zh.NOT_CHOSEN)
+    HOLD = _any(*en.HOLD, *zh.HOLD)
     # "option 1", "a.", "那就改 2": the user picks one item of a list the assistant offered.
     CHOICE = re.compile(
         r"(?:option|方案|选项?|那就(?:改|用|选)?|就(?:改|用|选)|go with|let's do)\s*\(?([0-9a-z])\)?(?![0-9a-z])"

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from ...models import ChatMessage
 from ...text.cjk import HAN
-from ...text.identifiers import identifiers
+from ...text.identifiers import INLINE_CODE, identifiers
 from ...text.normalize import compact
 from ...text.stopwords import EN_COMMON_WORDS
 from ...vocabulary import NoteKind
@@ -24,6 +24,8 @@ from .chat import (
     SentenceContext,
     ack_words,
     acknowledged,
+    acknowledged_quantities,
+    applied_later,
     applied_next,
     asked_to_note,
     confirmed_after,
@@ -40,7 +42,9 @@ from .chat import (
     read_chat,
     rejected_after,
     single_name,
+    stems,
     user_reply,
+    values_of,
 )
 from .machine import is_machine_line
 from .rules import (
@@ -51,10 +55,12 @@ from .rules import (
     MARKER_ONLY_CHARS,
     MAX_BULLET_CHARS,
     STANDING,
+    SUMMARY_MIN_IDS,
+    SUPERSEDE_WINDOW,
     THIS_WAY_TAIL,
 )
 from .signals import LEX
-from .words import WORD, cjk_bigrams, text_words
+from .words import WORD, cjk_bigrams, quantities, text_words
 
 
 @dataclass
@@ -76,6 +82,7 @@ class Statement:
     symptom: bool = False  # only reports a problem ("403 on …", "又在重启"): support, never a seed or bullet
     item: int | None = None  # the user's numbered item (message index) this sentence is about, in a dump
     part: int | None = None  # the item number of a numbered list inside one user message it belongs to
+    step: bool = False  # an item of an assistant's numbered plan (not a recap): one step of one procedure
     _compact: str | None = field(default=None, repr=False)
 
     _grams: frozenset[str] | None = field(default=None, repr=False)
@@ -111,6 +118,8 @@ def statements(messages: Sequence[ChatMessage]) -> list[Statement]:
             statement.item = items.get(index)
         result.extend(found)
     _mark_applied_fixes(chat, result)
+    _mark_applied_later(chat, result)
+    _mark_superseded(chat, result)
     _resolve_this_way(chat, result)
     _mark_chosen_options(chat, result)
     return result
@@ -220,8 +229,63 @@ def _mark_applied_fixes(chat: list[Message], scored: list[Statement]) -> None:
             statement.score += rules.APPLIED_FIX.weight
 
 
+def _mark_applied_later(chat: list[Message], scored: list[Statement]) -> None:
+    """ "run `kamal app exec … db:migrate` first, then deploy" … "migrate done, redeployed. all good":
+    an assistant's command or setting (inline code) that the user reports, within a few messages,
+    done and working, naming its words or values, is how the thing is done now. Sentences the
+    scoring already ruled out (a probe, a step "for now", a hedge, chit-chat) stay out."""
+    for statement in scored:
+        if statement.role != "assistant" or statement.machine or statement.score <= 0:
+            continue
+        if "`" not in statement.text or signals.is_question(statement.text):
+            continue
+        if statement.kinds & (INCIDENT | STANDING) or LEX.HEDGE.search(statement.text):
+            continue
+        spans = " ".join(INLINE_CODE.findall(statement.text))  # the command or setting itself, not the prose
+        if applied_later(chat, statement.message, stems(spans), values_of(spans)):
+            # No incident kind: a setting the user applied is its own note, not a bullet of a nearby cause.
+            statement.symptom = False
+            statement.score += rules.APPLIED_LATER.weight
+
+
+def _mark_superseded(chat: list[Message], scored: list[Statement]) -> None:
+    """ "先改成 6381 吧" … "`REDIS_URL` 改成 `redis://cache-02:6381/0`" … "等下，6381 是 sentinel 在用的":
+    a user message that opens by stopping the plan on a value just named withdraws every statement of
+    the last few messages naming it, and itself when it names no value of its own. The value the chat
+    then settles on is the fact; the withdrawn one must not be saved."""
+    for index, message in enumerate(chat):
+        if (
+            message.role != "user"
+            or message.is_paste
+            or not LEX.HOLD.search(message.prose.strip()[:_HOLD_HEAD])
+        ):
+            continue
+        named = values_of(message.prose)
+        earlier = frozenset().union(
+            *(values_of(s.text) for s in scored if index - SUPERSEDE_WINDOW <= s.message < index)
+        )
+        stopped = named & earlier
+        if not stopped:
+            continue
+        for statement in scored:
+            if not index - SUPERSEDE_WINDOW <= statement.message <= index:
+                continue
+            own = values_of(statement.text)
+            if own & stopped and (statement.message < index or own <= earlier):
+                statement.score = max(0.0, statement.score + rules.SUPERSEDED.weight)
+
+
+# "那现在 … 监听 6380" / "so now it runs on …" / "那 runner-03 这边就是：…" / "To recap: …":
+# the sentence states how things are now, or sums them up.
+_NOW_STATE = re.compile(
+    r"现在|目前|就是[:：]|(?<![A-Za-z])(?:now|to recap|recap|in short)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+_HOLD_HEAD = 8  # "等下，" / "wait —" opens the message; "I'll wait for it" does not stop a plan
+
+
 # A config assignment in inline code: `KEY=value`, `- KEY=value`, `key: value`.
-_CONFIG_ASSIGNMENT = re.compile(r"`-?\s*[A-Za-z_][\w.\-]*(?:=|:\s+)[^`\s][^`]*`")
+_CONFIG_ASSIGNMENT = re.compile(r"`-?\s*[A-Za-z_][\w./\-]*(?:=|:\s+)[^`\s][^`]*`")
 
 
 def _cause_near(causes: list[Statement], statement: Statement) -> bool:
@@ -263,6 +327,8 @@ def _message_statements(chat: list[Message], index: int) -> list[Statement]:
         confirmed_fact=assistant and confirmed_fact(chat, index),
         handed=message.handed,
         corrected=not assistant and correction_accepted(chat, index),
+        said_quantities=acknowledged_quantities(chat, index) if assistant else frozenset(),
+        summary=assistant and confirmed_before(chat, index),
     )
     if context.acknowledged:
         context.ack_words = ack_words(chat[index + 1].prose)
@@ -292,7 +358,7 @@ def _message_statements(chat: list[Message], index: int) -> list[Statement]:
             text=sentence,
             bullet=_clip(signals.clean_bullet(sentence)),
             ids=frozenset(identifiers(sentence)),
-            prior=message.recalled or signals.says_known(sentence),
+            prior=message.recalled or signals.says_known(sentence) or bool(LEX.UNCHANGED.search(sentence)),
             restates=context.restates,
             machine=is_machine_line(sentence),
             acknowledged=context.acknowledged,
@@ -319,6 +385,8 @@ def _message_statements(chat: list[Message], index: int) -> list[Statement]:
         # An acknowledgement repeating the user's rule records it ("alerts on build failure go to …").
         statement.symptom = _symptom_only(statement) and not context.explicit_ack
         statement.part = part if message.listed else None
+        # A numbered plan before the work is one procedure; a numbered recap after "works now" lists its facts.
+        statement.step = assistant and bool(label and label.isdigit()) and not context.summary
         if part_minor if message.listed else minor:
             statement.score *= rules.MINOR_SHARE.weight
         if assistant and deferred_later(chat, index, statement.ids):
@@ -459,6 +527,8 @@ def _score(statement: Statement, context: SentenceContext, carried: set[str], la
         LEX.STATUS.search(text)
         and not statement.kinds & {NoteKind.FUTURE, NoteKind.NOTE}
         and not context.handed
+        and not quantities(text)
+        & context.said_quantities  # "好的，抽成 18%": a rate handed over and taken down
     ):
         return 0.0  # "72% done" is a status; "at most 10% after 23:00, always" is a rule
     if LEX.RULED_OUT.search(text) or LEX.RECOMMENDS_ITEM.search(statement.bullet):
@@ -491,6 +561,9 @@ def _score(statement: Statement, context: SentenceContext, carried: set[str], la
         ids or statement.kinds & {NoteKind.FUTURE, NoteKind.OWNER} or context.explicit_ack
     ):
         score += rules.RESTATED_WITH_IDS.weight if ids or context.explicit_ack else rules.RESTATED.weight
+    repeated = quantities(text) & context.said_quantities
+    if repeated and not context.explicit_ack:
+        score += rules.RESTATED_VALUES.weight + rules.RESTATED_VALUE.weight * min(2, len(repeated))
     if context.explicit_ack and (keywords(statement) | cjk_bigrams(statement.bullet)) & context.said_words:
         score += rules.USERS_OWN_WORDS.weight
     if context.accepted and (ids or statement.kinds & {NoteKind.FIX, NoteKind.CHANGE}):
@@ -499,6 +572,8 @@ def _score(statement: Statement, context: SentenceContext, carried: set[str], la
             statement.kinds.add(NoteKind.DECISION)
     if confirmed_question:
         score += rules.CONFIRMED_QUESTION.weight
+    if context.summary and ids >= SUMMARY_MIN_IDS and _NOW_STATE.search(text) and not LEX.HEDGE.search(text):
+        score += rules.CONFIRMED_SUMMARY.weight
     if statement.role == "user" and ids and DEFINITION.search(text):
         score += rules.USER_DEFINITION.weight
     if statement.role == "user" and ids and context.echoed & statement.ids:

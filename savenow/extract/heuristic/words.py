@@ -33,3 +33,12 @@ def fact_terms(text: str) -> frozenset[str]:
     words = {w.casefold() for w in _TERM.findall(text) if len(w) >= 2} - EN_COMMON_WORDS - EN_SMALL_WORDS
     grams = {g for g in cjk_bigrams(text) if not set(g) & ZH_FACT_TERM_HAN}
     return frozenset(words | grams)
+
+
+def quantities(text: str) -> frozenset[str]:
+    """Numbers a fact states, units or currency around them or not ("850mg", "€6.49", "17:00"):
+    two digits or more, or a decimal — "1 月", "一天 2 次" identify nothing on their own."""
+    return frozenset(m.group(0) for m in _QUANTITY.finditer(text) if len(re.sub(r"\D", "", m.group(0))) >= 2)
+
+
+_QUANTITY = re.compile(r"(?<![\w.])\d+(?:[.:,]\d+)*")
