@@ -14,6 +14,7 @@ with the current objects and ``upsert_memory`` as structured output); both end i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -229,10 +230,23 @@ def _restates(item: str, known: str, names: str) -> bool:
     return len(pairs & han_ngrams(norm_name(known))) / len(pairs) >= 0.6
 
 
-def _covered(summary: str, old: MemoryObject) -> bool:
-    """Every identifier, number and Latin word of the new value is already in the stored text."""
-    from .heuristic import salient_tokens
+def _contains_stored(new: str, stored: str) -> bool:
+    """Most of the stored value's words (Latin) or character pairs (Chinese) are in the new text."""
+    mine = norm_name(new)
+    words = [w for w in re.findall(r"[a-z0-9]{3,}", norm_name(stored)) if w not in ("user", "the")]
+    pairs = han_ngrams(norm_name(stored).replace("用户", " "))
+    found = sum(w in mine for w in words) + len(pairs & han_ngrams(mine))
+    total = len(words) + len(pairs)
+    return total > 0 and found / total >= 0.8
 
+
+def _covered(summary: str, old: MemoryObject) -> bool:
+    """Every identifier, number and Latin word of the new value is already in the stored text, or
+    the user says the stored value again ("还是老样子 不吃辣" for "用户不吃辣")."""
+    from .heuristic import RESTATE, salient_tokens
+
+    if RESTATE.search(summary) and _contains_stored(summary, old.summary):
+        return True
     tokens = salient_tokens(summary)
     stored = normalize(" ".join([old.summary, old.detail or ""]))
     if tokens:

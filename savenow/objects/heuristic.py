@@ -8,7 +8,9 @@ statements that outlive the day:
   rule ("from now on", "以后", "whenever", "never … without", an imperative about replies,
   or the key spelled out after a colon: "commit messages: lowercase"). A later statement
   replaces the earlier ones, and a correction keeps only the clauses from the new value's
-  cue on ("15 分钟不够，统一提前半小时吧"): only the final value counts. One clause can state
+  cue on ("15 分钟不够，统一提前半小时吧"): only the final value counts. A later message that
+  names no key still changes the value just given: a correction ("make that 9pm") or the answer
+  to the assistant's value question ("how many days before?" — "3 days"). One clause can state
   several identity facts ("I run a studio in Kraków": occupation and city).
 * ``relationship`` — a stored person named, named another way (王姨 for 王阿姨, Dan or Xander
   for a full name), by a kinship form (我妈 / 老妈 / "my mum" for 妈妈 / Mom), or by the
@@ -18,11 +20,14 @@ statements that outlive the day:
   clauses before it stay out). A new person only with a role: "my supplier is …", "X, she's
   my business partner", "we hired a designer, X", "我有个合伙人叫…", or a short name form
   (小吴) with a duty (对接, 负责). Another person's preference goes here, never to self.
-* ``topic`` — a stored topic mentioned with a decision or status cue (paused, archived,
-  "calling it", back on), plus the user's answers to the assistant's follow-up questions and
-  lasting changes to a named setting or tool later in the same thread ("开了 QSV"); a
-  superseded value ("was March, now April") stays out. A new topic only when the user names
-  a new project (or calls it the big thing they are on).
+* ``topic`` — a stored topic's thread, from the user's message about it (or their "yes" to the
+  assistant's "is this about <topic>?") until a switch of subject, a new project or a person:
+  after a decision or status cue (paused, archived, "calling it", back on) the user's answers to
+  the assistant's follow-ups; otherwise only sentences that decide, change a named setting
+  ("开了 QSV") or, answering "how many / which …?", carry a value. Questions, jokes, payments and
+  today/tomorrow/clock clauses stay out; a superseded value ("was March, now April", or a
+  correction right after it) stays out. A new topic only when the user names a new project
+  (or calls it the big thing they are on).
 * ``saved`` — an explicit "remember this" / "记住" / an imperative "remember …"; titled by
   what the user calls it ("记住这个手冲参数") or by its telling clause; a stable fact about
   the user goes to its self object instead, a fact whose subject is a person to that person.
@@ -40,7 +45,7 @@ from dataclasses import dataclass, field
 from ..models import ChatMessage
 from ..text.cjk import HAN, han_ngrams
 from ..text.normalize import has_cjk, normalize
-from .extract import Candidate, Proposed
+from .extract import Candidate, Proposed, _contains_stored
 from .model import SELF_KEYS, MemoryObject, near_name, norm_name
 from .store import Stored
 
@@ -83,7 +88,7 @@ ONE_OFF = _rx(
     _en("today", "tonight", "tomorrow", "yesterday", "this (?:morning|afternoon|evening|weekend|week)",
         r"next (?:week|monday|tuesday|wednesday|thursday|friday|saturday|sunday)",
         r"\d{1,2}(?::\d\d)?\s?(?:am|pm)", "remind me", "right now", "later today", "this year"),
-    r"\d{1,2}:\d\d|今天|今晚|明天|后天|昨天|这周|本周|周末|下周|提醒我|刚才|一会儿|\d+ ?点|早上|中午|晚上想",
+    r"\d{1,2}:\d\d|今天|今晚|明天|后天|昨天|昨晚|前天|这周|本周|周末|下周|提醒我|刚才|刚刚|一会儿|\d+ ?点|早上|中午|晚上想",
 )  # fmt: skip
 TOPIC_FOLLOW_CUE = _rx(
     _en(
@@ -245,6 +250,11 @@ NEW_PERSON_EN = re.compile(
     r"(?:^|[\s,(])(?:[Mm]y|[Oo]ur|(?:hired|got|have|has|brought in|onboarded) (?:a|an))\s+(?:[a-z]+\s+){0,2}"
     rf"({_PERSON_ROLES_EN})\s*(?:is\s+|,\s*|called\s+|named\s+)?([A-Z][a-z]+)"
 )
+# A person named with where they work ("from Priya at Northmill", "with Dana from Brightline"): someone
+# the user deals with, when a durable cue about them follows.
+NEW_PERSON_AFFILIATED = re.compile(
+    r"(?<![A-Za-z])(?:from|with|to|by) ([A-Z][a-z]{2,}) (?:at|from) (?:[A-Z][\w&'-]+)(?![a-z])"
+)
 NAME_STOP = {
     "i", "i'm", "im", "ok", "okay", "hi", "hey", "thanks", "yes", "no", "the", "a", "and", "but", "so", "also",
     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "january", "february", "march",
@@ -263,8 +273,8 @@ TOPIC_DECISION = _rx(
         "the answer is", "we need", "must", "budget", "target", "raising", "lowering", "changing",
         "from (?:january|february|march|april|may|june|july|august|september|october|november|december|next)",
         "starting (?:next|in|from)", "aiming for", "goal is", "pushed (?:back|to)", "postponed", "delayed to",
-        "brought forward"),
-    "决定|定了|定为|就用|改用|改成|选了|确定|以后|专心|原因|是因为|是按|结论|方案|归档|关了|停了|定下来|上线|发布|完成|"
+        "brought forward", "final (?:call|decision|answer)", "stays on", "we'll keep", "keeping"),
+    "决定|定了|定为|就用|改用|改成|选了|确定|以后|专心|原因|是因为|是按|结论|方案|归档|最终|复盘|关了|停了|定下来|上线|发布|完成|"
     "搞定|下一步|卡在|推迟|延期|延到|提前到|改到|等[^，。]{0,6}(?:回复|审批|结果)|用了|换成|选|预算|目标|截止|deadline|先做|后做|不做|只做|必须",
 )  # fmt: skip
 STATUS = {
@@ -273,7 +283,8 @@ STATUS = {
                         "retired it", "sunset", "closing (?:the|it|down|my)", "shutting (?:it|down|the)",
                         "close (?:it|the [\\w ]{1,20}) down", "not doing .{0,20} anymore", "calling it(?: quits)?(?: on)?",
                         "no point (?:in )?(?:continuing|going on|carrying on)", "not worth continuing",
-                        "stop(?:ping)? working on", "done with (?:it|this|that|the)"),
+                        "stop(?:ping)? working on", "done with (?:it|this|that|the)",
+                        "close (?:that|this|the) project", "(?:that|this|the) project is (?:done|over|finished)"),
                     "关了|关掉|归档|不做了|放弃|彻底停|永久关闭|不搞了|黄了|结束了|完结|没必要(?:继续|再做)|到此为止|不再做了"),
     "paused": _rx(_en("pause", "paused", "pausing", "on hold", "shelve", "shelved", "shelving", "put (?:it|that|this) aside",
                       "on ice", "on the back burner", "take a break from", "parking"),
@@ -282,9 +293,12 @@ STATUS = {
                       "picking up .{0,30} again", "active again", "on again", "revive", "revived", "back to work on",
                       "getting back to", "starting .{0,20} again", "started .{0,30} again",
                       "is (?:officially )?back(?! to)", "it's back"),
-                  "重新开始|重新启动|恢复|又开始|继续做|继续搞|重启|捡起来|又要做|重新捡"),
+                  "重新开始|重新启动|恢复|又开始|继续做|继续搞|重启|捡起来|又要做|重新捡|重新开工|又要开始|又要搞|又开工"),
 }  # fmt: skip
-MONEY = _rx(_en("paid", "pay", "deposit", "invoice", "refund"), r"[$€£¥]|付|定金|元|块钱|退款|发票")
+MONEY = _rx(
+    _en("paid", "pay", "deposit", "invoice", "refund"),
+    r"[$€£¥]|付了|付款|支付|付钱|(?<!交)付定金|定金|订金|\d\s*元|块钱|退款|发票",
+)
 CHANGED = _rx(  # words that make a restated name or number a new fact
     _en("no longer", "not", "isn't", "wasn't", "left", "quit", "moved", "moving", "changed", "switched", "new",
         "anymore", "instead", "now", "former", "ex"),
@@ -296,6 +310,10 @@ CHANGE_MADE = _rx(  # the user changed a setting or a tool for good (checked tog
         "replaced .{1,30} with"),
     "^\\s*(?:开了|加了|装了)|打开了|启用了?|换成|改成|改用|升级到|迁移到|迁到|切到|切换到|关闭了|禁用了?",
 )  # fmt: skip
+RESTATE = _rx(  # the user says a stored value again ("我自己还是老样子 不吃辣")
+    _en("still", "as usual", "as always", "same as (?:before|always|ever)", "like before", "like always"),
+    "老样子|照旧|跟以前一样|和以前一样|还是一样|依旧|照样|仍然|一如既往",
+)
 OPEN_QUESTION = _rx(
     _en("open question", "not sure yet", "haven't decided", "undecided", "need to decide", "still deciding",
         " vs "),
@@ -305,7 +323,8 @@ NEW_TOPIC = _rx(
     _en("new (?:side )?project", "started (?:a|working on)", "working on a new", "big thing (?:right now )?is",
         "new repo", "kicked off", "starting a new", "i'm starting", "i'm building", "building a", "planning a",
         "side project", "new venture", "new initiative", "main thing", "(?:i'm|i am|we're) (?:currently |mostly |now )?working on",
-        "my (?:main|current|big) project"),
+        "my (?:main|current|big) project", "next (?:big )?(?:thing|project) is",
+        "(?:big|main|current) (?:project|thing) (?:right now |now |at the moment )?is"),
     "最大的事|手上最[^，。]{0,4}的(?:事|活)|主要在忙|在忙一个|开了个新|新开了?个|新项目|在做一个|搞了个|新建了?一个|启动了?一个|在搞一个|打算做一个|准备做一个|新坑|开坑|立项",
 )  # fmt: skip
 TOPIC_GENERIC = {"project", "plan", "app", "the", "a", "of", "and", "final", "new", "my", "项目", "计划"}
@@ -349,7 +368,12 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                            "restaurant|agency|startup|clinic|practice|brand|label|farm|firm)",
                            "i work (?:as|at|for|in)", f"i'm an? (?:[a-z-]+ ){{0,2}}(?:{_ROLES_EN})s?",
                            f"i am an? (?:[a-z-]+ ){{0,2}}(?:{_ROLES_EN})s?", "my job", "i study", "i'm studying",
-                           "i teach", "i'm doing (?:a|my) (?:phd|masters?|degree)"),
+                           "i teach", "i'm doing (?:a|my) (?:phd|masters?|degree)", "(?:my )?new job", "got a job",
+                           "(?:i|i've|i have) (?:just )?joined", "i own (?:a|an|my)",
+                           "(?:i'm|i am) (?:starting|joining) (?:at|a new)"),
+                       r"(?<![A-Za-z])i (?:run|own) (?-i:[A-Z])",
+                       "入职|新工作|跳槽到|换工作|拿到了?[^，。]{0,8}offer",
+                       f"(?:^|[，,])\\s*(?:做|当)[^，。]{{0,8}}(?:{_ROLES_ZH})",
                        f"我是[^，。]{{0,12}}(?:{_ROLES_ZH})", f"我(?:在[^，。]{{1,8}})?(?:做|当)[^，。]{{0,8}}(?:{_ROLES_ZH})", "我在[^，。]{1,12}(?:工作|上班|实习|读书|读研|读博)",
                        "我是做[^，。]{1,10}的", "我(?:在|读)[^，。]{0,8}(?:大学|研究生|博士|大[一二三四]|研[一二三])",
                        "我(?:在[^，。]{1,6})?(?:开|经营)了?[^，。]{0,10}(?:店|公司|工作室)", "我的工作是", "我做[^，。]{1,8}(?:工作|行业)"), False),
@@ -378,13 +402,15 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                    "靠窗|靠过道|直飞|转机|经济舱|商务舱|高铁|卧铺|航空公司|酒店|红眼航班|民宿|座位"), True),
     "quiet_hours": (_rx(_en("don't (?:message|text|ping|disturb|call)", "never (?:message|text|ping|call) me",
                             "no (?:messages|pings|notifications) (?:after|before|on)", "quiet hours", "do not disturb",
-                            "leave me alone (?:after|on|during)"),
-                        "别[^，。]{0,8}(?:发[^，。]{0,8}消息|打扰|找我|提醒我)|免打扰|不要在[^，。]{0,8}(?:发|打扰|找)|"
-                        "[0-9一二三四五六七八九十]+ ?点(?:以后|之后|后|前|以前)[^，。]{0,4}(?:别|不要)"), True),
+                            "leave me alone (?:after|on|during)", "don't (?:bother|disturb) me"),
+                        r"(?<![A-Za-z])(?:anything|nothing|no (?:messages?|pings?)) (?:after|before) \d",
+                        "别[^，。]{0,14}(?:发[^，。]{0,6}消息|打扰|找我|提醒我)|免打扰|不要在[^，。]{0,12}(?:发|打扰|找)|"
+                        "[0-9一二三四五六七八九十]+ ?点(?:以后|之后|后|前|以前)[^，。]{0,6}(?:别|不要)"), True),
     "reminders": (_rx(r"remind(?:ers?)? (?:me )?[^.]{0,30}(?:before|ahead|in advance|early|the day before)",
                       _en("reminders? should"), r"(?:\d+|an?|one|two|half an?) (?:minutes?|mins?|hours?|days?) "
                       r"(?:before|ahead|in advance|early)", "提前[^，。]{0,8}提醒|提醒[^，。]{0,8}提前|提醒我的时候",
-                      "提前 ?[0-9一二两三四五六七八九十半]+ ?(?:个)?(?:分钟|小时|钟头|天)"), False),
+                      "提前 ?[0-9一二两三四五六七八九十半]+ ?(?:个)?(?:分钟|小时|钟头|天)",
+                      "(?:以后|每次|每个?月|每周|每年)[^，。]{0,12}(?:之|以)?前[^，。]{0,2}提醒"), False),
     "reply_length": (_rx(r"(?:reply|replies|answer|answers|response|responses|message|messages)[^.]{0,40}(?:short|long|"
                          r"concise|brief|sentences?|words|characters|paragraphs?|lines?)",
                          _en("conclusion first", "tl;?dr", "bottom line first", "too long", "keep it short",
@@ -399,9 +425,9 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                            "numbered lists?", "bold"), "表格|列表|代码块|分点|加粗|markdown|编号"), True),
     "work_hours": (_rx(r"I (?:usually |normally |mostly )?work (?:from|between|until|till|\d)",
                        _en("working hours", "office hours", "night shifts?", "early shifts?", "i work nights",
-                           "i work weekends", "i'm (?:usually )?online", "i start work", "my hours", r"i (?:start|finish|stop|clock off) (?:work )?at \d",
-                           r"i'm (?:done|off) (?:by|at) \d"),
-                       "上班时间|工作时间|我[^，。]{0,6}(?:点|晚上|白天|早上)[^，。]{0,6}(?:上班|工作|写代码|开工|下班)|"
+                           "i work weekends", "i'm (?:usually )?online", "i start work", "my hours"),
+                       r"(?<![A-Za-z])(?:i (?:start|finish|stop|clock off) (?:work )?at|i'm (?:done|off) (?:by|at)) \d",
+                       "上班时间|工作时间|我[^，。]{0,6}(?:点|晚上|白天|早上)[^，。]{0,8}(?:上班|工作|写代码|写|开工|下班|干活)|"
                        "我一般[^，。]{0,8}(?:上班|工作|下班)", "在家办公|居家办公|远程办公|坐班|去公司|到公司上班",
                        _en("work from home", "working from home", "wfh", "in the office on", "remote on",
                            "(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?) (?:to|through|-) "
@@ -416,8 +442,9 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                          "先问我|问过我|经过我|我同意|征得|先跟我确认|别擅自|不要擅自|我确认之前|先确认",
                          "先[^，。]{0,4}(?:让|等|跟|和|找)我[^，。]{0,2}(?:确认|同意|点头|批准)|(?:让|等|经)我(?:确认|同意)(?:后|之后|再|了再)"), False),
     "study_method": (_rx(_en("i learn (?:much )?(?:better|best|more)", "learn better", "study best", "quiz me",
-                             "flashcards?", "when i'm learning", "when i study"),
-                         "我学[^，。]{0,6}(?:更快|更好)|学习方法|先[^，。]{0,6}(?:例子|例题)|学东西的时候|我学习"), False),
+                             "flashcards?", "when i'm learning", "when i study", "i learn by",
+                             "(?:examples|exercises|practice|problems) first"),
+                         "我学[^，。]{0,6}(?:更快|更好)|学习方法|先[^，。]{0,6}(?:例子|例题|做题|练习)|学东西的时候|我学习|再看讲解"), False),
 }  # fmt: skip
 FIRST_PERSON = _rx(
     _en("i", "i'm", "i've", "i'd", "me", "my", "we", "our", "us", "you", "your"), "我|你|给我|帮我"
@@ -439,8 +466,10 @@ _SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+(?=[A-Za-z" + H
 _CLAUSE_END = re.compile(r"(?<=，)\s*|(?<=,)(?!\d{3}(?!\d))\s*")  # 38,000 is one number, not two clauses
 _FENCED = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 _LEADING = re.compile(
-    r"^\s*(?:另外说一下|另外|对了|顺便确认下|顺便|还有个事|还有|哦对|说个我自己的|"
-    r"(?:ohh?|so|also|btw|fyi|and|ok|heads up|for the future|add|(?:[a-z]+ ){0,2}[a-z]+ ?:)(?![A-Za-z]))\s*[,，:：]?\s*",
+    r"^\s*(?:另外说一下|另外|对了|顺便确认下|顺便|还有个事|还有|哦对|说个我自己的|跟你说(?:下|一下|个事)?|嗯+|哦+|噢|诶|欸|emm+|算了|"
+    r"(?:ohh?|so|also|btw|fyi|and|ok|okay|hm+|um+|uh|yep|yeah|well|actually|heads up|for the future|add|"
+    r"(?:can|could|would) you(?: please)?|please|pls|"
+    r"(?:[a-z]+ ){0,2}[a-z]+ ?:)(?![A-Za-z]))\s*[,，:：]?\s*",
     _I,
 )
 
@@ -555,9 +584,189 @@ def _drop_one_offs(sentence: str) -> str:
     return _drop_clauses(sentence, ONE_OFF)
 
 
+def _drop_untimed(sentence: str) -> str:
+    """For keys whose values are times ("anything after 8pm"): drop the one-off clauses that carry no time
+    ("周末去哪玩好"), and every clause for today or tomorrow."""
+    keep = [c for c in clauses(sentence) if not ONE_OFF_DAY.search(c)
+            and (not ONE_OFF.search(c) or STANDING.search(c) or re.search(r"\d", c))]  # fmt: skip
+    return "".join(keep).rstrip("，,") if has_cjk(sentence) else " ".join(keep).rstrip(",")
+
+
 def _drop_clauses(sentence: str, rx: re.Pattern[str]) -> str:
     keep = [c for c in clauses(sentence) if not rx.search(c) or STANDING.search(c)]
     return "".join(keep).rstrip("，,") if has_cjk(sentence) else " ".join(keep).rstrip(",")
+
+
+# Temporary arrangements are not standing preferences ("no dairy this month, just to see").
+TEMPORARY = _rx(
+    _en("this month", "for now", "for the time being", "just to see", "trying (?:out )?(?:no|to|a|out)",
+        "temporarily", "for a (?:week|few days|couple of weeks)", "this week"),
+    "这个月|这周|暂时|先试试|试一下|试试看|最近在试|这段时间",
+)  # fmt: skip
+# Words that make a rule outlast the day it is said in.
+LASTING = _rx(
+    _en("from now on", "going forward", "always", "never", "every time", "whenever", "by default", "in future",
+        "in the future"),
+    "以后|今后|往后|每次|一直|永远|默认|总是|一律|统一",
+)  # fmt: skip
+# "I never know which train to take", "总是记不住": the standing word is about the user's memory, not a rule.
+UNSURE = _rx(
+    r"(?<![A-Za-z])(?:never|always|don't|do not|can't|cannot) (?:know|remember|understand|figure out|get|forget)(?![A-Za-z])",
+    "(?:总是|老是|从来|永远|一直)(?:记不住|搞不清|不知道|想不起来|分不清)",
+)
+ONE_OFF_DAY = _rx(
+    _en("today", "tonight", "tomorrow", "yesterday", "this (?:morning|afternoon|evening)", r"\w+ ago", "right now"),
+    "今天|今晚|明天|昨天|昨晚|前天|后天|刚才|刚刚",
+)
+# A message that opens by replacing what was just said ("make that 9pm", "no, 3 days", "不对，…").
+_CORRECTION_START = _rx(
+    r"^\s*(?:(?:hm+|um+|oh|ah|wait|sorry)[,.]?\s+)*(?:make (?:that|it)|change (?:that|it) to|actually|no,|nope,|"
+    r"scratch that|on second thought|rather|correction)\s*[:,]?\s*",
+    r"^\s*(?:嗯|呃|啊)?\s*(?:算了|不对|不是|改成|改一下|更正|还是|换成)[，, ]*",
+)
+_VALUE = re.compile(
+    r"\d+(?:[.:]\d+)?\s?(?:am|pm|点半?|分钟|小时|天|周|个月|days?|hours?|minutes?|mins?|weeks?|%|k|元|块)?"
+    r"|[零一二两三四五六七八九十半]+\s?(?:点半?|分钟|小时|天|周|个月)",
+    _I,
+)
+_LASTING_IDENTITY = ("occupation", "name", "nickname")  # "my new job at X starts Monday": still the job
+
+
+# A question without its question mark ("为什么 DE 的数字少了一截", "how do I write a window function").
+ASKS = _rx(
+    r"^\s*(?:为什么|为啥|怎么|如何|是不是|能不能|有没有|可不可以)|(?:吗|么)\s*$",
+    r"^\s*(?:how|why|what|which|where|who|can|could|should|do|does|did|is|are)\s+(?:i|we|you|it|the|this|that|there|a)\b",
+)
+# The assistant asks for a value or a choice ("how many days before?", "aisle or window?", "提前几天？"),
+# not a yes/no or how-was-it question.
+VALUE_ASK = _rx(
+    _en("how many", "how much", "how long", "how early", "how far", "how often", "what time", "which", "what (?:should|do|would)",
+        r"[a-z]+ or [a-z]+\?"),
+    "几|多少|多久|多长|多早|哪个|哪种|哪家|哪天|什么时候|还是[^？?]{1,12}[？?]",
+)  # fmt: skip
+
+
+def _last_question(text: str) -> str:
+    asked = [s for s in sentences(text) if QUESTION.search(s)]
+    return asked[-1] if asked else ""
+
+
+_ACK_LEAD = _rx(
+    r"^\s*(?:yes|yep|yeah|right|sure|ok(?:ay)?|correct|exactly|good|great|fine|agreed)\b[\s,.!:;]*",
+    r"^\s*(?:对|行|好的?|是的|没错|可以|嗯嗯?|对的)(?=[\s，,。！!、]|$)[\s，,。！!、]*",
+)
+
+
+def _topic_conclusion(sentence: str, mode: str) -> str | None:
+    """What a sentence in a topic's thread concludes, or None. An answer to the assistant's follow-up
+    may be any statement; a mention, or a reply to "how many / which …?", must decide or carry a value
+    (an identifier, a number); a later message must decide or change something. A clause for today,
+    tomorrow or a clock time ("明天寄") makes the sentence a one-off unless another clause decides;
+    other one-off clauses are dropped; superseded values ("was March, now April") stay out."""
+    parts = clauses(sentence)
+    if any(HARD_ONE_OFF.search(c) or ONE_OFF_DAY.search(c) for c in parts) and not any(
+        _decides(c) for c in parts if not (HARD_ONE_OFF.search(c) or ONE_OFF_DAY.search(c))
+    ):
+        return None
+    lasting = [c for c in parts if not (HARD_ONE_OFF.search(c) or ONE_OFF_DAY.search(c))]
+    if mode != "answer":
+        lasting = [c for c in lasting if not ONE_OFF.search(c) or STANDING.search(c)]
+    joiner = "" if has_cjk(sentence) else " "
+    kept = joiner.join(lasting).rstrip("，, ")
+    valued = bool(salient_tokens(kept)) and not MONEY.search(kept)
+    if not kept or ACK.match(kept) or JOKE.search(kept):
+        return None
+    if MONEY.search(_drop_superseded(kept)) and not TOPIC_FOLLOW_CUE.search(kept):
+        return None  # a payment (a deposit paid, a card used) is an errand; a budget is a decision
+    if mode == "later" and not _decides(kept):
+        return None
+    if mode in ("mention", "value") and not (_decides(kept) or valued):
+        return None
+    text = _clean(_ACK_LEAD.sub("", _clean(_drop_superseded(kept))))
+    return text if len(norm_name(text)) >= (6 if mode == "answer" and not valued else 4) else None
+
+
+def _decides_more(text: str, people: _PeopleFinder) -> bool:
+    """ "另外数据库最终选了 PostgreSQL": after "also", a decision with an identifier and no person in it
+    goes on with the same topic."""
+    return (
+        _decides(text)
+        and bool(salient_tokens(text))
+        and not people.names_in(text)
+        and _pronoun_fact_at(text) < 0
+        and not _SELF_GATE.search(text)  # "还有，以后都用英文回复我" is the user's own rule
+    )
+
+
+def _decides(text: str) -> bool:
+    return bool(
+        TOPIC_DECISION.search(text)
+        or CHANGE_MADE.search(text)
+        or CORRECTION.search(text)
+        or any(rx.search(text) for rx in STATUS.values())
+    )
+
+
+def _answers_value_question(msgs: list[_Msg], pos: int, said_at: int) -> bool:
+    """msgs[pos] answers the assistant's "how many / which …?" asked right after the user's msgs[said_at]."""
+    prev = msgs[pos - 1] if pos else None
+    return (
+        prev is not None
+        and not prev.user
+        and VALUE_ASK.search(_last_question(prev.text)) is not None
+        and said_at == _prev_user_index(msgs, pos)
+    )
+
+
+def _user_turns_between(msgs: list[_Msg], start: int, end: int) -> int:
+    return sum(1 for m in msgs if m.user and start < m.index < end)
+
+
+def _prev_user_index(msgs: list[_Msg], pos: int) -> int:
+    return next((msgs[i].index for i in range(pos - 1, -1, -1) if msgs[i].user), -1)
+
+
+def _corrects_person_fact(person: _Person, msg: _Msg, people: _PeopleFinder) -> bool:
+    """ "Nina comes on Tuesdays now" … "actually Thursdays": a correction that names no one, right after a
+    fact about a person, replaces that fact's value (or the fact); True when the message was used."""
+    if (
+        not person.facts
+        or person.fact_in < 0
+        or msg.index - person.fact_in > 2
+        or not _CORRECTION_START.match(msg.text)
+        or people.names_in(msg.text)
+        or QUESTION.search(msg.text)
+    ):
+        return False
+    new = _substitute_value(person.facts[-1], msg.text) or _substitute_word(person.facts[-1], msg.text)
+    if new is None:
+        return False
+    person.facts[-1] = new
+    person.fact_in = msg.index
+    person.at = msg.at
+    return True
+
+
+_DAY_WORD = re.compile(
+    r"(?<![A-Za-z])(?:mon|tues|wednes|thurs|fri|satur|sun)days?(?![A-Za-z])|周[一二三四五六日天]|星期[一二三四五六日天]", _I
+)
+
+
+def _substitute_word(old: str, correction: str) -> str | None:
+    """ "comes on Tuesdays" + "actually Thursdays" → "comes on Thursdays": one weekday for another."""
+    before, after = list(_DAY_WORD.finditer(old)), list(_DAY_WORD.finditer(correction))
+    if len(before) != 1 or len(after) != 1:
+        return None
+    return old[: before[0].start()] + after[0].group(0) + old[before[0].end() :]
+
+
+def _substitute_value(old: str, correction: str) -> str | None:
+    """ "don't ping me after 10pm" + "make that 9pm" → "don't ping me after 9pm": when the old value and the
+    correction each carry exactly one value (a time, an amount, a duration), the new one replaces the old."""
+    before, after = list(_VALUE.finditer(old)), list(_VALUE.finditer(correction))
+    if len(before) != 1 or len(after) != 1:
+        return None
+    return old[: before[0].start()] + after[0].group(0) + old[before[0].end() :]
 
 
 @dataclass
@@ -567,6 +776,7 @@ class _Msg:
     text: str
     at: str | None
     dismissed: bool = False
+    noted: bool = False  # part of a note the user asked to remember: not also a person's fact
 
     @property
     def user(self) -> bool:
@@ -582,6 +792,7 @@ class _Person:
     facts: list[str] = field(default_factory=list)
     at: str | None = None
     order: int = 0
+    fact_in: int = -1  # the message the last fact came from
 
 
 @dataclass
@@ -683,20 +894,34 @@ class OfflineObjectExtractor:
             content = re.sub(r"^(?:that|this)\s+", "", _clean(tail.lstrip(" ：:，,")), flags=_I)
             subject = _cue_noun(tail)
             if _refers_back(tail) and not re.match(r"\s*[:：]\s*\S", tail):  # "remember this: …" points ahead
-                if len(norm_name(lead)) >= 8:  # "he's allergic to shellfish, remember that"
+                asked = msgs[pos - 1] if pos and not msgs[pos - 1].user else None
+                if len(norm_name(_ACK_LEAD.sub("", lead))) >= 8:  # "he's allergic to shellfish, remember that"
                     content = lead
+                elif asked is not None and YES.match(msg.text) and QUESTION.search(asked.text):
+                    # a: "So no meetings before 10, right?" — u: "yeah always, remember that": the note is
+                    # what the assistant put to the user, not the reply
+                    content = _statement_of(asked.text)
+                    source = pos - 1
                 else:
                     before = [i for i in range(pos) if msgs[i].user and not msgs[i].dismissed]
                     if not before:
                         continue
                     source = before[-1]
                     content = _clean(msgs[source].text)
+                    if len(before) >= 2 and _answers_question(msgs, source, before[-2]):
+                        # "包了一个季度，3 号场" answered the assistant's question about the message before
+                        # it: the note is that message with its answer
+                        source = before[-2]
+                        joiner = "；" if has_cjk(content) else "; "
+                        content = joiner.join([_clean(msgs[source].text), content])
+                for i in range(source, pos + 1):
+                    msgs[i].noted = True
             if people.starts_with_person(content) or THIRD_PERSON_START.search(content):
                 continue  # a fact about a person belongs to their relationship object (an arrangement
                 # that only involves people — who collects the money — is still a note)
             if len(norm_name(content)) < 6:
                 continue
-            if all(ONE_OFF.search(c) for c in clauses(content)):
+            if all(HARD_ONE_OFF.search(c) or ONE_OFF_DAY.search(c) for c in clauses(content)):
                 continue  # "remember, the dentist is at 3pm tomorrow" is a reminder, not a note
             extra = [_clean(m.text) for m in self._follow_ups(msgs, pos)[:2] if not ACK.match(m.text)]
             window = " ".join([content, *(m.text for m in msgs[max(0, source - 1) : source] if not m.user)])
@@ -712,17 +937,60 @@ class OfflineObjectExtractor:
 
     # -- self ---------------------------------------------------------------------------------------
 
+    def _self_follow_up(
+        self,
+        msgs: list[_Msg],
+        pos: int,
+        values: dict[str, list[tuple[str, str | None]]],
+        said_in: dict[str, int],
+    ) -> bool:
+        """A user message that names no key but changes or completes the value the user gave a moment
+        ago: "make that 9pm" (a correction) or "3 days" (the answer to the assistant's "how many days
+        before?"). The value stated last gets the new wording; True when the message was used."""
+        msg = msgs[pos]
+        recent = [k for k, at in said_in.items() if values.get(k) and _user_turns_between(msgs, at, msg.index) <= 2]
+        if not recent or QUESTION.search(msg.text) or ONE_OFF_DAY.search(msg.text):
+            return False
+        key = max(recent, key=lambda k: said_in[k])
+        old = values[key][-1][0]
+        if CORRECTION.match(msg.text) or _CORRECTION_START.match(msg.text):
+            value = (
+                _substitute_value(old, msg.text)
+                or _substitute_word(old, msg.text)
+                or _clean(_from_cue(msg.text, CORRECTION))
+            )
+            value = _clean(_CORRECTION_START.sub("", value))
+            if len(norm_name(value)) < 2:
+                return False
+            values[key] = [(value, msg.at)]
+        elif _answers_value_question(msgs, pos, said_in[key]) and len(msg.text) <= 40:
+            answer = _clean(YES.sub("", msg.text, count=1))
+            if len(norm_name(answer)) < 2 or ACK.match(msg.text):
+                return False
+            joined = f"{old}：{answer}" if has_cjk(old) else f"{old}: {answer}"
+            values[key][-1] = (joined, msg.at)
+        else:
+            return False
+        said_in[key] = msg.index
+        return True
+
     def _self(self, msgs: list[_Msg], people: _PeopleFinder, topics: _TopicFinder) -> list[Candidate]:
         values: dict[str, list[tuple[str, str | None]]] = {}
         said_in: dict[str, int] = {}
-        for msg in msgs:
+        for pos, msg in enumerate(msgs):
             if not msg.user or msg.dismissed:
+                continue
+            names_key = bool(_SELF_GATE.search(msg.text)) and any(rx.search(msg.text) for rx, _ in SELF_RULES.values())
+            if not names_key and self._self_follow_up(
+                msgs, pos, values, said_in
+            ):
                 continue
             for sentence in sentences(msg.text):
                 if (
-                    REQUEST.search(sentence)
+                    (REQUEST.search(sentence) and not STANDING.search(sentence))  # "can you … from now on" is a rule
                     or THIRD_PERSON_START.search(sentence)
                     or DISMISS.search(sentence)
+                    or QUESTION.search(sentence)
                 ):
                     continue
                 if (
@@ -750,27 +1018,57 @@ class OfflineObjectExtractor:
 
                 about_topic = topics.find(sentence) is not None
                 for key, part in _self_hits(sentence, allowed):
+                    identity = SELF_KEYS[key] == "identity"
                     if (
-                        key in ("units", "travel", "diet")
+                        not identity
                         and not FIRST_PERSON.search(sentence)
                         and not values.get(key)
                         and not standing  # a standing rule needs no "I" either
+                        and not _spells_out(SELF_RULES[key][0], sentence)
                     ):
                         continue  # (a follow-up to the user's own statement in this chat needs no "I")
+                    if not identity and (
+                        OPEN_QUESTION.search(part)
+                        or TEMPORARY.search(sentence)
+                        or UNSURE.search(sentence)
+                        or (ONE_OFF_DAY.search(sentence) and not LASTING.search(sentence))
+                    ):  # "today please keep it short, I'm in a rush" is for today
+                        continue  # "whether to do a night shift", "no dairy this month, just to see"
+                    correcting = bool(values.get(key)) and bool(
+                        CORRECTION.search(sentence) or CORRECTION.search(msg.text[:12])
+                    )
                     if about_topic and SELF_KEYS[key] != "identity" and key != "confirmation":
                         continue  # "标题不超过 20 字" about a project is the project's rule, not the user's style
                     # (what to ask before acting is always the user's rule for the assistant)
                     if key == "reminders":
-                        if CLOCK_OR_DAY.search(part):
+                        if CLOCK_OR_DAY.search(part) and not correcting:
                             continue  # "remind me 10 minutes before the 3pm call" is a reminder, not a rule
+                        # (but "还是当天早上 7 点提醒吧" corrects the rule set a moment ago: the time is the rule)
                     elif (
-                        ONE_OFF.search(sentence) and not STANDING.search(sentence) and key not in _TIMED_KEYS
+                        ONE_OFF.search(sentence)
+                        and not STANDING.search(sentence)
+                        and key not in _TIMED_KEYS
+                        and key not in _LASTING_IDENTITY
                     ):
                         continue
-                    value = _clean(_drop_clauses(part, CLOCK_OR_DAY if key == "reminders" else ONE_OFF))
+                    value = _clean(
+                        part if key in _LASTING_IDENTITY  # "我下周一去字节入职了": the date goes with the fact
+                        else _drop_clauses(part, CLOCK_OR_DAY) if key == "reminders"
+                        else _drop_untimed(part) if key in _TIMED_KEYS  # times are their values
+                        else _drop_clauses(part, ONE_OFF)
+                    )
+                    if key == "reminders" and correcting:
+                        value = _clean(part)
                     if len(norm_name(value)) < 3:
                         continue
                     replacing = bool(values.get(key)) and said_in.get(key) != msg.index
+                    if replacing and not correcting and _answers_value_question(msgs, pos, said_in[key]):
+                        # "以后交房租前提醒我" — "提前几天？" — "提前三天吧": the answer completes the rule
+                        old = values[key][-1][0]
+                        answer = _clean(value)
+                        values[key][-1] = (f"{old}：{answer}" if has_cjk(old) else f"{old}: {answer}", msg.at)
+                        said_in[key] = msg.index
+                        continue
                     if CORRECTION.search(sentence) or CORRECTION.search(msg.text[:12]):
                         values[key] = []
                         value = _from_replacement(value)
@@ -782,6 +1080,7 @@ class OfflineObjectExtractor:
                         value = _from_cue(value, SELF_RULES[key][0])
                     values.setdefault(key, [])
                     said_in[key] = msg.index
+                    value = _clean(_CORRECTION_START.sub("", value) if correcting else value)
                     if value not in [v for v, _ in values[key]]:
                         values[key].append((value, msg.at))
         out = []
@@ -810,7 +1109,9 @@ class OfflineObjectExtractor:
                     )
                     found.setdefault(last.name, last)
                 continue
-            if msg.dismissed:
+            if msg.dismissed or msg.noted:  # a note the user asked to keep is a saved object, not a fact
+                continue
+            if last is not None and _corrects_person_fact(last, msg, people):
                 continue
             unassigned: list[str] = []  # this message's sentences about no one yet
             for sentence in sentences(msg.text):
@@ -855,6 +1156,7 @@ class OfflineObjectExtractor:
                 if fact:
                     person.facts.append(fact)
                     person.at = msg.at
+                    person.fact_in = msg.index
                 if named:  # "老赵调去重庆了，以后对接找他手下的小吴": a new person in a later clause
                     self._later_new_person(sentence, person, people, found, msg)
         out = []
@@ -923,49 +1225,62 @@ class OfflineObjectExtractor:
     # -- topics --------------------------------------------------------------------------------------
 
     def _topics(self, msgs: list[_Msg], stored: Sequence[Stored]) -> list[Candidate]:
+        """A stored topic's thread: from the user's message about it (or their "yes" to the assistant's
+        "is this about <topic>?") through the user's later messages, until they switch subject, start
+        a new project or name another topic. Its conclusions are the sentences that decide, change or
+        state a value; chit-chat, questions, one-off plans and superseded values stay out."""
         finder = _TopicFinder(stored)
         topics = finder.topics
+        people = _PeopleFinder(stored)
         notes: dict[str, _TopicNote] = {}
-        used: set[int] = set()
+        thread: _TopicNote | None = None
+        answers: set[int] = set()  # the user's answers to the assistant's follow-ups on the mention
         for pos, msg in enumerate(msgs):
-            if not msg.user or msg.dismissed:
+            if not msg.user:
                 continue
-            for sentence in sentences(msg.text):
-                topic = finder.find(sentence)
-                if topic is None:
-                    continue
-                status = next((s for s, rx in STATUS.items() if rx.search(sentence)), None)
-                if not (TOPIC_DECISION.search(sentence) or status or OPEN_QUESTION.search(sentence)):
-                    continue
-                note = notes.setdefault(topic.id, _TopicNote(topic))
-                # The message's own sentences about this topic (or about nothing else, unless another
-                # topic's follow-up already took the message), then the answers to the assistant's questions.
-                whole = [
-                    s
-                    for s in sentences(msg.text)
-                    if finder.find(s) == topic or (finder.find(s) is None and msg.index not in used)
-                ]
-                follow_ups = self._follow_ups(msgs, pos, after_ack=TOPIC_FOLLOW_CUE)
-                follow = [s for m in follow_ups if m.index not in used for s in sentences(m.text)
-                          if finder.find(s) in (None, topic)]  # fmt: skip
-                used.update(m.index for m in follow_ups)
-                status = status or _confirmed_status(msgs, follow_ups)
-                for part in [*whole, *follow]:
-                    status = status or next((s for s, rx in STATUS.items() if rx.search(part)), None)
-                    # A side remark in the same message loses its one-off clauses (today, this week …);
-                    # the topic's own sentence and the answers to the assistant lose only times and reminders.
-                    side = part in whole and part != sentence
-                    # "the deadline was March, now it's April 30": the superseded value stays out
-                    text = _clean(_drop_superseded(_drop_clauses(part, ONE_OFF if side else HARD_ONE_OFF)))
-                    if len(norm_name(text)) < 4 or DISMISS.search(part) or ACK.match(text):
-                        continue
-                    bucket = note.questions if OPEN_QUESTION.search(part) else note.conclusions
-                    if text not in bucket:
-                        bucket.append(text)
-                note.status = status or note.status
-                note.at = msg.at
-                break
-        self._thread_changes(msgs, finder, notes)
+            if msg.dismissed:
+                thread = None
+                continue
+            found = [(s, finder.find(s)) for s in sentences(msg.text)]
+            named = [t for _, t in found if t is not None]
+            confirmed = None if named or thread else self._confirmed_topic(msgs, pos, finder)
+            opened = None
+            if confirmed is not None:  # the message the assistant asked about opened the thread
+                thread = notes.setdefault(confirmed.id, _TopicNote(confirmed))
+                decided = any(_decides(s) for s in sentences(msgs[pos - 2].text))
+                opened = "answer" if decided else "value"
+                answers = self._answers(msgs, pos) if decided else set()
+                for sentence in sentences(msgs[pos - 2].text):
+                    self._topic_sentence(thread, sentence, opened)
+            elif not named and thread is not None and (
+                (SWITCH.match(msg.text) and not _decides_more(msg.text, people))
+                or NEW_TOPIC.search(msg.text)
+                or people.starts_with_person(msg.text)
+            ):
+                thread = None  # another subject: a switch, a new project, a person
+            if thread is None and not named:
+                continue
+            asked = pos > 0 and not msgs[pos - 1].user and QUESTION.search(msgs[pos - 1].text) is not None
+            value_asked = asked and VALUE_ASK.search(_last_question(msgs[pos - 1].text)) is not None
+            mode = opened or ("answer" if msg.index in answers else "value" if value_asked else "later")
+            if thread is None:  # sentences before the first mention are about the topic it names
+                thread = notes.setdefault(named[0].id, _TopicNote(named[0]))
+                decided = any(_decides(s) for s, t in found if t is named[0])
+                mode = "answer" if decided else "value"
+            for sentence, topic in found:
+                if topic is not None:
+                    if topic is not thread.topic:
+                        thread = notes.setdefault(topic.id, _TopicNote(topic))
+                    # a sentence that decides about the topic opens the rest of the message and the
+                    # user's answers to the assistant's follow-up questions
+                    if _decides(sentence):
+                        answers = self._answers(msgs, pos)
+                    mode = "answer" if _decides(sentence) or mode == "answer" else "value"
+                    self._topic_sentence(thread, sentence, "mention")
+                else:
+                    self._topic_sentence(thread, sentence, mode)
+            thread.status = thread.status or (_confirmed_status(msgs, [msg]) if asked else None)
+            thread.at = msg.at
         out = []
         for note in notes.values():
             stored_topic = note.topic.obj
@@ -983,30 +1298,41 @@ class OfflineObjectExtractor:
         out += self._new_topics(msgs, topics)
         return out
 
-    def _thread_changes(self, msgs: list[_Msg], finder: _TopicFinder, notes: dict[str, _TopicNote]) -> None:
-        """ "NAS 挂了" … "开了 QSV": after the user brings up a stored topic, a lasting change they made to a
-        named thing (a setting, a tool, a flag) in the same thread is the topic's conclusion."""
-        topic: Stored | None = None
-        for msg in msgs:
-            if not msg.user:
-                continue
-            mentioned = next((t for t in map(finder.find, sentences(msg.text)) if t is not None), None)
-            if mentioned is not None:
-                topic = mentioned
-                continue
-            if topic is None or msg.dismissed or SWITCH.match(msg.text) or QUESTION.search(msg.text):
-                topic = None if msg.dismissed or SWITCH.match(msg.text) else topic
-                continue
-            for sentence in sentences(msg.text):
-                kept = [c for c in clauses(sentence) if not ONE_OFF.search(c)]
-                # a setting or a tool with a name, never a payment
-                if not any(CHANGE_MADE.search(c) and salient_tokens(c) and not MONEY.search(c) for c in kept):
-                    continue
-                text = _clean(("" if has_cjk(sentence) else " ").join(kept))
-                note = notes.setdefault(topic.id, _TopicNote(topic))
-                if text and text not in note.conclusions:
-                    note.conclusions.append(text)
-                    note.at = msg.at
+    def _answers(self, msgs: list[_Msg], pos: int) -> set[int]:
+        return {m.index for m in self._follow_ups(msgs, pos, after_ack=TOPIC_FOLLOW_CUE)}
+
+    def _confirmed_topic(self, msgs: list[_Msg], pos: int, finder: _TopicFinder) -> Stored | None:
+        """u: "论文又要开始搞了" — a: "是那篇城市热岛的毕业论文吗？" — u: "对": the topic the user confirmed."""
+        if pos < 2 or msgs[pos - 1].user or not msgs[pos - 2].user or not YES.match(msgs[pos].text):
+            return None
+        asked = _last_question(msgs[pos - 1].text)
+        return finder.find_loose(asked) if asked else None
+
+    def _topic_sentence(self, note: _TopicNote, sentence: str, mode: str) -> None:
+        status = next((s for s, rx in STATUS.items() if rx.search(sentence)), None)
+        if status and (note.status is None or _CORRECTION_START.match(sentence)):
+            note.status = status  # the first status said stands, unless the user corrects it
+        if (
+            DISMISS.search(sentence)
+            or JOKE.search(sentence)
+            or REQUEST.search(sentence)
+            or THIRD_PERSON_START.search(sentence)
+        ):
+            return
+        if OPEN_QUESTION.search(sentence):
+            question = _clean(_ACK_LEAD.sub("", _clean(sentence)))
+            if len(norm_name(question)) >= 4 and question not in note.questions:
+                note.questions.append(question)
+            return
+        if QUESTION.search(sentence) or ASKS.search(sentence):
+            return
+        text = _topic_conclusion(sentence, mode)
+        if text is None:
+            return
+        if _CORRECTION_START.match(sentence) and note.conclusions and _VALUE.search(text) and _VALUE.search(note.conclusions[-1]):
+            note.conclusions.pop()  # "actually make it April 30": the value just stated is superseded
+        if text not in note.conclusions:
+            note.conclusions.append(text)
 
     def _new_topics(self, msgs: list[_Msg], topics: list[Stored]) -> list[Candidate]:
         out = []
@@ -1019,7 +1345,10 @@ class OfflineObjectExtractor:
             parts = [s for s in sentences(msg.text)]
             follow = self._follow_ups(msgs, pos)
             texts = [_clean(_drop_clauses(s, HARD_ONE_OFF)) for s in parts]
-            texts += [_clean(_drop_clauses(s, HARD_ONE_OFF)) for m in follow for s in sentences(m.text)]
+            # answers to the assistant's questions about it count when they decide or carry a value
+            # ("target is end of Q1", "billing-api first"), not "later, lunch now"
+            texts += [t for m in follow for s in sentences(m.text)
+                      if not QUESTION.search(s) and (t := _topic_conclusion(s, "value")) is not None]  # fmt: skip
             texts = [t for t in texts if len(norm_name(t)) >= 3 and not ACK.match(t)]
             questions = [t for t in texts if OPEN_QUESTION.search(t)]
             facts = [t for t in texts if t not in questions]
@@ -1036,7 +1365,9 @@ class OfflineObjectExtractor:
     def _restated(
         self, msgs: list[_Msg], stored: Sequence[Stored], candidates: list[Candidate]
     ) -> list[Candidate]:
-        user_text = normalize(" ".join(m.text for m in msgs if m.user))
+        # "the vet's number" restates "Vets": a possessive is the same word
+        said = " ".join(m.text for m in msgs if m.user)
+        user_text = normalize(re.sub(r"['’]s(?![A-Za-z])", "s", said))
         user_pairs = han_ngrams(user_text)
         taken = {(c.obj.type, norm_name(c.obj.label)) for c in candidates}
         out = []
@@ -1048,6 +1379,8 @@ class OfflineObjectExtractor:
             ]
             if tokens:
                 restated = any(_word_in(normalize(t), user_text) for t in tokens)
+            elif not has_cjk(item.obj.summary):  # "still vegetarian, as usual" for "vegetarian"
+                restated = _contains_stored(user_text, item.obj.summary)
             else:  # Chinese without identifiers: most of the stored value's character pairs said again
                 pairs = han_ngrams(norm_name(item.obj.summary).replace("用户", " "))
                 hits = len(pairs & user_pairs)
@@ -1156,6 +1489,9 @@ class _PeopleFinder:
         match = NEW_PERSON_EN_APPOSITIVE.search(sentence)
         if match and match.group(1).casefold() not in NAME_STOP:
             return match.group(1), ROLE_WORDS.get(match.group(2).casefold(), match.group(2).casefold())
+        match = NEW_PERSON_AFFILIATED.search(sentence)
+        if match and match.group(1).casefold() not in NAME_STOP and PERSON_DURABLE.search(sentence[match.end() :]):
+            return match.group(1), "contact"  # "my flour comes from Priya at Northmill, she only answers email"
         match = NEW_PERSON_ZH_DUTY.search(sentence)
         if match and DUTY_ZH.search(sentence) and not any(near_name(match.group(1), p.obj.name or "") or
                                                           match.group(1) == p.obj.name for p in self.people):  # fmt: skip
@@ -1205,6 +1541,20 @@ class _TopicFinder:
 
     def find(self, sentence: str) -> Stored | None:
         return _mentioned_topic(sentence, self.topics, self.tokens, self.shared) if self.topics else None
+
+    def find_loose(self, text: str) -> Stored | None:
+        """The assistant's paraphrase of a stored Chinese name ("城市热岛的毕业论文" for 城市热岛毕业论文):
+        most of the name's character pairs, in a question that asks which topic the user means."""
+        found = self.find(text)
+        if found is not None:
+            return found
+        pairs = han_ngrams(norm_name(text))
+        best = max(
+            ((len(han_ngrams(norm_name(t.obj.name or "")) & pairs) / max(1, len(han_ngrams(norm_name(t.obj.name or "")))), t)
+             for t in self.topics if len(han_ngrams(norm_name(t.obj.name or ""))) >= 3),
+            key=lambda item: item[0], default=(0.0, None),
+        )  # fmt: skip
+        return best[1] if best[0] >= 0.7 else None
 
 
 YES = _rx(
@@ -1350,8 +1700,16 @@ _IDENTIFIER_NAME = re.compile(
 )
 
 
+# "the big project right now is Halden wholesale." / "next thing is the vault-rollout, …": the name the
+# user gives after "project is", up to the end of the clause.
+_NAME_IS = re.compile(
+    r"(?:project|thing)(?: right now| now| at the moment)? is (?:the |a |an |my |our )?"
+    r"([A-Za-z][\w.-]*(?: [\w.-]+){0,2}?)(?=\s*[.,;:!?，。；：]|$)"
+)
+
+
 def _project_name(text: str) -> str | None:
-    for rx in (_NAME_AFTER, _QUOTED, _TITLE_CASE, _IDENTIFIER_NAME):
+    for rx in (_NAME_AFTER, _QUOTED, _NAME_IS, _TITLE_CASE, _IDENTIFIER_NAME):
         match = rx.search(text)
         if match:
             name = match.group(1).strip(" ,.，。")
@@ -1373,7 +1731,7 @@ _TAIL_FILLER = _rx(_en("this", "that", "it", "these", "those", "rule", "formula"
 def _refers_back(tail: str) -> bool:
     """ "remember this rule for me", "记下这个数，明年对比": the note is what was said before."""
     head = _TAIL_CUT.split(tail.lstrip(" ：:，,"), maxsplit=1)[0]
-    return len(norm_name(_TAIL_FILLER.sub("", head))) < 4
+    return len(norm_name(_EMPTY_LABEL.sub("", _TAIL_FILLER.sub("", head)))) < 4  # "this arrangement" too
 
 
 _CUE_NOUN = re.compile(
@@ -1386,6 +1744,14 @@ _CUE_NOUN = re.compile(
 _PURPOSE = _rx(r"^\s*(?:for|when|if)\s", r"^\s*(?:对于|关于|如果).|的话\s*$")
 
 
+# Nouns that only say what kind of thing a note is ("记住这个安排", "remember this rule"): no title.
+_EMPTY_LABEL = _rx(
+    _en("rule", "rules", "thing", "things", "one", "info", "information", "stuff", "note", "detail", "details",
+        "arrangement", "plan", "setup", "number", "fact"),
+    "安排|规则|事|事情|东西|信息|内容|情况|这些|一点|设置",
+)  # fmt: skip
+
+
 def _cue_noun(tail: str) -> str | None:
     """ "记住这个手冲参数" → 手冲参数: what the user calls the note is its title (not a bare "rule")."""
     match = _CUE_NOUN.match(tail)
@@ -1394,7 +1760,35 @@ def _cue_noun(tail: str) -> str | None:
     noun = match.group(1).strip()
     if len(norm_name(_TAIL_FILLER.sub("", noun))) < 2 or FIRST_PERSON.search(noun):
         return None
+    if _EMPTY_LABEL.fullmatch(noun.strip()):
+        return None
     return noun
+
+
+def _answers_question(msgs: list[_Msg], answer: int, subject: int) -> bool:
+    """msgs[answer] replies to the assistant's question about msgs[subject] (u, a: "…?", u)."""
+    between = msgs[subject + 1 : answer]
+    return len(between) == 1 and not between[0].user and QUESTION.search(between[0].text) is not None
+
+
+_TAG_QUESTION = _rx(
+    r"[,，]?\s*(?:right|correct|ok(?:ay)?|yes|is that right|shall i|should i)\s*[?？]\s*$",
+    r"[,，]?\s*(?:对吧|对吗|是吗|好吗|可以吗|行吗|吧)\s*[?？]\s*$",
+)
+
+
+_OFFER_LEAD = _rx(
+    r"^\s*(?:should i|shall i|do you want me to|want me to|would you like me to)\s+",
+    r"^\s*(?:要不要|要我|需要我|我是不是)",
+)
+
+
+def _statement_of(text: str) -> str:
+    """The assistant's proposal as a statement: "Sure. Should I always put the summary table first?" →
+    "always put the summary table first" (acknowledgements, the offer and the tag question dropped)."""
+    parts = [_OFFER_LEAD.sub("", _TAG_QUESTION.sub("", s)) for s in sentences(text) if not ACK.match(s)]
+    parts = [p.rstrip("?？ ") for p in parts if p.strip()]
+    return _clean(" ".join(parts) if not has_cjk(text) else "".join(parts))
 
 
 def _kind_word(sentence: str) -> str | None:
@@ -1410,6 +1804,15 @@ def _short(text: str, limit: int) -> str:
     if not has_cjk(cut) and " " in cut:
         cut = cut.rsplit(" ", 1)[0]
     return cut.rstrip(" ，,")
+
+
+_LINK = re.compile(r"https?://\S*")
+
+
+def _without_cut_link(head: str) -> str:
+    """A title names the link ("on-call runbook 的地址"); it never ends in half a URL."""
+    bare = _LINK.sub("", head).strip(" :：,，-—")
+    return bare if len(norm_name(bare)) >= 4 else head
 
 
 def _title(content: str, kind: str | None, window: str) -> str:
@@ -1432,9 +1835,10 @@ def _title(content: str, kind: str | None, window: str) -> str:
         parts = clauses(content) if content else [""]
         telling = next((p for p in parts if re.search(r"\d", p)), None)  # 份子钱每人 1000, 64-bit pHash …
         telling = telling or next((p for p in parts if salient_tokens(p)), parts[0])
-        head = _short(telling.rstrip(" ，,"), 40)
+        head = _short(telling.rstrip(" ，,"), 40 if has_cjk(telling) else 60)
         if telling is not parts[0] and _PURPOSE.match(parts[0]) and len(parts[0]) <= 30:
             head = f"{_clean(parts[0])}: {head}"  # "for near-duplicate photos: 64-bit pHash …"
+    head = _without_cut_link(head)
     if kind and term and term.casefold() not in content.casefold() and not any(c.isdigit() for c in term):
         return f"{kind} ({term}): {head}"[:80]
     return head[:80]
