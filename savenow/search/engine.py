@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -27,12 +28,13 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
+from ..text.changes import states_a_change
 from ..text.segment import HAN_RUN
 from .embedder import Embedder, EmbeddingError, OpenAIEmbedder, normalized
 from .index import IndexSync, blob_vector
 from .options import SearchOptions, options_from_settings
 from .store import IndexStore, index_path
-from .tokenize import QueryTerm, query_terms, subject_terms
+from .tokenize import QueryTerm, document_terms, is_identifier, query_terms, subject_terms
 
 if TYPE_CHECKING:
     from ..clock import Clock
@@ -41,12 +43,14 @@ if TYPE_CHECKING:
 __all__ = ["GetResult", "MemorySearch", "SearchHit", "SearchResponse", "build_embedder"]
 
 SNIPPET_CHARS = 700
+_CLAUSE_BREAK = re.compile(r"[，,；;。]\s*|\.\s+")
 _K1 = 1.2  # BM25 term-frequency saturation
 _B = 0.75  # BM25 length normalization
 CHAR_BACKOFF = 0.5  # the most a bigram matched only by its characters earns
 SUPERSEDE_COVERAGE = 0.8  # see _newer_first
 SUPERSEDE_SCORE = 0.7
 SUBJECT_SHARED = 2
+CHANGE_SHARED = 0.5  # a clause saying "X changed" supersedes a note half of whose query weight is X
 
 
 @dataclass(frozen=True)
@@ -412,7 +416,19 @@ class MemorySearch:
                 cache[key] = subject_terms(heading, text, segmenter)
             return cache[key]
 
-        return _newer_first(hits, others, matched_of, subject_of, max_results)[:max_results]
+        def changes_of(key: tuple[str, int], terms: list[str]) -> set[str]:
+            # Which of ``terms`` a line that gives a new value names (only for pairs that get here).
+            _heading, text = sections.get(key, ("", ""))
+            named: set[str] = set()
+            for line in text.split("\n"):
+                if line.startswith("#") or not any(ch.isdigit() for ch in line):
+                    continue
+                for clause in _CLAUSE_BREAK.split(line):
+                    if states_a_change(clause):
+                        named |= set(terms) & set(document_terms(clause, segmenter))
+            return named
+
+        return _newer_first(hits, others, matched_of, subject_of, changes_of, max_results)[:max_results]
 
     # -- memory_get ---------------------------------------------------------------------------
     def get(self, path: str, *, from_line: int | None = None, lines: int | None = None) -> GetResult:
@@ -522,6 +538,7 @@ def _supersedes(
     old: SearchHit,
     matched_of: dict[tuple[str, int], dict[str, float]],
     subject_of: Callable[[tuple[str, int]], frozenset[str]],
+    changes_of: Callable[[tuple[str, int], list[str]], set[str]],
     below_min: bool = False,
 ) -> bool:
     """Is ``new`` a later note about the same thing the query found in ``old``?
@@ -534,6 +551,11 @@ def _supersedes(
     does once the query words it could only hold in the other language are set aside: a note that
     says "上游 DNS 换成 Quad9" replaces "upstream set to Cloudflare" for an English question.
     Numbers and identifiers read the same in both languages, so they are never set aside.
+    Or — again from below ``min_score`` too — a clause of ``new`` (on a line with a value) says the
+    thing changed (:func:`savenow.text.changes.states_a_change`: 改到, 换成, "moved to" …) and
+    names query terms both notes match that carry CHANGE_SHARED of what ``old`` matches
+    (:func:`_units`, so that seams between query words do not decide it) — unless
+    ``old`` holds an identifier of the query that ``new`` lacks (the query asks for exactly that).
     """
     if old.day is None or new.day is None or new.day <= old.day:
         return False
@@ -546,6 +568,15 @@ def _supersedes(
     coverage = sum(old_terms[term] for term in shared_terms) / old_weight
     if not below_min and coverage >= SUPERSEDE_COVERAGE and new.score >= SUPERSEDE_SCORE * old.score:
         return True
+    if shared_terms and coverage >= CHANGE_SHARED:
+        # The query's own change words (改成 in 端口改成多少了) say nothing about which note is newer.
+        changed = changes_of((new.path, new.start_line), [t for t in shared_terms if not states_a_change(t)])
+        units = _units(old_terms)
+        covered = _units({term: old_terms[term] for term in changed})
+        if sum(units[u] for u in covered) >= CHANGE_SHARED * sum(units.values()) and not any(
+            is_identifier(term) and term not in new_terms for term in old_terms
+        ):
+            return True  # "游泳课改到周日 3 点" after "游泳课 周六 9:30": it says the thing changed
     common = subject_of((old.path, old.start_line)) & subject_of((new.path, new.start_line))
     if len(common) < SUBJECT_SHARED or not any(term in common for term in shared_terms):
         return False
@@ -560,6 +591,20 @@ def _supersedes(
     if excused <= 0 or excused >= old_weight:
         return False
     return coverage * old_weight / (old_weight - excused) >= SUPERSEDE_COVERAGE
+
+
+def _units(matched: dict[str, float]) -> dict[str, float]:
+    """Matched query weight per unit of meaning: a Han bigram's weight is shared by its two
+    characters, each keeping the smallest share any bigram gives it, so the seam between two query
+    words (雨游 in 小雨游泳课, rare and so heavy) weighs no more than the words on either side."""
+    units: dict[str, float] = {}
+    for term, weight in matched.items():
+        if len(term) == 2 and HAN_RUN.fullmatch(term):
+            for char in term:
+                units[char] = min(units.get(char, weight / 2), weight / 2)
+        else:
+            units[term] = weight
+    return units
 
 
 def _is_word(term: str) -> bool:
@@ -580,6 +625,7 @@ def _newer_first(
     spare: list[SearchHit],
     matched_of: dict[tuple[str, int], dict[str, float]],
     subject_of: Callable[[tuple[str, int]], frozenset[str]],
+    changes_of: Callable[[tuple[str, int], list[str]], set[str]],
     max_results: int,
 ) -> list[SearchHit]:
     """A newer note that supersedes a shown result (:func:`_supersedes`) moves just above it — from
@@ -597,7 +643,7 @@ def _newer_first(
                     (
                         k
                         for k in range(start, len(pool))
-                        if _supersedes(pool[k], old, matched_of, subject_of, pool is spare)
+                        if _supersedes(pool[k], old, matched_of, subject_of, changes_of, pool is spare)
                     ),
                     None,
                 )

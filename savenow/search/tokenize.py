@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from ..text.segment import HAN_RUN, bigram_words, get_segmenter
 
-__all__ = ["QueryTerm", "document_terms", "query_terms", "subject_terms"]
+__all__ = ["QueryTerm", "document_terms", "is_identifier", "query_terms", "subject_terms"]
 
 # One scan finds Han runs and "words": Latin/digit runs joined by identifier punctuation. A
 # leading "-" belongs to a number ("-1003566973693", a Telegram chat id), not to a word.
@@ -152,9 +152,7 @@ def _query_han_words(run: str) -> list[tuple[str, float]]:
     return out
 
 
-def _scan(
-    text: str, segmenter: str, query: bool = False
-) -> list[tuple[str, float, bool, str | None]]:
+def _scan(text: str, segmenter: str, query: bool = False) -> list[tuple[str, float, bool, str | None]]:
     """(term, weight, is Han, the identifier a piece belongs to) for every token of ``text``;
     ``query``: Han runs are split at question words first (:func:`_query_han_words`)."""
     segment = get_segmenter(segmenter)
@@ -213,7 +211,7 @@ _CLOCK_TIME = re.compile(r"\d{1,2}:\d{2}")
 _HEADING_PREFIX = re.compile(r"^#+\s*(?:\d{1,2}:\d{2}\s*[-–—:]?\s*)?")
 
 
-def _is_identifier(term: str) -> bool:
+def is_identifier(term: str) -> bool:
     """A token that names one thing (a host, a key, an address): letters with digits or separators."""
     bare = term.lstrip("-")
     if _CLOCK_TIME.fullmatch(bare):
@@ -233,6 +231,6 @@ def subject_terms(heading: str, text: str, segmenter: str = "bigram") -> frozens
     words |= {
         term
         for term, _w, han, whole in _scan(text, segmenter)
-        if not han and whole is None and _is_identifier(term)
+        if not han and whole is None and is_identifier(term)
     }
     return frozenset(words)

@@ -166,3 +166,29 @@ def test_a_newer_note_sharing_only_a_word_does_not_jump_ahead(tmp_path: Path) ->
         },
     )
     assert search.search("网站证书什么时候到期").results[0].path == "memory/2026-03-01.md"
+
+
+def test_a_newer_note_that_says_the_value_changed_ranks_first(tmp_path: Path) -> None:
+    from .conftest import write_files
+
+    files = {
+        "memory/2026-02-01.md": "# 2026-02-01\n\n## 游泳\n- 小雨游泳课 周六上午 9:30, 文体中心 三楼泳池\n",
+        "memory/2026-04-01.md": (
+            "# 2026-04-01\n\n## 16:10 - 调整\n- 游泳课改到周日下午 3 点, 周六那班人太多\n- 教练说小雨可以学换气了\n\n"
+            "## 备份\n- NAS 升到 7.2，升级前先备份了游泳课的照片\n"
+        ),
+    }
+    search = MemorySearch(write_files(tmp_path / "ws", files), SearchOptions(), today=TODAY)
+    results = search.search("小雨游泳课几点").results
+    assert results[0].path == "memory/2026-04-01.md" and "改到周日" in results[0].snippet
+    # A change of something else in the same note (升到 7.2 of the NAS) moves nothing.
+    assert [r.path for r in search.search("游泳课照片备份").results][:1] == ["memory/2026-04-01.md"]
+
+
+def test_question_words_split_a_chinese_query_by_position() -> None:
+    from savenow.search.tokenize import query_terms
+
+    terms = {t.term: t.weight for t in query_terms("房租现在多少钱一个月")}
+    assert terms["房租"] == 1.0 and terms["钱"] == 0.5
+    assert "租现" not in terms and "少钱" not in terms  # seams across a question word
+    assert {t.term for t in query_terms("Etsy 的佣金是多少") if t.weight} == {"etsy", "佣金"}
