@@ -110,6 +110,7 @@ class _Candidate:
     text_score: float = 0.0
     vector_score: float = 0.0
     matched: dict[str, float] = field(default_factory=dict)
+    shown: set[str] = field(default_factory=set)  # the index terms it matched (snippets)
 
 
 def build_embedder(options: SearchOptions) -> Embedder | None:
@@ -288,7 +289,12 @@ class MemorySearch:
         return int(count), (total / count if count else 1.0)
 
     def _lexical(
-        self, store: IndexStore, terms: list[QueryTerm], limit: int, only: list[int] | None = None
+        self,
+        store: IndexStore,
+        terms: list[QueryTerm],
+        limit: int,
+        only: list[int] | None = None,
+        alternatives: list[Alternative] | None = None,
     ) -> dict[int, _Candidate]:
         """The ``limit`` best chunks by text score (or the ``only`` chunks), each with the query
         terms it matched. Scoring runs as one SQL aggregate; only the winners come back to Python."""
@@ -308,8 +314,11 @@ class MemorySearch:
             # every real match (N = 1: unseen 1.6 vs present 0.8, instead of 1.4 vs 0.3).
             return math.log(1 + (count + 1) / (df.get(term, 0) + 0.5))
 
-        plan: list[tuple[str, float, int, str]] = []  # (indexed term, weight, saturate?, query term)
+        alternatives = alternatives or []
+        group_of = _groups(terms, alternatives)
+        plan: list[_Planned] = []
         budget = 0.0
+        weight_of: dict[str, float] = {}
         for t in terms:
             if t.weight <= 0:
                 continue
@@ -318,14 +327,30 @@ class MemorySearch:
                 continue  # "书什" in 证书什么: a seam between two words, not a word
             weight = t.weight * idf(t.term)
             budget += weight
+            weight_of[t.term] = weight
+            group = group_of.get(t.term, t.term)
             if present:
-                plan.append((t.term, weight, 1, t.term))
+                plan.append(_Planned(t.term, weight, True, group))
             elif t.han and len(t.term) == 2:
                 # A bigram no chunk has (换过 where the note says 换了): a chunk holding its characters
                 # earns up to CHAR_BACKOFF of its weight, each character by its own idf.
                 total = sum(idf(ch) for ch in set(t.term)) or 1.0
-                plan.extend((ch, weight * CHAR_BACKOFF * idf(ch) / total, 0, t.term) for ch in set(t.term))
-        if budget <= 0 or not plan:
+                plan.extend(
+                    _Planned(ch, weight * CHAR_BACKOFF * idf(ch) / total, False, group) for ch in set(t.term)
+                )
+        if budget <= 0:
+            return {}
+        for n, alternative in enumerate(alternatives):
+            # Another way to say some query words: a chunk earns ``factor`` of their weight through
+            # it, never more than once (the best way counts, see _score_rows); it adds nothing to
+            # the budget, so a chunk that says the words themselves loses nothing.
+            stands_for = sum(weight_of.get(term, 0.0) for term in alternative.stands_for)
+            if stands_for <= 0 or not alternative.terms:
+                continue
+            share = alternative.factor * stands_for / len(alternative.terms)
+            group = group_of.get(alternative.stands_for[0], alternative.stands_for[0])
+            plan.extend(_Planned(term, share, True, group, f"alt{n}") for term in alternative.terms)
+        if not plan:
             return {}
         rows = _score_rows(store, plan, avgdl, limit, only)
         candidates = {cid: _Candidate(cid, text_score=total / budget) for cid, total in rows}
@@ -399,7 +424,7 @@ class MemorySearch:
             score = score_of[cid]
             matched_of[(path, start)] = candidates[cid].matched if cid in candidates else {}
             sections[(path, start)] = (heading, text)
-            matched = list(matched_of[(path, start)])
+            matched = sorted(candidates[cid].shown) if cid in candidates else []
             hit = SearchHit(
                 path, start, end, score, _snippet(text, matched), source, day, score * self._decay(day, today)
             )
@@ -460,24 +485,67 @@ def _document_frequencies(store: IndexStore, terms: list[str]) -> dict[str, int]
 _SATURATED = f"min(1.0, p.tf * {_K1 + 1} / (p.tf + {_K1} * (1 - {_B} + {_B} * p.dl / ?)))"
 
 
+@dataclass(frozen=True)
+class Alternative:
+    """Another way to say some of the query's words: ``terms`` (index terms, all needed for the
+    full ``factor``) stand for the query terms ``stands_for`` (an alias, a concept)."""
+
+    stands_for: tuple[str, ...]
+    terms: tuple[str, ...]
+    factor: float
+
+
+@dataclass(frozen=True)
+class _Planned:
+    """One indexed term the ranking looks up: its weight, whether BM25 saturation applies, the
+    group of query words it answers and which way of saying them it belongs to ("" = the query's
+    own words). Within a way the terms add up; of the ways of one group only the best counts."""
+
+    term: str
+    weight: float
+    saturate: bool
+    group: str
+    way: str = ""
+
+
+def _groups(terms: list[QueryTerm], alternatives: list[Alternative]) -> dict[str, str]:
+    """Query term → the group it is scored in: terms an alternative stands for together (the
+    three bigrams of 热水器 for "water heater") form one group, named by the first of them."""
+    parent = {t.term: t.term for t in terms}
+
+    def root(term: str) -> str:
+        while parent[term] != term:
+            term = parent[term]
+        return term
+
+    for alternative in alternatives:
+        known = [term for term in alternative.stands_for if term in parent]
+        for term in known[1:]:
+            parent[root(term)] = root(known[0])
+    return {term: root(term) for term in parent}
+
+
 def _score_rows(
     store: IndexStore,
-    plan: list[tuple[str, float, int, str]],
+    plan: list[_Planned],
     avgdl: float,
     limit: int,
     only: list[int] | None,
 ) -> list[tuple[int, float]]:
-    values = ",".join("(?, ?, ?)" for _ in plan)
-    params: list[Any] = [x for term, weight, saturate, _q in plan for x in (term, weight, saturate)]
+    values = ",".join("(?, ?, ?, ?, ?)" for _ in plan)
+    params: list[Any] = [x for p in plan for x in (p.term, p.weight, int(p.saturate), p.group, p.way)]
     where = ""
     if only is not None:
         if not only:
             return []
         where = f"WHERE p.chunk_id IN ({','.join('?' * len(only))})"
     sql = (
-        f"WITH q(term, w, sat) AS (VALUES {values}) "
-        f"SELECT p.chunk_id, sum(q.w * CASE WHEN q.sat THEN {_SATURATED} ELSE 1.0 END) AS s "
-        f"FROM q JOIN postings p ON p.term = q.term {where} GROUP BY p.chunk_id ORDER BY s DESC LIMIT ?"
+        f"WITH q(term, w, sat, grp, way) AS (VALUES {values}), "
+        f"ways AS (SELECT p.chunk_id AS cid, q.grp AS grp, "
+        f"sum(q.w * CASE WHEN q.sat THEN {_SATURATED} ELSE 1.0 END) AS v "
+        f"FROM q JOIN postings p ON p.term = q.term {where} GROUP BY p.chunk_id, q.grp, q.way), "
+        f"best AS (SELECT cid, max(v) AS v FROM ways GROUP BY cid, grp) "
+        f"SELECT cid, sum(v) AS s FROM best GROUP BY cid ORDER BY s DESC LIMIT ?"
     )
     args = [*params, avgdl, *(only or []), limit]
     return [(int(cid), float(total)) for cid, total in store.db.execute(sql, args)]
@@ -485,27 +553,37 @@ def _score_rows(
 
 def _fill_matched(
     store: IndexStore,
-    plan: list[tuple[str, float, int, str]],
+    plan: list[_Planned],
     avgdl: float,
     candidates: dict[int, _Candidate],
 ) -> None:
-    """Which query terms each candidate matched, and for how much (snippets, supersession)."""
+    """Which query terms (groups) each candidate matched, and for how much (snippets,
+    supersession), by the same best-way rule as :func:`_score_rows`; and the index terms that
+    did it (where a snippet centres)."""
     if not candidates:
         return
-    by_term: dict[str, list[tuple[float, int, str]]] = {}
-    for term, weight, saturate, query_term in plan:
-        by_term.setdefault(term, []).append((weight, saturate, query_term))
+    by_term: dict[str, list[_Planned]] = {}
+    for planned in plan:
+        by_term.setdefault(planned.term, []).append(planned)
     ids = list(candidates)
     terms = list(by_term)
     sql = (
         f"SELECT chunk_id, term, tf, dl FROM postings WHERE term IN ({','.join('?' * len(terms))}) "
         f"AND chunk_id IN ({','.join('?' * len(ids))})"
     )
+    ways: dict[int, dict[tuple[str, str], float]] = {}
     for cid, term, tf, dl in store.db.execute(sql, [*terms, *ids]):
+        for planned in by_term[term]:
+            saturated = tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * dl / avgdl))
+            share = min(1.0, saturated) if planned.saturate else 1.0
+            key = (planned.group, planned.way)
+            per_chunk = ways.setdefault(cid, {})
+            per_chunk[key] = per_chunk.get(key, 0.0) + planned.weight * share
+            candidates[cid].shown.add(term)
+    for cid, per_way in ways.items():
         matched = candidates[cid].matched
-        for weight, saturate, query_term in by_term[term]:
-            share = min(1.0, tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * dl / avgdl))) if saturate else 1.0
-            matched[query_term] = matched.get(query_term, 0.0) + weight * share
+        for (group, _way), value in per_way.items():
+            matched[group] = max(matched.get(group, 0.0), value)
 
 
 def _pieces_stand_in(terms: list[QueryTerm], df: dict[str, int]) -> list[QueryTerm]:
