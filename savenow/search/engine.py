@@ -17,8 +17,10 @@ query's median chunk (:func:`_calibrated`). docs/search.md has the reasoning and
 
 from __future__ import annotations
 
+import array
 import json
 import math
+import operator
 import re
 import threading
 import time
@@ -30,7 +32,9 @@ from typing import TYPE_CHECKING, Any, Self
 
 from ..text.changes import states_a_change
 from ..text.segment import HAN_RUN
+from .aliases import ALIAS_FACTOR, alias_alternatives, label_terms
 from .embedder import Embedder, EmbeddingError, OpenAIEmbedder, normalized
+from .expand import concept_expansions
 from .index import IndexSync, blob_vector
 from .options import SearchOptions, options_from_settings
 from .store import IndexStore, index_path
@@ -151,6 +155,8 @@ class MemorySearch:
         self._store: IndexStore | None = None
         self._sync: IndexSync | None = None
         self._last_scan: tuple[float, Any] | None = None  # (when, SyncReport) of the last full scan
+        self._aliases: tuple[Any, list[tuple[frozenset[str], ...]]] | None = None
+        self._vectors: tuple[Any, list[tuple[int, array.array[float]]]] | None = None
         # One SQLite connection per instance: calls from several threads (the bot's to_thread)
         # take turns instead of sharing it at once.
         self._lock = threading.RLock()
@@ -171,6 +177,7 @@ class MemorySearch:
             self._store.close()
         self._store = self._sync = None
         self._last_scan = None
+        self._aliases = self._vectors = None
         close = getattr(self.embedder, "close", None)
         if self._owns_embedder and callable(close):
             close()  # the client's connection pool
@@ -243,7 +250,8 @@ class MemorySearch:
             return response
         store = self._open().store
         pool = max_results * self.options.candidate_multiplier
-        candidates = self._lexical(store, terms, pool)
+        alternatives = self._alternatives(store, query, terms)
+        candidates = self._lexical(store, terms, pool, alternatives=alternatives)
         fallback = self._fallback(report)
         if self.embedder is not None and fallback is None:
             try:
@@ -251,7 +259,7 @@ class MemorySearch:
             except EmbeddingError as exc:
                 fallback = {"mode": "lexical", "reason": "provider_error", "message": str(exc)}
             else:
-                candidates = self._hybrid(store, terms, candidates, query_vector, pool)
+                candidates = self._hybrid(store, terms, candidates, query_vector, pool, alternatives)
         if fallback is None:
             wv, wt = self.options.weights
             score_of = {c.chunk_id: wv * c.vector_score + wt * c.text_score for c in candidates.values()}
@@ -281,6 +289,31 @@ class MemorySearch:
         if report.embedding_error:
             return {"mode": "lexical", "reason": "provider_error", "message": report.embedding_error}
         return None
+
+    def _alias_groups(self, store: IndexStore) -> list[tuple[frozenset[str], ...]]:
+        """The label groups of the whole workspace, tokenized once per change of the table."""
+        version = store.get_meta("generation")
+        if self._aliases is None or self._aliases[0] != version:
+            segmenter = self.options.segmenter
+            rows = store.db.execute("SELECT labels FROM aliases").fetchall()
+            self._aliases = (version, [label_terms(tuple(json.loads(row[0])), segmenter) for row in rows])
+        return self._aliases[1]
+
+    def _alternatives(self, store: IndexStore, query: str, terms: list[QueryTerm]) -> list[Alternative]:
+        """Other ways to say the query's words: related terms from the concept thesaurus
+        (search/expand.py) and the other labels of the workspace's alias groups (search/aliases.py)."""
+        asked = [t.term for t in terms if t.weight >= 1 and t.whole is None]
+        if not asked:
+            return []
+        out = [
+            Alternative(e.stands_for, e.terms, e.factor)
+            for e in concept_expansions(query, self.options.segmenter)
+        ]
+        out.extend(
+            Alternative(stands_for, index_terms, ALIAS_FACTOR)
+            for stands_for, index_terms in alias_alternatives(asked, self._alias_groups(store))
+        )
+        return out
 
     @staticmethod
     def _stats(store: IndexStore) -> tuple[int, float]:
@@ -364,26 +397,43 @@ class MemorySearch:
         candidates: dict[int, _Candidate],
         query_vector: list[float],
         pool: int,
+        alternatives: list[Alternative],
     ) -> dict[int, _Candidate]:
         """The union of the lexical pool and the ``pool`` nearest chunks, each with both scores."""
-        assert self.embedder is not None
-        rows = store.db.execute(
-            "SELECT c.id, e.vector FROM chunks c JOIN embeddings e ON e.hash = c.hash "
-            "WHERE e.provider = ? AND e.model = ?",
-            (self.embedder.provider, self.embedder.model),
-        ).fetchall()
-        raw = {cid: _dot(query_vector, blob_vector(blob)) for cid, blob in rows}
+        raw = {cid: _dot(query_vector, vector) for cid, vector in self._chunk_vectors(store)}
         cosine = _calibrated(raw)
         top_vector = sorted(cosine, key=lambda cid: -cosine[cid])[:pool]
         merged: dict[int, _Candidate] = dict(candidates)
         missing = [cid for cid in top_vector if cid not in merged]
         if missing:  # their text scores too, so that final = w_v·vector + w_t·text holds for every one
-            merged.update(self._lexical(store, terms, len(missing), only=missing))
+            merged.update(self._lexical(store, terms, len(missing), only=missing, alternatives=alternatives))
         for cid in top_vector:
             merged.setdefault(cid, _Candidate(cid))
         for cid, candidate in merged.items():
             candidate.vector_score = cosine.get(cid, 0.0)
         return merged
+
+    def _chunk_vectors(self, store: IndexStore) -> list[tuple[int, array.array[float]]]:
+        """Every chunk's stored vector, decoded once per process and kept while the index stays
+        the same (a long-lived caller no longer decodes 18k blobs per query)."""
+        assert self.embedder is not None
+        key = (
+            self.embedder.provider,
+            self.embedder.model,
+            store.get_meta("generation"),
+            *store.db.execute(
+                "SELECT count(*) FROM embeddings WHERE provider = ? AND model = ?",
+                (self.embedder.provider, self.embedder.model),
+            ).fetchone(),
+        )
+        if self._vectors is None or self._vectors[0] != key:
+            rows = store.db.execute(
+                "SELECT c.id, e.vector FROM chunks c JOIN embeddings e ON e.hash = c.hash "
+                "WHERE e.provider = ? AND e.model = ?",
+                (self.embedder.provider, self.embedder.model),
+            ).fetchall()
+            self._vectors = (key, [(int(cid), blob_vector(blob)) for cid, blob in rows])
+        return self._vectors[1]
 
     def _decay(self, day: str | None, today: date) -> float:
         if day is None:
@@ -750,7 +800,7 @@ def _calibrated(raw: dict[int, float]) -> dict[int, float]:
 
 
 def _dot(a: list[float], b: Any) -> float:
-    return float(sum(x * y for x, y in zip(a, b, strict=False)))
+    return float(sum(map(operator.mul, a, b)))  # one C-level pass, no per-pair Python frame
 
 
 def _snippet(text: str, matched_terms: list[str]) -> str:

@@ -110,7 +110,7 @@ def _word_terms(word: str) -> list[tuple[str, float]]:
             return [(word, 1.0), (bare, PART_WEIGHT)]
         if _HEX.fullmatch(bare) and not bare.isdigit() and not bare.isalpha():
             return [(bare, 1.0), (bare[:SHORT_HASH], PART_WEIGHT)]
-        return [(_stem(bare), 1.0)]
+        return [(bare if bare in _EN_STOP else _stem(bare), 1.0)]  # "does" stays a stop word, not "doe"
     terms = [(word, 1.0)]
     majors = [m for m in _MAJOR_SPLIT.split(bare) if m]
     if len(majors) > 1:
