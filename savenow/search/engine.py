@@ -388,6 +388,9 @@ class MemorySearch:
         rows = _score_rows(store, plan, avgdl, limit, only)
         candidates = {cid: _Candidate(cid, text_score=total / budget) for cid, total in rows}
         _fill_matched(store, plan, avgdl, candidates)
+        unknown = _unknown_words(terms, df, plan, group_of, store)
+        if unknown:
+            _demand_two_words(candidates, terms, group_of, weight_of)
         return candidates
 
     def _hybrid(
@@ -634,6 +637,61 @@ def _fill_matched(
         matched = candidates[cid].matched
         for (group, _way), value in per_way.items():
             matched[group] = max(matched.get(group, 0.0), value)
+
+
+WORD_ANSWERED = 0.35  # a word counts as answered by a chunk that earns this share of its weight
+
+
+def _unknown_words(
+    terms: list[QueryTerm],
+    df: dict[str, int],
+    plan: list[_Planned],
+    group_of: dict[str, str],
+    store: IndexStore,
+) -> list[str]:
+    """The query's words no note holds, in no way it knows (护照, Kubernetes, Etsy's 佣金): whole
+    words (not identifier pieces, not seams), absent from the index, with no alternative any
+    chunk holds."""
+    candidates = [
+        t.term
+        for t in terms
+        if t.weight >= 1
+        and t.whole is None
+        and not df.get(t.term)
+        and any(p.group == group_of.get(t.term) for p in plan)
+    ]
+    if not candidates:
+        return []
+    alt_terms = sorted({p.term for p in plan if p.way})
+    alt_df = _document_frequencies(store, alt_terms) if alt_terms else {}
+    answered_groups = {p.group for p in plan if p.way and alt_df.get(p.term)}
+    return [term for term in candidates if group_of.get(term) not in answered_groups]
+
+
+def _demand_two_words(
+    candidates: dict[int, _Candidate],
+    terms: list[QueryTerm],
+    group_of: dict[str, str],
+    weight_of: dict[str, float],
+) -> None:
+    """When the query holds a word memory has never seen, a chunk that answers only one of its
+    words is not an answer: "护照什么时候过期" is not answered by a note on a token's 过期, nor
+    "guest Wi-Fi password" by a note that mentions Wi-Fi. Such a chunk's text score drops to 0
+    (it stays a candidate for the newer-note rule only). A whole identifier answers on its own."""
+    group_weight: dict[str, float] = {}
+    for term, weight in weight_of.items():
+        group = group_of.get(term, term)
+        group_weight[group] = group_weight.get(group, 0.0) + weight
+    whole_words = {group_of.get(t.term, t.term) for t in terms if t.weight >= 1 and t.whole is None}
+    identifiers = {group_of.get(t.term, t.term) for t in terms if t.whole is None and is_identifier(t.term)}
+    for candidate in candidates.values():
+        answered = [
+            group
+            for group, value in candidate.matched.items()
+            if group in whole_words and value >= WORD_ANSWERED * group_weight.get(group, 1.0)
+        ]
+        if len(answered) < 2 and not any(group in identifiers for group in answered):
+            candidate.text_score = 0.0
 
 
 def _pieces_stand_in(terms: list[QueryTerm], df: dict[str, int]) -> list[QueryTerm]:

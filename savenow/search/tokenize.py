@@ -54,6 +54,9 @@ _EN_STOP = frozenset(
 # Han characters that only ask or bind ("which", "what", particles): a query bigram holding one
 # carries no subject. Indexed text keeps them (they are harmless there).
 _ZH_STOP_CHARS = frozenset("的了吗呢吧啊哪么啥谁几怎呀嘛是")
+# 几/哪 with a measure word is one question word (几号, 几点, 哪天, 哪台, 哪款): 号交 in 房租几号交 is no word.
+_ZH_WHICH = frozenset("几哪")
+_ZH_MEASURE_WORDS = frozenset("号点天个岁次年月周台家款种位条本件块张只首句")
 _ZH_STOP_WORDS = frozenset(
     _words(
         "什么 时候 多少 如何 为什 怎样 是否 是不 有没 没有 现在 目前 一下 哪里 哪儿 哪些 这个 那个 一个 是什 可以 能不 应该 是 在 和 与 有 要 我 你 吧 "
@@ -128,7 +131,8 @@ def _question_spans(run: str) -> list[bool]:
     a seam between words, whether or not some note happens to hold those two characters."""
     marked = [char in _ZH_STOP_CHARS for char in run]
     for i in range(len(run) - 1):
-        if run[i : i + 2] in _ZH_STOP_WORDS:
+        pair = run[i : i + 2]
+        if pair in _ZH_STOP_WORDS or (pair[0] in _ZH_WHICH and pair[1] in _ZH_MEASURE_WORDS):
             marked[i] = marked[i + 1] = True
     return marked
 

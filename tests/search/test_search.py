@@ -192,3 +192,14 @@ def test_question_words_split_a_chinese_query_by_position() -> None:
     assert terms["房租"] == 1.0 and terms["钱"] == 0.5
     assert "租现" not in terms and "少钱" not in terms  # seams across a question word
     assert {t.term for t in query_terms("Etsy 的佣金是多少") if t.weight} == {"etsy", "佣金"}
+
+
+def test_a_word_memory_never_saw_needs_a_second_word_answered(search: MemorySearch) -> None:
+    # 护照 is nowhere: the 证书 note's 到期 alone does not answer "when does the passport expire".
+    assert search.search("护照什么时候到期").results == []
+    # A known word with an unknown one still finds a note that answers two of its words.
+    assert search.search("路由器管理端口 Kubernetes").results[0].path == "memory/2026-05-20.md"
+    # 几号 / 哪天 are question words: no 号交 seam counts as a word nobody wrote.
+    from savenow.search.tokenize import query_terms
+
+    assert {t.term for t in query_terms("房租几号交") if t.weight >= 1} == {"房租"}
