@@ -194,7 +194,7 @@ def run_in_process(case: dict[str, Any], root: Path) -> list[dict[str, Any]]:
         store.upsert(parse_upsert(case["objects_before"]), allow_near=True)
     messages = [ChatMessage(role=m["role"], text=m["text"], timestamp=m["ts"]) for m in case["transcript"]]
     stored = store.load()
-    candidates = OfflineObjectExtractor().propose(messages, stored)
+    candidates = OfflineObjectExtractor().propose(messages, stored).candidates
     return [p.to_json() for p in plan(candidates, store, stored).proposals]
 
 

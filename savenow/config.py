@@ -334,3 +334,14 @@ def load_settings(config_file: str | os.PathLike[str] | None = None, **flags: An
         raise ConfigError(Text("config.bad_value", key=key, source=source, message=message)) from exc
     finally:
         _yaml_data.reset(token)
+
+
+# The settings flags every command line shares (``savenow …`` and ``savenow bot``), by attribute name.
+SETTINGS_FLAGS = ("workspace", "sessions_dir", "recorder_dir", "timezone", "extractor", "transcript_limit")
+
+
+def load_settings_from_args(args: Any) -> Settings:
+    """:func:`load_settings` from a parsed command line (``--config`` and :data:`SETTINGS_FLAGS`; absent = unset)."""
+    flags = {name: getattr(args, name, None) for name in SETTINGS_FLAGS}
+    return load_settings(getattr(args, "config", None), **flags)
+

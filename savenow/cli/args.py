@@ -18,15 +18,11 @@ if TYPE_CHECKING:
     from ..access import Scope
     from ..config import Settings
 
-SETTINGS_FLAGS = ("workspace", "sessions_dir", "recorder_dir", "timezone", "extractor", "transcript_limit")
-
-
 def settings_from_args(args: argparse.Namespace, *, require_workspace: bool = True) -> Settings:
     """Settings from the command's flags; a missing workspace is refused unless the command can do without."""
-    from ..config import load_settings
+    from ..config import load_settings_from_args
 
-    flags = {name: getattr(args, name, None) for name in SETTINGS_FLAGS}
-    settings = load_settings(getattr(args, "config", None), **flags)
+    settings = load_settings_from_args(args)
     if require_workspace:
         _require_workspace(settings.workspace)
     return settings

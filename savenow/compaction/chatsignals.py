@@ -1,15 +1,17 @@
 """The chat signals the offline summary borrows from the notes extractor, in one explicit place.
 
-The summary needs five things it does not own: sentence splitting, the question test, and three
-marker lexicons (chit-chat, deferrals, ruled-out guesses). They live in
-``savenow.extract.heuristic.signals`` today, next to the extractor's internals; this module is the
-only place compaction reaches into them, so moving them to ``savenow.text`` later is a change
-here and nowhere else.
+The summary needs five things it does not own. The question test is the text toolkit's
+(:mod:`savenow.text.sentences`). Sentence splitting and three marker lexicons (chit-chat,
+deferrals, ruled-out guesses) still live in ``savenow.extract.heuristic.signals``: the splitter
+reads the extractor's FIX lexicon and machine-line test, and the lexicons are the extractor's
+``Lexeme`` objects, so they move to ``savenow.text`` together; this module is the only place
+compaction reaches into them, so that move is a change here and nowhere else.
 """
 
 from __future__ import annotations
 
-from ..extract.heuristic.signals import LEX, is_question, sentences
+from ..extract.heuristic.signals import LEX, sentences
+from ..text.sentences import is_question
 
 CHITCHAT = LEX.CHITCHAT  # "lol", "thanks", "哈哈", "吃饭" …
 DEFERRAL = LEX.DEFERRAL  # "later", "tomorrow", "回头" …

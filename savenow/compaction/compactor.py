@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..messages import Text
+from ..text.tokens import estimate_tokens as _estimate_text
 from .cut import cut_index
 from .model import Compaction, CompactionResult, FlushReport, HistoryItem, SessionSnapshot
 from .stores import CompactionStore, SessionFileStore
-from .tokens import estimate_tokens as _estimate_text
 from .tokens import message_tokens, session_tokens
 
 if TYPE_CHECKING:  # the summary and the flush load only when a compaction runs (status stays fast)

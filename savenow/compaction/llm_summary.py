@@ -26,15 +26,15 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import ConfigError, LLMAnswerError
+from ..llm import LazyLLMClient, strip_thinking
 from ..messages import Text
+from ..text.tokens import estimate_tokens
 from .model import SessionMessage
-from .tokens import estimate_tokens
 
 if TYPE_CHECKING:
     import httpx
 
     from ..config import LLMSettings
-    from ..llm import LLMClient
 
 __all__ = ["LLM_TITLE", "LLMSummarizer", "bound_summary", "clean_answer"]
 
@@ -57,7 +57,6 @@ SECTIONS: tuple[tuple[str, str, int], ...] = (
 )
 _TOOL_RESULT_CHARS = 2000  # a tool's output is evidence, not the story: its head is enough
 _PROMPT_OVERHEAD = 600
-_THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 _FENCE = re.compile(r"^```[a-zA-Z]*\n(.*)\n```$", re.DOTALL)
 _WRAPPER = re.compile(r"</?(summary|previous-summary|conversation)>", re.IGNORECASE)
 
@@ -137,21 +136,10 @@ class LLMSummarizer:
         if not settings.base_url or not settings.model:
             raise ConfigError(Text("compaction.llm_not_configured"))
         self._settings = settings
-        self._transport = transport
-        self._sleep = sleep
-        self._client: LLMClient | None = None
+        self._client = LazyLLMClient(settings, transport=transport, sleep=sleep)
 
     def __repr__(self) -> str:  # never the key
         return f"LLMSummarizer(model={self._settings.model!r})"
-
-    def _llm(self) -> LLMClient:
-        if self._client is None:
-            from ..llm import Endpoint, LLMClient
-
-            self._client = LLMClient(
-                Endpoint.from_settings(self._settings), transport=self._transport, sleep=self._sleep
-            )
-        return self._client
 
     def summarize(self, previous: str | None, removed: Sequence[SessionMessage], *, max_tokens: int) -> str:
         summary = previous.strip() if previous and previous.strip() else None
@@ -180,18 +168,16 @@ class LLMSummarizer:
             len(piece),
             "update of the previous summary" if previous else "first",
         )
-        answer = self._llm().chat(messages, formats=[("text", None)], temperature=0.0)
+        answer = self._client.get().chat(messages, formats=[("text", None)], temperature=0.0)
         return bound_summary(clean_answer(answer, previous), max_tokens)
 
     def close(self) -> None:
-        if self._client is not None:
-            self._client.close()
-            self._client = None
+        self._client.close()
 
 
 def clean_answer(answer: str, previous: str | None = None) -> str:
     """The summary inside the model's answer, with our title on top; nesting and empty answers refused."""
-    text = _THINK.sub("", answer or "").strip()
+    text = strip_thinking(answer)
     fenced = _FENCE.match(text)
     if fenced:
         text = fenced.group(1).strip()

@@ -31,13 +31,13 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..text.cjk import HAN
-from ..text.identifiers import identifiers
+from ..text.identifiers import CURRENCY_CODE, INLINE_CODE, identifiers, written_values
 from ..text.normalize import compact_similarity
 from ..text.stopwords import EN_COMMON_WORDS, EN_NOT_NAMES
+from ..text.tokens import estimate_tokens
 from .changes import setting_key, settings_changed
 from .chatsignals import CHITCHAT, DEFERRAL, RULED_OUT, is_question, sentences
 from .model import SessionMessage
-from .tokens import estimate_tokens
 
 
 class Summarizer(Protocol):
@@ -171,54 +171,6 @@ GREETING = _words(
     "早上好|中午好|下午好|晚上好|早安|午安|晚安|周末愉快|愉快|快乐|拜拜|回头见|欢迎回来|辛苦了|太好了|太棒了|厉害|回头聊|先撤了|先下了",
 )
 _GREETING_LEAD = re.compile(r"^\s*(?:" + GREETING.pattern + r")[\s!！。.,，~～]+", re.IGNORECASE)
-_A = r"(?<![A-Za-z0-9])"  # \b fails next to a Han character (both are word characters)
-_Z = r"(?![A-Za-z0-9])"
-_CURRENCY_CODE = r"(?:CAD|USD|AUD|NZD|EUR|GBP|HKD|SGD|CNY|RMB|JPY|CHF|US\$|A\$|C\$|HK\$|NT\$)"
-_VALUE = re.compile(
-    r"(?:[£$¥€]\s?\d[\d,]*(?:\.\d+)?"
-    r"|(?<![A-Za-z0-9.])\d[\d,]*(?:\.\d+)?(?:\s?(?:元|块|万|%|％|[KMGT]i?B|天|小时|分钟|度|个月|号|日|点)|(?:h|m|s|d|ms)(?![A-Za-z]))"
-    rf"|{_A}\d{{1,2}}:\d{{2}}{_Z}|#\d+|{_A}[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
-    rf"|{_A}[A-Z]{{1,4}}-?\d{{2,}}[A-Z0-9-]*{_Z}"
-    rf"|{_A}(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{{6,}}{_Z}"  # tax ids, order codes: 91330106MA2H7K3L5Q
-    rf"|{_A}(?=[a-f0-9]*\d)(?=[a-f0-9]*[a-f])[a-f0-9]{{7,40}}{_Z}"  # commits, key ids: 4e7a1c9
-    rf"|(?<![A-Za-z0-9.,])\d{{3,}}(?![\d.,]?\d))"
-)
-# More kinds of value, each run only when a cheap test says the text may hold one (speed: the
-# alternation above is tried at every character).
-_MORE_VALUES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
-    (  # an amount with its currency: CAD 14,500
-        ("CAD", "USD", "AUD", "NZD", "EUR", "GBP", "HKD", "SGD", "CNY", "RMB", "JPY", "CHF", "$"),
-        re.compile(rf"{_A}{_CURRENCY_CODE} ?\d[\d,]*(?:\.\d+)?"),
-    ),
-    (  # thousands separators: 14,500 (a count or an amount)
-        (",",),
-        re.compile(
-            r"\d(?<![\d.,]\d)\d{0,2}(?:,\d{3})+(?:\.\d+)?(?:\s?(?:yen|dollars?|euros?|円|元|块))?(?![\d,]?\d)"
-        ),
-    ),
-    (  # an option with its value (--keep-daily 7, --jobs=3), an option of several parts (--dry-run)
-        ("--",),
-        re.compile(
-            r"-(?<![\w-]-)-[a-z][a-z0-9-]*(?:=[^\s,，。；;]+| \d[\w.]*)|-(?<![\w-]-)-[a-z][a-z0-9]*(?:-[a-z0-9]+)+"
-        ),
-    ),
-    (  # an environment setting: FEATURE_X=0
-        ("=",),
-        re.compile(r"[A-Z](?<![\w-][A-Z])[A-Z0-9_]{2,}=[^\s,，。；;'\"`]+"),
-    ),
-)
-
-
-def _values(text: str) -> list[str]:
-    """The values in ``text`` (amounts, times, codes, options …) as written, in no particular order."""
-    found = [m.group(0) for m in _VALUE.finditer(text)]
-    for hints, pattern in _MORE_VALUES:
-        if any(hint in text for hint in hints):
-            found += [m.group(0) for m in pattern.finditer(text)]
-    return found
-
-
-_INLINE = re.compile(r"`([^`\n]{1,160})`")
 MAX_LINE_CHARS = 260
 SHORT_LINE_CHARS = 120
 
@@ -380,9 +332,9 @@ def verbatim_ids(text: str, names: list[str] | None = None) -> list[str]:
             value = text[at : at + len(key)]
             if _strong(value) or f"`{value}`" in text:
                 found[value] = None
-    for value in _values(text):
+    for value in written_values(text):
         found[value.strip().rstrip(",.;:，。")] = None
-    for match in _INLINE.finditer(text):
+    for match in INLINE_CODE.finditer(text):
         found[match.group(1).strip()] = None
     for name in people_names(text) if names is None else names:
         found[name] = None
@@ -668,7 +620,9 @@ def _clip(text: str) -> str:
     if len(text) > SHORT_LINE_CHARS:
         clauses = [c.strip() for c in re.split(r"(?<=[，,;；:：])\s*|(?<=\.)\s+", text) if c.strip()]
         useful = [
-            c for c in clauses if _values(c) or _INLINE.search(c) or identifiers(c) or _MARKED.search(c)
+            c
+            for c in clauses
+            if written_values(c) or INLINE_CODE.search(c) or identifiers(c) or _MARKED.search(c)
         ]
         if useful and len(useful) < len(clauses):
             text = " ".join(useful)
@@ -1018,7 +972,7 @@ def _superseded_by_subject(lines: Sequence[Line]) -> dict[str, int]:
     return dropped
 
 
-_MONEY_MARK = re.compile(_CURRENCY_CODE + r"|[£$¥€]|yen|dollars?|euros?|円|元|块", re.IGNORECASE)
+_MONEY_MARK = re.compile(CURRENCY_CODE + r"|[£$¥€]|yen|dollars?|euros?|円|元|块", re.IGNORECASE)
 
 
 def _same_amount_kind(a: str, b: str) -> bool:
@@ -1113,11 +1067,11 @@ def parse_summary(text: str | None) -> ParsedSummary:
             continue
         body = line[2:].strip() if line.startswith("- ") else line.strip()
         if section == "identifiers":
-            parsed.ids.extend(v for v in _INLINE.findall(body))
+            parsed.ids.extend(v for v in INLINE_CODE.findall(body))
             continue
         if section == "files":
             how, _, rest = body.partition(": ")
-            for path in _INLINE.findall(rest):
+            for path in INLINE_CODE.findall(rest):
                 if how.startswith("set"):
                     _note_setting(parsed.files, setting_key(path), path)
                 else:

@@ -1,27 +1,20 @@
 """Token estimates for a session (DESIGN §7, §13).
 
-The CJK-aware estimate of the text toolkit (1 per CJK character + the rest / 4),
-plus 10 per tool call; a server-reported context size wins when a store has one.
+The CJK-aware estimate of the text toolkit (:func:`savenow.text.tokens.estimate_tokens`:
+1 per CJK character + the rest / 4), plus 10 per tool call; a server-reported context size wins
+when a store has one.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
-from ..text.tokens import estimate_tokens as _estimate
+from ..text.tokens import estimate_tokens
 from .model import SessionMessage
 
 TOOL_CALL_TOKENS = 10
 
-__all__ = ["TOOL_CALL_TOKENS", "estimate_tokens", "message_tokens", "session_tokens"]
-
-
-def estimate_tokens(text: str) -> int:
-    """The shared estimate (DESIGN §7); plain ASCII, most tool output, takes a shortcut to the same figure."""
-    if text.isascii():
-        return math.ceil(len(text) / 4)
-    return _estimate(text)
+__all__ = ["TOOL_CALL_TOKENS", "message_tokens", "session_tokens"]
 
 
 def message_tokens(message: SessionMessage) -> int:

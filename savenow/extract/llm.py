@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from ..config import LLMSettings
 from ..errors import BadInputError, ConfigError, ExtractorError, LLMError
-from ..llm import Endpoint, LLMClient, Usage
+from ..llm import Endpoint, LLMClient, Usage, strip_thinking
 from ..messages import Localized, Text
 from ..models import (
     ACTIONS,
@@ -49,7 +49,6 @@ log = logging.getLogger("savenow.extract.llm")
 _ANSWER_ATTEMPTS = 2  # an invalid answer is asked for once more, then reported
 _MAX_ANSWER_CHARS = 1_000_000  # an entries answer is a few KB; a megabyte is not one
 _MAX_DECODE_STARTS = 32  # JSON values tried inside prose before giving up (bounded work on junk)
-_THINK_BLOCK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 _HEADING_PREFIX = re.compile(r"^#+\s*|^\d{1,2}:\d{2}\s*[-–—]\s*")
 
 
@@ -186,7 +185,7 @@ def parse_reply(content: str) -> list[Any]:
     """The entries list of an answer: ``{"entries": [...]}``, a bare array, or the first JSON value in prose."""
     if len(content or "") > _MAX_ANSWER_CHARS:
         raise InvalidReplyError(f"the answer is longer than {_MAX_ANSWER_CHARS} characters")
-    text = _THINK_BLOCK.sub("", content or "").strip()
+    text = strip_thinking(content)
     if not text:
         raise InvalidReplyError("empty answer")
     try:

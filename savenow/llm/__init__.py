@@ -12,7 +12,8 @@ neutral typed errors from :mod:`savenow.errors`).
 from __future__ import annotations
 
 from ..errors import LLMAnswerError, LLMError, LLMRefusedError, LLMUnavailableError
-from .client import ChatFormat, Endpoint, LLMClient, Usage, retry_after_seconds
+from .answers import strip_thinking
+from .client import ChatFormat, Endpoint, LazyLLMClient, LLMClient, Usage, retry_after_seconds
 
 __all__ = [
     "ChatFormat",
@@ -22,6 +23,8 @@ __all__ = [
     "LLMError",
     "LLMRefusedError",
     "LLMUnavailableError",
+    "LazyLLMClient",
     "Usage",
     "retry_after_seconds",
+    "strip_thinking",
 ]

@@ -461,3 +461,34 @@ def display_url(url: str) -> str:
     if parts.port:
         host = f"{host}:{parts.port}"
     return f"{parts.scheme}://{host}{parts.path}"
+
+
+class LazyLLMClient:
+    """An :class:`LLMClient` for one engine's settings, built at the first call and closed by :meth:`close`.
+
+    Engines hold one so that constructing them (offline runs, ``--help``, config checks) builds no client.
+    """
+
+    def __init__(
+        self,
+        settings: Any,
+        *,
+        transport: httpx.BaseTransport | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self._settings = settings
+        self._transport = transport
+        self._sleep = sleep
+        self._client: LLMClient | None = None
+
+    def get(self) -> LLMClient:
+        if self._client is None:
+            self._client = LLMClient(
+                Endpoint.from_settings(self._settings), transport=self._transport, sleep=self._sleep
+            )
+        return self._client
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+            self._client = None

@@ -39,6 +39,17 @@ class Candidate:
 
 
 @dataclass
+class Proposed:
+    """What one ``propose`` call returns: its candidates, what it refused, and which extractor ran.
+
+    Returned rather than kept on the extractor, so one shared extractor serves calls from many threads."""
+
+    candidates: list[Candidate] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)  # refused before planning (LLM checks, fallback notice)
+    extractor: str = "offline"  # "offline" or "llm": the one whose candidates these are
+
+
+@dataclass
 class Proposal:
     """One line of the preview: what apply would do."""
 
@@ -77,8 +88,8 @@ class Plan:
 class ObjectExtractor(Protocol):
     name: str
 
-    def propose(self, messages: Sequence[ChatMessage], stored: Sequence[Stored]) -> list[Candidate]:
-        """Candidates from one finished conversation; never writes anything."""
+    def propose(self, messages: Sequence[ChatMessage], stored: Sequence[Stored]) -> Proposed:
+        """Candidates from one finished conversation; never writes anything, keeps no state between calls."""
         ...
 
 

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from ..models import ChatMessage
 from ..text.cjk import HAN, han_ngrams
 from ..text.normalize import has_cjk, normalize
-from .extract import Candidate
+from .extract import Candidate, Proposed
 from .model import SELF_KEYS, MemoryObject, near_name, norm_name
 from .store import Stored
 
@@ -598,7 +598,10 @@ class OfflineObjectExtractor:
 
     name = "offline"
 
-    def propose(self, messages: Sequence[ChatMessage], stored: Sequence[Stored]) -> list[Candidate]:
+    def propose(self, messages: Sequence[ChatMessage], stored: Sequence[Stored]) -> Proposed:
+        return Proposed(candidates=self.candidates(messages, stored), extractor=self.name)
+
+    def candidates(self, messages: Sequence[ChatMessage], stored: Sequence[Stored]) -> list[Candidate]:
         msgs = self._messages(messages)
         people = _PeopleFinder(stored)
         candidates: list[Candidate] = []

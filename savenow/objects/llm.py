@@ -26,10 +26,11 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError, ExtractorError, LLMError, ObjectInputError
+from ..llm import LazyLLMClient, strip_thinking
 from ..messages import Text, text
 from ..models import ChatMessage
 from ..text.safety import loads_json
-from .extract import Candidate, ObjectExtractor, objects_index
+from .extract import Candidate, ObjectExtractor, Proposed, objects_index
 from .model import (
     LIST_FIELDS,
     MAX_OBJECTS_PER_CONVERSATION,
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
     import httpx
 
     from ..config import LLMSettings
-    from ..llm import ChatFormat, LLMClient
+    from ..llm import ChatFormat
 
 __all__ = ["OBJECTS_JSON_SCHEMA", "FallbackObjectExtractor", "LLMObjectExtractor", "parse_objects_reply"]
 
@@ -55,7 +56,6 @@ _ATTEMPTS = 2
 _MAX_ITEMS = 12  # more than this is not a careful answer; the rest is ignored
 _MAX_MESSAGE_CHARS = 2000
 _MAX_ANSWER_CHARS = 500_000
-_THINK = re.compile(r"<think>.*?</think>", re.DOTALL | re.IGNORECASE)
 _FENCE = re.compile(r"^```[a-zA-Z]*\n(.*)\n```$", re.DOTALL)
 
 
@@ -178,7 +178,7 @@ def parse_objects_reply(content: str) -> list[Any]:
     """The objects list of an answer: ``{"objects": [...]}``, a bare list, or one object."""
     if len(content or "") > _MAX_ANSWER_CHARS:
         raise InvalidObjectsReply("the answer is too long")
-    body = _THINK.sub("", content or "").strip()
+    body = strip_thinking(content)
     fenced = _FENCE.match(body)
     if fenced:
         body = fenced.group(1).strip()
@@ -261,14 +261,19 @@ class LLMObjectExtractor:
         if not settings.base_url or not settings.model:
             raise ConfigError(Text("objects.llm_not_configured"))
         self._settings = settings
+<<<<<<< HEAD
         self._transport = transport
         self._sleep = sleep
         self._client: LLMClient | None = None
+=======
+        self._client = LazyLLMClient(settings, transport=transport, sleep=sleep)
         self.dropped: list[str] = []  # what the last run refused, for the preview's "dropped"
+>>>>>>> seams
 
     def __repr__(self) -> str:  # never the key
         return f"LLMObjectExtractor(model={self._settings.model!r})"
 
+<<<<<<< HEAD
     def _llm(self) -> LLMClient:
         if self._client is None:
             from ..llm import Endpoint, LLMClient
@@ -278,13 +283,16 @@ class LLMObjectExtractor:
             )
         return self._client
 
+    def propose(self, messages: Sequence[ChatMessage], stored: Sequence[Stored]) -> Proposed:
+=======
     def propose(self, messages: Sequence[ChatMessage], stored: Sequence[Stored]) -> list[Candidate]:
+>>>>>>> seams
         chat = build_messages(messages, stored)
         problem: str | None = None
         for _ in range(_ATTEMPTS):
             request = chat if problem is None else [*chat, _correction(problem)]
             try:
-                content = self._llm().chat(request, formats=_FORMATS)
+                content = self._client.get().chat(request, formats=_FORMATS)
             except LLMError as error:
                 raise ExtractorError(Text("objects.llm_failed", reason=error)) from None
             try:
@@ -293,15 +301,13 @@ class LLMObjectExtractor:
                 problem = str(exc)
                 log.warning("LLM objects answer unusable (%s)", problem)
                 continue
-            candidates, self.dropped = candidates_from_reply(items, messages)
-            log.info("LLM proposed %d objects (%d dropped)", len(candidates), len(self.dropped))
-            return candidates
+            candidates, dropped = candidates_from_reply(items, messages)
+            log.info("LLM proposed %d objects (%d dropped)", len(candidates), len(dropped))
+            return Proposed(candidates=candidates, dropped=dropped, extractor=self.name)
         raise ExtractorError(Text("objects.llm_unusable", reason=problem))
 
     def close(self) -> None:
-        if self._client is not None:
-            self._client.close()
-            self._client = None
+        self._client.close()
 
 
 def _correction(problem: str) -> dict[str, str]:
@@ -318,15 +324,12 @@ class FallbackObjectExtractor:
         self._primary = primary
         self._fallback = fallback
         self.name = primary.name
-        self.dropped: list[str] = []
 
-    def propose(self, messages: Sequence[ChatMessage], stored: Sequence[Stored]) -> list[Candidate]:
+    def propose(self, messages: Sequence[ChatMessage], stored: Sequence[Stored]) -> Proposed:
         try:
-            candidates = self._primary.propose(messages, stored)
+            return self._primary.propose(messages, stored)
         except ExtractorError as error:
             log.warning("LLM object extractor failed (%s); using the offline extractor", error.en)
-            self.name = "offline"
-            self.dropped = [text("objects.llm_fallback", "en", reason=error.en.rstrip("."))]
-            return self._fallback().propose(messages, stored)
-        self.name, self.dropped = self._primary.name, list(self._primary.dropped)
-        return candidates
+            offline = self._fallback().propose(messages, stored)
+            notice = text("objects.llm_fallback", "en", reason=error.en.rstrip("."))
+            return Proposed(candidates=offline.candidates, dropped=[notice, *offline.dropped], extractor=offline.extractor)

@@ -26,6 +26,7 @@ from typing import Any
 from ..clock import Clock
 from ..errors import ObjectNotFoundError, UndoRefusedError
 from ..messages import Text
+from ..text.identifiers import digit_tokens
 from ..text.normalize import similarity
 from . import files, storage
 from .model import (
@@ -111,16 +112,11 @@ def _parse_time(value: Any) -> datetime | None:
     return parsed if parsed.tzinfo else parsed.astimezone()
 
 
-_IDENT = re.compile(r"[\w.:/+-]*\d[\w.:/+-]*")
-_YEAR = re.compile(r"(?:19|20)\d\d")
-
-
 def same_note(a: MemoryObject, b: MemoryObject) -> bool:
     """Two saved notes about the same thing: a shared identifier (an address, a code, a number
     with separators) or nearly the same text."""
-    ids_a = {m.strip(".:/+-") for m in _IDENT.findall(a.summary)}
-    ids_b = {m.strip(".:/+-") for m in _IDENT.findall(f"{b.summary} {b.detail or ''}")}
-    ids_a = {m for m in ids_a if len(m) >= 4 and not _YEAR.fullmatch(m)}
+    ids_a = digit_tokens(a.summary, min_length=4, years=False)
+    ids_b = digit_tokens(f"{b.summary} {b.detail or ''}")
     if ids_a & ids_b:
         return True
     return similarity(a.summary, b.summary) >= 0.75

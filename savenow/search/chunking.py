@@ -9,21 +9,17 @@ for every piece. Line numbers are 1-based and inclusive.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 
-__all__ = ["CHUNKER_VERSION", "Chunk", "chunk_markdown", "estimate_tokens"]
+from ..text.tokens import estimate_tokens
 
-CHUNKER_VERSION = 1  # bump when the cut changes: the index is rebuilt
+__all__ = ["CHUNKER_VERSION", "Chunk", "chunk_markdown"]
+
+# bump when the cut changes: the index is rebuilt. 2: the text toolkit's token estimate (emoji and other
+# non-CJK characters from U+3000 up now cost 1/4 instead of 1).
+CHUNKER_VERSION = 2
 _SECTION_HEADING = re.compile(r"^#{1,2}\s+\S")
-_HAN = re.compile("[^\x00-\u2fff]")  # CJK and full-width forms, approximated as U+3000 and up (cheap)
-
-
-def estimate_tokens(text: str) -> int:
-    """One token per CJK character plus the other characters / 4 (the project's usual estimate)."""
-    cjk = len(_HAN.findall(text))
-    return cjk + math.ceil((len(text) - cjk) / 4)
 
 
 @dataclass(frozen=True)

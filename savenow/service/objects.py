@@ -78,11 +78,9 @@ class ObjectsService:
     def extract(self, scope: Scope, key: str | None = None, *, lang: str = "en") -> Extraction:
         session, messages = self.sessions.read_session(scope, key)
         stored = self.store.load()
-        extractor = self.extractor
-        result = plan(extractor.propose(messages, stored), self.store, stored)
-        result.dropped[:0] = list(
-            getattr(extractor, "dropped", [])
-        )  # what the LLM's answer had that failed checks
+        proposed = self.extractor.propose(messages, stored)
+        result = plan(proposed.candidates, self.store, stored)
+        result.dropped[:0] = proposed.dropped  # what the LLM's answer had that failed checks
         pending_id = None
         if result.writes:
             pending_id = self._save_pending(
@@ -91,7 +89,7 @@ class ObjectsService:
         else:
             self._pending.delete(self._pending_key(scope))
         return Extraction(
-            session_key=session.key, plan=result, pending_id=pending_id, lang=lang, extractor=extractor.name
+            session_key=session.key, plan=result, pending_id=pending_id, lang=lang, extractor=proposed.extractor
         )
 
     def apply(self, scope: Scope, pending_id: str | None = None) -> ApplyOutcome:

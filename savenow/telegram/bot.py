@@ -35,7 +35,7 @@ from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import AIORateLimiter, Application, BaseRateLimiter, ContextTypes, Defaults
 
 from ..clock import Clock
-from ..config import Settings, load_settings
+from ..config import Settings, load_settings_from_args
 from ..errors import ConfigError, SaveNowInternalError
 from ..messages import Text
 from ..service import SaveNowApi
@@ -44,14 +44,12 @@ from .plugin import SaveNowPlugin, register
 
 log = logging.getLogger("savenow.telegram")
 
-_SETTINGS_FLAGS = ("workspace", "sessions_dir", "recorder_dir", "timezone", "extractor", "transcript_limit")
 RATE_LIMIT_RETRIES = 3
 DEFAULT_API = "https://api.telegram.org"
 
 
 def run_from_cli(args: argparse.Namespace) -> int:
-    flags = {name: getattr(args, name, None) for name in _SETTINGS_FLAGS}
-    settings = load_settings(getattr(args, "config", None), **flags)
+    settings = load_settings_from_args(args)  # the CLI's reading; the workspace is checked at start-up below
     updates: dict[str, Any] = {}
     if getattr(args, "api_base_url", None):
         updates["api_base_url"] = args.api_base_url

@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from typing import TYPE_CHECKING, Any
@@ -133,8 +133,8 @@ class FeatureHandlers:
         message = update.message
         if (
             message is None
-            or self.core._stopping
-            or not self.core._seen.first_time("message", update.update_id)
+            or self.core.stopping
+            or not self.core.first_time("message", update.update_id)
         ):
             return None
         place = place_of(message)
@@ -150,7 +150,7 @@ class FeatureHandlers:
             self.core.access.require(scope)
         except SaveNowError as error:
             log.info("refused a command from user %s in chat %s", scope.user_id, place.chat_id)
-            await self.core._send_text(context, place, escape(error.message(scope.lang)))
+            await self.core.send_text(context, place, escape(error.message(scope.lang)))
             return False
         return True
 
@@ -165,23 +165,17 @@ class FeatureHandlers:
     ) -> Any:
         """Run a service call off the loop; a refusal or failure is answered in the chat (None returned)."""
         try:
-            return await self.core._run(_bound(call, kwargs), *args)
+            return await self.core.run_off_loop(_bound(call, kwargs), *args)
         except SaveNowError as error:
-            await self.core._send_text(context, place, escape(error.message(lang)))
+            await self.core.send_text(context, place, escape(error.message(lang)))
         except Exception:
             log.exception("%s failed in chat %s", getattr(call, "__name__", call), place.chat_id)
-            await self.core._send_text(context, place, escape(i18n.text("internal_error", lang)))
+            await self.core.send_text(context, place, escape(i18n.text("internal_error", lang)))
         return None
 
     async def _send_long(self, context: ContextTypes.DEFAULT_TYPE, place: Place, text: str) -> None:
         for chunk in chunk_html(escape(text)):
-            await self.core._send_text(context, place, chunk)
-
-    def _spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
-        """Work the bot does on its own: tracked, so stopping the bot cancels it."""
-        task = asyncio.get_running_loop().create_task(coroutine)
-        self.core._tasks.add(task)
-        task.add_done_callback(self.core._tasks.discard)
+            await self.core.send_text(context, place, chunk)
 
     def _context(self) -> ContextTypes.DEFAULT_TYPE:
         return CallbackContext(self.application)
@@ -202,7 +196,7 @@ class FeatureHandlers:
         """Top snippets from memory, each with path:line and date; allowed users only."""
         self.core.access.require(scope)  # callers asked already; reading memory asks again
         if self.recall_fn is None:
-            await self.core._send_text(context, place, escape(i18n.text("recall_unavailable", scope.lang)))
+            await self.core.send_text(context, place, escape(i18n.text("recall_unavailable", scope.lang)))
             return
         reply = await self._answer_with(context, place, scope.lang, self.recall_fn, query.strip(), scope.lang)
         if reply is not None:
@@ -218,7 +212,7 @@ class FeatureHandlers:
         if not await self._allowed(context, place, scope):
             return
         key = self.core.session_key(place)
-        await self.core._recordings_done(key)  # what was said before /compact is part of it
+        await self.core.recordings_done(key)  # what was said before /compact is part of it
         async with self._compaction_lock(key):
             notice = await self._answer_with(
                 context,
@@ -237,19 +231,19 @@ class FeatureHandlers:
     def after_record(self, place: Place, key: str, user: User | None, *, role: str) -> None:
         """A message of ``key`` was recorded: compaction may be due, and the idle clock restarts."""
         lang = self._note_activity(place, key, user, role=role)
-        if self.core._stopping:
+        if self.core.stopping:
             return
         if self.settings.compaction.enabled and key not in self._compaction_waiting:
             self._compaction_waiting.add(key)
-            self._spawn(self._compact_if_due(place, key, lang))
+            self.core.spawn(self._compact_if_due(place, key, lang))
 
     async def _compact_if_due(self, place: Place, key: str, lang: Lang) -> None:
         async with self._compaction_lock(key):
             self._compaction_waiting.discard(key)  # a message recorded from now on queues another check
-            if self.core._stopping:
+            if self.core.stopping:
                 return
             try:
-                notice = await self.core._run(self.compaction.after_message, key, lang)
+                notice = await self.core.run_off_loop(self.compaction.after_message, key, lang)
                 if notice is not None:
                     # The flush wrote for this topic's conversation: its last trusted speaker may undo it.
                     await self._own_flush(notice, self._speaker_scope(place))
@@ -267,7 +261,7 @@ class FeatureHandlers:
     async def _own_flush(self, notice: Any, scope: Scope | None) -> None:
         flush = getattr(notice, "flush", None)
         if scope is not None and flush is not None and flush.journal_id:
-            await self.core._run(self.core.service.record_write_owner, scope, flush.journal_id)
+            await self.core.run_off_loop(self.core.service.record_write_owner, scope, flush.journal_id)
 
     def _speaker_scope(self, place: Place) -> Scope | None:
         speaker = self._speakers.get(place.scope_key)
@@ -316,19 +310,19 @@ class FeatureHandlers:
                 ]
             ]
         )
-        async with self.core._scope_lock(key):
-            await self.core._drop_keyboard(context, key)  # a newer proposal: the older loses its buttons
+        async with self.core.scope_lock(key):
+            await self.core.drop_keyboard(context, key)  # a newer proposal: the older loses its buttons
             chunks = chunk_html(escape(reply.text))
             last: Message | None = None
             for index, chunk in enumerate(chunks):
-                last = await self.core._send_text(
+                last = await self.core.send_text(
                     context, place, chunk, keyboard if index == len(chunks) - 1 else None
                 )
             if last is None:
                 return
-            self.core._keyboards[key] = KeyboardRef(pending_id, place.chat_id, last.message_id)
-            self.core._remember_preview(place.chat_id, last.message_id, chunks[-1])
-            self.core._schedule_expiry(context, key, pending_id, lang, status="objects_expired")
+            self.core.track_keyboard(key, KeyboardRef(pending_id, place.chat_id, last.message_id))
+            self.core.remember_preview(place.chat_id, last.message_id, chunks[-1])
+            self.core.schedule_expiry(context, key, pending_id, lang, status="objects_expired")
 
     async def on_objects_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         from .handlers import place_of
@@ -336,28 +330,28 @@ class FeatureHandlers:
         query = update.callback_query
         if (
             query is None
-            or self.core._stopping
-            or not self.core._seen.first_time("callback", update.update_id)
+            or self.core.stopping
+            or not self.core.first_time("callback", update.update_id)
         ):
             return
         lang = self.core.language(query.from_user)
         place = place_of(query.message)
         action, pending_id = _parse_callback(query.data or "")
         if place is None or action is None or pending_id is None:
-            await self.core._answer(query, i18n.text("gone", lang))
+            await self.core.answer(query, i18n.text("gone", lang))
             return
         scope = self.core.scope(place, query.from_user, lang)
         try:
             self.core.access.require(scope)
         except SaveNowError as error:
-            await self.core._answer(query, error.message(lang))
+            await self.core.answer(query, error.message(lang))
             return
         key = _objects_key(place.scope_key)
-        async with self.core._scope_lock(key):  # presses one at a time: a double tap applies once
+        async with self.core.scope_lock(key):  # presses one at a time: a double tap applies once
             try:
-                reply = await self.core._run(self.objects.press, scope, action, pending_id, lang)
+                reply = await self.core.run_off_loop(self.objects.press, scope, action, pending_id, lang)
             except AccessDeniedError as error:  # someone else's: refused, the buttons stay
-                await self.core._answer(query, error.message(lang))
+                await self.core.answer(query, error.message(lang))
                 return
             except (PendingExpiredError, NoPendingError) as error:
                 ttl = self.settings.preview_ttl_minutes
@@ -365,26 +359,25 @@ class FeatureHandlers:
                     "objects_expired" if isinstance(error, PendingExpiredError) else "gone", lang, ttl=ttl
                 )
                 self._release(key, query.message)
-                await self.core._settle(query, context, place, status)
+                await self.core.settle(query, context, place, status)
                 return
             except SaveNowError as error:
-                await self.core._answer(query, error.message(lang))
+                await self.core.answer(query, error.message(lang))
                 return
             except Exception:
                 log.exception("memory-object button failed in chat %s", place.chat_id)
-                await self.core._answer(query, i18n.text("internal_error", lang))
+                await self.core.answer(query, i18n.text("internal_error", lang))
                 return
             self._release(key, query.message)
             status = reply.text
-            await self.core._settle(
+            await self.core.settle(
                 query, context, place, status, edit=not reply.already_applied, toast=status.split("\n")[0]
             )
 
     def _release(self, key: str, message: object) -> None:
         """The pressed message's buttons are going: stop tracking them (expiry, a newer proposal)."""
-        ref = self.core._keyboards.get(key)
-        if ref is not None and isinstance(message, Message) and ref.message_id == message.message_id:
-            del self.core._keyboards[key]
+        if isinstance(message, Message):
+            self.core.untrack_keyboard(key, message.message_id)
 
     # -- idle proposals and daily maintenance (JobQueue) -------------------------------------------
 
@@ -408,7 +401,7 @@ class FeatureHandlers:
 
     async def _idle(self, context: ContextTypes.DEFAULT_TYPE) -> None:
         job = context.job
-        if job is None or self.core._stopping or not isinstance(job.data, _IdleWake):
+        if job is None or self.core.stopping or not isinstance(job.data, _IdleWake):
             return
         wake = job.data
         place, key = wake.place, wake.key
@@ -427,7 +420,7 @@ class FeatureHandlers:
         try:
             self.core.access.require(scope)
             self.core.access.require_session_key(scope, key)
-            reply = await self.core._run(self.objects.idle_proposal, scope, key, scope.lang)
+            reply = await self.core.run_off_loop(self.objects.idle_proposal, scope, key, scope.lang)
         except SaveNowError as error:
             log.info("no idle proposal for %s: %s", key, error.en)
             return
@@ -447,10 +440,10 @@ class FeatureHandlers:
         jobs.run_daily(self._maintain, time=when, name=MAINTAIN_JOB)
 
     async def _maintain(self, context: ContextTypes.DEFAULT_TYPE) -> None:
-        if self.core._stopping:
+        if self.core.stopping:
             return
         try:
-            report = await self.core._run(self.objects.maintain)
+            report = await self.core.run_off_loop(self.objects.maintain)
         except Exception:
             log.exception("the daily memory-object maintenance failed")
             return

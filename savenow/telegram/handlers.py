@@ -27,7 +27,7 @@ import logging
 import math
 import warnings
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
@@ -208,6 +208,33 @@ class SaveNowHandlers:
         if self.features is not None:
             self.features.close()
 
+    # -- the surface the feature handlers (features.py) share -------------------------------------
+
+    @property
+    def stopping(self) -> bool:
+        """The bot is shutting down: take no new work."""
+        return self._stopping
+
+    def first_time(self, kind: str, update_id: int) -> bool:
+        """True the first time this update is seen for ``kind`` (Telegram may deliver one twice)."""
+        return self._seen.first_time(kind, update_id)
+
+    def spawn(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        """Work the bot does on its own: tracked, so stopping the bot cancels it."""
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def track_keyboard(self, scope_key: str, ref: KeyboardRef) -> None:
+        """The scope's live buttons are now on this message (a newer proposal drops the older first)."""
+        self._keyboards[scope_key] = ref
+
+    def untrack_keyboard(self, scope_key: str, message_id: int) -> None:
+        """That message's buttons are going (pressed, expired): stop tracking them, if they are the live ones."""
+        ref = self._keyboards.get(scope_key)
+        if ref is not None and ref.message_id == message_id:
+            del self._keyboards[scope_key]
+
     def stop_now(self) -> None:
         """Stop taking work and cancel what is running (the bot is shutting down)."""
         self._stopping = True
@@ -258,44 +285,44 @@ class SaveNowHandlers:
             self.access.require(scope)  # the service asks again; this spares a stranger any work
         except SaveNowError as error:
             log.info("refused /savenow from user %s in chat %s", user.id, place.chat_id)
-            await self._send_text(context, place, escape(error.message(lang)))
+            await self.send_text(context, place, escape(error.message(lang)))
             return
         argument = " ".join(context.args or [])
         head = argument.split()[0].lower() if argument.split() else ""
         if command_name(message.text) == "help" or head == "help":
-            await self._send_text(context, place, escape(i18n.text("help", lang)))
+            await self.send_text(context, place, escape(i18n.text("help", lang)))
             return
         if head == "search" and self.features is not None:
             _head, _, query = argument.strip().partition(" ")
             await self.features.recall(context, place, scope, query)
             return
-        await self._recordings_done(self.session_key(place))
+        await self.recordings_done(self.session_key(place))
         task = asyncio.current_task()
         if task is not None:
             self._tasks.add(task)
         try:
             if head in QUICK:
-                outcome = await self._run(self.service.run, scope, argument)
+                outcome = await self.run_off_loop(self.service.run, scope, argument)
             else:
                 outcome = await self._extract(context, place, user, scope, argument)
         except Refusal as refusal:
-            await self._send_text(context, place, escape(refusal.message))
+            await self.send_text(context, place, escape(refusal.message))
             return
         except SaveNowError as error:
-            await self._send_text(context, place, escape(error.message(lang)))
+            await self.send_text(context, place, escape(error.message(lang)))
             return
         except Exception:
             log.exception("/savenow %r failed in chat %s", argument, place.chat_id)
-            await self._send_text(context, place, escape(i18n.text("internal_error", lang)))
+            await self.send_text(context, place, escape(i18n.text("internal_error", lang)))
             return
         finally:
             if task is not None:
                 self._tasks.discard(task)
         # Under the topic's press lock: a press on this preview waits until its buttons are registered.
-        async with self._scope_lock(place.scope_key):
+        async with self.scope_lock(place.scope_key):
             await self._send_outcome(context, place, outcome, lang)
 
-    def _scope_lock(self, scope_key: str) -> asyncio.Lock:
+    def scope_lock(self, scope_key: str) -> asyncio.Lock:
         return self._press_locks.setdefault(scope_key, asyncio.Lock())
 
     async def on_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -305,7 +332,7 @@ class SaveNowHandlers:
             return
         place = place_of(message)
         if place is not None:
-            await self._send_text(context, place, escape(i18n.text("help", self.language(message.from_user))))
+            await self.send_text(context, place, escape(i18n.text("help", self.language(message.from_user))))
 
     async def _extract(
         self, context: ContextTypes.DEFAULT_TYPE, place: Place, user: User, scope: Scope, argument: str
@@ -324,10 +351,10 @@ class SaveNowHandlers:
         done = asyncio.Event()
         typing = asyncio.create_task(self._keep_typing(context, place, done))
         try:
-            await self._drop_keyboard(
+            await self.drop_keyboard(
                 context, place.scope_key
             )  # a newer preview: the older loses its buttons
-            return await self._run(self.service.run, scope, argument)
+            return await self.run_off_loop(self.service.run, scope, argument)
         finally:
             done.set()
             self._extracting.discard(place.scope_key)
@@ -370,19 +397,19 @@ class SaveNowHandlers:
             status = apply_status(outcome, lang)
             if not outcome.markdown:  # a typed apply: the preview keeps its diff and says what was saved
                 await self._settle_scope(context, place.scope_key, status)
-            await self._send_text(context, place, escape(status))
+            await self.send_text(context, place, escape(status))
         elif isinstance(outcome, CancelResult):
             status = i18n.text("cancelled" if outcome.cancelled else "nothing_to_cancel", lang)
             await self._settle_scope(context, place.scope_key, status)
-            await self._send_text(context, place, escape(status))
+            await self.send_text(context, place, escape(status))
         elif isinstance(outcome, ListResult):
             # With no session yet, this chat's own key (the one the recorder will use) is the one to copy.
             for chunk in chunk_html(render_list(outcome, lang, own_key=self.session_key(place))):
-                await self._send_text(context, place, chunk)
+                await self.send_text(context, place, chunk)
         elif isinstance(outcome, UndoResult):
             path = f"memory/{outcome.memory_path.name}"
             text = i18n.text("undone", lang, path=path, lines=outcome.removed_lines)
-            await self._send_text(context, place, escape(text))
+            await self.send_text(context, place, escape(text))
         else:  # pragma: no cover - the service's Outcome union is closed
             log.error("unexpected outcome %r", outcome)
 
@@ -409,20 +436,20 @@ class SaveNowHandlers:
         last: Message | None = None
         for index, chunk in enumerate(rendered.chunks):
             is_last = index == len(rendered.chunks) - 1
-            last = await self._send_text(context, place, chunk, keyboard if is_last else None)
-        await self._drop_keyboard(context, place.scope_key)  # one that appeared while this one ran
+            last = await self.send_text(context, place, chunk, keyboard if is_last else None)
+        await self.drop_keyboard(context, place.scope_key)  # one that appeared while this one ran
         if result.pending_id and last is not None:
             self._keyboards[place.scope_key] = KeyboardRef(result.pending_id, place.chat_id, last.message_id)
-            self._remember_preview(place.chat_id, last.message_id, rendered.chunks[-1])
-            self._schedule_expiry(context, place.scope_key, result.pending_id, lang)
+            self.remember_preview(place.chat_id, last.message_id, rendered.chunks[-1])
+            self.schedule_expiry(context, place.scope_key, result.pending_id, lang)
 
-    def _remember_preview(self, chat_id: int, message_id: int, html: str) -> None:
+    def remember_preview(self, chat_id: int, message_id: int, html: str) -> None:
         """Keep a message's HTML, so a later status edit keeps what it showed."""
         self._previews[(chat_id, message_id)] = html
         while len(self._previews) > KNOWN_PREVIEWS:
             self._previews.popitem(last=False)
 
-    def _schedule_expiry(
+    def schedule_expiry(
         self,
         context: ContextTypes.DEFAULT_TYPE,
         scope_key: str,
@@ -466,17 +493,17 @@ class SaveNowHandlers:
         action, pending_id = parse_callback_data(query.data or "")
         place = place_of(query.message)
         if place is None or action is None:
-            await self._answer(query, i18n.text("gone", lang))
+            await self.answer(query, i18n.text("gone", lang))
             return
         scope = self.scope(place, query.from_user, lang)
         try:
             self.access.require(scope)
         except SaveNowError as error:
-            await self._answer(query, error.message(lang))
+            await self.answer(query, error.message(lang))
             return
         # Presses in one topic run one at a time, each to its end (message edited, press answered):
         # a double tap's second press then finds the preview applied and says so.
-        async with self._scope_lock(place.scope_key):
+        async with self.scope_lock(place.scope_key):
             await self._press(query, context, place, scope, action, pending_id)
 
     async def _press(
@@ -493,39 +520,39 @@ class SaveNowHandlers:
             self.service.apply if action == CALLBACK_APPLY else self.service.cancel
         )
         try:
-            outcome = await self._run(method, scope, pending_id)
+            outcome = await self.run_off_loop(method, scope, pending_id)
         except AccessDeniedError as error:
             # Someone else's preview: a short refusal, and the preview stays as it is.
-            await self._answer(query, error.message(lang))
+            await self.answer(query, error.message(lang))
             return
         except PendingExpiredError:
-            await self._settle(query, context, place, i18n.text("expired", lang))
+            await self.settle(query, context, place, i18n.text("expired", lang))
             return
         except AlreadyAppliedError:
-            await self._settle(query, context, place, i18n.text("already_applied", lang), edit=False)
+            await self.settle(query, context, place, i18n.text("already_applied", lang), edit=False)
             return
         except NoPendingError as error:
-            await self._settle(query, context, place, error.message(lang))
+            await self.settle(query, context, place, error.message(lang))
             return
         except SaveNowError as error:
-            await self._answer(query, error.message(lang))
+            await self.answer(query, error.message(lang))
             return
         except Exception:
             log.exception("button %s failed in chat %s", action, place.chat_id)
-            await self._answer(query, i18n.text("internal_error", lang))
+            await self.answer(query, i18n.text("internal_error", lang))
             return
         if isinstance(outcome, ApplyResult):
             # A second tap keeps the message saying what the first one saved.
             first = not outcome.already_applied
             status = apply_status(outcome, lang)
-            await self._settle(
+            await self.settle(
                 query, context, place, status, edit=first, consumed=first, toast=status.split("\n")[0]
             )
         else:
             summary = i18n.text("cancelled" if outcome.cancelled else "nothing_to_cancel", lang)
-            await self._settle(query, context, place, summary, consumed=outcome.cancelled)
+            await self.settle(query, context, place, summary, consumed=outcome.cancelled)
 
-    async def _settle(
+    async def settle(
         self,
         query: CallbackQuery,
         context: ContextTypes.DEFAULT_TYPE,
@@ -555,7 +582,7 @@ class SaveNowHandlers:
                 await self._api(context, message.edit_reply_markup, reply_markup=None)
         if consumed:
             await self._settle_scope(context, place.scope_key, status)
-        await self._answer(query, toast or status)
+        await self.answer(query, toast or status)
 
     async def _settle_scope(self, context: ContextTypes.DEFAULT_TYPE, scope_key: str, status: str) -> None:
         """The scope's live preview keeps its diff, loses its buttons and says what happened."""
@@ -583,7 +610,7 @@ class SaveNowHandlers:
             reply_markup=None,
         )
 
-    async def _answer(self, query: CallbackQuery, text: str) -> None:
+    async def answer(self, query: CallbackQuery, text: str) -> None:
         """Always answer a press (the client shows a spinner until then), with a short toast."""
         short = text if len(text) <= CALLBACK_ANSWER_LIMIT else text[: CALLBACK_ANSWER_LIMIT - 1] + "…"
         try:
@@ -664,7 +691,7 @@ class SaveNowHandlers:
             except Exception:
                 log.exception("recording into %s failed", key)
 
-    async def _recordings_done(self, key: str) -> None:
+    async def recordings_done(self, key: str) -> None:
         """Wait until the messages that arrived before this command are recorded."""
         lock = self._chat_locks.get(key)
         if lock is not None:
@@ -673,11 +700,11 @@ class SaveNowHandlers:
 
     # -- sending --------------------------------------------------------------------------------
 
-    async def _run(self, fn: Callable[..., T], *args: object) -> T:
+    async def run_off_loop(self, fn: Callable[..., T], *args: object) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, functools.partial(fn, *args))
 
-    async def _send_text(
+    async def send_text(
         self,
         context: ContextTypes.DEFAULT_TYPE,
         place: Place,
@@ -696,7 +723,7 @@ class SaveNowHandlers:
             reply_markup=keyboard,
         )
 
-    async def _drop_keyboard(self, context: ContextTypes.DEFAULT_TYPE, scope_key: str) -> None:
+    async def drop_keyboard(self, context: ContextTypes.DEFAULT_TYPE, scope_key: str) -> None:
         """Take the buttons off the scope's live preview (its diff stays as it is)."""
         ref = self._keyboards.pop(scope_key, None)
         if ref is not None:

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-__all__ = ["INLINE_CODE", "identifier_tokens", "identifiers", "values"]
+__all__ = ["CURRENCY_CODE", "INLINE_CODE", "identifier_tokens", "identifiers", "values", "written_values"]
 
 INLINE_CODE = re.compile(r"`([^`\n]{1,160})`")
 
@@ -245,3 +245,70 @@ def _values(text: str) -> frozenset[str]:
 def _cjk_before(text: str, at: int) -> bool:
     before = text[:at].rstrip()
     return bool(before) and ord(before[-1]) >= 0x3000 and before[-1] not in "。！？：；"
+
+
+# -- digit-bearing tokens (an address, a code, a number with separators) --------------------------
+
+_DIGIT_TOKEN = re.compile(r"[\w.:/+-]*\d[\w.:/+-]*")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def digit_tokens(text: str, *, min_length: int = 0, years: bool = True) -> set[str]:
+    """Every run of word characters and ``.:/+-`` that holds a digit, its edge separators stripped:
+    ``Flat 3B, 221-B Baker St`` → {"3B", "221-B"}. ``min_length`` and ``years=False`` (no bare 19xx/20xx)
+    keep only the distinctive ones."""
+    found = {m.strip(".:/+-") for m in _DIGIT_TOKEN.findall(text)}
+    return {m for m in found if len(m) >= min_length and (years or not _YEAR.fullmatch(m))}
+
+
+# -- values as written (the compaction summary's) ------------------------------------------------
+
+_A = r"(?<![A-Za-z0-9])"  # \b fails next to a Han character (both are word characters)
+_Z = r"(?![A-Za-z0-9])"
+CURRENCY_CODE = r"(?:CAD|USD|AUD|NZD|EUR|GBP|HKD|SGD|CNY|RMB|JPY|CHF|US\$|A\$|C\$|HK\$|NT\$)"
+_VALUE = re.compile(
+    r"(?:[£$¥€]\s?\d[\d,]*(?:\.\d+)?"
+    r"|(?<![A-Za-z0-9.])\d[\d,]*(?:\.\d+)?(?:\s?(?:元|块|万|%|％|[KMGT]i?B|天|小时|分钟|度|个月|号|日|点)|(?:h|m|s|d|ms)(?![A-Za-z]))"
+    rf"|{_A}\d{{1,2}}:\d{{2}}{_Z}|#\d+|{_A}[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+    rf"|{_A}[A-Z]{{1,4}}-?\d{{2,}}[A-Z0-9-]*{_Z}"
+    rf"|{_A}(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{{6,}}{_Z}"  # tax ids, order codes: 91330106MA2H7K3L5Q
+    rf"|{_A}(?=[a-f0-9]*\d)(?=[a-f0-9]*[a-f])[a-f0-9]{{7,40}}{_Z}"  # commits, key ids: 4e7a1c9
+    rf"|(?<![A-Za-z0-9.,])\d{{3,}}(?![\d.,]?\d))"
+)
+# More kinds of value, each run only when a cheap test says the text may hold one (speed: the
+# alternation above is tried at every character).
+_MORE_VALUES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
+    (  # an amount with its currency: CAD 14,500
+        ("CAD", "USD", "AUD", "NZD", "EUR", "GBP", "HKD", "SGD", "CNY", "RMB", "JPY", "CHF", "$"),
+        re.compile(rf"{_A}{CURRENCY_CODE} ?\d[\d,]*(?:\.\d+)?"),
+    ),
+    (  # thousands separators: 14,500 (a count or an amount)
+        (",",),
+        re.compile(
+            r"\d(?<![\d.,]\d)\d{0,2}(?:,\d{3})+(?:\.\d+)?(?:\s?(?:yen|dollars?|euros?|円|元|块))?(?![\d,]?\d)"
+        ),
+    ),
+    (  # an option with its value (--keep-daily 7, --jobs=3), an option of several parts (--dry-run)
+        ("--",),
+        re.compile(
+            r"-(?<![\w-]-)-[a-z][a-z0-9-]*(?:=[^\s,，。；;]+| \d[\w.]*)|-(?<![\w-]-)-[a-z][a-z0-9]*(?:-[a-z0-9]+)+"
+        ),
+    ),
+    (  # an environment setting: FEATURE_X=0
+        ("=",),
+        re.compile(r"[A-Z](?<![\w-][A-Z])[A-Z0-9_]{2,}=[^\s,，。；;'\"`]+"),
+    ),
+)
+
+
+def written_values(text: str) -> list[str]:
+    """The values in ``text`` (amounts, times, codes, options …) as written, in no particular order.
+
+    Unlike :func:`values` (case-folded, normalized, for comparing two facts), these are the spans
+    themselves, repeats included: what the compaction summary keeps verbatim.
+    """
+    found = [m.group(0) for m in _VALUE.finditer(text)]
+    for hints, pattern in _MORE_VALUES:
+        if any(hint in text for hint in hints):
+            found += [m.group(0) for m in pattern.finditer(text)]
+    return found

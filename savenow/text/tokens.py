@@ -42,8 +42,8 @@ def count_cjk(text: str) -> int:
 
 def estimate_tokens(text: str) -> int:
     """1 token per CJK character + the other characters / 4 (rounded up)."""
-    if not text:
-        return 0
+    if text.isascii():  # most tool output and code: no CJK to look for, the same figure
+        return math.ceil(len(text) / 4)
     cjk = count_cjk(text)
     return cjk + math.ceil((len(text) - cjk) / 4)
 

@@ -12,9 +12,9 @@ from pydantic import SecretStr
 from savenow.cli import main
 from savenow.compaction import SessionCompactor
 from savenow.compaction.llm_summary import LLM_TITLE, LLMSummarizer, bound_summary, clean_answer
-from savenow.compaction.tokens import estimate_tokens
 from savenow.config import LLMSettings
 from savenow.errors import LLMAnswerError
+from savenow.text.tokens import estimate_tokens
 from tests.fakes.fake_llm import FakeLLMServer, chat_reply, error_reply
 
 from .support import clock, conversation, write_seed

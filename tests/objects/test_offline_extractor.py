@@ -29,7 +29,7 @@ def _extract(
     ]
     stored = store.load()
     return [
-        p.to_json() for p in plan(OfflineObjectExtractor().propose(messages, stored), store, stored).proposals
+        p.to_json() for p in plan(OfflineObjectExtractor().propose(messages, stored).candidates, store, stored).proposals
     ]
 
 

@@ -11,10 +11,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from savenow.compaction.tokens import estimate_tokens
 from savenow.config import CompactionSettings, ObjectsSettings, SearchSettings, Settings
 from savenow.objects.model import parse_upsert
 from savenow.service.objects import ObjectsService
+from savenow.text.tokens import estimate_tokens
 from tests.fakes.botapi import Call, FakeBotAPI, group_chat, private_chat, user
 
 from .support import ADMIN_ID, ALICE_ID, BOB_ID, GROUP_ID, Bot, eventually, make_settings, run, running_bot

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from ...text.cjk import HAN, cjk_ratio, has_cjk
 from ...text.identifiers import INLINE_CODE as _INLINE_CODE
 from ...text.normalize import compact, compact_similarity
+from ...text.sentences import is_question
 from . import lexicon_en as en
 from . import lexicon_zh as zh
 from .machine import is_machine_line
@@ -454,18 +455,6 @@ def _attach_code(result: list[tuple[str | None, str]], block: str) -> None:
         return  # "报错：" + a log line is evidence, not the object of a fix
     label, sentence = result[-1]
     result[-1] = (label, sentence + " " + "; ".join(f"`{line}`" for line in lines))
-
-
-_ZH_QUESTION = re.compile(
-    r"[吗呢](?:[。!！]*)$|多少|是不是|怎么|为什么|为啥|什么|哪[个里些儿]|要不要|能不能|会不会|有没有"
-)
-
-
-def is_question(sentence: str) -> bool:
-    stripped = sentence.rstrip()
-    if stripped.endswith(("?", "？")):
-        return True
-    return not stripped.isascii() and bool(_ZH_QUESTION.search(stripped))  # its words are all Chinese
 
 
 # --------------------------------------------------------------------------- cleaning
