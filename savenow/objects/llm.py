@@ -261,32 +261,12 @@ class LLMObjectExtractor:
         if not settings.base_url or not settings.model:
             raise ConfigError(Text("objects.llm_not_configured"))
         self._settings = settings
-<<<<<<< HEAD
-        self._transport = transport
-        self._sleep = sleep
-        self._client: LLMClient | None = None
-=======
         self._client = LazyLLMClient(settings, transport=transport, sleep=sleep)
-        self.dropped: list[str] = []  # what the last run refused, for the preview's "dropped"
->>>>>>> seams
 
     def __repr__(self) -> str:  # never the key
         return f"LLMObjectExtractor(model={self._settings.model!r})"
 
-<<<<<<< HEAD
-    def _llm(self) -> LLMClient:
-        if self._client is None:
-            from ..llm import Endpoint, LLMClient
-
-            self._client = LLMClient(
-                Endpoint.from_settings(self._settings), transport=self._transport, sleep=self._sleep
-            )
-        return self._client
-
     def propose(self, messages: Sequence[ChatMessage], stored: Sequence[Stored]) -> Proposed:
-=======
-    def propose(self, messages: Sequence[ChatMessage], stored: Sequence[Stored]) -> list[Candidate]:
->>>>>>> seams
         chat = build_messages(messages, stored)
         problem: str | None = None
         for _ in range(_ATTEMPTS):
