@@ -32,9 +32,7 @@ from typing import TYPE_CHECKING, Any, Self
 
 from ..text.changes import states_a_change
 from ..text.segment import HAN_RUN
-from .aliases import ALIAS_FACTOR, alias_alternatives, label_terms
 from .embedder import Embedder, EmbeddingError, OpenAIEmbedder, normalized
-from .expand import concept_expansions
 from .index import IndexSync, blob_vector
 from .options import SearchOptions, options_from_settings
 from .store import IndexStore, index_path
@@ -291,12 +289,13 @@ class MemorySearch:
         return None
 
     def _alias_groups(self, store: IndexStore) -> list[tuple[frozenset[str], ...]]:
-        """The label groups of the whole workspace, tokenized once per change of the table."""
+        """The label groups of the whole workspace (each label as its search terms), read once
+        per change of the index."""
         version = store.get_meta("generation")
         if self._aliases is None or self._aliases[0] != version:
-            segmenter = self.options.segmenter
             rows = store.db.execute("SELECT labels FROM aliases").fetchall()
-            self._aliases = (version, [label_terms(tuple(json.loads(row[0])), segmenter) for row in rows])
+            groups = [tuple(frozenset(label) for label in json.loads(row[0])) for row in rows]
+            self._aliases = (version, groups)
         return self._aliases[1]
 
     def _alternatives(self, store: IndexStore, query: str, terms: list[QueryTerm]) -> list[Alternative]:
@@ -305,14 +304,26 @@ class MemorySearch:
         asked = [t.term for t in terms if t.weight >= 1 and t.whole is None]
         if not asked:
             return []
+        from .expand import concept_expansions  # loads the thesaurus on the first query only
+
         out = [
             Alternative(e.stands_for, e.terms, e.factor)
             for e in concept_expansions(query, self.options.segmenter)
         ]
         out.extend(
-            Alternative(stands_for, index_terms, ALIAS_FACTOR)
-            for stands_for, index_terms in alias_alternatives(asked, self._alias_groups(store))
+            Alternative((term,), (other,), SPELLING_FACTOR) for term in asked for other in _e_forms(term)
         )
+        groups = self._alias_groups(store)
+        if groups:
+            from .aliases import (
+                ALIAS_FACTOR,
+                alias_alternatives,
+            )  # a workspace with no aliases never loads it
+
+            out.extend(
+                Alternative(stands_for, index_terms, ALIAS_FACTOR)
+                for stands_for, index_terms in alias_alternatives(asked, groups)
+            )
         return out
 
     @staticmethod
@@ -388,7 +399,7 @@ class MemorySearch:
         rows = _score_rows(store, plan, avgdl, limit, only)
         candidates = {cid: _Candidate(cid, text_score=total / budget) for cid, total in rows}
         _fill_matched(store, plan, avgdl, candidates)
-        unknown = _unknown_words(terms, df, plan, group_of, store)
+        unknown = _unknown_words(terms, df, plan, group_of, weight_of, store)
         if unknown:
             _demand_two_words(candidates, terms, group_of, weight_of)
         return candidates
@@ -639,6 +650,17 @@ def _fill_matched(
             matched[group] = max(matched.get(group, 0.0), value)
 
 
+SPELLING_FACTOR = 0.9  # "stored" (stemmed stor) and "store" are one word
+
+
+def _e_forms(term: str) -> tuple[str, ...]:
+    """The light stemmer drops -ed/-ing but cannot know a lost silent e (stored → stor, store →
+    store): the other form of a plain English word, as an alternative."""
+    if not term.isascii() or not term.isalpha() or len(term) < 3:
+        return ()
+    return (term[:-1],) if term.endswith("e") else (term + "e",)
+
+
 WORD_ANSWERED = 0.35  # a word counts as answered by a chunk that earns this share of its weight
 
 
@@ -647,18 +669,16 @@ def _unknown_words(
     df: dict[str, int],
     plan: list[_Planned],
     group_of: dict[str, str],
+    weight_of: dict[str, float],
     store: IndexStore,
 ) -> list[str]:
     """The query's words no note holds, in no way it knows (护照, Kubernetes, Etsy's 佣金): whole
-    words (not identifier pieces, not seams), absent from the index, with no alternative any
-    chunk holds."""
+    words in the budget (not identifier pieces, not seams), absent from the index, with no
+    alternative any chunk holds."""
     candidates = [
         t.term
         for t in terms
-        if t.weight >= 1
-        and t.whole is None
-        and not df.get(t.term)
-        and any(p.group == group_of.get(t.term) for p in plan)
+        if t.weight >= 1 and t.whole is None and not df.get(t.term) and t.term in weight_of
     ]
     if not candidates:
         return []

@@ -16,7 +16,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .aliases import label_groups
 from .chunking import CHUNKER_VERSION, chunk_markdown
 from .embedder import Embedder, EmbeddingError, normalized
 from .options import SearchOptions
@@ -25,7 +24,7 @@ from .tokenize import document_terms
 
 __all__ = ["IndexSync", "SourceFile", "SyncReport", "discover"]
 
-TOKENIZER_VERSION = 3  # 3: the alias table is filled
+TOKENIZER_VERSION = 4  # 3: the alias table is filled; 4: with label terms
 _DAY_IN_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _MAX_FILE_BYTES = 8 * 1024 * 1024  # a Markdown note larger than this is not a note
 
@@ -296,10 +295,16 @@ class IndexSync:
         db = self.store.db
         day = file_day(source.rel)
         if source.source == "memory":
-            db.executemany(
+            from .aliases import label_groups, label_terms  # only when a file is (re)indexed
+
+            segmenter = self.options.segmenter
+            db.executemany(  # each label stored as its search terms: nothing to tokenize per query
                 "INSERT INTO aliases (path, labels) VALUES (?, ?)",
                 [
-                    (source.rel, json.dumps(group, ensure_ascii=False))
+                    (
+                        source.rel,
+                        json.dumps([sorted(t) for t in label_terms(group, segmenter)], ensure_ascii=False),
+                    )
                     for group in label_groups(text, standing=source.rel == "MEMORY.md")
                 ],
             )

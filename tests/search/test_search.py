@@ -203,3 +203,11 @@ def test_a_word_memory_never_saw_needs_a_second_word_answered(search: MemorySear
     from savenow.search.tokenize import query_terms
 
     assert {t.term for t in query_terms("房租几号交") if t.weight >= 1} == {"房租"}
+
+
+def test_a_silent_e_lost_by_the_stemmer_still_matches(tmp_path: Path) -> None:
+    from .conftest import write_files
+
+    files = {"memory/2026-05-01.md": "# 2026-05-01\n\n## Keys\n- The signing key is stored in the vault.\n"}
+    search = MemorySearch(write_files(tmp_path / "ws", files), SearchOptions(), today=TODAY)
+    assert search.search("where do I store the signing key").results  # store ↔ stored (stor)
