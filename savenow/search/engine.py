@@ -384,22 +384,28 @@ class MemorySearch:
                 )
         if budget <= 0:
             return {}
+        alt_df = _document_frequencies(store, sorted({term for a in alternatives for term in a.terms}))
         for n, alternative in enumerate(alternatives):
             # Another way to say some query words: a chunk earns ``factor`` of their weight through
             # it, never more than once (the best way counts, see _score_rows); it adds nothing to
-            # the budget, so a chunk that says the words themselves loses nothing.
+            # the budget, so a chunk that says the words themselves loses nothing. Terms no chunk
+            # holds are left out of the plan (they would earn nothing), not out of the share.
             stands_for = sum(weight_of.get(term, 0.0) for term in alternative.stands_for)
             if stands_for <= 0 or not alternative.terms:
                 continue
             share = alternative.factor * stands_for / len(alternative.terms)
             group = group_of.get(alternative.stands_for[0], alternative.stands_for[0])
-            plan.extend(_Planned(term, share, True, group, f"alt{n}") for term in alternative.terms)
+            plan.extend(
+                _Planned(term, share, True, group, f"alt{n}")
+                for term in alternative.terms
+                if alt_df.get(term)
+            )
         if not plan:
             return {}
         rows = _score_rows(store, plan, avgdl, limit, only)
         candidates = {cid: _Candidate(cid, text_score=total / budget) for cid, total in rows}
         _fill_matched(store, plan, avgdl, candidates)
-        unknown = _unknown_words(terms, df, plan, group_of, weight_of, store)
+        unknown = _unknown_words(terms, df, plan, group_of, weight_of)
         if unknown:
             _demand_two_words(candidates, terms, group_of, weight_of)
         return candidates
@@ -603,6 +609,14 @@ def _score_rows(
         if not only:
             return []
         where = f"WHERE p.chunk_id IN ({','.join('?' * len(only))})"
+    if not any(p.way for p in plan):  # no alternatives: one aggregate is enough (the common case)
+        sql = (
+            f"WITH q(term, w, sat, grp, way) AS (VALUES {values}) "
+            f"SELECT p.chunk_id, sum(q.w * CASE WHEN q.sat THEN {_SATURATED} ELSE 1.0 END) AS s "
+            f"FROM q JOIN postings p ON p.term = q.term {where} GROUP BY p.chunk_id ORDER BY s DESC LIMIT ?"
+        )
+        args = [*params, avgdl, *(only or []), limit]
+        return [(int(cid), float(total)) for cid, total in store.db.execute(sql, args)]
     sql = (
         f"WITH q(term, w, sat, grp, way) AS (VALUES {values}), "
         f"ways AS (SELECT p.chunk_id AS cid, q.grp AS grp, "
@@ -670,7 +684,6 @@ def _unknown_words(
     plan: list[_Planned],
     group_of: dict[str, str],
     weight_of: dict[str, float],
-    store: IndexStore,
 ) -> list[str]:
     """The query's words no note holds, in no way it knows (护照, Kubernetes, Etsy's 佣金): whole
     words in the budget (not identifier pieces, not seams), absent from the index, with no
@@ -682,9 +695,7 @@ def _unknown_words(
     ]
     if not candidates:
         return []
-    alt_terms = sorted({p.term for p in plan if p.way})
-    alt_df = _document_frequencies(store, alt_terms) if alt_terms else {}
-    answered_groups = {p.group for p in plan if p.way and alt_df.get(p.term)}
+    answered_groups = {p.group for p in plan if p.way}  # the plan holds only terms some chunk has
     return [term for term in candidates if group_of.get(term) not in answered_groups]
 
 
