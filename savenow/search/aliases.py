@@ -41,6 +41,8 @@ class _Patterns:
     list_split: re.Pattern[str]
     role_attached: re.Pattern[str]  # "女儿朵朵（8 岁）"
     role_spaced: re.Pattern[str]  # "老公 阿杰 (…)", "猫 Mochi"
+    role_called: re.Pattern[str]  # "我老婆叫晓晓", "猫叫年糕"
+    en_called: re.Pattern[str]  # "our cat is called Mochi", "Mochi is our cat"
 
 
 @cache
@@ -68,6 +70,13 @@ def _patterns() -> _Patterns:
         role_attached=re.compile(rf"{before}(?P<role>{attached})(?P<name>[{HAN}]{{2,3}}){name_end}"),
         role_spaced=re.compile(
             rf"{before}(?P<role>{spaced})\s+(?P<name>[A-Z][\w-]{{1,19}}|[{HAN}]{{2,3}}){name_end}"
+        ),
+        role_called=re.compile(
+            rf"(?P<role>{spaced})(?:的名字)?(?:叫做|名叫|叫)\s*(?P<name>[A-Z][\w-]{{1,19}}|[{HAN}]{{2,3}})"
+        ),
+        en_called=re.compile(
+            r"\b(?:(?:my|our)\s+(?P<role>[a-z][a-z-]+)(?:'s name)?\s+(?:is called|is named|called|named|is)\s+"
+            r"(?P<name>[A-Z][\w-]+)|(?P<name2>[A-Z][\w-]+) is (?:my|our) (?P<role2>[a-z][a-z-]+)\b)"
         ),
     )
 
@@ -146,12 +155,18 @@ def _sentence_groups(sentence: str, standing: bool) -> list[tuple[str, ...]]:
 
 def _role_next_to_name(sentence: str) -> Iterable[tuple[str, str]]:
     """ "老公 阿杰 (…)", "女儿朵朵（8 岁）", "猫 Mochi": a role word with a short name right after it,
-    the name ending the item (a list of family members), so that "老婆生日 3 月 8 日" is no name."""
+    the name ending the item (a list of family members), so that "老婆生日 3 月 8 日" is no name;
+    or said outright: "我老婆叫晓晓", "our cat is called Mochi", "Mochi is our cat"."""
     patterns = _patterns()
-    for pattern in (patterns.role_attached, patterns.role_spaced):
+    for pattern in (patterns.role_attached, patterns.role_spaced, patterns.role_called):
         for found in pattern.finditer(sentence):
             if starts_with_role(found.group("name")) is None:
                 yield (found.group("role"), found.group("name"))
+    for found in patterns.en_called.finditer(sentence):
+        role = found.group("role") or found.group("role2")
+        name = found.group("name") or found.group("name2")
+        if role in ROLE_WORDS and starts_with_role(name) is None:
+            yield (role, name)
 
 
 def label_groups(text: str, standing: bool = False) -> list[tuple[str, ...]]:

@@ -49,3 +49,10 @@ def test_an_unrelated_query_gets_nothing_from_the_aliases(search: MemorySearch) 
         "memory/2026-04-11.md",
         "MEMORY.md",
     )
+
+
+def test_a_name_said_outright() -> None:
+    assert ("老婆", "晓晓") in label_groups("- 我老婆叫晓晓，喜欢花")
+    assert ("cat", "Mochi") in label_groups("- our cat is called Mochi.")
+    assert ("daughter", "Doudou") in label_groups("- my daughter Doudou starts school")
+    assert label_groups("- 晚上 20:00 不要重启 media-01") == []
