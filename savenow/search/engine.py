@@ -307,7 +307,7 @@ class MemorySearch:
         from .expand import concept_expansions  # loads the thesaurus on the first query only
 
         out = [
-            Alternative(e.stands_for, e.terms, e.factor)
+            Alternative(e.stands_for, e.terms, e.factor, e.same)
             for e in concept_expansions(query, self.options.segmenter)
         ]
         out.extend(
@@ -388,18 +388,18 @@ class MemorySearch:
         for n, alternative in enumerate(alternatives):
             # Another way to say some query words: a chunk earns ``factor`` of their weight through
             # it, never more than once (the best way counts, see _score_rows); it adds nothing to
-            # the budget, so a chunk that says the words themselves loses nothing. Terms no chunk
-            # holds are left out of the plan (they would earn nothing), not out of the share.
+            # the budget, so a chunk that says the words themselves loses nothing. It counts only
+            # in a chunk that holds all its terms (商业险 is not said by a note that says 商业).
             stands_for = sum(weight_of.get(term, 0.0) for term in alternative.stands_for)
             if stands_for <= 0 or not alternative.terms:
                 continue
             share = alternative.factor * stands_for / len(alternative.terms)
             group = group_of.get(alternative.stands_for[0], alternative.stands_for[0])
-            plan.extend(
-                _Planned(term, share, True, group, f"alt{n}")
-                for term in alternative.terms
-                if alt_df.get(term)
-            )
+            if not all(alt_df.get(term) for term in alternative.terms):
+                continue  # counts only where a chunk says all of it, and some term is in none
+            way = f"alt{n}" if alternative.same else f"narrower{n}"
+            need = len(set(alternative.terms))
+            plan.extend(_Planned(term, share, True, group, way, need) for term in set(alternative.terms))
         if not plan:
             return {}
         rows = _score_rows(store, plan, avgdl, limit, only)
@@ -563,6 +563,7 @@ class Alternative:
     stands_for: tuple[str, ...]
     terms: tuple[str, ...]
     factor: float
+    same: bool = True  # the same word said otherwise (alias, synonym); False: a narrower term
 
 
 @dataclass(frozen=True)
@@ -576,6 +577,7 @@ class _Planned:
     saturate: bool
     group: str
     way: str = ""
+    need: int = 1  # how many of its way's terms a chunk must hold for the way to count
 
 
 def _groups(terms: list[QueryTerm], alternatives: list[Alternative]) -> dict[str, str]:
@@ -602,8 +604,8 @@ def _score_rows(
     limit: int,
     only: list[int] | None,
 ) -> list[tuple[int, float]]:
-    values = ",".join("(?, ?, ?, ?, ?)" for _ in plan)
-    params: list[Any] = [x for p in plan for x in (p.term, p.weight, int(p.saturate), p.group, p.way)]
+    values = ",".join("(?, ?, ?, ?, ?, ?)" for _ in plan)
+    params: list[Any] = [x for p in plan for x in (p.term, p.weight, int(p.saturate), p.group, p.way, p.need)]
     where = ""
     if only is not None:
         if not only:
@@ -611,17 +613,17 @@ def _score_rows(
         where = f"WHERE p.chunk_id IN ({','.join('?' * len(only))})"
     if not any(p.way for p in plan):  # no alternatives: one aggregate is enough (the common case)
         sql = (
-            f"WITH q(term, w, sat, grp, way) AS (VALUES {values}) "
+            f"WITH q(term, w, sat, grp, way, need) AS (VALUES {values}) "
             f"SELECT p.chunk_id, sum(q.w * CASE WHEN q.sat THEN {_SATURATED} ELSE 1.0 END) AS s "
             f"FROM q JOIN postings p ON p.term = q.term {where} GROUP BY p.chunk_id ORDER BY s DESC LIMIT ?"
         )
         args = [*params, avgdl, *(only or []), limit]
         return [(int(cid), float(total)) for cid, total in store.db.execute(sql, args)]
     sql = (
-        f"WITH q(term, w, sat, grp, way) AS (VALUES {values}), "
+        f"WITH q(term, w, sat, grp, way, need) AS (VALUES {values}), "
         f"ways AS (SELECT p.chunk_id AS cid, q.grp AS grp, "
         f"sum(q.w * CASE WHEN q.sat THEN {_SATURATED} ELSE 1.0 END) AS v "
-        f"FROM q JOIN postings p ON p.term = q.term {where} GROUP BY p.chunk_id, q.grp, q.way), "
+        f"FROM q JOIN postings p ON p.term = q.term {where} GROUP BY p.chunk_id, q.grp, q.way HAVING count(*) >= max(q.need)), "
         f"best AS (SELECT cid, max(v) AS v FROM ways GROUP BY cid, grp) "
         f"SELECT cid, sum(v) AS s FROM best GROUP BY cid ORDER BY s DESC LIMIT ?"
     )
@@ -649,19 +651,23 @@ def _fill_matched(
         f"SELECT chunk_id, term, tf, dl FROM postings WHERE term IN ({','.join('?' * len(terms))}) "
         f"AND chunk_id IN ({','.join('?' * len(ids))})"
     )
-    ways: dict[int, dict[tuple[str, str], float]] = {}
+    ways: dict[int, dict[tuple[str, str], list[Any]]] = {}  # (group, way) → [value, terms, need, shown]
     for cid, term, tf, dl in store.db.execute(sql, [*terms, *ids]):
         for planned in by_term[term]:
             saturated = tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * dl / avgdl))
             share = min(1.0, saturated) if planned.saturate else 1.0
-            key = (planned.group, planned.way)
-            per_chunk = ways.setdefault(cid, {})
-            per_chunk[key] = per_chunk.get(key, 0.0) + planned.weight * share
-            candidates[cid].shown.add(term)
+            way = ways.setdefault(cid, {}).setdefault(
+                (planned.group, planned.way), [0.0, 0, planned.need, []]
+            )
+            way[0] += planned.weight * share
+            way[1] += 1
+            way[3].append(term)
     for cid, per_way in ways.items():
-        matched = candidates[cid].matched
-        for (group, _way), value in per_way.items():
-            matched[group] = max(matched.get(group, 0.0), value)
+        candidate = candidates[cid]
+        for (group, _way), (value, count, need, shown) in per_way.items():
+            if count >= need:  # the same rule as _score_rows: a way counts when all of it is there
+                candidate.matched[group] = max(candidate.matched.get(group, 0.0), value)
+                candidate.shown.update(shown)
 
 
 SPELLING_FACTOR = 0.9  # "stored" (stemmed stor) and "store" are one word
@@ -695,7 +701,10 @@ def _unknown_words(
     ]
     if not candidates:
         return []
-    answered_groups = {p.group for p in plan if p.way}  # the plan holds only terms some chunk has
+    # Known through another way of saying *the same word* (an alias, a synonym, a translation) that
+    # some chunk holds (the plan holds only such terms); a narrower term (a kind of it) does not
+    # make the word itself known.
+    answered_groups = {p.group for p in plan if p.way.startswith("alt")}
     return [term for term in candidates if group_of.get(term) not in answered_groups]
 
 

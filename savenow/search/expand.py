@@ -22,7 +22,9 @@ from .tokenize import query_terms
 __all__ = ["RELATION_FACTORS", "ConceptExpansion", "concept_expansions", "thesaurus_available"]
 
 # How much of a query word's weight a related term can earn, by relation.
-RELATION_FACTORS = {"synonym": 0.7, "narrower": 0.6, "broader": 0.4}
+# A broader term is no answer: a note on 保险 does not answer a question about 车险, nor one on
+# 证件 a question about 护照; so broader terms are not used (factor 0).
+RELATION_FACTORS = {"synonym": 0.7, "narrower": 0.6, "broader": 0.0}
 _MAX_EN_WORDS = 3
 _MAX_HAN_CHARS = 6
 _MAX_RELATED = 40  # a broad word ("food") may have hundreds of narrower terms: the first ones do
@@ -34,6 +36,7 @@ class ConceptExpansion:
     terms: tuple[str, ...]  # the related term's index terms (all needed)
     factor: float
     related: str  # the related term as written (for the reader of a trace)
+    same: bool  # a synonym or translation (the word itself, said otherwise), not a narrower term
 
 
 @cache
@@ -100,13 +103,14 @@ def concept_expansions(query: str, segmenter: str = "bigram") -> list[ConceptExp
         stands_for = tuple(
             t.term for t in query_terms(stretch, segmenter) if t.weight >= 1 and t.term in asked
         )
-        if not stands_for or covered.issuperset(stands_for):
-            continue  # a longer known stretch already speaks for these words
+        if not stands_for or not covered.isdisjoint(stands_for):
+            continue  # a longer known stretch already speaks for (some of) these words
         covered.update(stands_for)
         for item in related[:_MAX_RELATED]:
-            factor = RELATION_FACTORS.get(str(getattr(item, "relation", "synonym")), 0.0)
+            relation = str(getattr(item, "relation", "synonym"))
+            factor = RELATION_FACTORS.get(relation, 0.0)
             surface = str(getattr(item, "term", item))
             terms = tuple(t.term for t in query_terms(surface, segmenter) if t.weight >= 1)
-            if factor > 0 and terms and not set(terms) <= set(stands_for):
-                out.append(ConceptExpansion(stands_for, terms, factor, surface))
+            if factor > 0 and terms and set(terms).isdisjoint(stands_for):  # 办护照 adds nothing to 护照
+                out.append(ConceptExpansion(stands_for, terms, factor, surface, relation == "synonym"))
     return out
