@@ -512,15 +512,21 @@ class MemorySearch:
             return cache[key]
 
         def changes_of(key: tuple[str, int], terms: list[str]) -> set[str]:
-            # Which of ``terms`` a line that gives a new value names (only for pairs that get here).
+            # Which of ``terms`` a line that gives a new value names, when one of its clauses says
+            # one of them changed ("排行榜 API 已迁到 Hetzner, 新 IP …": the line's IP too; but
+            # "Immich 升到 v1.120，升级前先备份了…" says nothing changed about 备份). Only for
+            # the few pairs that get here.
             _heading, text = sections.get(key, ("", ""))
+            wanted = set(terms)
             named: set[str] = set()
             for line in text.split("\n"):
                 if line.startswith("#") or not any(ch.isdigit() for ch in line):
                     continue
-                for clause in _CLAUSE_BREAK.split(line):
-                    if states_a_change(clause):
-                        named |= set(terms) & set(document_terms(clause, segmenter))
+                if any(
+                    states_a_change(clause) and not wanted.isdisjoint(document_terms(clause, segmenter))
+                    for clause in _CLAUSE_BREAK.split(line)
+                ):
+                    named |= wanted & set(document_terms(line, segmenter))
             return named
 
         return _newer_first(hits, others, matched_of, subject_of, changes_of, max_results)[:max_results]
