@@ -25,10 +25,10 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, NamedTuple, Self
 
 from ..text.changes import states_a_change
 from ..text.segment import HAN_RUN
@@ -106,13 +106,17 @@ class GetResult:
         return {"path": self.path, "text": self.text, "from": self.from_line, "lines": self.lines}
 
 
-@dataclass
 class _Candidate:
-    chunk_id: int
-    text_score: float = 0.0
-    vector_score: float = 0.0
-    matched: dict[str, float] = field(default_factory=dict)
-    shown: set[str] = field(default_factory=set)  # the index terms it matched (snippets)
+    """A chunk being ranked: its scores and which query words (groups) it matched, for how much."""
+
+    __slots__ = ("chunk_id", "matched", "shown", "text_score", "vector_score")
+
+    def __init__(self, chunk_id: int, text_score: float = 0.0) -> None:
+        self.chunk_id = chunk_id
+        self.text_score = text_score
+        self.vector_score = 0.0
+        self.matched: dict[str, float] = {}
+        self.shown: set[str] = set()  # the index terms it matched (snippets)
 
 
 def build_embedder(options: SearchOptions) -> Embedder | None:
@@ -561,8 +565,7 @@ def _document_frequencies(store: IndexStore, terms: list[str]) -> dict[str, int]
 _SATURATED = f"min(1.0, p.tf * {_K1 + 1} / (p.tf + {_K1} * (1 - {_B} + {_B} * p.dl / ?)))"
 
 
-@dataclass(frozen=True)
-class Alternative:
+class Alternative(NamedTuple):
     """Another way to say some of the query's words: ``terms`` (index terms, all needed for the
     full ``factor``) stand for the query terms ``stands_for`` (an alias, a concept)."""
 
@@ -572,8 +575,7 @@ class Alternative:
     same: bool = True  # the same word said otherwise (alias, synonym); False: a narrower term
 
 
-@dataclass(frozen=True)
-class _Planned:
+class _Planned(NamedTuple):
     """One indexed term the ranking looks up: its weight, whether BM25 saturation applies, the
     group of query words it answers and which way of saying them it belongs to ("" = the query's
     own words). Within a way the terms add up; of the ways of one group only the best counts."""

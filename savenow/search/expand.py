@@ -13,9 +13,8 @@ so a chunk that says the words themselves loses nothing (see ``engine._lexical``
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from .tokenize import query_terms
 
@@ -30,8 +29,7 @@ _MAX_HAN_CHARS = 6
 _MAX_RELATED = 40  # a broad word ("food") may have hundreds of narrower terms: the first ones do
 
 
-@dataclass(frozen=True)
-class ConceptExpansion:
+class ConceptExpansion(NamedTuple):
     stands_for: tuple[str, ...]  # the query terms of the stretch
     terms: tuple[str, ...]  # the related term's index terms (all needed)
     factor: float
