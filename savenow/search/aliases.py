@@ -202,20 +202,23 @@ def label_terms(group: tuple[str, ...], segmenter: str = "bigram") -> tuple[froz
 
 
 def alias_alternatives(
-    query: list[str], groups: Iterable[tuple[frozenset[str], ...]]
+    query: list[str],
+    groups: Iterable[tuple[frozenset[str], ...]],
+    said_otherwise: Iterable[tuple[tuple[str, ...], tuple[str, ...]]] = (),
 ) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
     """(query terms, index terms) pairs: the query terms found in one label of a group — as
-    themselves or as another word of the same role (wife → 老婆) — answered by every other label
-    of the group (all of that label's terms together)."""
-    stands_for: dict[str, set[str]] = {}
+    themselves, as another word of the same role (wife → 老婆), or as one of ``said_otherwise``
+    (query terms, the terms of a synonym: 服务器 → 主机) — answered by every other label of the
+    group (all of that label's terms together)."""
+    ways: list[tuple[tuple[str, ...], frozenset[str]]] = []
     for term in query:
-        for word in {term, *role_equivalents(term)}:
-            stands_for.setdefault(word, set()).add(term)
+        ways.extend(((term,), frozenset({word})) for word in {term, *role_equivalents(term)})
+    ways.extend((stands_for, frozenset(terms)) for stands_for, terms in said_otherwise if terms)
     asked = set(query)
     out: dict[tuple[tuple[str, ...], tuple[str, ...]], None] = {}
     for labels in groups:
         for i, own in enumerate(labels):
-            hit = tuple(sorted({q for word in own if word in stands_for for q in stands_for[word]}))
+            hit = tuple(sorted({q for stands_for, terms in ways if terms <= own for q in stands_for}))
             if not hit:
                 continue
             for j, other in enumerate(labels):

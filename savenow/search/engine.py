@@ -324,9 +324,10 @@ class MemorySearch:
                 alias_alternatives,
             )  # a workspace with no aliases never loads it
 
+            synonyms = [(a.stands_for, a.terms) for a in out if a.same]
             out.extend(
                 Alternative(stands_for, index_terms, ALIAS_FACTOR)
-                for stands_for, index_terms in alias_alternatives(asked, groups)
+                for stands_for, index_terms in alias_alternatives(asked, groups, synonyms)
             )
         return out
 

@@ -56,3 +56,13 @@ def test_a_name_said_outright() -> None:
     assert ("cat", "Mochi") in label_groups("- our cat is called Mochi.")
     assert ("daughter", "Doudou") in label_groups("- my daughter Doudou starts school")
     assert label_groups("- 晚上 20:00 不要重启 media-01") == []
+
+
+def test_a_synonym_of_the_query_word_can_find_a_label() -> None:
+    from savenow.search.aliases import alias_alternatives
+
+    groups = [(frozenset({"pve-xixi"}), frozenset({"proxmox", "主机"}))]
+    # 服务器 (bigrams 服务, 务器) said otherwise as 主机 finds the label "Proxmox 主机" → pve-xixi.
+    found = alias_alternatives(["服务", "务器"], groups, [(("服务", "务器"), ("主机",))])
+    assert found == [(("务器", "服务"), ("pve-xixi",))]
+    assert alias_alternatives(["服务", "务器"], groups) == []
