@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 __all__ = ["GetResult", "MemorySearch", "SearchHit", "SearchResponse", "build_embedder"]
 
 SNIPPET_CHARS = 700
+_DOTTED = re.compile(r"(?<![\d.])\d+(?:\.\d+)+")
 _CLAUSE_BREAK = re.compile(r"[，,；;。]\s*|\.\s+")
 _K1 = 1.2  # BM25 term-frequency saturation
 _B = 0.75  # BM25 length normalization
@@ -52,6 +53,7 @@ CHAR_BACKOFF = 0.5  # the most a bigram matched only by its characters earns
 SUPERSEDE_COVERAGE = 0.8  # see _newer_first
 SUPERSEDE_SCORE = 0.7
 SUBJECT_SHARED = 2
+VERSION_SHARED = 0.25  # ... or a quarter, when it gives the same thing a new version or address
 CHANGE_SHARED = 0.5  # a clause saying "X changed" supersedes a note half of whose query weight is X
 
 
@@ -534,7 +536,19 @@ class MemorySearch:
                     named |= wanted & set(document_terms(line, segmenter))
             return named
 
-        return _newer_first(hits, others, matched_of, subject_of, changes_of, max_results)[:max_results]
+        def versions_of(key: tuple[str, int], terms: set[str]) -> set[str]:
+            # Dotted numbers (versions, addresses) on the lines that name one of ``terms``.
+            _heading, text = sections.get(key, ("", ""))
+            return {
+                version
+                for line in text.split("\n")
+                if not terms.isdisjoint(document_terms(line, segmenter))
+                for version in _DOTTED.findall(line)
+            }
+
+        return _newer_first(hits, others, matched_of, subject_of, changes_of, versions_of, max_results)[
+            :max_results
+        ]
 
     # -- memory_get ---------------------------------------------------------------------------
     def get(self, path: str, *, from_line: int | None = None, lines: int | None = None) -> GetResult:
@@ -774,6 +788,7 @@ def _supersedes(
     matched_of: dict[tuple[str, int], dict[str, float]],
     subject_of: Callable[[tuple[str, int]], frozenset[str]],
     changes_of: Callable[[tuple[str, int], list[str]], set[str]],
+    versions_of: Callable[[tuple[str, int], set[str]], set[str]],
     below_min: bool = False,
 ) -> bool:
     """Is ``new`` a later note about the same thing the query found in ``old``?
@@ -803,15 +818,17 @@ def _supersedes(
     coverage = sum(old_terms[term] for term in shared_terms) / old_weight
     if not below_min and coverage >= SUPERSEDE_COVERAGE and new.score >= SUPERSEDE_SCORE * old.score:
         return True
-    if shared_terms and coverage >= CHANGE_SHARED:
+    if shared_terms and coverage >= VERSION_SHARED:
         # The query's own change words (改成 in 端口改成多少了) say nothing about which note is newer.
         changed = changes_of((new.path, new.start_line), [t for t in shared_terms if not states_a_change(t)])
-        units = _units(old_terms)
-        covered = _units({term: old_terms[term] for term in changed})
-        if sum(units[u] for u in covered) >= CHANGE_SHARED * sum(units.values()) and not any(
-            is_identifier(term) and term not in new_terms for term in old_terms
-        ):
-            return True  # "游泳课改到周日 3 点" after "游泳课 周六 9:30": it says the thing changed
+        if changed and not any(is_identifier(term) and term not in new_terms for term in old_terms):
+            units = _units(old_terms)
+            covered = _units({term: old_terms[term] for term in changed})
+            if sum(units[u] for u in covered) >= CHANGE_SHARED * sum(units.values()):
+                return True  # "游泳课改到周日 3 点" after "游泳课 周六 9:30": it says the thing changed
+            old_versions = versions_of((old.path, old.start_line), changed)
+            if old_versions and versions_of((new.path, new.start_line), changed) - old_versions:
+                return True  # "升级到 Godot 4.3" after "锁定 Godot 4.2.2": a new version of the same thing
     common = subject_of((old.path, old.start_line)) & subject_of((new.path, new.start_line))
     if len(common) < SUBJECT_SHARED or not any(term in common for term in shared_terms):
         return False
@@ -861,6 +878,7 @@ def _newer_first(
     matched_of: dict[tuple[str, int], dict[str, float]],
     subject_of: Callable[[tuple[str, int]], frozenset[str]],
     changes_of: Callable[[tuple[str, int], list[str]], set[str]],
+    versions_of: Callable[[tuple[str, int], set[str]], set[str]],
     max_results: int,
 ) -> list[SearchHit]:
     """A newer note that supersedes a shown result (:func:`_supersedes`) moves just above it — from
@@ -878,7 +896,9 @@ def _newer_first(
                     (
                         k
                         for k in range(start, len(pool))
-                        if _supersedes(pool[k], old, matched_of, subject_of, changes_of, pool is spare)
+                        if _supersedes(
+                            pool[k], old, matched_of, subject_of, changes_of, versions_of, pool is spare
+                        )
                     ),
                     None,
                 )

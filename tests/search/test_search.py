@@ -211,3 +211,15 @@ def test_a_silent_e_lost_by_the_stemmer_still_matches(tmp_path: Path) -> None:
     files = {"memory/2026-05-01.md": "# 2026-05-01\n\n## Keys\n- The signing key is stored in the vault.\n"}
     search = MemorySearch(write_files(tmp_path / "ws", files), SearchOptions(), today=TODAY)
     assert search.search("where do I store the signing key").results  # store ↔ stored (stor)
+
+
+def test_a_newer_version_of_the_same_thing_ranks_first(tmp_path: Path) -> None:
+    from .conftest import write_files
+
+    files = {
+        "memory/2026-02-01.md": "# 2026-02-01\n\n## Project setup notes\n- 项目锁定 Godot 4.2.2-stable, no upgrades\n",
+        "memory/2026-04-01.md": "# 2026-04-01\n\n## Engine\n- 升级到 Godot 4.3-stable, templates 重下了\n",
+    }
+    search = MemorySearch(write_files(tmp_path / "ws", files), SearchOptions(), today=TODAY)
+    results = search.search("which Godot version is the project on").results
+    assert results[0].path == "memory/2026-04-01.md"
