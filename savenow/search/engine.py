@@ -360,10 +360,7 @@ class MemorySearch:
         seen_chars = {ch for t in terms if t.han and (t.weight == 0 or df.get(t.term)) for ch in t.term}
 
         def idf(term: str) -> float:
-            # BM25's idf, smoothed (N + 1 over df + 0.5) so that it stays positive for words in
-            # every chunk and, in a workspace of a few notes, an unseen word does not outweigh
-            # every real match (N = 1: unseen 1.6 vs present 0.8, instead of 1.4 vs 0.3).
-            return math.log(1 + (count + 1) / (df.get(term, 0) + 0.5))
+            return _idf(count, df.get(term, 0))
 
         alternatives = alternatives or []
         group_of = _groups(terms, alternatives)
@@ -400,10 +397,21 @@ class MemorySearch:
             stands_for = sum(weight_of.get(term, 0.0) for term in alternative.stands_for)
             if stands_for <= 0 or not alternative.terms:
                 continue
-            share = alternative.factor * stands_for / len(alternative.terms)
-            group = group_of.get(alternative.stands_for[0], alternative.stands_for[0])
             if not all(alt_df.get(term) for term in alternative.terms):
                 continue  # counts only where a chunk says all of it, and some term is in none
+            if all(df.get(term, 0) > EXPAND_AT_MOST * count for term in alternative.stands_for):
+                continue  # the words themselves are in many notes: another way of saying them adds noise
+            # An alternative far more common than the words it stands for (时间 for "deadline")
+            # is no evidence for them: one whose idf is under ALTERNATIVE_MIN_RARITY of theirs is
+            # left out (which also keeps the ranking's scan short at 18k chunks).
+            own = [idf(term) for term in alternative.stands_for if term in weight_of]
+            rarity = min(
+                1.0, min(_idf(count, alt_df[term]) for term in alternative.terms) / (sum(own) / len(own))
+            )
+            if rarity < ALTERNATIVE_MIN_RARITY:
+                continue
+            share = alternative.factor * stands_for / len(alternative.terms)
+            group = group_of.get(alternative.stands_for[0], alternative.stands_for[0])
             way = f"alt{n}" if alternative.same else f"narrower{n}"
             need = len(set(alternative.terms))
             plan.extend(_Planned(term, share, True, group, way, need) for term in set(alternative.terms))
@@ -567,6 +575,17 @@ class MemorySearch:
             return GetResult(rel, content, 1, None)
         chosen = all_lines[start - 1 : (start - 1 + lines) if lines else None]
         return GetResult(rel, "\n".join(chosen), start, lines)
+
+
+def _idf(count: int, df: int) -> float:
+    """BM25's idf, smoothed (N + 1 over df + 0.5) so that it stays positive for words in every
+    chunk and, in a workspace of a few notes, an unseen word does not outweigh every real match
+    (N = 1: unseen 1.6 vs present 0.8, instead of 1.4 vs 0.3)."""
+    return math.log(1 + (count + 1) / (df + 0.5))
+
+
+ALTERNATIVE_MIN_RARITY = 0.3
+EXPAND_AT_MOST = 0.02  # alternatives only for query words at most this share of chunks hold
 
 
 def _document_frequencies(store: IndexStore, terms: list[str]) -> dict[str, int]:
