@@ -686,6 +686,14 @@ CATALOG: dict[str, dict[Lang, str]] = {
         "en": "Cannot undo the last write to {path}: the journal does not match the file; nothing changed.",
         "zh": "无法撤销对 {path} 的最后一次写入：日志与文件不一致；未做任何修改。",
     },
+    "journal.group_changed": {
+        "en": "Cannot undo: {path} changed since that change; nothing changed.",
+        "zh": "无法撤销：{path} 在那次修改之后被改动过；未做任何修改。",
+    },
+    "journal.copy_missing": {
+        "en": "Cannot undo: the copy of {path} from before that change is gone; nothing changed.",
+        "zh": "无法撤销：那次修改之前 {path} 的副本已不存在；未做任何修改。",
+    },
     # -- storage: locks and write targets (savenow/storage/locks.py, targets.py) ----------------
     "locks.cannot_create": {
         "en": "cannot create the lock for {target} in {locks_dir}: {reason}; nothing changed",

@@ -183,10 +183,10 @@ def undo(args: argparse.Namespace) -> int:
 
 def _undo_list(args: argparse.Namespace) -> int:
     """The writes `savenow undo` would take out, newest first (the first is next)."""
-    from ..storage.journal import settled_view, undo_stack
+    from ..storage.journal import MEMORY_KIND, settled_view, undo_stack
 
     settings = settings_from_args(_undo_workspace(args))
-    stack = list(reversed(undo_stack(settled_view(settings.workspace))))
+    stack = list(reversed(undo_stack(settled_view(settings.workspace), frozenset({MEMORY_KIND}))))
     if getattr(args, "json", False):
         rows = [
             {"id": r.id, "time": r.time, "path": r.memory_path, "lines": r.inserted_lines, "titles": r.titles}

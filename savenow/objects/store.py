@@ -3,11 +3,17 @@ re-read under the lock and journaled.
 
 Layout::
 
-    <workspace>/memory/objects/<type>/<name>.md     the objects (OpenClaw's search indexes them)
-    <workspace>/.savenow/objects/journal.jsonl      one record per change (what undo needs)
-    <workspace>/.savenow/objects/blobs/<sha>.md     the bytes a change replaced
-    <workspace>/.savenow/objects/trash/…            forgotten files (``--purge`` deletes them)
-    <workspace>/.savenow/objects/tombstones.json    hashes of forgotten identities, never their text
+    <workspace>/memory/objects/<type>/<name>.md       the objects (OpenClaw's search indexes them)
+    <workspace>/.savenow/journal.jsonl                the shared change log: one group per change
+    <workspace>/.savenow/objects/blobs/<sha>.before   the bytes a change replaced (what undo puts back)
+    <workspace>/.savenow/objects/trash/…              forgotten files (``--purge`` deletes them)
+    <workspace>/.savenow/objects/tombstones.json      hashes of forgotten identities, never their text
+    <workspace>/.savenow/objects/journal.jsonl        the log of earlier versions, read only (:mod:`.legacy`)
+
+A command works out every file it changes first, then writes them as one journaled group
+(:func:`savenow.storage.journal.write_group`: copies of the bytes before, every intent, the atomic
+writes, every commit), so a kill at any point leaves a log undo can trust. ``objects undo`` takes
+back the newest objects change, whole and byte for byte, once; ``savenow undo`` never touches objects.
 
 One lock guards the whole store, so concurrent upserts from several processes
 serialize and each one re-reads what the previous one wrote (no lost update).
@@ -17,7 +23,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -26,9 +33,13 @@ from typing import Any
 from ..clock import Clock
 from ..errors import ObjectNotFoundError, UndoRefusedError
 from ..messages import Text
+from ..storage import journal
+from ..storage.files import delete_file, read_exact, sha256_text
+from ..storage.journal import OBJECTS_KIND, FileChange, WriteRecord
+from ..storage.locks import file_lock
 from ..text.identifiers import digit_tokens
 from ..text.normalize import similarity
-from . import files, storage
+from . import files, legacy, storage
 from .model import (
     LIST_FIELDS,
     MemoryObject,
@@ -82,13 +93,18 @@ class Result:
 
 @dataclass
 class _Change:
-    """What one command changed: each file's before bytes and after hash, and tombstone edits."""
+    """What one command will change: each file's new text (None: deleted), written at the end as one group."""
 
     op: str
-    files: list[dict[str, Any]] = field(default_factory=list)
-    tombstones_added: list[dict[str, Any]] = field(default_factory=list)
-    tombstones_removed: list[dict[str, Any]] = field(default_factory=list)
-    trash: list[str] = field(default_factory=list)
+    writes: dict[Path, FileChange] = field(default_factory=dict)
+    tombstones_changed: bool = False
+
+    def write(self, path: Path, after: str | None, *, keep_copy: bool = True) -> None:
+        self.writes[path] = FileChange(path=path, after=after, keep_copy=keep_copy)
+
+    @property
+    def object_files(self) -> int:
+        return len(self.writes)
 
 
 def effective_confidence(obj: MemoryObject, confirmed: str | None, now: datetime) -> float | None:
@@ -136,7 +152,7 @@ class ObjectStore:
         self.clock = clock or Clock.from_env()
         self.root = self.workspace / "memory" / "objects"
         self.state = storage.state_dir(self.workspace)
-        self.journal = self.state / "journal.jsonl"
+        self.copies = storage.copies_dir(self.workspace)
         self.tombstone_file = self.state / "tombstones.json"
         self._lock_target = self.state / "store"
 
@@ -150,7 +166,7 @@ class ObjectStore:
         for path in sorted(self.root.rglob("*.md")):
             if not path.is_file():
                 continue
-            text = storage.read_text(path)
+            text = read_exact(path)
             parsed = files.parse(text) if text is not None else None
             if parsed is not None and text is not None:
                 found.append(Stored(path=path, text=text, parsed=parsed))
@@ -231,7 +247,7 @@ class ObjectStore:
         which alone lifts a tombstone. ``allow_near``: the user confirmed a near-match (the
         object names the stored name and carries the variant as an alias) or wants a new one.
         ``correct``: the given values replace the stored ones, which become superseded."""
-        with storage.locked(self._lock_target, self.workspace):
+        with self._locked():
             stored = self.load()
             stones = self.tombstones()
             change = _Change(op="correct" if correct else "upsert")
@@ -258,20 +274,19 @@ class ObjectStore:
                 if not remember:
                     return Result(op="forgotten", label=obj.label)
                 stones.remove(stone)
-                change.tombstones_removed.append(stone)
+                change.tombstones_changed = True
             candidate = None if allow_near else self.near(obj, stored)
             if candidate is not None:
                 return Result(op="near_match", id=candidate.id, label=obj.label, candidate=candidate.obj.label,
                               path=self._rel(candidate.path))  # fmt: skip
             created = self._create(obj, stored)
-            self._record_file(change, created.path, None, created.text)
+            change.write(created.path, created.text)
             stored.append(created)
             return Result(op="create", id=created.id, path=self._rel(created.path), label=obj.label)
         text, changed = self._merged_text(existing, obj, correct)
         if text == existing.text:
             return Result(op="skip", id=existing.id, path=self._rel(existing.path), label=existing.obj.label)
-        self._record_file(change, existing.path, existing.text, text)
-        storage.write_text(existing.path, text)
+        change.write(existing.path, text)
         reparsed = files.parse(text)
         assert reparsed is not None
         stored[stored.index(existing)] = Stored(path=existing.path, text=text, parsed=reparsed)
@@ -295,7 +310,6 @@ class ObjectStore:
         parsed = files.ObjectFile(meta=meta, body=files.new_body(obj))
         text = parsed.render()
         path = self._new_path(obj, {s.path for s in stored})
-        storage.write_text(path, text)
         reparsed = files.parse(text)
         assert reparsed is not None
         return Stored(path=path, text=text, parsed=reparsed)
@@ -381,7 +395,7 @@ class ObjectStore:
 
     def forget(self, ref: str, *, purge: bool = False) -> Result:
         """Move the object to trash and leave a tombstone (hashes only); ``purge`` deletes the trash copy."""
-        with storage.locked(self._lock_target, self.workspace):
+        with self._locked():
             stored = self.load()
             item = self.find(ref, stored)
             stones = self.tombstones()
@@ -396,52 +410,57 @@ class ObjectStore:
             if item.obj.type == "saved":
                 stone["shingles"] = sorted(shingles(f"{item.obj.title or ''} {item.obj.summary}"))
             stones.append(stone)
-            change.tombstones_added.append(stone)
+            change.tombstones_changed = True
             if purge:
-                storage.delete(item.path)
-                self._purge_history(item)
-                change.files.append(
-                    {"path": self._rel(item.path), "before": None, "after": None, "purged": True}
-                )
+                change.write(item.path, None, keep_copy=False)
+                for copy in self._trash_copies(item.id):
+                    change.write(copy, None, keep_copy=False)
             else:
-                storage.write_text(trash, item.text)
-                storage.delete(item.path)
-                self._record_file(change, item.path, item.text, None)
-                change.trash.append(str(trash.relative_to(self.state)))
+                change.write(trash, item.text)
+                change.write(item.path, None)
             self._commit(change, stones)
+            if purge:
+                self._delete_copies({item.path})
         return Result(op=change.op, id=item.id, path=self._rel(item.path), label=item.obj.label)
 
-    def _purge_history(self, item: Stored) -> None:
-        """No plaintext of a purged object stays behind: its trash copies and history blobs go."""
+    def _trash_copies(self, object_id: str) -> list[Path]:
         trash = self.state / "trash"
-        if trash.is_dir():
-            for path in trash.glob(f"{item.id}.*.md"):
-                storage.delete(path)
-        for record in storage.read_json_lines(self.journal):
-            for entry in record.get("files", []):
-                if entry.get("path") == self._rel(item.path) and entry.get("before"):
-                    storage.delete(self._blob(entry["before"]))
+        return sorted(trash.glob(f"{object_id}.*.md")) if trash.is_dir() else []
+
+    def _delete_copies(self, paths: set[Path], *, trash_of: str | None = None) -> None:
+        """No plaintext of a purged object stays behind: every copy of its bytes an earlier change
+        kept goes (those changes can no longer be undone, which is the point)."""
+        wanted = {str(path.absolute()) for path in paths}
+        records = self._records()
+        if trash_of is not None:  # the forget that trashed it names the object's own path
+            trash = str((self.state / "trash").absolute())
+            groups = {r.group for r in records if r.memory_path.startswith(trash) and trash_of in r.memory_path}
+            wanted |= {r.memory_path for r in records if r.group in groups and self._is_object(r.memory_path)}
+        copies = {Path(r.before_copy) for r in records if r.before_copy and r.memory_path in wanted}
+        for rel in {self._rel(Path(path)) for path in wanted}:
+            copies.update(legacy.blobs_of(self.workspace, path=rel, trash_of=trash_of))
+        for copy in copies:
+            with file_lock(copy, self.workspace):
+                delete_file(copy)
 
     def purge_trash(self, ref: str) -> Result:
         """``forget ID --purge`` on an object already forgotten: delete its trash copy."""
-        with storage.locked(self._lock_target, self.workspace):
-            trash = self.state / "trash"
-            hits = sorted(trash.glob(f"{ref.strip()}.*.md")) if trash.is_dir() else []
+        with self._locked():
+            hits = self._trash_copies(ref.strip())
             if not hits:
                 raise ObjectNotFoundError(Text("objects.not_found_for_purge", ref=ref))
+            change = _Change(op="purge")
             for path in hits:
-                storage.delete(path)
-            for record in storage.read_json_lines(self.journal):
-                for entry in record.get("files", []):
-                    if entry.get("before") and any(ref.strip() in t for t in record.get("trash", [])):
-                        storage.delete(self._blob(entry["before"]))
+                change.write(path, None, keep_copy=False)
+            self._commit(change, None)
+            self._delete_copies(set(), trash_of=ref.strip())
         return Result(op="purge", id=ref.strip(), label=ref.strip())
 
     def maintain(self) -> dict[str, Any]:
         """Topics idle ≥14 days → paused, ≥60 → archived; vanished file sources marked. Idempotent."""
         now = self.clock.now()
         report: dict[str, Any] = {"paused": [], "archived": [], "vanished": [], "restored_sources": []}
-        with storage.locked(self._lock_target, self.workspace):
+        with self._locked():
             stored = self.load()
             change = _Change(op="maintain")
             for item in stored:
@@ -457,10 +476,9 @@ class ObjectStore:
                     text = files.ObjectFile(
                         meta=meta, body=parsed.body, bom=parsed.bom, newline=parsed.newline
                     ).render()
-                    self._record_file(change, item.path, item.text, text)
-                    storage.write_text(item.path, text)
+                    change.write(item.path, text)
             self._commit(change, None)
-        report["changed"] = len(change.files)
+        report["changed"] = change.object_files
         return report
 
     def _idle_status(self, item: Stored, meta: dict[str, Any], now: datetime, report: dict[str, Any]) -> bool:
@@ -507,85 +525,121 @@ class ObjectStore:
 
     def last_change_id(self) -> str | None:
         """The id of the change :meth:`undo` would take back now (None: nothing to undo)."""
-        records = storage.read_json_lines(self.journal)
-        undone = {r.get("undoes") for r in records if r.get("type") == "undo"}
-        last = next((r for r in reversed(records) if r.get("type") == "change" and r.get("files")), None)
-        if last is None or last.get("id") in undone:
-            return None
-        return str(last.get("id"))
+        records = self._records()
+        group, members = self._newest_group(records)
+        if group is not None:
+            return group if members else None
+        old = legacy.last_change(self.workspace, _undone(records))
+        return old.id if old is not None else None
 
     def undo(self) -> dict[str, Any]:
         """Put back, byte for byte, what the last change replaced, while nothing touched it since."""
-        with storage.locked(self._lock_target, self.workspace):
-            records = storage.read_json_lines(self.journal)
-            undone = {r.get("undoes") for r in records if r.get("type") == "undo"}
-            last = next((r for r in reversed(records) if r.get("type") == "change" and r.get("files")), None)
-            if last is None or last.get("id") in undone:
+        with self._locked():
+            records = self._records()
+            group, members = self._newest_group(records)
+            if group is None:  # no change in the shared log yet: the old log's last one, if any
+                old = legacy.last_change(self.workspace, _undone(records))
+                if old is None:
+                    raise UndoRefusedError(Text("objects.nothing_to_undo"))
+                return self._undo_legacy(old)
+            if not members:
                 raise UndoRefusedError(Text("objects.nothing_to_undo"))
-            if any(entry.get("purged") for entry in last["files"]):
+            if members[0].action == "purge":
                 raise UndoRefusedError(Text("objects.cannot_undo_purge"))
-            plans = []
-            for entry in last["files"]:
-                path = self.workspace / entry["path"]
-                current = storage.read_text(path)
-                if storage.sha256(current) != entry.get("after"):
-                    raise UndoRefusedError(Text("objects.undo_changed", path=entry["path"]))
-                before = None
-                if entry.get("before"):
-                    before = storage.read_text(self._blob(entry["before"]))
-                    if before is None:
-                        raise UndoRefusedError(Text("objects.undo_purged", path=entry["path"]))
-                plans.append((path, before))
-            for path, before in plans:
+            for member in reversed(members):
+                self._check_undoable(member)
+            journal.undo_group(self.workspace, group, time=self._now())
+        return {
+            "undid": members[0].action,
+            "files": [self._rel(Path(m.memory_path)) for m in members if self._is_object(m.memory_path)],
+        }
+
+    def _check_undoable(self, member: WriteRecord) -> None:
+        """The store's own refusals, before the storage layer checks the same under each file's lock."""
+        path = Path(member.memory_path)
+        if (sha256_text(read_exact(path)) or journal.DELETED) != member.after_sha256:
+            raise UndoRefusedError(Text("objects.undo_changed", path=self._rel(path)))
+        if member.before_sha256 is not None:
+            copy = read_exact(Path(member.before_copy)) if member.before_copy else None
+            if sha256_text(copy) != member.before_sha256:
+                raise UndoRefusedError(Text("objects.undo_purged", path=self._rel(path)))
+
+    def _undo_legacy(self, old: legacy.LegacyChange) -> dict[str, Any]:
+        """Undo a change the old log recorded: the same checks, written as one group of the shared log."""
+        if old.purged:
+            raise UndoRefusedError(Text("objects.cannot_undo_purge"))
+        change = _Change(op=old.op)
+        for entry in old.files:
+            path = self.workspace / entry["path"]
+            # at its before-state already: an undo a kill cut short put it back (writing it again is a no-op)
+            if sha256_text(read_exact(path)) not in (entry.get("after"), entry.get("before")):
+                raise UndoRefusedError(Text("objects.undo_changed", path=entry["path"]))
+            before = None
+            if entry.get("before"):
+                before = read_exact(legacy.blob_path(self.workspace, str(entry["before"])))
                 if before is None:
-                    storage.delete(path)
-                else:
-                    storage.write_text(path, before)
-            stones = self.tombstones()
-            for stone in last.get("tombstones_added", []):
-                if stone in stones:
-                    stones.remove(stone)
-            stones.extend(s for s in last.get("tombstones_removed", []) if s not in stones)
-            storage.write_json(self.tombstone_file, {"tombstones": stones})
-            for rel in last.get("trash", []):
-                storage.delete(self.state / rel)
-            storage.append_json_line(
-                self.journal, {"type": "undo", "undoes": last["id"], "time": self._now()}
-            )
-        return {"undid": last.get("op"), "files": [e["path"] for e in last["files"]]}
+                    raise UndoRefusedError(Text("objects.undo_purged", path=entry["path"]))
+            change.write(path, before)
+        stones = self.tombstones()
+        for stone in old.tombstones_added:
+            if stone in stones:
+                stones.remove(stone)
+        stones.extend(s for s in old.tombstones_removed if s not in stones)
+        change.tombstones_changed = bool(old.tombstones_added or old.tombstones_removed)
+        for rel in old.trash:
+            change.write(self.state / rel, None)
+        self._commit(change, stones, undoes=old.undo_id)
+        return {"undid": old.op, "files": [entry["path"] for entry in old.files]}
 
     # -- journal ----------------------------------------------------------------------------------
 
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        """The store lock; a change a kill interrupted is settled first, by what the files hold."""
+        with file_lock(self._lock_target, self.workspace):
+            journal.settle_open(self.workspace, frozenset({OBJECTS_KIND}))
+            yield
+
+    def _records(self) -> list[WriteRecord]:
+        return [r for r in journal.settled_view(self.workspace) if r.kind == OBJECTS_KIND]
+
+    @staticmethod
+    def _newest_group(records: list[WriteRecord]) -> tuple[str | None, list[WriteRecord]]:
+        """The newest objects change and its files still in effect ([]: it was undone)."""
+        writes = [r for r in records if r.group and not r.undoes and r.state == "committed"]
+        if not writes or writes[-1].group is None:
+            return None, []
+        group = writes[-1].group
+        return group, journal.group_members(records, group)
+
+    def _is_object(self, path: str) -> bool:
+        return Path(path).is_relative_to(self.root.absolute())
+
     def _rel(self, path: Path) -> str:
         try:
-            return str(path.relative_to(self.workspace))
+            return str(path.absolute().relative_to(self.workspace.absolute()))
         except ValueError:
             return str(path)
 
-    def _blob(self, digest: str) -> Path:
-        return self.state / "blobs" / f"{digest}.md"
+    def _commit(self, change: _Change, stones: list[dict[str, Any]] | None, *, undoes: str | None = None) -> None:
+        if stones is not None and change.tombstones_changed:
+            if read_exact(self.tombstone_file) is None:  # undo goes back to "none", never to a missing file
+                with file_lock(self.tombstone_file, self.workspace):
+                    storage.write_json(self.tombstone_file, {"tombstones": []}, self.workspace)
+            change.write(self.tombstone_file, storage.json_text({"tombstones": stones}))
+        journal.write_group(
+            self.workspace,
+            list(change.writes.values()),
+            kind=OBJECTS_KIND,
+            time=self._now(),
+            action=change.op,
+            copies=self.copies,
+            undoes=undoes,
+        )
 
-    def _record_file(self, change: _Change, path: Path, before: str | None, after: str | None) -> None:
-        before_sha = storage.sha256(before)
-        if before is not None and before_sha is not None:
-            blob = self._blob(before_sha)
-            if not blob.exists():
-                storage.write_text(blob, before)
-        change.files.append({"path": self._rel(path), "before": before_sha, "after": storage.sha256(after)})
 
-    def _commit(self, change: _Change, stones: list[dict[str, Any]] | None) -> None:
-        if stones is not None and (change.tombstones_added or change.tombstones_removed):
-            storage.write_json(self.tombstone_file, {"tombstones": stones})
-        if not change.files and not change.tombstones_added and not change.tombstones_removed:
-            return
-        record = {
-            "type": "change",
-            "id": secrets.token_hex(6),
-            "time": self._now(),
-            "op": change.op,
-            "files": change.files,
-            "tombstones_added": change.tombstones_added,
-            "tombstones_removed": change.tombstones_removed,
-            "trash": change.trash,
-        }
-        storage.append_json_line(self.journal, record)
+def _undone(records: list[WriteRecord]) -> set[str]:
+    """What undo records took back; an undo group a kill cut short (one of its records aborted) does
+    not count, so the next undo finishes it (a legacy change is one entry here, not one per file)."""
+    cut_short = {r.group for r in records if r.undoes and r.state == "aborted"}
+    return {r.undoes for r in records if r.undoes and r.state == "committed" and r.group not in cut_short}

@@ -225,18 +225,20 @@ class NotesService:
     def undo(self, scope: Scope | None = None) -> UndoResult:
         """Take the last write out again; from a chat, only its requester or an admin may."""
         from ..access import Scope
-        from ..storage.journal import last_write, undo_last
+        from ..storage.journal import MEMORY_KIND, last_write, undo_last
+
+        memory_only = frozenset({MEMORY_KIND})  # memory objects have their own undo (DESIGN §14)
 
         scope = scope or Scope()
         self.access.require(scope)
         checked: str | None = None
         if not self.access.is_admin(scope):
-            record, _undone = last_write(self.settings.workspace)
+            record, _undone = last_write(self.settings.workspace, memory_only)
             owner = self._owners().get(record.id) if record is not None else None
             if record is not None and (owner is None or owner.get("userId") != scope.user_id):
                 raise AccessDeniedError(Text("access.not_your_write"))
             checked = record.id if record is not None else None
-        memory_path, removed = undo_last(self.settings.workspace, expected_id=checked)
+        memory_path, removed = undo_last(self.settings.workspace, expected_id=checked, kinds=memory_only)
         return UndoResult(memory_path=Path(memory_path), removed_lines=removed)
 
     def read_session(self, scope: Scope, key: str | None = None) -> tuple[SessionInfo, list[ChatMessage]]:

@@ -33,6 +33,8 @@ from ..objects.model import MemoryObject, norm_name, parse_object
 from ..objects.store import ObjectStore, Result, Stored, effective_confidence
 from ..objects.texts import text
 from ..pending import PendingPreview, PendingStore, check_pending, new_pending_id
+from ..storage.files import read_exact
+from ..storage.locks import file_lock
 from ..text.normalize import normalize, similarity
 from .notes import NotesService
 from .results import Button, Extraction, Reply
@@ -95,7 +97,7 @@ class ObjectsService:
     def apply(self, scope: Scope, pending_id: str | None = None) -> ApplyOutcome:
         self.access.require(scope)
         path = self._pending.path(self._pending_key(scope))
-        with storage.locked(path, self.settings.workspace):
+        with file_lock(path, self.settings.workspace):
             pending, data = self._load_pending(scope, pending_id)
             if pending.appliedAt:
                 return ApplyOutcome(results=[], already_applied=True)
@@ -137,7 +139,7 @@ class ObjectsService:
             id=new_pending_id(),
         )  # fmt: skip
         path = self._pending.path(self._pending_key(scope))
-        with storage.locked(path, self.settings.workspace):
+        with file_lock(path, self.settings.workspace):
             storage.write_json(path, {**pending.to_json(), "kind": kind, "objects": objects})
         return pending.id
 
@@ -297,7 +299,7 @@ class ObjectsService:
         change = self.store.last_change_id()
         if scope.via != "chat" or change is None or change == before:
             return
-        with storage.locked(self._owners_path, self.settings.workspace):
+        with file_lock(self._owners_path, self.settings.workspace):
             owners = storage.read_json(self._owners_path, {})
             owners = owners if isinstance(owners, dict) else {}
             owners[change] = requester or scope.user_id
@@ -360,7 +362,7 @@ def read_objects_file(path: Path) -> Any:
     """The JSON of an ``--json-file`` (a BOM is allowed)."""
     from ..errors import FileMissingError
 
-    raw = storage.read_text(path)
+    raw = read_exact(path)
     if raw is None:
         raise FileMissingError(Text("objects.file_missing", path=path))
     try:

@@ -1,7 +1,7 @@
 """A test hook: SIGKILL this process at the N-th durability point (fsync or rename) of its writes.
 
 ``SAVENOW_TEST_KILL_AT=N`` (1-based) makes :func:`point` kill the process with
-SIGKILL the N-th time a write reaches an fsync or a rename, so the
+SIGKILL the N-th time a write reaches an fsync, a rename or an unlink, so the
 reliability tests can stop a real write at every step and check the file,
 the journal and undo afterwards. Unset (always, outside tests), it costs one
 dictionary look-up per point.
@@ -18,7 +18,7 @@ _reached = 0
 
 
 def point(name: str) -> None:
-    """Mark a durability point (``fsync:temp``, ``rename``, ``fsync:dir``, ``fsync:journal``)."""
+    """Mark a durability point (``fsync:temp``, ``rename``, ``fsync:dir``, ``fsync:journal``, ``unlink``)."""
     global _reached
     kill_at = os.environ.get(KILL_ENV)
     trace = os.environ.get(TRACE_ENV)

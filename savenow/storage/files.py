@@ -219,6 +219,7 @@ def fsync_dir(folder: Path) -> None:
 def delete_file(path: Path) -> bool:
     """Remove ``path`` and fsync its folder; False when it was already gone."""
     try:
+        faults.point("unlink")
         path.unlink()
     except FileNotFoundError:
         return False

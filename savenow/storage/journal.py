@@ -14,10 +14,21 @@ by looking at the file: it hashes to the intent's after-state, or the lines it
 inserted are there → committed; otherwise → aborted (``{"type": "abort"}``).
 So undo only ever removes a write that is really in the file.
 
-Any kind of file can be logged (``kind``: ``memory`` today; objects and
-compaction next). ``undo`` walks the committed, not-yet-undone writes of an
-undoable kind from the newest: each call takes one out, so repeated calls go
-back write by write. An undo is itself a journaled change (intent + commit).
+Any kind of file can be logged (``kind``: ``memory``, ``objects``). ``undo``
+walks the committed, not-yet-undone writes of the kinds it is given from the
+newest: each call takes one out, so repeated calls go back write by write. An
+undo is itself a journaled change (intent + commit).
+
+A change that spans several files (an objects change: object file, trash copy,
+tombstones) is a *group*: one record per file, all with the same ``group`` id,
+written by :func:`write_group` — every intent first (one fsynced append), then
+each file's atomic write or delete, then every commit. Such a member carries no
+hunks but ``beforeCopy``, a byte-for-byte copy of the file before (kept beside
+the feature's state, so the feature can delete it again: a purge leaves no
+plaintext in this log). :func:`undo_group` takes back every member of a group
+still in effect, byte for byte, and only while each file is exactly as the
+group left it. A kill in between is settled member by member, by each file,
+like any write; undo then takes back exactly the members that landed.
 
 A ``write``/``undo`` line with no intent before it (the one-step format) is committed.
 """
@@ -30,6 +41,7 @@ import os
 import re
 import secrets
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -43,7 +55,10 @@ from .files import atomic_write, delete_file, read_exact, sha256_text, storage_e
 from .locks import file_lock, state_dir
 
 JOURNAL_NAME = "journal.jsonl"
-UNDOABLE_KINDS = frozenset({"memory", "objects"})
+MEMORY_KIND = "memory"
+OBJECTS_KIND = "objects"
+UNDOABLE_KINDS = frozenset({MEMORY_KIND, OBJECTS_KIND})
+DELETED = ""  # after_sha256 of a change that deleted its file
 SETTLE_TAIL_BYTES = 512 * 1024  # a write settles intents found in the journal's last 512 KiB
 
 
@@ -83,6 +98,9 @@ class WriteRecord:
     kind: str = "memory"
     undoes: str | None = None  # set on an undo: the id of the write it took out
     state: str = "committed"  # committed | intent | aborted (folded in from commit/abort lines)
+    group: str | None = None  # the multi-file change this write is one file of (write_group)
+    before_copy: str | None = None  # a group member: where the bytes before are kept
+    action: str | None = None  # a group: what the feature did ("upsert", "forget", …)
 
     @property
     def created_file(self) -> bool:
@@ -106,6 +124,9 @@ class WriteRecord:
         }
         if self.undoes:
             data["undoes"] = self.undoes
+        for key, value in (("group", self.group), ("beforeCopy", self.before_copy), ("action", self.action)):
+            if value is not None:
+                data[key] = value
         return data
 
     @classmethod
@@ -121,17 +142,24 @@ class WriteRecord:
             hunks=[Hunk.from_json(hunk) for hunk in data["hunks"]],
             undoes=str(data["undoes"]) if data.get("undoes") else None,
             state=str(data.get("state") or "committed"),
+            group=_optional(data.get("group")),
+            before_copy=_optional(data.get("beforeCopy")),
+            action=_optional(data.get("action")),
         )
+
+
+def _optional(value: Any) -> str | None:
+    return str(value) if value else None
 
 
 # -- appending ----------------------------------------------------------------------------------------
 
 
-def _append(workspace: Path, data: dict[str, Any]) -> None:
-    """One line, fsynced. A torn line a crash or a full disk left is ended first, so it never swallows
-    this record; a short write is cut back off, so this one never becomes the torn line either."""
+def _append(workspace: Path, *records: dict[str, Any]) -> None:
+    """Lines, fsynced once. A torn line a crash or a full disk left is ended first, so it never swallows
+    these records; a short write is cut back off, so none of them becomes the torn line either."""
     path = journal_path(workspace)
-    line = (json.dumps(data, ensure_ascii=False) + "\n").encode("utf-8", "replace")
+    line = "".join(json.dumps(data, ensure_ascii=False) + "\n" for data in records).encode("utf-8", "replace")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with file_lock(path, workspace):
@@ -158,10 +186,11 @@ def begin_write(workspace: Path, record: WriteRecord) -> None:
     _append(workspace, {**data, "type": "intent", "of": data["type"]})
 
 
-def commit_write(workspace: Path, record: WriteRecord) -> None:
-    _append(workspace, record.to_json())
-    for listener in _change_listeners:
-        listener(workspace, Path(record.memory_path))
+def commit_write(workspace: Path, *records: WriteRecord) -> None:
+    _append(workspace, *(record.to_json() for record in records))
+    for record in records:
+        for listener in _change_listeners:
+            listener(workspace, Path(record.memory_path))
 
 
 ChangeListener = Callable[[Path, Path], None]
@@ -178,8 +207,9 @@ def on_committed_change(listener: ChangeListener) -> None:
         _change_listeners.append(listener)
 
 
-def _abort(workspace: Path, record_id: str) -> None:
-    _append(workspace, {"type": "abort", "id": record_id})
+def _abort(workspace: Path, *record_ids: str) -> None:
+    if record_ids:
+        _append(workspace, *({"type": "abort", "id": record_id} for record_id in record_ids))
 
 
 def journaled_write(workspace: Path, path: Path, text: str, record: WriteRecord) -> None:
@@ -312,11 +342,13 @@ def _landed(record: WriteRecord, by_id: dict[str, WriteRecord], current: str | N
     digest = sha256_text(current)
     if digest == record.after_sha256:
         return True
-    if digest == record.before_sha256 or current is None:
+    if current is None:
+        return record.after_sha256 == DELETED
+    if digest == record.before_sha256:
         return False
     lines = split_lines(current)
     target = by_id.get(record.undoes) if record.undoes else record
-    if target is None:
+    if target is None or not target.hunks:  # a group member is whole-file: its hash alone says
         return False
     present = all(_count_block(lines, hunk.new) == 1 for hunk in target.hunks if hunk.new)
     return not present if record.undoes else present
@@ -335,6 +367,20 @@ def settle(workspace: Path, path: Path, current: str | None, *, tail_bytes: int 
                 commit_write(workspace, record)
             else:
                 _abort(workspace, record.id)
+
+
+def settle_open(workspace: Path, kinds: frozenset[str] | None = None) -> None:
+    """Settle every interrupted change (of ``kinds``) in the journal, each under its file's lock."""
+    if not _has_unsettled(workspace, None):
+        return
+    records = _parsed(read_records(workspace))
+    for path in sorted({r.memory_path for r in records if r.state == "intent" and _of(r, kinds)}):
+        with file_lock(Path(path), workspace):
+            settle(workspace, Path(path), read_exact(Path(path)))
+
+
+def _of(record: WriteRecord, kinds: frozenset[str] | None) -> bool:
+    return kinds is None or record.kind in kinds
 
 
 _HEAD = re.compile(r'^\{"type": "(intent|write|undo|abort)", "id": "([^"]+)"', re.MULTILINE)
@@ -368,23 +414,23 @@ def settled_view(workspace: Path) -> list[WriteRecord]:
     return records
 
 
-def undo_stack(records: list[WriteRecord]) -> list[WriteRecord]:
-    """Committed writes of an undoable kind not undone yet, oldest first (the last one is undone next)."""
+def undo_stack(records: list[WriteRecord], kinds: frozenset[str] = UNDOABLE_KINDS) -> list[WriteRecord]:
+    """Committed writes of ``kinds`` not undone yet, oldest first (the last one is undone next)."""
     undone = {r.undoes for r in records if r.undoes and r.state == "committed"}
-    return [
-        r
-        for r in records
-        if not r.undoes and r.state == "committed" and r.kind in UNDOABLE_KINDS and r.id not in undone
-    ]
+    return [r for r in _writes(records, kinds) if r.id not in undone]
 
 
-def last_write(workspace: Path) -> tuple[WriteRecord | None, bool]:
-    """The newest write not undone yet; else the newest write and True (it was undone)."""
+def _writes(records: list[WriteRecord], kinds: frozenset[str]) -> list[WriteRecord]:
+    return [r for r in records if not r.undoes and r.state == "committed" and r.kind in kinds]
+
+
+def last_write(workspace: Path, kinds: frozenset[str] = UNDOABLE_KINDS) -> tuple[WriteRecord | None, bool]:
+    """The newest write of ``kinds`` not undone yet; else the newest write and True (it was undone)."""
     records = settled_view(workspace)
-    stack = undo_stack(records)
+    stack = undo_stack(records, kinds)
     if stack:
         return stack[-1], False
-    writes = [r for r in records if not r.undoes and r.state == "committed" and r.kind in UNDOABLE_KINDS]
+    writes = _writes(records, kinds)
     return (writes[-1], True) if writes else (None, False)
 
 
@@ -392,24 +438,32 @@ def last_write(workspace: Path) -> tuple[WriteRecord | None, bool]:
 
 
 def undo_last(
-    workspace: Path, *, now: datetime | None = None, expected_id: str | None = None
+    workspace: Path,
+    *,
+    now: datetime | None = None,
+    expected_id: str | None = None,
+    kinds: frozenset[str] = UNDOABLE_KINDS,
 ) -> tuple[Path, int]:
-    """Remove exactly the lines the newest write still in effect inserted; returns (file, lines removed).
+    """Remove exactly the lines the newest write (of ``kinds``) still in effect inserted; returns
+    (file, lines removed). A write that is one file of a group takes its whole group back.
 
     Each call goes back one more write. ``expected_id``: the write the caller checked (e.g. that it is
     the requester's); if another write became the newest meanwhile, nothing is undone.
     """
-    for path in {Path(r.memory_path) for r in _parsed(read_records(workspace)) if r.state == "intent"}:
-        with file_lock(path, workspace):
-            settle(workspace, path, _read_for_undo(path))
-    record, undone = last_write(workspace)
+    settle_open(workspace)
+    record, undone = last_write(workspace, kinds)
     if record is None:
         raise UndoRefusedError(Text("journal.nothing_recorded", journal=journal_path(workspace)))
     if undone:
         raise UndoRefusedError(Text("journal.already_undone", path=record.memory_path))
+    if record.group is not None:
+        if expected_id is not None and record.id != expected_id:
+            raise UndoRefusedError(Text("journal.changed_meanwhile"))
+        members = undo_group(workspace, record.group, time=_now_text(now))
+        return Path(record.memory_path), sum(member.inserted_lines for member in members)
     memory_path = Path(record.memory_path)
     with file_lock(memory_path, workspace):
-        newest, _ = last_write(workspace)  # under the lock: another write or undo may have come in between
+        newest, _ = last_write(workspace, kinds)  # under the lock: another write or undo may have come in
         if newest is None or newest.id != record.id or (expected_id is not None and record.id != expected_id):
             raise UndoRefusedError(Text("journal.changed_meanwhile"))
         current = _read_for_undo(memory_path)
@@ -421,7 +475,7 @@ def undo_last(
             before_sha256=sha256_text(current),
             after_sha256=sha256_text(restored) or "",
             hunks=[Hunk(at=h.at, old=list(h.new), new=list(h.old)) for h in record.hunks],
-            time=(now or datetime.now().astimezone()).isoformat(),
+            time=_now_text(now),
             titles=list(record.titles),
             kind=record.kind,
             undoes=record.id,
@@ -437,6 +491,10 @@ def undo_last(
 
 def _read_for_undo(path: Path) -> str | None:
     return read_exact(path)
+
+
+def _now_text(now: datetime | None) -> str:
+    return (now or datetime.now().astimezone()).isoformat()
 
 
 def _restore(record: WriteRecord, current: str) -> str:
@@ -490,3 +548,154 @@ def _refuse_block(hunk: Hunk, *, missing: bool) -> UndoRefusedError:
 
 def _refuse(record: WriteRecord) -> UndoRefusedError:  # pragma: no cover - corrupt journal
     return UndoRefusedError(Text("journal.mismatch", path=record.memory_path))
+
+
+# -- changes of several files (groups) --------------------------------------------------------------------
+
+
+@dataclass
+class FileChange:
+    """One file of a grouped change: its new text, or None to delete it.
+
+    ``keep_copy``: keep a byte-for-byte copy of the file before, so the group can be undone
+    (False for a deletion meant to be final, e.g. a purge)."""
+
+    path: Path
+    after: str | None
+    keep_copy: bool = True
+
+
+def write_group(
+    workspace: Path,
+    changes: Sequence[FileChange],
+    *,
+    kind: str,
+    time: str,
+    action: str,
+    copies: Path,
+    undoes: str | None = None,
+) -> str | None:
+    """Change several files as one journaled change; returns its group id (None when nothing changed).
+
+    Holding every file's lock: re-read each, settle its interrupted changes, keep a copy of each
+    file's bytes before in ``copies`` (``<sha256>.before``, fsynced), then every intent, then each
+    atomic write or delete, then every commit. ``undoes``: this group takes back a change recorded
+    elsewhere (a legacy log): its records are undo records, so nothing undoes them in turn.
+    """
+    latest = {change.path.absolute(): change for change in changes}  # the last change of a file wins
+    with ExitStack() as stack:
+        for path in sorted(latest, key=str):
+            stack.enter_context(file_lock(path, workspace))
+        group = secrets.token_hex(6)
+        planned: list[tuple[WriteRecord, str | None]] = []
+        for path, change in latest.items():
+            before = read_exact(path)
+            settle(workspace, path, before, tail_bytes=SETTLE_TAIL_BYTES)
+            if change.after == before:
+                continue
+            copy = None
+            if before is not None and change.keep_copy and undoes is None:
+                copy = str(keep_copy(workspace, copies, before))
+            record = WriteRecord(
+                memory_path=str(path),
+                before_sha256=sha256_text(before),
+                after_sha256=sha256_text(change.after) or DELETED,
+                hunks=[],
+                time=time,
+                kind=kind,
+                undoes=undoes,
+                group=group,
+                before_copy=copy,
+                action=action,
+            )
+            planned.append((record, change.after))
+        if not planned:
+            return None
+        _apply_group(workspace, planned)
+    return group
+
+
+def keep_copy(workspace: Path, copies: Path, text: str) -> Path:
+    """``text`` kept as ``copies/<sha256>.before`` (content-addressed: written once, fsynced)."""
+    copy = copies / f"{sha256_text(text)}.before"
+    with file_lock(copy, workspace):
+        if read_exact(copy) != text:
+            atomic_write(copy, text, workspace=workspace)
+    return copy
+
+
+def _apply_group(workspace: Path, planned: list[tuple[WriteRecord, str | None]]) -> None:
+    """Every intent, each write, every commit (hold every file's lock). A failure part-way commits the
+    files already written and aborts the rest, so undo takes back exactly what landed."""
+    _append(workspace, *({**r.to_json(), "type": "intent", "of": r.to_json()["type"]} for r, _ in planned))
+    done: list[WriteRecord] = []
+    try:
+        for record, after in planned:
+            path = Path(record.memory_path)
+            if after is None:
+                delete_file(path)
+            else:
+                atomic_write(path, after, workspace=workspace)
+            done.append(record)
+    except BaseException:
+        try:
+            _abort(workspace, *(record.id for record, _ in planned[len(done) :]))
+            if done:
+                commit_write(workspace, *done)
+        except StorageError:  # the disk is gone too: the next change settles them by the files
+            pass
+        raise
+    commit_write(workspace, *done)
+
+
+def group_members(records: list[WriteRecord], group: str) -> list[WriteRecord]:
+    """The members of ``group`` still in effect (committed, not undone), in the order they were written."""
+    undone = {r.undoes for r in records if r.undoes and r.state == "committed"}
+    return [r for r in records if r.group == group and not r.undoes and r.state == "committed" and r.id not in undone]
+
+
+def undo_group(workspace: Path, group: str, *, time: str) -> list[WriteRecord]:
+    """Take back, byte for byte, every member of ``group`` still in effect; returns them.
+
+    Refused, with nothing changed, when a file is no longer exactly as the group left it or a
+    copy of its bytes before is gone. The undo is itself a group (intent + commit per file).
+    """
+    members = group_members(_parsed(read_records(workspace)), group)
+    if not members:
+        raise UndoRefusedError(Text("journal.nothing_recorded", journal=journal_path(workspace)))
+    with ExitStack() as stack:
+        for path in sorted({r.memory_path for r in members}):
+            stack.enter_context(file_lock(Path(path), workspace))
+        members = group_members(_parsed(read_records(workspace)), group)  # re-read under the locks
+        undo_id = secrets.token_hex(6)
+        planned: list[tuple[WriteRecord, str | None]] = []
+        for member in reversed(members):
+            current = read_exact(Path(member.memory_path))
+            if (sha256_text(current) or DELETED) != member.after_sha256:
+                raise UndoRefusedError(Text("journal.group_changed", path=member.memory_path))
+            before = _copy_before(member)
+            undo = WriteRecord(
+                memory_path=member.memory_path,
+                before_sha256=sha256_text(current),
+                after_sha256=sha256_text(before) or DELETED,
+                hunks=[],
+                time=time,
+                kind=member.kind,
+                undoes=member.id,
+                group=undo_id,
+                action=member.action,
+            )
+            planned.append((undo, before))
+        if planned:
+            _apply_group(workspace, planned)
+    return members
+
+
+def _copy_before(member: WriteRecord) -> str | None:
+    """The member's file as it was before (None: the member created it)."""
+    if member.before_sha256 is None:
+        return None
+    text = read_exact(Path(member.before_copy)) if member.before_copy else None
+    if text is None or sha256_text(text) != member.before_sha256:
+        raise UndoRefusedError(Text("journal.copy_missing", path=member.memory_path))
+    return text
