@@ -298,7 +298,7 @@ def _config_path(explicit: str | os.PathLike[str] | None) -> Path | None:
 
 def _source_of(
     loc: tuple[Any, ...], flags: dict[str, Any], yaml_data: dict[str, Any], yaml_path: Path | None
-) -> str:
+) -> Text:
     def has(data: dict[str, Any]) -> bool:
         node: Any = data
         for part in loc:
@@ -308,13 +308,13 @@ def _source_of(
         return True
 
     if has(flags):
-        return "command-line flag"
+        return Text("config.source.flag")
     env_name = "SAVENOW_" + "__".join(str(p).upper() for p in loc)
     if any(k.upper() == env_name for k in os.environ):
-        return f"environment variable {env_name}"
+        return Text("config.source.env", name=env_name)
     if has(yaml_data):
-        return f"config file {yaml_path}"
-    return "default"
+        return Text("config.source.file", path=yaml_path)
+    return Text("config.source.default")
 
 
 def load_settings(config_file: str | os.PathLike[str] | None = None, **flags: Any) -> Settings:

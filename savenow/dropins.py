@@ -27,7 +27,6 @@ from typing import Any
 from .clock import Clock, load_timezone
 from .errors import BadInputError, FileMissingError
 from .memory.document import MemoryDocument
-from .memory.writer import write_entries
 from .messages import Text
 from .models import Entry, parse_entries, redact_entries, redaction_notice
 from .storage.files import read_exact, read_json
@@ -125,8 +124,7 @@ def _print_json(data: dict[str, Any]) -> None:
 
 def preview_diff(args: argparse.Namespace) -> int:
     """Print the §6 preview; with ``--pending-file``, store the pending preview (not for 0 candidates)."""
-    from .pending import PendingPreview, write_pending
-    from .service.notes import draft
+    from .memory.draft import draft
 
     clock = _clock()
     now = clock.now()
@@ -147,6 +145,8 @@ def preview_diff(args: argparse.Namespace) -> int:
         notices=notices,
     )
     if pending_file is not None and drafted.decisions:
+        from .pending import PendingPreview, write_pending
+
         pending = PendingPreview.create(
             now=now,
             ttl_minutes=ttl,
@@ -168,6 +168,8 @@ def preview_diff(args: argparse.Namespace) -> int:
 
 def merge_daily_memory(args: argparse.Namespace) -> int:
     """Apply the entries file to the memory file; print the §6 merge JSON."""
+    from .memory.writer import write_entries
+
     clock = _clock()
     now = clock.now()
     day = _day(args.date, clock)

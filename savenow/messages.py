@@ -1205,6 +1205,39 @@ CATALOG: dict[str, dict[Lang, str]] = {
         "en": "Only the person who made the last memory-object change (or an admin) can undo it.",
         "zh": "只有做出最后一次记忆对象修改的人（或管理员）可以撤销它。",
     },
+    # -- labels inside other messages: where a setting came from, why something was dropped --------
+    "config.source.flag": {"en": "command-line flag", "zh": "命令行参数"},
+    "config.source.env": {"en": "environment variable {name}", "zh": "环境变量 {name}"},
+    "config.source.file": {"en": "config file {path}", "zh": "配置文件 {path}"},
+    "config.source.default": {"en": "default", "zh": "默认值"},
+    "setup.from.savenow": {"en": "savenow settings", "zh": "savenow 设置"},
+    "setup.from.openclaw_key": {"en": "openclaw.json {key}", "zh": "openclaw.json 的 {key}"},
+    "setup.from.openclaw_default": {"en": "OpenClaw default", "zh": "OpenClaw 默认位置"},
+    "setup.from.openclaw_default_many": {
+        "en": "OpenClaw default for an agent of several",
+        "zh": "OpenClaw 多代理时的默认位置",
+    },
+    "setup.from.host": {"en": "host", "zh": "本机"},
+    "llm.dropped.over_limit": {"en": "over the {limit}-entry limit", "zh": "超过 {limit} 条的上限"},
+    "llm.dropped.malformed": {
+        "en": "malformed entry ({where}: {detail})",
+        "zh": "条目格式不对（{where}：{detail}）",
+    },
+    "llm.dropped.empty": {"en": "no title or no bullets", "zh": "没有标题或没有要点"},
+    "objects.dropped.not_object": {
+        "en": "object {number}: not a JSON object",
+        "zh": "第 {number} 个对象：不是 JSON 对象",
+    },
+    "objects.dropped.too_many": {
+        "en": "{count} more objects ignored (over {limit})",
+        "zh": "另有 {count} 个对象被忽略（超过 {limit} 个）",
+    },
+    "objects.dropped.forgotten": {"en": "{label}: forgotten", "zh": "{label}：已被遗忘"},
+    "objects.dropped.over_cap": {"en": "{label}: over the cap of {cap}", "zh": "{label}：超过 {cap} 个的上限"},
+    "search.fallback.no_provider": {
+        "en": "no embeddings provider configured: keyword search only",
+        "zh": "没有配置向量嵌入服务：只用关键词搜索",
+    },
 }
 
 
@@ -1230,6 +1263,17 @@ class Text:
 
     def render(self, lang: str = "en") -> str:
         return text(self.key, lang, **self.values)
+
+
+@dataclass(frozen=True)
+class WithoutFullStop:
+    """A message (a ``Text``, an error) in either language, its final full stop dropped to go on
+    inside another sentence ("… failed (<message>); …")."""
+
+    value: Localized
+
+    def render(self, lang: str = "en") -> str:
+        return self.value.render(lang).rstrip("。" if lang.startswith("zh") else ".")
 
 
 @dataclass(frozen=True)

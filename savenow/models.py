@@ -71,7 +71,7 @@ class DroppedEntry:
     """An entry an extractor or the comparer refused, with the reason shown in the preview."""
 
     title: str
-    reason: str
+    reason: str | Localized  # a catalog Text (or an error), rendered in the reader's language
 
 
 @dataclass

@@ -38,8 +38,8 @@ CONFIG_NAME = "openclaw.json"
 class OpenClawSetup:
     state_dir: Path
     config_path: Path | None  # openclaw.json when it exists and was read
-    workspace_from: str  # "savenow settings" | "openclaw.json <key>" | "OpenClaw default"
-    timezone_from: str  # "savenow settings" | "openclaw.json <key>" | "host"
+    workspace_from: Text  # setup.from.*: savenow settings | openclaw.json <key> | OpenClaw default
+    timezone_from: Text  # setup.from.*: savenow settings | openclaw.json <key> | host
     sessions_dir_explicit: bool  # sessions_dir came from savenow's settings: no era detection
 
 
@@ -70,11 +70,11 @@ def openclaw_defaults(given: set[str], agent_id: str) -> OpenClawDefaults:
     entry = roster.get(agent_id, {})
 
     workspace: Path | None = None
-    workspace_from = "savenow settings"
+    workspace_from = Text("setup.from.savenow")
     if "workspace" not in given:
         workspace, workspace_from = _workspace(state, agent_id, defaults, roster, entry)
     timezone: str | None = None
-    timezone_from = "savenow settings" if "timezone" in given else "host"
+    timezone_from = Text("setup.from.savenow" if "timezone" in given else "setup.from.host")
     if "timezone" not in given:
         for where, value in (
             (f"agent {agent_id}", entry.get("userTimezone")),
@@ -82,7 +82,7 @@ def openclaw_defaults(given: set[str], agent_id: str) -> OpenClawDefaults:
         ):
             if isinstance(value, str) and value.strip():
                 timezone = _checked_zone(value.strip(), config_path, f"{where}.userTimezone")
-                timezone_from = f"{CONFIG_NAME} {where}.userTimezone"
+                timezone_from = Text("setup.from.openclaw_key", key=f"{where}.userTimezone")
                 break
     explicit_sessions = "sessions_dir" in given
     setup = OpenClawSetup(
@@ -102,18 +102,18 @@ def _workspace(
     defaults: dict[str, Any],
     roster: dict[str, dict[str, Any]],
     entry: dict[str, Any],
-) -> tuple[Path, str]:
+) -> tuple[Path, Text]:
     own = _path_value(entry.get("workspace"), state)
     if own is not None:
-        return own, f"{CONFIG_NAME} agent {agent_id}.workspace"
+        return own, Text("setup.from.openclaw_key", key=f"agent {agent_id}.workspace")
     root = _path_value(defaults.get("workspace"), state)
     if len(roster) > 1:
         if root is not None:
-            return root / agent_id, f"{CONFIG_NAME} agents.defaults.workspace/{agent_id}"
-        return state / f"workspace-{agent_id}", "OpenClaw default for an agent of several"
+            return root / agent_id, Text("setup.from.openclaw_key", key=f"agents.defaults.workspace/{agent_id}")
+        return state / f"workspace-{agent_id}", Text("setup.from.openclaw_default_many")
     if root is not None:
-        return root, f"{CONFIG_NAME} agents.defaults.workspace"
-    return state / "workspace", "OpenClaw default"
+        return root, Text("setup.from.openclaw_key", key="agents.defaults.workspace")
+    return state / "workspace", Text("setup.from.openclaw_default")
 
 
 def _checked_zone(name: str, path: Path, key: str) -> str:

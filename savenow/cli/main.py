@@ -13,10 +13,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..errors import SaveNowError
-from ..messages import text
+if TYPE_CHECKING:
+    from ..errors import SaveNowError
 
 Runner = Callable[[argparse.Namespace], int]
 
@@ -243,24 +243,45 @@ def main(argv: Sequence[str] | None = None) -> int:
     _quiet_library_logs()
     try:
         return args.run(args)
-    except SaveNowError as error:
-        lang = getattr(args, "lang", "en")
-        print(text("cli.error", lang, message=" ".join(error.message(lang).split())), file=sys.stderr)
-        return error.exit_code
-    except (OSError, RecursionError, OverflowError) as error:
-        # The environment refused (disk, permissions) past every typed check: still one line, exit 2.
-        from .args import lang_of
-
-        print(text("cli.os_error", lang_of(args), message=_one_line(error)), file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # before OSError, of which it is one
         # `savenow demo | head`: the reader left; say nothing more (and not at exit either).
         import os
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except Exception as error:
+        refusal = _refusal(error)
+        if refusal is not None:
+            lang = getattr(args, "lang", "en")
+            print(_text("cli.error", lang, message=" ".join(refusal.message(lang).split())), file=sys.stderr)
+            return refusal.exit_code
+        if not isinstance(error, OSError | RecursionError | OverflowError):
+            raise
+        # The environment refused (disk, permissions) past every typed check: still one line, exit 2.
+        from .args import lang_of
+
+        print(_text("cli.os_error", lang_of(args), message=_one_line(error)), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+def _refusal(error: BaseException) -> SaveNowError | None:
+    """``error`` as a typed refusal, or None.
+
+    The catalog and the error classes load with the first command that uses them, not for
+    ``--version`` or ``--help``: when :mod:`savenow.errors` was never imported, no refusal was raised.
+    """
+    errors = sys.modules.get("savenow.errors")
+    if errors is not None and isinstance(error, errors.SaveNowError):
+        return error
+    return None
+
+
+def _text(key: str, lang: str, **values: Any) -> str:
+    from ..messages import text
+
+    return text(key, lang, **values)
 
 
 def _quiet_library_logs() -> None:

@@ -129,6 +129,7 @@ def list_sessions(args: argparse.Namespace) -> int:
         )
         return 0
     lang = lang_of(args)
+    setup = _setup_json(settings, lang)  # the text speaks the reader's language; the JSON stays English
     if not result.sessions:
         print(text("cli.no_sessions", lang))
     for s in result.sessions:
@@ -159,14 +160,15 @@ def list_sessions(args: argparse.Namespace) -> int:
     return 0
 
 
-def _setup_json(settings: Settings) -> dict[str, Any]:
+def _setup_json(settings: Settings, lang: str = "en") -> dict[str, Any]:
     """Which workspace and time zone were used, and where each came from (zero-flag setup, issue 13)."""
     setup = settings.openclaw
+    ours = text("setup.from.savenow", lang)
     return {
         "workspace": str(settings.workspace),
-        "workspace_from": setup.workspace_from if setup else "savenow settings",
+        "workspace_from": setup.workspace_from.render(lang) if setup else ours,
         "timezone": settings.timezone,
-        "timezone_from": setup.timezone_from if setup else "savenow settings",
+        "timezone_from": setup.timezone_from.render(lang) if setup else ours,
     }
 
 

@@ -76,7 +76,11 @@ def search(args: argparse.Namespace) -> int:
             print(f"    {line}")
     if response.fallback and response.fallback.get("reason") == "provider_error":
         print(
-            text("cli.search_keyword_only", lang_of(args), message=response.fallback["message"]),
+            text(
+                "cli.search_keyword_only",
+                lang_of(args),
+                message=response.fallback_notice or response.fallback["message"],
+            ),
             file=sys.stderr,
         )
     return 0

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from ..config import LLMSettings
 from ..errors import BadInputError, ConfigError, ExtractorError, LLMError
 from ..llm import Endpoint, LLMClient, Usage, strip_thinking
-from ..messages import Localized, Text
+from ..messages import Localized, Text, WithoutFullStop
 from ..models import (
     ACTIONS,
     MAX_ENTRIES,
@@ -151,17 +151,7 @@ class LLMExtractor:
 
 def _not_written(error: LLMError) -> ExtractorError:
     """The client's neutral error, plus what the extractor did not do."""
-    return ExtractorError(Text("extract_llm.not_written", error=_WithoutFullStop(error)))
-
-
-@dataclass(frozen=True)
-class _WithoutFullStop:
-    """The client's message in each language, its final full stop dropped to go on with "; …"."""
-
-    error: LLMError
-
-    def render(self, lang: str = "en") -> str:
-        return self.error.message(lang).rstrip("。" if lang.startswith("zh") else ".")
+    return ExtractorError(Text("extract_llm.not_written", error=WithoutFullStop(error)))
 
 
 def _usage_dict(usage: Usage, prompt: Prompt) -> dict[str, int]:
@@ -231,7 +221,7 @@ def entries_from_reply(raw_entries: list[Any]) -> ExtractionResult:
         if isinstance(outcome, DroppedEntry):
             dropped.append(outcome)
         elif len(entries) >= MAX_ENTRIES:
-            dropped.append(DroppedEntry(outcome.title, f"over the {MAX_ENTRIES}-entry limit"))
+            dropped.append(DroppedEntry(outcome.title, Text("llm.dropped.over_limit", limit=MAX_ENTRIES)))
         else:
             outcome.candidate_index = len(entries)
             entries.append(outcome)
@@ -245,7 +235,7 @@ def _one_entry(raw: Any, index: int) -> Entry | DroppedEntry:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ())) or "entry"
-        return DroppedEntry(label, f"malformed entry ({where}: {first.get('msg', 'invalid')})")
+        return DroppedEntry(label, Text("llm.dropped.malformed", where=where, detail=first.get("msg", "invalid")))
     data = checked.model_dump()
     data["merge_target_title"] = _clean_target(checked.merge_target_title)
     data["action"] = _normalize_action(checked.action, data["merge_target_title"])
@@ -254,10 +244,21 @@ def _one_entry(raw: Any, index: int) -> Entry | DroppedEntry:
     try:
         entry = parse_entry(data, index)
     except BadInputError as exc:
-        return DroppedEntry(label, exc.en.replace(f"entries[{index}].", ""))
+        return DroppedEntry(label, _Unprefixed(exc, f"entries[{index}]."))
     if entry is None:
-        return DroppedEntry(label, "no title or no bullets")
+        return DroppedEntry(label, Text("llm.dropped.empty"))
     return entry
+
+
+@dataclass(frozen=True)
+class _Unprefixed:
+    """An entry's refusal in either language, without the ``entries[i].`` its field names carry."""
+
+    error: BadInputError
+    prefix: str
+
+    def render(self, lang: str = "en") -> str:
+        return self.error.message(lang).replace(self.prefix, "")
 
 
 def _label(raw: Any, index: int) -> str:

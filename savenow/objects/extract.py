@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from ..messages import Localized, Text
 from ..models import ChatMessage
 from ..text.cjk import han_ngrams
 from ..text.normalize import normalize
@@ -45,7 +46,7 @@ class Proposed:
     Returned rather than kept on the extractor, so one shared extractor serves calls from many threads."""
 
     candidates: list[Candidate] = field(default_factory=list)
-    dropped: list[str] = field(default_factory=list)  # refused before planning (LLM checks, fallback notice)
+    dropped: list[str | Localized] = field(default_factory=list)  # refused before planning (LLM checks, fallback)
     extractor: str = "offline"  # "offline" or "llm": the one whose candidates these are
 
 
@@ -78,7 +79,7 @@ class Proposal:
 @dataclass
 class Plan:
     proposals: list[Proposal] = field(default_factory=list)
-    dropped: list[str] = field(default_factory=list)  # over the cap, forgotten, superseded
+    dropped: list[str | Localized] = field(default_factory=list)  # over the cap, forgotten, superseded
 
     @property
     def writes(self) -> list[Proposal]:
@@ -127,7 +128,7 @@ def plan(candidates: Sequence[Candidate], store: ObjectStore, stored: Sequence[S
     for cand in candidates:
         proposal = _resolve(cand, store, list(stored), stones)
         if proposal is None:
-            result.dropped.append(f"{cand.obj.label}: forgotten")
+            result.dropped.append(Text("objects.dropped.forgotten", label=cand.obj.label))
             continue
         key = f"{proposal.op != 'skip'}:{proposal.obj.type}:{norm_name(proposal.obj.label)}"
         if key in seen:
@@ -141,7 +142,8 @@ def plan(candidates: Sequence[Candidate], store: ObjectStore, stored: Sequence[S
     for _, proposal in writes[:MAX_OBJECTS_PER_CONVERSATION]:
         result.proposals.append(proposal)
     result.dropped.extend(
-        f"{p.obj.label}: over the cap of 5" for _, p in writes[MAX_OBJECTS_PER_CONVERSATION:]
+        Text("objects.dropped.over_cap", label=p.obj.label, cap=MAX_OBJECTS_PER_CONVERSATION)
+        for _, p in writes[MAX_OBJECTS_PER_CONVERSATION:]
     )
     order = {id(p): i for i, p in enumerate(result.proposals)}
     result.proposals.sort(key=lambda p: (p.op == "skip", order[id(p)]))

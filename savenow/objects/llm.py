@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError, ExtractorError, LLMError, ObjectInputError
 from ..llm import LazyLLMClient, strip_thinking
-from ..messages import Text, text
+from ..messages import Localized, Text, WithoutFullStop
 from ..models import ChatMessage
 from ..text.safety import loads_json
 from .extract import Candidate, ObjectExtractor, Proposed, objects_index
@@ -203,13 +203,13 @@ def parse_objects_reply(content: str) -> list[Any]:
 
 def candidates_from_reply(
     items: list[Any], messages: Sequence[ChatMessage]
-) -> tuple[list[Candidate], list[str]]:
+) -> tuple[list[Candidate], list[str | Localized]]:
     """Each item checked by the objects parser; (candidates, dropped with reasons)."""
     candidates: list[Candidate] = []
-    dropped: list[str] = []
+    dropped: list[str | Localized] = []
     for index, item in enumerate(items[:_MAX_ITEMS]):
         if not isinstance(item, dict):
-            dropped.append(f"object {index + 1}: not a JSON object")
+            dropped.append(Text("objects.dropped.not_object", number=index + 1))
             continue
         fields = {
             k: v
@@ -221,7 +221,7 @@ def candidates_from_reply(
         try:
             obj = parse_object(fields, f"object {index + 1}")
         except ObjectInputError as error:
-            dropped.append(error.en)
+            dropped.append(error)  # its message, in either language
             continue
         at = _message_time(item.get("message"), messages)
         candidates.append(
@@ -235,7 +235,7 @@ def candidates_from_reply(
             )
         )
     if len(items) > _MAX_ITEMS:
-        dropped.append(f"{len(items) - _MAX_ITEMS} more objects ignored (over {_MAX_ITEMS})")
+        dropped.append(Text("objects.dropped.too_many", count=len(items) - _MAX_ITEMS, limit=_MAX_ITEMS))
     return candidates, dropped
 
 
@@ -311,5 +311,5 @@ class FallbackObjectExtractor:
         except ExtractorError as error:
             log.warning("LLM object extractor failed (%s); using the offline extractor", error.en)
             offline = self._fallback().propose(messages, stored)
-            notice = text("objects.llm_fallback", "en", reason=error.en.rstrip("."))
+            notice = Text("objects.llm_fallback", reason=WithoutFullStop(error))
             return Proposed(candidates=offline.candidates, dropped=[notice, *offline.dropped], extractor=offline.extractor)

@@ -25,11 +25,12 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, Self
 
+from ..messages import Localized, Text
 from ..text.changes import states_a_change
 from ..text.segment import HAN_RUN
 from .embedder import Embedder, EmbeddingError, OpenAIEmbedder, normalized
@@ -86,6 +87,8 @@ class SearchResponse:
     provider: str | None = None
     model: str | None = None
     fallback: dict[str, str] | None = None  # set when the answer is lexical only, and why
+    # The fallback's message for a reader, in either language (the JSON's "message" stays English).
+    fallback_notice: Localized | None = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -250,6 +253,7 @@ class MemorySearch:
         terms = query_terms(query, self.options.segmenter)
         if not terms or not self.options.enabled:
             response.fallback = self._fallback(report)
+            response.fallback_notice = self._fallback_notice(report) if response.fallback else None
             self._describe(response)
             return response
         store = self._open().store
@@ -257,11 +261,13 @@ class MemorySearch:
         alternatives = self._alternatives(store, query, terms)
         candidates = self._lexical(store, terms, pool, alternatives=alternatives)
         fallback = self._fallback(report)
+        failure: EmbeddingError | None = None
         if self.embedder is not None and fallback is None:
             try:
                 query_vector = normalized(self.embedder.embed([query], "query")[0])
             except EmbeddingError as exc:
                 fallback = {"mode": "lexical", "reason": "provider_error", "message": str(exc)}
+                failure = exc
             else:
                 candidates = self._hybrid(store, terms, candidates, query_vector, pool, alternatives)
         if fallback is None:
@@ -270,6 +276,7 @@ class MemorySearch:
         else:
             score_of = {c.chunk_id: c.text_score for c in candidates.values()}
         response.fallback = fallback
+        response.fallback_notice = self._fallback_notice(report, failure) if fallback else None
         passing = sorted((cid for cid, s in score_of.items() if s >= min_score), key=lambda c: -score_of[c])
         passed = set(passing)
         spare = sorted((cid for cid in score_of if cid not in passed), key=lambda c: -score_of[c])[:pool]
@@ -288,11 +295,17 @@ class MemorySearch:
             return {
                 "mode": "lexical",
                 "reason": "no_provider",
-                "message": "no embeddings provider configured: keyword search only",
+                "message": Text("search.fallback.no_provider").render("en"),
             }
         if report.embedding_error:
             return {"mode": "lexical", "reason": "provider_error", "message": report.embedding_error}
         return None
+
+    def _fallback_notice(self, report: Any, failure: EmbeddingError | None = None) -> Localized | None:
+        if self.embedder is None:
+            return Text("search.fallback.no_provider")
+        notice: Localized | None = failure or report.embedding_failure
+        return notice
 
     def _alias_groups(self, store: IndexStore) -> list[tuple[frozenset[str], ...]]:
         """The label groups of the whole workspace (each label as its search terms), read once

@@ -44,6 +44,7 @@ class SyncReport:
     removed: list[str] = field(default_factory=list)
     embedded: int = 0
     embedding_error: str | None = None
+    embedding_failure: EmbeddingError | None = None  # the same, for a reader in either language
     rebuilt: bool = False
 
 
@@ -355,6 +356,7 @@ class IndexSync:
             vectors = embedder.embed([texts[h] for h in hashes], "document")
         except EmbeddingError as exc:
             report.embedding_error = str(exc)
+            report.embedding_failure = exc
             return
         db.execute("BEGIN IMMEDIATE")
         try:

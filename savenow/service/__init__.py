@@ -1,7 +1,7 @@
 """The service: DESIGN's behaviour tables, knowing nothing of Telegram or argparse.
 
 - :mod:`.facade`     — :class:`SaveNowService`, the object adapters hold; ``run()`` is §2's routing table
-- :mod:`.notes`      — /savenow: preview, auto, apply, cancel, list, undo; :func:`~.notes.draft`
+- :mod:`.notes`      — /savenow: preview, auto, apply, cancel, list, undo (:func:`draft` is the memory engine's)
 - :mod:`.search`     — memory_search / memory_get behind the access rule
 - :mod:`.objects`    — structured memory objects: extract preview, apply, /memory replies
 - :mod:`.compaction` — compaction and the flush, for the CLI, cron and the bot
@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the names, for type checkers; at run time __getattr__ imports them on first use
     from ..access import AccessPolicy, Scope
+    from ..memory.draft import Draft, draft
     from .compaction import CompactionService, Target
     from .facade import SaveNowService
-    from .notes import Draft, NotesService, draft
+    from .notes import NotesService
     from .objects import ObjectsService
     from .protocol import SaveNowApi
     from .results import (
@@ -42,8 +43,8 @@ if TYPE_CHECKING:  # the names, for type checkers; at run time __getattr__ impor
 _EXPORTS = {
     "SaveNowService": ".facade",
     "NotesService": ".notes",
-    "Draft": ".notes",
-    "draft": ".notes",
+    "Draft": "savenow.memory.draft",
+    "draft": "savenow.memory.draft",
     "SearchService": ".search",
     "ObjectsService": ".objects",
     "CompactionService": ".compaction",

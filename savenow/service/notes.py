@@ -14,22 +14,20 @@ raise ``SaveNowError`` subclasses. Every method first asks :attr:`NotesService.a
 :mod:`savenow.access`) whether the scope's user may act in its chat, and every explicit key whether
 it belongs to that chat.
 
-:func:`draft` is the pipeline both this service and the skill's drop-ins (:mod:`savenow.dropins`)
-run: compare entries with the parsed memory file, render the §6 preview, and build the pending
-preview to store. It imports no pydantic (the drop-ins start as fast as ``node``); the service's
-session and settings collaborators are imported where they are used.
+:func:`savenow.memory.draft.draft` is the pipeline both this service and the skill's drop-ins
+(:mod:`savenow.dropins`) run: compare entries with the parsed memory file and render the §6 preview.
+This module imports no pydantic; the service's session, settings, comparer and writer
+collaborators are imported where they are used, so ``list`` and ``cancel`` load none of them.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from ..applying import apply_from_store
 from ..clock import Clock, load_timezone
 from ..errors import (
     AccessDeniedError,
@@ -38,15 +36,11 @@ from ..errors import (
     NoPendingError,
     SessionResolutionError,
 )
-from ..memory.compare import Decision, plan
 from ..memory.document import MemoryDocument
-from ..memory.preview import Surface, nothing_to_apply, render_preview
-from ..memory.writer import WriteOutcome, write_entries
 from ..messages import Text, localize
-from ..models import ChatMessage, DroppedEntry, Entry, ExtractionResult, redact_entries, redaction_notice
+from ..models import ChatMessage, Entry, ExtractionResult, redact_entries, redaction_notice
 from ..pending import PendingPreview, PendingStore
 from ..storage.files import atomic_write, read_exact, read_json
-from ..storage.journal import on_committed_change
 from ..storage.locks import file_lock
 from .results import ApplyResult, CancelResult, ListResult, PreviewResult, SessionSummary, UndoResult
 
@@ -54,50 +48,11 @@ if TYPE_CHECKING:
     from ..access import AccessPolicy, Scope
     from ..config import Settings
     from ..extract.base import Extractor
+    from ..memory.draft import Draft
+    from ..memory.writer import WriteOutcome
+    from ..sessions.counts import MessageCounts
     from ..sessions.resolve import SessionCatalog
     from ..sessions.store import SessionInfo
-
-
-@dataclass
-class Draft:
-    """Entries compared with one memory file, and the §6 preview of that plan. Nothing is written."""
-
-    decisions: list[Decision]
-    markdown: str
-
-    @property
-    def entries(self) -> list[Entry]:
-        """After the comparer: final action, resolved merge target."""
-        return [decision.entry for decision in self.decisions]
-
-    @property
-    def anything_to_apply(self) -> bool:
-        return bool(self.decisions) and not nothing_to_apply(self.decisions)
-
-
-def draft(
-    entries: list[Entry],
-    document: MemoryDocument,
-    *,
-    memory_label: str,
-    ttl_minutes: int,
-    dropped: Sequence[DroppedEntry] = (),
-    notices: Sequence[str] = (),
-    lang: str = "en",
-    surface: Surface = "skill",
-) -> Draft:
-    """Plan ``entries`` against ``document`` (add / merge / skip, DESIGN §7) and render the preview."""
-    decisions = plan(entries, document)
-    markdown = render_preview(
-        decisions,
-        memory_label=memory_label,
-        ttl_minutes=ttl_minutes,
-        dropped=dropped,
-        notices=notices,
-        lang=lang,
-        surface=surface,
-    )
-    return Draft(decisions=decisions, markdown=markdown)
 
 
 @dataclass
@@ -131,6 +86,7 @@ class NotesService:
         self.access = _access_policy(settings)
         if settings.search.enabled:  # every write the service makes updates the search index at once
             from ..search.hooks import note_memory_write
+            from ..storage.journal import on_committed_change
 
             on_committed_change(note_memory_write)
 
@@ -190,6 +146,8 @@ class NotesService:
         memory_path = self._checked_memory_path(Path(pending.memoryPath))
         # Checks TTL and scope, writes and marks the preview applied, all under the pending's lock,
         # so a double tap or a re-delivered update writes once.
+        from ..applying import apply_from_store
+
         pending, outcome = apply_from_store(
             self.pending,
             scope.pending_key,
@@ -219,7 +177,11 @@ class NotesService:
             sessions = [self._resolve(scope, None)]
         else:
             sessions = self.catalog.candidates(scope.chat_id, scope.thread_id)
-        summaries = [self._summary(info) for info in sessions]
+        from ..sessions.counts import MessageCounts
+
+        counts = MessageCounts(self.settings.state_dir)
+        summaries = [self._summary(info, counts) for info in sessions]
+        counts.save()
         return ListResult(sessions=summaries, resolved_key=sessions[0].key if sessions else None)
 
     def undo(self, scope: Scope | None = None) -> UndoResult:
@@ -287,6 +249,8 @@ class NotesService:
         raise SessionResolutionError(Text("session.no_store", where=where))
 
     def _propose(self, scope: Scope, key: str | None, day: date | None) -> _Proposal:
+        from ..memory.draft import draft  # the comparer (rapidfuzz) loads here, not for `list` or `cancel`
+
         session = self._resolve(scope, key)
         transcript = self.catalog.read_messages(session, self.settings.transcript_limit)
         day = day or self.clock.today()
@@ -361,6 +325,8 @@ class NotesService:
     def _write(
         self, memory_path: Path, entries: list[Entry], day: date, document: MemoryDocument
     ) -> WriteOutcome:
+        from ..memory.writer import write_entries
+
         self._checked_memory_path(memory_path)
         return write_entries(
             memory_path,
@@ -418,8 +384,9 @@ class NotesService:
             markdown=markdown,
         )
 
-    def _summary(self, info: SessionInfo) -> SessionSummary:
-        transcript = self.catalog.read_messages(info, self.settings.transcript_limit)
+    def _summary(self, info: SessionInfo, counts: MessageCounts) -> SessionSummary:
+        limit = self.settings.transcript_limit
+        messages = counts.count(info, limit, lambda: self.catalog.read_messages(info, limit))
         updated = (
             datetime.fromtimestamp(info.updated_at_ms / 1000, tz=UTC).astimezone(self.clock.now().tzinfo)
             if info.updated_at_ms
@@ -429,7 +396,7 @@ class NotesService:
             key=info.key,
             updated_at=updated,
             thread_id=info.thread_id,
-            messages=len(transcript.messages),
+            messages=messages,
             source=info.source,
         )
 

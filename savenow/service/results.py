@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..messages import Text
+from ..messages import Text, localize
 from ..models import Entry
 
 if TYPE_CHECKING:
@@ -100,7 +100,7 @@ class Extraction:
             "session_key": self.session_key,
             "extractor": self.extractor,
             "objects": [p.to_json() for p in self.plan.proposals],
-            "dropped": self.plan.dropped,
+            "dropped": [localize(why, self.lang) for why in self.plan.dropped],
             "pending_id": self.pending_id,
         }
 

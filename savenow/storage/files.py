@@ -8,7 +8,8 @@
   The temp file lives in ``<workspace>/.savenow/tmp/`` when that is on the same
   file system, else beside the target under a name no indexer takes for a note
   (``.savenow-tmp.<digest>.<random>``, no ``.md`` in it); a leftover of a killed
-  write is removed on the next write of the same file (callers hold its lock).
+  write is removed by the first write of the same file in the next process that writes it
+  (callers hold its lock; each folder is listed once per process).
   Text that cannot be encoded as UTF-8 is refused before any byte is written.
   A disk that is full, read-only or forbidden raises :class:`StorageError`.
 """
@@ -20,6 +21,8 @@ import hashlib
 import os
 import secrets
 import stat
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
 
@@ -170,26 +173,67 @@ def _temp_path(path: Path, temp_dir: Path) -> Path:
 
 
 def remove_leftovers(path: Path, workspace: Path | None = None) -> int:
-    """Delete temp files a killed write of ``path`` left (ours and the older ``.<name>.*.savenow-tmp``)."""
-    prefixes = [f"{TEMP_PREFIX}{target_digest(path)}."]
+    """Delete temp files a killed write of ``path`` left (ours and the older ``.<name>.*.savenow-tmp``).
+
+    Each folder is listed once per process (:class:`_LeftoverIndex`): a writer that saves per message
+    (the recorder) does not list a folder of thousands of sessions for every write. A write killed
+    later by another process leaves its temp file to the next process that writes that file.
+    """
+    prefix = f"{TEMP_PREFIX}{target_digest(path)}."
     legacy = f".{path.name}."
-    folders = [path.parent] + ([state_dir(workspace) / "tmp"] if workspace is not None else [])
     removed = 0
+    folders = [path.parent] + ([state_dir(workspace) / "tmp"] if workspace is not None else [])
     for folder in folders:
-        try:
-            names = os.listdir(folder)
-        except OSError:
-            continue
-        for name in names:
-            ours = any(name.startswith(prefix) for prefix in prefixes)
-            old = folder == path.parent and name.startswith(legacy) and name.endswith(".savenow-tmp")
-            if ours or old:
-                try:
-                    os.unlink(folder / name)
-                    removed += 1
-                except OSError:
-                    pass
+        beside = folder == path.parent
+
+        def leftover(name: str, beside: bool = beside) -> bool:
+            return name.startswith(prefix) or (beside and name.startswith(legacy) and name.endswith(LEGACY_SUFFIX))
+
+        for name in _leftovers.take(folder, leftover):
+            try:
+                os.unlink(folder / name)
+                removed += 1
+            except OSError:
+                pass
     return removed
+
+
+LEGACY_SUFFIX = ".savenow-tmp"
+
+
+class _LeftoverIndex:
+    """The temp-looking names each folder held when this process first looked, minus those removed.
+
+    Only names of a write's own target are removed (its caller holds that target's lock), so the
+    names of other targets stay listed here until their own first write in this process.
+    """
+
+    def __init__(self) -> None:
+        self._names: dict[str, set[str]] = {}
+        self._lock = threading.Lock()
+
+    def take(self, folder: Path, matches: Callable[[str], bool]) -> list[str]:
+        key = os.path.abspath(folder)
+        with self._lock:
+            names = self._names.get(key)
+            if names is None:
+                try:
+                    listed = os.listdir(folder)
+                except OSError:
+                    return []  # not there (yet): nothing was left in it
+                names = {n for n in listed if n.startswith(TEMP_PREFIX) or n.endswith(LEGACY_SUFFIX)}
+                self._names[key] = names
+            taken = [name for name in names if matches(name)]
+            names.difference_update(taken)
+            return taken
+
+    def forget(self) -> None:
+        """List every folder again on its next write (tests, and a process that wants a fresh look)."""
+        with self._lock:
+            self._names.clear()
+
+
+_leftovers = _LeftoverIndex()
 
 
 def _existing_mode(path: Path) -> int:

@@ -381,7 +381,7 @@ def test_more_than_five_entries_keeps_five_and_reports_the_rest(
 
     assert [e.title for e in result.entries] == [f"Note {i}" for i in range(5)]
     assert [e.candidate_index for e in result.entries] == [0, 1, 2, 3, 4]
-    assert [(d.title, d.reason) for d in result.dropped] == [
+    assert [(d.title, localize(d.reason)) for d in result.dropped] == [
         ("Note 5", "over the 5-entry limit"),
         ("Note 6", "over the 5-entry limit"),
     ]
@@ -406,7 +406,7 @@ def test_empty_and_oversized_entries_are_dropped_with_a_reason(
 
     assert [e.title for e in result.entries] == ["网关令牌不匹配修复"]
     assert result.entries[0].candidate_index == 0
-    reasons = {d.title: d.reason for d in result.dropped}
+    reasons = {d.title: localize(d.reason) for d in result.dropped}
     assert reasons["No bullets"] == "no title or no bullets"
     assert reasons["(entry 2)"] == "no title or no bullets"
     assert "too long" in reasons["Huge"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from savenow.extract.llm import InvalidReplyError, entries_from_reply, parse_reply, redact
+from savenow.messages import localize
 
 ENTRY = {"title": "Nginx upload limit", "bullets": ["files.conf sets client_max_body_size 200m"]}
 
@@ -37,7 +38,7 @@ def test_malformed_items_are_dropped_not_fatal() -> None:
 
     assert [e.title for e in result.entries] == ["Nginx upload limit"]
     assert [d.title for d in result.dropped] == ["Bad", "(entry 3)"]
-    assert all(d.reason.startswith("malformed entry") for d in result.dropped)
+    assert all(localize(d.reason).startswith("malformed entry") for d in result.dropped)
 
 
 def test_a_bullet_string_and_missing_fields_are_read_leniently() -> None:
@@ -54,7 +55,7 @@ def test_too_many_bullets_drops_the_entry() -> None:
     result = entries_from_reply([{"title": "T", "bullets": [f"b{i}" for i in range(11)]}])
 
     assert result.entries == []
-    assert "at most 10" in result.dropped[0].reason
+    assert "at most 10" in localize(result.dropped[0].reason)
 
 
 def test_redact_removes_the_key_and_key_shaped_strings() -> None:

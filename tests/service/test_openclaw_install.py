@@ -90,7 +90,8 @@ def test_flags_and_savenow_settings_win_over_openclaw_json(
 ) -> None:
     settings = load_settings(workspace=str(tmp_path / "mine"), timezone="Europe/Berlin")
     assert (settings.workspace, settings.timezone) == (tmp_path / "mine", "Europe/Berlin")
-    assert (settings.openclaw.workspace_from, settings.openclaw.timezone_from) == ("savenow settings",) * 2
+    setup = settings.openclaw
+    assert (setup.workspace_from.render(), setup.timezone_from.render()) == ("savenow settings",) * 2
     monkeypatch.setenv("SAVENOW_TIMEZONE", "UTC")
     assert load_settings().timezone == "UTC"
 
