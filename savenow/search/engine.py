@@ -321,8 +321,10 @@ class MemorySearch:
         """Other ways to say the query's words: related terms from the concept thesaurus
         (search/expand.py) and the other labels of the workspace's alias groups (search/aliases.py)."""
         asked = [t.term for t in terms if t.weight >= 1 and t.whole is None]
-        if not asked:
-            return []
+        count, _avgdl = self._stats(store)
+        df = _document_frequencies(store, asked)
+        if not any(df.get(term, 0) <= EXPAND_AT_MOST * count for term in asked):
+            return []  # _lexical would use none of them (EXPAND_AT_MOST): the thesaurus stays unloaded
         from .expand import concept_expansions  # loads the thesaurus on the first query only
 
         out = [
