@@ -17,23 +17,27 @@ query's median chunk (:func:`_calibrated`). docs/search.md has the reasoning and
 
 from __future__ import annotations
 
+import array
 import json
 import math
+import operator
+import re
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, NamedTuple, Self
 
 from ..messages import Localized, Text
+from ..text.changes import states_a_change
 from ..text.segment import HAN_RUN
 from .embedder import Embedder, EmbeddingError, OpenAIEmbedder, normalized
 from .index import IndexSync, blob_vector
 from .options import SearchOptions, options_from_settings
 from .store import IndexStore, index_path
-from .tokenize import QueryTerm, query_terms, subject_terms
+from .tokenize import QueryTerm, document_terms, is_identifier, query_terms, subject_terms
 
 if TYPE_CHECKING:
     from ..clock import Clock
@@ -42,12 +46,16 @@ if TYPE_CHECKING:
 __all__ = ["GetResult", "MemorySearch", "SearchHit", "SearchResponse", "build_embedder"]
 
 SNIPPET_CHARS = 700
+_DOTTED = re.compile(r"(?<![\d.])\d+(?:\.\d+)+")
+_CLAUSE_BREAK = re.compile(r"[，,；;。]\s*|\.\s+")
 _K1 = 1.2  # BM25 term-frequency saturation
 _B = 0.75  # BM25 length normalization
 CHAR_BACKOFF = 0.5  # the most a bigram matched only by its characters earns
 SUPERSEDE_COVERAGE = 0.8  # see _newer_first
 SUPERSEDE_SCORE = 0.7
 SUBJECT_SHARED = 2
+VERSION_SHARED = 0.25  # ... or a quarter, when it gives the same thing a new version or address
+CHANGE_SHARED = 0.5  # a clause saying "X changed" supersedes a note half of whose query weight is X
 
 
 @dataclass(frozen=True)
@@ -103,12 +111,17 @@ class GetResult:
         return {"path": self.path, "text": self.text, "from": self.from_line, "lines": self.lines}
 
 
-@dataclass
 class _Candidate:
-    chunk_id: int
-    text_score: float = 0.0
-    vector_score: float = 0.0
-    matched: dict[str, float] = field(default_factory=dict)
+    """A chunk being ranked: its scores and which query words (groups) it matched, for how much."""
+
+    __slots__ = ("chunk_id", "matched", "shown", "text_score", "vector_score")
+
+    def __init__(self, chunk_id: int, text_score: float = 0.0) -> None:
+        self.chunk_id = chunk_id
+        self.text_score = text_score
+        self.vector_score = 0.0
+        self.matched: dict[str, float] = {}
+        self.shown: set[str] = set()  # the index terms it matched (snippets)
 
 
 def build_embedder(options: SearchOptions) -> Embedder | None:
@@ -149,6 +162,8 @@ class MemorySearch:
         self._store: IndexStore | None = None
         self._sync: IndexSync | None = None
         self._last_scan: tuple[float, Any] | None = None  # (when, SyncReport) of the last full scan
+        self._aliases: tuple[Any, list[tuple[frozenset[str], ...]]] | None = None
+        self._vectors: tuple[Any, list[tuple[int, array.array[float]]]] | None = None
         # One SQLite connection per instance: calls from several threads (the bot's to_thread)
         # take turns instead of sharing it at once.
         self._lock = threading.RLock()
@@ -169,6 +184,7 @@ class MemorySearch:
             self._store.close()
         self._store = self._sync = None
         self._last_scan = None
+        self._aliases = self._vectors = None
         close = getattr(self.embedder, "close", None)
         if self._owns_embedder and callable(close):
             close()  # the client's connection pool
@@ -242,7 +258,8 @@ class MemorySearch:
             return response
         store = self._open().store
         pool = max_results * self.options.candidate_multiplier
-        candidates = self._lexical(store, terms, pool)
+        alternatives = self._alternatives(store, query, terms)
+        candidates = self._lexical(store, terms, pool, alternatives=alternatives)
         fallback = self._fallback(report)
         failure: EmbeddingError | None = None
         if self.embedder is not None and fallback is None:
@@ -252,7 +269,7 @@ class MemorySearch:
                 fallback = {"mode": "lexical", "reason": "provider_error", "message": str(exc)}
                 failure = exc
             else:
-                candidates = self._hybrid(store, terms, candidates, query_vector, pool)
+                candidates = self._hybrid(store, terms, candidates, query_vector, pool, alternatives)
         if fallback is None:
             wv, wt = self.options.weights
             score_of = {c.chunk_id: wv * c.vector_score + wt * c.text_score for c in candidates.values()}
@@ -290,6 +307,47 @@ class MemorySearch:
         notice: Localized | None = failure or report.embedding_failure
         return notice
 
+    def _alias_groups(self, store: IndexStore) -> list[tuple[frozenset[str], ...]]:
+        """The label groups of the whole workspace (each label as its search terms), read once
+        per change of the index."""
+        version = store.get_meta("generation")
+        if self._aliases is None or self._aliases[0] != version:
+            rows = store.db.execute("SELECT labels FROM aliases").fetchall()
+            groups = [tuple(frozenset(label) for label in json.loads(row[0])) for row in rows]
+            self._aliases = (version, groups)
+        return self._aliases[1]
+
+    def _alternatives(self, store: IndexStore, query: str, terms: list[QueryTerm]) -> list[Alternative]:
+        """Other ways to say the query's words: related terms from the concept thesaurus
+        (search/expand.py) and the other labels of the workspace's alias groups (search/aliases.py)."""
+        asked = [t.term for t in terms if t.weight >= 1 and t.whole is None]
+        count, _avgdl = self._stats(store)
+        df = _document_frequencies(store, asked)
+        if not any(df.get(term, 0) <= EXPAND_AT_MOST * count for term in asked):
+            return []  # _lexical would use none of them (EXPAND_AT_MOST): the thesaurus stays unloaded
+        from .expand import concept_expansions  # loads the thesaurus on the first query only
+
+        out = [
+            Alternative(e.stands_for, e.terms, e.factor, e.same)
+            for e in concept_expansions(query, self.options.segmenter)
+        ]
+        out.extend(
+            Alternative((term,), (other,), SPELLING_FACTOR) for term in asked for other in _e_forms(term)
+        )
+        groups = self._alias_groups(store)
+        if groups:
+            from .aliases import (
+                ALIAS_FACTOR,
+                alias_alternatives,
+            )  # a workspace with no aliases never loads it
+
+            synonyms = [(a.stands_for, a.terms) for a in out if a.same]
+            out.extend(
+                Alternative(stands_for, index_terms, ALIAS_FACTOR)
+                for stands_for, index_terms in alias_alternatives(asked, groups, synonyms)
+            )
+        return out
+
     @staticmethod
     def _stats(store: IndexStore) -> tuple[int, float]:
         raw = store.get_meta("stats")
@@ -297,7 +355,12 @@ class MemorySearch:
         return int(count), (total / count if count else 1.0)
 
     def _lexical(
-        self, store: IndexStore, terms: list[QueryTerm], limit: int, only: list[int] | None = None
+        self,
+        store: IndexStore,
+        terms: list[QueryTerm],
+        limit: int,
+        only: list[int] | None = None,
+        alternatives: list[Alternative] | None = None,
     ) -> dict[int, _Candidate]:
         """The ``limit`` best chunks by text score (or the ``only`` chunks), each with the query
         terms it matched. Scoring runs as one SQL aggregate; only the winners come back to Python."""
@@ -312,13 +375,13 @@ class MemorySearch:
         seen_chars = {ch for t in terms if t.han and (t.weight == 0 or df.get(t.term)) for ch in t.term}
 
         def idf(term: str) -> float:
-            # BM25's idf, smoothed (N + 1 over df + 0.5) so that it stays positive for words in
-            # every chunk and, in a workspace of a few notes, an unseen word does not outweigh
-            # every real match (N = 1: unseen 1.6 vs present 0.8, instead of 1.4 vs 0.3).
-            return math.log(1 + (count + 1) / (df.get(term, 0) + 0.5))
+            return _idf(count, df.get(term, 0))
 
-        plan: list[tuple[str, float, int, str]] = []  # (indexed term, weight, saturate?, query term)
+        alternatives = alternatives or []
+        group_of = _groups(terms, alternatives)
+        plan: list[_Planned] = []
         budget = 0.0
+        weight_of: dict[str, float] = {}
         for t in terms:
             if t.weight <= 0:
                 continue
@@ -327,18 +390,54 @@ class MemorySearch:
                 continue  # "书什" in 证书什么: a seam between two words, not a word
             weight = t.weight * idf(t.term)
             budget += weight
+            weight_of[t.term] = weight
+            group = group_of.get(t.term, t.term)
             if present:
-                plan.append((t.term, weight, 1, t.term))
+                plan.append(_Planned(t.term, weight, True, group))
             elif t.han and len(t.term) == 2:
                 # A bigram no chunk has (换过 where the note says 换了): a chunk holding its characters
                 # earns up to CHAR_BACKOFF of its weight, each character by its own idf.
                 total = sum(idf(ch) for ch in set(t.term)) or 1.0
-                plan.extend((ch, weight * CHAR_BACKOFF * idf(ch) / total, 0, t.term) for ch in set(t.term))
-        if budget <= 0 or not plan:
+                plan.extend(
+                    _Planned(ch, weight * CHAR_BACKOFF * idf(ch) / total, False, group) for ch in set(t.term)
+                )
+        if budget <= 0:
+            return {}
+        alt_df = _document_frequencies(store, sorted({term for a in alternatives for term in a.terms}))
+        for n, alternative in enumerate(alternatives):
+            # Another way to say some query words: a chunk earns ``factor`` of their weight through
+            # it, never more than once (the best way counts, see _score_rows); it adds nothing to
+            # the budget, so a chunk that says the words themselves loses nothing. It counts only
+            # in a chunk that holds all its terms (商业险 is not said by a note that says 商业).
+            stands_for = sum(weight_of.get(term, 0.0) for term in alternative.stands_for)
+            if stands_for <= 0 or not alternative.terms:
+                continue
+            if not all(alt_df.get(term) for term in alternative.terms):
+                continue  # counts only where a chunk says all of it, and some term is in none
+            if all(df.get(term, 0) > EXPAND_AT_MOST * count for term in alternative.stands_for):
+                continue  # the words themselves are in many notes: another way of saying them adds noise
+            # An alternative far more common than the words it stands for (时间 for "deadline")
+            # is no evidence for them: one whose idf is under ALTERNATIVE_MIN_RARITY of theirs is
+            # left out (which also keeps the ranking's scan short at 18k chunks).
+            own = [idf(term) for term in alternative.stands_for if term in weight_of]
+            rarity = min(
+                1.0, min(_idf(count, alt_df[term]) for term in alternative.terms) / (sum(own) / len(own))
+            )
+            if rarity < ALTERNATIVE_MIN_RARITY:
+                continue
+            share = alternative.factor * stands_for / len(alternative.terms)
+            group = group_of.get(alternative.stands_for[0], alternative.stands_for[0])
+            way = f"alt{n}" if alternative.same else f"narrower{n}"
+            need = len(set(alternative.terms))
+            plan.extend(_Planned(term, share, True, group, way, need) for term in set(alternative.terms))
+        if not plan:
             return {}
         rows = _score_rows(store, plan, avgdl, limit, only)
         candidates = {cid: _Candidate(cid, text_score=total / budget) for cid, total in rows}
         _fill_matched(store, plan, avgdl, candidates)
+        unknown = _unknown_words(terms, df, plan, group_of, weight_of)
+        if unknown:
+            _demand_two_words(candidates, terms, group_of, weight_of)
         return candidates
 
     def _hybrid(
@@ -348,26 +447,43 @@ class MemorySearch:
         candidates: dict[int, _Candidate],
         query_vector: list[float],
         pool: int,
+        alternatives: list[Alternative],
     ) -> dict[int, _Candidate]:
         """The union of the lexical pool and the ``pool`` nearest chunks, each with both scores."""
-        assert self.embedder is not None
-        rows = store.db.execute(
-            "SELECT c.id, e.vector FROM chunks c JOIN embeddings e ON e.hash = c.hash "
-            "WHERE e.provider = ? AND e.model = ?",
-            (self.embedder.provider, self.embedder.model),
-        ).fetchall()
-        raw = {cid: _dot(query_vector, blob_vector(blob)) for cid, blob in rows}
+        raw = {cid: _dot(query_vector, vector) for cid, vector in self._chunk_vectors(store)}
         cosine = _calibrated(raw)
         top_vector = sorted(cosine, key=lambda cid: -cosine[cid])[:pool]
         merged: dict[int, _Candidate] = dict(candidates)
         missing = [cid for cid in top_vector if cid not in merged]
         if missing:  # their text scores too, so that final = w_v·vector + w_t·text holds for every one
-            merged.update(self._lexical(store, terms, len(missing), only=missing))
+            merged.update(self._lexical(store, terms, len(missing), only=missing, alternatives=alternatives))
         for cid in top_vector:
             merged.setdefault(cid, _Candidate(cid))
         for cid, candidate in merged.items():
             candidate.vector_score = cosine.get(cid, 0.0)
         return merged
+
+    def _chunk_vectors(self, store: IndexStore) -> list[tuple[int, array.array[float]]]:
+        """Every chunk's stored vector, decoded once per process and kept while the index stays
+        the same (a long-lived caller no longer decodes 18k blobs per query)."""
+        assert self.embedder is not None
+        key = (
+            self.embedder.provider,
+            self.embedder.model,
+            store.get_meta("generation"),
+            *store.db.execute(
+                "SELECT count(*) FROM embeddings WHERE provider = ? AND model = ?",
+                (self.embedder.provider, self.embedder.model),
+            ).fetchone(),
+        )
+        if self._vectors is None or self._vectors[0] != key:
+            rows = store.db.execute(
+                "SELECT c.id, e.vector FROM chunks c JOIN embeddings e ON e.hash = c.hash "
+                "WHERE e.provider = ? AND e.model = ?",
+                (self.embedder.provider, self.embedder.model),
+            ).fetchall()
+            self._vectors = (key, [(int(cid), blob_vector(blob)) for cid, blob in rows])
+        return self._vectors[1]
 
     def _decay(self, day: str | None, today: date) -> float:
         if day is None:
@@ -408,7 +524,7 @@ class MemorySearch:
             score = score_of[cid]
             matched_of[(path, start)] = candidates[cid].matched if cid in candidates else {}
             sections[(path, start)] = (heading, text)
-            matched = list(matched_of[(path, start)])
+            matched = sorted(candidates[cid].shown) if cid in candidates else []
             hit = SearchHit(
                 path, start, end, score, _snippet(text, matched), source, day, score * self._decay(day, today)
             )
@@ -425,7 +541,37 @@ class MemorySearch:
                 cache[key] = subject_terms(heading, text, segmenter)
             return cache[key]
 
-        return _newer_first(hits, others, matched_of, subject_of, max_results)[:max_results]
+        def changes_of(key: tuple[str, int], terms: list[str]) -> set[str]:
+            # Which of ``terms`` a line that gives a new value names, when one of its clauses says
+            # one of them changed ("排行榜 API 已迁到 Hetzner, 新 IP …": the line's IP too; but
+            # "Immich 升到 v1.120，升级前先备份了…" says nothing changed about 备份). Only for
+            # the few pairs that get here.
+            _heading, text = sections.get(key, ("", ""))
+            wanted = set(terms)
+            named: set[str] = set()
+            for line in text.split("\n"):
+                if line.startswith("#") or not any(ch.isdigit() for ch in line):
+                    continue
+                if any(
+                    states_a_change(clause) and not wanted.isdisjoint(document_terms(clause, segmenter))
+                    for clause in _CLAUSE_BREAK.split(line)
+                ):
+                    named |= wanted & set(document_terms(line, segmenter))
+            return named
+
+        def versions_of(key: tuple[str, int], terms: set[str]) -> set[str]:
+            # Dotted numbers (versions, addresses) on the lines that name one of ``terms``.
+            _heading, text = sections.get(key, ("", ""))
+            return {
+                version
+                for line in text.split("\n")
+                if not terms.isdisjoint(document_terms(line, segmenter))
+                for version in _DOTTED.findall(line)
+            }
+
+        return _newer_first(hits, others, matched_of, subject_of, changes_of, versions_of, max_results)[
+            :max_results
+        ]
 
     # -- memory_get ---------------------------------------------------------------------------
     def get(self, path: str, *, from_line: int | None = None, lines: int | None = None) -> GetResult:
@@ -446,6 +592,17 @@ class MemorySearch:
         return GetResult(rel, "\n".join(chosen), start, lines)
 
 
+def _idf(count: int, df: int) -> float:
+    """BM25's idf, smoothed (N + 1 over df + 0.5) so that it stays positive for words in every
+    chunk and, in a workspace of a few notes, an unseen word does not outweigh every real match
+    (N = 1: unseen 1.6 vs present 0.8, instead of 1.4 vs 0.3)."""
+    return math.log(1 + (count + 1) / (df + 0.5))
+
+
+ALTERNATIVE_MIN_RARITY = 0.3
+EXPAND_AT_MOST = 0.02  # alternatives only for query words at most this share of chunks hold
+
+
 def _document_frequencies(store: IndexStore, terms: list[str]) -> dict[str, int]:
     if not terms:
         return {}
@@ -457,24 +614,75 @@ def _document_frequencies(store: IndexStore, terms: list[str]) -> dict[str, int]
 _SATURATED = f"min(1.0, p.tf * {_K1 + 1} / (p.tf + {_K1} * (1 - {_B} + {_B} * p.dl / ?)))"
 
 
+class Alternative(NamedTuple):
+    """Another way to say some of the query's words: ``terms`` (index terms, all needed for the
+    full ``factor``) stand for the query terms ``stands_for`` (an alias, a concept)."""
+
+    stands_for: tuple[str, ...]
+    terms: tuple[str, ...]
+    factor: float
+    same: bool = True  # the same word said otherwise (alias, synonym); False: a narrower term
+
+
+class _Planned(NamedTuple):
+    """One indexed term the ranking looks up: its weight, whether BM25 saturation applies, the
+    group of query words it answers and which way of saying them it belongs to ("" = the query's
+    own words). Within a way the terms add up; of the ways of one group only the best counts."""
+
+    term: str
+    weight: float
+    saturate: bool
+    group: str
+    way: str = ""
+    need: int = 1  # how many of its way's terms a chunk must hold for the way to count
+
+
+def _groups(terms: list[QueryTerm], alternatives: list[Alternative]) -> dict[str, str]:
+    """Query term → the group it is scored in: terms an alternative stands for together (the
+    three bigrams of 热水器 for "water heater") form one group, named by the first of them."""
+    parent = {t.term: t.term for t in terms}
+
+    def root(term: str) -> str:
+        while parent[term] != term:
+            term = parent[term]
+        return term
+
+    for alternative in alternatives:
+        known = [term for term in alternative.stands_for if term in parent]
+        for term in known[1:]:
+            parent[root(term)] = root(known[0])
+    return {term: root(term) for term in parent}
+
+
 def _score_rows(
     store: IndexStore,
-    plan: list[tuple[str, float, int, str]],
+    plan: list[_Planned],
     avgdl: float,
     limit: int,
     only: list[int] | None,
 ) -> list[tuple[int, float]]:
-    values = ",".join("(?, ?, ?)" for _ in plan)
-    params: list[Any] = [x for term, weight, saturate, _q in plan for x in (term, weight, saturate)]
+    values = ",".join("(?, ?, ?, ?, ?, ?)" for _ in plan)
+    params: list[Any] = [x for p in plan for x in (p.term, p.weight, int(p.saturate), p.group, p.way, p.need)]
     where = ""
     if only is not None:
         if not only:
             return []
         where = f"WHERE p.chunk_id IN ({','.join('?' * len(only))})"
+    if not any(p.way for p in plan):  # no alternatives: one aggregate is enough (the common case)
+        sql = (
+            f"WITH q(term, w, sat, grp, way, need) AS (VALUES {values}) "
+            f"SELECT p.chunk_id, sum(q.w * CASE WHEN q.sat THEN {_SATURATED} ELSE 1.0 END) AS s "
+            f"FROM q JOIN postings p ON p.term = q.term {where} GROUP BY p.chunk_id ORDER BY s DESC LIMIT ?"
+        )
+        args = [*params, avgdl, *(only or []), limit]
+        return [(int(cid), float(total)) for cid, total in store.db.execute(sql, args)]
     sql = (
-        f"WITH q(term, w, sat) AS (VALUES {values}) "
-        f"SELECT p.chunk_id, sum(q.w * CASE WHEN q.sat THEN {_SATURATED} ELSE 1.0 END) AS s "
-        f"FROM q JOIN postings p ON p.term = q.term {where} GROUP BY p.chunk_id ORDER BY s DESC LIMIT ?"
+        f"WITH q(term, w, sat, grp, way, need) AS (VALUES {values}), "
+        f"ways AS (SELECT p.chunk_id AS cid, q.grp AS grp, "
+        f"sum(q.w * CASE WHEN q.sat THEN {_SATURATED} ELSE 1.0 END) AS v "
+        f"FROM q JOIN postings p ON p.term = q.term {where} GROUP BY p.chunk_id, q.grp, q.way HAVING count(*) >= max(q.need)), "
+        f"best AS (SELECT cid, max(v) AS v FROM ways GROUP BY cid, grp) "
+        f"SELECT cid, sum(v) AS s FROM best GROUP BY cid ORDER BY s DESC LIMIT ?"
     )
     args = [*params, avgdl, *(only or []), limit]
     return [(int(cid), float(total)) for cid, total in store.db.execute(sql, args)]
@@ -482,27 +690,105 @@ def _score_rows(
 
 def _fill_matched(
     store: IndexStore,
-    plan: list[tuple[str, float, int, str]],
+    plan: list[_Planned],
     avgdl: float,
     candidates: dict[int, _Candidate],
 ) -> None:
-    """Which query terms each candidate matched, and for how much (snippets, supersession)."""
+    """Which query terms (groups) each candidate matched, and for how much (snippets,
+    supersession), by the same best-way rule as :func:`_score_rows`; and the index terms that
+    did it (where a snippet centres)."""
     if not candidates:
         return
-    by_term: dict[str, list[tuple[float, int, str]]] = {}
-    for term, weight, saturate, query_term in plan:
-        by_term.setdefault(term, []).append((weight, saturate, query_term))
+    by_term: dict[str, list[_Planned]] = {}
+    for planned in plan:
+        by_term.setdefault(planned.term, []).append(planned)
     ids = list(candidates)
     terms = list(by_term)
     sql = (
         f"SELECT chunk_id, term, tf, dl FROM postings WHERE term IN ({','.join('?' * len(terms))}) "
         f"AND chunk_id IN ({','.join('?' * len(ids))})"
     )
+    ways: dict[int, dict[tuple[str, str], list[Any]]] = {}  # (group, way) → [value, terms, need, shown]
     for cid, term, tf, dl in store.db.execute(sql, [*terms, *ids]):
-        matched = candidates[cid].matched
-        for weight, saturate, query_term in by_term[term]:
-            share = min(1.0, tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * dl / avgdl))) if saturate else 1.0
-            matched[query_term] = matched.get(query_term, 0.0) + weight * share
+        for planned in by_term[term]:
+            saturated = tf * (_K1 + 1) / (tf + _K1 * (1 - _B + _B * dl / avgdl))
+            share = min(1.0, saturated) if planned.saturate else 1.0
+            way = ways.setdefault(cid, {}).setdefault(
+                (planned.group, planned.way), [0.0, 0, planned.need, []]
+            )
+            way[0] += planned.weight * share
+            way[1] += 1
+            way[3].append(term)
+    for cid, per_way in ways.items():
+        candidate = candidates[cid]
+        for (group, _way), (value, count, need, shown) in per_way.items():
+            if count >= need:  # the same rule as _score_rows: a way counts when all of it is there
+                candidate.matched[group] = max(candidate.matched.get(group, 0.0), value)
+                candidate.shown.update(shown)
+
+
+SPELLING_FACTOR = 0.9  # "stored" (stemmed stor) and "store" are one word
+
+
+def _e_forms(term: str) -> tuple[str, ...]:
+    """The light stemmer drops -ed/-ing but cannot know a lost silent e (stored → stor, store →
+    store): the other form of a plain English word, as an alternative."""
+    if not term.isascii() or not term.isalpha() or len(term) < 3:
+        return ()
+    return (term[:-1],) if term.endswith("e") else (term + "e",)
+
+
+WORD_ANSWERED = 0.35  # a word counts as answered by a chunk that earns this share of its weight
+
+
+def _unknown_words(
+    terms: list[QueryTerm],
+    df: dict[str, int],
+    plan: list[_Planned],
+    group_of: dict[str, str],
+    weight_of: dict[str, float],
+) -> list[str]:
+    """The query's words no note holds, in no way it knows (护照, Kubernetes, Etsy's 佣金): whole
+    words in the budget (not identifier pieces, not seams), absent from the index, with no
+    alternative any chunk holds."""
+    candidates = [
+        t.term
+        for t in terms
+        if t.weight >= 1 and t.whole is None and not df.get(t.term) and t.term in weight_of
+    ]
+    if not candidates:
+        return []
+    # Known through another way of saying *the same word* (an alias, a synonym, a translation) that
+    # some chunk holds (the plan holds only such terms); a narrower term (a kind of it) does not
+    # make the word itself known.
+    answered_groups = {p.group for p in plan if p.way.startswith("alt")}
+    return [term for term in candidates if group_of.get(term) not in answered_groups]
+
+
+def _demand_two_words(
+    candidates: dict[int, _Candidate],
+    terms: list[QueryTerm],
+    group_of: dict[str, str],
+    weight_of: dict[str, float],
+) -> None:
+    """When the query holds a word memory has never seen, a chunk that answers only one of its
+    words is not an answer: "护照什么时候过期" is not answered by a note on a token's 过期, nor
+    "guest Wi-Fi password" by a note that mentions Wi-Fi. Such a chunk's text score drops to 0
+    (it stays a candidate for the newer-note rule only). A whole identifier answers on its own."""
+    group_weight: dict[str, float] = {}
+    for term, weight in weight_of.items():
+        group = group_of.get(term, term)
+        group_weight[group] = group_weight.get(group, 0.0) + weight
+    whole_words = {group_of.get(t.term, t.term) for t in terms if t.weight >= 1 and t.whole is None}
+    identifiers = {group_of.get(t.term, t.term) for t in terms if t.whole is None and is_identifier(t.term)}
+    for candidate in candidates.values():
+        answered = [
+            group
+            for group, value in candidate.matched.items()
+            if group in whole_words and value >= WORD_ANSWERED * group_weight.get(group, 1.0)
+        ]
+        if len(answered) < 2 and not any(group in identifiers for group in answered):
+            candidate.text_score = 0.0
 
 
 def _pieces_stand_in(terms: list[QueryTerm], df: dict[str, int]) -> list[QueryTerm]:
@@ -535,6 +821,8 @@ def _supersedes(
     old: SearchHit,
     matched_of: dict[tuple[str, int], dict[str, float]],
     subject_of: Callable[[tuple[str, int]], frozenset[str]],
+    changes_of: Callable[[tuple[str, int], list[str]], set[str]],
+    versions_of: Callable[[tuple[str, int], set[str]], set[str]],
     below_min: bool = False,
 ) -> bool:
     """Is ``new`` a later note about the same thing the query found in ``old``?
@@ -547,6 +835,11 @@ def _supersedes(
     does once the query words it could only hold in the other language are set aside: a note that
     says "上游 DNS 换成 Quad9" replaces "upstream set to Cloudflare" for an English question.
     Numbers and identifiers read the same in both languages, so they are never set aside.
+    Or — again from below ``min_score`` too — a clause of ``new`` (on a line with a value) says the
+    thing changed (:func:`savenow.text.changes.states_a_change`: 改到, 换成, "moved to" …) and
+    names query terms both notes match that carry CHANGE_SHARED of what ``old`` matches
+    (:func:`_units`, so that seams between query words do not decide it) — unless
+    ``old`` holds an identifier of the query that ``new`` lacks (the query asks for exactly that).
     """
     if old.day is None or new.day is None or new.day <= old.day:
         return False
@@ -559,6 +852,17 @@ def _supersedes(
     coverage = sum(old_terms[term] for term in shared_terms) / old_weight
     if not below_min and coverage >= SUPERSEDE_COVERAGE and new.score >= SUPERSEDE_SCORE * old.score:
         return True
+    if shared_terms and coverage >= VERSION_SHARED:
+        # The query's own change words (改成 in 端口改成多少了) say nothing about which note is newer.
+        changed = changes_of((new.path, new.start_line), [t for t in shared_terms if not states_a_change(t)])
+        if changed and not any(is_identifier(term) and term not in new_terms for term in old_terms):
+            units = _units(old_terms)
+            covered = _units({term: old_terms[term] for term in changed})
+            if sum(units[u] for u in covered) >= CHANGE_SHARED * sum(units.values()):
+                return True  # "游泳课改到周日 3 点" after "游泳课 周六 9:30": it says the thing changed
+            old_versions = versions_of((old.path, old.start_line), changed)
+            if old_versions and versions_of((new.path, new.start_line), changed) - old_versions:
+                return True  # "升级到 Godot 4.3" after "锁定 Godot 4.2.2": a new version of the same thing
     common = subject_of((old.path, old.start_line)) & subject_of((new.path, new.start_line))
     if len(common) < SUBJECT_SHARED or not any(term in common for term in shared_terms):
         return False
@@ -573,6 +877,20 @@ def _supersedes(
     if excused <= 0 or excused >= old_weight:
         return False
     return coverage * old_weight / (old_weight - excused) >= SUPERSEDE_COVERAGE
+
+
+def _units(matched: dict[str, float]) -> dict[str, float]:
+    """Matched query weight per unit of meaning: a Han bigram's weight is shared by its two
+    characters, each keeping the smallest share any bigram gives it, so the seam between two query
+    words (雨游 in 小雨游泳课, rare and so heavy) weighs no more than the words on either side."""
+    units: dict[str, float] = {}
+    for term, weight in matched.items():
+        if len(term) == 2 and HAN_RUN.fullmatch(term):
+            for char in term:
+                units[char] = min(units.get(char, weight / 2), weight / 2)
+        else:
+            units[term] = weight
+    return units
 
 
 def _is_word(term: str) -> bool:
@@ -593,6 +911,8 @@ def _newer_first(
     spare: list[SearchHit],
     matched_of: dict[tuple[str, int], dict[str, float]],
     subject_of: Callable[[tuple[str, int]], frozenset[str]],
+    changes_of: Callable[[tuple[str, int], list[str]], set[str]],
+    versions_of: Callable[[tuple[str, int], set[str]], set[str]],
     max_results: int,
 ) -> list[SearchHit]:
     """A newer note that supersedes a shown result (:func:`_supersedes`) moves just above it — from
@@ -610,7 +930,9 @@ def _newer_first(
                     (
                         k
                         for k in range(start, len(pool))
-                        if _supersedes(pool[k], old, matched_of, subject_of, pool is spare)
+                        if _supersedes(
+                            pool[k], old, matched_of, subject_of, changes_of, versions_of, pool is spare
+                        )
                     ),
                     None,
                 )
@@ -639,7 +961,7 @@ def _calibrated(raw: dict[int, float]) -> dict[int, float]:
 
 
 def _dot(a: list[float], b: Any) -> float:
-    return float(sum(x * y for x, y in zip(a, b, strict=False)))
+    return float(sum(map(operator.mul, a, b)))  # one C-level pass, no per-pair Python frame
 
 
 def _snippet(text: str, matched_terms: list[str]) -> str:

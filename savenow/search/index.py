@@ -24,7 +24,7 @@ from .tokenize import document_terms
 
 __all__ = ["IndexSync", "SourceFile", "SyncReport", "discover"]
 
-TOKENIZER_VERSION = 2
+TOKENIZER_VERSION = 4  # 3: the alias table is filled; 4: with label terms
 _DAY_IN_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _MAX_FILE_BYTES = 8 * 1024 * 1024  # a Markdown note larger than this is not a note
 
@@ -260,6 +260,8 @@ class IndexSync:
                 known[source.rel] = (size, mtime_ns, digest)
             row = db.execute("SELECT count(*), coalesce(sum(length), 0) FROM chunks").fetchone()
             self.store.set_meta("stats", json.dumps([int(row[0]), int(row[1])]))
+            # Changes with every indexing write: what a long-lived reader's caches are keyed on.
+            self.store.set_meta("generation", str(int(self.store.get_meta("generation") or 0) + 1))
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
@@ -283,6 +285,7 @@ class IndexSync:
             [(term, cid) for cid, heading, text in chunks for term in self._chunk_terms(heading, text)],
         )
         db.execute("DELETE FROM chunks WHERE path = ?", (rel,))
+        db.execute("DELETE FROM aliases WHERE path = ?", (rel,))
         db.execute("DELETE FROM files WHERE path = ?", (rel,))
 
     def _index_file(self, source: SourceFile, text: str) -> None:
@@ -292,6 +295,20 @@ class IndexSync:
             text = transcript_markdown(text)
         db = self.store.db
         day = file_day(source.rel)
+        if source.source == "memory":
+            from .aliases import label_groups, label_terms  # only when a file is (re)indexed
+
+            segmenter = self.options.segmenter
+            db.executemany(  # each label stored as its search terms: nothing to tokenize per query
+                "INSERT INTO aliases (path, labels) VALUES (?, ?)",
+                [
+                    (
+                        source.rel,
+                        json.dumps([sorted(t) for t in label_terms(group, segmenter)], ensure_ascii=False),
+                    )
+                    for group in label_groups(text, standing=source.rel == "MEMORY.md")
+                ],
+            )
         for chunk in chunk_markdown(
             text, max_tokens=self.options.chunk_tokens, overlap_tokens=self.options.chunk_overlap
         ):

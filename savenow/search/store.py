@@ -33,6 +33,11 @@ MIGRATIONS: dict[int, list[str]] = {
         """CREATE TABLE embeddings (provider TEXT NOT NULL, model TEXT NOT NULL, hash TEXT NOT NULL,
                vector BLOB NOT NULL, PRIMARY KEY (provider, model, hash)) WITHOUT ROWID""",
     ],
+    # Who is who, as the files say it (search/aliases.py): one row per label group, a JSON list.
+    2: [
+        "CREATE TABLE aliases (id INTEGER PRIMARY KEY, path TEXT NOT NULL, labels TEXT NOT NULL)",
+        "CREATE INDEX aliases_by_path ON aliases (path)",
+    ],
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 
@@ -113,5 +118,6 @@ class IndexStore:
     def clear_index(self) -> None:
         """Drop every file and chunk (the embedding cache stays: it is keyed by content)."""
         self.db.execute("DELETE FROM postings")
+        self.db.execute("DELETE FROM aliases")
         self.db.execute("DELETE FROM chunks")
         self.db.execute("DELETE FROM files")

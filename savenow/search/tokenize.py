@@ -17,9 +17,9 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
-from ..text.segment import HAN_RUN, get_segmenter
+from ..text.segment import HAN_RUN, bigram_words, get_segmenter
 
-__all__ = ["QueryTerm", "document_terms", "query_terms", "subject_terms"]
+__all__ = ["QueryTerm", "document_terms", "is_identifier", "query_terms", "subject_terms"]
 
 # One scan finds Han runs and "words": Latin/digit runs joined by identifier punctuation. A
 # leading "-" belongs to a number ("-1003566973693", a Telegram chat id), not to a word.
@@ -48,14 +48,19 @@ _EN_STOP = frozenset(
         "over under up down out off and or but if then so than too very can could should would will "
         "shall may might must not no yes just also any some all each every s t d ll re ve m o y get "
         "got set now current currently last please tell show find much many "
+        "time use using need say said thing something anything somebody someone "
     )
 )
 # Han characters that only ask or bind ("which", "what", particles): a query bigram holding one
 # carries no subject. Indexed text keeps them (they are harmless there).
-_ZH_STOP_CHARS = frozenset("的了吗呢吧啊哪么啥谁几怎呀嘛")
+_ZH_STOP_CHARS = frozenset("的了吗呢吧啊哪么啥谁几怎呀嘛是")
+# 几/哪 with a measure word is one question word (几号, 几点, 哪天, 哪台, 哪款): 号交 in 房租几号交 is no word.
+_ZH_WHICH = frozenset("几哪")
+_ZH_MEASURE_WORDS = frozenset("号点天个岁次年月周台家款种位条本件块张只首句")
 _ZH_STOP_WORDS = frozenset(
     _words(
         "什么 时候 多少 如何 为什 怎样 是否 是不 有没 没有 现在 目前 一下 哪里 哪儿 哪些 这个 那个 一个 是什 可以 能不 应该 是 在 和 与 有 要 我 你 吧 "
+        "需要 怎么 后来 以后 之前 之后 多久 回事 已经 还是 就是 但是 一般 记得 知道 告诉 在哪 "
     )
 )
 
@@ -108,7 +113,7 @@ def _word_terms(word: str) -> list[tuple[str, float]]:
             return [(word, 1.0), (bare, PART_WEIGHT)]
         if _HEX.fullmatch(bare) and not bare.isdigit() and not bare.isalpha():
             return [(bare, 1.0), (bare[:SHORT_HASH], PART_WEIGHT)]
-        return [(_stem(bare), 1.0)]
+        return [(bare if bare in _EN_STOP else _stem(bare), 1.0)]  # "does" stays a stop word, not "doe"
     terms = [(word, 1.0)]
     majors = [m for m in _MAJOR_SPLIT.split(bare) if m]
     if len(majors) > 1:
@@ -117,14 +122,52 @@ def _word_terms(word: str) -> list[tuple[str, float]]:
     return terms
 
 
-def _scan(text: str, segmenter: str) -> list[tuple[str, float, bool, str | None]]:
-    """(term, weight, is Han, the identifier a piece belongs to) for every token of ``text``."""
+SINGLE_HAN_WEIGHT = 0.5  # a lone query character between question words (钱 in 多少钱一个月)
+
+
+def _question_spans(run: str) -> list[bool]:
+    """Which characters of a query's Han run belong to a question word or particle (多少, 现在,
+    什么, 吗 …). Found by position, so a bigram that straddles one (租现 in 房租现在) is known to be
+    a seam between words, whether or not some note happens to hold those two characters."""
+    marked = [char in _ZH_STOP_CHARS for char in run]
+    for i in range(len(run) - 1):
+        pair = run[i : i + 2]
+        if pair in _ZH_STOP_WORDS or (pair[0] in _ZH_WHICH and pair[1] in _ZH_MEASURE_WORDS):
+            marked[i] = marked[i + 1] = True
+    return marked
+
+
+def _query_han_words(run: str) -> list[tuple[str, float]]:
+    """A query's Han run as (word, weight): bigrams inside the stretches between question words
+    weigh 1; one inside a question word weighs 0 (its characters still tell the ranking a seam
+    from a missing word); one across a question word's edge is dropped; a lone content character
+    left between question words weighs SINGLE_HAN_WEIGHT."""
+    marked = _question_spans(run)
+    if not any(marked):
+        return [(word, 1.0) for word in bigram_words(run)]
+    out: list[tuple[str, float]] = []
+    for i in range(len(run) - 1):
+        if marked[i] == marked[i + 1]:  # a bigram across a question word's edge is no word at all
+            out.append((run[i : i + 2], 0.0 if marked[i] else 1.0))
+    for i, char in enumerate(run):
+        alone = not marked[i] and (i == 0 or marked[i - 1]) and (i == len(run) - 1 or marked[i + 1])
+        if alone and char not in _ZH_STOP_WORDS:
+            out.append((char, SINGLE_HAN_WEIGHT))
+    return out
+
+
+def _scan(text: str, segmenter: str, query: bool = False) -> list[tuple[str, float, bool, str | None]]:
+    """(term, weight, is Han, the identifier a piece belongs to) for every token of ``text``;
+    ``query``: Han runs are split at question words first (:func:`_query_han_words`)."""
     segment = get_segmenter(segmenter)
     out: list[tuple[str, float, bool, str | None]] = []
     for match in _SCAN.finditer(_fold(text)):
         token = match.group()
         if HAN_RUN.fullmatch(token):
-            out.extend((word, 1.0, True, None) for word in segment(token))
+            if query and segmenter == "bigram" and len(token) > 1:
+                out.extend((word, weight, True, None) for word, weight in _query_han_words(token))
+            else:
+                out.extend((word, 1.0, True, None) for word in segment(token))
             continue
         terms = _word_terms(token)
         whole = terms[0][0] if len(terms) > 1 else None
@@ -155,9 +198,9 @@ def _is_stop(term: str, han: bool) -> bool:
 def query_terms(text: str, segmenter: str = "bigram") -> list[QueryTerm]:
     """Distinct query terms with weights. Stop words stay in the list with weight 0 (unless nothing
     else is left): they score nothing, but their characters tell a word seam from a missing word."""
-    scanned = _scan(text, segmenter)
-    if all(_is_stop(term, han) for term, _w, han, _whole in scanned):
-        kept = scanned
+    scanned = _scan(text, segmenter, query=True)
+    if all(_is_stop(term, han) or not weight for term, weight, han, _whole in scanned):
+        kept = [(t, w or 1.0, han, whole) for t, w, han, whole in scanned]
     else:
         kept = [(t, 0.0 if _is_stop(t, han) else w, han, whole) for t, w, han, whole in scanned]
     merged: dict[str, QueryTerm] = {}
@@ -172,7 +215,7 @@ _CLOCK_TIME = re.compile(r"\d{1,2}:\d{2}")
 _HEADING_PREFIX = re.compile(r"^#+\s*(?:\d{1,2}:\d{2}\s*[-–—:]?\s*)?")
 
 
-def _is_identifier(term: str) -> bool:
+def is_identifier(term: str) -> bool:
     """A token that names one thing (a host, a key, an address): letters with digits or separators."""
     bare = term.lstrip("-")
     if _CLOCK_TIME.fullmatch(bare):
@@ -192,6 +235,6 @@ def subject_terms(heading: str, text: str, segmenter: str = "bigram") -> frozens
     words |= {
         term
         for term, _w, han, whole in _scan(text, segmenter)
-        if not han and whole is None and _is_identifier(term)
+        if not han and whole is None and is_identifier(term)
     }
     return frozenset(words)

@@ -21,8 +21,6 @@ import unicodedata
 from collections import Counter
 from functools import lru_cache
 
-from rapidfuzz import fuzz
-
 from .cjk import cjk_ratio, has_cjk  # noqa: F401  (re-exported: callers of the old textnorm)
 
 __all__ = [
@@ -95,6 +93,8 @@ def dice(a: str, b: str) -> float:
 
 def indel(a: str, b: str) -> float:
     """rapidfuzz Indel similarity on word-sorted compact text, in [0, 1]."""
+    from rapidfuzz import fuzz  # here, not at import: search loads this module per CLI call (≈ 3 ms)
+
     return fuzz.token_sort_ratio(a, b) / 100.0
 
 

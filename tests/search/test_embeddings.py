@@ -46,8 +46,18 @@ def _options(server: FakeEmbeddingsServer, **overrides: object) -> SearchOptions
 
 
 def test_hybrid_finds_a_cross_language_paraphrase_lexical_search_misses(
-    workspace: Path, server: FakeEmbeddingsServer
+    tmp_path: Path, server: FakeEmbeddingsServer
 ) -> None:
+    from .conftest import FILES, write_files
+
+    # No "小雨（老婆）" line and no "Flowers" heading: nothing lexical ties the question to the note
+    # (with them the alias graph finds it lexically too, see test_aliases.py).
+    files = {
+        "MEMORY.md": "# MEMORY.md\n\n## Rules\n- Never expose the database port to the internet.\n",
+        "memory/2026-04-11.md": "# 2026-04-11\n\n## 小雨\n- 小雨喜欢桔梗\n",
+        "memory/2026-05-20.md": FILES["memory/2026-05-20.md"],
+    }
+    workspace = write_files(tmp_path / "ws", files)
     query = "which flowers does my wife like"
     assert MemorySearch(workspace, today=TODAY).search(query).results == []
     response = MemorySearch(workspace, _options(server), today=TODAY).search(query)

@@ -166,3 +166,60 @@ def test_a_newer_note_sharing_only_a_word_does_not_jump_ahead(tmp_path: Path) ->
         },
     )
     assert search.search("网站证书什么时候到期").results[0].path == "memory/2026-03-01.md"
+
+
+def test_a_newer_note_that_says_the_value_changed_ranks_first(tmp_path: Path) -> None:
+    from .conftest import write_files
+
+    files = {
+        "memory/2026-02-01.md": "# 2026-02-01\n\n## 游泳\n- 小雨游泳课 周六上午 9:30, 文体中心 三楼泳池\n",
+        "memory/2026-04-01.md": (
+            "# 2026-04-01\n\n## 16:10 - 调整\n- 游泳课改到周日下午 3 点, 周六那班人太多\n- 教练说小雨可以学换气了\n\n"
+            "## 备份\n- NAS 升到 7.2，升级前先备份了游泳课的照片\n"
+        ),
+    }
+    search = MemorySearch(write_files(tmp_path / "ws", files), SearchOptions(), today=TODAY)
+    results = search.search("小雨游泳课几点").results
+    assert results[0].path == "memory/2026-04-01.md" and "改到周日" in results[0].snippet
+    # A change of something else in the same note (升到 7.2 of the NAS) moves nothing.
+    assert [r.path for r in search.search("游泳课照片备份").results][:1] == ["memory/2026-04-01.md"]
+
+
+def test_question_words_split_a_chinese_query_by_position() -> None:
+    from savenow.search.tokenize import query_terms
+
+    terms = {t.term: t.weight for t in query_terms("房租现在多少钱一个月")}
+    assert terms["房租"] == 1.0 and terms["钱"] == 0.5
+    assert "租现" not in terms and "少钱" not in terms  # seams across a question word
+    assert {t.term for t in query_terms("Etsy 的佣金是多少") if t.weight} == {"etsy", "佣金"}
+
+
+def test_a_word_memory_never_saw_needs_a_second_word_answered(search: MemorySearch) -> None:
+    # 护照 is nowhere: the 证书 note's 到期 alone does not answer "when does the passport expire".
+    assert search.search("护照什么时候到期").results == []
+    # A known word with an unknown one still finds a note that answers two of its words.
+    assert search.search("路由器管理端口 Kubernetes").results[0].path == "memory/2026-05-20.md"
+    # 几号 / 哪天 are question words: no 号交 seam counts as a word nobody wrote.
+    from savenow.search.tokenize import query_terms
+
+    assert {t.term for t in query_terms("房租几号交") if t.weight >= 1} == {"房租"}
+
+
+def test_a_silent_e_lost_by_the_stemmer_still_matches(tmp_path: Path) -> None:
+    from .conftest import write_files
+
+    files = {"memory/2026-05-01.md": "# 2026-05-01\n\n## Keys\n- The signing key is stored in the vault.\n"}
+    search = MemorySearch(write_files(tmp_path / "ws", files), SearchOptions(), today=TODAY)
+    assert search.search("where do I store the signing key").results  # store ↔ stored (stor)
+
+
+def test_a_newer_version_of_the_same_thing_ranks_first(tmp_path: Path) -> None:
+    from .conftest import write_files
+
+    files = {
+        "memory/2026-02-01.md": "# 2026-02-01\n\n## Project setup notes\n- 项目锁定 Godot 4.2.2-stable, no upgrades\n",
+        "memory/2026-04-01.md": "# 2026-04-01\n\n## Engine\n- 升级到 Godot 4.3-stable, templates 重下了\n",
+    }
+    search = MemorySearch(write_files(tmp_path / "ws", files), SearchOptions(), today=TODAY)
+    results = search.search("which Godot version is the project on").results
+    assert results[0].path == "memory/2026-04-01.md"

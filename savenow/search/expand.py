@@ -1,0 +1,114 @@
+"""Query expansion through the bilingual concept thesaurus (:mod:`savenow.text.concepts`).
+
+A paraphrase shares no word with its answer: "water heater" / 热水器, "voice actor" / 配音, a
+category word in the question and a product in the note. The thesaurus knows such words as
+data (written from general language, not from any workspace). For each stretch of the query the
+thesaurus knows — longest first, English up to three words, Chinese up to six characters — its
+related terms become *alternatives* for the query terms of that stretch: a chunk that says one
+of them earns a share of those terms' weight (synonyms most, a narrower term a little less, a
+broader one least), never more than the words themselves would, and adds nothing to the budget,
+so a chunk that says the words themselves loses nothing (see ``engine._lexical``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from functools import cache
+from typing import Any, NamedTuple
+
+from .tokenize import query_terms
+
+__all__ = ["RELATION_FACTORS", "ConceptExpansion", "concept_expansions", "thesaurus_available"]
+
+# How much of a query word's weight a related term can earn, by relation.
+# A broader term is no answer: a note on 保险 does not answer a question about 车险, nor one on
+# 证件 a question about 护照; so broader terms are not used (factor 0).
+RELATION_FACTORS = {"synonym": 0.7, "narrower": 0.6, "broader": 0.0}
+_MAX_EN_WORDS = 3
+_MAX_HAN_CHARS = 6
+_MAX_RELATED = 40  # a broad word ("food") may have hundreds of narrower terms: the first ones do
+
+
+class ConceptExpansion(NamedTuple):
+    stands_for: tuple[str, ...]  # the query terms of the stretch
+    terms: tuple[str, ...]  # the related term's index terms (all needed)
+    factor: float
+    related: str  # the related term as written (for the reader of a trace)
+    same: bool  # a synonym or translation (the word itself, said otherwise), not a narrower term
+
+
+@cache
+def _thesaurus() -> Any | None:
+    try:
+        from ..text import concepts  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:  # pragma: no cover - the thesaurus ships with savenow
+        return None
+    return concepts
+
+
+def thesaurus_available() -> bool:
+    return _thesaurus() is not None
+
+
+def _stretches(query: str) -> Iterable[str]:
+    """Candidate stretches of the query: runs of 1..3 English words, Han substrings of 2..6."""
+    folded = query.casefold()
+    words: list[str] = []
+    current: list[str] = []
+    for char in folded + " ":
+        if char.isascii() and (char.isalnum() or char in "-'"):
+            current.append(char)
+            continue
+        if current:
+            words.append("".join(current).strip("'-"))
+            current = []
+        if not char.isascii() and char.isalpha():
+            words.append(char)  # one Han character per slot; joined below
+        elif not char.isspace():
+            words.append("")  # punctuation breaks a stretch
+    # English n-grams.
+    latin = [w if w.isascii() else "" for w in words]
+    for size in range(_MAX_EN_WORDS, 0, -1):
+        for i in range(len(latin) - size + 1):
+            gram = latin[i : i + size]
+            if all(gram):
+                yield " ".join(gram)
+    # Han substrings (runs of consecutive Han slots).
+    run: list[str] = []
+    for w in [*words, ""]:
+        if w and not w.isascii():
+            run.append(w)
+            continue
+        text = "".join(run)
+        for size in range(min(_MAX_HAN_CHARS, len(text)), 1, -1):
+            for i in range(len(text) - size + 1):
+                yield text[i : i + size]
+        run = []
+
+
+def concept_expansions(query: str, segmenter: str = "bigram") -> list[ConceptExpansion]:
+    concepts = _thesaurus()
+    if concepts is None:
+        return []
+    related_terms: Callable[[str], Iterable[Any]] = concepts.related_terms
+    asked = {t.term for t in query_terms(query, segmenter) if t.weight > 0}
+    covered: set[str] = set()
+    out: list[ConceptExpansion] = []
+    for stretch in _stretches(query):
+        related = tuple(related_terms(stretch))
+        if not related:
+            continue
+        stands_for = tuple(
+            t.term for t in query_terms(stretch, segmenter) if t.weight >= 1 and t.term in asked
+        )
+        if not stands_for or not covered.isdisjoint(stands_for):
+            continue  # a longer known stretch already speaks for (some of) these words
+        covered.update(stands_for)
+        for item in related[:_MAX_RELATED]:
+            relation = str(getattr(item, "relation", "synonym"))
+            factor = RELATION_FACTORS.get(relation, 0.0)
+            surface = str(getattr(item, "term", item))
+            terms = tuple(t.term for t in query_terms(surface, segmenter) if t.weight >= 1)
+            if factor > 0 and terms and set(terms).isdisjoint(stands_for):  # 办护照 adds nothing to 护照
+                out.append(ConceptExpansion(stands_for, terms, factor, surface, relation == "synonym"))
+    return out
