@@ -47,8 +47,10 @@ def main() -> int:
         for label, every in (("listing every write", True), ("listed once per process", False)):
             files._leftovers.forget()
             times = run(folder, workspace, options.writes, list_every_write=every)
-            print(f"{label:<26} median {statistics.median(times) * 1000:6.2f} ms/write  "
-                  f"total {sum(times):6.2f} s")
+            print(
+                f"{label:<26} median {statistics.median(times) * 1000:6.2f} ms/write  "
+                f"total {sum(times):6.2f} s"
+            )
     return 0
 
 

@@ -80,13 +80,17 @@ def main() -> int:
         workspace = root / "workspace"
         (workspace / "memory").mkdir(parents=True)
         config = root / "savenow.yaml"
-        config.write_text(f"workspace: {workspace}\nsessions_dir: {root / 'sessions'}\nextractor: heuristic\n")
+        config.write_text(
+            f"workspace: {workspace}\nsessions_dir: {root / 'sessions'}\nextractor: heuristic\n"
+        )
         cache = workspace / ".savenow" / counts_module.CACHE_FILE
         settings = load_settings(config)
         scope = Scope(chat_id=CHAT_ID, thread_id=TARGET_THREAD)
         size = sum(p.stat().st_size for p in (root / "sessions").glob("*.jsonl")) / 1e6
-        print(f"{options.sessions} candidate sessions x {options.messages} messages ({size:.0f} MB), "
-              f"load {os.getloadavg()[0]:.1f} (shared machine)")
+        print(
+            f"{options.sessions} candidate sessions x {options.messages} messages ({size:.0f} MB), "
+            f"load {os.getloadavg()[0]:.1f} (shared machine)"
+        )
 
         def cold() -> object:
             counts_module._MEMORY.clear()
@@ -104,10 +108,22 @@ def main() -> int:
         file_ms, via_file = timed(from_file, options.runs)
         memory_ms, via_memory = timed(from_memory, options.runs)
         assert via_file == reference and via_memory == reference, "the cache changed the listing"
-        print(f"in-process list_sessions, median: cold {cold_ms:.1f} ms | cache file {file_ms:.1f} ms | "
-              f"memory {memory_ms:.1f} ms")
-        argv = [sys.executable, "-m", "savenow.cli", "list", "--chat-id", CHAT_ID, "--thread-id",
-                TARGET_THREAD, "--config", str(config)]
+        print(
+            f"in-process list_sessions, median: cold {cold_ms:.1f} ms | cache file {file_ms:.1f} ms | "
+            f"memory {memory_ms:.1f} ms"
+        )
+        argv = [
+            sys.executable,
+            "-m",
+            "savenow.cli",
+            "list",
+            "--chat-id",
+            CHAT_ID,
+            "--thread-id",
+            TARGET_THREAD,
+            "--config",
+            str(config),
+        ]
 
         def process(keep: bool) -> tuple[float, str]:
             times, out = [], ""
@@ -122,7 +138,9 @@ def main() -> int:
         no_cache_ms, out_cold = process(keep=False)
         cached_ms, out_cached = process(keep=True)
         assert out_cold == out_cached, "the cache changed what `savenow list` prints"
-        print(f"`savenow list` process, p50: cache removed {no_cache_ms:.0f} ms | cache kept {cached_ms:.0f} ms")
+        print(
+            f"`savenow list` process, p50: cache removed {no_cache_ms:.0f} ms | cache kept {cached_ms:.0f} ms"
+        )
     return 0
 
 

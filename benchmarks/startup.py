@@ -37,8 +37,13 @@ def commands(root: Path) -> dict[str, list[str]]:
         "help": ["--help"],
         "get": ["get", "memory/2026-11-26.md", *config],
         "preview-diff": ["preview-diff", "--entries-file", str(entries), "--memory-path", str(memory)],
-        "merge-daily-memory": ["merge-daily-memory", "--entries-file", str(entries), "--memory-path",
-                               str(root / "workspace" / "memory" / "scratch.md")],
+        "merge-daily-memory": [
+            "merge-daily-memory",
+            "--entries-file",
+            str(entries),
+            "--memory-path",
+            str(root / "workspace" / "memory" / "scratch.md"),
+        ],
         "search": ["search", "billing", *config],
         "list": ["list", *SCOPE, *config],
         "preview": ["preview", *SCOPE, *config],
@@ -75,8 +80,11 @@ def quantile(values: list[float], q: float) -> float:
 
 
 def prepare(root: Path) -> None:
-    subprocess.run([sys.executable, "-m", "savenow.cli", "demo", "--keep", str(root)],
-                   stdout=subprocess.DEVNULL, check=True)
+    subprocess.run(
+        [sys.executable, "-m", "savenow.cli", "demo", "--keep", str(root)],
+        stdout=subprocess.DEVNULL,
+        check=True,
+    )
     (root / "entries.json").write_text(json.dumps(ENTRIES), encoding="utf-8")
 
 

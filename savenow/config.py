@@ -344,4 +344,3 @@ def load_settings_from_args(args: Any) -> Settings:
     """:func:`load_settings` from a parsed command line (``--config`` and :data:`SETTINGS_FLAGS`; absent = unset)."""
     flags = {name: getattr(args, name, None) for name in SETTINGS_FLAGS}
     return load_settings(getattr(args, "config", None), **flags)
-

@@ -1233,7 +1233,10 @@ CATALOG: dict[str, dict[Lang, str]] = {
         "zh": "另有 {count} 个对象被忽略（超过 {limit} 个）",
     },
     "objects.dropped.forgotten": {"en": "{label}: forgotten", "zh": "{label}：已被遗忘"},
-    "objects.dropped.over_cap": {"en": "{label}: over the cap of {cap}", "zh": "{label}：超过 {cap} 个的上限"},
+    "objects.dropped.over_cap": {
+        "en": "{label}: over the cap of {cap}",
+        "zh": "{label}：超过 {cap} 个的上限",
+    },
     "search.fallback.no_provider": {
         "en": "no embeddings provider configured: keyword search only",
         "zh": "没有配置向量嵌入服务：只用关键词搜索",

@@ -109,7 +109,9 @@ def _workspace(
     root = _path_value(defaults.get("workspace"), state)
     if len(roster) > 1:
         if root is not None:
-            return root / agent_id, Text("setup.from.openclaw_key", key=f"agents.defaults.workspace/{agent_id}")
+            return root / agent_id, Text(
+                "setup.from.openclaw_key", key=f"agents.defaults.workspace/{agent_id}"
+            )
         return state / f"workspace-{agent_id}", Text("setup.from.openclaw_default_many")
     if root is not None:
         return root, Text("setup.from.openclaw_key", key="agents.defaults.workspace")

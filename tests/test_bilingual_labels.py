@@ -23,8 +23,10 @@ def has_han(value: str) -> bool:
 
 @pytest.mark.parametrize(
     ("where", "en_source", "zh_source"),
-    [("env", "environment variable SAVENOW_TRANSCRIPT_LIMIT", "环境变量 SAVENOW_TRANSCRIPT_LIMIT"),
-     ("flag", "command-line flag", "命令行参数")],
+    [
+        ("env", "environment variable SAVENOW_TRANSCRIPT_LIMIT", "环境变量 SAVENOW_TRANSCRIPT_LIMIT"),
+        ("flag", "command-line flag", "命令行参数"),
+    ],
 )
 def test_a_bad_value_names_its_source_in_both_languages(
     where: str, en_source: str, zh_source: str, monkeypatch: pytest.MonkeyPatch
@@ -49,8 +51,13 @@ def test_where_the_workspace_came_from_is_said_in_chinese(tmp_path, monkeypatch:
 
 
 def test_llm_dropped_reasons_follow_the_preview_language() -> None:
-    result = entries_from_reply([{"title": "", "bullets": []}, *[{"title": f"T{i}", "bullets": ["b"]} for i in range(6)],
-                                 {"title": 5, "bullets": "x"}])
+    result = entries_from_reply(
+        [
+            {"title": "", "bullets": []},
+            *[{"title": f"T{i}", "bullets": ["b"]} for i in range(6)],
+            {"title": 5, "bullets": "x"},
+        ]
+    )
     reasons = [d.reason for d in result.dropped]
     assert reasons and all(has_han(localize(r, "zh")) for r in reasons)
     assert not any(has_han(localize(r, "en")) for r in reasons)

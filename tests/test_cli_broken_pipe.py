@@ -21,6 +21,8 @@ raise SystemExit(cli.main([]))
 
 
 def test_broken_pipe_is_quiet_exit_zero() -> None:
-    done = subprocess.run([sys.executable, "-c", _CHILD], check=False, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD], check=False, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0
     assert done.stderr == ""

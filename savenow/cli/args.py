@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ..access import Scope
     from ..config import Settings
 
+
 def settings_from_args(args: argparse.Namespace, *, require_workspace: bool = True) -> Settings:
     """Settings from the command's flags; a missing workspace is refused unless the command can do without."""
     from ..config import load_settings_from_args

@@ -235,7 +235,9 @@ def _one_entry(raw: Any, index: int) -> Entry | DroppedEntry:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first.get("loc", ())) or "entry"
-        return DroppedEntry(label, Text("llm.dropped.malformed", where=where, detail=first.get("msg", "invalid")))
+        return DroppedEntry(
+            label, Text("llm.dropped.malformed", where=where, detail=first.get("msg", "invalid"))
+        )
     data = checked.model_dump()
     data["merge_target_title"] = _clean_target(checked.merge_target_title)
     data["action"] = _normalize_action(checked.action, data["merge_target_title"])

@@ -47,7 +47,9 @@ class Proposed:
     Returned rather than kept on the extractor, so one shared extractor serves calls from many threads."""
 
     candidates: list[Candidate] = field(default_factory=list)
-    dropped: list[str | Localized] = field(default_factory=list)  # refused before planning (LLM checks, fallback)
+    dropped: list[str | Localized] = field(
+        default_factory=list
+    )  # refused before planning (LLM checks, fallback)
     extractor: str = "offline"  # "offline" or "llm": the one whose candidates these are
 
 

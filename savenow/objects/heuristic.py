@@ -615,7 +615,15 @@ UNSURE = _rx(
     "(?:总是|老是|从来|永远|一直)(?:记不住|搞不清|不知道|想不起来|分不清)",
 )
 ONE_OFF_DAY = _rx(
-    _en("today", "tonight", "tomorrow", "yesterday", "this (?:morning|afternoon|evening)", r"\w+ ago", "right now"),
+    _en(
+        "today",
+        "tonight",
+        "tomorrow",
+        "yesterday",
+        "this (?:morning|afternoon|evening)",
+        r"\w+ ago",
+        "right now",
+    ),
     "今天|今晚|明天|昨天|昨晚|前天|后天|刚才|刚刚",
 )
 # A message that opens by replacing what was just said ("make that 9pm", "no, 3 days", "不对，…").
@@ -748,7 +756,8 @@ def _corrects_person_fact(person: _Person, msg: _Msg, people: _PeopleFinder) -> 
 
 
 _DAY_WORD = re.compile(
-    r"(?<![A-Za-z])(?:mon|tues|wednes|thurs|fri|satur|sun)days?(?![A-Za-z])|周[一二三四五六日天]|星期[一二三四五六日天]", _I
+    r"(?<![A-Za-z])(?:mon|tues|wednes|thurs|fri|satur|sun)days?(?![A-Za-z])|周[一二三四五六日天]|星期[一二三四五六日天]",
+    _I,
 )
 
 
@@ -895,7 +904,9 @@ class OfflineObjectExtractor:
             subject = _cue_noun(tail)
             if _refers_back(tail) and not re.match(r"\s*[:：]\s*\S", tail):  # "remember this: …" points ahead
                 asked = msgs[pos - 1] if pos and not msgs[pos - 1].user else None
-                if len(norm_name(_ACK_LEAD.sub("", lead))) >= 8:  # "he's allergic to shellfish, remember that"
+                if (
+                    len(norm_name(_ACK_LEAD.sub("", lead))) >= 8
+                ):  # "he's allergic to shellfish, remember that"
                     content = lead
                 elif asked is not None and YES.match(msg.text) and QUESTION.search(asked.text):
                     # a: "So no meetings before 10, right?" — u: "yeah always, remember that": the note is
@@ -948,7 +959,9 @@ class OfflineObjectExtractor:
         ago: "make that 9pm" (a correction) or "3 days" (the answer to the assistant's "how many days
         before?"). The value stated last gets the new wording; True when the message was used."""
         msg = msgs[pos]
-        recent = [k for k, at in said_in.items() if values.get(k) and _user_turns_between(msgs, at, msg.index) <= 2]
+        recent = [
+            k for k, at in said_in.items() if values.get(k) and _user_turns_between(msgs, at, msg.index) <= 2
+        ]
         if not recent or QUESTION.search(msg.text) or ONE_OFF_DAY.search(msg.text):
             return False
         key = max(recent, key=lambda k: said_in[k])
@@ -980,14 +993,16 @@ class OfflineObjectExtractor:
         for pos, msg in enumerate(msgs):
             if not msg.user or msg.dismissed:
                 continue
-            names_key = bool(_SELF_GATE.search(msg.text)) and any(rx.search(msg.text) for rx, _ in SELF_RULES.values())
-            if not names_key and self._self_follow_up(
-                msgs, pos, values, said_in
-            ):
+            names_key = bool(_SELF_GATE.search(msg.text)) and any(
+                rx.search(msg.text) for rx, _ in SELF_RULES.values()
+            )
+            if not names_key and self._self_follow_up(msgs, pos, values, said_in):
                 continue
             for sentence in sentences(msg.text):
                 if (
-                    (REQUEST.search(sentence) and not STANDING.search(sentence))  # "can you … from now on" is a rule
+                    (
+                        REQUEST.search(sentence) and not STANDING.search(sentence)
+                    )  # "can you … from now on" is a rule
                     or THIRD_PERSON_START.search(sentence)
                     or DISMISS.search(sentence)
                     or QUESTION.search(sentence)
@@ -1052,9 +1067,12 @@ class OfflineObjectExtractor:
                     ):
                         continue
                     value = _clean(
-                        part if key in _LASTING_IDENTITY  # "我下周一去字节入职了": the date goes with the fact
-                        else _drop_clauses(part, CLOCK_OR_DAY) if key == "reminders"
-                        else _drop_untimed(part) if key in _TIMED_KEYS  # times are their values
+                        part
+                        if key in _LASTING_IDENTITY  # "我下周一去字节入职了": the date goes with the fact
+                        else _drop_clauses(part, CLOCK_OR_DAY)
+                        if key == "reminders"
+                        else _drop_untimed(part)
+                        if key in _TIMED_KEYS  # times are their values
                         else _drop_clauses(part, ONE_OFF)
                     )
                     if key == "reminders" and correcting:
@@ -1252,10 +1270,14 @@ class OfflineObjectExtractor:
                 answers = self._answers(msgs, pos) if decided else set()
                 for sentence in sentences(msgs[pos - 2].text):
                     self._topic_sentence(thread, sentence, opened)
-            elif not named and thread is not None and (
-                (SWITCH.match(msg.text) and not _decides_more(msg.text, people))
-                or NEW_TOPIC.search(msg.text)
-                or people.starts_with_person(msg.text)
+            elif (
+                not named
+                and thread is not None
+                and (
+                    (SWITCH.match(msg.text) and not _decides_more(msg.text, people))
+                    or NEW_TOPIC.search(msg.text)
+                    or people.starts_with_person(msg.text)
+                )
             ):
                 thread = None  # another subject: a switch, a new project, a person
             if thread is None and not named:
@@ -1329,7 +1351,12 @@ class OfflineObjectExtractor:
         text = _topic_conclusion(sentence, mode)
         if text is None:
             return
-        if _CORRECTION_START.match(sentence) and note.conclusions and _VALUE.search(text) and _VALUE.search(note.conclusions[-1]):
+        if (
+            _CORRECTION_START.match(sentence)
+            and note.conclusions
+            and _VALUE.search(text)
+            and _VALUE.search(note.conclusions[-1])
+        ):
             note.conclusions.pop()  # "actually make it April 30": the value just stated is superseded
         if text not in note.conclusions:
             note.conclusions.append(text)
@@ -1490,8 +1517,14 @@ class _PeopleFinder:
         if match and match.group(1).casefold() not in NAME_STOP:
             return match.group(1), ROLE_WORDS.get(match.group(2).casefold(), match.group(2).casefold())
         match = NEW_PERSON_AFFILIATED.search(sentence)
-        if match and match.group(1).casefold() not in NAME_STOP and PERSON_DURABLE.search(sentence[match.end() :]):
-            return match.group(1), "contact"  # "my flour comes from Priya at Northmill, she only answers email"
+        if (
+            match
+            and match.group(1).casefold() not in NAME_STOP
+            and PERSON_DURABLE.search(sentence[match.end() :])
+        ):
+            return match.group(
+                1
+            ), "contact"  # "my flour comes from Priya at Northmill, she only answers email"
         match = NEW_PERSON_ZH_DUTY.search(sentence)
         if match and DUTY_ZH.search(sentence) and not any(near_name(match.group(1), p.obj.name or "") or
                                                           match.group(1) == p.obj.name for p in self.people):  # fmt: skip

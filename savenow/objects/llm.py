@@ -312,4 +312,6 @@ class FallbackObjectExtractor:
             log.warning("LLM object extractor failed (%s); using the offline extractor", error.en)
             offline = self._fallback().propose(messages, stored)
             notice = Text("objects.llm_fallback", reason=WithoutFullStop(error))
-            return Proposed(candidates=offline.candidates, dropped=[notice, *offline.dropped], extractor=offline.extractor)
+            return Proposed(
+                candidates=offline.candidates, dropped=[notice, *offline.dropped], extractor=offline.extractor
+            )

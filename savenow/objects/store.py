@@ -434,7 +434,9 @@ class ObjectStore:
         records = self._records()
         if trash_of is not None:  # the forget that trashed it names the object's own path
             trash = str((self.state / "trash").absolute())
-            groups = {r.group for r in records if r.memory_path.startswith(trash) and trash_of in r.memory_path}
+            groups = {
+                r.group for r in records if r.memory_path.startswith(trash) and trash_of in r.memory_path
+            }
             wanted |= {r.memory_path for r in records if r.group in groups and self._is_object(r.memory_path)}
         copies = {Path(r.before_copy) for r in records if r.before_copy and r.memory_path in wanted}
         for rel in {self._rel(Path(path)) for path in wanted}:
@@ -621,7 +623,9 @@ class ObjectStore:
         except ValueError:
             return str(path)
 
-    def _commit(self, change: _Change, stones: list[dict[str, Any]] | None, *, undoes: str | None = None) -> None:
+    def _commit(
+        self, change: _Change, stones: list[dict[str, Any]] | None, *, undoes: str | None = None
+    ) -> None:
         if stones is not None and change.tombstones_changed:
             if read_exact(self.tombstone_file) is None:  # undo goes back to "none", never to a missing file
                 with file_lock(self.tombstone_file, self.workspace):

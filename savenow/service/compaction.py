@@ -292,8 +292,6 @@ def _cannot_be_due(compactor: SessionCompactor) -> bool:
         return False
 
 
-
-
 def _inside(path: Path, folder: Path) -> bool:
     try:
         path.resolve().relative_to(folder.expanduser().resolve())

@@ -91,7 +91,11 @@ class ObjectsService:
         else:
             self._pending.delete(self._pending_key(scope))
         return Extraction(
-            session_key=session.key, plan=result, pending_id=pending_id, lang=lang, extractor=proposed.extractor
+            session_key=session.key,
+            plan=result,
+            pending_id=pending_id,
+            lang=lang,
+            extractor=proposed.extractor,
         )
 
     def apply(self, scope: Scope, pending_id: str | None = None) -> ApplyOutcome:

@@ -81,7 +81,9 @@ class MessageCounts:
                 merged = {**_read(self._file), **(self._disk or {})}
                 kept = dict(list(merged.items())[-MAX_ENTRIES:])
                 self._file.parent.mkdir(parents=True, exist_ok=True)
-                atomic_write(self._file, json.dumps({"version": _version(), "counts": kept}), workspace=self._workspace)
+                atomic_write(
+                    self._file, json.dumps({"version": _version(), "counts": kept}), workspace=self._workspace
+                )
         except (OSError, SaveNowError):
             return
         self._new = 0

@@ -187,7 +187,9 @@ def remove_leftovers(path: Path, workspace: Path | None = None) -> int:
         beside = folder == path.parent
 
         def leftover(name: str, beside: bool = beside) -> bool:
-            return name.startswith(prefix) or (beside and name.startswith(legacy) and name.endswith(LEGACY_SUFFIX))
+            return name.startswith(prefix) or (
+                beside and name.startswith(legacy) and name.endswith(LEGACY_SUFFIX)
+            )
 
         for name in _leftovers.take(folder, leftover):
             try:

@@ -651,7 +651,11 @@ def _apply_group(workspace: Path, planned: list[tuple[WriteRecord, str | None]])
 def group_members(records: list[WriteRecord], group: str) -> list[WriteRecord]:
     """The members of ``group`` still in effect (committed, not undone), in the order they were written."""
     undone = {r.undoes for r in records if r.undoes and r.state == "committed"}
-    return [r for r in records if r.group == group and not r.undoes and r.state == "committed" and r.id not in undone]
+    return [
+        r
+        for r in records
+        if r.group == group and not r.undoes and r.state == "committed" and r.id not in undone
+    ]
 
 
 def undo_group(workspace: Path, group: str, *, time: str) -> list[WriteRecord]:

@@ -131,11 +131,7 @@ class FeatureHandlers:
         from .handlers import place_of
 
         message = update.message
-        if (
-            message is None
-            or self.core.stopping
-            or not self.core.first_time("message", update.update_id)
-        ):
+        if message is None or self.core.stopping or not self.core.first_time("message", update.update_id):
             return None
         place = place_of(message)
         user = message.from_user
@@ -328,11 +324,7 @@ class FeatureHandlers:
         from .handlers import place_of
 
         query = update.callback_query
-        if (
-            query is None
-            or self.core.stopping
-            or not self.core.first_time("callback", update.update_id)
-        ):
+        if query is None or self.core.stopping or not self.core.first_time("callback", update.update_id):
             return
         lang = self.core.language(query.from_user)
         place = place_of(query.message)

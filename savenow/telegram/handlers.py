@@ -351,9 +351,7 @@ class SaveNowHandlers:
         done = asyncio.Event()
         typing = asyncio.create_task(self._keep_typing(context, place, done))
         try:
-            await self.drop_keyboard(
-                context, place.scope_key
-            )  # a newer preview: the older loses its buttons
+            await self.drop_keyboard(context, place.scope_key)  # a newer preview: the older loses its buttons
             return await self.run_off_loop(self.service.run, scope, argument)
         finally:
             done.set()
@@ -813,7 +811,6 @@ def apply_status(result: ApplyResult, lang: Lang) -> str:
     if titles:
         summary += "\n" + i18n.text("saved_titles", lang, titles=", ".join(f"“{t}”" for t in titles))
     return summary
-
 
 
 def render_list(result: ListResult, lang: Lang, *, own_key: str | None = None) -> str:

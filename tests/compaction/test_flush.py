@@ -196,7 +196,11 @@ def test_the_real_offline_extractor_never_writes_a_bullet_twice_across_cycles(tm
     rounds = [
         [
             msg("user", "NAS 备份挂了，restic 报 401 bad_auth_token", 0),
-            msg("assistant", "B2 的 key 被删了，新建了 key `ds920-restic-2026`，写进 `/volume1/scripts/restic.env`。", 1),
+            msg(
+                "assistant",
+                "B2 的 key 被删了，新建了 key `ds920-restic-2026`，写进 `/volume1/scripts/restic.env`。",
+                1,
+            ),
             msg("user", "以后改配置文件之前都先备份一份 .bak，这个你记住", 2),
             msg("assistant", "记住了：以后改任何配置文件之前，先 `cp 文件 文件.bak-YYYYMMDD`。", 3),
         ],
@@ -214,7 +218,10 @@ def test_the_real_offline_extractor_never_writes_a_bullet_twice_across_cycles(tm
     for extra in [*rounds[1:], []]:
         result = service.run(Target(store_file=store), force=True, preserve_recent=2)
         flushed.append(result.flush.status)
-        append_seed(store, extra + [msg("user", "继续看看", 30 + len(flushed)), msg("assistant", "好的", 31 + len(flushed))])
+        append_seed(
+            store,
+            extra + [msg("user", "继续看看", 30 + len(flushed)), msg("assistant", "好的", 31 + len(flushed))],
+        )
     assert flushed[0] == "written"
     text = memory_text(tmp_path)
     bullets = [line for line in text.splitlines() if line.startswith("- ")]

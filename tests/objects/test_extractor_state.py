@@ -13,7 +13,9 @@ from savenow.objects.heuristic import OfflineObjectExtractor
 from savenow.objects.llm import FallbackObjectExtractor
 from savenow.objects.store import Stored
 
-CHAT = [ChatMessage(role="user", text="I'm vegetarian, please remember that", timestamp="2026-03-01T10:00:00Z")]
+CHAT = [
+    ChatMessage(role="user", text="I'm vegetarian, please remember that", timestamp="2026-03-01T10:00:00Z")
+]
 
 
 class _Scripted:
@@ -48,6 +50,7 @@ def test_a_fallback_says_so_in_its_own_result_never_in_the_next_call() -> None:
     assert fell_back.extractor == "offline" and "offline extractor was used" in notices[0]
     answered = extractor.propose(CHAT, [])
     assert answered.extractor == "llm" and answered.dropped == ["object 2: not a JSON object"]
-    assert [localize(why) for why in fell_back.dropped] == notices  # the second call left the first one's result alone
+    assert [
+        localize(why) for why in fell_back.dropped
+    ] == notices  # the second call left the first one's result alone
     assert extractor.name == "llm" and not hasattr(extractor, "dropped")
-

@@ -29,7 +29,8 @@ def _extract(
     ]
     stored = store.load()
     return [
-        p.to_json() for p in plan(OfflineObjectExtractor().propose(messages, stored).candidates, store, stored).proposals
+        p.to_json()
+        for p in plan(OfflineObjectExtractor().propose(messages, stored).candidates, store, stored).proposals
     ]
 
 

@@ -128,7 +128,10 @@ def test_clock_times_are_the_value_of_work_and_quiet_hours(tmp_path: Path) -> No
 
 
 def test_a_person_named_with_where_they_work_is_a_new_contact(tmp_path: Path) -> None:
-    chat = ["the paper comes from Imogen at Quillworth, she only takes orders by phone, never email", "Noted."]
+    chat = [
+        "the paper comes from Imogen at Quillworth, she only takes orders by phone, never email",
+        "Noted.",
+    ]
     [obj] = _extract(tmp_path, chat)
     assert (obj["type"], obj["op"], obj["name"]) == ("relationship", "create", "Imogen")
 
@@ -142,7 +145,9 @@ def test_a_person_named_with_where_they_work_is_a_new_contact(tmp_path: Path) ->
 def test_a_correction_right_after_a_persons_fact_replaces_its_value(
     tmp_path: Path, name: str, chat: list[str], new: str, old: str
 ) -> None:
-    [obj] = _extract(tmp_path, chat, [{"type": "relationship", "name": name, "relation": "cleaner", "summary": "s"}])
+    [obj] = _extract(
+        tmp_path, chat, [{"type": "relationship", "name": name, "relation": "cleaner", "summary": "s"}]
+    )
     facts = "\n".join(obj["facts"])
     assert new in facts and old not in facts
 

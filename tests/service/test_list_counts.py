@@ -35,7 +35,9 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
     return seen
 
 
-def test_a_second_list_reads_no_unchanged_transcript(install: Install, savenow: Runner, reads: list[Path]) -> None:
+def test_a_second_list_reads_no_unchanged_transcript(
+    install: Install, savenow: Runner, reads: list[Path]
+) -> None:
     status, first, err = savenow("list", *TOPIC, "--json")
     assert status == 0, err
     assert reads
@@ -53,8 +55,17 @@ def test_a_changed_transcript_is_counted_again(install: Install, savenow: Runner
     sessions = json.loads(first)["sessions"]
     newest = reads[0]
     with newest.open("a", encoding="utf-8") as handle:
-        handle.write(json.dumps({"type": "message", "id": "ffff0001", "parentId": None,
-                                 "message": {"role": "user", "content": "one more thing"}}) + "\n")
+        handle.write(
+            json.dumps(
+                {
+                    "type": "message",
+                    "id": "ffff0001",
+                    "parentId": None,
+                    "message": {"role": "user", "content": "one more thing"},
+                }
+            )
+            + "\n"
+        )
     reads.clear()
     _, second, _ = savenow("list", *TOPIC, "--json")
     assert reads == [newest]
@@ -64,8 +75,16 @@ def test_a_changed_transcript_is_counted_again(install: Install, savenow: Runner
 
 
 def info_for(path: Path | None) -> SessionInfo:
-    return SessionInfo(key="k", session_id="s", updated_at_ms=None, chat_type=None, thread_id=None,
-                       transcript_path=path, source="openclaw", has_user_message=None)
+    return SessionInfo(
+        key="k",
+        session_id="s",
+        updated_at_ms=None,
+        chat_type=None,
+        thread_id=None,
+        transcript_path=path,
+        source="openclaw",
+        has_user_message=None,
+    )
 
 
 def test_unusable_cache_files_and_stopped_scans_are_never_trusted(tmp_path: Path) -> None:
