@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import ConfigError, LLMAnswerError
-from ..llm import LazyLLMClient, strip_thinking
+from ..llm import LazyLLMClient, unfenced_answer
 from ..messages import Text
 from ..text.tokens import estimate_tokens
 from .model import SessionMessage
@@ -57,7 +57,6 @@ SECTIONS: tuple[tuple[str, str, int], ...] = (
 )
 _TOOL_RESULT_CHARS = 2000  # a tool's output is evidence, not the story: its head is enough
 _PROMPT_OVERHEAD = 600
-_FENCE = re.compile(r"^```[a-zA-Z]*\n(.*)\n```$", re.DOTALL)
 _WRAPPER = re.compile(r"</?(summary|previous-summary|conversation)>", re.IGNORECASE)
 
 
@@ -177,10 +176,7 @@ class LLMSummarizer:
 
 def clean_answer(answer: str, previous: str | None = None) -> str:
     """The summary inside the model's answer, with our title on top; nesting and empty answers refused."""
-    text = strip_thinking(answer)
-    fenced = _FENCE.match(text)
-    if fenced:
-        text = fenced.group(1).strip()
+    text = unfenced_answer(answer)
     if re.search(r"<previous-summary>", text, re.IGNORECASE) or text.count(LLM_TITLE) > 1:
         raise LLMAnswerError(Text("compaction.llm_nested"))
     if previous and len(previous) > 200 and previous.strip() in text:

@@ -12,7 +12,7 @@ neutral typed errors from :mod:`savenow.errors`).
 from __future__ import annotations
 
 from ..errors import LLMAnswerError, LLMError, LLMRefusedError, LLMUnavailableError
-from .answers import strip_thinking
+from .answers import strip_thinking, unfenced_answer
 from .client import ChatFormat, Endpoint, LazyLLMClient, LLMClient, Usage, retry_after_seconds
 
 __all__ = [
@@ -27,4 +27,5 @@ __all__ = [
     "Usage",
     "retry_after_seconds",
     "strip_thinking",
+    "unfenced_answer",
 ]

@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigError, ExtractorError, LLMError, ObjectInputError
-from ..llm import LazyLLMClient, strip_thinking
+from ..llm import LazyLLMClient, unfenced_answer
 from ..messages import Localized, Text, WithoutFullStop
 from ..models import ChatMessage
 from ..text.safety import loads_json
@@ -56,7 +55,6 @@ _ATTEMPTS = 2
 _MAX_ITEMS = 12  # more than this is not a careful answer; the rest is ignored
 _MAX_MESSAGE_CHARS = 2000
 _MAX_ANSWER_CHARS = 500_000
-_FENCE = re.compile(r"^```[a-zA-Z]*\n(.*)\n```$", re.DOTALL)
 
 
 def _nullable(kind: str, **extra: Any) -> dict[str, Any]:
@@ -178,10 +176,7 @@ def parse_objects_reply(content: str) -> list[Any]:
     """The objects list of an answer: ``{"objects": [...]}``, a bare list, or one object."""
     if len(content or "") > _MAX_ANSWER_CHARS:
         raise InvalidObjectsReply("the answer is too long")
-    body = strip_thinking(content)
-    fenced = _FENCE.match(body)
-    if fenced:
-        body = fenced.group(1).strip()
+    body = unfenced_answer(content)
     if not body:
         raise InvalidObjectsReply("empty answer")
     try:
