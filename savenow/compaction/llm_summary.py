@@ -21,20 +21,13 @@ from __future__ import annotations
 
 import logging
 import re
-import time
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
-from ..errors import ConfigError, LLMAnswerError
-from ..llm import LazyLLMClient, unfenced_answer
+from ..errors import LLMAnswerError
+from ..llm import BaseLLMEngine, unfenced_answer
 from ..messages import Text
 from ..text.tokens import estimate_tokens
 from .model import SessionMessage
-
-if TYPE_CHECKING:
-    import httpx
-
-    from ..config import LLMSettings
 
 __all__ = ["LLM_TITLE", "LLMSummarizer", "bound_summary", "clean_answer"]
 
@@ -120,25 +113,10 @@ def _pieces(messages: Sequence[SessionMessage], budget: int) -> list[list[Sessio
     return [piece for piece in pieces if piece]
 
 
-class LLMSummarizer:
+class LLMSummarizer(BaseLLMEngine):
     """Summaries by an OpenAI-compatible chat model; raises an ``LLMError`` when it cannot."""
 
-    name = "llm"
-
-    def __init__(
-        self,
-        settings: LLMSettings,
-        *,
-        transport: httpx.BaseTransport | None = None,
-        sleep: Callable[[float], None] = time.sleep,
-    ) -> None:
-        if not settings.base_url or not settings.model:
-            raise ConfigError(Text("compaction.llm_not_configured"))
-        self._settings = settings
-        self._client = LazyLLMClient(settings, transport=transport, sleep=sleep)
-
-    def __repr__(self) -> str:  # never the key
-        return f"LLMSummarizer(model={self._settings.model!r})"
+    missing_base_url = missing_model = "compaction.llm_not_configured"
 
     def summarize(self, previous: str | None, removed: Sequence[SessionMessage], *, max_tokens: int) -> str:
         summary = previous.strip() if previous and previous.strip() else None
@@ -169,9 +147,6 @@ class LLMSummarizer:
         )
         answer = self._client.get().chat(messages, formats=[("text", None)], temperature=0.0)
         return bound_summary(clean_answer(answer, previous), max_tokens)
-
-    def close(self) -> None:
-        self._client.close()
 
 
 def clean_answer(answer: str, previous: str | None = None) -> str:

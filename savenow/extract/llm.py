@@ -17,17 +17,14 @@ from __future__ import annotations
 import json
 import logging
 import re
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
-import httpx
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from ..config import LLMSettings
-from ..errors import BadInputError, ConfigError, ExtractorError, LLMError
-from ..llm import Endpoint, LLMClient, Usage, strip_thinking
+from ..errors import BadInputError, ExtractorError, LLMError
+from ..llm import BaseLLMEngine, ChatFormat, Usage, strip_thinking
 from ..messages import Localized, Text, WithoutFullStop
 from ..models import (
     ACTIONS,
@@ -86,28 +83,12 @@ class _LLMEntry(BaseModel):
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-class LLMExtractor:
+class LLMExtractor(BaseLLMEngine):
     """Proposes entries with one chat-completions call (plus bounded retries) per extraction."""
 
-    name = "llm"
-
-    def __init__(
-        self,
-        settings: LLMSettings,
-        *,
-        transport: httpx.BaseTransport | None = None,
-        sleep: Callable[[float], None] = time.sleep,
-    ) -> None:
-        if not settings.base_url:
-            raise ConfigError(Text("extract_llm.no_base_url"))
-        if not settings.model:
-            raise ConfigError(Text("extract_llm.no_model"))
-        self._settings = settings
-        self._client = LLMClient(Endpoint.from_settings(settings), transport=transport, sleep=sleep)
-        self._formats = [(name, response_format(name)) for name in FORMAT_LADDER]
-
-    def __repr__(self) -> str:  # never the key
-        return f"LLMExtractor(url={self._client.where!r}, model={self._settings.model!r})"
+    missing_base_url = "extract_llm.no_base_url"
+    missing_model = "extract_llm.no_model"
+    _formats: ClassVar[list[ChatFormat]] = [(name, response_format(name)) for name in FORMAT_LADDER]
 
     # -- the Extractor protocol ------------------------------------------------------------------
 
@@ -126,7 +107,7 @@ class LLMExtractor:
         for _ in range(_ANSWER_ATTEMPTS):
             chat = prompt.messages if problem is None else [*prompt.messages, correction_message(problem)]
             try:
-                content = self._client.chat(chat, formats=self._formats, usage=usage)
+                content = self._client.get().chat(chat, formats=self._formats, usage=usage)
             except LLMError as error:
                 raise _not_written(error) from None
             try:

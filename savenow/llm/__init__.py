@@ -14,8 +14,10 @@ from __future__ import annotations
 from ..errors import LLMAnswerError, LLMError, LLMRefusedError, LLMUnavailableError
 from .answers import strip_thinking, unfenced_answer
 from .client import ChatFormat, Endpoint, LazyLLMClient, LLMClient, Usage, retry_after_seconds
+from .engine import BaseLLMEngine
 
 __all__ = [
+    "BaseLLMEngine",
     "ChatFormat",
     "Endpoint",
     "LLMAnswerError",

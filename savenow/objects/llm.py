@@ -20,12 +20,11 @@ from __future__ import annotations
 
 import json
 import logging
-import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ConfigError, ExtractorError, LLMError, ObjectInputError
-from ..llm import LazyLLMClient, unfenced_answer
+from ..errors import ExtractorError, LLMError, ObjectInputError
+from ..llm import BaseLLMEngine, unfenced_answer
 from ..messages import Localized, Text, WithoutFullStop
 from ..models import ChatMessage
 from ..text.safety import loads_json
@@ -42,9 +41,6 @@ from .model import (
 from .store import Stored
 
 if TYPE_CHECKING:
-    import httpx
-
-    from ..config import LLMSettings
     from ..llm import ChatFormat
 
 __all__ = ["OBJECTS_JSON_SCHEMA", "FallbackObjectExtractor", "LLMObjectExtractor", "parse_objects_reply"]
@@ -241,25 +237,10 @@ def _message_time(number: Any, messages: Sequence[ChatMessage]) -> str | None:
     return message.timestamp if message.role == "user" else None
 
 
-class LLMObjectExtractor:
+class LLMObjectExtractor(BaseLLMEngine):
     """Proposes memory objects with one chat completion (plus one retry of an unusable answer)."""
 
-    name = "llm"
-
-    def __init__(
-        self,
-        settings: LLMSettings,
-        *,
-        transport: httpx.BaseTransport | None = None,
-        sleep: Callable[[float], None] = time.sleep,
-    ) -> None:
-        if not settings.base_url or not settings.model:
-            raise ConfigError(Text("objects.llm_not_configured"))
-        self._settings = settings
-        self._client = LazyLLMClient(settings, transport=transport, sleep=sleep)
-
-    def __repr__(self) -> str:  # never the key
-        return f"LLMObjectExtractor(model={self._settings.model!r})"
+    missing_base_url = missing_model = "objects.llm_not_configured"
 
     def propose(self, messages: Sequence[ChatMessage], stored: Sequence[Stored]) -> Proposed:
         chat = build_messages(messages, stored)
@@ -280,9 +261,6 @@ class LLMObjectExtractor:
             log.info("LLM proposed %d objects (%d dropped)", len(candidates), len(dropped))
             return Proposed(candidates=candidates, dropped=dropped, extractor=self.name)
         raise ExtractorError(Text("objects.llm_unusable", reason=problem))
-
-    def close(self) -> None:
-        self._client.close()
 
 
 def _correction(problem: str) -> dict[str, str]:
