@@ -1,9 +1,10 @@
 """Keeping the index in step with the files: discovery, incremental sync, embeddings (DESIGN §12).
 
-Each sync stats every source file; only a file whose (size, mtime) changed is read, and only a
-file whose content hash changed is re-chunked. A file whose mtime is within :data:`RACY_NS` of
-the scan is stored as "racy" and re-hashed by the next scan: on a coarse clock a second write of
-the same size in the same tick would keep its mtime. From its second full scan on, a long-lived
+Each sync stats every source file; only a file whose (size, mtime, ctime) changed is read, and
+only a file whose content hash changed is re-chunked (ctime because a program may set the mtime
+back — ``cp -p``, rsync — and only the kernel sets ctime). A file changed within :data:`RACY_NS`
+of the scan is stored as "racy" and re-hashed by the next scan: on a coarse clock a second write
+of the same size in the same tick would keep both times. From its second full scan on, a long-lived
 sync arms a :class:`~savenow.search.watch.ChangeFeed` first (Linux), and while the kernel reports
 nothing under the sources a sync stats only the files it cannot vouch for (hard links);
 docs/search.md has the reasoning. A change of chunking, tokenizer or segmenter (the
@@ -37,10 +38,10 @@ __all__ = ["IndexSync", "SourceFile", "SyncReport", "discover"]
 TOKENIZER_VERSION = 4  # 3: the alias table is filled; 4: with label terms
 _DAY_IN_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _MAX_FILE_BYTES = 8 * 1024 * 1024  # a Markdown note larger than this is not a note
-# A file modified this close to a scan may be modified again without its mtime moving (a clock
-# tick is up to 10 ms on Linux, 2 s on FAT): stored with mtime -1, the next scan re-hashes it.
+# A file changed this close to a scan may change again without its times moving (a clock tick
+# is up to 10 ms on Linux, 2 s on FAT): stored with ctime -1, the next scan re-hashes it.
 RACY_NS = 2_000_000_000
-_RACY_MTIME = -1
+_RACY = -1
 
 
 class SourceFile(NamedTuple):  # a tuple: thousands are made per scan
@@ -50,6 +51,7 @@ class SourceFile(NamedTuple):  # a tuple: thousands are made per scan
     size: int = -1  # from the directory scan; -1: not known yet
     mtime_ns: int = -1
     links: int = 1  # hard links: more than one, and a change feed cannot vouch for the file
+    ctime_ns: int = -1
 
 
 @dataclass
@@ -92,6 +94,7 @@ def _markdown_files(root: str, prefix: str, source: str = "memory") -> list[Sour
                             stat.st_size,
                             stat.st_mtime_ns,
                             stat.st_nlink,
+                            stat.st_ctime_ns,
                         )
                     )
             elif not name.startswith(".") and entry.is_dir(follow_symlinks=False):
@@ -113,7 +116,7 @@ def _stat_file(rel: str, path: Path, source: str) -> SourceFile | None:
         return None
     if not os.path.isfile(path) or path.is_symlink():
         return None
-    return SourceFile(rel, str(path), source, stat.st_size, stat.st_mtime_ns, stat.st_nlink)
+    return SourceFile(rel, str(path), source, stat.st_size, stat.st_mtime_ns, stat.st_nlink, stat.st_ctime_ns)
 
 
 def discover(workspace: Path, options: SearchOptions) -> dict[str, SourceFile]:
@@ -211,7 +214,9 @@ class IndexSync:
         self.store = store
         self.workspace = workspace
         self.options = options
-        self._known: dict[str, tuple[int, int, str]] | None = None  # rel → (size, mtime_ns, hash)
+        # rel → (size, mtime_ns, ctime_ns, hash), as the index holds it (ctime -1: racy, re-hash)
+        self._known: dict[str, tuple[int, int, int, str]] | None = None
+        self._generation: str | None = None  # of the index when _known was last in step with it
         self._full_scans = 0
         self._feed: ChangeFeed | None = None  # armed before the last full scan, which it then vouches for
         self._linked: list[SourceFile] = []  # files the feed cannot vouch for: stat on every sync
@@ -251,11 +256,20 @@ class IndexSync:
         self._known = None
         return True
 
-    def _load_known(self) -> dict[str, tuple[int, int, str]]:
+    def _load_known(self) -> dict[str, tuple[int, int, int, str]]:
         if self._known is None:
-            rows = self.store.db.execute("SELECT path, size, mtime_ns, hash FROM files").fetchall()
-            self._known = {row[0]: (row[1], row[2], row[3]) for row in rows}
+            self._generation = self.store.get_meta("generation")
+            rows = self.store.db.execute("SELECT path, size, mtime_ns, ctime_ns, hash FROM files").fetchall()
+            self._known = {row[0]: (row[1], row[2], row[3], row[4]) for row in rows}
         return self._known
+
+    def _index_changed_elsewhere(self) -> bool:
+        """Another process wrote the index since this one last read or wrote it (a write hook, a
+        CLI search with other sources): what this process remembers of it is stale."""
+        if self._known is not None and self.store.get_meta("generation") != self._generation:
+            self._known = None
+            return True
+        return False
 
     def sync(self, embedder: Embedder | None = None, only: list[str] | None = None) -> SyncReport:
         if only is not None:
@@ -266,6 +280,7 @@ class IndexSync:
                 return report
         else:
             report = SyncReport(rebuilt=self.ensure_signature(embedder))
+        elsewhere = self._index_changed_elsewhere()
         known = self._load_known()
         if only is not None:  # a write hook: just these files (memory/ or MEMORY.md), no full scan
             found = {}
@@ -275,7 +290,7 @@ class IndexSync:
                     if item is not None:
                         found[rel] = item
             gone = [rel for rel in only if rel not in found and rel in known]
-        elif self._feed is not None and not report.rebuilt and not self._feed.changed():
+        elif self._feed is not None and not (report.rebuilt or elsewhere) and not self._feed.changed():
             # Nothing under the sources changed since the last full scan: only the hard-linked
             # files (a write through another link reports to another folder) need their stat.
             found, gone = {}, []
@@ -293,7 +308,7 @@ class IndexSync:
         changed: list[SourceFile] = []
         for rel, source in found.items():
             state = known.get(rel)
-            if state is None or state[0] != source.size or state[1] != source.mtime_ns:
+            if state is None or state[:3] != (source.size, source.mtime_ns, source.ctime_ns):
                 changed.append(source)
         if changed or gone:
             try:
@@ -331,7 +346,7 @@ class IndexSync:
 
         known = self._load_known()
         racy_after = time.time_ns() - RACY_NS
-        complete = wrote = False
+        complete = wrote = wrote_files = False
         db = self.store.db
         db.execute("BEGIN IMMEDIATE")
         try:
@@ -342,10 +357,10 @@ class IndexSync:
                 report.removed.append(rel)
                 wrote = True
             for source in changed:
-                size = source.size
-                # Racy: a write in the same clock tick may follow without moving the mtime, so
+                size, mtime_ns = source.size, source.mtime_ns
+                # Racy: a write in the same clock tick may follow without moving either time, so
                 # the file is stored as unseen (re-hashed by the next scan) until it is older.
-                mtime_ns = source.mtime_ns if source.mtime_ns < racy_after else _RACY_MTIME
+                ctime_ns = source.ctime_ns if source.ctime_ns < racy_after else _RACY
                 try:
                     with open(source.path, "rb") as handle:
                         raw = handle.read(_MAX_FILE_BYTES)
@@ -354,28 +369,32 @@ class IndexSync:
                     continue
                 digest = hashlib.sha256(raw).hexdigest()
                 state = known.get(source.rel)
-                if state and state[2] == digest:  # touched, not changed
-                    if (state[0], state[1]) != (size, mtime_ns):
+                if state and state[3] == digest:  # touched, not changed
+                    if state[:3] != (size, mtime_ns, ctime_ns):
                         db.execute(
-                            "UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?",
-                            (size, mtime_ns, source.rel),
+                            "UPDATE files SET size = ?, mtime_ns = ?, ctime_ns = ? WHERE path = ?",
+                            (size, mtime_ns, ctime_ns, source.rel),
                         )
+                        wrote_files = True
                 else:
                     self._delete_file(source.rel)
                     self._index_file(source, raw.decode("utf-8", "replace"))
                     db.execute(
-                        "INSERT OR REPLACE INTO files (path, source, size, mtime_ns, hash, day) "
-                        "VALUES (?, ?, ?, ?, ?, ?)",
-                        (source.rel, source.source, size, mtime_ns, digest, file_day(source.rel)),
+                        "INSERT OR REPLACE INTO files (path, source, size, mtime_ns, ctime_ns, hash, day) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (source.rel, source.source, size, mtime_ns, ctime_ns, digest, file_day(source.rel)),
                     )
                     report.indexed.append(source.rel)
                     wrote = True
-                known[source.rel] = (size, mtime_ns, digest)
+                known[source.rel] = (size, mtime_ns, ctime_ns, digest)
             if wrote:
                 row = db.execute("SELECT count(*), coalesce(sum(length), 0) FROM chunks").fetchone()
                 self.store.set_meta("stats", json.dumps([int(row[0]), int(row[1])]))
-                # Changes with every indexing write: what a long-lived reader's caches are keyed on.
-                self.store.set_meta("generation", str(int(self.store.get_meta("generation") or 0) + 1))
+            if wrote or wrote_files:
+                # Changes with every indexing write: what a long-lived reader's caches are keyed on,
+                # and how another process learns that its picture of the files table is stale.
+                self._generation = str(int(self.store.get_meta("generation") or 0) + 1)
+                self.store.set_meta("generation", self._generation)
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")

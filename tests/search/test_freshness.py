@@ -212,3 +212,47 @@ def test_without_a_change_feed_every_search_scans(workspace: Path, monkeypatch: 
         with open(note, "ab") as handle:
             handle.write("- 车库门密码改成 zx-4410。\n".encode())
         assert [hit.path for hit in engine.search("zx-4410").results] == ["memory/2026-04-11.md"]
+
+
+def test_a_same_size_rewrite_with_its_old_mtime_put_back(
+    paths_for: Callable[..., Search], workspace: Path
+) -> None:
+    note = workspace / "memory" / "2026-04-11.md"
+    os.utime(note, ns=(10**18, 10**18))  # old: not racy, so only the ctime can tell
+    search = paths_for()
+    _rewrite(note, "桔梗", "玫瑰")  # as `cp -p` or rsync would leave it: same size, same mtime
+    assert search("玫瑰") == ["memory/2026-04-11.md"]
+
+
+def test_another_process_rewriting_the_index(workspace: Path) -> None:
+    notes = workspace / "notes"
+    notes.mkdir()
+    (notes / "ideas.md").write_text("## 想法\n- 做一个 qz-8812 的支架。\n", encoding="utf-8")
+    with MemorySearch(workspace, SearchOptions(extra_paths=(notes,)), today=TODAY) as engine:
+        for _ in range(3):
+            assert [hit.path for hit in engine.search("qz-8812").results] == ["notes/ideas.md"]
+        with MemorySearch(workspace, SearchOptions(), today=TODAY) as other:  # no extra paths
+            assert other.search("qz-8812").results == []  # …so it dropped notes/ from the index
+        assert [hit.path for hit in engine.search("qz-8812").results] == ["notes/ideas.md"]
+
+
+def test_an_index_of_schema_2_gains_ctimes_and_is_rehashed_once(workspace: Path) -> None:
+    import sqlite3
+
+    from savenow.search.store import MIGRATIONS, index_path
+
+    path = index_path(workspace)
+    path.parent.mkdir(parents=True)
+    db = sqlite3.connect(path, isolation_level=None)
+    for step in (1, 2):
+        for statement in MIGRATIONS[step]:
+            db.execute(statement)
+    db.execute("PRAGMA user_version = 2")
+    db.close()
+    with MemorySearch(workspace, today=TODAY) as engine:
+        assert engine.search("证书").results
+        first = engine.sync()
+    assert first.indexed == []
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT count(*) FROM files WHERE ctime_ns IS NULL").fetchone()[0] == 0
+    db.close()
