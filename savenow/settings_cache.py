@@ -38,7 +38,15 @@ T = TypeVar("T")
 VERSION = 1
 _RACY_NS = 2_000_000_000
 _NOT_SETTINGS = frozenset({"SAVENOW_NOW"})  # read by the clock, not by the settings
-_SOURCES = ("config.py", "openclaw_setup.py", "settings_cache.py", "search/options.py")
+# What defines the settings and each view: an edit or an upgrade of any of them is a new key.
+_SOURCES = (
+    "config.py",
+    "openclaw_setup.py",
+    "settings_cache.py",
+    "search/options.py",
+    "cli/search.py",
+    "cli/compaction.py",
+)
 
 
 def cache_dir() -> Path:
