@@ -4,7 +4,10 @@
 
 Each run is a new ``python -m savenow.cli …`` process (what the console script does), measured from
 spawn to exit, next to a bare ``python -c pass`` for scale. The workspace is the bundled demo,
-copied once into a temp folder (``savenow demo --keep``), so ``list`` and ``preview`` have sessions.
+copied once into a temp folder (``savenow demo --keep``), so ``list`` and ``preview`` have sessions;
+``compact-status`` reads a 2,000-message seed file (benchmarks/compaction_speed.py's session).
+HOME and XDG_CACHE_HOME point into the temp folder, so the settings cache (savenow/settings_cache.py)
+starts empty: the warm-up run fills it, as a user's first call does.
 "cpu p50" is the process's user + system CPU time, which a busy machine inflates less than wall
 time; the modules column is how many modules it imported (``-X importtime``, one extra run), which
 does not depend on the load at all. Set PYTHONPATH to an export of another commit to compare.
@@ -45,6 +48,22 @@ def commands(root: Path) -> dict[str, list[str]]:
             str(root / "workspace" / "memory" / "scratch.md"),
         ],
         "search": ["search", "billing", *config],
+        "search-json": ["search", "--json", "billing", *config],
+        "compact-status-noconfig": [
+            "compact",
+            "status",
+            "--store",
+            str(root / "big.clawsession.json"),
+            "--json",
+        ],
+        "compact-status": [
+            "compact",
+            "status",
+            "--store",
+            str(root / "big.clawsession.json"),
+            "--json",
+            *config,
+        ],
         "list": ["list", *SCOPE, *config],
         "preview": ["preview", *SCOPE, *config],
     }
@@ -56,11 +75,16 @@ def argv_for(name: str, args: list[str]) -> list[str]:
     return [sys.executable, "-m", "savenow.cli", *args]
 
 
+ENV: dict[str, str] = {}
+
+
 def run_once(argv: list[str], cwd: Path) -> tuple[float, float]:
     """(wall seconds, CPU seconds) of one fresh process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    done = subprocess.run(
+        argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False, env=ENV or None
+    )
     elapsed = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
@@ -70,7 +94,9 @@ def run_once(argv: list[str], cwd: Path) -> tuple[float, float]:
 
 
 def module_count(argv: list[str], cwd: Path) -> int:
-    done = subprocess.run([argv[0], "-X", "importtime", *argv[1:]], cwd=cwd, capture_output=True, check=False)
+    done = subprocess.run(
+        [argv[0], "-X", "importtime", *argv[1:]], cwd=cwd, capture_output=True, check=False, env=ENV or None
+    )
     return sum(1 for line in done.stderr.decode().splitlines() if line.startswith("import time:")) - 1
 
 
@@ -84,8 +110,18 @@ def prepare(root: Path) -> None:
         [sys.executable, "-m", "savenow.cli", "demo", "--keep", str(root)],
         stdout=subprocess.DEVNULL,
         check=True,
+        env=ENV,
     )
     (root / "entries.json").write_text(json.dumps(ENTRIES), encoding="utf-8")
+    from compaction_speed import session  # this folder is on sys.path when run as a script
+
+    store = root / "big.clawsession.json"
+    store.write_text(
+        json.dumps({"version": 1, "messages": session(2000)}, ensure_ascii=False), encoding="utf-8"
+    )
+    # A config file written this moment is not trusted to have its final mtime (settings_cache): a
+    # user's config is older than that.
+    time.sleep(2.1)
 
 
 def main() -> int:
@@ -95,6 +131,11 @@ def main() -> int:
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "demo"
+        # As installed: bytecode cached (this machine sets PYTHONDONTWRITEBYTECODE); a HOME of its own.
+        ENV.update(
+            {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "XDG_CACHE_HOME")}
+        )
+        ENV["HOME"] = tmp
         prepare(root)
         cwd = root / "workspace"
         table = commands(root)

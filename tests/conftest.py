@@ -13,4 +13,5 @@ def _no_real_openclaw_install(
 ) -> None:
     """Zero-flag setup reads OPENCLAW_STATE_DIR (default ~/.openclaw): never the machine's real install."""
     monkeypatch.delenv("OPENCLAW_STATE_DIR", raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)  # the settings cache: under this HOME too
     monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("home")))

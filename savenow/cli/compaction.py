@@ -54,8 +54,8 @@ def compact(args: argparse.Namespace) -> int:
     lang = lang_of(args)
     if action == "check":
         return _check(args)
-    if action == "status" and _fast_status_possible(args):
-        return _print_status(_fast_status(args), args.json, lang)
+    if action == "status" and _store_only(args):
+        return _print_status(_store_status(args), args.json, lang)
     service = _service(args)
     target = _target(args)
     if action == "status":
@@ -126,45 +126,51 @@ def _print_status(status: dict[str, Any], as_json: bool, lang: str) -> int:
     return 0
 
 
-_LIMIT_ENV = {
-    "max_tokens": "SAVENOW_COMPACTION__MAX_TOKENS",
-    "preserve_recent": "SAVENOW_COMPACTION__PRESERVE_RECENT",
-}
+def _store_only(args: argparse.Namespace) -> bool:
+    return bool(args.store) and not (args.session_key or args.chat_id or args.thread_id)
 
 
-def _fast_status_possible(args: argparse.Namespace) -> bool:
-    """`status --store FILE` with no config file to read: the settings model (pydantic, ~100 ms to
-    import) is not needed — the two limits come from the flags or the environment, checked the same way."""
-    import os
-
-    # The names of savenow.config.CONFIG_ENV / DEFAULT_CONFIG_PATH: importing that module loads pydantic.
-    if not args.store or args.session_key or args.chat_id or args.thread_id or args.config:
-        return False
-    if os.environ.get("SAVENOW_CONFIG") or Path("~/.config/savenow/config.yaml").expanduser().is_file():
-        return False
-    return all(
-        os.environ.get(name, "").strip().isdigit() or name not in os.environ for name in _LIMIT_ENV.values()
-    )
+# = savenow.config.SETTINGS_FLAGS (importing that module loads pydantic; a test keeps them equal)
+_SETTINGS_FLAGS = ("workspace", "sessions_dir", "recorder_dir", "timezone", "extractor", "transcript_limit")
 
 
-def _fast_status(args: argparse.Namespace) -> dict[str, Any]:
-    import os
-
+def _store_status(args: argparse.Namespace) -> dict[str, Any]:
+    """`status --store FILE` as the service answers it, without building the service: the few
+    settings it reads are kept by :mod:`savenow.settings_cache` (pydantic is loaded only when the
+    config, a flag or a SAVENOW_* variable changed), then the same checks in the same order."""
+    from ..clock import Clock, load_timezone
     from ..compaction.compactor import SessionCompactor
     from ..compaction.stores import SessionFileStore
+    from ..errors import CompactionStoreError
+    from ..settings_cache import cached_view
+    from ..storage.targets import resolves_inside
 
-    limits = {key: int(os.environ[name]) for key, name in _LIMIT_ENV.items() if name in os.environ}
-    overrides = {k: v for k, v in _overrides(args).items() if v is not None}
-    limits.update(overrides)
-    path = Path(args.store).expanduser()
-    if not path.is_file():
-        from ..errors import CompactionStoreError
+    def compute(settings: Any) -> dict[str, Any]:
+        sessions = settings.sessions_dir
+        return {
+            "max_tokens": settings.compaction.max_tokens,
+            "preserve_recent": settings.compaction.preserve_recent,
+            "timezone": settings.timezone,
+            "sessions_dir": None if sessions is None else str(sessions),
+        }
 
-        raise CompactionStoreError(Text("cli.compact_store_missing", path=args.store))
+    def same(data: dict[str, Any]) -> dict[str, Any]:
+        return data
+
+    flags = {name: getattr(args, name, None) for name in _SETTINGS_FLAGS}
+    view = cached_view("compact-status", args.config, flags, compute, same, same)
+    Clock.from_env(load_timezone(view["timezone"]))  # CompactionService's first step: its errors
+    limits = {k: v for k, v in _overrides(args).items() if v is not None}
+    path = Path(args.store)
+    resolved = path.expanduser()
+    if not resolved.is_file():
+        raise CompactionStoreError(Text("compaction.not_found", path=path))
+    if view["sessions_dir"] is not None and resolves_inside(resolved, Path(view["sessions_dir"])):
+        raise CompactionStoreError(Text("compaction.in_openclaw_folder", path=path))
     return SessionCompactor(
-        preserve_recent=limits.get("preserve_recent", 4),
-        max_tokens=limits.get("max_tokens", 80_000),
-        store=SessionFileStore(path),
+        preserve_recent=limits.get("preserve_recent") or int(view["preserve_recent"]),
+        max_tokens=limits.get("max_tokens") or int(view["max_tokens"]),
+        store=SessionFileStore(resolved),
     ).status()
 
 

@@ -1,9 +1,10 @@
 """``savenow search`` and ``savenow get`` (DESIGN §15): flags in, one service call, text or JSON out.
 
-Start-up matters (an agent calls these per question), so when nothing is configured — no config
-file, no ``SAVENOW_*`` variable beyond the workspace, time zone and clock — the defaults are used
-directly and pydantic is never imported. Any configuration goes through :func:`load_settings` and
-is validated like every other command's.
+Start-up matters (an agent calls these per question). When nothing is configured — no config
+file, no OpenClaw install to read, no ``SAVENOW_*`` variable beyond the workspace, time zone and
+clock — the defaults are used directly and pydantic is never imported. Otherwise the settings are
+validated like every other command's, and what search needs of them is kept by
+:mod:`savenow.settings_cache` until one of their inputs changes.
 """
 
 from __future__ import annotations
@@ -13,31 +14,57 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..messages import Text, text
 from ..search.options import SearchOptions
 from .args import lang_of
 
+if TYPE_CHECKING:
+    from ..config import Settings
+
 __all__ = ["get", "search"]
 
 _FAST_ENV = {"SAVENOW_WORKSPACE", "SAVENOW_TIMEZONE", "SAVENOW_NOW"}
+Setup = tuple[Path, SearchOptions]
 
 
-def _options(args: argparse.Namespace) -> tuple[Path, SearchOptions]:
+def _options(args: argparse.Namespace) -> Setup:
     configured = (
         getattr(args, "config", None)
         or any(k.upper().startswith("SAVENOW_") and k.upper() not in _FAST_ENV for k in os.environ)
         or Path("~/.config/savenow/config.yaml").expanduser().is_file()
+        # An OpenClaw install may name the workspace and time zone (savenow.openclaw_setup).
+        or os.environ.get("OPENCLAW_STATE_DIR", "").strip()
+        or Path("~/.openclaw/openclaw.json").expanduser().is_file()
     )
     if not configured:
         workspace = Path(args.workspace or os.environ.get("SAVENOW_WORKSPACE") or "~/.openclaw/workspace")
         timezone = args.timezone or os.environ.get("SAVENOW_TIMEZONE") or None
         return workspace.expanduser(), SearchOptions(timezone=timezone)
-    from ..config import load_settings
+    from ..settings_cache import cached_view
+
+    flags = {"workspace": args.workspace, "timezone": args.timezone}
+    return cached_view("search", args.config, flags, _setup, _setup_to_json, _setup_from_json)
+
+
+def _setup(settings: Settings) -> Setup:
     from ..search.options import options_from_settings
 
-    settings = load_settings(args.config, workspace=args.workspace, timezone=args.timezone)
     return settings.workspace, options_from_settings(settings)
+
+
+def _setup_to_json(setup: Setup) -> dict[str, Any] | None:
+    from ..search.options import options_to_json
+
+    options = options_to_json(setup[1])
+    return None if options is None else {"workspace": str(setup[0]), "options": options}
+
+
+def _setup_from_json(data: dict[str, Any]) -> Setup:
+    from ..search.options import options_from_json
+
+    return Path(data["workspace"]), options_from_json(data["options"])
 
 
 def _print_json(data: object) -> None:

@@ -18,7 +18,7 @@ _EXPORTS = {
     "MemorySearch": "savenow.search.engine",
     "SearchHit": "savenow.search.engine",
     "SearchResponse": "savenow.search.engine",
-    "GetResult": "savenow.search.engine",
+    "GetResult": "savenow.search.reading",
     "SearchOptions": "savenow.search.options",
     "options_from_settings": "savenow.search.options",
     "Embedder": "savenow.search.embedder",

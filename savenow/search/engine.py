@@ -36,6 +36,7 @@ from ..text.segment import HAN_RUN
 from .embedder import Embedder, EmbeddingError, OpenAIEmbedder, normalized
 from .index import IndexSync, blob_vector
 from .options import SearchOptions, options_from_settings
+from .reading import GetResult, read_memory_file
 from .store import IndexStore, index_path
 from .tokenize import QueryTerm, document_terms, is_identifier, query_terms, subject_terms
 
@@ -97,18 +98,6 @@ class SearchResponse:
             "model": self.model,
             "fallback": self.fallback,
         }
-
-
-@dataclass(frozen=True)
-class GetResult:
-    path: str
-    text: str
-    from_line: int = 1
-    lines: int | None = None
-    missing: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        return {"path": self.path, "text": self.text, "from": self.from_line, "lines": self.lines}
 
 
 class _Candidate:
@@ -180,6 +169,8 @@ class MemorySearch:
         return self._sync
 
     def close(self) -> None:
+        if self._sync is not None:
+            self._sync.close()  # the change feed's descriptor
         if self._store is not None:
             self._store.close()
         self._store = self._sync = None
@@ -575,21 +566,7 @@ class MemorySearch:
 
     # -- memory_get ---------------------------------------------------------------------------
     def get(self, path: str, *, from_line: int | None = None, lines: int | None = None) -> GetResult:
-        from .access import resolve_readable
-
-        rel, file = resolve_readable(self.workspace, path, self.options.extra_paths)
-        start = max(1, from_line or 1)
-        from ..storage.files import read_bytes
-
-        data = read_bytes(file)  # refuses FIFOs and oversized files instead of hanging or filling memory
-        if data is None:
-            return GetResult(rel, "", start, lines, missing=True)
-        content = data.decode("utf-8", errors="replace")
-        all_lines = content.split("\n")
-        if from_line is None and lines is None:
-            return GetResult(rel, content, 1, None)
-        chosen = all_lines[start - 1 : (start - 1 + lines) if lines else None]
-        return GetResult(rel, "\n".join(chosen), start, lines)
+        return read_memory_file(self.workspace, self.options, path, from_line=from_line, lines=lines)
 
 
 def _idf(count: int, df: int) -> float:

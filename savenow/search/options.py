@@ -6,14 +6,20 @@ onto them; :data:`DEFAULTS` is the same thing when nothing is configured (the CL
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..config import Settings
 
-__all__ = ["DEFAULT_MIN_SCORE", "SearchOptions", "options_from_settings"]
+__all__ = [
+    "DEFAULT_MIN_SCORE",
+    "SearchOptions",
+    "options_from_json",
+    "options_from_settings",
+    "options_to_json",
+]
 
 # Lexical scores are the share of the query's idf a chunk matches (0..1); see docs/search.md.
 DEFAULT_MIN_SCORE = 0.3
@@ -89,3 +95,22 @@ def options_from_settings(settings: Settings) -> SearchOptions:
         sessions_dir=settings.sessions_dir,
         timezone=settings.timezone,
     )
+
+
+def options_to_json(options: SearchOptions) -> dict[str, Any] | None:
+    """The options as JSON for the settings cache; None when they hold a secret (a key, headers)."""
+    if options.api_key or options.headers:
+        return None
+    data: dict[str, Any] = {f.name: getattr(options, f.name) for f in fields(options)}
+    data["sources"] = list(options.sources)
+    data["extra_paths"] = [str(path) for path in options.extra_paths]
+    data["sessions_dir"] = None if options.sessions_dir is None else str(options.sessions_dir)
+    return data
+
+
+def options_from_json(data: dict[str, Any]) -> SearchOptions:
+    values = dict(data)
+    values["sources"] = tuple(values["sources"])
+    values["extra_paths"] = tuple(Path(path) for path in values["extra_paths"])
+    values["sessions_dir"] = None if values["sessions_dir"] is None else Path(values["sessions_dir"])
+    return SearchOptions(**values)

@@ -38,6 +38,9 @@ MIGRATIONS: dict[int, list[str]] = {
         "CREATE TABLE aliases (id INTEGER PRIMARY KEY, path TEXT NOT NULL, labels TEXT NOT NULL)",
         "CREATE INDEX aliases_by_path ON aliases (path)",
     ],
+    # A file's ctime (only the kernel sets it): a same-size rewrite with its mtime set back is seen.
+    # -1 for the files already indexed: the next scan re-hashes them once (nothing is re-chunked).
+    3: ["ALTER TABLE files ADD COLUMN ctime_ns INTEGER NOT NULL DEFAULT -1"],
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 

@@ -293,11 +293,9 @@ def _cannot_be_due(compactor: SessionCompactor) -> bool:
 
 
 def _inside(path: Path, folder: Path) -> bool:
-    try:
-        path.resolve().relative_to(folder.expanduser().resolve())
-    except ValueError:
-        return False
-    return True
+    from ..storage.targets import resolves_inside  # one rule, shared with `compact status --store`
+
+    return resolves_inside(path, folder)
 
 
 def _flush_notice(flush: FlushReport) -> BotNotice | None:

@@ -20,7 +20,8 @@ from ..search.options import SearchOptions
 if TYPE_CHECKING:
     from ..access import AccessPolicy, Scope
     from ..config import Settings
-    from ..search.engine import GetResult, SearchResponse
+    from ..search.engine import SearchResponse
+    from ..search.reading import GetResult
 
 
 class SearchService:
@@ -57,11 +58,10 @@ class SearchService:
     def get(
         self, path: str, *, scope: Scope | None = None, from_line: int | None = None, lines: int | None = None
     ) -> GetResult:
-        from ..search.engine import MemorySearch
+        from ..search.reading import read_memory_file  # no index: the engine is not loaded
 
         self._require(scope)
-        with MemorySearch(self.workspace, self.options) as engine:
-            return engine.get(path, from_line=from_line, lines=lines)
+        return read_memory_file(self.workspace, self.options, path, from_line=from_line, lines=lines)
 
     def _require(self, scope: Scope | None) -> None:
         if scope is None:

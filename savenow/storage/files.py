@@ -17,9 +17,7 @@
 from __future__ import annotations
 
 import errno
-import hashlib
 import os
-import secrets
 import stat
 import threading
 from collections.abc import Callable
@@ -102,6 +100,8 @@ def sha256_text(text: str | None) -> str | None:
     """Hash of the file's bytes (None for a missing file)."""
     if text is None:
         return None
+    import hashlib  # here, not at import: a reader (``savenow get``) never loads OpenSSL
+
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -169,6 +169,8 @@ def _temp_dir(folder: Path, workspace: Path | None) -> Path:
 
 
 def _temp_path(path: Path, temp_dir: Path) -> Path:
+    import secrets
+
     return temp_dir / f"{TEMP_PREFIX}{target_digest(path)}.{secrets.token_hex(4)}"
 
 

@@ -10,9 +10,7 @@ replace. Elsewhere filelock is used.
 
 from __future__ import annotations
 
-import hashlib
 import os
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,6 +34,8 @@ def state_dir(workspace: Path) -> Path:
 
 
 def target_digest(target: Path) -> str:
+    import hashlib  # on use: a reader that never locks (``savenow get``) does not load OpenSSL
+
     absolute = os.path.abspath(target)
     return hashlib.sha256(absolute.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
@@ -51,6 +51,8 @@ def default_locks_dir(workspace: Path | None) -> Path:
     """``<workspace>/.savenow/locks``; with no workspace, a folder in the system temp dir."""
     if workspace is not None:
         return state_dir(workspace) / "locks"
+    import tempfile
+
     return Path(tempfile.gettempdir()) / "savenow-locks"
 
 

@@ -41,6 +41,15 @@ def inside(path: Path, root: Path) -> bool:
     return True
 
 
+def resolves_inside(path: Path, folder: Path) -> bool:
+    """``path`` once resolved (symlinks, ``..``) lies inside ``folder`` (``~`` expanded, resolved)."""
+    try:
+        path.resolve().relative_to(folder.expanduser().resolve())
+    except ValueError:
+        return False
+    return True
+
+
 def check_regular_or_missing(path: Path) -> None:
     """Refuse a symlink, a non-regular file or a read-only file as a write target."""
     try:
