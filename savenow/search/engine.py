@@ -37,7 +37,7 @@ from .embedder import Embedder, EmbeddingError, OpenAIEmbedder, normalized
 from .index import IndexSync, blob_vector
 from .options import SearchOptions, options_from_settings
 from .store import IndexStore, index_path
-from .tokenize import QueryTerm, document_terms, is_identifier, query_terms, subject_terms
+from .tokenize import SINGLE_HAN_WEIGHT, QueryTerm, document_terms, is_identifier, query_terms, subject_terms
 
 if TYPE_CHECKING:
     from ..clock import Clock
@@ -373,6 +373,7 @@ class MemorySearch:
         terms = _pieces_stand_in(terms, df)
         # Characters some other query word accounts for (a word the index has, or a stop word).
         seen_chars = {ch for t in terms if t.han and (t.weight == 0 or df.get(t.term)) for ch in t.term}
+        terms = _half_seams(terms, df, seen_chars)
 
         def idf(term: str) -> float:
             return _idf(count, df.get(term, 0))
@@ -790,6 +791,37 @@ def _demand_two_words(
         ]
         if len(answered) < 2 and not any(group in identifiers for group in answered):
             candidate.text_score = 0.0
+
+
+def _half_seams(terms: list[QueryTerm], df: dict[str, int], seen_chars: set[str]) -> list[QueryTerm]:
+    """A bigram no chunk holds, one of whose characters a word the index has accounts for (限设 in
+    内存上限设的多少: 上限 holds 限), is the edge of that word, not a word of its own. Its other
+    character is either part of another query bigram the index has (换 in 电池换成: 换成 speaks for
+    it), and the edge is dropped, or a one-character word (设 "set"), which stays at SINGLE_HAN_WEIGHT like a lone
+    character between question words. Without this the edge counts as a word memory never saw,
+    and the note that answers everything else is held to "answer two words"."""
+    bigrams = [t for t in terms if t.han and len(t.term) == 2 and t.weight > 0]
+    out: list[QueryTerm] = []
+    have = {t.term for t in terms}
+    for t in terms:
+        if t not in bigrams or df.get(t.term) or all(ch in seen_chars for ch in t.term):
+            out.append(t)
+            continue
+        rest = [ch for ch in t.term if ch not in seen_chars]
+        if len(rest) != 1:
+            out.append(t)  # neither character is accounted for: a word (护照), absent or not
+            continue
+        char = rest[0]
+        others = [other for other in bigrams if other is not t and char in other.term]
+        if others and not any(df.get(other.term) for other in others):
+            out.append(t)  # 盘换 in 硬盘换过: 换过 is no word the index has either, so keep both as they were
+            continue
+        if others:
+            continue
+        if char not in have:
+            out.append(QueryTerm(char, t.weight * SINGLE_HAN_WEIGHT, True))
+            have.add(char)
+    return out
 
 
 def _pieces_stand_in(terms: list[QueryTerm], df: dict[str, int]) -> list[QueryTerm]:

@@ -216,3 +216,36 @@ def test_a_newer_note_giving_the_new_address_ranks_first(tmp_path: Path) -> None
     )
     paths = _paths(search, "家里路由器的管理地址现在是多少")
     assert paths[:1] == ["memory/2026-05-20.md"] and "memory/2026-03-01.md" in paths
+
+
+# -- the edge of a known word is no word memory never saw --------------------------------------
+
+
+def test_the_edge_of_a_known_word_becomes_its_one_character_word() -> None:
+    from savenow.search.engine import _half_seams
+
+    terms = query_terms("内存上限设的多少")
+    df = {"内存": 3, "上限": 2, "存上": 0, "限设": 0}
+    seen = {"内", "存", "上", "限", "的", "多", "少"}
+    kept = {t.term: t.weight for t in _half_seams(terms, df, seen)}
+    assert "限设" not in kept and kept["设"] == 0.5  # 设 "set", a word of one character
+    # 盘换 in 硬盘换过: 换过 is absent too, so neither is known to be an edge; both stay.
+    terms = query_terms("硬盘换过")
+    kept = {t.term for t in _half_seams(terms, {"硬盘": 4}, {"硬", "盘"})}
+    assert {"盘换", "换过"} <= kept
+    # English terms are never touched.
+    english = query_terms("redis memory limit")
+    assert _half_seams(english, {}, set()) == english
+
+
+def test_a_note_that_answers_the_rest_is_no_longer_held_to_two_words(tmp_path: Path) -> None:
+    search = _search(
+        tmp_path,
+        {
+            "memory/2026-05-01.md": "# 2026-05-01\n\n## Redis 配置\n- Redis maxmemory 512mb，策略 allkeys-lru。\n",
+            "memory/2026-05-02.md": "# 2026-05-02\n\n## 相册\n- 共享相册上限 5 个人，设置里可以改。\n",
+            "memory/2026-05-03.md": "# 2026-05-03\n\n## Garden\n- Planted basil and mint.\n",
+        },
+    )
+    assert "memory/2026-05-01.md" in _paths(search, "Redis 上限设的多少")  # before: 限设 unknown, score 0
+    assert search.search("Redis 护照设的多少").results == []  # a real unknown word still is one
