@@ -249,3 +249,35 @@ def test_a_note_that_answers_the_rest_is_no_longer_held_to_two_words(tmp_path: P
     )
     assert "memory/2026-05-01.md" in _paths(search, "Redis 上限设的多少")  # before: 限设 unknown, score 0
     assert search.search("Redis 护照设的多少").results == []  # a real unknown word still is one
+
+
+# -- a singular query word finds a term the thesaurus lists only in the plural -------------------
+
+
+def test_a_singular_english_word_finds_a_term_listed_in_the_plural() -> None:
+    from savenow.search.expand import _plural, concept_expansions
+
+    assert [_plural(w) for w in ("light", "battery", "box", "day")] == [
+        "lights",
+        "batteries",
+        "boxes",
+        "days",
+    ]
+    # "lights" and "peanuts" are listed in the plural only: the singular reaches their translations.
+    assert "灯" in {e.related for e in concept_expansions("the kitchen light")}
+    assert "花生" in {e.related for e in concept_expansions("a peanut")}
+    # Chinese stretches are looked up as they are (灯管 → bulb).
+    assert "bulb" in {e.related for e in concept_expansions("厨房灯管坏了")}
+
+
+def test_a_singular_light_finds_the_chinese_note(tmp_path: Path) -> None:
+    search = _search(
+        tmp_path,
+        {
+            "memory/2026-05-01.md": "# 2026-05-01\n\n## 家里 灯\n- 电工说是镇流器老化，建议整排换灯管。\n",
+            "memory/2026-05-02.md": "# 2026-05-02\n\n## Garden\n- Planted basil and mint.\n",
+        },
+    )
+    assert _paths(search, "what did the electrician say about the kitchen light")[:1] == [
+        "memory/2026-05-01.md"
+    ]
