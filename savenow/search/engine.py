@@ -38,7 +38,7 @@ from .index import IndexSync, blob_vector
 from .options import SearchOptions, options_from_settings
 from .reading import GetResult, read_memory_file
 from .store import IndexStore, index_path
-from .tokenize import QueryTerm, document_terms, is_identifier, query_terms, subject_terms
+from .tokenize import SINGLE_HAN_WEIGHT, QueryTerm, document_terms, is_identifier, query_terms, subject_terms
 
 if TYPE_CHECKING:
     from ..clock import Clock
@@ -364,6 +364,7 @@ class MemorySearch:
         terms = _pieces_stand_in(terms, df)
         # Characters some other query word accounts for (a word the index has, or a stop word).
         seen_chars = {ch for t in terms if t.han and (t.weight == 0 or df.get(t.term)) for ch in t.term}
+        terms = _half_seams(terms, df, seen_chars)
 
         def idf(term: str) -> float:
             return _idf(count, df.get(term, 0))
@@ -735,10 +736,11 @@ def _unknown_words(
     ]
     if not candidates:
         return []
-    # Known through another way of saying *the same word* (an alias, a synonym, a translation) that
-    # some chunk holds (the plan holds only such terms); a narrower term (a kind of it) does not
-    # make the word itself known.
-    answered_groups = {p.group for p in plan if p.way.startswith("alt")}
+    # Known through another way of saying it that some chunk holds (the plan holds only such
+    # terms): an alias, a synonym, a translation, or a narrower term — a kind of it, so 儿子 makes
+    # 孩子 known and "孩子对什么过敏" may be answered by a note on the son. (Broader terms are never
+    # alternatives: 证件 does not make 护照 known.)
+    answered_groups = {p.group for p in plan if p.way.startswith(("alt", "narrower"))}
     return [term for term in candidates if group_of.get(term) not in answered_groups]
 
 
@@ -766,6 +768,37 @@ def _demand_two_words(
         ]
         if len(answered) < 2 and not any(group in identifiers for group in answered):
             candidate.text_score = 0.0
+
+
+def _half_seams(terms: list[QueryTerm], df: dict[str, int], seen_chars: set[str]) -> list[QueryTerm]:
+    """A bigram no chunk holds, one of whose characters a word the index has accounts for (限设 in
+    内存上限设的多少: 上限 holds 限), is the edge of that word, not a word of its own. Its other
+    character is either part of another query bigram the index has (换 in 电池换成: 换成 speaks for
+    it), and the edge is dropped, or a one-character word (设 "set"), which stays at SINGLE_HAN_WEIGHT like a lone
+    character between question words. Without this the edge counts as a word memory never saw,
+    and the note that answers everything else is held to "answer two words"."""
+    bigrams = [t for t in terms if t.han and len(t.term) == 2 and t.weight > 0]
+    out: list[QueryTerm] = []
+    have = {t.term for t in terms}
+    for t in terms:
+        if t not in bigrams or df.get(t.term) or all(ch in seen_chars for ch in t.term):
+            out.append(t)
+            continue
+        rest = [ch for ch in t.term if ch not in seen_chars]
+        if len(rest) != 1:
+            out.append(t)  # neither character is accounted for: a word (护照), absent or not
+            continue
+        char = rest[0]
+        others = [other for other in bigrams if other is not t and char in other.term]
+        if others and not any(df.get(other.term) for other in others):
+            out.append(t)  # 盘换 in 硬盘换过: 换过 is no word the index has either, so keep both as they were
+            continue
+        if others:
+            continue
+        if char not in have:
+            out.append(QueryTerm(char, t.weight * SINGLE_HAN_WEIGHT, True))
+            have.add(char)
+    return out
 
 
 def _pieces_stand_in(terms: list[QueryTerm], df: dict[str, int]) -> list[QueryTerm]:
@@ -805,7 +838,8 @@ def _supersedes(
     """Is ``new`` a later note about the same thing the query found in ``old``?
 
     Either — both above ``min_score`` — it matches nearly all the query weight ``old`` matches
-    (SUPERSEDE_COVERAGE) and scores nearly as well (SUPERSEDE_SCORE); or — ``new`` may then come
+    (SUPERSEDE_COVERAGE), scores nearly as well (SUPERSEDE_SCORE) and shares a subject term with
+    it or says that a query term changed (the two signals below); or — ``new`` may then come
     from below ``min_score`` (``below_min``) — both notes are *about* the same thing — their subjects
     (heading words and identifiers, :func:`subject_terms`) share SUBJECT_SHARED terms, one of them
     a query term both match — and the newer one matches SUPERSEDE_COVERAGE of what the older one
@@ -827,20 +861,27 @@ def _supersedes(
     new_terms = matched_of.get((new.path, new.start_line), {})
     shared_terms = [term for term in old_terms if term in new_terms]
     coverage = sum(old_terms[term] for term in shared_terms) / old_weight
-    if not below_min and coverage >= SUPERSEDE_COVERAGE and new.score >= SUPERSEDE_SCORE * old.score:
-        return True
-    if shared_terms and coverage >= VERSION_SHARED:
-        # The query's own change words (改成 in 端口改成多少了) say nothing about which note is newer.
-        changed = changes_of((new.path, new.start_line), [t for t in shared_terms if not states_a_change(t)])
-        if changed and not any(is_identifier(term) and term not in new_terms for term in old_terms):
-            units = _units(old_terms)
-            covered = _units({term: old_terms[term] for term in changed})
-            if sum(units[u] for u in covered) >= CHANGE_SHARED * sum(units.values()):
-                return True  # "游泳课改到周日 3 点" after "游泳课 周六 9:30": it says the thing changed
-            old_versions = versions_of((old.path, old.start_line), changed)
-            if old_versions and versions_of((new.path, new.start_line), changed) - old_versions:
-                return True  # "升级到 Godot 4.3" after "锁定 Godot 4.2.2": a new version of the same thing
+    # The query's own change words (改成 in 端口改成多少了) say nothing about which note is newer.
+    changed = (
+        changes_of((new.path, new.start_line), [t for t in shared_terms if not states_a_change(t)])
+        if shared_terms and coverage >= VERSION_SHARED
+        else set()
+    )
     common = subject_of((old.path, old.start_line)) & subject_of((new.path, new.start_line))
+    # Matching the same query words is not enough on its own: "我 过敏 打喷嚏" on a trip does not
+    # replace "allergic to peanuts". The newer note must also be about the same thing (a shared
+    # subject term) or say that something the query asks about changed.
+    close = coverage >= SUPERSEDE_COVERAGE and new.score >= SUPERSEDE_SCORE * old.score
+    if not below_min and close and (common or changed):
+        return True
+    if changed and not any(is_identifier(term) and term not in new_terms for term in old_terms):
+        units = _units(old_terms)
+        covered = _units({term: old_terms[term] for term in changed})
+        if sum(units[u] for u in covered) >= CHANGE_SHARED * sum(units.values()):
+            return True  # "游泳课改到周日 3 点" after "游泳课 周六 9:30": it says the thing changed
+        old_versions = versions_of((old.path, old.start_line), changed)
+        if old_versions and versions_of((new.path, new.start_line), changed) - old_versions:
+            return True  # "升级到 Godot 4.3" after "锁定 Godot 4.2.2": a new version of the same thing
     if len(common) < SUBJECT_SHARED or not any(term in common for term in shared_terms):
         return False
     # Same subject: query words the newer note lacks only because it is written in the other

@@ -86,6 +86,19 @@ def _stretches(query: str) -> Iterable[str]:
         run = []
 
 
+def _plural(stretch: str) -> str:
+    """The plural of a stretch's last English word ("peanut" → "peanuts", "battery" → "batteries"):
+    the thesaurus matches a plural query word to a singular term, not a singular one to a term it
+    lists only in the plural (orders, peanuts, lights), so a query's singular looks that up too."""
+    if not stretch.isascii() or not stretch[-1:].isalpha():
+        return stretch
+    if stretch.endswith("y") and stretch[-2:-1] not in "aeiou":
+        return stretch[:-1] + "ies"
+    if stretch.endswith(("s", "x", "z", "ch", "sh")):
+        return stretch + "es"
+    return stretch + "s"
+
+
 def concept_expansions(query: str, segmenter: str = "bigram") -> list[ConceptExpansion]:
     concepts = _thesaurus()
     if concepts is None:
@@ -95,7 +108,7 @@ def concept_expansions(query: str, segmenter: str = "bigram") -> list[ConceptExp
     covered: set[str] = set()
     out: list[ConceptExpansion] = []
     for stretch in _stretches(query):
-        related = tuple(related_terms(stretch))
+        related = tuple(related_terms(stretch)) or tuple(related_terms(_plural(stretch)))
         if not related:
             continue
         stands_for = tuple(

@@ -44,7 +44,9 @@ class SearchOptions:
     candidate_multiplier: int = 4
     min_score: float = DEFAULT_MIN_SCORE
     half_life_days: float = 30.0
-    recency_floor: float = 0.6  # an old note keeps this share of its score: decay reorders, never buries
+    # An old note keeps this share of its score: decay breaks near-ties, never outweighs a clearly
+    # better match (a newer note that *replaces* an older one is moved above it by rule, engine._newer_first).
+    recency_floor: float = 0.9
     max_results: int = 6
     segmenter: str = "bigram"
     chunk_tokens: int = 400

@@ -54,6 +54,16 @@ _EN_STOP = frozenset(
 # Han characters that only ask or bind ("which", "what", particles): a query bigram holding one
 # carries no subject. Indexed text keeps them (they are harmless there).
 _ZH_STOP_CHARS = frozenset("的了吗呢吧啊哪么啥谁几怎呀嘛是")
+# Prepositions and coverbs (对 to/about, 把, 给, 跟, 向, 从): in a question they bind the words
+# around them ("孩子对什么过敏", "油墨从哪家店买") and belong to neither, so a bigram across one (子对)
+# is a seam, not a word — some note may hold those two characters by chance. Found by position like
+# the question words; the few common words they begin or end (对象, 跟进, 方向 …) stay words.
+_ZH_COVERB_CHARS = frozenset("对把给跟向从")
+_ZH_COVERB_WORDS = frozenset(
+    _words(
+        "对象 对比 对接 对账 对面 对方 对应 对话 面对 核对 校对 把手 给予 供给 跟进 跟踪 方向 向导 从来 自从 服从"
+    )
+)
 # 几/哪 with a measure word is one question word (几号, 几点, 哪天, 哪台, 哪款): 号交 in 房租几号交 is no word.
 _ZH_WHICH = frozenset("几哪")
 _ZH_MEASURE_WORDS = frozenset("号点天个岁次年月周台家款种位条本件块张只首句")
@@ -129,12 +139,19 @@ def _question_spans(run: str) -> list[bool]:
     """Which characters of a query's Han run belong to a question word or particle (多少, 现在,
     什么, 吗 …). Found by position, so a bigram that straddles one (租现 in 房租现在) is known to be
     a seam between words, whether or not some note happens to hold those two characters."""
-    marked = [char in _ZH_STOP_CHARS for char in run]
+    marked = [char in _ZH_STOP_CHARS or _binds(run, i) for i, char in enumerate(run)]
     for i in range(len(run) - 1):
         pair = run[i : i + 2]
         if pair in _ZH_STOP_WORDS or (pair[0] in _ZH_WHICH and pair[1] in _ZH_MEASURE_WORDS):
             marked[i] = marked[i + 1] = True
     return marked
+
+
+def _binds(run: str, i: int) -> bool:
+    """Whether ``run[i]`` is a coverb between words (not part of 对象, 跟进 …)."""
+    if run[i] not in _ZH_COVERB_CHARS:
+        return False
+    return run[max(0, i - 1) : i + 1] not in _ZH_COVERB_WORDS and run[i : i + 2] not in _ZH_COVERB_WORDS
 
 
 def _query_han_words(run: str) -> list[tuple[str, float]]:

@@ -19,11 +19,11 @@ def _words(text: str) -> tuple[str, ...]:
 
 
 # Chinese: a verb of changing with its result complement ("改到", "换成", "涨到" …), or a word
-# that marks the new state ("不再", "改用").
+# that marks the new or the old state ("不再", "改用", "新的 X …，旧的 Y 不用了", "停用").
 _ZH_CHANGE = _words(
     "改成 改为 改到 改用 改走 改在 换成 换到 换了 换为 换用 调到 调成 调为 挪到 移到 迁到 迁移到 搬到 "
     "涨到 涨了 降到 降了 加到 减到 提高到 升到 升级到 更新到 延到 延期到 推迟到 提前到 定为 变成 "
-    "变为 切到 切换到 不再 已改"
+    "变为 切到 切换到 不再 已改 新的 旧的 不用了 停用 弃用"
 )
 
 # English: words that only occur when something changed, and two-word forms ("moved to").

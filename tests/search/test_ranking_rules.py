@@ -1,0 +1,283 @@
+"""One test per ranking rule of docs/search.md (issue 14, round 10), in Chinese and in English.
+
+Each workspace is written here, small and made up (not an evaluation set's notes).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from savenow.search import MemorySearch, SearchOptions
+from savenow.search.engine import SearchHit, _supersedes
+from savenow.search.tokenize import query_terms, subject_terms
+from savenow.text.changes import states_a_change
+
+from .conftest import TODAY, write_files
+
+
+def _search(tmp_path: Path, files: dict[str, str]) -> MemorySearch:
+    return MemorySearch(write_files(tmp_path / "ws", files), SearchOptions(), today=TODAY)
+
+
+def _paths(search: MemorySearch, query: str) -> list[str]:
+    return [hit.path for hit in search.search(query).results]
+
+
+# -- a coverb between two words of a question is a seam, not a word ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "seams", "words"),
+    [
+        ("孩子对什么过敏", {"子对"}, {"孩子", "过敏"}),
+        ("油墨从哪家店买", {"墨从"}, {"油墨"}),
+        ("这份合同给谁签", {"同给"}, {"合同"}),
+    ],
+)
+def test_a_coverb_splits_a_chinese_question(query: str, seams: set[str], words: set[str]) -> None:
+    terms = {t.term: t.weight for t in query_terms(query)}
+    assert not seams & {term for term, weight in terms.items() if weight > 0}
+    assert words <= {term for term, weight in terms.items() if weight >= 1}
+
+
+def test_a_word_a_coverb_begins_stays_a_word() -> None:
+    terms = {t.term: t.weight for t in query_terms("对象存储放在哪")}
+    assert terms.get("对象") == 1.0 and terms.get("存储") == 1.0
+    assert query_terms("跟进的客户有几个")[0].term == "跟进"
+
+
+def test_a_coverb_seam_some_note_holds_by_chance_does_not_count(tmp_path: Path) -> None:
+    search = _search(
+        tmp_path,
+        {
+            "memory/2026-05-01.md": "# 2026-05-01\n\n## 体检\n- 孩子花生过敏，书包里常备抗过敏药。\n",
+            "memory/2026-05-02.md": "# 2026-05-02\n\n## 快递\n- 纸盒子对折后放进回收箱。\n",
+        },
+    )
+    assert _paths(search, "孩子对什么过敏")[:1] == ["memory/2026-05-01.md"]
+
+
+# -- a narrower term makes a query word known ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("answer", "other", "query"),
+    [
+        ("- 花生过敏，书包里常备抗过敏药。", "- 儿子九月上二年级。", "孩子对什么过敏"),
+        (
+            "- Allergic to peanuts; the EpiPen is in the school bag.",
+            "- Our son starts grade two in September.",
+            "what is my kid allergic to",
+        ),
+    ],
+)
+def test_a_narrower_term_makes_a_query_word_known(
+    tmp_path: Path, answer: str, other: str, query: str
+) -> None:
+    """No note says 孩子 / kid, one says 儿子 / son (a kind of child): the word is known, so the
+    note that answers the rest of the question is no longer held to "answer two words"."""
+    search = _search(
+        tmp_path,
+        {
+            "memory/2026-05-01.md": f"# 2026-05-01\n\n## Health\n{answer}\n",
+            "memory/2026-05-02.md": f"# 2026-05-02\n\n## School\n{other}\n",
+            "memory/2026-05-03.md": "# 2026-05-03\n\n## Garden\n- Planted basil and mint.\n",
+        },
+    )
+    assert "memory/2026-05-01.md" in _paths(search, query)  # before: "answers one word only", score 0
+
+
+@pytest.mark.parametrize("query", ["护照什么时候过期", "when does my passport expire"])
+def test_a_broader_term_still_does_not(tmp_path: Path, query: str) -> None:
+    # 证件 (documents) is broader than 护照 (passport): it makes the word no better known.
+    search = _search(
+        tmp_path,
+        {"memory/2026-05-01.md": "# 2026-05-01\n\n## 证件\n- 身份证 2030 年过期，证件放在书房抽屉。\n"},
+    )
+    assert search.search(query).results == []
+
+
+# -- decay breaks near-ties; it does not outweigh a clearly better match ------------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "query"),
+    [
+        (
+            "## 家里网络\n- 家里路由器管理密码是 blue-otter-42。",
+            "## 办公室\n- 办公室路由器管理密码被 IT 重置了。",
+            "家里路由器管理密码",
+        ),
+        (
+            "## Home network\n- Home router admin password is blue-otter-42.",
+            "## Office\n- The office router admin password was reset by IT.",
+            "home router admin password",
+        ),
+    ],
+)
+def test_an_older_note_that_answers_clearly_better_stays_first(
+    tmp_path: Path, old: str, new: str, query: str
+) -> None:
+    """The newer note matches two thirds of the query, the older one all of it (home / 家里): five
+    months of age must not turn that around (recency_floor 0.9; at 0.6 it did)."""
+    search = _search(
+        tmp_path,
+        {
+            "memory/2026-01-05.md": f"# 2026-01-05\n\n{old}\n",
+            "memory/2026-05-30.md": f"# 2026-05-30\n\n{new}\n",
+        },
+    )
+    assert _paths(search, query)[:1] == ["memory/2026-01-05.md"]
+
+
+# -- a newer note matching the same words supersedes only when it is about the same thing ---------
+
+
+def _hit(path: str, day: str, score: float) -> SearchHit:
+    return SearchHit(path, 3, 4, score, "", "memory", day, score)
+
+
+@pytest.mark.parametrize(
+    ("old_heading", "new_heading", "word"),
+    [("学校表格", "爬山", "过敏"), ("School form", "Hiking trip", "allergic")],
+)
+def test_a_newer_note_on_another_subject_does_not_supersede(
+    old_heading: str, new_heading: str, word: str
+) -> None:
+    """Both notes match the query's word, the newer one nearly as well: without a shared subject
+    (heading word, identifier) or a stated change it is not the newer version of the older one."""
+    old, new = (
+        _hit("memory/2026-03-01.md", "2026-03-01", 1.0),
+        _hit("memory/2026-05-20.md", "2026-05-20", 0.8),
+    )
+    matched = {(old.path, 3): {word: 1.0}, (new.path, 3): {word: 1.0}}
+
+    def supersedes(headings: dict[str, str]) -> bool:
+        def subject_of(key: tuple[str, int]) -> frozenset[str]:
+            return subject_terms(headings[key[0]], "")
+
+        return _supersedes(new, old, matched, subject_of, lambda key, terms: set(), lambda key, terms: set())
+
+    assert not supersedes({old.path: old_heading, new.path: new_heading})
+    assert supersedes({old.path: old_heading, new.path: f"{old_heading} {new_heading}"})
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "query"),
+    [
+        (
+            "## 猫的事\n- 猫粮：皇家室内成猫 2kg，一袋 40 天。\n- Mochi 最近掉毛，买了梳子。",
+            "## Mochi 看病\n- 医生建议换低敏的。\n- 猫粮换成渴望六种鱼 1.8kg。",
+            "Mochi 现在吃什么猫粮",
+        ),
+        (
+            "## Pantry\n- Cat food: Royal Canin indoor 2kg bag.\n- Mochi sheds a lot, bought a brush.",
+            "## Mochi at the vet\n- Vet suggested a gentler diet.\n- Cat food switched to Orijen 1.8kg.",
+            "which cat food does Mochi eat now",
+        ),
+    ],
+)
+def test_a_newer_note_that_says_the_thing_changed_still_supersedes(
+    tmp_path: Path, old: str, new: str, query: str
+) -> None:
+    search = _search(
+        tmp_path,
+        {
+            "memory/2026-03-01.md": f"# 2026-03-01\n\n{old}\n",
+            "memory/2026-05-20.md": f"# 2026-05-20\n\n{new}\n",
+        },
+    )
+    paths = _paths(search, query)
+    assert paths.index("memory/2026-05-20.md") < paths.index("memory/2026-03-01.md")
+
+
+# -- "new X …, the old one is no longer used" says a value changed ------------------------------
+
+
+def test_new_and_old_markers_state_a_change() -> None:
+    assert states_a_change("gw-01 新的 管理地址 10.8.3.1，旧的 192.168.31.1 不用了")
+    assert states_a_change("旧的 NAS 停用了")
+    assert states_a_change("the old address is no longer used")
+    assert not states_a_change("管理地址 192.168.31.1，LuCI 端口 80")
+
+
+def test_a_newer_note_giving_the_new_address_ranks_first(tmp_path: Path) -> None:
+    search = _search(
+        tmp_path,
+        {
+            "memory/2026-03-01.md": "# 2026-03-01\n\n## 路由器\n- gw-01 管理地址 192.168.31.1，LuCI 端口 80。\n",
+            "memory/2026-05-20.md": (
+                "# 2026-05-20\n\n## 网络重新规划\n- 家里 LAN 换到 10.8.3.0/24。\n"
+                "- gw-01 新的 管理地址 10.8.3.1，旧的 192.168.31.1 不用了。\n"
+            ),
+        },
+    )
+    paths = _paths(search, "家里路由器的管理地址现在是多少")
+    assert paths[:1] == ["memory/2026-05-20.md"] and "memory/2026-03-01.md" in paths
+
+
+# -- the edge of a known word is no word memory never saw --------------------------------------
+
+
+def test_the_edge_of_a_known_word_becomes_its_one_character_word() -> None:
+    from savenow.search.engine import _half_seams
+
+    terms = query_terms("内存上限设的多少")
+    df = {"内存": 3, "上限": 2, "存上": 0, "限设": 0}
+    seen = {"内", "存", "上", "限", "的", "多", "少"}
+    kept = {t.term: t.weight for t in _half_seams(terms, df, seen)}
+    assert "限设" not in kept and kept["设"] == 0.5  # 设 "set", a word of one character
+    # 盘换 in 硬盘换过: 换过 is absent too, so neither is known to be an edge; both stay.
+    terms = query_terms("硬盘换过")
+    kept = {t.term for t in _half_seams(terms, {"硬盘": 4}, {"硬", "盘"})}
+    assert {"盘换", "换过"} <= kept
+    # English terms are never touched.
+    english = query_terms("redis memory limit")
+    assert _half_seams(english, {}, set()) == english
+
+
+def test_a_note_that_answers_the_rest_is_no_longer_held_to_two_words(tmp_path: Path) -> None:
+    search = _search(
+        tmp_path,
+        {
+            "memory/2026-05-01.md": "# 2026-05-01\n\n## Redis 配置\n- Redis maxmemory 512mb，策略 allkeys-lru。\n",
+            "memory/2026-05-02.md": "# 2026-05-02\n\n## 相册\n- 共享相册上限 5 个人，设置里可以改。\n",
+            "memory/2026-05-03.md": "# 2026-05-03\n\n## Garden\n- Planted basil and mint.\n",
+        },
+    )
+    assert "memory/2026-05-01.md" in _paths(search, "Redis 上限设的多少")  # before: 限设 unknown, score 0
+    assert search.search("Redis 护照设的多少").results == []  # a real unknown word still is one
+
+
+# -- a singular query word finds a term the thesaurus lists only in the plural -------------------
+
+
+def test_a_singular_english_word_finds_a_term_listed_in_the_plural() -> None:
+    from savenow.search.expand import _plural, concept_expansions
+
+    assert [_plural(w) for w in ("light", "battery", "box", "day")] == [
+        "lights",
+        "batteries",
+        "boxes",
+        "days",
+    ]
+    # "lights" and "peanuts" are listed in the plural only: the singular reaches their translations.
+    assert "灯" in {e.related for e in concept_expansions("the kitchen light")}
+    assert "花生" in {e.related for e in concept_expansions("a peanut")}
+    # Chinese stretches are looked up as they are (灯管 → bulb).
+    assert "bulb" in {e.related for e in concept_expansions("厨房灯管坏了")}
+
+
+def test_a_singular_light_finds_the_chinese_note(tmp_path: Path) -> None:
+    search = _search(
+        tmp_path,
+        {
+            "memory/2026-05-01.md": "# 2026-05-01\n\n## 家里 灯\n- 电工说是镇流器老化，建议整排换灯管。\n",
+            "memory/2026-05-02.md": "# 2026-05-02\n\n## Garden\n- Planted basil and mint.\n",
+        },
+    )
+    assert _paths(search, "what did the electrician say about the kitchen light")[:1] == [
+        "memory/2026-05-01.md"
+    ]
