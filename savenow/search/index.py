@@ -330,7 +330,10 @@ class IndexSync:
         if self._full_scans >= 2:
             from .watch import ChangeFeed
 
-            self._feed = ChangeFeed.start(watch_targets(self.workspace, self.options))
+            try:
+                self._feed = ChangeFeed.start(watch_targets(self.workspace, self.options))
+            except Exception:  # noqa: BLE001 - a speed-up only: without it, every search scans
+                self._feed = None
 
     def _drop_feed(self) -> None:
         if self._feed is not None:

@@ -161,3 +161,9 @@ class ChangeFeed:
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1
+
+    def __del__(self) -> None:  # an engine dropped without close(): do not leak the descriptor
+        try:
+            self.close()
+        except OSError:
+            pass

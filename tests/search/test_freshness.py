@@ -256,3 +256,17 @@ def test_an_index_of_schema_2_gains_ctimes_and_is_rehashed_once(workspace: Path)
     db = sqlite3.connect(path)
     assert db.execute("SELECT count(*) FROM files WHERE ctime_ns IS NULL").fetchone()[0] == 0
     db.close()
+
+
+def test_a_change_feed_that_fails_to_start_only_costs_speed(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from savenow.search import watch
+
+    def broken(cls: object, targets: object) -> None:
+        raise OSError("no inotify here")
+
+    monkeypatch.setattr(watch.ChangeFeed, "start", classmethod(broken))
+    with MemorySearch(workspace, today=TODAY) as engine:
+        for _ in range(3):
+            assert engine.search("证书").results
