@@ -28,6 +28,7 @@ import re
 from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import pairwise
 from typing import Protocol
 
@@ -621,9 +622,14 @@ def _is_proper(value: str) -> bool:
 def _about_someone(text: str) -> bool:
     """The sentence's subject, in its first words, is a person this chat named."""
     head = " ".join(text.split()[:3])
-    return any(
-        name in head and re.search(rf"(?<![\w]){re.escape(name)}(?![a-z])", head) for name in _names_seen()
-    )
+    return any(name in head and _name_at_word_start(name).search(head) for name in _names_seen())
+
+
+@lru_cache(maxsize=1024)
+def _name_at_word_start(name: str) -> re.Pattern[str]:
+    # compiled once per name: patterns built on the fly would crowd the `re` module's cache
+    # (512 entries) and make every other inline pattern compile again
+    return re.compile(rf"(?<![\w]){re.escape(name)}(?![a-z])")
 
 
 _LEXEMES: dict[int, Lexeme] = {}
@@ -766,18 +772,22 @@ def _noise(text: str, role: str, has_ids: bool, ids: Sequence[str] = (), marks: 
 def _substance(text: str) -> int:
     """About how many letters of content a sentence has: a Han character counts for three."""
     cjk = len(_HAN.findall(text))
-    return (
-        3 * cjk + len(re.findall(r"[A-Za-z0-9]", text)) - (3 if not cjk and len(text.split()) <= 3 else 0) * 4
-    )
+    return 3 * cjk + len(_ALNUM.findall(text)) - (3 if not cjk and len(text.split()) <= 3 else 0) * 4
+
+
+_ALNUM = re.compile(r"[A-Za-z0-9]")
 
 
 _HAN = re.compile(r"[" + HAN + r"]")
 
 
+_CLIP_CLAUSE = re.compile(r"(?<=[，,;；:：])\s*|(?<=\.)\s+")
+
+
 def _clip(text: str) -> str:
     text = " ".join(text.split())
     if len(text) > SHORT_LINE_CHARS:
-        clauses = [c.strip() for c in re.split(r"(?<=[，,;；:：])\s*|(?<=\.)\s+", text) if c.strip()]
+        clauses = [c.strip() for c in _CLIP_CLAUSE.split(text) if c.strip()]
         useful = [
             c for c in clauses if _values(c) or INLINE_CODE.search(c) or identifiers(c) or _MARKED.search(c)
         ]
@@ -905,13 +915,19 @@ def _answer_line(question: str, reply: str, order: int, turn: int) -> Line | Non
 
 
 def _answered_names(reply: str) -> list[str]:
+    words = _EN_NAME_WORD.findall(reply)
+    if not words:
+        return []
+    # a capitalized word that also stands alone somewhere (not only inside "McDonald" or "JohnSmith")
+    alone = set(_EN_NAME_WORD_ALONE.findall(reply))
     return [
         word
-        for word in _EN_NAME_WORD.findall(reply)
-        if word.casefold() not in _NOT_PROPER
-        and word.casefold() not in _CALENDAR_AND_KIN
-        and re.search(rf"(?<![A-Za-z]){word}(?![A-Za-z])", reply)
+        for word in words
+        if word in alone and word.casefold() not in _NOT_PROPER and word.casefold() not in _CALENDAR_AND_KIN
     ]
+
+
+_EN_NAME_WORD_ALONE = re.compile(r"(?<![A-Za-z])[A-Z][a-z]{2,}(?![A-Za-z])")
 
 
 def _sentence_kind(text: str, role: str, message_ids: Sequence[str], names: set[str]) -> str | None:
@@ -938,11 +954,14 @@ def _strip_ack_lead(text: str) -> str:
     return _ACK_LEAD.sub("", text, count=1).strip()
 
 
+_TERM_WORD = re.compile(r"[a-z0-9][a-z0-9._/-]*")
+
+
 def _terms(text: str) -> tuple[set[str], set[str]]:
     """A sentence's content as single characters and pairs of Han characters plus its Latin words."""
     folded = text.casefold()
     han = _HAN.findall(folded)
-    words = set(re.findall(r"[a-z0-9][a-z0-9._/-]*", folded))
+    words = set(_TERM_WORD.findall(folded))
     pairs = {a + b for a, b in pairwise(han)} | words
     return set(han) | words, pairs
 
@@ -994,6 +1013,9 @@ _HOST_ARG = re.compile(
 )
 
 
+_HOST_MARK = re.compile(r"[\d.-]")
+
+
 def tool_hosts(messages: Sequence[SessionMessage], start_order: int) -> list[tuple[str, int]]:
     """Hosts the shell commands ran against, for the identifier line (a host often appears only
     in a command: ``psql -h wh-db-02 …``). Each host once, with the order of its first call."""
@@ -1003,7 +1025,7 @@ def tool_hosts(messages: Sequence[SessionMessage], start_order: int) -> list[tup
             continue
         for match in _HOST_ARG.finditer(message.tool_input):
             host = match.group("host")
-            if re.search(r"[\d.-]", host) and not host.startswith("-"):
+            if _HOST_MARK.search(host) and not host.startswith("-"):
                 found.setdefault(host, start_order + index)
     return list(found.items())
 
@@ -1172,7 +1194,11 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
                     if value not in new and any(_same_shape(value, other) for other in new)
                 ]
             for value in old:
-                if not _PLAIN_QUANTITY.match(value) or _has_unit(value) or len(re.sub(r"\D", "", value)) >= 3:
+                if (
+                    not _PLAIN_QUANTITY.match(value)
+                    or _has_unit(value)
+                    or len(_NON_DIGITS.sub("", value)) >= 3
+                ):
                     dropped.setdefault(value, line.order)
     for value, order in _superseded_by_subject(lines).items():
         dropped.setdefault(value, order)
@@ -1203,7 +1229,13 @@ def _reassigned(lines: Sequence[Line], changes: Sequence[Change]) -> dict[str, f
 
 
 def _setting_value(text: str) -> str:
-    return re.sub(r"\s+", "", text.split("=", 1)[-1]).casefold()
+    return _SPACES.sub("", text.split("=", 1)[-1]).casefold()
+
+
+_SPACES = re.compile(r"\s+")
+_NON_DIGITS = re.compile(r"\D")
+_DIGIT = re.compile(r"\d")
+_DIGITS = re.compile(r"\d+")
 
 
 # The option a choice is compared against, and so did not take: "cheaper than X", "比 X 便宜".
@@ -1279,7 +1311,7 @@ def _superseded_by_subject(lines: Sequence[Line]) -> dict[str, int]:
             continue
         rest = (match.group("value") or match.group("zvalue") or "").strip()
         new = [v for v in line.ids if rest.startswith(v) or rest.lstrip("~≈约").startswith(v)]
-        if not new or not re.search(r"\d", new[0]):
+        if not new or not _DIGIT.search(new[0]):
             continue
         if match.group("zh") and _HAN.match(match.group("zh")):
             subjects = [match.group("zh")[-2:]]
@@ -1334,7 +1366,7 @@ def _drop_final_values(earlier: Sequence[Line], line: Line, dropped: dict[str, i
     if not final:
         return
     after = line.text[final.end() :]
-    new = [v for v in line.ids if v in after and re.search(r"\d", v)]
+    new = [v for v in line.ids if v in after and _DIGIT.search(v)]
     if not new:
         return
     first = min(new, key=after.find)
@@ -1355,9 +1387,12 @@ def _same_amount_kind(a: str, b: str) -> bool:
     if _EN_DATE.fullmatch(a) and _EN_DATE.fullmatch(b):
         return True  # Dec 18 and Dec 20
     a_core, b_core = _MONEY_MARK.sub("", a).strip(), _MONEY_MARK.sub("", b).strip()
-    if not (re.fullmatch(r"[\d,.]+\s?\S{0,4}", a_core) and re.fullmatch(r"[\d,.]+\s?\S{0,4}", b_core)):
+    if not (_AMOUNT_CORE.fullmatch(a_core) and _AMOUNT_CORE.fullmatch(b_core)):
         return False
-    return re.sub(r"\d+", "0", a_core) == re.sub(r"\d+", "0", b_core)
+    return _DIGITS.sub("0", a_core) == _DIGITS.sub("0", b_core)
+
+
+_AMOUNT_CORE = re.compile(r"[\d,.]+\s?\S{0,4}")
 
 
 _CLAUSE = re.compile(r"[，,、；;。!！?？]")
@@ -1368,19 +1403,27 @@ def _same_shape(a: str, b: str) -> bool:
     """Two values of one kind: both carry digits and share their non-digit frame, or a 3-character prefix."""
     if a[:3].casefold() == b[:3].casefold() and len(a) >= 3:
         return True
-    frame_a, frame_b = re.sub(r"\d+", "0", a), re.sub(r"\d+", "0", b)
-    return bool(re.search(r"\d", a) and re.search(r"\d", b)) and (frame_a == frame_b or len(a) == len(b))
+    frame_a, frame_b = _DIGITS.sub("0", a), _DIGITS.sub("0", b)
+    return bool(_DIGIT.search(a) and _DIGIT.search(b)) and (frame_a == frame_b or len(a) == len(b))
 
 
 def _has_unit(value: str) -> bool:
-    return bool(re.search(r"\d\s?[^\d\s.,:]", value))
+    return bool(_WITH_UNIT.search(value))
 
 
+_WITH_UNIT = re.compile(r"\d\s?[^\d\s.,:]")
+
+
+@lru_cache(maxsize=1024)
 def _mention(value: str) -> re.Pattern[str]:
     """``value`` as a whole token: ``CACHE_TTL=30`` is not in ``CACHE_TTL=300``."""
-    head = r"(?<![A-Za-z0-9_.-])" if re.match(r"[A-Za-z0-9_]", value) else ""
-    tail = r"(?![A-Za-z0-9_])" if re.search(r"[A-Za-z0-9_]$", value) else ""
+    head = r"(?<![A-Za-z0-9_.-])" if _WORD_CHAR.match(value) else ""
+    tail = r"(?![A-Za-z0-9_])" if _WORD_CHAR_END.search(value) else ""
     return re.compile(head + re.escape(value) + tail)
+
+
+_WORD_CHAR = re.compile(r"[A-Za-z0-9_]")
+_WORD_CHAR_END = re.compile(r"[A-Za-z0-9_]$")
 
 
 def _strip_abandoned(
@@ -1577,12 +1620,15 @@ def _specifics(line: Line) -> list[str]:
     return [v for v in line.ids if _strong(v)] + _answered_names(line.text)
 
 
+_NOT_WORD = re.compile(r"[\W_]+")
+
+
 def _dedupe(lines: list[Line]) -> list[Line]:
     """One line per normalized text; a line whose identifiers a later line all repeats, in much the
     same words, gives way to that later line (the restatement is usually the confirmed version)."""
     seen: dict[str, Line] = {}
     for line in lines:
-        key = re.sub(r"[\W_]+", "", line.text.casefold())
+        key = _NOT_WORD.sub("", line.text.casefold())
         if key in seen:
             continue  # the older wording stays; both say the same
         seen[key] = line
@@ -1739,7 +1785,7 @@ _PLAIN_QUANTITY = re.compile(r"^\d[\d,.]*\s?(?:[" + HAN + r"]{1,2}|[hmsd]|ms)?$|
 def _listable(value: str) -> bool:
     """An identifier worth listing on its own: not a bare time, duration or small count."""
     if _PLAIN_QUANTITY.match(value):
-        digits = re.sub(r"\D", "", value)
+        digits = _NON_DIGITS.sub("", value)
         # order numbers, phone numbers, chat ids; "41,233" (a count, written for reading) is no id
         return len(digits) >= 5 and "," not in value
     return _strong(value)
