@@ -38,7 +38,7 @@ from ..text.normalize import compact_similarity
 from ..text.stopwords import EN_COMMON_WORDS, EN_NOT_NAMES
 from ..text.tokens import count_cjk, estimate_tokens
 from .changes import setting_key, settings_changed
-from .chatsignals import CHITCHAT, DEFERRAL, RULED_OUT, Lexeme, is_question, sentences
+from .chatsignals import CHITCHAT, DEFERRAL, RULED_OUT, Lexeme, chat_memo, is_question, sentences
 from .model import SessionMessage
 
 
@@ -130,7 +130,7 @@ ERROR = _words(
     _EN(
         "error|errors|failed|failing|fails|fatal|exception|traceback|denied|refused|timed? ?out|no space|unresolved|broken|crash(?:es|ed)?|flaky"
     ),
-    r"报错|失败|错误|异常|拒绝|超时|挂了|不通|报锁|满了|告警|起不来|找不到|连不上|掉线|崩了|(?:HTTP|status|code|退出码|错误码)\s*[:：]?\s*\d{1,3}|\b[45]\d\d:",
+    r"报错|失败|错误|异常|拒绝|超时|挂了|不通|报锁|满了|告警|起不来|找不到|连不上|掉线|崩了|(?:http|status|code|退出码|错误码)\s*[:：]?\s*\d{1,3}|\b[45]\d\d:",
 )
 PERSON = _words(
     _EN(
@@ -413,7 +413,7 @@ def people_names(text: str) -> list[str]:
             if match.group(0) not in _ZH_NOT_NAMES:
                 names[match.group(0)] = None
         full_names = [m.group(0) for m in _ZH_FULL_NAME.finditer(text)]
-        if full_names and (PERSON.search(text) or ROLE.search(text)):
+        if full_names and (_fast(PERSON).search(text) or _fast(ROLE).search(text)):
             names.update(dict.fromkeys(full_names))
     for match in _EN_NAME.finditer(text):
         name = match.group("t") or match.group("s") or match.group("r")
@@ -428,7 +428,7 @@ def people_names(text: str) -> list[str]:
 
 
 def _names_a_role(text: str) -> bool:
-    return bool(PERSON.search(text) or ROLE.search(text) or _EN_ROLE_VERB.search(text))
+    return bool(_fast(PERSON).search(text) or _fast(ROLE).search(text) or _EN_ROLE_VERB.search(text))
 
 
 # What a person does at work: "Nadia from finance", "Keiko handles the release", "loop in Keiko".
@@ -661,7 +661,8 @@ class _Marks:
         key = id(lexicon)
         hit = self._found.get(key)
         if hit is None:
-            hit = self._found[key] = _fast(lexicon).search(self.text) is not None
+            fast = _LEXEMES.get(key) or _fast(lexicon)
+            hit = self._found[key] = fast.search(self.text) is not None
         return hit
 
     @property
@@ -678,9 +679,10 @@ def _kind(text: str, role: str, has_ids: bool, marks: _Marks | None = None) -> s
         if role == "user":
             return "requests"
         return "context" if has_ids else None
-    if has(ERROR) and (has_ids or role == "user"):
+    # the cheap tests of role and identifiers go first: a lexicon is searched only when it can decide
+    if (has_ids or role == "user") and has(ERROR):
         return "errors"
-    if has(PREFERENCE) and role == "user":
+    if role == "user" and has(PREFERENCE):
         return "preferences"
     if has(OPEN) and (has_ids or role == "user" or has(DEFERRAL)):
         return "open"
@@ -851,7 +853,7 @@ def statements(
             order += 1
             # A user's sentence with no marker of a request ("炖好了，馒头一直在厨房门口蹲着") is
             # narration far more often than a request: it lands in requests, but is worth less.
-            plain = kind == "requests" and not REQUEST.search(text) and not ids
+            plain = kind == "requests" and not _fast(REQUEST).search(text) and not ids
             if plain and _substance(text) < 30:
                 continue
             text = _strip_ack_lead(text) or text
@@ -957,13 +959,17 @@ def _strip_ack_lead(text: str) -> str:
 _TERM_WORD = re.compile(r"[a-z0-9][a-z0-9._/-]*")
 
 
-def _terms(text: str) -> tuple[set[str], set[str]]:
-    """A sentence's content as single characters and pairs of Han characters plus its Latin words."""
+@lru_cache(maxsize=4096)
+def _terms(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """A sentence's content as single characters and pairs of Han characters plus its Latin words.
+
+    Remembered: each open item is compared with every later "done" line, each confirmation with
+    its turn's user lines."""
     folded = text.casefold()
     han = _HAN.findall(folded)
-    words = set(_TERM_WORD.findall(folded))
-    pairs = {a + b for a, b in pairwise(han)} | words
-    return set(han) | words, pairs
+    words = frozenset(_TERM_WORD.findall(folded))
+    pairs = frozenset(a + b for a, b in pairwise(han)) | words
+    return frozenset(han) | words, pairs
 
 
 def _covered(line: Line, by: Sequence[Line]) -> float:
@@ -1166,7 +1172,7 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
             for value in ids_in(other):
                 if _hard_id(value) and not _PLACE.search(value) and value not in line.text[compared.end() :]:
                     dropped.setdefault(value, line.order)  # "比 2 号那班 CA1406 便宜": the option not taken
-        if not ABANDON.search(line.text) and not CHANGE_TO.search(line.text):
+        if not _fast(ABANDON).search(line.text) and not _fast(CHANGE_TO).search(line.text):
             continue
         clauses = [c for c in _CLAUSE.split(line.text) if c.strip()]
         at = 0
@@ -1174,7 +1180,7 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
             at = line.text.find(clause, at)
             later = line.text[at + len(clause) :]
             old: list[str] = []
-            abandon = ABANDON.search(clause)
+            abandon = _fast(ABANDON).search(clause)  # the span of the original; the text lowercased
             if abandon and abandon.group(0).lower() in _AFTER_MARKERS:
                 old = ids_in(clause[abandon.end() :])
             elif abandon:
@@ -1185,7 +1191,7 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
                 if _SOFT_MARKERS.fullmatch(abandon.group(0)):
                     old = [v for v in old if not _PLACE.search(v)]
                 old = [v for v in old if v not in later and v not in clause[abandon.end() :]]
-            change = CHANGE_TO.search(clause)
+            change = _fast(CHANGE_TO).search(clause)
             if change:
                 new = ids_in(clause[change.end() :])
                 old += [
@@ -1306,7 +1312,7 @@ def _superseded_by_subject(lines: Sequence[Line]) -> dict[str, int]:
     drops the values of the same kind that earlier lines gave that thing ("budget … CAD 14,000")."""
     dropped: dict[str, int] = {}
     for index, line in enumerate(lines):
-        match = _SET_VALUE.search(line.text) if line.ids and _SET_HINT.search(line.text) else None
+        match = _SET_VALUE.search(line.text) if line.ids and _fast(_SET_HINT).search(line.text) else None
         if not match:
             continue
         rest = (match.group("value") or match.group("zvalue") or "").strip()
@@ -1322,7 +1328,7 @@ def _superseded_by_subject(lines: Sequence[Line]) -> dict[str, int]:
         else:
             words = f"{match.group('subject') or ''} {match.group('object') or ''}".casefold().split()
             subjects = [w for w in words if w not in _SUBJECT_STOP and len(w) >= 4]
-        if RESCHEDULE.search(line.text):  # "12月8号 那周他另一个工地收尾，开工推到 12月15号"
+        if _fast(RESCHEDULE).search(line.text):  # "12月8号 那周他另一个工地收尾，开工推到 12月15号"
             before = line.text[: match.start("value") if match.group("value") else match.start("zvalue")]
             for value in line.ids:
                 if value in before and value not in rest and _same_amount_kind(value, new[0]):
@@ -1362,7 +1368,7 @@ _FINAL_SUBJECT = re.compile(
 def _drop_final_values(earlier: Sequence[Line], line: Line, dropped: dict[str, int]) -> None:
     """ "12月3号 还是太赶，最终定 12月5号", "最终总预算 8.8万": the value a line ends on drops the
     values of its kind the line gives up, and those earlier lines gave the same subject."""
-    final = FINAL.search(line.text) if line.ids else None
+    final = _fast(FINAL).search(line.text) if line.ids else None
     if not final:
         return
     after = line.text[final.end() :]
@@ -1557,7 +1563,8 @@ class OfflineSummarizer:
     def summarize(self, previous: str | None, removed: Sequence[SessionMessage], *, max_tokens: int) -> str:
         token = _NAMES.set(set())
         try:
-            return self._summarize(previous, removed, max_tokens)
+            with chat_memo():  # each sentence lowercased once, and searched once per lexicon
+                return self._summarize(previous, removed, max_tokens)
         finally:
             _NAMES.reset(token)
 
@@ -1597,7 +1604,7 @@ CLOSED = 0.5
 
 def _drop_closed_items(lines: list[Line]) -> list[Line]:
     """An open item a later line reports done goes: the summary lists what is still open."""
-    closing = [line for line in lines if DONE.search(line.text) and not is_question(line.text)]
+    closing = [line for line in lines if _fast(DONE).search(line.text) and not is_question(line.text)]
     if not closing:
         return lines
     return [
@@ -1689,7 +1696,8 @@ def _fit(
     id_cost = {value: _raw_tokens(f"`{value}` · ") for value in candidates}
     cost = _raw_tokens(_render([], [], files, messages, tokens)) + sum(id_cost.values())
     cost += _raw_tokens(_heading(_BY_KEY["identifiers"]) + "\n\n- ") if candidates else 0
-    for line in sorted(lines, key=lambda x: (-_value(x), -x.order)):
+    worth = {id(line): _value(line) for line in lines}  # sorted by twice
+    for line in sorted(lines, key=lambda x: (-worth[id(x)], -x.order)):
         freed = sum(id_cost.get(v, 0) for v in line.ids if not holders.get(v))
         extra = _raw_tokens(f"- {line.text}\n")
         if line.section not in sections:
@@ -1702,7 +1710,7 @@ def _fit(
         for value in line.ids:
             holders[value] = holders.get(value, 0) + 1
     orphans = {v: order for v, order in candidates.items() if not holders.get(v)}
-    victims = iter(sorted(chosen, key=lambda x: (_value(x), x.order)))
+    victims = iter(sorted(chosen, key=lambda x: (worth[id(x)], x.order)))
     remaining = {id(line): line for line in sorted(chosen, key=lambda x: x.order)}
 
     def drop_lines(excess: int) -> bool:
