@@ -28,6 +28,7 @@ import re
 from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import pairwise
 from typing import Protocol
 
@@ -37,7 +38,7 @@ from ..text.normalize import compact_similarity
 from ..text.stopwords import EN_COMMON_WORDS, EN_NOT_NAMES
 from ..text.tokens import count_cjk, estimate_tokens
 from .changes import setting_key, settings_changed
-from .chatsignals import CHITCHAT, DEFERRAL, RULED_OUT, Lexeme, is_question, sentences
+from .chatsignals import CHITCHAT, DEFERRAL, RULED_OUT, Lexeme, chat_memo, is_question, sentences
 from .model import SessionMessage
 
 
@@ -129,7 +130,7 @@ ERROR = _words(
     _EN(
         "error|errors|failed|failing|fails|fatal|exception|traceback|denied|refused|timed? ?out|no space|unresolved|broken|crash(?:es|ed)?|flaky"
     ),
-    r"报错|失败|错误|异常|拒绝|超时|挂了|不通|报锁|满了|告警|起不来|找不到|连不上|掉线|崩了|(?:HTTP|status|code|退出码|错误码)\s*[:：]?\s*\d{1,3}|\b[45]\d\d:",
+    r"报错|失败|错误|异常|拒绝|超时|挂了|不通|报锁|满了|告警|起不来|找不到|连不上|掉线|崩了|(?:http|status|code|退出码|错误码)\s*[:：]?\s*\d{1,3}|\b[45]\d\d:",
 )
 PERSON = _words(
     _EN(
@@ -412,7 +413,7 @@ def people_names(text: str) -> list[str]:
             if match.group(0) not in _ZH_NOT_NAMES:
                 names[match.group(0)] = None
         full_names = [m.group(0) for m in _ZH_FULL_NAME.finditer(text)]
-        if full_names and (PERSON.search(text) or ROLE.search(text)):
+        if full_names and (_fast(PERSON).search(text) or _fast(ROLE).search(text)):
             names.update(dict.fromkeys(full_names))
     for match in _EN_NAME.finditer(text):
         name = match.group("t") or match.group("s") or match.group("r")
@@ -427,7 +428,7 @@ def people_names(text: str) -> list[str]:
 
 
 def _names_a_role(text: str) -> bool:
-    return bool(PERSON.search(text) or ROLE.search(text) or _EN_ROLE_VERB.search(text))
+    return bool(_fast(PERSON).search(text) or _fast(ROLE).search(text) or _EN_ROLE_VERB.search(text))
 
 
 # What a person does at work: "Nadia from finance", "Keiko handles the release", "loop in Keiko".
@@ -599,13 +600,25 @@ _STRONG = re.compile(r"\d|[/@:#_]|\.[A-Za-z]|^[A-Z][A-Z0-9]+$|[a-z][A-Z]|^[A-Z]{
 def _strong(value: str) -> bool:
     """An identifier a person could not guess: digits, a path, a key, an address, CamelCase, CAPS,
     or a name of three or more hyphenated parts (``zhou-family-bak``; not ``pre-order``)."""
+    return _strong_shape(value) or (_name_word(value) and value in _names_seen())
+
+
+@lru_cache(maxsize=8192)
+def _strong_shape(value: str) -> bool:
+    """:func:`_strong` except for the names this summary saw: the same for a value every time it is
+    asked (and a summary asks about each identifier many times)."""
     return (
         bool(_STRONG.search(value))
         or value.count("-") >= 2
         or bool(_ZH_NAME.fullmatch(value))
-        or bool(_EN_NAME_WORD.fullmatch(value) and value not in _EN_NOT_NAMES and value in _names_seen())
         or _is_proper(value)
     )
+
+
+@lru_cache(maxsize=8192)
+def _name_word(value: str) -> bool:
+    """A capitalized word that could be a person's name (strong once the chat used it as one)."""
+    return bool(_EN_NAME_WORD.fullmatch(value)) and value not in _EN_NOT_NAMES
 
 
 _PROPER_SHAPE = re.compile(r"[A-Z][\w’'&.-]*(?: (?:(?:of|de|la|du|the) )?[A-Z][\w’'&.-]*)+")
@@ -621,9 +634,19 @@ def _is_proper(value: str) -> bool:
 def _about_someone(text: str) -> bool:
     """The sentence's subject, in its first words, is a person this chat named."""
     head = " ".join(text.split()[:3])
-    return any(
-        name in head and re.search(rf"(?<![\w]){re.escape(name)}(?![a-z])", head) for name in _names_seen()
-    )
+    if not _NAME_CHAR.search(head):
+        return False  # every name this chat named has a capital or a Han character (see people_names)
+    return any(name in head and _name_at_word_start(name).search(head) for name in _names_seen())
+
+
+_NAME_CHAR = re.compile("[A-Z" + HAN + "]")
+
+
+@lru_cache(maxsize=1024)
+def _name_at_word_start(name: str) -> re.Pattern[str]:
+    # compiled once per name: patterns built on the fly would crowd the `re` module's cache
+    # (512 entries) and make every other inline pattern compile again
+    return re.compile(rf"(?<![\w]){re.escape(name)}(?![a-z])")
 
 
 _LEXEMES: dict[int, Lexeme] = {}
@@ -655,7 +678,8 @@ class _Marks:
         key = id(lexicon)
         hit = self._found.get(key)
         if hit is None:
-            hit = self._found[key] = _fast(lexicon).search(self.text) is not None
+            fast = _LEXEMES.get(key) or _fast(lexicon)
+            hit = self._found[key] = fast.search(self.text) is not None
         return hit
 
     @property
@@ -672,9 +696,10 @@ def _kind(text: str, role: str, has_ids: bool, marks: _Marks | None = None) -> s
         if role == "user":
             return "requests"
         return "context" if has_ids else None
-    if has(ERROR) and (has_ids or role == "user"):
+    # the cheap tests of role and identifiers go first: a lexicon is searched only when it can decide
+    if (has_ids or role == "user") and has(ERROR):
         return "errors"
-    if has(PREFERENCE) and role == "user":
+    if role == "user" and has(PREFERENCE):
         return "preferences"
     if has(OPEN) and (has_ids or role == "user" or has(DEFERRAL)):
         return "open"
@@ -725,10 +750,12 @@ _LAUGH_LEAD = re.compile(
 )
 
 
+@lru_cache(maxsize=8192)
 def _hard_id(value: str) -> bool:
-    """An identifier that makes a sentence a fact on its own: not a name, not a bare count or time."""
+    """An identifier that makes a sentence a fact on its own: not a name, not a bare count or time.
+    (A word of a name's shape is never one, so the names seen do not matter: remembered.)"""
     return (
-        _strong(value)
+        _strong_shape(value)
         and not _PLAIN_QUANTITY.match(value)
         and not _EN_NAME_WORD.fullmatch(value)
         and not _ZH_NAME.fullmatch(value)
@@ -744,19 +771,19 @@ def _noise(text: str, role: str, has_ids: bool, ids: Sequence[str] = (), marks: 
         return True  # "Ha, Godzilla needs a holiday too", "哈哈 … 3 万张猫的照片": a joke, whatever it names
     if _INTERJECTION_LEAD.match(stripped) and not any(_hard_id(v) for v in ids) and not has(_MARKED):
         return True
-    if (has(CHITCHAT) or has(GREETING)) and not has_ids:
+    if not has_ids and (has(CHITCHAT) or has(GREETING)):
         chitchat = CHITCHAT.search(stripped) or GREETING.search(stripped)
         if len(stripped) < 60 or (chitchat is not None and chitchat.start() == 0):
             return True  # "哈哈…", "haha Tom just sent me a meme about …"
     if has.question and (has(GUESS) or has(_CAUSE_QUESTION)):
         return True  # a guess put as a question: later confirmed or dropped, never a fact yet
-    if role == "user" and has(GUESS) and not has(DECISION):
+    if role == "user" and not has(DECISION) and has(GUESS):
         return True  # "probably just a loose cable": a theory, not a fact
     if role == "assistant" and has.question and not has_ids:
         return True
-    if has(GUESS) and role == "assistant" and not has(DECISION):
+    if role == "assistant" and not has(DECISION) and has(GUESS):
         return True
-    if has(RULED_OUT) and not has(DECISION):
+    if not has(DECISION) and has(RULED_OUT):  # DECISION is often known already
         return True
     if not has_ids and _substance(stripped) < 12 and not (has(DECISION) or has(PREFERENCE)):
         return True  # "ok next.", "yes please, short", "先这样"
@@ -766,18 +793,22 @@ def _noise(text: str, role: str, has_ids: bool, ids: Sequence[str] = (), marks: 
 def _substance(text: str) -> int:
     """About how many letters of content a sentence has: a Han character counts for three."""
     cjk = len(_HAN.findall(text))
-    return (
-        3 * cjk + len(re.findall(r"[A-Za-z0-9]", text)) - (3 if not cjk and len(text.split()) <= 3 else 0) * 4
-    )
+    return 3 * cjk + len(_ALNUM.findall(text)) - (3 if not cjk and len(text.split()) <= 3 else 0) * 4
+
+
+_ALNUM = re.compile(r"[A-Za-z0-9]")
 
 
 _HAN = re.compile(r"[" + HAN + r"]")
 
 
+_CLIP_CLAUSE = re.compile(r"(?<=[，,;；:：])\s*|(?<=\.)\s+")
+
+
 def _clip(text: str) -> str:
     text = " ".join(text.split())
     if len(text) > SHORT_LINE_CHARS:
-        clauses = [c.strip() for c in re.split(r"(?<=[，,;；:：])\s*|(?<=\.)\s+", text) if c.strip()]
+        clauses = [c.strip() for c in _CLIP_CLAUSE.split(text) if c.strip()]
         useful = [
             c for c in clauses if _values(c) or INLINE_CODE.search(c) or identifiers(c) or _MARKED.search(c)
         ]
@@ -802,6 +833,12 @@ def statements(
     order = start_order
     turn = 0
     question = ""  # the question the assistant's last message ended on
+    # A long session says the same things again and again ("ok, do it", a reply's template
+    # sentence): each distinct text is read once. What a text yields depends on the names seen
+    # so far (a set that only grows), so the number of names seen is part of the key.
+    readings: dict[tuple[str, int], tuple[list[str], list[str], list[str]]] = {}
+    kinds: dict[tuple[str, str, tuple[str, ...], bool, int], str | None] = {}
+    clipped: dict[str, str] = {}
     for message in messages:
         if message.role == "system":
             continue
@@ -826,22 +863,34 @@ def statements(
                 changes.append((key, text, order + 0.5))
         if not message.content.strip():
             continue
-        found_names = people_names(message.content)
-        message_ids = verbatim_ids(message.content, found_names)  # once per message; sentences pick their own
+        reading_key = (message.content, len(_names_seen()))
+        reading = readings.get(reading_key)
+        if reading is None:
+            found_names = people_names(message.content)
+            message_ids = verbatim_ids(
+                message.content, found_names
+            )  # once per message; sentences pick their own
+            reading = readings[reading_key] = (found_names, message_ids, sentences(message.content))
+        found_names, message_ids, said = reading
         names = set(found_names)
-        said = sentences(message.content)
         if message.role == "assistant":  # the question it ends on (an aside may follow it)
             question = next((q for q in reversed(said[-2:]) if is_question(q)), "")
         for sentence in said:
-            text = _clip(_GREETING_LEAD.sub("", sentence))
-            kind = _sentence_kind(text, message.role, message_ids, names)
+            text = clipped.get(sentence) or clipped.setdefault(
+                sentence, _clip(_GREETING_LEAD.sub("", sentence))
+            )
+            ids = [v for v in message_ids if v in text]
+            kind_key = (text, message.role, tuple(ids), any(v not in names for v in ids), len(_names_seen()))
+            if kind_key in kinds:
+                kind = kinds[kind_key]
+            else:
+                kind = kinds[kind_key] = _sentence_kind(text, message.role, message_ids, names)
             if kind is None:
                 continue
-            ids = [v for v in message_ids if v in text]
             order += 1
             # A user's sentence with no marker of a request ("炖好了，馒头一直在厨房门口蹲着") is
             # narration far more often than a request: it lands in requests, but is worth less.
-            plain = kind == "requests" and not REQUEST.search(text) and not ids
+            plain = kind == "requests" and not _fast(REQUEST).search(text) and not ids
             if plain and _substance(text) < 30:
                 continue
             text = _strip_ack_lead(text) or text
@@ -905,13 +954,19 @@ def _answer_line(question: str, reply: str, order: int, turn: int) -> Line | Non
 
 
 def _answered_names(reply: str) -> list[str]:
+    words = _EN_NAME_WORD.findall(reply)
+    if not words:
+        return []
+    # a capitalized word that also stands alone somewhere (not only inside "McDonald" or "JohnSmith")
+    alone = set(_EN_NAME_WORD_ALONE.findall(reply))
     return [
         word
-        for word in _EN_NAME_WORD.findall(reply)
-        if word.casefold() not in _NOT_PROPER
-        and word.casefold() not in _CALENDAR_AND_KIN
-        and re.search(rf"(?<![A-Za-z]){word}(?![A-Za-z])", reply)
+        for word in words
+        if word in alone and word.casefold() not in _NOT_PROPER and word.casefold() not in _CALENDAR_AND_KIN
     ]
+
+
+_EN_NAME_WORD_ALONE = re.compile(r"(?<![A-Za-z])[A-Z][a-z]{2,}(?![A-Za-z])")
 
 
 def _sentence_kind(text: str, role: str, message_ids: Sequence[str], names: set[str]) -> str | None:
@@ -938,13 +993,20 @@ def _strip_ack_lead(text: str) -> str:
     return _ACK_LEAD.sub("", text, count=1).strip()
 
 
-def _terms(text: str) -> tuple[set[str], set[str]]:
-    """A sentence's content as single characters and pairs of Han characters plus its Latin words."""
+_TERM_WORD = re.compile(r"[a-z0-9][a-z0-9._/-]*")
+
+
+@lru_cache(maxsize=4096)
+def _terms(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """A sentence's content as single characters and pairs of Han characters plus its Latin words.
+
+    Remembered: each open item is compared with every later "done" line, each confirmation with
+    its turn's user lines."""
     folded = text.casefold()
     han = _HAN.findall(folded)
-    words = set(re.findall(r"[a-z0-9][a-z0-9._/-]*", folded))
-    pairs = {a + b for a, b in pairwise(han)} | words
-    return set(han) | words, pairs
+    words = frozenset(_TERM_WORD.findall(folded))
+    pairs = frozenset(a + b for a, b in pairwise(han)) | words
+    return frozenset(han) | words, pairs
 
 
 def _covered(line: Line, by: Sequence[Line]) -> float:
@@ -994,6 +1056,9 @@ _HOST_ARG = re.compile(
 )
 
 
+_HOST_MARK = re.compile(r"[\d.-]")
+
+
 def tool_hosts(messages: Sequence[SessionMessage], start_order: int) -> list[tuple[str, int]]:
     """Hosts the shell commands ran against, for the identifier line (a host often appears only
     in a command: ``psql -h wh-db-02 …``). Each host once, with the order of its first call."""
@@ -1003,7 +1068,7 @@ def tool_hosts(messages: Sequence[SessionMessage], start_order: int) -> list[tup
             continue
         for match in _HOST_ARG.finditer(message.tool_input):
             host = match.group("host")
-            if re.search(r"[\d.-]", host) and not host.startswith("-"):
+            if _HOST_MARK.search(host) and not host.startswith("-"):
                 found.setdefault(host, start_order + index)
     return list(found.items())
 
@@ -1144,7 +1209,12 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
             for value in ids_in(other):
                 if _hard_id(value) and not _PLACE.search(value) and value not in line.text[compared.end() :]:
                     dropped.setdefault(value, line.order)  # "比 2 号那班 CA1406 便宜": the option not taken
-        if not ABANDON.search(line.text) and not CHANGE_TO.search(line.text):
+        # A marker found in a clause is found in its line too (the markers' only context tests are
+        # "no Latin letter before / after", and a clause is cut at punctuation): a marker the line
+        # lacks is not looked for clause by clause.
+        abandon_in_line = _fast(ABANDON).search(line.text) is not None
+        change_in_line = _fast(CHANGE_TO).search(line.text) is not None
+        if not abandon_in_line and not change_in_line:
             continue
         clauses = [c for c in _CLAUSE.split(line.text) if c.strip()]
         at = 0
@@ -1152,7 +1222,8 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
             at = line.text.find(clause, at)
             later = line.text[at + len(clause) :]
             old: list[str] = []
-            abandon = ABANDON.search(clause)
+            # the span of the original clause; the text lowercased
+            abandon = _fast(ABANDON).search(clause) if abandon_in_line else None
             if abandon and abandon.group(0).lower() in _AFTER_MARKERS:
                 old = ids_in(clause[abandon.end() :])
             elif abandon:
@@ -1163,7 +1234,7 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
                 if _SOFT_MARKERS.fullmatch(abandon.group(0)):
                     old = [v for v in old if not _PLACE.search(v)]
                 old = [v for v in old if v not in later and v not in clause[abandon.end() :]]
-            change = CHANGE_TO.search(clause)
+            change = _fast(CHANGE_TO).search(clause) if change_in_line else None
             if change:
                 new = ids_in(clause[change.end() :])
                 old += [
@@ -1172,7 +1243,11 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
                     if value not in new and any(_same_shape(value, other) for other in new)
                 ]
             for value in old:
-                if not _PLAIN_QUANTITY.match(value) or _has_unit(value) or len(re.sub(r"\D", "", value)) >= 3:
+                if (
+                    not _PLAIN_QUANTITY.match(value)
+                    or _has_unit(value)
+                    or len(_NON_DIGITS.sub("", value)) >= 3
+                ):
                     dropped.setdefault(value, line.order)
     for value, order in _superseded_by_subject(lines).items():
         dropped.setdefault(value, order)
@@ -1203,7 +1278,13 @@ def _reassigned(lines: Sequence[Line], changes: Sequence[Change]) -> dict[str, f
 
 
 def _setting_value(text: str) -> str:
-    return re.sub(r"\s+", "", text.split("=", 1)[-1]).casefold()
+    return _SPACES.sub("", text.split("=", 1)[-1]).casefold()
+
+
+_SPACES = re.compile(r"\s+")
+_NON_DIGITS = re.compile(r"\D")
+_DIGIT = re.compile(r"\d")
+_DIGITS = re.compile(r"\d+")
 
 
 # The option a choice is compared against, and so did not take: "cheaper than X", "比 X 便宜".
@@ -1274,12 +1355,12 @@ def _superseded_by_subject(lines: Sequence[Line]) -> dict[str, int]:
     drops the values of the same kind that earlier lines gave that thing ("budget … CAD 14,000")."""
     dropped: dict[str, int] = {}
     for index, line in enumerate(lines):
-        match = _SET_VALUE.search(line.text) if line.ids and _SET_HINT.search(line.text) else None
+        match = _SET_VALUE.search(line.text) if line.ids and _fast(_SET_HINT).search(line.text) else None
         if not match:
             continue
         rest = (match.group("value") or match.group("zvalue") or "").strip()
         new = [v for v in line.ids if rest.startswith(v) or rest.lstrip("~≈约").startswith(v)]
-        if not new or not re.search(r"\d", new[0]):
+        if not new or not _DIGIT.search(new[0]):
             continue
         if match.group("zh") and _HAN.match(match.group("zh")):
             subjects = [match.group("zh")[-2:]]
@@ -1290,7 +1371,7 @@ def _superseded_by_subject(lines: Sequence[Line]) -> dict[str, int]:
         else:
             words = f"{match.group('subject') or ''} {match.group('object') or ''}".casefold().split()
             subjects = [w for w in words if w not in _SUBJECT_STOP and len(w) >= 4]
-        if RESCHEDULE.search(line.text):  # "12月8号 那周他另一个工地收尾，开工推到 12月15号"
+        if _fast(RESCHEDULE).search(line.text):  # "12月8号 那周他另一个工地收尾，开工推到 12月15号"
             before = line.text[: match.start("value") if match.group("value") else match.start("zvalue")]
             for value in line.ids:
                 if value in before and value not in rest and _same_amount_kind(value, new[0]):
@@ -1309,8 +1390,11 @@ def _drop_earlier_values(
     """Values of ``new``'s kind that earlier lines gave one of ``subjects``, in the same clause
     ("学校内部截止 1月15日，省里系统是 3月20日": only 1月15日 is the deadline that moved)."""
     for old in earlier:
-        folded = old.text.casefold()
-        if not any(subject in folded for subject in subjects):
+        folded = _folded(old.text)
+        for subject in subjects:
+            if subject in folded:
+                break
+        else:
             continue
         clauses = [c for c in _VALUE_CLAUSE.split(folded) if any(subject in c for subject in subjects)]
         for value in old.ids:
@@ -1322,6 +1406,11 @@ def _drop_earlier_values(
                 dropped.setdefault(value, line.order)
 
 
+@lru_cache(maxsize=4096)
+def _folded(text: str) -> str:
+    return text.casefold()  # each earlier line is folded once, not once per later line that sets a value
+
+
 _FINAL_SUBJECT = re.compile(
     r"^\s*(?:定|是|为|定为|改为|:|：)?\s*(?P<subject>[" + HAN + r"]{2,4})\s*(?:是|为|定为|:|：)?\s*\S"
 )
@@ -1330,11 +1419,11 @@ _FINAL_SUBJECT = re.compile(
 def _drop_final_values(earlier: Sequence[Line], line: Line, dropped: dict[str, int]) -> None:
     """ "12月3号 还是太赶，最终定 12月5号", "最终总预算 8.8万": the value a line ends on drops the
     values of its kind the line gives up, and those earlier lines gave the same subject."""
-    final = FINAL.search(line.text) if line.ids else None
+    final = _fast(FINAL).search(line.text) if line.ids else None
     if not final:
         return
     after = line.text[final.end() :]
-    new = [v for v in line.ids if v in after and re.search(r"\d", v)]
+    new = [v for v in line.ids if v in after and _DIGIT.search(v)]
     if not new:
         return
     first = min(new, key=after.find)
@@ -1355,9 +1444,12 @@ def _same_amount_kind(a: str, b: str) -> bool:
     if _EN_DATE.fullmatch(a) and _EN_DATE.fullmatch(b):
         return True  # Dec 18 and Dec 20
     a_core, b_core = _MONEY_MARK.sub("", a).strip(), _MONEY_MARK.sub("", b).strip()
-    if not (re.fullmatch(r"[\d,.]+\s?\S{0,4}", a_core) and re.fullmatch(r"[\d,.]+\s?\S{0,4}", b_core)):
+    if not (_AMOUNT_CORE.fullmatch(a_core) and _AMOUNT_CORE.fullmatch(b_core)):
         return False
-    return re.sub(r"\d+", "0", a_core) == re.sub(r"\d+", "0", b_core)
+    return _DIGITS.sub("0", a_core) == _DIGITS.sub("0", b_core)
+
+
+_AMOUNT_CORE = re.compile(r"[\d,.]+\s?\S{0,4}")
 
 
 _CLAUSE = re.compile(r"[，,、；;。!！?？]")
@@ -1368,19 +1460,27 @@ def _same_shape(a: str, b: str) -> bool:
     """Two values of one kind: both carry digits and share their non-digit frame, or a 3-character prefix."""
     if a[:3].casefold() == b[:3].casefold() and len(a) >= 3:
         return True
-    frame_a, frame_b = re.sub(r"\d+", "0", a), re.sub(r"\d+", "0", b)
-    return bool(re.search(r"\d", a) and re.search(r"\d", b)) and (frame_a == frame_b or len(a) == len(b))
+    frame_a, frame_b = _DIGITS.sub("0", a), _DIGITS.sub("0", b)
+    return bool(_DIGIT.search(a) and _DIGIT.search(b)) and (frame_a == frame_b or len(a) == len(b))
 
 
 def _has_unit(value: str) -> bool:
-    return bool(re.search(r"\d\s?[^\d\s.,:]", value))
+    return bool(_WITH_UNIT.search(value))
 
 
+_WITH_UNIT = re.compile(r"\d\s?[^\d\s.,:]")
+
+
+@lru_cache(maxsize=1024)
 def _mention(value: str) -> re.Pattern[str]:
     """``value`` as a whole token: ``CACHE_TTL=30`` is not in ``CACHE_TTL=300``."""
-    head = r"(?<![A-Za-z0-9_.-])" if re.match(r"[A-Za-z0-9_]", value) else ""
-    tail = r"(?![A-Za-z0-9_])" if re.search(r"[A-Za-z0-9_]$", value) else ""
+    head = r"(?<![A-Za-z0-9_.-])" if _WORD_CHAR.match(value) else ""
+    tail = r"(?![A-Za-z0-9_])" if _WORD_CHAR_END.search(value) else ""
     return re.compile(head + re.escape(value) + tail)
+
+
+_WORD_CHAR = re.compile(r"[A-Za-z0-9_]")
+_WORD_CHAR_END = re.compile(r"[A-Za-z0-9_]$")
 
 
 def _strip_abandoned(
@@ -1514,7 +1614,8 @@ class OfflineSummarizer:
     def summarize(self, previous: str | None, removed: Sequence[SessionMessage], *, max_tokens: int) -> str:
         token = _NAMES.set(set())
         try:
-            return self._summarize(previous, removed, max_tokens)
+            with chat_memo():  # each sentence lowercased once, and searched once per lexicon
+                return self._summarize(previous, removed, max_tokens)
         finally:
             _NAMES.reset(token)
 
@@ -1554,7 +1655,7 @@ CLOSED = 0.5
 
 def _drop_closed_items(lines: list[Line]) -> list[Line]:
     """An open item a later line reports done goes: the summary lists what is still open."""
-    closing = [line for line in lines if DONE.search(line.text) and not is_question(line.text)]
+    closing = [line for line in lines if _fast(DONE).search(line.text) and not is_question(line.text)]
     if not closing:
         return lines
     return [
@@ -1577,12 +1678,15 @@ def _specifics(line: Line) -> list[str]:
     return [v for v in line.ids if _strong(v)] + _answered_names(line.text)
 
 
+_NOT_WORD = re.compile(r"[\W_]+")
+
+
 def _dedupe(lines: list[Line]) -> list[Line]:
     """One line per normalized text; a line whose identifiers a later line all repeats, in much the
     same words, gives way to that later line (the restatement is usually the confirmed version)."""
     seen: dict[str, Line] = {}
     for line in lines:
-        key = re.sub(r"[\W_]+", "", line.text.casefold())
+        key = _NOT_WORD.sub("", line.text.casefold())
         if key in seen:
             continue  # the older wording stays; both say the same
         seen[key] = line
@@ -1643,7 +1747,8 @@ def _fit(
     id_cost = {value: _raw_tokens(f"`{value}` · ") for value in candidates}
     cost = _raw_tokens(_render([], [], files, messages, tokens)) + sum(id_cost.values())
     cost += _raw_tokens(_heading(_BY_KEY["identifiers"]) + "\n\n- ") if candidates else 0
-    for line in sorted(lines, key=lambda x: (-_value(x), -x.order)):
+    worth = {id(line): _value(line) for line in lines}  # sorted by twice
+    for line in sorted(lines, key=lambda x: (-worth[id(x)], -x.order)):
         freed = sum(id_cost.get(v, 0) for v in line.ids if not holders.get(v))
         extra = _raw_tokens(f"- {line.text}\n")
         if line.section not in sections:
@@ -1656,7 +1761,7 @@ def _fit(
         for value in line.ids:
             holders[value] = holders.get(value, 0) + 1
     orphans = {v: order for v, order in candidates.items() if not holders.get(v)}
-    victims = iter(sorted(chosen, key=lambda x: (_value(x), x.order)))
+    victims = iter(sorted(chosen, key=lambda x: (worth[id(x)], x.order)))
     remaining = {id(line): line for line in sorted(chosen, key=lambda x: x.order)}
 
     def drop_lines(excess: int) -> bool:
@@ -1739,7 +1844,7 @@ _PLAIN_QUANTITY = re.compile(r"^\d[\d,.]*\s?(?:[" + HAN + r"]{1,2}|[hmsd]|ms)?$|
 def _listable(value: str) -> bool:
     """An identifier worth listing on its own: not a bare time, duration or small count."""
     if _PLAIN_QUANTITY.match(value):
-        digits = re.sub(r"\D", "", value)
+        digits = _NON_DIGITS.sub("", value)
         # order numbers, phone numbers, chat ids; "41,233" (a count, written for reading) is no id
         return len(digits) >= 5 and "," not in value
     return _strong(value)
