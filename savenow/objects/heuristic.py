@@ -171,12 +171,21 @@ PERSON_DURABLE = _rx(
         "is vegetarian", "is vegan", "hates", "reports to", "handles", "will handle", "from now on", "going forward",
         "no longer", "anymore", "any more", "moves (?:in|to)", "moving (?:in|to)", "diagnosed", "diabet(?:es|ic)",
         "blood pressure", "leads", "will lead", "is leading", "manages", "starting (?:next|from|in)",
-        "from next (?:week|month|year)", "won't fly", "doesn't fly", "can't fly", "only takes"),
+        "from next (?:week|month|year)", "won't fly", "doesn't fly", "can't fly", "only takes",
+        "only (?:uses|answers|reads|replies)", "don't bother with", "reach (?:him|her|them) (?:on|by|via)",
+        "raised (?:the |his |her |their )?(?:price|rate|fee)s?", "now charges"),
     "调去|调到|搬到|升职|现在是|负责|过敏|不吃|不喝|不喜欢|讨厌|喜欢|永远|从来|一直|以后|每周|每天|每月|改成|入职|"
     "离职|换工作|生日|住在|提前|退休|结婚|订婚|怀孕|接手|接替|开始|换了|考上|毕业|在读|上学|上班|工作|报了|爱吃|爱喝|"
     "不爱|最爱|受不了|怕|不能|只吃|只喝|习惯|平时|总是|经常|每次|不再|现在在|现在做|当了|成了|转岗|搬去|回国|出国|"
     "去[^，。]{0,6}(?:读|工作|上班|上学)|读 ?(?:MBA|研|博|书|大学)|预产期|生了|"
-    "(?:调|去|到)[^，。]{0,8}(?:office|办公室|分公司|总部|分部|分店)|确诊|查出|诊断|糖尿病|高血压|心脏病|不坐|只坐|坐不了|晕车|晕机|结婚|搬回|搬进|住进",
+    "(?:调|去|到)[^，。]{0,8}(?:office|办公室|分公司|总部|分部|分店)|涨到|降到|涨价|降价|要求|只用|确诊|查出|诊断|糖尿病|高血压|心脏病|不坐|只坐|坐不了|晕车|晕机|结婚|搬回|搬进|住进",
+)  # fmt: skip
+# What a person is like for good (a preference, a condition, a channel): such a clause stays a fact even
+# when it carries a day or a clock ("确诊她是牛奶蛋白过敏" said 前天, "hates slack pings after 6pm").
+PERSON_LASTING = _rx(
+    _en("allergic", "allergy", "diagnosed", "prefers", "hates", "loves", "likes", "can't stand", "never", "always",
+        "only (?:uses|answers|reads|replies|takes|eats|drinks)", "doesn't (?:eat|like|drink|use)"),
+    "过敏|确诊|诊断|查出|不吃|不喝|不喜欢|讨厌|喜欢|受不了|只用|只吃|只喝|从来|永远",
 )  # fmt: skip
 PERSON_VERB = _rx(
     _en("is", "was", "takes", "took", "joined", "joins", "stays", "remains", "moved", "moving", "is moving",
@@ -1043,7 +1052,8 @@ class OfflineObjectExtractor:
                     )
 
                 about_topic = topics.find(sentence) is not None
-                for key, part in _self_hits(sentence, allowed):
+                # a link is a reference, never a preference ("1kM-…" in a URL is no unit)
+                for key, part in _self_hits(_LINK.sub(" ", sentence), allowed):
                     identity = SELF_KEYS[key] == "identity"
                     if (
                         not identity
@@ -1172,7 +1182,8 @@ class OfflineObjectExtractor:
                 ):
                     person = last
                 if person is None:
-                    if not (QUESTION.search(sentence) or ONE_OFF.search(sentence) or JOKE.search(sentence)):
+                    passing = QUESTION.search(sentence) or ONE_OFF.search(sentence) or JOKE.search(sentence)
+                    if not passing and not _is_ack(sentence):  # "是他。" confirms who, it is no fact
                         unassigned.append(sentence)
                     continue
                 last = person
@@ -1233,7 +1244,10 @@ class OfflineObjectExtractor:
         ):
             return None  # questions, requests and jokes are not facts about a person
         # Clauses that are one-off, or a request to the assistant ("帮我留意下票"), are not about the person.
-        kept = [c for c in clauses(sentence) if not (ONE_OFF.search(c) and not STANDING.search(c))
+        if TEMPORARY.search(sentence):
+            return None  # "坐月子这段时间不能吃辣": for a while, not what the person is like
+        kept = [c for c in clauses(sentence)
+                if not (ONE_OFF.search(c) and not STANDING.search(c) and not PERSON_LASTING.search(c))
                 and not REQUEST_CLAUSE.search(c) and not ASK.search(c)]  # fmt: skip
         start = next((i for i, c in enumerate(kept) if PERSON_DURABLE.search(c)), None)
         if start is None:
@@ -1626,6 +1640,8 @@ def _pet_form(word: str, first: str) -> bool:
         return False
     if len(stem) >= 4 and stem[-1] == stem[-2] and not first.startswith(stem):
         stem = stem[:-1]
+    if near_name(stem, first):  # "lizzie" → "liz", a known short form of "elizabeth"
+        return True
     return first.startswith(stem) and len(first) > len(stem)
 
 
@@ -1668,6 +1684,12 @@ def _pronoun_fact_at(text: str) -> int:
         ):
             return match.start()
     return -1
+
+
+def _is_ack(sentence: str) -> bool:
+    """A short yes / "that's him" ("是他", "yes that's her"): confirms, adds nothing."""
+    rest = _ACK_LEAD.sub("", sentence)
+    return bool(ACK.match(sentence)) or len(norm_name(re.sub(r"[是他她对的就]|that'?s|him|her|it", "", rest))) <= 1
 
 
 def _is_word_at(text: str, at: int, size: int) -> bool:
