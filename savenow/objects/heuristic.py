@@ -212,6 +212,11 @@ NEW_PERSON_ZH = re.compile(
     r"(?:叫|是|，)?\s*([A-Z][a-z]+)(?![A-Za-z])"
     rf"|(?:我|我们)(?:的|有个|有一个|[^，。]{{0,6}}新来了?(?:一)?个)?({_ROLES_ZH_PEOPLE})(?:叫|名叫|是)([{HAN}]{{2,3}}|[A-Z][a-z]+)"
 )
+# "客户叫 Frau Hoffmann，她要求…": a role word naming someone at the start of a clause, without 我的
+NEW_PERSON_ZH_CALLED = re.compile(
+    rf"(?:^|[，,。\s])(?:这个|那个|新的?|新来的)?({_ROLES_ZH_PEOPLE})(?:叫|名叫|名字叫)\s*"
+    rf"((?:Herr|Frau|Mr\.?|Mrs\.?|Ms\.?|Dr\.?)\s?[A-Z][a-z]+|[A-Z][a-z]{{2,}}|[{HAN}]{{2,3}}(?=[，,。\s]|$))"
+)
 _SURNAMES = (
     "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟"
     "谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
@@ -1478,6 +1483,8 @@ class _PeopleFinder:
         self.topic_words = {
             norm_name(w) for s in stored if s.obj.type == "topic" for w in (s.obj.name or "").split()
         }
+        # "用户的妻子，大家叫她丽丽": a name the stored text says the person goes by
+        self.called = {p.id: _called_names(f"{p.obj.summary} {p.obj.detail or ''}") for p in self.people}
 
     def names_in(self, text: str) -> list[tuple[str, Stored | None, str | None]]:
         """(stored name, stored object, the variant used or None), in order of appearance."""
@@ -1496,7 +1503,8 @@ class _PeopleFinder:
                     hits.append((at, person.obj.name or "", person, None))
                     break
             else:
-                variant = self._variant(text, person.obj.name or "")
+                called = next((n for n in self.called.get(person.id, []) if n in text), None)
+                variant = called or self._variant(text, person.obj.name or "")
                 if variant:
                     hits.append((text.find(variant), person.obj.name or "", person, variant))
         hits.sort(key=lambda h: h[0])
@@ -1560,6 +1568,9 @@ class _PeopleFinder:
         kin = KIN_ZH_START.search(sentence)
         if kin and KIN_DURABLE.search(sentence[kin.end() :]):
             return KIN_ZH[kin.group(1)], "family"
+        match = NEW_PERSON_ZH_CALLED.search(sentence)
+        if match and match.group(2).casefold() not in NAME_STOP:
+            return match.group(2), ROLE_WORDS.get(match.group(1), match.group(1))
         match = NEW_PERSON_ZH.search(sentence)
         if match:
             role, name = (
@@ -1684,6 +1695,17 @@ def _pronoun_fact_at(text: str) -> int:
         ):
             return match.start()
     return -1
+
+
+_CALLED = re.compile(
+    r"(?:叫她|叫他|称呼她|称呼他|小名|昵称|外号|也叫)(?:是|叫)?\s*([" + HAN + r"]{2,3}|[A-Z][a-z]+)"
+    r"|(?<![A-Za-z])(?:called|goes by|nicknamed|aka|known as)\s+[\"“']?([A-Z][a-z]+)",
+)
+
+
+def _called_names(text: str) -> list[str]:
+    """The names a stored person's summary says they go by ("大家叫她丽丽", "goes by Sasha")."""
+    return [m.group(1) or m.group(2) for m in _CALLED.finditer(text)]
 
 
 def _is_ack(sentence: str) -> bool:
