@@ -309,7 +309,7 @@ STATUS = {
                       "picking up .{0,30} again", "active again", "on again", "revive", "revived", "back to work on",
                       "getting back to", "starting .{0,20} again", "started .{0,30} again",
                       "is (?:officially )?back(?! to)", "it's back"),
-                  "重新开始|重新启动|恢复|又开始|继续做|继续搞|重启|捡起来|又要做|重新捡|重新开工|又要开始|又要搞|又开工"),
+                  "重新开始|重新启动|重新(?:搞|做|弄|开|播)起来|恢复|又开始|继续做|继续搞|重启|捡起来|又要做|重新捡|重新开工|又要开始|又要搞|又开工"),
 }  # fmt: skip
 MONEY = _rx(
     _en("paid", "pay", "deposit", "invoice", "refund"),
@@ -690,6 +690,18 @@ _ACK_LEAD = _rx(
 )
 
 
+# "还差 6 学分", "40 张": a number with its unit is a value; so is a recurring slot ("每周二周五晚上").
+_QUANTITY = re.compile(r"\d+(?:[.,]\d+)?\s?(?:[" + HAN + r"]|%)")
+_SCHEDULE = _rx(
+    _en(r"every (?:day|week|month|weekday|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day)", "weekly", "daily",
+        "monthly"),
+    "每(?:周|天|月|个月|星期|年)",
+)  # fmt: skip
+# "还是 2027 年 6 月，没变": the value said again, not a correction of the one before
+UNCHANGED = _rx(_en("unchanged", "no change", "hasn't changed", "not changed", "same as before", "as planned"),
+                "没变|不变|没有变|照旧|跟之前一样|和之前一样")  # fmt: skip
+
+
 def _topic_conclusion(sentence: str, mode: str) -> str | None:
     """What a sentence in a topic's thread concludes, or None. An answer to the assistant's follow-up
     may be any statement; a mention, or a reply to "how many / which …?", must decide or carry a value
@@ -706,7 +718,7 @@ def _topic_conclusion(sentence: str, mode: str) -> str | None:
         lasting = [c for c in lasting if not ONE_OFF.search(c) or STANDING.search(c)]
     joiner = "" if has_cjk(sentence) else " "
     kept = joiner.join(lasting).rstrip("，, ")
-    valued = bool(salient_tokens(kept)) and not MONEY.search(kept)
+    valued = bool(salient_tokens(kept) or _QUANTITY.search(kept) or _SCHEDULE.search(kept)) and not MONEY.search(kept)
     if not kept or ACK.match(kept) or JOKE.search(kept):
         return None
     if MONEY.search(_drop_superseded(kept)) and not TOPIC_FOLLOW_CUE.search(kept):
@@ -717,6 +729,11 @@ def _topic_conclusion(sentence: str, mode: str) -> str | None:
         return None
     text = _clean(_ACK_LEAD.sub("", _clean(_drop_superseded(kept))))
     return text if len(norm_name(text)) >= (6 if mode == "answer" and not valued else 4) else None
+
+
+def _own_rule(sentence: str) -> bool:
+    """A first-person sentence that speaks to a self key: about the user, whatever thread it falls in."""
+    return bool(FIRST_PERSON.search(sentence)) and bool(_self_hits(sentence, lambda key: True))
 
 
 def _decides_more(text: str, people: _PeopleFinder) -> bool:
@@ -923,8 +940,10 @@ class OfflineObjectExtractor:
             cue = REMEMBER.search(cue_sentence)
             lead = _clean(cue_sentence[: cue.start()]) if cue else ""
             tail = cue_sentence[cue.end() :] if cue else ""
-            if tail.strip().endswith((":", "：")) or not tail.strip(" ：:，,"):
-                tail = msg.text[match.end() :]  # "remember this:" — the note follows
+            if tail.strip().endswith((":", "：")) or not tail.strip(" ：:，,") or re.match(r"\s*[:：]", tail):
+                # "remember this:" / "记住：…" — the note is all that follows the cue, to the message's end
+                start = msg.text.find(cue_sentence)
+                tail = msg.text[start + cue.end() :] if cue and start >= 0 else msg.text[match.end() :]
             content = re.sub(r"^(?:that|this)\s+", "", _clean(tail.lstrip(" ：:，,")), flags=_I)
             subject = _cue_noun(tail)
             if _refers_back(tail) and not re.match(r"\s*[:：]\s*\S", tail):  # "remember this: …" points ahead
@@ -1307,6 +1326,7 @@ class OfflineObjectExtractor:
                     (SWITCH.match(msg.text) and not _decides_more(msg.text, people))
                     or NEW_TOPIC.search(msg.text)
                     or people.starts_with_person(msg.text)
+                    or (people.names_in(msg.text) and not _decides_more(msg.text, people))
                 )
             ):
                 thread = None  # another subject: a switch, a new project, a person
@@ -1314,6 +1334,11 @@ class OfflineObjectExtractor:
                 continue
             asked = pos > 0 and not msgs[pos - 1].user and QUESTION.search(msgs[pos - 1].text) is not None
             value_asked = asked and VALUE_ASK.search(_last_question(msgs[pos - 1].text)) is not None
+            if asked and not named and thread is not None:
+                # a: "正式版现在的目标上线时间是？" — u: "还是 2027 年 6 月": the answer is about the topic asked about
+                asked_about = finder.find(_last_question(msgs[pos - 1].text))
+                if asked_about is not None and asked_about is not thread.topic:
+                    thread = notes.setdefault(asked_about.id, _TopicNote(asked_about))
             mode = opened or ("answer" if msg.index in answers else "value" if value_asked else "later")
             if thread is None:  # sentences before the first mention are about the topic it names
                 thread = notes.setdefault(named[0].id, _TopicNote(named[0]))
@@ -1378,11 +1403,14 @@ class OfflineObjectExtractor:
             return
         if QUESTION.search(sentence) or ASKS.search(sentence):
             return
+        if mode != "mention" and _own_rule(sentence):
+            return  # "我还是用 Unity 6" / "以后这种事都提前一天提醒我": the user's self object, not the topic's
         text = _topic_conclusion(sentence, mode)
         if text is None:
             return
         if (
             _CORRECTION_START.match(sentence)
+            and not UNCHANGED.search(sentence)
             and note.conclusions
             and _VALUE.search(text)
             and _VALUE.search(note.conclusions[-1])
@@ -1924,8 +1952,10 @@ def _title(content: str, kind: str | None, window: str) -> str:
         telling = next((p for p in parts if re.search(r"\d", p)), None)  # 份子钱每人 1000, 64-bit pHash …
         telling = telling or next((p for p in parts if salient_tokens(p)), parts[0])
         head = _short(telling.rstrip(" ，,"), 40 if has_cjk(telling) else 60)
-        if telling is not parts[0] and _PURPOSE.match(parts[0]) and len(parts[0]) <= 30:
-            head = f"{_clean(parts[0])}: {head}"  # "for near-duplicate photos: 64-bit pHash …"
+        if telling is not parts[0] and len(parts[0]) <= 30 and not re.search(r"\d", parts[0]):
+            # the note's subject leads: "for near-duplicate photos: 64-bit pHash …", "new cleaner: £45 per flat"
+            lead = re.sub(r"^(?:the|my|our|这个|那个)\s*", "", _clean(parts[0]), flags=_I)
+            head = f"{lead}: {head}"
     head = _without_cut_link(head)
     if kind and term and term.casefold() not in content.casefold() and not any(c.isdigit() for c in term):
         return f"{kind} ({term}): {head}"[:80]
