@@ -731,9 +731,31 @@ def _topic_conclusion(sentence: str, mode: str) -> str | None:
     return text if len(norm_name(text)) >= (6 if mode == "answer" and not valued else 4) else None
 
 
+def _restates_self(sentence: str, self_texts: list[str]) -> bool:
+    """ "我还是在人民医院门诊药房哈" / "I'm still on Unity 6": the user says a stored fact about themself again
+    (a shared identifier, or most of a Chinese value's character pairs); it belongs to no topic."""
+    if not FIRST_PERSON.search(sentence):
+        return False
+    words = {normalize(t) for t in salient_tokens(sentence) if not t.isdigit()}
+    pairs = han_ngrams(norm_name(sentence))
+    for text in self_texts:
+        if words & {normalize(t) for t in salient_tokens(text) if not t.isdigit()}:
+            return True
+        if len(pairs & han_ngrams(norm_name(text).replace("用户", " "))) >= 4:
+            return True
+    return False
+
+
 def _own_rule(sentence: str) -> bool:
-    """A first-person sentence that speaks to a self key: about the user, whatever thread it falls in."""
-    return bool(FIRST_PERSON.search(sentence)) and bool(_self_hits(sentence, lambda key: True))
+    """A sentence that speaks to a self key in the first person, or corrects a standing rule
+    ("改成提前一周提醒"): about the user, whatever thread it falls in."""
+    hits = _self_hits(sentence, lambda key: True)
+    if not hits:
+        return False
+    if FIRST_PERSON.search(sentence):
+        return True
+    ruled = STANDING.search(sentence) or _CORRECTION_START.match(sentence)
+    return bool(ruled) and any(SELF_KEYS[key] != "identity" for key, _ in hits)
 
 
 def _decides_more(text: str, people: _PeopleFinder) -> bool:
@@ -1299,6 +1321,7 @@ class OfflineObjectExtractor:
         finder = _TopicFinder(stored)
         topics = finder.topics
         people = _PeopleFinder(stored)
+        self_texts = [f"{s.obj.summary} {s.obj.detail or ''}" for s in stored if s.obj.type == "self"]
         notes: dict[str, _TopicNote] = {}
         thread: _TopicNote | None = None
         answers: set[int] = set()  # the user's answers to the assistant's follow-ups on the mention
@@ -1354,7 +1377,7 @@ class OfflineObjectExtractor:
                         answers = self._answers(msgs, pos)
                     mode = "answer" if _decides(sentence) or mode == "answer" else "value"
                     self._topic_sentence(thread, sentence, "mention")
-                else:
+                elif not _restates_self(sentence, self_texts):
                     self._topic_sentence(thread, sentence, mode)
             thread.status = thread.status or (_confirmed_status(msgs, [msg]) if asked else None)
             thread.at = msg.at
