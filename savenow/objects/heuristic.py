@@ -230,6 +230,12 @@ NEW_PERSON_ZH_SURNAME = re.compile(
 NEW_PERSON_ZH_DUTY = re.compile(
     rf"((?:小|老|阿)[{_SURNAMES}])(?=$|[，,。！!？?\s]|[说是也在会来负责对接管跟和])"
 )
+# What someone does for the user: a new person with a duty is someone they deal with, not a passing mention.
+PERSON_DUTY = _rx(
+    _en("handles", "in charge of", "responsible for", "owns", "manages", "takes care of", "looks after", "supplies",
+        "comes from", "does (?:our|my|the) (?:books|accounts|bookings|invoicing|payroll)"),
+    "负责|对接|打理|经手|管着|供货|跟进",
+)  # fmt: skip
 DUTY_ZH = re.compile("对接|负责|联系人|接手|接替|跟进|手下|助理|新来的|接管")
 KIN_ZH = {
     "我妈": "妈妈", "妈妈": "妈妈", "我爸": "爸爸", "爸爸": "爸爸", "外婆": "外婆", "奶奶": "奶奶", "爷爷": "爷爷",
@@ -1175,7 +1181,11 @@ class OfflineObjectExtractor:
             joined = (
                 "；".join(v for v, _ in items) if has_cjk(items[0][0]) else "; ".join(v for v, _ in items)
             )
-            priority = 6 if SELF_KEYS[key] == "identity" else 5
+            # Under the cap of five, a rule the user laid down (it passed the standing-rule gate, or says
+            # always / 以后 / every time) outlasts a person mentioned in passing; a bare habit ("I start
+            # at 4am", said as a reason) does not.
+            ruled = SELF_RULES[key][1] or LASTING.search(joined) is not None
+            priority = 6 if SELF_KEYS[key] == "identity" else 5.6 if ruled else 5
             out.append(Candidate(obj=MemoryObject(type="self", category=SELF_KEYS[key], key=key, summary=joined),
                                  priority=priority, reason=f"the user's {key.replace('_', ' ')}", at=items[-1][1]))  # fmt: skip
         return out
@@ -1255,7 +1265,10 @@ class OfflineObjectExtractor:
             obj = MemoryObject(type="relationship", name=person.stored.obj.name if person.stored else person.name,
                                relation=person.stored.obj.relation if person.stored else person.relation,
                                summary=summary, facts=list(dict.fromkeys(person.facts)))  # fmt: skip
-            priority = 7 if person.stored else 5.5  # a person outlasts a style preference
+            # a stored person outlasts a style preference; a new one who does something for the user (handles
+            # bookings, supplies the flour) outlasts a rule too, one mentioned in passing does not
+            working = person.relation == "contact" or PERSON_DUTY.search(" ".join(person.facts)) is not None
+            priority = 7 if person.stored else 5.7 if working else 5.5
             out.append(Candidate(obj=obj, priority=priority - person.order * 0.01, reason="a durable fact about a person",
                                  at=person.at, variant=person.variant))  # fmt: skip
         return out
