@@ -206,7 +206,10 @@ ROLE_WORDS = {
     "儿子": "family", "妈妈": "family", "爸爸": "family", "合伙人": "business partner", "客户": "client",
     "供应商": "supplier", "室友": "roommate", "同学": "classmate", "老师": "teacher",
 }  # fmt: skip
-_ROLES_ZH_PEOPLE = "同事|朋友|老板|合伙人|客户|供应商|室友|同学|老师|实习生|助理|设计师|会计|律师|阿姨|保姆|教练|导师|领导|主管"
+_ROLES_ZH_PEOPLE = (
+    "同事|朋友|老板|合伙人|客户|供应商|室友|同学|老师|实习生|助理|设计师|会计|律师|阿姨|保姆|教练|导师|领导|主管|"
+    "房东|租客|房客|邻居|医生|师傅|经纪人|编辑"
+)
 NEW_PERSON_ZH = re.compile(
     r"我的?(同事|朋友|老板|老婆|老公|女儿|儿子|妈妈|爸爸|合伙人|客户|供应商|室友|同学|老师)"
     r"(?:叫|是|，)?\s*([A-Z][a-z]+)(?![A-Za-z])"
@@ -724,7 +727,9 @@ def _topic_conclusion(sentence: str, mode: str) -> str | None:
         lasting = [c for c in lasting if not ONE_OFF.search(c) or STANDING.search(c)]
     joiner = "" if has_cjk(sentence) else " "
     kept = joiner.join(lasting).rstrip("，, ")
-    valued = bool(salient_tokens(kept) or _QUANTITY.search(kept) or _SCHEDULE.search(kept)) and not MONEY.search(kept)
+    valued = bool(
+        salient_tokens(kept) or _QUANTITY.search(kept) or _SCHEDULE.search(kept)
+    ) and not MONEY.search(kept)
     if not kept or ACK.match(kept) or JOKE.search(kept):
         return None
     if MONEY.search(_drop_superseded(kept)) and not TOPIC_FOLLOW_CUE.search(kept):
@@ -902,7 +907,7 @@ class OfflineObjectExtractor:
             candidates = [c for c in candidates if c.obj.type != "saved" or
                           not any(t and (t in norm_name(c.obj.summary) or norm_name(c.obj.summary) in t) for t in self_texts)]  # fmt: skip
         candidates += self._people(msgs, people)
-        candidates += _without_self_rules(self._topics(msgs, stored), candidates)
+        candidates += _without_self_rules(self._topics(msgs, stored, people), candidates)
         candidates += self._restated(msgs, stored, candidates)
         return candidates
 
@@ -1326,14 +1331,16 @@ class OfflineObjectExtractor:
 
     # -- topics --------------------------------------------------------------------------------------
 
-    def _topics(self, msgs: list[_Msg], stored: Sequence[Stored]) -> list[Candidate]:
+    def _topics(
+        self, msgs: list[_Msg], stored: Sequence[Stored], people: _PeopleFinder | None = None
+    ) -> list[Candidate]:
         """A stored topic's thread: from the user's message about it (or their "yes" to the assistant's
         "is this about <topic>?") through the user's later messages, until they switch subject, start
         a new project or name another topic. Its conclusions are the sentences that decide, change or
         state a value; chit-chat, questions, one-off plans and superseded values stay out."""
         finder = _TopicFinder(stored)
         topics = finder.topics
-        people = _PeopleFinder(stored)
+        people = people or _PeopleFinder(stored)
         self_texts = [f"{s.obj.summary} {s.obj.detail or ''}" for s in stored if s.obj.type == "self"]
         notes: dict[str, _TopicNote] = {}
         thread: _TopicNote | None = None
@@ -1537,6 +1544,8 @@ class _PeopleFinder:
     def __init__(self, stored: Sequence[Stored]) -> None:
         self.people = [s for s in stored if s.obj.type == "relationship"]
         self._last_hits: list[tuple[int, str, Stored | None, str | None]] = []
+        # the same sentence is asked about by the self, people and topic rules: look once
+        self._hits_of: dict[str, list[tuple[int, str, Stored | None, str | None]]] = {}
         roles: dict[str, list[str]] = {}
         for person in self.people:
             if person.obj.relation:
@@ -1552,6 +1561,13 @@ class _PeopleFinder:
 
     def names_in(self, text: str) -> list[tuple[str, Stored | None, str | None]]:
         """(stored name, stored object, the variant used or None), in order of appearance."""
+        cached = self._hits_of.get(text)
+        if cached is None:
+            cached = self._hits_of[text] = self._find_names(text)
+        self._last_hits = cached
+        return [(name, stored, variant) for _, name, stored, variant in cached]
+
+    def _find_names(self, text: str) -> list[tuple[int, str, Stored | None, str | None]]:
         hits: list[tuple[int, str, Stored | None, str | None]] = []
         folded = text.casefold()
         for person in self.people:
@@ -1572,8 +1588,7 @@ class _PeopleFinder:
                 if variant:
                     hits.append((text.find(variant), person.obj.name or "", person, variant))
         hits.sort(key=lambda h: h[0])
-        self._last_hits = hits
-        return [(name, stored, variant) for _, name, stored, variant in hits]
+        return hits
 
     def starts_with_person(self, text: str) -> bool:
         """The text is about a person: it opens with a stored person's name (or another form of it)."""
@@ -1713,6 +1728,8 @@ def _pet_form(word: str, first: str) -> bool:
     stem = re.sub(r"(?:ie|y)$", "", word)
     if stem == word or len(stem) < 3 or first == word:
         return False
+    if near_name(stem, first):  # "billy" → "bill", a known short form of "william"
+        return True
     if len(stem) >= 4 and stem[-1] == stem[-2] and not first.startswith(stem):
         stem = stem[:-1]
     if near_name(stem, first):  # "lizzie" → "liz", a known short form of "elizabeth"
@@ -1775,7 +1792,10 @@ def _called_names(text: str) -> list[str]:
 def _is_ack(sentence: str) -> bool:
     """A short yes / "that's him" ("是他", "yes that's her"): confirms, adds nothing."""
     rest = _ACK_LEAD.sub("", sentence)
-    return bool(ACK.match(sentence)) or len(norm_name(re.sub(r"[是他她对的就]|that'?s|him|her|it", "", rest))) <= 1
+    return (
+        bool(ACK.match(sentence))
+        or len(norm_name(re.sub(r"[是他她对的就]|that'?s|him|her|it", "", rest))) <= 1
+    )
 
 
 def _is_word_at(text: str, at: int, size: int) -> bool:
