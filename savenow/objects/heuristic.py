@@ -757,16 +757,34 @@ def _restates_self(sentence: str, self_texts: list[str]) -> bool:
     return False
 
 
+_ASKS_ABOUT_USER = _rx(_en("you", "your", "you're", "yourself"), "你|您")
+
+
+def _answers_about_a_thing(msgs: list[_Msg], pos: int, topics: _TopicFinder) -> bool:
+    """u: "the sync rewrite: we decided on a queue" — a: "Which one?" — u: "I'm using Redis for it now": the
+    answer to a question about a stored topic the user just spoke of, not about the user (no "you"), is
+    that topic's, so a tool or a style named in it is not the user's own."""
+    if pos < 2 or msgs[pos - 1].user or not msgs[pos - 2].user or topics.find(msgs[pos - 2].text) is None:
+        return False
+    asked = _last_question(msgs[pos - 1].text)
+    return bool(asked) and not _ASKS_ABOUT_USER.search(asked) and bool(VALUE_ASK.search(asked))
+
+
 def _own_rule(sentence: str) -> bool:
-    """A sentence that speaks to a self key in the first person, or corrects a standing rule
-    ("改成提前一周提醒"): about the user, whatever thread it falls in."""
-    hits = _self_hits(sentence, lambda key: True)
+    """A rule for how the assistant treats the user (replies, reminders, quiet hours, what to ask first),
+    said in the first person or as a correction of a standing rule ("改成提前一周提醒"): the user's self
+    object, whatever thread it falls in. Tools, hours and identity facts can be a project's decision
+    ("I'm using Redis for the cache now"), so they stay with the topic unless restated."""
+    hits = [key for key, _ in _self_hits(sentence, lambda key: True) if _about_the_assistant(key)]
     if not hits:
         return False
-    if FIRST_PERSON.search(sentence):
-        return True
-    ruled = STANDING.search(sentence) or _CORRECTION_START.match(sentence)
-    return bool(ruled) and any(SELF_KEYS[key] != "identity" for key, _ in hits)
+    return bool(
+        FIRST_PERSON.search(sentence) or STANDING.search(sentence) or _CORRECTION_START.match(sentence)
+    )
+
+
+def _about_the_assistant(key: str) -> bool:
+    return SELF_KEYS[key] in ("preference", "communication_style") or key == "confirmation"
 
 
 def _decides_more(text: str, people: _PeopleFinder) -> bool:
@@ -1108,7 +1126,7 @@ class OfflineObjectExtractor:
                         or _spells_out(SELF_RULES[key][0], sentence)
                     )
 
-                about_topic = topics.find(sentence) is not None
+                about_topic = topics.find(sentence) is not None or _answers_about_a_thing(msgs, pos, topics)
                 # a link is a reference, never a preference ("1kM-…" in a URL is no unit)
                 for key, part in _self_hits(_LINK.sub(" ", sentence), allowed):
                     identity = SELF_KEYS[key] == "identity"

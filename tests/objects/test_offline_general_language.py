@@ -246,3 +246,15 @@ def test_under_the_cap_laid_down_rules_and_working_contacts_outlast_a_passing_me
     assert len(writes) == 5
     assert ("relationship", "create", "Remy") not in writes
     assert {"units", "quiet_hours", "Ines"} <= {w[2] for w in writes}
+
+
+@pytest.mark.parametrize(
+    ("chat", "word"),
+    [(["the Ledger sync rewrite: we decided on a queue", "Which one?", "I'm using Redis for it now, decided", "OK."],
+      "Redis"),
+     (["账本同步重写定了用队列", "用哪个？", "我改用 Redis 了，定了", "好"], "Redis")],
+)  # fmt: skip
+def test_a_tool_chosen_for_a_project_stays_with_the_topic(tmp_path: Path, chat: list[str], word: str) -> None:
+    name = "Ledger sync rewrite" if "Ledger" in chat[0] else "账本同步重写"
+    [obj] = [o for o in _extract(tmp_path, chat, [_topic(name)]) if o["type"] == "topic"]
+    assert word in _text(obj)
