@@ -34,6 +34,14 @@ statements that outlive the day:
 
 One-off details (times, today/tomorrow, reminders, errands, payments), passing remarks and
 things the user calls unimportant or asks not to record stay out. 宁缺毋滥.
+
+Who says what decides where it goes: a sentence in the first person about a vocabulary key is the
+user's; a third-person one, or one naming a person (or a name their stored summary says they go by),
+is that person's, and their lasting preference or condition stays a fact even beside a day or a
+clock; a rule about how the assistant treats the user is never a topic's conclusion; the user's answer
+to the assistant's question about a topic is the topic's. Under the cap of five, a stored person and a
+topic come first, then identity facts, a new person with a duty for the user, rules the user laid
+down, and last a person mentioned in passing or a bare habit.
 """
 
 from __future__ import annotations
@@ -384,7 +392,7 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                  "我在[" + HAN + "]{2,3}(?:市)?(?:开|经营)了?[^，。]{0,8}(?:店|公司|工作室|诊所)",
                  _en("i live in", "i'm based in", "i am based in", "i've moved to", "we moved to", "moved to",
                      "living in", "i'm in [A-Z][a-z]+ now", "our home in"),
-                 r"我住在|我住(?![在院的酒宾民])|(?:^|[，,\s])住(?:在)?\s*(?:[A-Z][a-z]|[" + HAN + "]{2}市)|我家在|搬到|搬过来|定居|搬家到|我现在住|人在[" + HAN + "]{2,4}(?:工作|生活)|常住"), False),
+                 r"我住在|我住\s?(?:[A-Z]|[" + HAN + r"]{1,6}(?:区|市|县|镇|村|路|街|小区|附近))|(?:^|[，,\s])住(?:在)?\s*(?:[A-Z][a-z]|[" + HAN + "]{2}市)|我家在|搬到|搬过来|定居|搬家到|我现在住|人在[" + HAN + "]{2,4}(?:工作|生活)|常住"), False),
     "timezone": (_rx(r"(?<![A-Za-z])(?:Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific)/[A-Z][A-Za-z_]+",
                      # the user placing themselves on a clock ("I'm in Warsaw, so CET"; "I mean Warsaw time")
                      r"(?:I'm|I am|we're|we are) in [A-Z][a-z]+,? (?:so )?(?:PST|PDT|EST|EDT|CET|CEST|BST|JST|KST|AEST|SGT|HKT)",
@@ -401,7 +409,8 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                            "(?:i|i've|i have) (?:just )?joined", "i own (?:a|an|my)",
                            "(?:i'm|i am) (?:starting|joining) (?:at|a new)"),
                        r"(?<![A-Za-z])i (?:run|own) (?-i:[A-Z])",
-                       "入职|新工作|跳槽到|换工作|拿到了?[^，。]{0,8}offer", "退休", "教了[^，。]{0,6}年",
+                       "入职|新工作|跳槽到|换工作|拿到了?[^，。]{0,8}offer", "我[^，。]{0,12}退休(?!金|工资|年龄|手续|证)",
+                       "教了[^，。]{0,6}年",
                        # "在 RWTH Aachen 读 Maschinenbau 的 master": a programme at a school
                        "在[^，。]{1,20}读[^，。]{0,20}(?:master|bachelor|phd|硕士|本科|博士|研究生|研|大学)|读[^，。]{0,16}(?:master|bachelor|phd|硕士|本科|博士)",
                        f"(?:^|[，,])\\s*(?:做|当)[^，。]{{0,8}}(?:{_ROLES_ZH})",
@@ -478,7 +487,7 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                              "flashcards?", "when i'm learning", "when i study", "i learn by",
                              "(?:examples|exercises|practice|problems) first", "(?:show|give) me an? (?:example|photo|picture|demo)[^.]{0,20} first",
                              "explain (?:things|stuff) to me"),
-                         "我学[^，。]{0,6}(?:更快|更好)|学习方法|先[^，。]{0,8}(?:例子|示例|例题|做题|练习)|(?:讲|教|解释)[^，。]{0,4}(?:东西|知识)?的时候|我一看就懂|学东西的时候|我学习|再看讲解"), False),
+                         "我学[^，。]{0,6}(?:更快|更好)|学习方法|先[^，。]{0,8}(?:例子|示例|例题|做题|练习)|(?:给我|跟我|教我)(?:讲|教|解释)?[^，。]{0,4}的时候|学东西的时候|我学习|再看讲解"), False),
 }  # fmt: skip
 FIRST_PERSON = _rx(
     _en("i", "i'm", "i've", "i'd", "me", "my", "we", "our", "us", "you", "your"), "我|你|给我|帮我"

@@ -258,3 +258,12 @@ def test_a_tool_chosen_for_a_project_stays_with_the_topic(tmp_path: Path, chat: 
     name = "Ledger sync rewrite" if "Ledger" in chat[0] else "账本同步重写"
     [obj] = [o for o in _extract(tmp_path, chat, [_topic(name)]) if o["type"] == "topic"]
     assert word in _text(obj)
+
+
+@pytest.mark.parametrize(
+    "chat",
+    [["我的退休金这个月到账了", "好的"], ["我住了三天酒店，挺累", "辛苦"], ["我讲课的时候嗓子疼", "多喝水"],
+     ["I pushed 3 commits to the branch", "Nice."]],
+)  # fmt: skip
+def test_near_misses_of_the_new_self_cues_are_no_self_fact(tmp_path: Path, chat: list[str]) -> None:
+    assert [w for w in _writes(_extract(tmp_path, chat)) if w[0] == "self"] == []
