@@ -195,6 +195,13 @@ PERSON_LASTING = _rx(
         "only (?:uses|answers|reads|replies|takes|eats|drinks)", "doesn't (?:eat|like|drink|use)"),
     "过敏|确诊|诊断|查出|不吃|不喝|不喜欢|讨厌|喜欢|受不了|只用|只吃|只喝|从来|永远",
 )  # fmt: skip
+# For a while only ("这段时间不能吃辣", "no sugar for now"): not what a person is like. Narrower than
+# TEMPORARY: "started school this week" says when a lasting thing began.
+FOR_A_WHILE = _rx(
+    _en("for now", "for the time being", "temporarily", "for a (?:week|few days|couple of weeks|while)",
+        "just to see"),
+    "暂时|这段时间|这阵子|这几天|先试试",
+)  # fmt: skip
 PERSON_VERB = _rx(
     _en("is", "was", "takes", "took", "joined", "joins", "stays", "remains", "moved", "moving", "is moving",
         "wrote", "owns", "prefers", "hates", "likes", "loves", "works", "lives", "says", "said", "needs"),
@@ -1006,7 +1013,8 @@ class OfflineObjectExtractor:
                 tail = msg.text[start + cue.end() :] if cue and start >= 0 else msg.text[match.end() :]
             content = re.sub(r"^(?:that|this)\s+", "", _clean(tail.lstrip(" ：:，,")), flags=_I)
             subject = _cue_noun(tail)
-            if _refers_back(tail) and not re.match(r"\s*[:：]\s*\S", tail):  # "remember this: …" points ahead
+            points_back = _refers_back(tail) and not re.match(r"\s*[:：]\s*\S", tail)
+            if points_back:  # "remember this: …" points ahead
                 asked = msgs[pos - 1] if pos and not msgs[pos - 1].user else None
                 if (
                     len(norm_name(_ACK_LEAD.sub("", lead))) >= 8
@@ -1029,8 +1037,6 @@ class OfflineObjectExtractor:
                         source = before[-2]
                         joiner = "；" if has_cjk(content) else "; "
                         content = joiner.join([_clean(msgs[source].text), content])
-                for i in range(source, pos + 1):
-                    msgs[i].noted = True
             if people.starts_with_person(content) or THIRD_PERSON_START.search(content):
                 continue  # a fact about a person belongs to their relationship object (an arrangement
                 # that only involves people — who collects the money — is still a note)
@@ -1043,6 +1049,9 @@ class OfflineObjectExtractor:
             obj = MemoryObject(type="saved", saved_kind="text_note", title=subject or _title(content, kind_word, window),
                                summary=content, detail="；".join(extra) if has_cjk(content) else " ".join(extra) or None)  # fmt: skip
             obj.detail = obj.detail or None
+            if points_back:
+                for i in range(source, pos + 1):  # the messages the note is made of are not also facts
+                    msgs[i].noted = True
             out.append(
                 Candidate(
                     obj=obj, priority=9, reason="explicit request to remember", remember=True, at=msg.at
@@ -1335,10 +1344,10 @@ class OfflineObjectExtractor:
         ):
             return None  # questions, requests and jokes are not facts about a person
         # Clauses that are one-off, or a request to the assistant ("帮我留意下票"), are not about the person.
-        if TEMPORARY.search(sentence):
+        if FOR_A_WHILE.search(sentence):
             return None  # "坐月子这段时间不能吃辣": for a while, not what the person is like
         kept = [c for c in clauses(sentence)
-                if not (ONE_OFF.search(c) and not STANDING.search(c) and not PERSON_LASTING.search(c))
+                if not (ONE_OFF.search(c) and not STANDING.search(c) and not _lasting_change(c))
                 and not REQUEST_CLAUSE.search(c) and not ASK.search(c)]  # fmt: skip
         start = next((i for i, c in enumerate(kept) if PERSON_DURABLE.search(c)), None)
         if start is None:
@@ -1583,6 +1592,13 @@ class _PeopleFinder:
         self.topic_words = {
             norm_name(w) for s in stored if s.obj.type == "topic" for w in (s.obj.name or "").split()
         }
+        # "用户的妻子" / "The user's wife": the kin the stored summary names, when only one person has it
+        kins: dict[str, list[str]] = {}
+        for person in self.people:
+            kin = _summary_kin(person.obj.summary)
+            if kin:
+                kins.setdefault(kin, []).append(person.id)
+        self.by_kin = {ids[0]: kin for kin, ids in kins.items() if len(ids) == 1}
         # "用户的妻子，大家叫她丽丽": a name the stored text says the person goes by
         self.called = {p.id: _called_names(f"{p.obj.summary} {p.obj.detail or ''}") for p in self.people}
 
@@ -1601,6 +1617,8 @@ class _PeopleFinder:
             kin = _kin_at(text, person.obj.name or "")
             if kin < 0 and person.id in self.by_role:
                 kin = _role_at(text, person.obj.relation or "")
+            if kin < 0 and person.id in self.by_kin:
+                kin = _kin_word_at(text, self.by_kin[person.id])
             if kin >= 0:  # 我妈 / 老妈 for 妈妈, "my mum" for Mom, "my husband" for the one stored as husband
                 hits.append((kin, person.obj.name or "", person, None))
                 continue
@@ -1805,6 +1823,45 @@ def _pronoun_fact_at(text: str) -> int:
     return -1
 
 
+# The same kin said in different words (妻子 / 老婆 / 媳妇 / my wife): general language, one group a line.
+_KIN_FORMS = {
+    "wife": ("妻子", "老婆", "媳妇", "太太", "爱人", "wife"),
+    "husband": ("丈夫", "老公", "先生", "爱人", "husband"),
+    "daughter": ("女儿", "闺女", "daughter"),
+    "son": ("儿子", "son"),
+    "mother": ("母亲", "妈妈", "老妈", "我妈", "mum", "mom", "mother"),
+    "father": ("父亲", "爸爸", "老爸", "我爸", "dad", "father"),
+    "sister": ("姐姐", "妹妹", "sister"),
+    "brother": ("哥哥", "弟弟", "brother"),
+}
+_SUMMARY_KIN = re.compile(
+    r"(?:用户的|user's|my)\s*(?:(?:younger|older|little|big|elder)\s+)?([" + HAN + r"]{2}|[a-z]+)", _I
+)
+
+
+def _summary_kin(summary: str) -> str | None:
+    """The kin a stored person's summary opens with ("用户的妻子…", "The user's younger sister" → sister)."""
+    for match in _SUMMARY_KIN.finditer(summary[:40]):
+        word = match.group(1).casefold()
+        for kin, forms in _KIN_FORMS.items():
+            if word in forms:
+                return kin
+    return None
+
+
+def _kin_word_at(text: str, kin: str) -> int:
+    """Where the user names that kin of theirs (我老婆, 我媳妇, "my wife"), or -1."""
+    spots = []
+    for form in _KIN_FORMS[kin]:
+        if form.isascii():
+            match = re.search(r"(?<![A-Za-z])(?:my|our) (?:[a-z]+ )?" + form + r"(?![A-Za-z])", text, _I)
+        else:
+            match = re.search(("" if form.startswith(("我", "老")) else "我的?") + form, text)
+        if match:
+            spots.append(match.start())
+    return min(spots, default=-1)
+
+
 _CALLED = re.compile(
     r"(?:叫她|叫他|称呼她|称呼他|小名|昵称|外号|也叫)(?:是|叫)?\s*([" + HAN + r"]{2,3}|[A-Z][a-z]+)"
     r"|(?<![A-Za-z])(?:called|goes by|nicknamed|aka|known as)\s+[\"“']?([A-Z][a-z]+)",
@@ -1814,6 +1871,20 @@ _CALLED = re.compile(
 def _called_names(text: str) -> list[str]:
     """The names a stored person's summary says they go by ("大家叫她丽丽", "goes by Sasha")."""
     return [m.group(1) or m.group(2) for m in _CALLED.finditer(text)]
+
+
+_AHEAD = _rx(_en("tomorrow", "tonight", "later", r"next \w+"), "明天|今晚|后天|下周|待会|一会儿")
+
+
+def _lasting_change(clause: str) -> bool:
+    """A clause about a person that outlives the day it names: a preference or condition ("hates pings
+    after 6pm"), or a change that already happened ("started at the new school this week"), not a plan
+    for later or an appointment at a clock time."""
+    if PERSON_LASTING.search(clause):
+        return True
+    return (
+        bool(PERSON_DURABLE.search(clause)) and not HARD_ONE_OFF.search(clause) and not _AHEAD.search(clause)
+    )
 
 
 def _is_ack(sentence: str) -> bool:

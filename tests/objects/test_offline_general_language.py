@@ -267,3 +267,31 @@ def test_a_tool_chosen_for_a_project_stays_with_the_topic(tmp_path: Path, chat: 
 )  # fmt: skip
 def test_near_misses_of_the_new_self_cues_are_no_self_fact(tmp_path: Path, chat: list[str]) -> None:
     assert [w for w in _writes(_extract(tmp_path, chat)) if w[0] == "self"] == []
+
+
+@pytest.mark.parametrize(
+    ("stored", "summary", "chat", "word"),
+    [("小敏", "用户的妻子，在医院上班", ["我老婆以后不吃香菜了，推荐菜谱注意", "好的"], "香菜"),
+     ("Ruth", "The user's older sister, a nurse", ["my sister is allergic to shellfish, remember for recipes", "OK."],
+      "shellfish")],
+)  # fmt: skip
+def test_the_kin_a_stored_summary_names_finds_the_person(
+    tmp_path: Path, stored: str, summary: str, chat: list[str], word: str
+) -> None:
+    objects = _extract(tmp_path, chat, [_person(stored, "family", summary)])
+    [obj] = [o for o in objects if o["type"] == "relationship"]
+    assert obj["op"] == "update" and obj["name"] == stored and word in _text(obj)
+    assert [w for w in _writes(objects) if w[0] == "self"] == []
+
+
+@pytest.mark.parametrize(
+    ("chat", "word"),
+    [(["Katie started at the new school this week, she loves it", "Great!"], "new school"),
+     (["凯凯这周开始上新学校了，他很喜欢", "太好了"], "新学校")],
+)  # fmt: skip
+def test_a_change_that_already_happened_stays_a_fact_beside_its_day(
+    tmp_path: Path, chat: list[str], word: str
+) -> None:
+    before = [_person("Katherine", "family", "The user's daughter"), _person("凯凯", "family", "用户的儿子")]
+    [obj] = [o for o in _extract(tmp_path, chat, before) if o["type"] == "relationship"]
+    assert word in _text(obj)
