@@ -399,7 +399,7 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                  "我在[" + HAN + "]{2,3}(?:市)?(?:开|经营)了?[^，。]{0,8}(?:店|公司|工作室|诊所)",
                  _en("i live in", "i'm based in", "i am based in", "i've moved to", "we moved to", "moved to",
                      "living in", "i'm in [A-Z][a-z]+ now", "our home in"),
-                 r"我住在|我住\s?(?:[A-Z]|[" + HAN + r"]{1,6}(?:区|市|县|镇|村|路|街|小区|附近))|(?:^|[，,\s])住(?:在)?\s*(?:[A-Z][a-z]|[" + HAN + "]{2}市)|我家在|搬到|搬过来|定居|搬家到|我现在住|人在[" + HAN + "]{2,4}(?:工作|生活)|常住"), False),
+                 r"我住在|我住(?![的了过])\s?(?:[A-Z]|[" + HAN + r"]{1,6}(?:区|市|县|镇|村|路|街|小区|附近))|(?:^|[，,\s])住(?:在)?\s*(?:[A-Z][a-z]|[" + HAN + "]{2}市)|我家在|搬到|搬过来|定居|搬家到|我现在住|人在[" + HAN + "]{2,4}(?:工作|生活)|常住"), False),
     "timezone": (_rx(r"(?<![A-Za-z])(?:Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific)/[A-Z][A-Za-z_]+",
                      # the user placing themselves on a clock ("I'm in Warsaw, so CET"; "I mean Warsaw time")
                      r"(?:I'm|I am|we're|we are) in [A-Z][a-z]+,? (?:so )?(?:PST|PDT|EST|EDT|CET|CEST|BST|JST|KST|AEST|SGT|HKT)",

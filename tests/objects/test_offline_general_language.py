@@ -262,7 +262,7 @@ def test_a_tool_chosen_for_a_project_stays_with_the_topic(tmp_path: Path, chat: 
 
 @pytest.mark.parametrize(
     "chat",
-    [["我的退休金这个月到账了", "好的"], ["我住了三天酒店，挺累", "辛苦"], ["我讲课的时候嗓子疼", "多喝水"],
+    [["我的退休金这个月到账了", "好的"], ["我住了三天酒店，挺累", "辛苦"], ["我住的酒店在外滩附近", "不错"], ["我讲课的时候嗓子疼", "多喝水"],
      ["I pushed 3 commits to the branch", "Nice."]],
 )  # fmt: skip
 def test_near_misses_of_the_new_self_cues_are_no_self_fact(tmp_path: Path, chat: list[str]) -> None:
