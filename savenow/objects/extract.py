@@ -218,12 +218,17 @@ def _update(cand: Candidate, existing: Stored, variant: str | None) -> Proposal:
 def _restates(item: str, known: str, names: str) -> bool:
     """A fact or conclusion that only says again what is stored: every identifier, number and proper
     word of it is already there, or (Chinese) nearly all of its character pairs are."""
-    from .heuristic import CHANGED, salient_tokens
+    from .heuristic import CHANGED, UNCHANGED, salient_tokens
 
     if CHANGED.search(item):
         return False  # "Priya left Monzo": the same words, a new fact
     tokens = [t for t in salient_tokens(item) if normalize(t) not in names]  # the name itself says nothing
     stored = normalize(known)
+    numbers = re.findall(r"\d+(?:[.,]\d+)?", normalize(item))
+    if any(n not in stored for n in numbers):
+        return False  # "还差 6 学分": a number the stored text does not hold is news
+    if UNCHANGED.search(item) and (numbers or tokens):
+        return True  # "还是 2027 年 6 月，没变": the user says the stored value holds
     if tokens:
         return all(normalize(t) in stored for t in tokens) and len(tokens) >= 2
     pairs = han_ngrams(norm_name(item))

@@ -34,6 +34,14 @@ statements that outlive the day:
 
 One-off details (times, today/tomorrow, reminders, errands, payments), passing remarks and
 things the user calls unimportant or asks not to record stay out. 宁缺毋滥.
+
+Who says what decides where it goes: a sentence in the first person about a vocabulary key is the
+user's; a third-person one, or one naming a person (or a name their stored summary says they go by),
+is that person's, and their lasting preference or condition stays a fact even beside a day or a
+clock; a rule about how the assistant treats the user is never a topic's conclusion; the user's answer
+to the assistant's question about a topic is the topic's. Under the cap of five, a stored person and a
+topic come first, then identity facts, a new person with a duty for the user, rules the user laid
+down, and last a person mentioned in passing or a bare habit.
 """
 
 from __future__ import annotations
@@ -71,6 +79,8 @@ STANDING = _rx(
         "please don't", "please keep", "make sure", "i'd prefer", "i like", "i want", "i hate", "i learn",
         "i don't", "don't", "do not", "rule"),
     r"(?:下周|下个月|下月|明年|月底|年后)[^，。]{0,3}(?:开始|起)", _en("starting (?:next|from|in)", "from next (?:week|month|year)"),
+    # a rule that starts on a date and holds after it ("from the 15th … nothing before 3pm")
+    _en(r"from (?:the )?\d{1,2}(?:st|nd|rd|th)", "from then on"), r"从 ?\d{1,2} ?[号日](?:开始|起)",
     # an imperative about how the assistant answers ("please reply in English", "be more casual", "no emoji")
     r"^\s*(?:(?:please|pls|and|so|also|oh)\s+)*(?:no|reply|answer|respond|write|talk|speak|be|use|keep|give|put)\s",
     "以后|今后|往后|一直|永远|总是|每次|默认|都用|都按|别|(?<!要)不要|记着|记住|我喜欢|我习惯|我讨厌|改成|还是|就行|不吃|不能|"
@@ -169,12 +179,28 @@ PERSON_DURABLE = _rx(
         "is vegetarian", "is vegan", "hates", "reports to", "handles", "will handle", "from now on", "going forward",
         "no longer", "anymore", "any more", "moves (?:in|to)", "moving (?:in|to)", "diagnosed", "diabet(?:es|ic)",
         "blood pressure", "leads", "will lead", "is leading", "manages", "starting (?:next|from|in)",
-        "from next (?:week|month|year)", "won't fly", "doesn't fly", "can't fly", "only takes"),
+        "from next (?:week|month|year)", "won't fly", "doesn't fly", "can't fly", "only takes",
+        "only (?:uses|answers|reads|replies)", "don't bother with", "reach (?:him|her|them) (?:on|by|via)",
+        "raised (?:the |his |her |their )?(?:price|rate|fee)s?", "now charges"),
     "调去|调到|搬到|升职|现在是|负责|过敏|不吃|不喝|不喜欢|讨厌|喜欢|永远|从来|一直|以后|每周|每天|每月|改成|入职|"
     "离职|换工作|生日|住在|提前|退休|结婚|订婚|怀孕|接手|接替|开始|换了|考上|毕业|在读|上学|上班|工作|报了|爱吃|爱喝|"
     "不爱|最爱|受不了|怕|不能|只吃|只喝|习惯|平时|总是|经常|每次|不再|现在在|现在做|当了|成了|转岗|搬去|回国|出国|"
     "去[^，。]{0,6}(?:读|工作|上班|上学)|读 ?(?:MBA|研|博|书|大学)|预产期|生了|"
-    "(?:调|去|到)[^，。]{0,8}(?:office|办公室|分公司|总部|分部|分店)|确诊|查出|诊断|糖尿病|高血压|心脏病|不坐|只坐|坐不了|晕车|晕机|结婚|搬回|搬进|住进",
+    "(?:调|去|到)[^，。]{0,8}(?:office|办公室|分公司|总部|分部|分店)|涨到|降到|涨价|降价|要求|只用|确诊|查出|诊断|糖尿病|高血压|心脏病|不坐|只坐|坐不了|晕车|晕机|结婚|搬回|搬进|住进",
+)  # fmt: skip
+# What a person is like for good (a preference, a condition, a channel): such a clause stays a fact even
+# when it carries a day or a clock ("确诊她是牛奶蛋白过敏" said 前天, "hates slack pings after 6pm").
+PERSON_LASTING = _rx(
+    _en("allergic", "allergy", "diagnosed", "prefers", "hates", "loves", "likes", "can't stand", "never", "always",
+        "only (?:uses|answers|reads|replies|takes|eats|drinks)", "doesn't (?:eat|like|drink|use)"),
+    "过敏|确诊|诊断|查出|不吃|不喝|不喜欢|讨厌|喜欢|受不了|只用|只吃|只喝|从来|永远",
+)  # fmt: skip
+# For a while only ("这段时间不能吃辣", "no sugar for now"): not what a person is like. Narrower than
+# TEMPORARY: "started school this week" says when a lasting thing began.
+FOR_A_WHILE = _rx(
+    _en("for now", "for the time being", "temporarily", "for a (?:week|few days|couple of weeks|while)",
+        "just to see"),
+    "暂时|这段时间|这阵子|这几天|先试试",
 )  # fmt: skip
 PERSON_VERB = _rx(
     _en("is", "was", "takes", "took", "joined", "joins", "stays", "remains", "moved", "moving", "is moving",
@@ -195,11 +221,19 @@ ROLE_WORDS = {
     "儿子": "family", "妈妈": "family", "爸爸": "family", "合伙人": "business partner", "客户": "client",
     "供应商": "supplier", "室友": "roommate", "同学": "classmate", "老师": "teacher",
 }  # fmt: skip
-_ROLES_ZH_PEOPLE = "同事|朋友|老板|合伙人|客户|供应商|室友|同学|老师|实习生|助理|设计师|会计|律师|阿姨|保姆|教练|导师|领导|主管"
+_ROLES_ZH_PEOPLE = (
+    "同事|朋友|老板|合伙人|客户|供应商|室友|同学|老师|实习生|助理|设计师|会计|律师|阿姨|保姆|教练|导师|领导|主管|"
+    "房东|租客|房客|邻居|医生|师傅|经纪人|编辑"
+)
 NEW_PERSON_ZH = re.compile(
     r"我的?(同事|朋友|老板|老婆|老公|女儿|儿子|妈妈|爸爸|合伙人|客户|供应商|室友|同学|老师)"
     r"(?:叫|是|，)?\s*([A-Z][a-z]+)(?![A-Za-z])"
     rf"|(?:我|我们)(?:的|有个|有一个|[^，。]{{0,6}}新来了?(?:一)?个)?({_ROLES_ZH_PEOPLE})(?:叫|名叫|是)([{HAN}]{{2,3}}|[A-Z][a-z]+)"
+)
+# "客户叫 Frau Hoffmann，她要求…": a role word naming someone at the start of a clause, without 我的
+NEW_PERSON_ZH_CALLED = re.compile(
+    rf"(?:^|[，,。\s])(?:这个|那个|新的?|新来的)?({_ROLES_ZH_PEOPLE})(?:叫|名叫|名字叫)\s*"
+    rf"((?:Herr|Frau|Mr\.?|Mrs\.?|Ms\.?|Dr\.?)\s?[A-Z][a-z]+|[A-Z][a-z]{{2,}}|[{HAN}]{{2,3}}(?=[，,。\s]|$))"
 )
 _SURNAMES = (
     "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟"
@@ -214,6 +248,12 @@ NEW_PERSON_ZH_SURNAME = re.compile(
 NEW_PERSON_ZH_DUTY = re.compile(
     rf"((?:小|老|阿)[{_SURNAMES}])(?=$|[，,。！!？?\s]|[说是也在会来负责对接管跟和])"
 )
+# What someone does for the user: a new person with a duty is someone they deal with, not a passing mention.
+PERSON_DUTY = _rx(
+    _en("handles", "in charge of", "responsible for", "owns", "manages", "takes care of", "looks after", "supplies",
+        "comes from", "does (?:our|my|the) (?:books|accounts|bookings|invoicing|payroll)"),
+    "负责|对接|打理|经手|管着|供货|跟进",
+)  # fmt: skip
 DUTY_ZH = re.compile("对接|负责|联系人|接手|接替|跟进|手下|助理|新来的|接管")
 KIN_ZH = {
     "我妈": "妈妈", "妈妈": "妈妈", "我爸": "爸爸", "爸爸": "爸爸", "外婆": "外婆", "奶奶": "奶奶", "爷爷": "爷爷",
@@ -293,7 +333,7 @@ STATUS = {
                       "picking up .{0,30} again", "active again", "on again", "revive", "revived", "back to work on",
                       "getting back to", "starting .{0,20} again", "started .{0,30} again",
                       "is (?:officially )?back(?! to)", "it's back"),
-                  "重新开始|重新启动|恢复|又开始|继续做|继续搞|重启|捡起来|又要做|重新捡|重新开工|又要开始|又要搞|又开工"),
+                  "重新开始|重新启动|重新(?:搞|做|弄|开|播)起来|恢复|又开始|继续做|继续搞|重启|捡起来|又要做|重新捡|重新开工|又要开始|又要搞|又开工"),
 }  # fmt: skip
 MONEY = _rx(
     _en("paid", "pay", "deposit", "invoice", "refund"),
@@ -359,8 +399,11 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                  "我在[" + HAN + "]{2,3}(?:市)?(?:开|经营)了?[^，。]{0,8}(?:店|公司|工作室|诊所)",
                  _en("i live in", "i'm based in", "i am based in", "i've moved to", "we moved to", "moved to",
                      "living in", "i'm in [A-Z][a-z]+ now", "our home in"),
-                 "我住在|我家在|搬到|搬过来|定居|搬家到|我现在住|人在[" + HAN + "]{2,4}(?:工作|生活)|常住"), False),
-    "timezone": (_rx(r"(?<![A-Za-z])[A-Z][a-z]+/[A-Z][A-Za-z_]+", r"(?:UTC|GMT)\s?[+-]\s?\d{1,2}", _en("time ?zone"),
+                 r"我住在|我住(?![的了过])\s?(?:[A-Z]|[" + HAN + r"]{1,6}(?:区|市|县|镇|村|路|街|小区|附近))|(?:^|[，,\s])住(?:在)?\s*(?:[A-Z][a-z]|[" + HAN + "]{2}市)|我家在|搬到|搬过来|定居|搬家到|我现在住|人在[" + HAN + "]{2,4}(?:工作|生活)|常住"), False),
+    "timezone": (_rx(r"(?<![A-Za-z])(?:Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific)/[A-Z][A-Za-z_]+",
+                     # the user placing themselves on a clock ("I'm in Warsaw, so CET"; "I mean Warsaw time")
+                     r"(?:I'm|I am|we're|we are) in [A-Z][a-z]+,? (?:so )?(?:PST|PDT|EST|EDT|CET|CEST|BST|JST|KST|AEST|SGT|HKT)",
+                     r"(?:I mean|my times? (?:are|is)|all my times|times are) [^.]{0,12}[A-Z][a-z]+ time(?![A-Za-z])", r"(?:UTC|GMT)\s?[+-]\s?\d{1,2}", _en("time ?zone"),
                      r"(?:I'm|I am|we're) on (?:[A-Z][a-z]+ )?(?:time|PST|PDT|EST|EDT|CET|CEST|BST|JST)",
                      r"(?:use|in|on) (?:PST|PDT|EST|EDT|CST|CET|CEST|BST|JST|KST|IST|AEST|AEDT|SGT|HKT)(?![A-Za-z])",
                      "时区|东八区|北京时间|[按用][^，。]{0,6}时间", flags=0), False),
@@ -368,23 +411,28 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                            "restaurant|agency|startup|clinic|practice|brand|label|farm|firm)",
                            "i work (?:as|at|for|in)", f"i'm an? (?:[a-z-]+ ){{0,2}}(?:{_ROLES_EN})s?",
                            f"i am an? (?:[a-z-]+ ){{0,2}}(?:{_ROLES_EN})s?", "my job", "i study", "i'm studying",
-                           "i teach", "i'm doing (?:a|my) (?:phd|masters?|degree)", "(?:my )?new job", "got a job",
+                           "i teach", "i'm doing (?:a|my) (?:phd|masters?|degree)", "i'm retired", "i retired", "retired (?:from|as|last)",
+                           r"(?:doing|studying|in) (?:a |my )?(?:bachelor|master|phd|msc|bsc|ma|ba)'?s?", "(?:my )?new job", "got a job",
                            "(?:i|i've|i have) (?:just )?joined", "i own (?:a|an|my)",
                            "(?:i'm|i am) (?:starting|joining) (?:at|a new)"),
                        r"(?<![A-Za-z])i (?:run|own) (?-i:[A-Z])",
-                       "入职|新工作|跳槽到|换工作|拿到了?[^，。]{0,8}offer",
+                       "入职|新工作|跳槽到|换工作|拿到了?[^，。]{0,8}offer", "我[^，。]{0,12}退休(?!金|工资|年龄|手续|证)",
+                       "教了[^，。]{0,6}年",
+                       # "在 RWTH Aachen 读 Maschinenbau 的 master": a programme at a school
+                       "在[^，。]{1,20}读[^，。]{0,20}(?:master|bachelor|phd|硕士|本科|博士|研究生|研|大学)|读[^，。]{0,16}(?:master|bachelor|phd|硕士|本科|博士)",
                        f"(?:^|[，,])\\s*(?:做|当)[^，。]{{0,8}}(?:{_ROLES_ZH})",
                        f"我是[^，。]{{0,12}}(?:{_ROLES_ZH})", f"我(?:在[^，。]{{1,8}})?(?:做|当)[^，。]{{0,8}}(?:{_ROLES_ZH})", "我在[^，。]{1,12}(?:工作|上班|实习|读书|读研|读博)",
                        "我是做[^，。]{1,10}的", "我(?:在|读)[^，。]{0,8}(?:大学|研究生|博士|大[一二三四]|研[一二三])",
                        "我(?:在[^，。]{1,6})?(?:开|经营)了?[^，。]{0,10}(?:店|公司|工作室)", "我的工作是", "我做[^，。]{1,8}(?:工作|行业)"), False),
     "birthday": (_rx(_en("my birthday", "i was born", "born on"), "我的?生日"), False),
-    "code_style": (_rx(_en("commit messages?", "conventional commits", "code style", "naming conventions?",
+    "code_style": (_rx(_en("commit messages?", "commits", "conventional commits", "code style", "naming conventions?",
                            "type hints", "docstrings", "indentation", "snake_case", "camelcase", "tabs", "semicolons",
                            "linter", "formatter"), "提交信息|代码风格|命名规范|缩进|注释|commit"), True),
     "language_preference": (_rx(r"(?:reply|replies|answer|respond|write|talk|speak|text)\w*[^.]{0,30}(?:English|Chinese|"
                                 r"Mandarin|Cantonese|Spanish|French|German|Japanese|Korean)",
                                 "(?:用|回复|回答|说|跟我说|和我聊)[^，。]{0,6}(?:中文|英文|英语|日语|粤语|普通话|繁体|简体)",
-                                "(?:中文|英文|英语)回复", _en("technical terms", "in english", "in chinese"),
+                                "(?:中文|英文|英语)回复", "中英|双语|别翻译|不要翻译|不用翻译",
+                                _en("technical terms", "in english", "in chinese", "don't translate", "do not translate"),
                                 r"(?:use|keep|prefer|switch to|stick (?:to|with)|back to) (?:English|Chinese|Mandarin|"
                                 r"Cantonese|Spanish|French|German|Japanese|Korean)",
                                 r"(?:English|Chinese|Mandarin|Cantonese|Spanish|French|German|Japanese|Korean) is "
@@ -397,7 +445,7 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                       "imperial", "celsius", "fahrenheit", "date format", "24-hour", "miles", "kilometres",
                       "kilometers", "km", "pounds", "kg", "kilos", "currency", "dd/mm", "yyyy-mm-dd", "mm/dd"),
                   "含税|不含税|公制|英制|摄氏|华氏|人民币|美元|欧元|港币|日元|日期格式|24 ?小时制|币种|公里|公斤|计价|金额"), True),
-    "travel": (_rx(_en("aisle seats?", "window seats?", "red-eye", "direct flights?", "layovers?", "business class",
+    "travel": (_rx(_en("aisles?(?: seats?)?", "window seats?", "red-eye", "direct flights?", "layovers?", "business class",
                        "economy class", "airlines?", "flights?", "trains?", "hotels?", "seats?", "hostels?", "airbnbs?"),
                    "靠窗|靠过道|直飞|转机|经济舱|商务舱|高铁|卧铺|航空公司|酒店|红眼航班|民宿|座位"), True),
     "quiet_hours": (_rx(_en("don't (?:message|text|ping|disturb|call)", "never (?:message|text|ping|call) me",
@@ -415,7 +463,8 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                          r"concise|brief|sentences?|words|characters|paragraphs?|lines?)",
                          _en("conclusion first", "tl;?dr", "bottom line first", "too long", "keep it short",
                              "keep it brief", "shorter", "get to the point", "one-liners?"),
-                         "(?:回复|回答|答复|消息)[^，。]{0,8}(?:太长|太短|长|短|简洁|简短|啰嗦)", "句话(?:以内|之内)", r"\d+ ?字",
+                         "(?:回复|回答|答复|消息)[^，。]{0,8}(?:太长|太短|长|短|简洁|简短|啰嗦)", "句话(?:以内|之内|就好|就行|就够)", "最多[^，。]{0,4}句",
+                         r"(?:\d+|one|two|three|four|five) (?:sentences|lines) (?:max|at most|tops)", r"\d+ ?字",
                          "字数", "先[^，。]{0,6}结论|结论先|别太长|短一点|简短点|说重点"), True),
     "emoji_use": (_rx(_en("emojis?", "emoticons?", "smileys?"), "表情|颜文字"), True),
     "tone": (_rx(_en("formal", "casual", "jargon", "sarcasm", "humou?r", "blunt", "polite", "plain english",
@@ -435,7 +484,7 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
     "tools": (_rx(r"(?<![A-Za-z])I (?:switched|moved|changed) (?:over )?to", r"(?<![A-Za-z])I(?:'m| am) (?:now )?using",
                   r"(?<![A-Za-z])I (?:mainly |mostly |only )?use", _en("my editor", "my ide", "switched from", "i'm on (?:a )?mac(?:os|book)?",
                   "i'm on linux", "i'm on ubuntu", "i'm on windows", "my laptop is", "i code in", "i write (?:mostly )?in"),
-                  r"我[^，。A-Za-z]{0,4}?(?:换|改用|换成|换到|用的是|一直用|主要用|平时用)(?:了|成|到)?\s*[A-Za-z]", "主力机|我的电脑是"), False),
+                  r"我[^，。A-Za-z]{0,4}?(?:换|改用|换成|换到|用的是|一直用|主要用|平时用)(?:了|成|到)?\s*[A-Za-z]", "主力机|我的电脑是", "我[^，。]{0,4}用的是[^，。A-Za-z]{0,8}[A-Za-z]"), False),
     "confirmation": (_rx(_en("without (?:asking|checking with|telling) me", "ask me (?:first|before)",
                              "check with me", "my (?:explicit )?(?:ok|okay|approval|permission|go-ahead)",
                              "confirm with me", "before you (?:send|delete|run|deploy|book|buy|pay)"),
@@ -443,8 +492,9 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                          "先[^，。]{0,4}(?:让|等|跟|和|找)我[^，。]{0,2}(?:确认|同意|点头|批准)|(?:让|等|经)我(?:确认|同意)(?:后|之后|再|了再)"), False),
     "study_method": (_rx(_en("i learn (?:much )?(?:better|best|more)", "learn better", "study best", "quiz me",
                              "flashcards?", "when i'm learning", "when i study", "i learn by",
-                             "(?:examples|exercises|practice|problems) first"),
-                         "我学[^，。]{0,6}(?:更快|更好)|学习方法|先[^，。]{0,6}(?:例子|例题|做题|练习)|学东西的时候|我学习|再看讲解"), False),
+                             "(?:examples|exercises|practice|problems) first", "(?:show|give) me an? (?:example|photo|picture|demo)[^.]{0,20} first",
+                             "explain (?:things|stuff) to me"),
+                         "我学[^，。]{0,6}(?:更快|更好)|学习方法|先[^，。]{0,8}(?:例子|示例|例题|做题|练习)|(?:给我|跟我|教我)(?:讲|教|解释)?[^，。]{0,4}的时候|学东西的时候|我学习|再看讲解"), False),
 }  # fmt: skip
 FIRST_PERSON = _rx(
     _en("i", "i'm", "i've", "i'd", "me", "my", "we", "our", "us", "you", "your"), "我|你|给我|帮我"
@@ -665,6 +715,18 @@ _ACK_LEAD = _rx(
 )
 
 
+# "还差 6 学分", "40 张": a number with its unit is a value; so is a recurring slot ("每周二周五晚上").
+_QUANTITY = re.compile(r"\d+(?:[.,]\d+)?\s?(?:[" + HAN + r"]|%)")
+_SCHEDULE = _rx(
+    _en(r"every (?:day|week|month|weekday|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day)", "weekly", "daily",
+        "monthly"),
+    "每(?:周|天|月|个月|星期|年)",
+)  # fmt: skip
+# "还是 2027 年 6 月，没变": the value said again, not a correction of the one before
+UNCHANGED = _rx(_en("unchanged", "no change", "hasn't changed", "not changed", "same as before", "as planned"),
+                "没变|不变|没有变|照旧|跟之前一样|和之前一样")  # fmt: skip
+
+
 def _topic_conclusion(sentence: str, mode: str) -> str | None:
     """What a sentence in a topic's thread concludes, or None. An answer to the assistant's follow-up
     may be any statement; a mention, or a reply to "how many / which …?", must decide or carry a value
@@ -681,7 +743,9 @@ def _topic_conclusion(sentence: str, mode: str) -> str | None:
         lasting = [c for c in lasting if not ONE_OFF.search(c) or STANDING.search(c)]
     joiner = "" if has_cjk(sentence) else " "
     kept = joiner.join(lasting).rstrip("，, ")
-    valued = bool(salient_tokens(kept)) and not MONEY.search(kept)
+    valued = bool(
+        salient_tokens(kept) or _QUANTITY.search(kept) or _SCHEDULE.search(kept)
+    ) and not MONEY.search(kept)
     if not kept or ACK.match(kept) or JOKE.search(kept):
         return None
     if MONEY.search(_drop_superseded(kept)) and not TOPIC_FOLLOW_CUE.search(kept):
@@ -692,6 +756,51 @@ def _topic_conclusion(sentence: str, mode: str) -> str | None:
         return None
     text = _clean(_ACK_LEAD.sub("", _clean(_drop_superseded(kept))))
     return text if len(norm_name(text)) >= (6 if mode == "answer" and not valued else 4) else None
+
+
+def _restates_self(sentence: str, self_texts: list[str]) -> bool:
+    """ "我还是在人民医院门诊药房哈" / "I'm still on Unity 6": the user says a stored fact about themself again
+    (a shared identifier, or most of a Chinese value's character pairs); it belongs to no topic."""
+    if not FIRST_PERSON.search(sentence):
+        return False
+    words = {normalize(t) for t in salient_tokens(sentence) if not t.isdigit()}
+    pairs = han_ngrams(norm_name(sentence))
+    for text in self_texts:
+        if words & {normalize(t) for t in salient_tokens(text) if not t.isdigit()}:
+            return True
+        if len(pairs & han_ngrams(norm_name(text).replace("用户", " "))) >= 4:
+            return True
+    return False
+
+
+_ASKS_ABOUT_USER = _rx(_en("you", "your", "you're", "yourself"), "你|您")
+
+
+def _answers_about_a_thing(msgs: list[_Msg], pos: int, topics: _TopicFinder) -> bool:
+    """u: "the sync rewrite: we decided on a queue" — a: "Which one?" — u: "I'm using Redis for it now": the
+    answer to a question about a stored topic the user just spoke of, not about the user (no "you"), is
+    that topic's, so a tool or a style named in it is not the user's own."""
+    if pos < 2 or msgs[pos - 1].user or not msgs[pos - 2].user or topics.find(msgs[pos - 2].text) is None:
+        return False
+    asked = _last_question(msgs[pos - 1].text)
+    return bool(asked) and not _ASKS_ABOUT_USER.search(asked) and bool(VALUE_ASK.search(asked))
+
+
+def _own_rule(sentence: str) -> bool:
+    """A rule for how the assistant treats the user (replies, reminders, quiet hours, what to ask first),
+    said in the first person or as a correction of a standing rule ("改成提前一周提醒"): the user's self
+    object, whatever thread it falls in. Tools, hours and identity facts can be a project's decision
+    ("I'm using Redis for the cache now"), so they stay with the topic unless restated."""
+    hits = [key for key, _ in _self_hits(sentence, lambda key: True) if _about_the_assistant(key)]
+    if not hits:
+        return False
+    return bool(
+        FIRST_PERSON.search(sentence) or STANDING.search(sentence) or _CORRECTION_START.match(sentence)
+    )
+
+
+def _about_the_assistant(key: str) -> bool:
+    return SELF_KEYS[key] in ("preference", "communication_style") or key == "confirmation"
 
 
 def _decides_more(text: str, people: _PeopleFinder) -> bool:
@@ -832,7 +941,7 @@ class OfflineObjectExtractor:
             candidates = [c for c in candidates if c.obj.type != "saved" or
                           not any(t and (t in norm_name(c.obj.summary) or norm_name(c.obj.summary) in t) for t in self_texts)]  # fmt: skip
         candidates += self._people(msgs, people)
-        candidates += _without_self_rules(self._topics(msgs, stored), candidates)
+        candidates += _without_self_rules(self._topics(msgs, stored, people), candidates)
         candidates += self._restated(msgs, stored, candidates)
         return candidates
 
@@ -898,11 +1007,14 @@ class OfflineObjectExtractor:
             cue = REMEMBER.search(cue_sentence)
             lead = _clean(cue_sentence[: cue.start()]) if cue else ""
             tail = cue_sentence[cue.end() :] if cue else ""
-            if tail.strip().endswith((":", "：")) or not tail.strip(" ：:，,"):
-                tail = msg.text[match.end() :]  # "remember this:" — the note follows
+            if tail.strip().endswith((":", "：")) or not tail.strip(" ：:，,") or re.match(r"\s*[:：]", tail):
+                # "remember this:" / "记住：…" — the note is all that follows the cue, to the message's end
+                start = msg.text.find(cue_sentence)
+                tail = msg.text[start + cue.end() :] if cue and start >= 0 else msg.text[match.end() :]
             content = re.sub(r"^(?:that|this)\s+", "", _clean(tail.lstrip(" ：:，,")), flags=_I)
             subject = _cue_noun(tail)
-            if _refers_back(tail) and not re.match(r"\s*[:：]\s*\S", tail):  # "remember this: …" points ahead
+            points_back = _refers_back(tail) and not re.match(r"\s*[:：]\s*\S", tail)
+            if points_back:  # "remember this: …" points ahead
                 asked = msgs[pos - 1] if pos and not msgs[pos - 1].user else None
                 if (
                     len(norm_name(_ACK_LEAD.sub("", lead))) >= 8
@@ -925,8 +1037,6 @@ class OfflineObjectExtractor:
                         source = before[-2]
                         joiner = "；" if has_cjk(content) else "; "
                         content = joiner.join([_clean(msgs[source].text), content])
-                for i in range(source, pos + 1):
-                    msgs[i].noted = True
             if people.starts_with_person(content) or THIRD_PERSON_START.search(content):
                 continue  # a fact about a person belongs to their relationship object (an arrangement
                 # that only involves people — who collects the money — is still a note)
@@ -939,6 +1049,9 @@ class OfflineObjectExtractor:
             obj = MemoryObject(type="saved", saved_kind="text_note", title=subject or _title(content, kind_word, window),
                                summary=content, detail="；".join(extra) if has_cjk(content) else " ".join(extra) or None)  # fmt: skip
             obj.detail = obj.detail or None
+            if points_back:
+                for i in range(source, pos + 1):  # the messages the note is made of are not also facts
+                    msgs[i].noted = True
             out.append(
                 Candidate(
                     obj=obj, priority=9, reason="explicit request to remember", remember=True, at=msg.at
@@ -1031,8 +1144,9 @@ class OfflineObjectExtractor:
                         or _spells_out(SELF_RULES[key][0], sentence)
                     )
 
-                about_topic = topics.find(sentence) is not None
-                for key, part in _self_hits(sentence, allowed):
+                about_topic = topics.find(sentence) is not None or _answers_about_a_thing(msgs, pos, topics)
+                # a link is a reference, never a preference ("1kM-…" in a URL is no unit)
+                for key, part in _self_hits(_LINK.sub(" ", sentence), allowed):
                     identity = SELF_KEYS[key] == "identity"
                     if (
                         not identity
@@ -1108,7 +1222,11 @@ class OfflineObjectExtractor:
             joined = (
                 "；".join(v for v, _ in items) if has_cjk(items[0][0]) else "; ".join(v for v, _ in items)
             )
-            priority = 6 if SELF_KEYS[key] == "identity" else 5
+            # Under the cap of five, a rule the user laid down (it passed the standing-rule gate, or says
+            # always / 以后 / every time) outlasts a person mentioned in passing; a bare habit ("I start
+            # at 4am", said as a reason) does not.
+            ruled = SELF_RULES[key][1] or LASTING.search(joined) is not None
+            priority = 6 if SELF_KEYS[key] == "identity" else 5.6 if ruled else 5
             out.append(Candidate(obj=MemoryObject(type="self", category=SELF_KEYS[key], key=key, summary=joined),
                                  priority=priority, reason=f"the user's {key.replace('_', ' ')}", at=items[-1][1]))  # fmt: skip
         return out
@@ -1161,7 +1279,8 @@ class OfflineObjectExtractor:
                 ):
                     person = last
                 if person is None:
-                    if not (QUESTION.search(sentence) or ONE_OFF.search(sentence) or JOKE.search(sentence)):
+                    passing = QUESTION.search(sentence) or ONE_OFF.search(sentence) or JOKE.search(sentence)
+                    if not passing and not _is_ack(sentence):  # "是他。" confirms who, it is no fact
                         unassigned.append(sentence)
                     continue
                 last = person
@@ -1187,7 +1306,10 @@ class OfflineObjectExtractor:
             obj = MemoryObject(type="relationship", name=person.stored.obj.name if person.stored else person.name,
                                relation=person.stored.obj.relation if person.stored else person.relation,
                                summary=summary, facts=list(dict.fromkeys(person.facts)))  # fmt: skip
-            priority = 7 if person.stored else 5.5  # a person outlasts a style preference
+            # a stored person outlasts a style preference; a new one who does something for the user (handles
+            # bookings, supplies the flour) outlasts a rule too, one mentioned in passing does not
+            working = person.relation == "contact" or PERSON_DUTY.search(" ".join(person.facts)) is not None
+            priority = 7 if person.stored else 5.7 if working else 5.5
             out.append(Candidate(obj=obj, priority=priority - person.order * 0.01, reason="a durable fact about a person",
                                  at=person.at, variant=person.variant))  # fmt: skip
         return out
@@ -1222,7 +1344,10 @@ class OfflineObjectExtractor:
         ):
             return None  # questions, requests and jokes are not facts about a person
         # Clauses that are one-off, or a request to the assistant ("帮我留意下票"), are not about the person.
-        kept = [c for c in clauses(sentence) if not (ONE_OFF.search(c) and not STANDING.search(c))
+        if FOR_A_WHILE.search(sentence):
+            return None  # "坐月子这段时间不能吃辣": for a while, not what the person is like
+        kept = [c for c in clauses(sentence)
+                if not (ONE_OFF.search(c) and not STANDING.search(c) and not _lasting_change(c))
                 and not REQUEST_CLAUSE.search(c) and not ASK.search(c)]  # fmt: skip
         start = next((i for i, c in enumerate(kept) if PERSON_DURABLE.search(c)), None)
         if start is None:
@@ -1242,14 +1367,17 @@ class OfflineObjectExtractor:
 
     # -- topics --------------------------------------------------------------------------------------
 
-    def _topics(self, msgs: list[_Msg], stored: Sequence[Stored]) -> list[Candidate]:
+    def _topics(
+        self, msgs: list[_Msg], stored: Sequence[Stored], people: _PeopleFinder | None = None
+    ) -> list[Candidate]:
         """A stored topic's thread: from the user's message about it (or their "yes" to the assistant's
         "is this about <topic>?") through the user's later messages, until they switch subject, start
         a new project or name another topic. Its conclusions are the sentences that decide, change or
         state a value; chit-chat, questions, one-off plans and superseded values stay out."""
         finder = _TopicFinder(stored)
         topics = finder.topics
-        people = _PeopleFinder(stored)
+        people = people or _PeopleFinder(stored)
+        self_texts = [f"{s.obj.summary} {s.obj.detail or ''}" for s in stored if s.obj.type == "self"]
         notes: dict[str, _TopicNote] = {}
         thread: _TopicNote | None = None
         answers: set[int] = set()  # the user's answers to the assistant's follow-ups on the mention
@@ -1277,6 +1405,7 @@ class OfflineObjectExtractor:
                     (SWITCH.match(msg.text) and not _decides_more(msg.text, people))
                     or NEW_TOPIC.search(msg.text)
                     or people.starts_with_person(msg.text)
+                    or (people.names_in(msg.text) and not _decides_more(msg.text, people))
                 )
             ):
                 thread = None  # another subject: a switch, a new project, a person
@@ -1284,6 +1413,11 @@ class OfflineObjectExtractor:
                 continue
             asked = pos > 0 and not msgs[pos - 1].user and QUESTION.search(msgs[pos - 1].text) is not None
             value_asked = asked and VALUE_ASK.search(_last_question(msgs[pos - 1].text)) is not None
+            if asked and not named and thread is not None:
+                # a: "正式版现在的目标上线时间是？" — u: "还是 2027 年 6 月": the answer is about the topic asked about
+                asked_about = finder.find(_last_question(msgs[pos - 1].text))
+                if asked_about is not None and asked_about is not thread.topic:
+                    thread = notes.setdefault(asked_about.id, _TopicNote(asked_about))
             mode = opened or ("answer" if msg.index in answers else "value" if value_asked else "later")
             if thread is None:  # sentences before the first mention are about the topic it names
                 thread = notes.setdefault(named[0].id, _TopicNote(named[0]))
@@ -1299,7 +1433,7 @@ class OfflineObjectExtractor:
                         answers = self._answers(msgs, pos)
                     mode = "answer" if _decides(sentence) or mode == "answer" else "value"
                     self._topic_sentence(thread, sentence, "mention")
-                else:
+                elif not _restates_self(sentence, self_texts):
                     self._topic_sentence(thread, sentence, mode)
             thread.status = thread.status or (_confirmed_status(msgs, [msg]) if asked else None)
             thread.at = msg.at
@@ -1348,11 +1482,14 @@ class OfflineObjectExtractor:
             return
         if QUESTION.search(sentence) or ASKS.search(sentence):
             return
+        if mode != "mention" and _own_rule(sentence):
+            return  # "我还是用 Unity 6" / "以后这种事都提前一天提醒我": the user's self object, not the topic's
         text = _topic_conclusion(sentence, mode)
         if text is None:
             return
         if (
             _CORRECTION_START.match(sentence)
+            and not UNCHANGED.search(sentence)
             and note.conclusions
             and _VALUE.search(text)
             and _VALUE.search(note.conclusions[-1])
@@ -1443,6 +1580,8 @@ class _PeopleFinder:
     def __init__(self, stored: Sequence[Stored]) -> None:
         self.people = [s for s in stored if s.obj.type == "relationship"]
         self._last_hits: list[tuple[int, str, Stored | None, str | None]] = []
+        # the same sentence is asked about by the self, people and topic rules: look once
+        self._hits_of: dict[str, list[tuple[int, str, Stored | None, str | None]]] = {}
         roles: dict[str, list[str]] = {}
         for person in self.people:
             if person.obj.relation:
@@ -1453,15 +1592,33 @@ class _PeopleFinder:
         self.topic_words = {
             norm_name(w) for s in stored if s.obj.type == "topic" for w in (s.obj.name or "").split()
         }
+        # "用户的妻子" / "The user's wife": the kin the stored summary names, when only one person has it
+        kins: dict[str, list[str]] = {}
+        for person in self.people:
+            kin = _summary_kin(person.obj.summary)
+            if kin:
+                kins.setdefault(kin, []).append(person.id)
+        self.by_kin = {ids[0]: kin for kin, ids in kins.items() if len(ids) == 1}
+        # "用户的妻子，大家叫她丽丽": a name the stored text says the person goes by
+        self.called = {p.id: _called_names(f"{p.obj.summary} {p.obj.detail or ''}") for p in self.people}
 
     def names_in(self, text: str) -> list[tuple[str, Stored | None, str | None]]:
         """(stored name, stored object, the variant used or None), in order of appearance."""
+        cached = self._hits_of.get(text)
+        if cached is None:
+            cached = self._hits_of[text] = self._find_names(text)
+        self._last_hits = cached
+        return [(name, stored, variant) for _, name, stored, variant in cached]
+
+    def _find_names(self, text: str) -> list[tuple[int, str, Stored | None, str | None]]:
         hits: list[tuple[int, str, Stored | None, str | None]] = []
         folded = text.casefold()
         for person in self.people:
             kin = _kin_at(text, person.obj.name or "")
             if kin < 0 and person.id in self.by_role:
                 kin = _role_at(text, person.obj.relation or "")
+            if kin < 0 and person.id in self.by_kin:
+                kin = _kin_word_at(text, self.by_kin[person.id])
             if kin >= 0:  # 我妈 / 老妈 for 妈妈, "my mum" for Mom, "my husband" for the one stored as husband
                 hits.append((kin, person.obj.name or "", person, None))
                 continue
@@ -1471,12 +1628,12 @@ class _PeopleFinder:
                     hits.append((at, person.obj.name or "", person, None))
                     break
             else:
-                variant = self._variant(text, person.obj.name or "")
+                called = next((n for n in self.called.get(person.id, []) if n in text), None)
+                variant = called or self._variant(text, person.obj.name or "")
                 if variant:
                     hits.append((text.find(variant), person.obj.name or "", person, variant))
         hits.sort(key=lambda h: h[0])
-        self._last_hits = hits
-        return [(name, stored, variant) for _, name, stored, variant in hits]
+        return hits
 
     def starts_with_person(self, text: str) -> bool:
         """The text is about a person: it opens with a stored person's name (or another form of it)."""
@@ -1535,6 +1692,9 @@ class _PeopleFinder:
         kin = KIN_ZH_START.search(sentence)
         if kin and KIN_DURABLE.search(sentence[kin.end() :]):
             return KIN_ZH[kin.group(1)], "family"
+        match = NEW_PERSON_ZH_CALLED.search(sentence)
+        if match and match.group(2).casefold() not in NAME_STOP:
+            return match.group(2), ROLE_WORDS.get(match.group(1), match.group(1))
         match = NEW_PERSON_ZH.search(sentence)
         if match:
             role, name = (
@@ -1613,8 +1773,12 @@ def _pet_form(word: str, first: str) -> bool:
     stem = re.sub(r"(?:ie|y)$", "", word)
     if stem == word or len(stem) < 3 or first == word:
         return False
+    if near_name(stem, first):  # "billy" → "bill", a known short form of "william"
+        return True
     if len(stem) >= 4 and stem[-1] == stem[-2] and not first.startswith(stem):
         stem = stem[:-1]
+    if near_name(stem, first):  # "lizzie" → "liz", a known short form of "elizabeth"
+        return True
     return first.startswith(stem) and len(first) > len(stem)
 
 
@@ -1657,6 +1821,79 @@ def _pronoun_fact_at(text: str) -> int:
         ):
             return match.start()
     return -1
+
+
+# The same kin said in different words (妻子 / 老婆 / 媳妇 / my wife): general language, one group a line.
+_KIN_FORMS = {
+    "wife": ("妻子", "老婆", "媳妇", "太太", "爱人", "wife"),
+    "husband": ("丈夫", "老公", "先生", "爱人", "husband"),
+    "daughter": ("女儿", "闺女", "daughter"),
+    "son": ("儿子", "son"),
+    "mother": ("母亲", "妈妈", "老妈", "我妈", "mum", "mom", "mother"),
+    "father": ("父亲", "爸爸", "老爸", "我爸", "dad", "father"),
+    "sister": ("姐姐", "妹妹", "sister"),
+    "brother": ("哥哥", "弟弟", "brother"),
+}
+_SUMMARY_KIN = re.compile(
+    r"(?:用户的|user's|my)\s*(?:(?:younger|older|little|big|elder)\s+)?([" + HAN + r"]{2}|[a-z]+)", _I
+)
+
+
+def _summary_kin(summary: str) -> str | None:
+    """The kin a stored person's summary opens with ("用户的妻子…", "The user's younger sister" → sister)."""
+    for match in _SUMMARY_KIN.finditer(summary[:40]):
+        word = match.group(1).casefold()
+        for kin, forms in _KIN_FORMS.items():
+            if word in forms:
+                return kin
+    return None
+
+
+def _kin_word_at(text: str, kin: str) -> int:
+    """Where the user names that kin of theirs (我老婆, 我媳妇, "my wife"), or -1."""
+    spots = []
+    for form in _KIN_FORMS[kin]:
+        if form.isascii():
+            match = re.search(r"(?<![A-Za-z])(?:my|our) (?:[a-z]+ )?" + form + r"(?![A-Za-z])", text, _I)
+        else:
+            match = re.search(("" if form.startswith(("我", "老")) else "我的?") + form, text)
+        if match:
+            spots.append(match.start())
+    return min(spots, default=-1)
+
+
+_CALLED = re.compile(
+    r"(?:叫她|叫他|称呼她|称呼他|小名|昵称|外号|也叫)(?:是|叫)?\s*([" + HAN + r"]{2,3}|[A-Z][a-z]+)"
+    r"|(?<![A-Za-z])(?:called|goes by|nicknamed|aka|known as)\s+[\"“']?([A-Z][a-z]+)",
+)
+
+
+def _called_names(text: str) -> list[str]:
+    """The names a stored person's summary says they go by ("大家叫她丽丽", "goes by Sasha")."""
+    return [m.group(1) or m.group(2) for m in _CALLED.finditer(text)]
+
+
+_AHEAD = _rx(_en("tomorrow", "tonight", "later", r"next \w+"), "明天|今晚|后天|下周|待会|一会儿")
+
+
+def _lasting_change(clause: str) -> bool:
+    """A clause about a person that outlives the day it names: a preference or condition ("hates pings
+    after 6pm"), or a change that already happened ("started at the new school this week"), not a plan
+    for later or an appointment at a clock time."""
+    if PERSON_LASTING.search(clause):
+        return True
+    return (
+        bool(PERSON_DURABLE.search(clause)) and not HARD_ONE_OFF.search(clause) and not _AHEAD.search(clause)
+    )
+
+
+def _is_ack(sentence: str) -> bool:
+    """A short yes / "that's him" ("是他", "yes that's her"): confirms, adds nothing."""
+    rest = _ACK_LEAD.sub("", sentence)
+    return (
+        bool(ACK.match(sentence))
+        or len(norm_name(re.sub(r"[是他她对的就]|that'?s|him|her|it", "", rest))) <= 1
+    )
 
 
 def _is_word_at(text: str, at: int, size: int) -> bool:
@@ -1869,8 +2106,10 @@ def _title(content: str, kind: str | None, window: str) -> str:
         telling = next((p for p in parts if re.search(r"\d", p)), None)  # 份子钱每人 1000, 64-bit pHash …
         telling = telling or next((p for p in parts if salient_tokens(p)), parts[0])
         head = _short(telling.rstrip(" ，,"), 40 if has_cjk(telling) else 60)
-        if telling is not parts[0] and _PURPOSE.match(parts[0]) and len(parts[0]) <= 30:
-            head = f"{_clean(parts[0])}: {head}"  # "for near-duplicate photos: 64-bit pHash …"
+        if telling is not parts[0] and len(parts[0]) <= 30 and not re.search(r"\d", parts[0]):
+            # the note's subject leads: "for near-duplicate photos: 64-bit pHash …", "new cleaner: £45 per flat"
+            lead = re.sub(r"^(?:the|my|our|这个|那个)\s*", "", _clean(parts[0]), flags=_I)
+            head = f"{lead}: {head}"
     head = _without_cut_link(head)
     if kind and term and term.casefold() not in content.casefold() and not any(c.isdigit() for c in term):
         return f"{kind} ({term}): {head}"[:80]
