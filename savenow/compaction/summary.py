@@ -39,6 +39,7 @@ from ..text.tokens import count_cjk, estimate_tokens
 from .changes import setting_key, settings_changed
 from .chatsignals import CHITCHAT, DEFERRAL, RULED_OUT, Lexeme, is_question, sentences
 from .model import SessionMessage
+from .withdrawn import cancel_withdrawn, may_withdraw
 
 
 class Summarizer(Protocol):
@@ -794,9 +795,11 @@ Change = tuple[str, str, float]  # (key, setting as written, order): what a tool
 
 def statements(
     messages: Sequence[SessionMessage], start_order: int
-) -> tuple[list[Line], dict[str, str], list[Change]]:
-    """The candidate lines of ``messages``, the files their tool calls touched, and the settings they changed."""
+) -> tuple[list[Line], dict[str, str], list[Change], list[Line]]:
+    """The candidate lines of ``messages``, the files their tool calls touched, the settings they
+    changed, and the sentences left out that withdraw something (:mod:`.withdrawn`)."""
     lines: list[Line] = []
+    withdrawing: list[Line] = []  # sentences left out that still withdraw something
     files: dict[str, str] = {}
     changes: list[Change] = []
     order = start_order
@@ -835,15 +838,16 @@ def statements(
         for sentence in said:
             text = _clip(_GREETING_LEAD.sub("", sentence))
             kind = _sentence_kind(text, message.role, message_ids, names)
-            if kind is None:
-                continue
             ids = [v for v in message_ids if v in text]
-            order += 1
             # A user's sentence with no marker of a request ("炖好了，馒头一直在厨房门口蹲着") is
             # narration far more often than a request: it lands in requests, but is worth less.
             plain = kind == "requests" and not REQUEST.search(text) and not ids
-            if plain and _substance(text) < 30:
+            if kind is None or (plain and _substance(text) < 30):
+                if may_withdraw(text):  # "宽窄巷子那家不考虑了" is no line, but it takes the option back
+                    order += 1
+                    withdrawing.append(Line("context", text, order, frozenset(ids), 0.0, message.role, turn))
                 continue
+            order += 1
             text = _strip_ack_lead(text) or text
             lines.append(Line(kind, text, order, frozenset(ids), 0.6 if plain else 1.0, message.role, turn))
     if files:
@@ -858,7 +862,7 @@ def statements(
                 and all(v in known or _PLAIN_QUANTITY.match(v) for v in line.ids)
             )
         ]  # a tool's "wrote 331 bytes to ~/x.txt" says no more than the file list (a user's plain line is no echo)
-    return _drop_restatements(lines), _tidy_files(files), changes
+    return _drop_restatements(lines), _tidy_files(files), changes, withdrawing
 
 
 MAX_ANSWER_CHARS = 60
@@ -1520,7 +1524,7 @@ class OfflineSummarizer:
 
     def _summarize(self, previous: str | None, removed: Sequence[SessionMessage], max_tokens: int) -> str:
         before = parse_summary(previous)
-        new_lines, new_files, changes = statements(
+        new_lines, new_files, changes, withdrawing = statements(
             removed, start_order=len(before.lines) + 1000 * (before.messages + 1)
         )
         messages = before.messages + len(removed)
@@ -1528,11 +1532,13 @@ class OfflineSummarizer:
         budget = min(max_tokens, max(self.floor_tokens, int(tokens * self.ratio)))
 
         lines = _drop_closed_items(_dedupe([*before.lines, *new_lines]))
+        lines, withdrawn_loose = cancel_withdrawn(lines, withdrawing)
         old_settings = [(setting_key(t), t, 0.0) for t, how in before.files.items() if how == SET]
         dropped = abandoned_values(lines)
         for value, at in _reassigned(lines, [*old_settings, *changes]).items():
             dropped.setdefault(value, at)
         lines, loose = _strip_abandoned(lines, dropped)
+        loose += withdrawn_loose
         loose += tool_hosts(removed, start_order=len(before.lines) + 1000 * (before.messages + 1))
         files = dict(before.files)
         for path, how in new_files.items():
