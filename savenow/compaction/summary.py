@@ -1532,11 +1532,11 @@ class OfflineSummarizer:
         budget = min(max_tokens, max(self.floor_tokens, int(tokens * self.ratio)))
 
         lines = _drop_closed_items(_dedupe([*before.lines, *new_lines]))
-        lines, withdrawn_loose = cancel_withdrawn(lines, withdrawing)
         old_settings = [(setting_key(t), t, 0.0) for t, how in before.files.items() if how == SET]
-        dropped = abandoned_values(lines)
+        dropped = abandoned_values(lines)  # read on the lines as said, before withdrawals cut them
         for value, at in _reassigned(lines, [*old_settings, *changes]).items():
             dropped.setdefault(value, at)
+        lines, withdrawn_loose = cancel_withdrawn(lines, withdrawing)
         lines, loose = _strip_abandoned(lines, dropped)
         loose += withdrawn_loose
         loose += tool_hosts(removed, start_order=len(before.lines) + 1000 * (before.messages + 1))

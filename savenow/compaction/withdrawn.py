@@ -176,8 +176,45 @@ def _withdrawals_in(text: str) -> list[tuple[int, int, str]]:
     return found
 
 
+# A judgement on what was just said, then a change in the same line: "每天 4 点想了一下没必要，改成每周日
+# 4 点吧", "hourly is overkill, make it daily". The judged clauses go; the change and what follows stay.
+_JUDGEMENT = re.compile(
+    r"没必要|不行|不划算|不值得|行不通|不合适|太(?:早|晚|贵|慢|吵|薄|麻烦|折腾|远|累)了"
+    r"|(?<![A-Za-z])(?:not worth(?: it)?|no point|pointless|overkill|too (?:early|late|expensive|slow|noisy|risky|much))(?![A-Za-z])",
+    re.IGNORECASE,
+)
+_CHANGE = re.compile(
+    r"改成|改为|换成|改到|改用|换到|调到|挪到"
+    r"|(?<![A-Za-z])(?:instead|switch(?:ing)? to|chang(?:e|ing) (?:it |that )?to|make it|go with|let's do)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+
+def _judged_then_changed(text: str) -> str | None:
+    """What is left of a line that judges a value and changes it ("改成每周日 4 点吧，…"), or None
+    when the line does not do both, in that order."""
+    judged = _JUDGEMENT.search(text)
+    change = _CHANGE.search(text, judged.end()) if judged else None
+    if not judged or not change:
+        return None
+    clauses = _clauses(text)
+    starts, at = [], 0
+    for clause in clauses:
+        at = text.find(clause, at)
+        starts.append(at)
+        at += len(clause)
+    first_kept = max(i for i, start in enumerate(starts) if start <= change.start())
+    judged_at = max(i for i, start in enumerate(starts) if start <= judged.start())
+    if first_kept == judged_at:  # "4 点不行改成 5 点": the change starts inside the judged clause
+        return text[change.start() :].strip()
+    return "".join(clauses[first_kept:]).strip()
+
+
 def _cut_line(text: str, ids: frozenset[str]) -> tuple[str, tuple[str, ...], bool]:
     """The line without what it withdraws, the withdrawn object's terms, and whether it withdrew."""
+    changed = _judged_then_changed(text)
+    if changed is not None:
+        text = changed  # then the withdrawals in what is left, if any
     clauses = _clauses(text)
     starts, at = [], 0
     for clause in clauses:
@@ -207,7 +244,7 @@ def _cut_line(text: str, ids: frozenset[str]) -> tuple[str, tuple[str, ...], boo
                     gone.add(i)  # the object, or a reason for dropping it
             all_terms += terms
     if not withdrew:
-        return text, (), False
+        return text, (), changed is not None
     kept = [c for i, c in enumerate(clauses) if i not in gone]
     rest = "".join(kept).strip(" ，,；;。")
     return rest, tuple(dict.fromkeys(all_terms)), True
@@ -266,7 +303,8 @@ def cancel_withdrawn(lines: list[L], silent: Sequence[L] = ()) -> tuple[list[L],
 
 
 _HINT = re.compile(
-    r"算了|不要|不用了|不考虑|放弃|不做了|不搞了|不弄了|pass|否掉|作罢|别再|forget|scratch|ditch|never mind|drop|skip|abandon",
+    r"算了|不要|不用了|不考虑|放弃|不做了|不搞了|不弄了|pass|否掉|作罢|别再|forget|scratch|ditch|never mind|drop|skip|abandon"
+    r"|没必要|不行|不划算|不值得|行不通|不合适|太.{1,2}了|worth|point|overkill|too ",
     re.IGNORECASE,
 )
 

@@ -90,3 +90,16 @@ def test_a_withdrawal_in_a_later_round_reaches_the_previous_summary():
     assert "自驾" in first
     second = summarize(chat(("user", "还是坐 G1372 次高铁去，省心。自驾不要了")), previous=first)
     assert "油菜花" not in second and "高铁" in second
+
+
+def test_a_judgement_then_a_change_keeps_only_the_change():
+    zh = summarize(chat(("user", "每天早上 6 点同步想了想没必要，改成每周三早上 6 点，反正一周才更新一次")))
+    assert "每周三早上 6 点" in zh and "每天早上 6 点" not in zh
+    en = summarize(
+        chat(("user", "Rotating the logs hourly is overkill, make it daily at 01:00 with 14 kept"))
+    )
+    assert "daily at 01:00" in en and "hourly" not in en
+    kept = summarize(
+        chat(("user", "8443 不行，路由器占着 8443，改不了"))
+    )  # no change: the value rules decide
+    assert "改不了" in kept or "8443" in kept
