@@ -115,9 +115,11 @@ DECISION = _words(
         "decided|decision|go with|we'll use|use (?:the|a)|switch(?:ed)? to|chang(?:e|ed) (?:it )?to|mov(?:e|ed) (?:it )?to"
         "|pinn?(?:ed)?|final(?:ly)?|settled|stick with|stay with|keep (?:the|it)|instead|from now on|set to|is now|are now|now runs"
         "|skip(?:ping)? (?:the|it|that)|book (?:it|that|this)|make it|bump(?:ed)?"
+        # leaving a thing as it is decides too: "leave CI_DB_NAME for now", "don't touch billing code"
+        "|leave (?:it|them|that|this)|leave [\\w.-]+ (?:as is|alone|for now|in place|untouched)|don't touch|keep it as is"
     ),
     "决定|就用|就按|就这样|就它|定了|定为|改成|改为|换成|改到|挪到|调到|改走|改用|改成|设为|设成|确定|选|就[用订走定]|以后(?:都|就|统一|一律|改|不|别|也|所有|任何)|最终|统一|保持|继续用|不换"
-    "|留着|保留|不动了|照旧|还是用|还是按|维持",  # keeping what is there is a decision too: "那算了，铝扣板留着"
+    "|留着|保留|不动了|照旧|还是用|还是按|维持|先不动|先别动|不动它|保持不变",  # keeping what is there is a decision too: "那算了，铝扣板留着"
 )
 OPEN = _words(
     _EN(
@@ -1012,6 +1014,30 @@ def tool_hosts(messages: Sequence[SessionMessage], start_order: int) -> list[tup
     return list(found.items())
 
 
+# A name a command works on: a repository (owner/name), a branch (fix/x-y), a namespace path.
+_TARGET = re.compile(r"^[A-Za-z][\w.-]*(?:/[\w.-]+)+$")
+_TOKEN_SPLIT = re.compile(r"[\s'\"`=;|&()<>]+")
+
+
+def tool_targets(messages: Sequence[SessionMessage], start_order: int) -> list[tuple[str, int]]:
+    """Names that two or more shell commands work on (``gh … -R acme/api``, ``git checkout -b
+    fix/db`` then ``git push origin fix/db``), for the identifier line: what a command keeps coming
+    back to is what the work is about, and the chat often never writes it in prose. Files are
+    listed under Files; URLs and flags are no names."""
+    seen: dict[str, set[int]] = {}
+    first: dict[str, int] = {}
+    for index, message in enumerate(messages):
+        if message.tool_name not in ("bash", "shell", "exec", "sh") or not message.tool_input:
+            continue
+        for token in _TOKEN_SPLIT.split(message.tool_input):
+            token = token.rstrip(".,:")
+            if len(token) < 5 or "://" in token or not _TARGET.match(token) or _FILE_SUFFIX.search(token):
+                continue
+            seen.setdefault(token, set()).add(index)
+            first.setdefault(token, start_order + index)
+    return [(token, first[token]) for token, calls in seen.items() if len(calls) >= 2]
+
+
 def _tidy_files(files: dict[str, str]) -> dict[str, str]:
     """Without folders and without a bare name a full path already names."""
     tidy: dict[str, str] = {}
@@ -1540,6 +1566,7 @@ class OfflineSummarizer:
         lines, loose = _strip_abandoned(lines, dropped)
         loose += withdrawn_loose
         loose += tool_hosts(removed, start_order=len(before.lines) + 1000 * (before.messages + 1))
+        loose += tool_targets(removed, start_order=len(before.lines) + 1000 * (before.messages + 1))
         files = dict(before.files)
         for path, how in new_files.items():
             if how == SET:

@@ -357,3 +357,37 @@ def test_a_capitalized_name_next_to_a_role_is_a_person():
     )
     assert "Nadia from finance" in summary and "Ivo" in summary
     assert "People" in summary
+
+
+# ---------------------------------------------------------------- round-5 rules (issue 15, robustness)
+
+
+def test_a_name_two_commands_work_on_goes_to_the_identifier_line():
+    summary = summarize(
+        chat(
+            ("user", "看看为什么发布挂了"),
+            ("assistant", "", "bash", "gh run list -R northwind/ledger-api -L 5"),
+            ("assistant", "", "bash", "git checkout -b hotfix/tz-offset && make test"),
+            (
+                "assistant",
+                "",
+                "bash",
+                "git push -u origin hotfix/tz-offset && gh pr create -R northwind/ledger-api",
+            ),
+        )
+    )
+    assert "northwind/ledger-api" in summary and "hotfix/tz-offset" in summary
+
+
+def test_a_name_one_command_uses_once_is_not_listed_for_that():
+    summary = summarize(
+        chat(("user", "check the runs"), ("assistant", "", "bash", "gh run list -R acme/once-only"))
+    )
+    assert "acme/once-only" not in summary
+
+
+def test_leaving_a_thing_as_it_is_is_a_decision_even_with_a_hedged_reason():
+    en = summarize(chat(("user", "leave PGBOUNCER_POOL for now, the reporting jobs might depend on it")))
+    assert "leave PGBOUNCER_POOL for now" in en
+    zh = summarize(chat(("user", "nginx 的 worker 数先不动，可能别的服务也在用这台机器")))
+    assert "先不动" in zh
