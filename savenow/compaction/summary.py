@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 from typing import Protocol
 
@@ -117,9 +117,11 @@ DECISION = _words(
         "|skip(?:ping)? (?:the|it|that)|book (?:it|that|this)|make it|bump(?:ed)?"
         # leaving a thing as it is decides too: "leave CI_DB_NAME for now", "don't touch billing code"
         "|leave (?:it|them|that|this)|leave [\\w.-]+ (?:as is|alone|for now|in place|untouched)|don't touch|keep it as is"
+        "|myself"  # who does what: "I'll send it myself tonight"
     ),
     "决定|就用|就按|就这样|就它|定了|定为|改成|改为|换成|改到|挪到|调到|改走|改用|改成|设为|设成|确定|选|就[用订走定]|以后(?:都|就|统一|一律|改|不|别|也|所有|任何)|最终|统一|保持|继续用|不换"
-    "|留着|保留|不动了|照旧|还是用|还是按|维持|先不动|先别动|不动它|保持不变",  # keeping what is there is a decision too: "那算了，铝扣板留着"
+    "|留着|保留|不动了|照旧|还是用|还是按|维持|先不动|先别动|不动它|保持不变"
+    "|我自己",  # who does what: "homebrew 那边我自己更新", "瓷砖我自己去看"  # keeping what is there is a decision too: "那算了，铝扣板留着"
 )
 OPEN = _words(
     _EN(
@@ -851,7 +853,9 @@ def statements(
                 continue
             order += 1
             text = _strip_ack_lead(text) or text
-            lines.append(Line(kind, text, order, frozenset(ids), 0.6 if plain else 1.0, message.role, turn))
+            lines.append(
+                Line(kind, text, order, frozenset(ids), PLAIN_WEIGHT if plain else 1.0, message.role, turn)
+            )
     if files:
         known = "\n".join(files)
         lines = [
@@ -864,7 +868,48 @@ def statements(
                 and all(v in known or _PLAIN_QUANTITY.match(v) for v in line.ids)
             )
         ]  # a tool's "wrote 331 bytes to ~/x.txt" says no more than the file list (a user's plain line is no echo)
+    if any(line.weight == PLAIN_WEIGHT and line.role == "user" for line in lines):
+        lines = _one_offs_weigh_less(lines, messages)
     return _drop_restatements(lines), _tidy_files(files), changes, withdrawing
+
+
+PLAIN_WEIGHT = 0.6
+ONE_OFF_WEIGHT = 0.3
+
+
+def _one_offs_weigh_less(lines: list[Line], messages: Sequence[SessionMessage]) -> list[Line]:
+    """A user's plain remark (no request marker, no identifier) whose words nobody takes up after
+    the reply to it ("最近在看《漫长的季节》", "the starter is bubbling like crazy today btw") is
+    one-off chatter far more often than a fact: it weighs half, so it is the first to give way.
+    A remark the chat comes back to ("and the dockerfile still uses poetry") keeps its weight."""
+    last_turn: dict[str, int] = {}
+    turn = 0
+    for message in messages:
+        if message.role == "user":
+            turn += 1
+        if message.role in ("user", "assistant"):
+            for term in _remark_terms(message.content):
+                last_turn[term] = turn
+    return [
+        replace(line, weight=ONE_OFF_WEIGHT)
+        if line.weight == PLAIN_WEIGHT
+        and line.role == "user"
+        and not any(last_turn.get(term, 0) > line.turn for term in _remark_terms(line.text))
+        else line
+        for line in lines
+    ]
+
+
+def _remark_terms(text: str) -> set[str]:
+    """Pairs of Han characters and Latin words of four letters or more that are no common word."""
+    folded = text.casefold()
+    terms = {run[i : i + 2] for run in _HAN_RUN.findall(folded) for i in range(len(run) - 1)}
+    terms.update(w for w in _LATIN_WORD.findall(folded) if w not in EN_COMMON_WORDS)
+    return terms
+
+
+_HAN_RUN = re.compile("[" + HAN + "]{2,}")
+_LATIN_WORD = re.compile(r"[a-z][a-z0-9_.-]{3,}")
 
 
 MAX_ANSWER_CHARS = 60

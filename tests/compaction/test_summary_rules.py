@@ -391,3 +391,42 @@ def test_leaving_a_thing_as_it_is_is_a_decision_even_with_a_hedged_reason():
     assert "leave PGBOUNCER_POOL for now" in en
     zh = summarize(chat(("user", "nginx 的 worker 数先不动，可能别的服务也在用这台机器")))
     assert "先不动" in zh
+
+
+def test_a_remark_nobody_takes_up_weighs_less_than_one_the_chat_comes_back_to():
+    from savenow.compaction.summary import ONE_OFF_WEIGHT, PLAIN_WEIGHT, statements
+
+    for aside, later in (
+        ("最近在追一部老港剧，第三遍了", "数据库备份还是在每晚跑，顺便看下磁盘使用情况"),
+        (
+            "the sourdough starter is bubbling like crazy today",
+            "the staging deploy still fails on migrations",
+        ),
+    ):
+        lines, *_ = statements(
+            chat(
+                ("user", aside),
+                ("assistant", "nice"),
+                ("user", "and the deploy config still points at staging"),
+                ("user", later),
+            ),
+            0,
+        )
+        weights = {line.text: line.weight for line in lines}
+        assert weights.get(aside, ONE_OFF_WEIGHT) == ONE_OFF_WEIGHT
+    lines, *_ = statements(
+        chat(
+            ("user", "and the dockerfile still installs with poetry"),
+            ("assistant", "right"),
+            ("user", "switch the dockerfile to uv as well"),
+        ),
+        0,
+    )
+    assert any(line.weight == PLAIN_WEIGHT for line in lines if "poetry" in line.text)
+
+
+def test_who_does_what_is_a_decision():
+    zh = summarize(chat(("user", "发票那边我自己去开，你别管")))
+    assert "我自己" in zh
+    en = summarize(chat(("user", "I'll update the homebrew formula myself after the release")))
+    assert "homebrew formula myself" in en
