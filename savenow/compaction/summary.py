@@ -761,11 +761,23 @@ def _noise(text: str, role: str, has_ids: bool, ids: Sequence[str] = (), marks: 
         return True
     if has(GUESS) and role == "assistant" and not has(DECISION):
         return True
-    if has(RULED_OUT) and not has(DECISION):
+    if has(RULED_OUT) and not has(DECISION) and _rules_out(stripped):
         return True
     if not has_ids and _substance(stripped) < 12 and not (has(DECISION) or has(PREFERENCE)):
         return True  # "ok next.", "yes please, short", "先这样"
     return not has_ids and len(stripped) < 8
+
+
+# 排除 is "rule out" and "exclude": before a name ("排除 build-01", "排除掉 `@eaDir`") it is an
+# action on that thing, not a cause ruled out.
+_EXCLUDES = re.compile(r"排除(?:掉|了)?\s*[`A-Za-z0-9/@#~.]")
+
+
+def _rules_out(text: str) -> bool:
+    """The sentence rules a cause out (its RULED_OUT marker is no "exclude X")."""
+    if "排除" not in text:
+        return True
+    return _fast(RULED_OUT).search(_EXCLUDES.sub(" ", text).casefold()) is not None
 
 
 def _substance(text: str) -> int:

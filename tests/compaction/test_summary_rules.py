@@ -430,3 +430,10 @@ def test_who_does_what_is_a_decision():
     assert "我自己" in zh
     en = summarize(chat(("user", "I'll update the homebrew formula myself after the release")))
     assert "homebrew formula myself" in en
+
+
+def test_excluding_a_named_thing_is_an_action_not_a_cause_ruled_out():
+    kept = summarize(chat(("user", "告警规则里排除 db-backup-02，它每晚备份时 CPU 本来就高。")))
+    assert "排除 db-backup-02" in kept
+    gone = summarize(chat(("assistant", "时钟是同步的，所以排除了时间不同步的问题。")))
+    assert "时间不同步" not in gone
