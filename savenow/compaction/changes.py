@@ -22,6 +22,7 @@ _PINNED = re.compile(r"^(?P<key>@?[\w./-]+?)(?:@|==|>=|~=)v?\d[\w.+-]*$")
 _ASSIGNMENT = re.compile(r"(?:^|(?<=[\s;&|(]))(?P<key>[A-Z][A-Z0-9_]{2,})=(?P<value>[^\s;&|'\"`*]+)")
 _SETTING = re.compile(r"^\s*(?P<key>[\w.\[\]-]{2,60}?)\s*(?:=|:)\s*\S")
 _UNESCAPE = re.compile(r"\\(.)")
+_BACKREFERENCE = re.compile(r"\\\d")
 MAX_CHANGE_CHARS = 80
 
 
@@ -33,7 +34,7 @@ def settings_changed(command: str) -> list[tuple[str, str]]:
     for match in _SED_SUBSTITUTION.finditer(command):
         new = _UNESCAPE.sub(r"\1", match.group("new")).strip()
         setting = _SETTING.match(new)
-        if setting and len(new) <= MAX_CHANGE_CHARS and "&" not in new and not re.search(r"\\\d", new):
+        if setting and len(new) <= MAX_CHANGE_CHARS and "&" not in new and not _BACKREFERENCE.search(new):
             changes.append((setting.group("key").casefold(), new))
         rest = rest.replace(match.group(0), " ")
     for match in _INSTALL.finditer(rest):

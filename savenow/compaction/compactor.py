@@ -75,22 +75,22 @@ class SessionCompactor:
 
     # -- the seed's API ---------------------------------------------------------------------------
 
-    def load(self) -> SessionSnapshot:
-        return self.store.load()
+    def load(self, *, ids: bool = True) -> SessionSnapshot:
+        return self.store.load(ids=ids)
 
     def estimate_tokens(self, snapshot: SessionSnapshot | None = None) -> int:
-        snapshot = snapshot or self.load()
+        snapshot = snapshot or self.load(ids=False)
         return session_tokens(snapshot.messages, snapshot.summary)
 
     def should_compact(self, snapshot: SessionSnapshot | None = None) -> bool:
-        snapshot = snapshot or self.load()
+        snapshot = snapshot or self.load(ids=False)
         return self.estimate_tokens(snapshot) > self.max_tokens and self._cut(snapshot) > 0
 
     def should_flush_ahead(self, snapshot: SessionSnapshot | None = None) -> bool:
         """Past the soft threshold (``max_tokens − soft_threshold_tokens``) but not yet compacting."""
         if self.flusher is None or self.soft_threshold_tokens <= 0:
             return False
-        snapshot = snapshot or self.load()
+        snapshot = snapshot or self.load(ids=False)
         tokens = self.estimate_tokens(snapshot)
         return self.max_tokens - self.soft_threshold_tokens < tokens <= self.max_tokens
 
@@ -159,7 +159,7 @@ class SessionCompactor:
     # -- reading ------------------------------------------------------------------------------------
 
     def status(self) -> dict[str, Any]:
-        snapshot = self.load()
+        snapshot = self.load(ids=False)  # status never looks at ids
         tokens = self.estimate_tokens(snapshot)
         return {
             "store": self.store.label,
@@ -173,11 +173,11 @@ class SessionCompactor:
         }
 
     def history(self) -> list[HistoryItem]:
-        return list(self.load().history)
+        return list(self.load(ids=False).history)
 
     def model_context(self) -> list[dict[str, Any]]:
         """What a host bot sends its model: the summary (one system message), then the kept messages."""
-        snapshot = self.load()
+        snapshot = self.load(ids=False)
         context: list[dict[str, Any]] = []
         if snapshot.summary:
             context.append({"role": "system", "content": snapshot.summary})

@@ -47,7 +47,10 @@ class CompactionStore(Protocol):
 
     def locked(self) -> Any: ...
 
-    def load(self) -> SessionSnapshot: ...
+    def load(self, *, ids: bool = True) -> SessionSnapshot:
+        """The session as it is now; ``ids=False`` when the caller never looks at message ids
+        (status, token estimates, the model context): a store may then skip computing them."""
+        ...
 
     def commit(self, snapshot: SessionSnapshot, compaction: Compaction) -> None: ...
 
@@ -94,7 +97,7 @@ class SessionFileStore:
             raise CompactionStoreError(Text("compaction.no_messages", path=self.path))
         return data
 
-    def load(self) -> SessionSnapshot:
+    def load(self, *, ids: bool = True) -> SessionSnapshot:
         version = _fingerprint(self.path)
         data = self._read()
         raw_messages = data.get("messages") or []
@@ -107,7 +110,7 @@ class SessionFileStore:
             if not messages and summary is None and _is_seed_summary(raw):
                 summary = str(raw.get("content") or "")
                 continue
-            message = _seed_message(raw, index, chain, self.path)
+            message = _seed_message(raw, index, chain, self.path, with_id=ids)
             messages.append(message)
             chain = message.id
         history = [
@@ -172,8 +175,11 @@ def _is_seed_summary(raw: dict[str, Any]) -> bool:
     return isinstance(content, str) and content.lstrip().startswith(_SEED_SUMMARY_PREFIXES)
 
 
-def _seed_message(raw: dict[str, Any], index: int, previous_id: str, path: Path) -> SessionMessage:
-    """A seed message; its id hashes its content and the previous message's id.
+def _seed_message(
+    raw: dict[str, Any], index: int, previous_id: str, path: Path, *, with_id: bool = True
+) -> SessionMessage:
+    """A seed message; its id hashes its content and the previous message's id (``""`` without
+    ``with_id``: hashing is most of the cost of reading a long session for `status`).
 
     The seed's file has no ids. A chained hash stays the same while messages are
     appended, tells identical messages apart, and changes for the kept messages
@@ -196,8 +202,10 @@ def _seed_message(raw: dict[str, Any], index: int, previous_id: str, path: Path)
         tool_input = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     stamp = raw.get("timestamp")
     timestamp = stamp if isinstance(stamp, str) else (str(stamp) if stamp is not None else None)
-    fields = (previous_id, role, timestamp or "", content, name or "", tool_input or "")
-    digest = hashlib.sha256("\x1f".join(fields).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    digest = ""
+    if with_id:
+        fields = (previous_id, role, timestamp or "", content, name or "", tool_input or "")
+        digest = hashlib.sha256("\x1f".join(fields).encode("utf-8", "surrogatepass")).hexdigest()[:16]
     usage = raw.get("usage")
     reported = usage.get("totalTokens") if isinstance(usage, dict) else None
     return SessionMessage(
@@ -213,7 +221,7 @@ def _seed_message(raw: dict[str, Any], index: int, previous_id: str, path: Path)
 
 def new_session_file(messages: list[dict[str, Any]], at: str) -> dict[str, Any]:
     """A seed-format session object (for tests, the benchmark, and `compact` on a new file)."""
-    parsed = [_seed_message(m, i, str(i), Path("-")) for i, m in enumerate(messages)]
+    parsed = [_seed_message(m, i, "", Path("-"), with_id=False) for i, m in enumerate(messages)]
     return {
         "version": SEED_VERSION,
         "createdAt": at,
@@ -245,7 +253,7 @@ class TranscriptStore:
         with self.recorder.locked():
             yield
 
-    def load(self) -> SessionSnapshot:
+    def load(self, *, ids: bool = True) -> SessionSnapshot:  # entry ids cost nothing here
         version = _fingerprint(self.path)
         lines = _read_lines(self.path)
         entries: list[tuple[str, dict[str, Any]]] = []
@@ -277,8 +285,8 @@ class TranscriptStore:
         if last_compaction is not None:
             summary = str(last_compaction.get("summary") or "")
             first_kept = last_compaction.get("firstKeptEntryId")
-            ids = [entry_id for entry_id, _ in entries]
-            start = ids.index(first_kept) if first_kept in ids else len(entries)
+            entry_ids = [entry_id for entry_id, _ in entries]
+            start = entry_ids.index(first_kept) if first_kept in entry_ids else len(entries)
         messages = [
             message
             for entry_id, obj in entries[start:]

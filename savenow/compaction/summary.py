@@ -28,6 +28,7 @@ import re
 from collections.abc import Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from itertools import pairwise
 from typing import Protocol
 
@@ -37,7 +38,7 @@ from ..text.normalize import compact_similarity
 from ..text.stopwords import EN_COMMON_WORDS, EN_NOT_NAMES
 from ..text.tokens import count_cjk, estimate_tokens
 from .changes import setting_key, settings_changed
-from .chatsignals import CHITCHAT, DEFERRAL, RULED_OUT, Lexeme, is_question, sentences
+from .chatsignals import CHITCHAT, DEFERRAL, RULED_OUT, Lexeme, chat_memo, is_question, sentences
 from .model import SessionMessage
 from .withdrawn import cancel_withdrawn, may_withdraw
 
@@ -134,7 +135,7 @@ ERROR = _words(
     _EN(
         "error|errors|failed|failing|fails|fatal|exception|traceback|denied|refused|timed? ?out|no space|unresolved|broken|crash(?:es|ed)?|flaky"
     ),
-    r"报错|失败|错误|异常|拒绝|超时|挂了|不通|报锁|满了|告警|起不来|找不到|连不上|掉线|崩了|(?:HTTP|status|code|退出码|错误码)\s*[:：]?\s*\d{1,3}|\b[45]\d\d:",
+    r"报错|失败|错误|异常|拒绝|超时|挂了|不通|报锁|满了|告警|起不来|找不到|连不上|掉线|崩了|(?:http|status|code|退出码|错误码)\s*[:：]?\s*\d{1,3}|\b[45]\d\d:",
 )
 PERSON = _words(
     _EN(
@@ -417,7 +418,7 @@ def people_names(text: str) -> list[str]:
             if match.group(0) not in _ZH_NOT_NAMES:
                 names[match.group(0)] = None
         full_names = [m.group(0) for m in _ZH_FULL_NAME.finditer(text)]
-        if full_names and (PERSON.search(text) or ROLE.search(text)):
+        if full_names and (_fast(PERSON).search(text) or _fast(ROLE).search(text)):
             names.update(dict.fromkeys(full_names))
     for match in _EN_NAME.finditer(text):
         name = match.group("t") or match.group("s") or match.group("r")
@@ -432,7 +433,7 @@ def people_names(text: str) -> list[str]:
 
 
 def _names_a_role(text: str) -> bool:
-    return bool(PERSON.search(text) or ROLE.search(text) or _EN_ROLE_VERB.search(text))
+    return bool(_fast(PERSON).search(text) or _fast(ROLE).search(text) or _EN_ROLE_VERB.search(text))
 
 
 # What a person does at work: "Nadia from finance", "Keiko handles the release", "loop in Keiko".
@@ -626,9 +627,14 @@ def _is_proper(value: str) -> bool:
 def _about_someone(text: str) -> bool:
     """The sentence's subject, in its first words, is a person this chat named."""
     head = " ".join(text.split()[:3])
-    return any(
-        name in head and re.search(rf"(?<![\w]){re.escape(name)}(?![a-z])", head) for name in _names_seen()
-    )
+    return any(name in head and _name_at_word_start(name).search(head) for name in _names_seen())
+
+
+@lru_cache(maxsize=1024)
+def _name_at_word_start(name: str) -> re.Pattern[str]:
+    # compiled once per name: patterns built on the fly would crowd the `re` module's cache
+    # (512 entries) and make every other inline pattern compile again
+    return re.compile(rf"(?<![\w]){re.escape(name)}(?![a-z])")
 
 
 _LEXEMES: dict[int, Lexeme] = {}
@@ -660,7 +666,8 @@ class _Marks:
         key = id(lexicon)
         hit = self._found.get(key)
         if hit is None:
-            hit = self._found[key] = _fast(lexicon).search(self.text) is not None
+            fast = _LEXEMES.get(key) or _fast(lexicon)
+            hit = self._found[key] = fast.search(self.text) is not None
         return hit
 
     @property
@@ -677,9 +684,10 @@ def _kind(text: str, role: str, has_ids: bool, marks: _Marks | None = None) -> s
         if role == "user":
             return "requests"
         return "context" if has_ids else None
-    if has(ERROR) and (has_ids or role == "user"):
+    # the cheap tests of role and identifiers go first: a lexicon is searched only when it can decide
+    if (has_ids or role == "user") and has(ERROR):
         return "errors"
-    if has(PREFERENCE) and role == "user":
+    if role == "user" and has(PREFERENCE):
         return "preferences"
     if has(OPEN) and (has_ids or role == "user" or has(DEFERRAL)):
         return "open"
@@ -783,18 +791,22 @@ def _rules_out(text: str) -> bool:
 def _substance(text: str) -> int:
     """About how many letters of content a sentence has: a Han character counts for three."""
     cjk = len(_HAN.findall(text))
-    return (
-        3 * cjk + len(re.findall(r"[A-Za-z0-9]", text)) - (3 if not cjk and len(text.split()) <= 3 else 0) * 4
-    )
+    return 3 * cjk + len(_ALNUM.findall(text)) - (3 if not cjk and len(text.split()) <= 3 else 0) * 4
+
+
+_ALNUM = re.compile(r"[A-Za-z0-9]")
 
 
 _HAN = re.compile(r"[" + HAN + r"]")
 
 
+_CLIP_CLAUSE = re.compile(r"(?<=[，,;；:：])\s*|(?<=\.)\s+")
+
+
 def _clip(text: str) -> str:
     text = " ".join(text.split())
     if len(text) > SHORT_LINE_CHARS:
-        clauses = [c.strip() for c in re.split(r"(?<=[，,;；:：])\s*|(?<=\.)\s+", text) if c.strip()]
+        clauses = [c.strip() for c in _CLIP_CLAUSE.split(text) if c.strip()]
         useful = [
             c for c in clauses if _values(c) or INLINE_CODE.search(c) or identifiers(c) or _MARKED.search(c)
         ]
@@ -857,7 +869,7 @@ def statements(
             ids = [v for v in message_ids if v in text]
             # A user's sentence with no marker of a request ("炖好了，馒头一直在厨房门口蹲着") is
             # narration far more often than a request: it lands in requests, but is worth less.
-            plain = kind == "requests" and not REQUEST.search(text) and not ids
+            plain = kind == "requests" and not _fast(REQUEST).search(text) and not ids
             if kind is None or (plain and _substance(text) < 30):
                 if may_withdraw(text):  # "宽窄巷子那家不考虑了" is no line, but it takes the option back
                     order += 1
@@ -968,13 +980,19 @@ def _answer_line(question: str, reply: str, order: int, turn: int) -> Line | Non
 
 
 def _answered_names(reply: str) -> list[str]:
+    words = _EN_NAME_WORD.findall(reply)
+    if not words:
+        return []
+    # a capitalized word that also stands alone somewhere (not only inside "McDonald" or "JohnSmith")
+    alone = set(_EN_NAME_WORD_ALONE.findall(reply))
     return [
         word
-        for word in _EN_NAME_WORD.findall(reply)
-        if word.casefold() not in _NOT_PROPER
-        and word.casefold() not in _CALENDAR_AND_KIN
-        and re.search(rf"(?<![A-Za-z]){word}(?![A-Za-z])", reply)
+        for word in words
+        if word in alone and word.casefold() not in _NOT_PROPER and word.casefold() not in _CALENDAR_AND_KIN
     ]
+
+
+_EN_NAME_WORD_ALONE = re.compile(r"(?<![A-Za-z])[A-Z][a-z]{2,}(?![A-Za-z])")
 
 
 def _sentence_kind(text: str, role: str, message_ids: Sequence[str], names: set[str]) -> str | None:
@@ -1001,13 +1019,20 @@ def _strip_ack_lead(text: str) -> str:
     return _ACK_LEAD.sub("", text, count=1).strip()
 
 
-def _terms(text: str) -> tuple[set[str], set[str]]:
-    """A sentence's content as single characters and pairs of Han characters plus its Latin words."""
+_TERM_WORD = re.compile(r"[a-z0-9][a-z0-9._/-]*")
+
+
+@lru_cache(maxsize=4096)
+def _terms(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """A sentence's content as single characters and pairs of Han characters plus its Latin words.
+
+    Remembered: each open item is compared with every later "done" line, each confirmation with
+    its turn's user lines."""
     folded = text.casefold()
     han = _HAN.findall(folded)
-    words = set(re.findall(r"[a-z0-9][a-z0-9._/-]*", folded))
-    pairs = {a + b for a, b in pairwise(han)} | words
-    return set(han) | words, pairs
+    words = frozenset(_TERM_WORD.findall(folded))
+    pairs = frozenset(a + b for a, b in pairwise(han)) | words
+    return frozenset(han) | words, pairs
 
 
 def _covered(line: Line, by: Sequence[Line]) -> float:
@@ -1057,6 +1082,9 @@ _HOST_ARG = re.compile(
 )
 
 
+_HOST_MARK = re.compile(r"[\d.-]")
+
+
 def tool_hosts(messages: Sequence[SessionMessage], start_order: int) -> list[tuple[str, int]]:
     """Hosts the shell commands ran against, for the identifier line (a host often appears only
     in a command: ``psql -h wh-db-02 …``). Each host once, with the order of its first call."""
@@ -1066,7 +1094,7 @@ def tool_hosts(messages: Sequence[SessionMessage], start_order: int) -> list[tup
             continue
         for match in _HOST_ARG.finditer(message.tool_input):
             host = match.group("host")
-            if re.search(r"[\d.-]", host) and not host.startswith("-"):
+            if _HOST_MARK.search(host) and not host.startswith("-"):
                 found.setdefault(host, start_order + index)
     return list(found.items())
 
@@ -1231,7 +1259,7 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
             for value in ids_in(other):
                 if _hard_id(value) and not _PLACE.search(value) and value not in line.text[compared.end() :]:
                     dropped.setdefault(value, line.order)  # "比 2 号那班 CA1406 便宜": the option not taken
-        if not ABANDON.search(line.text) and not CHANGE_TO.search(line.text):
+        if not _fast(ABANDON).search(line.text) and not _fast(CHANGE_TO).search(line.text):
             continue
         clauses = [c for c in _CLAUSE.split(line.text) if c.strip()]
         at = 0
@@ -1239,7 +1267,7 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
             at = line.text.find(clause, at)
             later = line.text[at + len(clause) :]
             old: list[str] = []
-            abandon = ABANDON.search(clause)
+            abandon = _fast(ABANDON).search(clause)  # the span of the original; the text lowercased
             if abandon and abandon.group(0).lower() in _AFTER_MARKERS:
                 old = ids_in(clause[abandon.end() :])
             elif abandon:
@@ -1250,7 +1278,7 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
                 if _SOFT_MARKERS.fullmatch(abandon.group(0)):
                     old = [v for v in old if not _PLACE.search(v)]
                 old = [v for v in old if v not in later and v not in clause[abandon.end() :]]
-            change = CHANGE_TO.search(clause)
+            change = _fast(CHANGE_TO).search(clause)
             if change:
                 new = ids_in(clause[change.end() :])
                 old += [
@@ -1259,7 +1287,11 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
                     if value not in new and any(_same_shape(value, other) for other in new)
                 ]
             for value in old:
-                if not _PLAIN_QUANTITY.match(value) or _has_unit(value) or len(re.sub(r"\D", "", value)) >= 3:
+                if (
+                    not _PLAIN_QUANTITY.match(value)
+                    or _has_unit(value)
+                    or len(_NON_DIGITS.sub("", value)) >= 3
+                ):
                     dropped.setdefault(value, line.order)
     for value, order in _superseded_by_subject(lines).items():
         dropped.setdefault(value, order)
@@ -1290,7 +1322,13 @@ def _reassigned(lines: Sequence[Line], changes: Sequence[Change]) -> dict[str, f
 
 
 def _setting_value(text: str) -> str:
-    return re.sub(r"\s+", "", text.split("=", 1)[-1]).casefold()
+    return _SPACES.sub("", text.split("=", 1)[-1]).casefold()
+
+
+_SPACES = re.compile(r"\s+")
+_NON_DIGITS = re.compile(r"\D")
+_DIGIT = re.compile(r"\d")
+_DIGITS = re.compile(r"\d+")
 
 
 # The option a choice is compared against, and so did not take: "cheaper than X", "比 X 便宜".
@@ -1361,12 +1399,12 @@ def _superseded_by_subject(lines: Sequence[Line]) -> dict[str, int]:
     drops the values of the same kind that earlier lines gave that thing ("budget … CAD 14,000")."""
     dropped: dict[str, int] = {}
     for index, line in enumerate(lines):
-        match = _SET_VALUE.search(line.text) if line.ids and _SET_HINT.search(line.text) else None
+        match = _SET_VALUE.search(line.text) if line.ids and _fast(_SET_HINT).search(line.text) else None
         if not match:
             continue
         rest = (match.group("value") or match.group("zvalue") or "").strip()
         new = [v for v in line.ids if rest.startswith(v) or rest.lstrip("~≈约").startswith(v)]
-        if not new or not re.search(r"\d", new[0]):
+        if not new or not _DIGIT.search(new[0]):
             continue
         if match.group("zh") and _HAN.match(match.group("zh")):
             subjects = [match.group("zh")[-2:]]
@@ -1377,7 +1415,7 @@ def _superseded_by_subject(lines: Sequence[Line]) -> dict[str, int]:
         else:
             words = f"{match.group('subject') or ''} {match.group('object') or ''}".casefold().split()
             subjects = [w for w in words if w not in _SUBJECT_STOP and len(w) >= 4]
-        if RESCHEDULE.search(line.text):  # "12月8号 那周他另一个工地收尾，开工推到 12月15号"
+        if _fast(RESCHEDULE).search(line.text):  # "12月8号 那周他另一个工地收尾，开工推到 12月15号"
             before = line.text[: match.start("value") if match.group("value") else match.start("zvalue")]
             for value in line.ids:
                 if value in before and value not in rest and _same_amount_kind(value, new[0]):
@@ -1417,11 +1455,11 @@ _FINAL_SUBJECT = re.compile(
 def _drop_final_values(earlier: Sequence[Line], line: Line, dropped: dict[str, int]) -> None:
     """ "12月3号 还是太赶，最终定 12月5号", "最终总预算 8.8万": the value a line ends on drops the
     values of its kind the line gives up, and those earlier lines gave the same subject."""
-    final = FINAL.search(line.text) if line.ids else None
+    final = _fast(FINAL).search(line.text) if line.ids else None
     if not final:
         return
     after = line.text[final.end() :]
-    new = [v for v in line.ids if v in after and re.search(r"\d", v)]
+    new = [v for v in line.ids if v in after and _DIGIT.search(v)]
     if not new:
         return
     first = min(new, key=after.find)
@@ -1442,9 +1480,12 @@ def _same_amount_kind(a: str, b: str) -> bool:
     if _EN_DATE.fullmatch(a) and _EN_DATE.fullmatch(b):
         return True  # Dec 18 and Dec 20
     a_core, b_core = _MONEY_MARK.sub("", a).strip(), _MONEY_MARK.sub("", b).strip()
-    if not (re.fullmatch(r"[\d,.]+\s?\S{0,4}", a_core) and re.fullmatch(r"[\d,.]+\s?\S{0,4}", b_core)):
+    if not (_AMOUNT_CORE.fullmatch(a_core) and _AMOUNT_CORE.fullmatch(b_core)):
         return False
-    return re.sub(r"\d+", "0", a_core) == re.sub(r"\d+", "0", b_core)
+    return _DIGITS.sub("0", a_core) == _DIGITS.sub("0", b_core)
+
+
+_AMOUNT_CORE = re.compile(r"[\d,.]+\s?\S{0,4}")
 
 
 _CLAUSE = re.compile(r"[，,、；;。!！?？]")
@@ -1455,19 +1496,27 @@ def _same_shape(a: str, b: str) -> bool:
     """Two values of one kind: both carry digits and share their non-digit frame, or a 3-character prefix."""
     if a[:3].casefold() == b[:3].casefold() and len(a) >= 3:
         return True
-    frame_a, frame_b = re.sub(r"\d+", "0", a), re.sub(r"\d+", "0", b)
-    return bool(re.search(r"\d", a) and re.search(r"\d", b)) and (frame_a == frame_b or len(a) == len(b))
+    frame_a, frame_b = _DIGITS.sub("0", a), _DIGITS.sub("0", b)
+    return bool(_DIGIT.search(a) and _DIGIT.search(b)) and (frame_a == frame_b or len(a) == len(b))
 
 
 def _has_unit(value: str) -> bool:
-    return bool(re.search(r"\d\s?[^\d\s.,:]", value))
+    return bool(_WITH_UNIT.search(value))
 
 
+_WITH_UNIT = re.compile(r"\d\s?[^\d\s.,:]")
+
+
+@lru_cache(maxsize=1024)
 def _mention(value: str) -> re.Pattern[str]:
     """``value`` as a whole token: ``CACHE_TTL=30`` is not in ``CACHE_TTL=300``."""
-    head = r"(?<![A-Za-z0-9_.-])" if re.match(r"[A-Za-z0-9_]", value) else ""
-    tail = r"(?![A-Za-z0-9_])" if re.search(r"[A-Za-z0-9_]$", value) else ""
+    head = r"(?<![A-Za-z0-9_.-])" if _WORD_CHAR.match(value) else ""
+    tail = r"(?![A-Za-z0-9_])" if _WORD_CHAR_END.search(value) else ""
     return re.compile(head + re.escape(value) + tail)
+
+
+_WORD_CHAR = re.compile(r"[A-Za-z0-9_]")
+_WORD_CHAR_END = re.compile(r"[A-Za-z0-9_]$")
 
 
 def _strip_abandoned(
@@ -1601,7 +1650,8 @@ class OfflineSummarizer:
     def summarize(self, previous: str | None, removed: Sequence[SessionMessage], *, max_tokens: int) -> str:
         token = _NAMES.set(set())
         try:
-            return self._summarize(previous, removed, max_tokens)
+            with chat_memo():  # each sentence lowercased once, and searched once per lexicon
+                return self._summarize(previous, removed, max_tokens)
         finally:
             _NAMES.reset(token)
 
@@ -1644,7 +1694,7 @@ CLOSED = 0.5
 
 def _drop_closed_items(lines: list[Line]) -> list[Line]:
     """An open item a later line reports done goes: the summary lists what is still open."""
-    closing = [line for line in lines if DONE.search(line.text) and not is_question(line.text)]
+    closing = [line for line in lines if _fast(DONE).search(line.text) and not is_question(line.text)]
     if not closing:
         return lines
     return [
@@ -1667,12 +1717,15 @@ def _specifics(line: Line) -> list[str]:
     return [v for v in line.ids if _strong(v)] + _answered_names(line.text)
 
 
+_NOT_WORD = re.compile(r"[\W_]+")
+
+
 def _dedupe(lines: list[Line]) -> list[Line]:
     """One line per normalized text; a line whose identifiers a later line all repeats, in much the
     same words, gives way to that later line (the restatement is usually the confirmed version)."""
     seen: dict[str, Line] = {}
     for line in lines:
-        key = re.sub(r"[\W_]+", "", line.text.casefold())
+        key = _NOT_WORD.sub("", line.text.casefold())
         if key in seen:
             continue  # the older wording stays; both say the same
         seen[key] = line
@@ -1733,7 +1786,8 @@ def _fit(
     id_cost = {value: _raw_tokens(f"`{value}` · ") for value in candidates}
     cost = _raw_tokens(_render([], [], files, messages, tokens)) + sum(id_cost.values())
     cost += _raw_tokens(_heading(_BY_KEY["identifiers"]) + "\n\n- ") if candidates else 0
-    for line in sorted(lines, key=lambda x: (-_value(x), -x.order)):
+    worth = {id(line): _value(line) for line in lines}  # sorted by twice
+    for line in sorted(lines, key=lambda x: (-worth[id(x)], -x.order)):
         freed = sum(id_cost.get(v, 0) for v in line.ids if not holders.get(v))
         extra = _raw_tokens(f"- {line.text}\n")
         if line.section not in sections:
@@ -1746,7 +1800,7 @@ def _fit(
         for value in line.ids:
             holders[value] = holders.get(value, 0) + 1
     orphans = {v: order for v, order in candidates.items() if not holders.get(v)}
-    victims = iter(sorted(chosen, key=lambda x: (_value(x), x.order)))
+    victims = iter(sorted(chosen, key=lambda x: (worth[id(x)], x.order)))
     remaining = {id(line): line for line in sorted(chosen, key=lambda x: x.order)}
 
     def drop_lines(excess: int) -> bool:
@@ -1829,7 +1883,7 @@ _PLAIN_QUANTITY = re.compile(r"^\d[\d,.]*\s?(?:[" + HAN + r"]{1,2}|[hmsd]|ms)?$|
 def _listable(value: str) -> bool:
     """An identifier worth listing on its own: not a bare time, duration or small count."""
     if _PLAIN_QUANTITY.match(value):
-        digits = re.sub(r"\D", "", value)
+        digits = _NON_DIGITS.sub("", value)
         # order numbers, phone numbers, chat ids; "41,233" (a count, written for reading) is no id
         return len(digits) >= 5 and "," not in value
     return _strong(value)

@@ -119,6 +119,11 @@ _GENERIC = frozenset(
         "one",
     ]
 )
+_HAN_CHAR = re.compile("[" + HAN + "]")
+_HAN_RUN = re.compile("[" + HAN + "]+")
+_LATIN_TERM = re.compile(r"[a-z0-9][\w.-]{2,}")
+_LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+_WORD_SPLIT = re.compile(r"[\s-]+")
 _TERM = re.compile(r"[A-Za-z0-9][\w.+#/-]*[" + HAN + r"]?|[" + HAN + r"]{2,}")
 
 
@@ -135,15 +140,15 @@ def object_terms(obj: str) -> tuple[str, ...]:
     obj = obj.strip()
     if not obj or _PRONOUN.match(obj):
         return ()
-    if re.search("[" + HAN + "]", obj):
+    if _HAN_CHAR.search(obj):
         parts = [p for p in _ZH_POINTERS.split(obj) if p.strip()]
         terms = [t for part in parts for t in _TERM.findall(part)]
-        latin = [t for t in terms if not re.match("[" + HAN + "]", t)]
-        han = [t for t in terms if re.match("[" + HAN + "]", t)]
+        latin = [t for t in terms if not _HAN_CHAR.match(t)]
+        han = [t for t in terms if _HAN_CHAR.match(t)]
         # the noun right before the marker is the object; a longer run before it is the sentence's own
         terms = latin + [t[-4:] for t in han[-1:]]
     else:
-        words = re.split(r"[\s-]+", obj.casefold())
+        words = _WORD_SPLIT.split(obj.casefold())
         terms = [w.strip("'\"`") for w in words if w.strip("'\"`") and w not in _EN_FILLERS]
     return tuple(t for t in dict.fromkeys(terms) if t.casefold() not in _GENERIC)
 
@@ -154,9 +159,19 @@ def _clauses(text: str) -> list[str]:
 
 def _mentions(text: str, term: str) -> bool:
     folded, term = text.casefold(), term.casefold()
-    if re.match(r"[a-z0-9]", term):
-        return re.search(r"(?<![a-z0-9])" + re.escape(term) + r"(?![a-z0-9])", folded) is not None
-    return term in folded
+    if not term or not ("a" <= term[0] <= "z" or "0" <= term[0] <= "9"):
+        return term in folded
+    at = folded.find(term)
+    while at >= 0:  # a whole word: "4h" is not inside "24h" (no pattern built per term)
+        end = at + len(term)
+        if not _is_word_char(folded[at - 1 : at]) and not _is_word_char(folded[end : end + 1]):
+            return True
+        at = folded.find(term, at + 1)
+    return False
+
+
+def _is_word_char(char: str) -> bool:
+    return bool(char) and ("a" <= char <= "z" or "0" <= char <= "9")
 
 
 def _names(text: str, terms: Sequence[str]) -> bool:
@@ -323,10 +338,8 @@ def _same_message(line: _LineLike, lines: Sequence[_LineLike]) -> str:
 
 def _content_terms(text: str) -> set[str]:
     folded = text.casefold()
-    han = re.findall("[" + HAN + "]+", folded)
-    return {run[i : i + 2] for run in han for i in range(len(run) - 1)} | set(
-        re.findall(r"[a-z0-9][\w.-]{2,}", folded)
-    )
+    han = _HAN_RUN.findall(folded)
+    return {run[i : i + 2] for run in han for i in range(len(run) - 1)} | set(_LATIN_TERM.findall(folded))
 
 
 def _about_the_kept_choice(text: str, withdrawn: Sequence[Withdrawal]) -> str:
@@ -345,7 +358,7 @@ def _says_something(rest: str, ids: frozenset[str]) -> bool:
     ("那还是住春熙路吧" stays; "book it", "ok" do not)."""
     if any(v in rest for v in ids):
         return True
-    return len(re.findall("[" + HAN + "]", rest)) >= 4 or len(re.findall(r"[A-Za-z]{2,}", rest)) >= 3
+    return len(_HAN_CHAR.findall(rest)) >= 4 or len(_LATIN_WORD.findall(rest)) >= 3
 
 
 def may_withdraw(text: str) -> bool:

@@ -164,7 +164,7 @@ class CompactionService:
             compactor = self.compactor(Target(key=key))
             if _cannot_be_due(compactor):
                 return None
-            snapshot = compactor.load()
+            snapshot = compactor.load(ids=False)  # the thresholds only; compact() reads it again
         except CompactionStoreError:
             return None  # not a recorded session (yet)
         if compactor.should_compact(snapshot):
