@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from ..text.cjk import HAN
+from .chatsignals import Lexeme
 
 
 class _LineLike(Protocol):
@@ -361,6 +362,9 @@ def _says_something(rest: str, ids: frozenset[str]) -> bool:
     return len(_HAN_CHAR.findall(rest)) >= 4 or len(_LATIN_WORD.findall(rest)) >= 3
 
 
+_FAST_HINT = Lexeme(_HINT)  # searched on the lowercased sentence, remembered within a chat
+
+
 def may_withdraw(text: str) -> bool:
     """A cheap test: could ``text`` withdraw something?"""
-    return _HINT.search(text) is not None
+    return _FAST_HINT.search(text) is not None
