@@ -124,6 +124,7 @@ _HAN_CHAR = re.compile("[" + HAN + "]")
 _HAN_RUN = re.compile("[" + HAN + "]+")
 _LATIN_TERM = re.compile(r"[a-z0-9][\w.-]{2,}")
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+_LATIN_TERM_START = re.compile(r"[a-z0-9]")
 _WORD_SPLIT = re.compile(r"[\s-]+")
 _TERM = re.compile(r"[A-Za-z0-9][\w.+#/-]*[" + HAN + r"]?|[" + HAN + r"]{2,}")
 
@@ -150,7 +151,7 @@ def object_terms(obj: str) -> tuple[str, ...]:
         terms = latin + [t[-4:] for t in han[-1:]]
     else:
         words = _WORD_SPLIT.split(obj.casefold())
-        terms = [w.strip("'\"`") for w in words if w.strip("'\"`") and w not in _EN_FILLERS]
+        terms = [w.strip("'\"`") for w in words if _LATIN_TERM_START.search(w) and w not in _EN_FILLERS]
     return tuple(t for t in dict.fromkeys(terms) if t.casefold() not in _GENERIC)
 
 
@@ -179,8 +180,14 @@ def _names(text: str, terms: Sequence[str]) -> bool:
     return bool(terms) and all(_mentions(text, t) for t in terms)
 
 
+_CODE_SPAN = re.compile(r"`[^`]*`")
+
+
 def _withdrawals_in(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, object) of each withdrawal marker in ``text``; the object as written."""
+    """(start, end, object) of each withdrawal marker in ``text``; the object as written. Code is
+    no speech: `restic forget --keep-daily 7` withdraws nothing."""
+    if "`" in text:
+        text = _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), text)
     found = []
     for match in _ZH_TAIL.finditer(text):
         found.append((match.start(), match.end(), match.group("obj")))
@@ -357,6 +364,8 @@ def _about_the_kept_choice(text: str, withdrawn: Sequence[Withdrawal]) -> str:
 def _says_something(rest: str, ids: frozenset[str]) -> bool:
     """What is left of a withdrawing line is worth a line: a value of its own, or a few words
     ("那还是住春熙路吧" stays; "book it", "ok" do not)."""
+    if rest.rstrip().endswith(("?", "？", "→")):
+        return False  # "要不要看一下…？ → 不用了": the offer was declined, nothing is left
     if any(v in rest for v in ids):
         return True
     return len(_HAN_CHAR.findall(rest)) >= 4 or len(_LATIN_WORD.findall(rest)) >= 3

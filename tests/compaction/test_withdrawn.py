@@ -103,3 +103,24 @@ def test_a_judgement_then_a_change_keeps_only_the_change():
         chat(("user", "8443 不行，路由器占着 8443，改不了"))
     )  # no change: the value rules decide
     assert "改不了" in kept or "8443" in kept
+
+
+def test_code_is_no_withdrawal():
+    summary = summarize(
+        chat(
+            ("assistant", "Run `restic forget --keep-daily 7 --keep-monthly 12` nightly on nas-02."),
+            ("assistant", "Then: `restic forget --keep-daily 7 --keep-monthly 12 --prune` once a week."),
+        )
+    )
+    assert "--keep-monthly 12" in summary
+
+
+def test_a_declined_offer_leaves_nothing_and_reaches_no_other_line():
+    summary = summarize(
+        chat(
+            ("assistant", "改法：Settings → Users → Roles，去掉 Admin。"),
+            ("assistant", "要不要我顺便导出一份她的阅读记录？"),
+            ("user", "不用了"),
+        )
+    )
+    assert "Settings → Users → Roles" in summary and "阅读记录" not in summary
