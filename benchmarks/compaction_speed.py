@@ -1,8 +1,11 @@
 """Speed of compaction on a 2,000-message session (goals: compact ≤ 200 ms in-process, status ≤ 100 ms whole-process).
 
-    python benchmarks/compaction_speed.py [--messages 2000] [--repeat 5]
+    python benchmarks/compaction_speed.py [--messages 2000] [--repeat 5] [--from SET.jsonl]
 
 The session mixes Chinese and English, tool calls with 30–80-line results, identifiers.
+Its messages follow a template, so many texts recur (the summary reads each distinct text
+once); ``--from`` adds the same figures for a session made of a compaction eval set's
+messages, all cases one after another (real wording, few repeats).
 The flush is left out of the in-process figure (it is the extractor's cost, measured by
 benchmarks/eval_extract.py) and timed separately. The machine is shared: figures vary.
 """
@@ -19,6 +22,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -70,10 +74,37 @@ def session(count: int) -> list[dict]:
     return out
 
 
+def set_session(path: Path, count: int) -> list[dict]:
+    """The messages of every case of a compaction.jsonl set, one case after another (at most ``count``)."""
+    out: list[dict] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            out.extend(json.loads(line)["messages"])
+    return out[:count]
+
+
+def time_compaction(messages: list[dict], repeat: int, store: Path) -> tuple[list[float], list[float], Any]:
+    from savenow.compaction import SessionCompactor
+
+    payload = json.dumps({"version": 1, "messages": messages}, ensure_ascii=False)
+    wall, cpu, result = [], [], None
+    for _ in range(repeat):
+        store.write_text(payload)
+        compactor = SessionCompactor(store_path=store)
+        start, started_cpu = time.perf_counter(), time.process_time()
+        result = compactor.compact(force=True)
+        wall.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.process_time() - started_cpu) * 1000)
+    return wall, cpu, result
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--messages", type=int, default=2000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument(
+        "--from", dest="from_set", type=Path, help="also time a session of this set's messages"
+    )
     args = parser.parse_args()
     from savenow.compaction import Flusher, SessionCompactor
 
@@ -81,20 +112,21 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         store = Path(tmp) / ".clawsession.json"
         payload = json.dumps({"version": 1, "messages": messages}, ensure_ascii=False)
-        compact_ms, compact_cpu = [], []
-        for _ in range(args.repeat):
-            store.write_text(payload)
-            compactor = SessionCompactor(store_path=store)
-            start, cpu = time.perf_counter(), time.process_time()
-            result = compactor.compact(force=True)
-            compact_ms.append((time.perf_counter() - start) * 1000)
-            compact_cpu.append((time.process_time() - cpu) * 1000)
+        compact_ms, compact_cpu, result = time_compaction(messages, args.repeat, store)
         print(
             f"compact {args.messages} messages in-process (no flush): wall median {statistics.median(compact_ms):.0f} ms "
             f"(min {min(compact_ms):.0f}), CPU median {statistics.median(compact_cpu):.0f} ms "
             f"(min {min(compact_cpu):.0f}); removed {result.removed_count}, "
             f"{result.tokens_before} → {result.tokens_after} tokens"
         )
+        if args.from_set:
+            real = set_session(args.from_set, args.messages)
+            real_ms, real_cpu, real_result = time_compaction(real, args.repeat, store)
+            print(
+                f"compact {len(real)} messages of {args.from_set.name} in-process (no flush): wall median "
+                f"{statistics.median(real_ms):.0f} ms (min {min(real_ms):.0f}), CPU median "
+                f"{statistics.median(real_cpu):.0f} ms (min {min(real_cpu):.0f}); removed {real_result.removed_count}"
+            )
 
         from savenow.extract.heuristic import HeuristicExtractor
 
@@ -115,6 +147,15 @@ def main() -> int:
         )
 
         store.write_text(payload)
+        in_process = []
+        for _ in range(args.repeat):
+            start = time.perf_counter()
+            SessionCompactor(store_path=store).status()
+            in_process.append((time.perf_counter() - start) * 1000)
+        print(
+            f"status on {args.messages} messages in-process (what it computes after start-up): "
+            f"median {statistics.median(in_process):.1f} ms (min {min(in_process):.1f})"
+        )
         # As installed: bytecode cached (this machine sets PYTHONDONTWRITEBYTECODE, which would make every
         # run compile savenow from source); one warm-up run writes the cache.
         # No config file either (as `status --store` is usually run): SAVENOW_CONFIG unset.

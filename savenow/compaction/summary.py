@@ -605,13 +605,25 @@ _STRONG = re.compile(r"\d|[/@:#_]|\.[A-Za-z]|^[A-Z][A-Z0-9]+$|[a-z][A-Z]|^[A-Z]{
 def _strong(value: str) -> bool:
     """An identifier a person could not guess: digits, a path, a key, an address, CamelCase, CAPS,
     or a name of three or more hyphenated parts (``zhou-family-bak``; not ``pre-order``)."""
+    return _strong_shape(value) or (_name_word(value) and value in _names_seen())
+
+
+@lru_cache(maxsize=8192)
+def _strong_shape(value: str) -> bool:
+    """:func:`_strong` except for the names this summary saw: the same for a value every time it is
+    asked (and a summary asks about each identifier many times)."""
     return (
         bool(_STRONG.search(value))
         or value.count("-") >= 2
         or bool(_ZH_NAME.fullmatch(value))
-        or bool(_EN_NAME_WORD.fullmatch(value) and value not in _EN_NOT_NAMES and value in _names_seen())
         or _is_proper(value)
     )
+
+
+@lru_cache(maxsize=8192)
+def _name_word(value: str) -> bool:
+    """A capitalized word that could be a person's name (strong once the chat used it as one)."""
+    return bool(_EN_NAME_WORD.fullmatch(value)) and value not in _EN_NOT_NAMES
 
 
 _PROPER_SHAPE = re.compile(r"[A-Z][\w’'&.-]*(?: (?:(?:of|de|la|du|the) )?[A-Z][\w’'&.-]*)+")
@@ -738,10 +750,12 @@ _LAUGH_LEAD = re.compile(
 )
 
 
+@lru_cache(maxsize=8192)
 def _hard_id(value: str) -> bool:
-    """An identifier that makes a sentence a fact on its own: not a name, not a bare count or time."""
+    """An identifier that makes a sentence a fact on its own: not a name, not a bare count or time.
+    (A word of a name's shape is never one, so the names seen do not matter: remembered.)"""
     return (
-        _strong(value)
+        _strong_shape(value)
         and not _PLAIN_QUANTITY.match(value)
         and not _EN_NAME_WORD.fullmatch(value)
         and not _ZH_NAME.fullmatch(value)
@@ -757,19 +771,19 @@ def _noise(text: str, role: str, has_ids: bool, ids: Sequence[str] = (), marks: 
         return True  # "Ha, Godzilla needs a holiday too", "哈哈 … 3 万张猫的照片": a joke, whatever it names
     if _INTERJECTION_LEAD.match(stripped) and not any(_hard_id(v) for v in ids) and not has(_MARKED):
         return True
-    if (has(CHITCHAT) or has(GREETING)) and not has_ids:
+    if not has_ids and (has(CHITCHAT) or has(GREETING)):
         chitchat = CHITCHAT.search(stripped) or GREETING.search(stripped)
         if len(stripped) < 60 or (chitchat is not None and chitchat.start() == 0):
             return True  # "哈哈…", "haha Tom just sent me a meme about …"
     if has.question and (has(GUESS) or has(_CAUSE_QUESTION)):
         return True  # a guess put as a question: later confirmed or dropped, never a fact yet
-    if role == "user" and has(GUESS) and not has(DECISION):
+    if role == "user" and not has(DECISION) and has(GUESS):
         return True  # "probably just a loose cable": a theory, not a fact
     if role == "assistant" and has.question and not has_ids:
         return True
-    if has(GUESS) and role == "assistant" and not has(DECISION):
+    if role == "assistant" and not has(DECISION) and has(GUESS):
         return True
-    if has(RULED_OUT) and not has(DECISION) and _rules_out(stripped):
+    if not has(DECISION) and has(RULED_OUT) and _rules_out(stripped):  # DECISION is often known already
         return True
     if not has_ids and _substance(stripped) < 12 and not (has(DECISION) or has(PREFERENCE)):
         return True  # "ok next.", "yes please, short", "先这样"
@@ -833,6 +847,12 @@ def statements(
     order = start_order
     turn = 0
     question = ""  # the question the assistant's last message ended on
+    # A long session says the same things again and again ("ok, do it", a reply's template
+    # sentence): each distinct text is read once. What a text yields depends on the names seen
+    # so far (a set that only grows), so the number of names seen is part of the key.
+    readings: dict[tuple[str, int], tuple[list[str], list[str], list[str]]] = {}
+    kinds: dict[tuple[str, str, tuple[str, ...], bool, int], str | None] = {}
+    clipped: dict[str, str] = {}
     for message in messages:
         if message.role == "system":
             continue
@@ -857,16 +877,28 @@ def statements(
                 changes.append((key, text, order + 0.5))
         if not message.content.strip():
             continue
-        found_names = people_names(message.content)
-        message_ids = verbatim_ids(message.content, found_names)  # once per message; sentences pick their own
+        reading_key = (message.content, len(_names_seen()))
+        reading = readings.get(reading_key)
+        if reading is None:
+            found_names = people_names(message.content)
+            message_ids = verbatim_ids(
+                message.content, found_names
+            )  # once per message; sentences pick their own
+            reading = readings[reading_key] = (found_names, message_ids, sentences(message.content))
+        found_names, message_ids, said = reading
         names = set(found_names)
-        said = sentences(message.content)
         if message.role == "assistant":  # the question it ends on (an aside may follow it)
             question = next((q for q in reversed(said[-2:]) if is_question(q)), "")
         for sentence in said:
-            text = _clip(_GREETING_LEAD.sub("", sentence))
-            kind = _sentence_kind(text, message.role, message_ids, names)
+            text = clipped.get(sentence) or clipped.setdefault(
+                sentence, _clip(_GREETING_LEAD.sub("", sentence))
+            )
             ids = [v for v in message_ids if v in text]
+            kind_key = (text, message.role, tuple(ids), any(v not in names for v in ids), len(_names_seen()))
+            if kind_key in kinds:
+                kind = kinds[kind_key]
+            else:
+                kind = kinds[kind_key] = _sentence_kind(text, message.role, message_ids, names)
             # A user's sentence with no marker of a request ("炖好了，馒头一直在厨房门口蹲着") is
             # narration far more often than a request: it lands in requests, but is worth less.
             plain = kind == "requests" and not _fast(REQUEST).search(text) and not ids
