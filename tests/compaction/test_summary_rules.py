@@ -437,3 +437,15 @@ def test_excluding_a_named_thing_is_an_action_not_a_cause_ruled_out():
     assert "排除 db-backup-02" in kept
     gone = summarize(chat(("assistant", "时钟是同步的，所以排除了时间不同步的问题。")))
     assert "时间不同步" not in gone
+
+
+def test_a_prohibition_is_an_instruction_however_short():
+    en = summarize(
+        chat(
+            ("assistant", "Shall I patch the cron job?"),
+            ("user", "no, don't touch the cron job until Monday. thanks"),
+        )
+    )
+    assert "don't touch the cron job" in en
+    zh = summarize(chat(("user", "先别重启数据库，晚上再说")))
+    assert "先别重启数据库" in zh
