@@ -45,14 +45,16 @@ L = TypeVar("L", bound=_LineLike)
 # not "计算了" (退款已经算了).
 _ZH_TAIL = re.compile(
     r"(?P<obj>[^，,；;。！!？?]*?)\s*(?:就|也|都|还是)?\s*"
-    r"(?:(?<=[就还])算了|不要了|不考虑了?|不用了|放弃了?|不做了|不搞了|不弄了|pass\s?掉了?|否掉了?|作罢)"
+    r"(?:(?<=[就还])算了|不要了|不考虑了?|不用了|放弃了?|不做了|不搞了|不弄了|pass\s?掉了?|否掉了?|作罢|免了"
+    r"|(?<=就)不(?:去|订|买|用|弄|搞|做|换|装|租|约)了)"  # "那家就不订了"
 )
 # Chinese: the marker, then the object ("不要自驾了", "放弃京东").
 _ZH_HEAD = re.compile(r"(?:不要|不用|不考虑|放弃|别再)(?P<obj>[^，,；;。！!？?了]{2,12})了")
 # English: the marker, then the object. "drop / skip / abandon" are also things people do to
 # tables and tests, so they withdraw only an idea, a plan, an option … or "it / that".
 _EN = re.compile(
-    r"(?<![A-Za-z])(?:(?:forget(?: about)?|scratch|ditch|never mind)\s+(?P<obj>[^,.;!?]+)"
+    r"(?<![A-Za-z])(?:(?:forget(?: about)?|scratch|ditch|never mind|let's not(?: do| go with| use)?|pass on)\s+(?P<obj>[^,.;!?]+)"
+    r"|(?P<obj3>(?:the\s+)?[\w-]+(?:\s+[\w-]+){0,3}?)\s+is\s+off\s+the\s+table"
     r"|(?:drop|skip|abandon)\s+(?P<obj2>(?:the|that|this|my|your|our)\s+[^,.;!?]*?"
     r"(?:idea|plan|option|approach|route|suggestion|thing)|it|that))",
     re.IGNORECASE,
@@ -194,7 +196,7 @@ def _withdrawals_in(text: str) -> list[tuple[int, int, str]]:
     for match in _ZH_HEAD.finditer(text):
         found.append((match.start(), match.end(), match.group("obj")))
     for match in _EN.finditer(text):
-        obj = match.group("obj") or match.group("obj2") or ""
+        obj = match.group("obj") or match.group("obj2") or match.group("obj3") or ""
         found.append((match.start(), match.end(), obj))
     return found
 
@@ -301,6 +303,7 @@ def cancel_withdrawn(lines: list[L], silent: Sequence[L] = ()) -> tuple[list[L],
         return lines, []
     kept: list[L] = []
     loose: list[tuple[str, int]] = []
+    withdrawals = [w for w in withdrawals if _specific(w, lines)]
     for index, line in enumerate(lines):
         new = cut.get(index, line)
         withdrawn = [
@@ -326,10 +329,21 @@ def cancel_withdrawn(lines: list[L], silent: Sequence[L] = ()) -> tuple[list[L],
 
 
 _HINT = re.compile(
-    r"算了|不要|不用了|不考虑|放弃|不做了|不搞了|不弄了|pass|否掉|作罢|别再|forget|scratch|ditch|never mind|drop|skip|abandon"
+    r"算了|不要|不用了|不考虑|放弃|不做了|不搞了|不弄了|pass|否掉|作罢|免了|就不|别再|forget|scratch|ditch|never mind|drop|skip"
+    r"|abandon|let's not|off the table"
     r"|没必要|不行|不划算|不值得|行不通|不合适|太.{1,2}了|worth|point|overkill|too ",
     re.IGNORECASE,
 )
+
+
+MAX_REACH = 3
+
+
+def _specific(withdrawal: Withdrawal, lines: Sequence[_LineLike]) -> bool:
+    """An object that more than a few earlier lines name ("今天", "the server") is too general to
+    say which one was withdrawn: the withdrawal then reaches no other line."""
+    named = sum(1 for line in lines if line.order < withdrawal.order and _names(line.text, withdrawal.terms))
+    return named <= MAX_REACH
 
 
 def _same_message(line: _LineLike, lines: Sequence[_LineLike]) -> str:

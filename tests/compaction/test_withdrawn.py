@@ -124,3 +124,33 @@ def test_a_declined_offer_leaves_nothing_and_reaches_no_other_line():
         )
     )
     assert "Settings → Users → Roles" in summary and "阅读记录" not in summary
+
+
+def test_other_ways_of_taking_an_option_back():
+    zh = summarize(
+        chat(
+            ("user", "我看了下湖边那家民宿，带院子，一晚 520"),
+            ("user", "还是住市区的亚朵吧，离地铁近。湖边那家就不订了"),
+        )
+    )
+    assert "带院子" not in zh and "亚朵" in zh
+    en = summarize(
+        chat(
+            ("user", "What about the rooftop bar for the team dinner, 45 EUR a head?"),
+            ("user", "the rooftop bar is off the table, book Trattoria Lupa for 12 people"),
+        )
+    )
+    assert "45 EUR" not in en and "Trattoria Lupa" in en
+
+
+def test_an_object_many_lines_name_is_too_general_to_reach_them():
+    summary = summarize(
+        chat(
+            ("user", "今天把 nas-01 的 smart 报告导出来"),
+            ("user", "今天顺便把 /srv/backup 的快照清理一下"),
+            ("user", "今天记得续费 example.org 域名"),
+            ("user", "今天要把 VPN 证书换掉，到期日 12月20日"),
+            ("user", "今天就不弄了"),
+        )
+    )
+    assert "nas-01" in summary and "/srv/backup" in summary
