@@ -111,7 +111,9 @@ REQUEST = _words(
     ),
     "帮我|帮忙|请你|麻烦|能不能|可不可以|给我|我想|想要|我要|要求|你记|记一下|写一个|写个|弄一下|看看|加上|顺便",
     # a prohibition that opens a clause is an instruction: "no, don't change the DAG again today", "先别重启"
-    r"(?:^|[,.;:，。；：]\s*|\bno\s+)(?:please\s+)?(?:don't|do not|never)\s+[a-z]{3,}|(?:^|[，。；：,])\s*(?:先)?(?:别|不要)[\u4e00-\u9fff]",
+    r"(?:^|[,.;:，。；：]\s*|\bno\s+)(?:please\s+)?(?:don't|do not|never)\s+[a-z]{3,}|(?:^|[，。；：,])\s*(?:先)?(?:别|不要)["
+    + HAN
+    + "]",
 )
 DECISION = _words(
     _EN(
