@@ -71,6 +71,9 @@ class SessionFileStore:
         self.path = Path(path).expanduser()
         self.identity = "file:" + os.path.abspath(self.path)
         self.label = str(self.path)
+        # What the last load() for a compaction parsed, with the fingerprint it was read under:
+        # the commit (same lock, file unchanged) rewrites it instead of reading and parsing it again.
+        self._parsed: tuple[str | None, dict[str, Any]] | None = None
 
     def exists(self) -> bool:
         return self.path.is_file()
@@ -100,6 +103,7 @@ class SessionFileStore:
     def load(self, *, ids: bool = True) -> SessionSnapshot:
         version = _fingerprint(self.path)
         data = self._read()
+        self._parsed = (version, data) if ids else None  # only a compaction (it needs the ids) commits
         raw_messages = data.get("messages") or []
         summary: str | None = None
         messages: list[SessionMessage] = []
@@ -135,7 +139,8 @@ class SessionFileStore:
     def commit(self, snapshot: SessionSnapshot, compaction: Compaction) -> None:
         if _fingerprint(self.path) != snapshot.version:
             raise CompactionStoreError(Text("compaction.file_changed", path=self.path))
-        data = self._read()
+        parsed, self._parsed = self._parsed, None
+        data = parsed[1] if parsed is not None and parsed[0] == snapshot.version else self._read()
         raw_messages = data.get("messages") or []
         offset = len(raw_messages) - len(snapshot.messages)  # the old summary message, if any
         kept_ids = {message.id for message in compaction.kept}

@@ -643,7 +643,12 @@ def _is_proper(value: str) -> bool:
 def _about_someone(text: str) -> bool:
     """The sentence's subject, in its first words, is a person this chat named."""
     head = " ".join(text.split()[:3])
+    if not _NAME_CHAR.search(head):
+        return False  # every name this chat named has a capital or a Han character (see people_names)
     return any(name in head and _name_at_word_start(name).search(head) for name in _names_seen())
+
+
+_NAME_CHAR = re.compile("[A-Z" + HAN + "]")
 
 
 @lru_cache(maxsize=1024)
@@ -1295,7 +1300,12 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
             for value in ids_in(other):
                 if _hard_id(value) and not _PLACE.search(value) and value not in line.text[compared.end() :]:
                     dropped.setdefault(value, line.order)  # "比 2 号那班 CA1406 便宜": the option not taken
-        if not _fast(ABANDON).search(line.text) and not _fast(CHANGE_TO).search(line.text):
+        # A marker found in a clause is found in its line too (the markers' only context tests are
+        # "no Latin letter before / after", and a clause is cut at punctuation): a marker the line
+        # lacks is not looked for clause by clause.
+        abandon_in_line = _fast(ABANDON).search(line.text) is not None
+        change_in_line = _fast(CHANGE_TO).search(line.text) is not None
+        if not abandon_in_line and not change_in_line:
             continue
         clauses = [c for c in _CLAUSE.split(line.text) if c.strip()]
         at = 0
@@ -1303,7 +1313,8 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
             at = line.text.find(clause, at)
             later = line.text[at + len(clause) :]
             old: list[str] = []
-            abandon = _fast(ABANDON).search(clause)  # the span of the original; the text lowercased
+            # the span of the original clause; the text lowercased
+            abandon = _fast(ABANDON).search(clause) if abandon_in_line else None
             if abandon and abandon.group(0).lower() in _AFTER_MARKERS:
                 old = ids_in(clause[abandon.end() :])
             elif abandon:
@@ -1314,7 +1325,7 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
                 if _SOFT_MARKERS.fullmatch(abandon.group(0)):
                     old = [v for v in old if not _PLACE.search(v)]
                 old = [v for v in old if v not in later and v not in clause[abandon.end() :]]
-            change = _fast(CHANGE_TO).search(clause)
+            change = _fast(CHANGE_TO).search(clause) if change_in_line else None
             if change:
                 new = ids_in(clause[change.end() :])
                 old += [
@@ -1470,8 +1481,11 @@ def _drop_earlier_values(
     """Values of ``new``'s kind that earlier lines gave one of ``subjects``, in the same clause
     ("学校内部截止 1月15日，省里系统是 3月20日": only 1月15日 is the deadline that moved)."""
     for old in earlier:
-        folded = old.text.casefold()
-        if not any(subject in folded for subject in subjects):
+        folded = _folded(old.text)
+        for subject in subjects:
+            if subject in folded:
+                break
+        else:
             continue
         clauses = [c for c in _VALUE_CLAUSE.split(folded) if any(subject in c for subject in subjects)]
         for value in old.ids:
@@ -1481,6 +1495,11 @@ def _drop_earlier_values(
                 and any(value.casefold() in c for c in clauses)
             ):
                 dropped.setdefault(value, line.order)
+
+
+@lru_cache(maxsize=4096)
+def _folded(text: str) -> str:
+    return text.casefold()  # each earlier line is folded once, not once per later line that sets a value
 
 
 _FINAL_SUBJECT = re.compile(

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from savenow.compaction import SessionCompactor, SessionMessage
+from savenow.compaction.model import Compaction
 from savenow.compaction.stores import SessionFileStore
 from savenow.compaction.summary import _NAMES, statements
+from savenow.errors import CompactionStoreError
 
 from .support import conversation, msg, write_seed
 
@@ -60,3 +66,27 @@ def test_words_said_again_after_a_name_was_learned_are_read_again():
         ("people", said),
     ]
     assert _lines(messages[:1]) == []  # before the name, the same words are plain narration
+
+
+def test_a_commit_reuses_what_load_parsed_but_never_over_a_changed_file(tmp_path):
+    path = tmp_path / ".clawsession.json"
+    write_seed(path, conversation(10), note="kept as it was")
+    store = SessionFileStore(path)
+    snapshot = store.load()
+
+    def compaction(snap):
+        return Compaction("S", snap.messages[:6], snap.messages[6:], 100, 10, "2026-11-30T12:00:00Z")
+
+    other = json.loads(path.read_text())
+    other["messages"].append(msg("user", "written meanwhile", 30))
+    path.write_text(json.dumps(other, ensure_ascii=False))  # another writer, after our load
+    with pytest.raises(CompactionStoreError):
+        store.commit(snapshot, compaction(snapshot))
+    assert "written meanwhile" in path.read_text()
+
+    snapshot = store.load()
+    store.commit(snapshot, compaction(snapshot))
+    data = json.loads(path.read_text())
+    assert data["note"] == "kept as it was"
+    assert [m["content"] for m in data["messages"][1:]] == [m["content"] for m in other["messages"][6:]]
+    assert data["messages"][0]["content"] == "S" and data["compactionCount"] == 1
