@@ -154,7 +154,9 @@ def object_terms(obj: str) -> tuple[str, ...]:
     else:
         words = _WORD_SPLIT.split(obj.casefold())
         terms = [w.strip("'\"`") for w in words if _LATIN_TERM_START.search(w) and w not in _EN_FILLERS]
-    return tuple(t for t in dict.fromkeys(terms) if t.casefold() not in _GENERIC)
+    # a single letter names nothing ("forget the y"); a single digit only beside other words
+    terms = [t for t in dict.fromkeys(terms) if t.casefold() not in _GENERIC and (len(t) > 1 or t.isdigit())]
+    return tuple(terms) if any(len(t) > 1 for t in terms) else ()
 
 
 def _clauses(text: str) -> list[str]:
@@ -228,8 +230,8 @@ def _judged_then_changed(text: str) -> str | None:
         at = text.find(clause, at)
         starts.append(at)
         at += len(clause)
-    first_kept = max(i for i, start in enumerate(starts) if start <= change.start())
-    judged_at = max(i for i, start in enumerate(starts) if start <= judged.start())
+    first_kept = max((i for i, start in enumerate(starts) if start <= change.start()), default=0)
+    judged_at = max((i for i, start in enumerate(starts) if start <= judged.start()), default=0)
     if first_kept == judged_at:  # "4 点不行改成 5 点": the change starts inside the judged clause
         return text[change.start() :].strip()
     return "".join(clauses[first_kept:]).strip()
@@ -250,7 +252,7 @@ def _cut_line(text: str, ids: frozenset[str]) -> tuple[str, tuple[str, ...], boo
     all_terms: list[str] = []
     withdrew = False
     for start, end, obj in _withdrawals_in(text):
-        index = max(i for i, s in enumerate(starts) if s <= start)
+        index = max((i for i, s in enumerate(starts) if s <= start), default=0)
         if index == 0 and not obj.strip() and start == starts[0]:
             continue  # "算了，铝扣板留着": it takes back the message before
         terms = object_terms(obj)

@@ -154,3 +154,9 @@ def test_an_object_many_lines_name_is_too_general_to_reach_them():
         )
     )
     assert "nas-01" in summary and "/srv/backup" in summary
+
+
+def test_a_single_letter_is_no_object():
+    assert object_terms("the y") == ()
+    assert object_terms("plan 3") == ()
+    assert object_terms("option 3 lite") == ("3", "lite")
