@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import pairwise
 from typing import Protocol
@@ -40,6 +40,7 @@ from ..text.tokens import count_cjk, estimate_tokens
 from .changes import setting_key, settings_changed
 from .chatsignals import CHITCHAT, DEFERRAL, RULED_OUT, Lexeme, chat_memo, is_question, sentences
 from .model import SessionMessage
+from .withdrawn import cancel_withdrawn, may_withdraw
 
 
 class Summarizer(Protocol):
@@ -109,15 +110,23 @@ REQUEST = _words(
         "|let's|go ahead|set it|add (?:a|an|the)|send me|remind me"
     ),
     "帮我|帮忙|请你|麻烦|能不能|可不可以|给我|我想|想要|我要|要求|你记|记一下|写一个|写个|弄一下|看看|加上|顺便",
+    # a prohibition that opens a clause is an instruction: "no, don't change the DAG again today", "先别重启"
+    r"(?:^|[,.;:，。；：]\s*|\bno\s+)(?:please\s+)?(?:don't|do not|never)\s+[a-z]{3,}|(?:^|[，。；：,])\s*(?:先)?(?:别|不要)["
+    + HAN
+    + "]",
 )
 DECISION = _words(
     _EN(
         "decided|decision|go with|we'll use|use (?:the|a)|switch(?:ed)? to|chang(?:e|ed) (?:it )?to|mov(?:e|ed) (?:it )?to"
         "|pinn?(?:ed)?|final(?:ly)?|settled|stick with|stay with|keep (?:the|it)|instead|from now on|set to|is now|are now|now runs"
         "|skip(?:ping)? (?:the|it|that)|book (?:it|that|this)|make it|bump(?:ed)?"
+        # leaving a thing as it is decides too: "leave CI_DB_NAME for now", "don't touch billing code"
+        "|leave (?:it|them|that|this)|leave [\\w.-]+ (?:as is|alone|for now|in place|untouched)|don't touch|keep it as is"
+        "|myself"  # who does what: "I'll send it myself tonight"
     ),
     "决定|就用|就按|就这样|就它|定了|定为|改成|改为|换成|改到|挪到|调到|改走|改用|改成|设为|设成|确定|选|就[用订走定]|以后(?:都|就|统一|一律|改|不|别|也|所有|任何)|最终|统一|保持|继续用|不换"
-    "|留着|保留|不动了|照旧|还是用|还是按|维持",  # keeping what is there is a decision too: "那算了，铝扣板留着"
+    "|留着|保留|不动了|照旧|还是用|还是按|维持|先不动|先别动|不动它|保持不变"
+    "|我自己",  # who does what: "homebrew 那边我自己更新", "瓷砖我自己去看"  # keeping what is there is a decision too: "那算了，铝扣板留着"
 )
 OPEN = _words(
     _EN(
@@ -783,11 +792,23 @@ def _noise(text: str, role: str, has_ids: bool, ids: Sequence[str] = (), marks: 
         return True
     if role == "assistant" and not has(DECISION) and has(GUESS):
         return True
-    if not has(DECISION) and has(RULED_OUT):  # DECISION is often known already
+    if not has(DECISION) and has(RULED_OUT) and _rules_out(stripped):  # DECISION is often known already
         return True
     if not has_ids and _substance(stripped) < 12 and not (has(DECISION) or has(PREFERENCE)):
         return True  # "ok next.", "yes please, short", "先这样"
     return not has_ids and len(stripped) < 8
+
+
+# 排除 is "rule out" and "exclude": before a name ("排除 build-01", "排除掉 `@eaDir`") it is an
+# action on that thing, not a cause ruled out.
+_EXCLUDES = re.compile(r"排除(?:掉|了)?\s*[`A-Za-z0-9/@#~.]")
+
+
+def _rules_out(text: str) -> bool:
+    """The sentence rules a cause out (its RULED_OUT marker is no "exclude X")."""
+    if "排除" not in text:
+        return True
+    return _fast(RULED_OUT).search(_EXCLUDES.sub(" ", text).casefold()) is not None
 
 
 def _substance(text: str) -> int:
@@ -825,9 +846,11 @@ Change = tuple[str, str, float]  # (key, setting as written, order): what a tool
 
 def statements(
     messages: Sequence[SessionMessage], start_order: int
-) -> tuple[list[Line], dict[str, str], list[Change]]:
-    """The candidate lines of ``messages``, the files their tool calls touched, and the settings they changed."""
+) -> tuple[list[Line], dict[str, str], list[Change], list[Line]]:
+    """The candidate lines of ``messages``, the files their tool calls touched, the settings they
+    changed, and the sentences left out that withdraw something (:mod:`.withdrawn`)."""
     lines: list[Line] = []
+    withdrawing: list[Line] = []  # sentences left out that still withdraw something
     files: dict[str, str] = {}
     changes: list[Change] = []
     order = start_order
@@ -885,16 +908,19 @@ def statements(
                 kind = kinds[kind_key]
             else:
                 kind = kinds[kind_key] = _sentence_kind(text, message.role, message_ids, names)
-            if kind is None:
-                continue
-            order += 1
             # A user's sentence with no marker of a request ("炖好了，馒头一直在厨房门口蹲着") is
             # narration far more often than a request: it lands in requests, but is worth less.
             plain = kind == "requests" and not _fast(REQUEST).search(text) and not ids
-            if plain and _substance(text) < 30:
+            if kind is None or (plain and _substance(text) < 30):
+                if may_withdraw(text):  # "宽窄巷子那家不考虑了" is no line, but it takes the option back
+                    order += 1
+                    withdrawing.append(Line("context", text, order, frozenset(ids), 0.0, message.role, turn))
                 continue
+            order += 1
             text = _strip_ack_lead(text) or text
-            lines.append(Line(kind, text, order, frozenset(ids), 0.6 if plain else 1.0, message.role, turn))
+            lines.append(
+                Line(kind, text, order, frozenset(ids), PLAIN_WEIGHT if plain else 1.0, message.role, turn)
+            )
     if files:
         known = "\n".join(files)
         lines = [
@@ -907,7 +933,48 @@ def statements(
                 and all(v in known or _PLAIN_QUANTITY.match(v) for v in line.ids)
             )
         ]  # a tool's "wrote 331 bytes to ~/x.txt" says no more than the file list (a user's plain line is no echo)
-    return _drop_restatements(lines), _tidy_files(files), changes
+    if any(line.weight == PLAIN_WEIGHT and line.role == "user" for line in lines):
+        lines = _one_offs_weigh_less(lines, messages)
+    return _drop_restatements(lines), _tidy_files(files), changes, withdrawing
+
+
+PLAIN_WEIGHT = 0.6
+ONE_OFF_WEIGHT = 0.3
+
+
+def _one_offs_weigh_less(lines: list[Line], messages: Sequence[SessionMessage]) -> list[Line]:
+    """A user's plain remark (no request marker, no identifier) whose words nobody takes up after
+    the reply to it ("最近在看《漫长的季节》", "the starter is bubbling like crazy today btw") is
+    one-off chatter far more often than a fact: it weighs half, so it is the first to give way.
+    A remark the chat comes back to ("and the dockerfile still uses poetry") keeps its weight."""
+    last_turn: dict[str, int] = {}
+    turn = 0
+    for message in messages:
+        if message.role == "user":
+            turn += 1
+        if message.role in ("user", "assistant"):
+            for term in _remark_terms(message.content):
+                last_turn[term] = turn
+    return [
+        replace(line, weight=ONE_OFF_WEIGHT)
+        if line.weight == PLAIN_WEIGHT
+        and line.role == "user"
+        and not any(last_turn.get(term, 0) > line.turn for term in _remark_terms(line.text))
+        else line
+        for line in lines
+    ]
+
+
+def _remark_terms(text: str) -> set[str]:
+    """Pairs of Han characters and Latin words of four letters or more that are no common word."""
+    folded = text.casefold()
+    terms = {run[i : i + 2] for run in _HAN_RUN.findall(folded) for i in range(len(run) - 1)}
+    terms.update(w for w in _LATIN_WORD.findall(folded) if w not in EN_COMMON_WORDS)
+    return terms
+
+
+_HAN_RUN = re.compile("[" + HAN + "]{2,}")
+_LATIN_WORD = re.compile(r"[a-z][a-z0-9_.-]{3,}")
 
 
 MAX_ANSWER_CHARS = 60
@@ -1071,6 +1138,30 @@ def tool_hosts(messages: Sequence[SessionMessage], start_order: int) -> list[tup
             if _HOST_MARK.search(host) and not host.startswith("-"):
                 found.setdefault(host, start_order + index)
     return list(found.items())
+
+
+# A name a command works on: a repository (owner/name), a branch (fix/x-y), a namespace path.
+_TARGET = re.compile(r"^[A-Za-z][\w.-]*(?:/[\w.-]+)+$")
+_TOKEN_SPLIT = re.compile(r"[\s'\"`=;|&()<>]+")
+
+
+def tool_targets(messages: Sequence[SessionMessage], start_order: int) -> list[tuple[str, int]]:
+    """Names that two or more shell commands work on (``gh … -R acme/api``, ``git checkout -b
+    fix/db`` then ``git push origin fix/db``), for the identifier line: what a command keeps coming
+    back to is what the work is about, and the chat often never writes it in prose. Files are
+    listed under Files; URLs and flags are no names."""
+    seen: dict[str, set[int]] = {}
+    first: dict[str, int] = {}
+    for index, message in enumerate(messages):
+        if message.tool_name not in ("bash", "shell", "exec", "sh") or not message.tool_input:
+            continue
+        for token in _TOKEN_SPLIT.split(message.tool_input):
+            token = token.rstrip(".,:")
+            if len(token) < 5 or "://" in token or not _TARGET.match(token) or _FILE_SUFFIX.search(token):
+                continue
+            seen.setdefault(token, set()).add(index)
+            first.setdefault(token, start_order + index)
+    return [(token, first[token]) for token, calls in seen.items() if len(calls) >= 2]
 
 
 def _tidy_files(files: dict[str, str]) -> dict[str, str]:
@@ -1621,7 +1712,7 @@ class OfflineSummarizer:
 
     def _summarize(self, previous: str | None, removed: Sequence[SessionMessage], max_tokens: int) -> str:
         before = parse_summary(previous)
-        new_lines, new_files, changes = statements(
+        new_lines, new_files, changes, withdrawing = statements(
             removed, start_order=len(before.lines) + 1000 * (before.messages + 1)
         )
         messages = before.messages + len(removed)
@@ -1630,11 +1721,14 @@ class OfflineSummarizer:
 
         lines = _drop_closed_items(_dedupe([*before.lines, *new_lines]))
         old_settings = [(setting_key(t), t, 0.0) for t, how in before.files.items() if how == SET]
-        dropped = abandoned_values(lines)
+        dropped = abandoned_values(lines)  # read on the lines as said, before withdrawals cut them
         for value, at in _reassigned(lines, [*old_settings, *changes]).items():
             dropped.setdefault(value, at)
+        lines, withdrawn_loose = cancel_withdrawn(lines, withdrawing)
         lines, loose = _strip_abandoned(lines, dropped)
+        loose += withdrawn_loose
         loose += tool_hosts(removed, start_order=len(before.lines) + 1000 * (before.messages + 1))
+        loose += tool_targets(removed, start_order=len(before.lines) + 1000 * (before.messages + 1))
         files = dict(before.files)
         for path, how in new_files.items():
             if how == SET:

@@ -357,3 +357,95 @@ def test_a_capitalized_name_next_to_a_role_is_a_person():
     )
     assert "Nadia from finance" in summary and "Ivo" in summary
     assert "People" in summary
+
+
+# ---------------------------------------------------------------- round-5 rules (issue 15, robustness)
+
+
+def test_a_name_two_commands_work_on_goes_to_the_identifier_line():
+    summary = summarize(
+        chat(
+            ("user", "看看为什么发布挂了"),
+            ("assistant", "", "bash", "gh run list -R northwind/ledger-api -L 5"),
+            ("assistant", "", "bash", "git checkout -b hotfix/tz-offset && make test"),
+            (
+                "assistant",
+                "",
+                "bash",
+                "git push -u origin hotfix/tz-offset && gh pr create -R northwind/ledger-api",
+            ),
+        )
+    )
+    assert "northwind/ledger-api" in summary and "hotfix/tz-offset" in summary
+
+
+def test_a_name_one_command_uses_once_is_not_listed_for_that():
+    summary = summarize(
+        chat(("user", "check the runs"), ("assistant", "", "bash", "gh run list -R acme/once-only"))
+    )
+    assert "acme/once-only" not in summary
+
+
+def test_leaving_a_thing_as_it_is_is_a_decision_even_with_a_hedged_reason():
+    en = summarize(chat(("user", "leave PGBOUNCER_POOL for now, the reporting jobs might depend on it")))
+    assert "leave PGBOUNCER_POOL for now" in en
+    zh = summarize(chat(("user", "nginx 的 worker 数先不动，可能别的服务也在用这台机器")))
+    assert "先不动" in zh
+
+
+def test_a_remark_nobody_takes_up_weighs_less_than_one_the_chat_comes_back_to():
+    from savenow.compaction.summary import ONE_OFF_WEIGHT, PLAIN_WEIGHT, statements
+
+    for aside, later in (
+        ("最近在追一部老港剧，第三遍了", "数据库备份还是在每晚跑，顺便看下磁盘使用情况"),
+        (
+            "the sourdough starter is bubbling like crazy today",
+            "the staging deploy still fails on migrations",
+        ),
+    ):
+        lines, *_ = statements(
+            chat(
+                ("user", aside),
+                ("assistant", "nice"),
+                ("user", "and the deploy config still points at staging"),
+                ("user", later),
+            ),
+            0,
+        )
+        weights = {line.text: line.weight for line in lines}
+        assert weights.get(aside, ONE_OFF_WEIGHT) == ONE_OFF_WEIGHT
+    lines, *_ = statements(
+        chat(
+            ("user", "and the dockerfile still installs with poetry"),
+            ("assistant", "right"),
+            ("user", "switch the dockerfile to uv as well"),
+        ),
+        0,
+    )
+    assert any(line.weight == PLAIN_WEIGHT for line in lines if "poetry" in line.text)
+
+
+def test_who_does_what_is_a_decision():
+    zh = summarize(chat(("user", "发票那边我自己去开，你别管")))
+    assert "我自己" in zh
+    en = summarize(chat(("user", "I'll update the homebrew formula myself after the release")))
+    assert "homebrew formula myself" in en
+
+
+def test_excluding_a_named_thing_is_an_action_not_a_cause_ruled_out():
+    kept = summarize(chat(("user", "告警规则里排除 db-backup-02，它每晚备份时 CPU 本来就高。")))
+    assert "排除 db-backup-02" in kept
+    gone = summarize(chat(("assistant", "时钟是同步的，所以排除了时间不同步的问题。")))
+    assert "时间不同步" not in gone
+
+
+def test_a_prohibition_is_an_instruction_however_short():
+    en = summarize(
+        chat(
+            ("assistant", "Shall I patch the cron job?"),
+            ("user", "no, don't touch the cron job until Monday. thanks"),
+        )
+    )
+    assert "don't touch the cron job" in en
+    zh = summarize(chat(("user", "先别重启数据库，晚上再说")))
+    assert "先别重启数据库" in zh
