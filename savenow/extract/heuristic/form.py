@@ -25,6 +25,7 @@ from itertools import pairwise
 
 from ...text.cjk import HAN, has_cjk, is_cjk
 from .clauses import clean_zh_statement
+from .later_values import without_withdrawn
 
 __all__ = ["message_date", "tidy_bullet"]
 
@@ -91,6 +92,7 @@ def tidy_bullet(text: str, day: date | None = None) -> str:
         if bullet == before:
             break
     bullet = clean_zh_statement(bullet)  # spoken Chinese as a statement (:mod:`.clauses`)
+    bullet = without_withdrawn(bullet)  # "旧的 6140 作废", "(was $95)": what no longer holds
     bullet = _dates(bullet, day)
     bullet = _without_asides(_ADDRESS.sub(_unaddress, bullet))
     bullet = _en_second_person(bullet)
