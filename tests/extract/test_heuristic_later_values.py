@@ -83,3 +83,52 @@ def test_a_bullet_that_is_only_a_withdrawal_stays_as_it_is() -> None:
 def test_the_clause_with_the_new_value_stays_beside_a_withdrawal() -> None:
     assert without_withdrawn("旧号码停用，现在打 152 2871 0466。") == "现在打 152 2871 0466。"
     assert without_withdrawn("旧的停用了，以后打 152 2871 0466。") == "以后打 152 2871 0466。"
+
+
+# --------------------------------------------------------------------------- wrap-ups
+
+
+def test_the_assistants_summary_after_it_works_is_the_note_en() -> None:
+    messages = chat(
+        "u: uploads over 1MB get 413 from the api",
+        "a: That's the proxy's body limit. Add `proxy-body-size: \"10m\"` to the Ingress annotations.",
+        "u: some files are 30MB",
+        'a: Then `"50m"` gives headroom.',
+        "u: set it in the repo manifest, synced, 30MB upload works",
+        'a: Great. So: `proxy-body-size: "50m"` on the api Ingress, set in `k8s/api/ingress.yaml`, '
+        "never by a live edit.",
+        "u: ya",
+    )
+    notes = saved(extract(messages))
+    assert any("50m" in text_of(n) and "ingress.yaml" in text_of(n) for n in notes)
+
+
+def test_the_assistant_noting_what_holds_is_no_plan_for_later_en() -> None:
+    messages = chat(
+        "u: gradle wanted the signing password again",
+        "a: Which keys does the build script read?",
+        "u: APP_STORE_PASSWORD and APP_KEY_PASSWORD, renamed them back. works",
+        "a: Nice. I'll note that the signing passwords are read from `~/.gradle/gradle.properties` as "
+        "`APP_STORE_PASSWORD` and `APP_KEY_PASSWORD`.",
+        "u: 👍",
+    )
+    assert any("gradle.properties" in text_of(n) for n in saved(extract(messages)))
+
+
+def test_the_assistants_summary_after_the_user_chose_is_the_note_zh() -> None:
+    messages = chat(
+        "u: 备份老是超时",
+        "a: 看日志是连接阶段超时，默认连接超时 1 分钟。",
+        "u: 那就把连接超时调大，`--contimeout 2m`",
+        "a: 所以：`offsite.sh` 里加 `--contimeout 2m`，其他参数不动。",
+        "u: 好",
+    )
+    assert any("--contimeout 2m" in text_of(n) for n in saved(extract(messages)))
+
+
+def test_a_summary_lead_without_a_value_or_name_is_no_note_en() -> None:
+    messages = chat(
+        "u: ok that worked",
+        "a: So: all good now.",
+    )
+    assert not saved(extract(messages))

@@ -244,6 +244,7 @@ class SentenceContext:
     corrected: bool = False  # (user) corrects the assistant, who admits the mistake next
     said_quantities: frozenset[str] = frozenset()  # (acknowledgements) the quantities of the user's statement
     summary: bool = False  # (assistant) answers the user's "works now": the state as it is kept
+    answers_user: bool = False  # (assistant) the message right before it is the user's
 
 
 def single_name(text: str) -> str | None:

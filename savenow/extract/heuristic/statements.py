@@ -338,6 +338,7 @@ def _message_statements(chat: list[Message], index: int) -> list[Statement]:
         corrected=not assistant and correction_accepted(chat, index),
         said_quantities=acknowledged_quantities(chat, index) if assistant else frozenset(),
         summary=assistant and confirmed_before(chat, index),
+        answers_user=assistant and index > 0 and chat[index - 1].role == "user",
     )
     if context.acknowledged:
         context.ack_words = ack_words(chat[index + 1].prose)
@@ -583,6 +584,8 @@ def _score(statement: Statement, context: SentenceContext, carried: set[str], la
         score += rules.CONFIRMED_QUESTION.weight
     if context.summary and ids >= SUMMARY_MIN_IDS and _NOW_STATE.search(text) and not LEX.HEDGE.search(text):
         score += rules.CONFIRMED_SUMMARY.weight
+    elif context.answers_user and _wraps_up(statement):
+        score += rules.WRAP_UP.weight + (rules.WRAP_UP_CONFIRMED.weight if context.summary else 0.0)
     if statement.role == "user" and ids and DEFINITION.search(text):
         score += rules.USER_DEFINITION.weight
     if statement.role == "user" and ids and context.echoed & statement.ids:
@@ -612,6 +615,22 @@ def _score(statement: Statement, context: SentenceContext, carried: set[str], la
     if context.rejected:
         score += rules.REJECTED.weight
     return max(score, 0.0)
+
+
+_WRAP_UP_HEAD = 30  # characters of a sentence in which "So:" / "所以：" opens a summary
+
+
+def _wraps_up(statement: Statement) -> bool:
+    """ "So: `proxy-body-size: "50m"` on the billing-api Ingress …", "Confirmed: max 4 GPUs per user",
+    "So going forward: Mullvad … unticked": the assistant answering the user with what now holds —
+    a summary lead, and a value or a name in it, no hedge."""
+    text = statement.text
+    return (
+        statement.role == "assistant"
+        and bool(LEX.WRAP_UP.search(text[:_WRAP_UP_HEAD]))
+        and bool(statement.ids or quantities(text) or NAME.search(text[_WRAP_UP_HEAD // 2 :]))
+        and not LEX.HEDGE.search(text)
+    )
 
 
 def _clip(text: str) -> str:
