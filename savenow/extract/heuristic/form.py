@@ -20,13 +20,17 @@ said). Three jobs, each general to how people and assistants talk, in English an
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from datetime import date, datetime, timedelta
 from itertools import pairwise
 
 from ...text.cjk import HAN, has_cjk, is_cjk
+from ...text.identifiers import values
+from ...vocabulary import NoteKind
 from .clauses import clean_zh_statement
 
-__all__ = ["message_date", "tidy_bullet"]
+__all__ = ["message_date", "once_each", "tidy_bullet"]
 
 # Announcements that open a line before its content; a colon, comma or dash ends them.
 _EN_LEAD = (
@@ -47,6 +51,22 @@ _LEAD = re.compile(
     rf"^\s*(?:(?:{_EN_LEAD})\s*(?:[:,—–]|\s-\s)|(?:{_ZH_LEAD})\s*[:：，,—]|(?:顺便|另外)?(?:记一下|提醒一下)\s)\s*",
     re.IGNORECASE,
 )
+# Corrections, hesitations and bookkeeping that open a chat line: "更正：", "改为：", "Wait,",
+# "Saved:", "刚记下：", "收到～", "One more thing:", "第四个，". What follows is the fact itself
+# (the correction's new value, the thing saved); the marker belongs to the conversation.
+_ZH_MARK = (
+    r"更正|纠正|修正|改正|改为|改成|改|不对|等等|等一下|稍等|哦不|刚记下|已记下|记下了?|记好了|收到了?|好的?|确认"
+    r"|补充|第[一二三四五六七八九十\d]+[个条点件]"
+)
+_EN_MARK = (
+    r"wait|actually|correction|hmm+|oops|scratch that|on second thought|saved|added|noted|recorded|updated"
+    r"|confirmed|one more thing|for the record|to be clear(?: what we decided)?|just to confirm|to confirm"
+)
+_MARK = re.compile(
+    rf"^\s*(?:(?:{_ZH_MARK})\s*(?:[:：，,!！]|[~～]+)|(?:{_EN_MARK})(?![\w'])\s*(?:[:,—–!]|\s-\s|(?=\s[a-z])))\s*",
+    re.IGNORECASE,
+)
+
 # "确认根因：" / "Confirmed root cause:" — the label is worth keeping, the chat's "confirmed" is not.
 _CONFIRMED_LABEL = re.compile(
     r"^\s*(?:确认|已确认)(根因|原因)\s*[:：]|^\s*confirmed (root cause|cause)\s*:", re.IGNORECASE
@@ -87,10 +107,11 @@ def tidy_bullet(text: str, day: date | None = None) -> str:
     for _ in range(3):
         before = bullet
         bullet = _LEAD.sub("", bullet)
+        bullet = _without_mark(bullet)
         bullet = _CONFIRMED_LABEL.sub(lambda m: _label(m), bullet)
         if bullet == before:
             break
-    bullet = clean_zh_statement(bullet)  # spoken Chinese as a statement (:mod:`.clauses`)
+    bullet = _without_mark(clean_zh_statement(bullet))  # spoken Chinese as a statement (:mod:`.clauses`)
     bullet = _dates(bullet, day)
     bullet = _without_asides(_ADDRESS.sub(_unaddress, bullet))
     bullet = _en_second_person(bullet)
@@ -106,6 +127,12 @@ def tidy_bullet(text: str, day: date | None = None) -> str:
     ):
         bullet = bullet[:1].upper() + bullet[1:]  # the sentence now starts where the lead-in ended
     return bullet
+
+
+def _without_mark(bullet: str) -> str:
+    """The line without its correction or bookkeeping marker, when something is left to state."""
+    rest = _MARK.sub("", bullet, count=1)
+    return rest if rest != bullet and len(rest.strip("`'\" ")) >= 4 else bullet
 
 
 # The assistant telling the user what they have: "You have Mosquitto on hab-01" states
@@ -211,3 +238,50 @@ def _dates(text: str, day: date | None) -> str:
     # Runs of spaces collapse outside code spans only: a pasted line keeps its indentation.
     pieces = re.split(r"(`[^`]*`)", text)
     return "".join(p if p.startswith("`") else re.sub(r"\s+", " ", p) for p in pieces).strip()
+
+
+# --------------------------------------------------------------------------- one fact once
+
+RESTATED_SHARE = 0.6  # of the smaller bullet's terms that the other one holds too
+RESTATED_MIN_TERMS = 3
+_INCIDENT_KINDS = frozenset({NoteKind.ROOT_CAUSE, NoteKind.FIX})
+# What makes one wording of a fact more of a chat line than another: the chat's persons, a
+# spoken imperative, a closing particle, "from now on" in English inside a Chinese line.
+_CHAT_MARKS = re.compile(
+    r"你|您|我(?![爸妈们家司])|千万|别|不要|[了吧呢啊嘛](?=[。！!.]?$)|from now on|(?<![\w'])(?:you|your|me|my|I|please|don't)(?![\w'])"
+)
+
+
+def _terms(text: str) -> frozenset[str]:
+    from .words import fact_terms  # the sentence terms scoring uses (words, identifiers, bigrams)
+
+    return fact_terms(text)
+
+
+def once_each(bullets: list[str], kinds: Sequence[AbstractSet[str]]) -> list[str]:
+    """The bullets without a second wording of a fact another bullet already states: the user's
+    rule and the assistant's restatement of it ("以后回复里别用 emoji 了。" / "以后回复不用 emoji。")
+    share most of their terms, and the one whose values the other holds and that reads more like
+    chat goes. A cause and its fix share terms too, and both stay."""
+    dropped: set[int] = set()
+    terms = [_terms(b) for b in bullets]
+    pairs = [(a, b) for a in range(len(bullets)) for b in range(a + 1, len(bullets))]
+    for i, j in pairs:
+        if i in dropped or j in dropped or (kinds[i] | kinds[j]) & _INCIDENT_KINDS:
+            continue
+        small = min(len(terms[i]), len(terms[j]))
+        if small < RESTATED_MIN_TERMS or len(terms[i] & terms[j]) / small < RESTATED_SHARE:
+            continue
+        loser = _chattier(bullets, i, j)
+        keeper = j if loser == i else i
+        if values(bullets[loser]) <= values(bullets[keeper]):
+            dropped.add(loser)
+    return [b for k, b in enumerate(bullets) if k not in dropped]
+
+
+def _chattier(bullets: list[str], i: int, j: int) -> int:
+    """The one of two wordings that reads more like chat; of two alike, the shorter (it says less)."""
+    marks = [len(_CHAT_MARKS.findall(re.sub(r"`[^`]*`", "", bullets[k]))) for k in (i, j)]
+    if marks[0] != marks[1]:
+        return i if marks[0] > marks[1] else j
+    return i if len(bullets[i]) < len(bullets[j]) else j
