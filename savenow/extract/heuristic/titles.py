@@ -125,10 +125,10 @@ def note_title(
         repaired = _joined(first, _KIND_NOUN[_kind(kinds)]["zh"] or "配置", language)
     if repaired and not title_faults(repaired, bullets, language):
         return repaired
-    words = {w.casefold() for w in re.findall(rf"[A-Za-z][\w'-]*|[{HAN}]{{2,}}", first)}
+    vague = {w.casefold() for w in _WORD_LATIN.findall(first)}  # "Days rule": "days" is no subject
     for candidate in (
         _title(bullets, kinds, ids, language, context, avoid, from_terms=True),
-        _title(bullets, kinds, ids, language, context, avoid | words, from_terms=True),
+        _title(bullets, kinds, ids, language, context, avoid | vague, from_terms=True),
     ):
         if candidate and not title_faults(candidate, bullets, language):
             return candidate
@@ -619,6 +619,7 @@ def _subject(text: str, ids: set[str], language: str, context: TitleContext, avo
         if (
             len(key) < 3
             or key in EN_TITLE_STOPWORDS
+            or _MONTH_NAME.fullmatch(key)  # "Dec" dates the note, it is not its subject
             or key in avoid
             or len(term) > 28
             or key.isdigit()
@@ -641,7 +642,12 @@ def _subject(text: str, ids: set[str], language: str, context: TitleContext, avo
             if context.chat.count(gram) < 2:
                 continue
             term = _whole_term(run, i, context)
-            if _ZH_WHEN_IN_TERM.search(term) or term[-1] in _ZH_NUMERALS or _zh_action(term):
+            if (
+                _ZH_WHEN_IN_TERM.search(term)
+                or term[-1] in _ZH_NUMERALS
+                or _zh_action(term)
+                or _ZH_CLAUSE.search(term)  # "至少提前" is half a clause, not a name
+            ):
                 continue
             weight = context.weight(term) + (ZH_TERM_BONUS if language == "zh" else 0.0)
             candidates[term] = max(candidates.get(term, 0.0), weight)
@@ -732,7 +738,13 @@ def _whole_term(run: str, start: int, context: TitleContext) -> str:
     for length in range(3, WHOLE_TERM_MAX + 1):
         for begin in range(max(0, start + 2 - length), min(start, len(run) - length) + 1):
             piece = run[begin : begin + length]
-            if set(piece) & ZH_EDGE_HAN or len(piece) <= len(best):  # a particle inside is two words
+            if (
+                set(piece) & ZH_EDGE_HAN
+                or set(piece[1:-1]) & ZH_FUNCTION_HAN
+                or piece[0] in _ZH_NEVER_FIRST
+                or len(piece) <= len(best)
+            ):
+                # a particle inside is two words: "系统里提交" holds 里 between them (a leading 下 in "下厨房" is a name's)
                 continue
             if (
                 context.chat.count(piece) == count
@@ -741,6 +753,10 @@ def _whole_term(run: str, start: int, context: TitleContext) -> str:
             ):
                 best = piece
     return best
+
+
+# Localizers end a place phrase ("系统里", "群内") and never begin a name.
+_ZH_NEVER_FIRST = frozenset("里内")
 
 
 def _overlaps(text: str, first: str, second: str) -> bool:
@@ -806,6 +822,14 @@ _VAGUE_WORDS = (
     r"thing|things|anything|something|everything|nothing|stuff|step|item|part|way|one|case|point|bit|days?"
     r"|group|new|old|other|same|simple|all|each|every|some|first|last|next|main|default"
     r"|东西|事情|事|其他|其它|新|旧|所有|每个|默认"
+)
+_MONTH_NAME = re.compile(
+    r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august"
+    r"|september|october|november|december",
+    re.IGNORECASE,
+)
+_WHEN_WORD = re.compile(
+    rf"(?:{_MONTH_NAME.pattern})|(?:mon|tues|wednes|thurs|fri|satur|sun)days?", re.IGNORECASE
 )
 _EMPTY_TITLE = re.compile(rf"^\s*(?:(?:{_VAGUE_WORDS})\s*)?(?:{_KIND_ONLY})?\s*$", re.IGNORECASE)
 _MONTHS = (
@@ -877,6 +901,8 @@ def title_faults(title: str, bullets: Sequence[str], language: str) -> list[str]
         faults.append("clause")
     if _cut_inside(bare, bullets):
         faults.append("cut")
+    if re.match(r"^-|.*\s--?\w|.*=", bare):
+        faults.append("command")  # "-p gpu-a40 --gres=gpu" is a command line, not a subject
     share = _han_share(" ".join(bullets))
     if not has_cjk(bare):
         if share >= 0.5 and _PLAIN_WORD.search(bare):
@@ -887,16 +913,39 @@ def title_faults(title: str, bullets: Sequence[str], language: str) -> list[str]
 
 
 def _cut_inside(title: str, bullets: Sequence[str]) -> bool:
+    """The title stops inside a word of its bullet: "房贷利率现|在", or "Smart| Recycle" (a
+    capitalized name goes on)."""
+    if title and title[-1].isalpha() and title[-1].isascii():
+        after = re.compile(re.escape(title) + rf" (?!(?i:{_WHEN_WORD.pattern})\b)[A-Z][a-z]")
+        before = re.compile(r"(?<![\w'])([A-Z][a-z]+) " + re.escape(title) + r"(?![\w'-])")
+        return any(after.search(b) for b in bullets) or any(
+            m.group(1).casefold() not in EN_TITLE_STOPWORDS for b in bullets for m in before.finditer(b)
+        )
     if not title or not is_cjk(title[-1]):
         return False
     for bullet in bullets:
         at = bullet.find(title)
         while at >= 0:
-            after = bullet[at + len(title) : at + len(title) + 1]
-            if after and title[-1] + after in _ZH_COMMON_WORDS:
+            following = bullet[at + len(title) : at + len(title) + 1]
+            if following and title[-1] + following in _ZH_COMMON_WORDS:
                 return True
             at = bullet.find(title, at + 1)
     return False
+
+
+def _whole_name(title: str, bullets: Sequence[str]) -> str:
+    """The capitalized name a title was cut from, with the capitalized words on either side."""
+    pattern = re.compile(r"((?:[A-Z][\w'-]* )*)" + re.escape(title) + r"((?: [A-Z][\w'-]*)*)")
+    for bullet in bullets:
+        match = pattern.search(bullet)
+        if match and (match.group(1) or match.group(2)):
+            words = match.group(0).split()
+            while words and words[0].casefold() in EN_TITLE_STOPWORDS:
+                words.pop(0)  # "No force-unlock": a sentence's first word is no part of the name
+            while len(words) > 1 and _WHEN_WORD.fullmatch(words[-1]):
+                words.pop()  # "… winter Sunday": when it happens is no part of the name
+            return " ".join(words)
+    return title
 
 
 def _repaired(title: str, bullets: Sequence[str]) -> str:
@@ -917,8 +966,10 @@ def _repaired(title: str, bullets: Sequence[str]) -> str:
     ):
         words.pop()
     repaired = " ".join(words)
-    if _cut_inside(repaired, bullets):
+    if repaired and is_cjk(repaired[-1]) and _cut_inside(repaired, bullets):
         repaired = repaired[:-1]
+    elif repaired and repaired[-1].isascii() and _cut_inside(repaired, bullets):
+        repaired = _whole_name(repaired, bullets)  # "Wheelers winter" → "Fenwick Wheelers winter"
     repaired = _ZH_TOPIC_LEAD.sub("", repaired).strip(" ，,:：;；-—")
     repaired = re.sub(r"^(?:所有|每个|全部)\s*", "", repaired).removesuffix("的").strip()
     if sum(map(is_cjk, repaired)) < 2 and len(_WORD_LATIN.findall(repaired)) == 0:
