@@ -43,8 +43,9 @@ Closer to the rubric (issue 12, items 3 and 4; ``all=`` counts them too):
   language) or a Chinese title over English bullets;
 * ``opener``: a bullet opening with a correction, hesitation or bookkeeping marker ("更正：",
   "改：", "Wait,", "Actually", "Saved:", "刚记下：", "One more thing:");
-* ``person``: first/second-person or demonstrative chat deixis in a bullet ("you", "my",
-  "方便你转给妈妈", "这个 slot", "上面那条"); a person's "I always want …" is their rule;
+* ``person``: second-person or demonstrative chat deixis in a bullet ("you", "方便你转给妈妈",
+  "这个 slot", "上面那条"), or a "我" narrating the chat; the owner's own "I" / "me" in their
+  note is their voice ("Rent: me 40%");
 * ``overlap``: two bullets of one note sharing most of their words (the user's rule and its
   restatement);
 * ``stale``: a bullet stating a value the same note calls replaced ("旧的 6140", "was 09:40").
@@ -432,9 +433,6 @@ _OPENER = re.compile(
     r"(?![\w'])\s*[:,—–!-]?)",
     re.IGNORECASE,
 )
-# Case matters: "MY-0321" is a product code, "I"/"me"/"my" are the chat's first person.
-_EN_FIRST_PERSON = re.compile(r"(?<![\w'-])(?:[Mm]e|[Mm]y|[Mm]ine|I'm|I've|I'll|I'd|I|i(?= [a-z]))(?![\w'-])")
-_EN_OWN_RULE = re.compile(r"(?<![\w'])i (?:always|never|prefer|like|want|hate|don't)\b", re.IGNORECASE)
 # A demonstrative that opens a bullet or a clause points into the chat ("这个 slot 留给…"); one
 # inside a clause ("继承了这个值") refers back within the sentence.
 _DEMONSTRATIVE = re.compile(
@@ -450,10 +448,7 @@ def opener_bullet(bullet: str) -> bool:
 def person_bullet(bullet: str) -> bool:
     """Chat deixis: the chat's "you", a narrating "I"/"我", a demonstrative pointing into the chat."""
     code_free = re.sub(r"`[^`]*`", "`", bullet)
-    if deictic_bullet(bullet) or _DEMONSTRATIVE.search(code_free):
-        return True
-    own = _EN_OWN_RULE.sub("", code_free)
-    return _EN_FIRST_PERSON.search(own) is not None
+    return deictic_bullet(bullet) or _DEMONSTRATIVE.search(code_free) is not None
 
 
 _EN_STOP = frozenset(

@@ -30,7 +30,7 @@ from ...text.identifiers import values
 from ...vocabulary import NoteKind
 from .clauses import clean_zh_statement
 
-__all__ = ["message_date", "once_each", "tidy_bullet"]
+__all__ = ["message_date", "once_each", "owner_voice", "tidy_bullet"]
 
 # Announcements that open a line before its content; a colon, comma or dash ends them.
 _EN_LEAD = (
@@ -98,9 +98,10 @@ def message_date(timestamp: object) -> date | None:
     return None
 
 
-def tidy_bullet(text: str, day: date | None = None) -> str:
+def tidy_bullet(text: str, day: date | None = None, role: str = "user") -> str:
     """``text`` without the chat's lead-ins, its relative dates resolved against ``day`` (or dropped);
-    "" for a line that states nothing (a table's header row)."""
+    "" for a line that states nothing (a table's header row). A line the assistant said speaks of
+    the owner in the owner's voice (:func:`owner_voice`)."""
     bullet = text.strip()
     if _TABLE_HEADER.match(bullet):
         return ""  # a table's header row or rule line says nothing on its own
@@ -115,6 +116,8 @@ def tidy_bullet(text: str, day: date | None = None) -> str:
     bullet = _dates(bullet, day)
     bullet = _without_asides(_ADDRESS.sub(_unaddress, bullet))
     bullet = _en_second_person(bullet)
+    if role == "assistant":
+        bullet = owner_voice(bullet)
     if not bullet:
         return text.strip()
     first_word = bullet.split(" ", 1)[0]
@@ -152,6 +155,50 @@ def _en_second_person(bullet: str) -> str:
         p if p.startswith("`") else _YOUR.sub(lambda m: "The" if m.group(0)[0].isupper() else "the", p)
         for p in pieces
     )
+
+
+# The assistant's "I" narrates the chat ("我提醒你", "I'll check"): such a line is left as it is.
+_ZH_ASSISTANT_SELF = re.compile(r"我(?![爸妈们家司])")
+_EN_ASSISTANT_SELF = re.compile(r"(?<![\w'])(?:I|I'm|I've|I'll|I'd|me|my)(?![\w'])")
+_EN_YOU_SUBJECT = re.compile(
+    r"(^|[,;:(—–] |\b(?:that|which|who|when|if|since|because|until|unless|and|but|so|where|once|after|before) )"
+    r"(you(?=\s+(?!to\b)[a-z])|you're|you've|you'll|you'd)(?![\w'])"
+    r"|(\b[a-z]+ )(you)(?= [a-z]+[^e]ed\b)",  # "the pattern you added" (not "you need")
+    re.IGNORECASE,
+)
+_EN_YOU_OBJECT = re.compile(
+    r"(\b(?:to|for|with|by|from|at|about|of|tell|ask|give|send|remind|ping|show|let|asks|asking) )you(?![\w'])",
+    re.IGNORECASE,
+)
+_EN_SUBJECT_FORMS = {"you": "I", "you're": "I'm", "you've": "I've", "you'll": "I'll", "you'd": "I'd"}
+
+
+def owner_voice(bullet: str) -> str:
+    """What the assistant told the owner, as the owner's own note: its "你" is "我" ("乐乐周三放学、
+    你去接" → "我去接", "由你手动轮换" → "由我手动轮换"), its "you" is "I" / "me" ("the pattern you
+    added" → "the pattern I added"). A line where the assistant also speaks of itself stays: its
+    "I" and "you" are two people and the note cannot say both."""
+    pieces = re.split(r"(`[^`]*`)", bullet)
+    prose = "".join(p for p in pieces if not p.startswith("`"))
+    if has_cjk(prose):
+        if _ZH_ASSISTANT_SELF.search(prose) or "您" in prose:
+            return bullet
+        return "".join(
+            p if p.startswith("`") else p.replace("你们", "我们").replace("你", "我") for p in pieces
+        )
+    if _EN_ASSISTANT_SELF.search(prose) or not re.search(r"(?i)\byou", prose):
+        return bullet
+
+    def voiced(piece: str) -> str:
+        piece = _EN_YOU_SUBJECT.sub(
+            lambda m: (
+                (m.group(1) or m.group(3) or "") + _EN_SUBJECT_FORMS[(m.group(2) or m.group(4)).casefold()]
+            ),
+            piece,
+        )
+        return _EN_YOU_OBJECT.sub(lambda m: m.group(1) + "me", piece)
+
+    return "".join(p if p.startswith("`") else voiced(p) for p in pieces)
 
 
 # "| 酒店 | 日期 | 确认号 |", "|---|---|": a table row with no value in it.
@@ -248,7 +295,7 @@ _INCIDENT_KINDS = frozenset({NoteKind.ROOT_CAUSE, NoteKind.FIX})
 # What makes one wording of a fact more of a chat line than another: the chat's persons, a
 # spoken imperative, a closing particle, "from now on" in English inside a Chinese line.
 _CHAT_MARKS = re.compile(
-    r"你|您|我(?![爸妈们家司])|千万|别|不要|[了吧呢啊嘛](?=[。！!.]?$)|from now on|(?<![\w'])(?:you|your|me|my|I|please|don't)(?![\w'])"
+    r"你|您|我(?![爸妈们家司])|千万|别|不要|[了吧呢啊嘛](?=[。！!.]?$)|(?i:from now on)|(?<![\w'])(?:you|your|me|my|I|please|don't)(?![\w'])"
 )
 
 
