@@ -30,6 +30,8 @@ def title(bullets: list[str], kinds: set[str], language: str, chat: list[str] | 
         ("刚记下：单次维修 200 元以下房东承担。", "单次维修 200 元以下房东承担。"),
         ("收到～周三奶奶接，15:40，西门。", "周三奶奶接，15:40，西门。"),
         ("第四个，燃气户号 1029384756。", "燃气户号 1029384756。"),
+        ("周三就是：奶奶接，15:40，西门。", "周三：奶奶接，15:40，西门。"),
+        ("runner-03 这边就是：tag `gpu`，docker executor。", "runner-03：tag `gpu`，docker executor。"),
         ("Wait, the port is 8443, not 8080.", "The port is 8443, not 8080."),
         ("Saved: Declan leads A (07700 914 233).", "Declan leads A (07700 914 233)."),
         (

@@ -113,6 +113,7 @@ def tidy_bullet(text: str, day: date | None = None, role: str = "user") -> str:
         if bullet == before:
             break
     bullet = _without_mark(clean_zh_statement(bullet))  # spoken Chinese as a statement (:mod:`.clauses`)
+    bullet = _SPOKEN_COPULA.sub("：", bullet)
     bullet = _dates(bullet, day)
     bullet = _without_asides(_ADDRESS.sub(_unaddress, bullet))
     bullet = _en_second_person(bullet)
@@ -130,6 +131,10 @@ def tidy_bullet(text: str, day: date | None = None, role: str = "user") -> str:
     ):
         bullet = bullet[:1].upper() + bullet[1:]  # the sentence now starts where the lead-in ended
     return bullet
+
+
+# "周三就是：奶奶接", "runner-03 这边就是：tag gpu": the spoken "X is: …" states "X：…".
+_SPOKEN_COPULA = re.compile(rf"(?<=[{HAN}A-Za-z0-9`）)])\s*(?:这边|那边|这里|那里)?\s*就是\s*[:：]\s*")
 
 
 def _without_mark(bullet: str) -> str:
