@@ -51,6 +51,7 @@ class Message:
     accepted: bool = False  # the user's reply agrees to what this (assistant) message proposes
     handed: bool = False  # (user) one numbered item of a dump sent one message at a time
     listed: bool = False  # (user) a numbered list of facts in this one message that the assistant took in
+    updated: bool = False  # its old value was replaced by the one a later message changed it to
 
 
 def read_chat(messages: Sequence[ChatMessage]) -> list[Message]:
@@ -243,6 +244,7 @@ class SentenceContext:
     corrected: bool = False  # (user) corrects the assistant, who admits the mistake next
     said_quantities: frozenset[str] = frozenset()  # (acknowledgements) the quantities of the user's statement
     summary: bool = False  # (assistant) answers the user's "works now": the state as it is kept
+    answers_user: bool = False  # (assistant) the message right before it is the user's
 
 
 def single_name(text: str) -> str | None:
@@ -505,7 +507,11 @@ def acknowledged_quantities(chat: list[Message], index: int) -> frozenset[str]:
     if LEX.DEFERRAL.search(said.prose) or LEX.ONE_OFF.search(said.prose):
         return frozenset()  # "双十二那三天临时搞个满 79 包邮": a value for a while, not the rule
     reply = user_reply(chat, index)
-    if reply is not None and (reply.rejects or CORRECTION_LEAD.search(reply.prose)):
+    if (
+        reply is not None
+        and not chat[index].updated
+        and (reply.rejects or CORRECTION_LEAD.search(reply.prose))
+    ):
         return frozenset()  # "OK, pin 3.11" — "actually no, 3.12": the value taken down was replaced
     return quantities(said.prose)
 

@@ -29,6 +29,7 @@ from ...text.cjk import HAN, has_cjk, is_cjk
 from ...text.identifiers import values
 from ...vocabulary import NoteKind
 from .clauses import clean_zh_statement
+from .later_values import without_withdrawn
 
 __all__ = ["message_date", "once_each", "owner_voice", "tidy_bullet"]
 
@@ -114,6 +115,7 @@ def tidy_bullet(text: str, day: date | None = None, role: str = "user") -> str:
             break
     bullet = _without_mark(clean_zh_statement(bullet))  # spoken Chinese as a statement (:mod:`.clauses`)
     bullet = _SPOKEN_COPULA.sub("：", bullet)
+    bullet = without_withdrawn(bullet)  # "旧的 6140 作废", "(was $95)": what no longer holds
     bullet = _dates(bullet, day)
     bullet = _without_asides(_ADDRESS.sub(_unaddress, bullet))
     bullet = _en_second_person(bullet)

@@ -24,6 +24,9 @@ NOTE = (
         "(?<!i )(?<!i still )(?<!you )remember(?: this| that)?(?! (?:reading|seeing|when|that time|how))",
         "rule of thumb",
         "note to self",
+        "i'll note(?: (?:that|it|this|down))?",
+        "i will note",
+        "noting (?:that|down)",
         "keep in mind",
         "takeaway",
         "tl;dr",
@@ -277,8 +280,8 @@ DEFERRAL = (
         "stopgap",
         "after (?:lunch|standup|the meeting)",
         "remind me",
-        "i'll",
-        "i will",
+        "i'll(?! (?:note|remember|keep (?:that|it|this) in mind|record))",
+        "i will(?! (?:note|remember|record))",
         "let me",
         "i'll (?:ping|tell|ask|look|check)",
     ),
@@ -427,5 +430,24 @@ RECURRING = (
         "annual(?:ly)?",
         "birthdays?",
         "anniversary",
+    ),
+)
+
+
+# The assistant sums up what now holds, once the user said it works or chose: "So: …", "So going
+# forward: …", "Confirmed: …", "Done deal: …", "To recap, …".
+WRAP_UP = (
+    words(
+        "so(?=\\s*[:—–-])",
+        "so going forward",
+        "so from now on",
+        "so the (?:rule|setup|fix|plan) is",
+        "to (?:sum up|recap)",
+        "in short",
+        "bottom line",
+        "confirmed(?=\\s*:)",
+        "done deal",
+        "final(?:ly)?(?=\\s*:)",
+        "i'll note(?: (?:that|it|this|down))?",
     ),
 )

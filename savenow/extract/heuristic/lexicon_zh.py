@@ -431,3 +431,16 @@ RECURRING = (
     "生日",
     "纪念日",
 )
+
+
+# The assistant sums up what now holds, once the user said it works or chose: "所以：…", "总结一下：…",
+# "结论：…", "也就是说，…", "最终：…", "确认：…".
+WRAP_UP = (
+    "所以[:：，,]",
+    "总结(?:一下)?[:：，,]",
+    "结论[:：]",
+    "也就是说",
+    "最终[:：]",
+    "(?:^|(?<=[，,。\\s]))确认[:：]",  # "确认：…", not the label of "根因确认："
+    "定下来[:：]",
+)

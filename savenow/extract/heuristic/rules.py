@@ -129,6 +129,13 @@ CONFIRMED_SUMMARY = Rule(
     'the assistant sums up the state right after the user said it works ("那现在 … 监听 6380"), with identifiers',
 )
 
+WRAP_UP = Rule(
+    "wrap_up",
+    2.0,
+    'the assistant answers the user with what now holds ("So: …", "Confirmed: …", "所以：…"), with a value or name',
+)
+WRAP_UP_CONFIRMED = Rule("wrap_up_confirmed", 1.5, "… right after the user said it works")
+
 # Penalties.
 HEDGED = Rule("hedged", -1.5, 'hedges ("maybe", "可能") and nobody accepted it')
 NOT_CHOSEN = Rule("not_chosen", -2.0, "says it was not chosen")

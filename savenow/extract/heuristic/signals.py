@@ -61,6 +61,8 @@ class Lexicon:
     UNCHANGED = _any(*en.UNCHANGED, *zh.UNCHANGED)
     # The user says it works now.
     CONFIRM = _any(*en.CONFIRM, *zh.CONFIRM)
+    # The assistant sums up what now holds ("So: …", "Confirmed: …", "所以：…").
+    WRAP_UP = _any(*en.WRAP_UP, *zh.WRAP_UP)
     REJECT = _any(*en.REJECT, *zh.REJECT)
     # The assistant rules something out or corrects itself.
     RULED_OUT = _any(*en.RULED_OUT, *zh.RULED_OUT)

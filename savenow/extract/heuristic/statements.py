@@ -46,6 +46,7 @@ from .chat import (
     user_reply,
     values_of,
 )
+from .later_values import drop_old_values, find_changes, rewrite_before_changes
 from .machine import is_machine_line
 from .rules import (
     CHOICE_MAX_CHARS,
@@ -105,6 +106,9 @@ class Statement:
 def statements(messages: Sequence[ChatMessage]) -> list[Statement]:
     """Every sentence of the chat, scored."""
     chat = read_chat(messages)
+    # A value the chat changes later is read as it stands (:mod:`.later_values`).
+    changes = find_changes(chat)
+    rewrite_before_changes(chat, changes)
     result: list[Statement] = []
     items = item_of_messages(chat)
     for index in dump_items(chat):
@@ -119,7 +123,8 @@ def statements(messages: Sequence[ChatMessage]) -> list[Statement]:
         result.extend(found)
     _mark_applied_fixes(chat, result)
     _mark_applied_later(chat, result)
-    _mark_superseded(chat, result)
+    _mark_superseded(chat, result, {v for c in changes if c.new is not None for v in (c.old, c.new)})
+    drop_old_values(chat, result, changes)
     _resolve_this_way(chat, result)
     _mark_chosen_options(chat, result)
     return result
@@ -248,11 +253,14 @@ def _mark_applied_later(chat: list[Message], scored: list[Statement]) -> None:
             statement.score += rules.APPLIED_LATER.weight
 
 
-def _mark_superseded(chat: list[Message], scored: list[Statement]) -> None:
+def _mark_superseded(
+    chat: list[Message], scored: list[Statement], replaced: frozenset[str] | set[str] = frozenset()
+) -> None:
     """ "先改成 6381 吧" … "`REDIS_URL` 改成 `redis://cache-02:6381/0`" … "等下，6381 是 sentinel 在用的":
     a user message that opens by stopping the plan on a value just named withdraws every statement of
     the last few messages naming it, and itself when it names no value of its own. The value the chat
-    then settles on is the fact; the withdrawn one must not be saved."""
+    then settles on is the fact; the withdrawn one must not be saved. A value ``replaced`` by a new one
+    (:func:`.later_values.find_changes`) is not withdrawn here: the statements naming it take the new one."""
     for index, message in enumerate(chat):
         if (
             message.role != "user"
@@ -264,7 +272,7 @@ def _mark_superseded(chat: list[Message], scored: list[Statement]) -> None:
         earlier = frozenset().union(
             *(values_of(s.text) for s in scored if index - SUPERSEDE_WINDOW <= s.message < index)
         )
-        stopped = named & earlier
+        stopped = (named & earlier) - replaced
         if not stopped:
             continue
         for statement in scored:
@@ -313,7 +321,8 @@ def _message_statements(chat: list[Message], index: int) -> list[Statement]:
     context = SentenceContext(
         restates=assistant and bool(ACK_START.search(whole)) and echoes_user(chat, index),
         confirmed=assistant and (confirmed_after(chat, index) or confirmed_before(chat, index)),
-        rejected=assistant and rejected_after(chat, index),
+        # "不对 600 太狠了，定 800" turned down the old value, which this message no longer holds
+        rejected=assistant and rejected_after(chat, index) and not message.updated,
         reply=user_reply(chat, index),
         has_name=bool(NAME.search(whole)),
         name=single_name(whole),
@@ -329,6 +338,7 @@ def _message_statements(chat: list[Message], index: int) -> list[Statement]:
         corrected=not assistant and correction_accepted(chat, index),
         said_quantities=acknowledged_quantities(chat, index) if assistant else frozenset(),
         summary=assistant and confirmed_before(chat, index),
+        answers_user=assistant and index > 0 and chat[index - 1].role == "user",
     )
     if context.acknowledged:
         context.ack_words = ack_words(chat[index + 1].prose)
@@ -574,6 +584,8 @@ def _score(statement: Statement, context: SentenceContext, carried: set[str], la
         score += rules.CONFIRMED_QUESTION.weight
     if context.summary and ids >= SUMMARY_MIN_IDS and _NOW_STATE.search(text) and not LEX.HEDGE.search(text):
         score += rules.CONFIRMED_SUMMARY.weight
+    elif context.answers_user and _wraps_up(statement):
+        score += rules.WRAP_UP.weight + (rules.WRAP_UP_CONFIRMED.weight if context.summary else 0.0)
     if statement.role == "user" and ids and DEFINITION.search(text):
         score += rules.USER_DEFINITION.weight
     if statement.role == "user" and ids and context.echoed & statement.ids:
@@ -603,6 +615,22 @@ def _score(statement: Statement, context: SentenceContext, carried: set[str], la
     if context.rejected:
         score += rules.REJECTED.weight
     return max(score, 0.0)
+
+
+_WRAP_UP_HEAD = 30  # characters of a sentence in which "So:" / "所以：" opens a summary
+
+
+def _wraps_up(statement: Statement) -> bool:
+    """ "So: `proxy-body-size: "50m"` on the billing-api Ingress …", "Confirmed: max 4 GPUs per user",
+    "So going forward: Mullvad … unticked": the assistant answering the user with what now holds —
+    a summary lead, and a value or a name in it, no hedge."""
+    text = statement.text
+    return (
+        statement.role == "assistant"
+        and bool(LEX.WRAP_UP.search(text[:_WRAP_UP_HEAD]))
+        and bool(statement.ids or quantities(text) or NAME.search(text[_WRAP_UP_HEAD // 2 :]))
+        and not LEX.HEDGE.search(text)
+    )
 
 
 def _clip(text: str) -> str:

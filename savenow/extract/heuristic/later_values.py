@@ -1,0 +1,249 @@
+"""Later values: a value the chat changes or withdraws is never saved in its old form.
+
+People change a value in the middle of a chat ("药房现在是 6152，6140 已经停用了", "8:30 is too dark …
+moving it to 9:00", "不对 600 太狠了，定 800 吧", "Updated: … $110/month (was $95)"). Two things follow,
+both structural (what the chat says later), not keyed on any topic:
+
+* **Substitution** — a *change* names an earlier value again beside a new value of the same shape
+  (a time, a phone-like number, an amount) in a message that says it changes something. The
+  statements said before the change hold the new value instead of the old one, so the fact said
+  once ("meet at the Old Mill car park at 8:30") is kept with the value that stands.
+* **Withdrawn clauses** — a clause that only says what no longer holds ("旧的 6140 作废",
+  "(was $95)", "Saffron Table 不用了", "old number … retired") is not part of the note: the bullet
+  keeps its other clauses (:func:`without_withdrawn`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ...text.identifiers import identifiers
+from ...vocabulary import NoteKind
+
+if TYPE_CHECKING:
+    from .chat import Message
+    from .statements import Statement
+
+# A value as people write it: a phone-like group of digits ("+65 9123 4408", "139 1766 2084"),
+# a time of day ("9:00"), an amount ("$110", "1,800", "6152"). Two digits or more.
+_VALUE = re.compile(
+    r"(?<![\w.:+/-])(?:\+?\d{2,4}(?: \d{3,4}){1,3}|\d{1,2}:\d{2}|[$€£¥]?\d{1,3}(?:,\d{3})+|[$€£¥]?\d{2,}(?:\.\d+)?)"
+    r"(?![\d:,]\d|[A-Za-z])"
+)
+
+# Words that say a value changes: "changed", "moving it to", "now", "改成", "换成", "不对", "新的是".
+_CHANGE = re.compile(
+    r"(?<![A-Za-z])(?:chang(?:e|ed|ing)|mov(?:e|ed|ing)(?: it)? to|now|instead|actually|updated?|"
+    r"new (?:one|number|value|address|time|price|rate)|no longer|switch(?:ed)? to|bump(?:ed)? to|"
+    r"raised? to|lowered? to|make (?:it|that)|correction|scratch that|was wrong)(?![A-Za-z])"
+    r"|改成|改为|改到|换成|换了|调到|调成|挪到|定成|定\s*\d|不对|新的|新号码|现在是|现在|停用|作废|不用了|更新|更正|其实是",
+    re.IGNORECASE,
+)
+
+# A value marked as the old one: "旧的 6140", "原来那个 137", "(was $95)", "changed from 6379".
+_OLD_BEFORE = re.compile(
+    r"(?:旧的|原来的?那?个?|之前的?那?个?|以前的?|老的)\s*$"
+    r"|(?<![A-Za-z])(?:was|previously|formerly|used to be|changed from|moved from|up from|down from|old)\s*$",
+    re.IGNORECASE,
+)
+# … or followed by its withdrawal: "6140 已经停用了", "+65 9123 4408 不用了".
+_WITHDRAWN = re.compile(
+    r"已?经?(?:停用|作废|不用了|不要了|废弃|弃用|取消了|不再用)"
+    r"|(?<![A-Za-z])(?:no longer (?:used|valid|in use|works?)|retired|deprecated|scrapped|dropped|not used any ?more)"
+    r"(?![A-Za-z])",
+    re.IGNORECASE,
+)
+_OLD_LOOKBACK = 8  # characters before a value in which "旧的" / "was" marks it as the old one
+
+
+@dataclass(frozen=True)
+class Change:
+    """At message ``at`` the chat replaced ``old`` by ``new`` (``new`` is None when it only withdrew it)."""
+
+    at: int
+    old: str
+    new: str | None
+
+
+def chat_values(text: str) -> list[str]:
+    return [m.group(0) for m in _VALUE.finditer(text)]
+
+
+def _shape(value: str) -> str:
+    digits = sum(c.isdigit() for c in value)
+    if ":" in value:
+        return "time"
+    if digits >= 7:
+        return "phone"
+    return "amount"
+
+
+def _marked_old(text: str, value: str) -> bool:
+    at = text.find(value)
+    if at < 0:
+        return False
+    before = text[max(0, at - _OLD_LOOKBACK) : at]
+    after = text[at + len(value) : at + len(value) + 8]
+    return bool(_OLD_BEFORE.search(before) or _WITHDRAWN.match(after.lstrip()))
+
+
+def find_changes(chat: Sequence[Message]) -> list[Change]:
+    """Each value the chat names again, beside a new one of the same shape, in a message that says
+    it changes something (or marks it old): the old value and the one that replaces it."""
+    changes: list[Change] = []
+    seen: list[set[str]] = []  # values named before each message
+    named: set[str] = set()
+    for message in chat:
+        seen.append(set(named))
+        if not message.is_paste:
+            named.update(chat_values(message.prose))
+    for index, message in enumerate(chat):
+        if message.is_paste or not _CHANGE.search(message.prose):
+            continue
+        start = _turn_start(chat, index)
+        span = " ".join(m.prose for m in chat[start : index + 1] if not m.is_paste)
+        before = seen[start]
+        said = chat_values(span)
+        olds = [v for v in dict.fromkeys(said) if v in before and _is_old(span, v, said, before)]
+        if not olds:
+            continue
+        fresh = [v for v in dict.fromkeys(said) if v not in before]
+        for old in olds:
+            same = [v for v in fresh if _shape(v) == _shape(old) and v != old]
+            changes.append(Change(index, old, same[0] if len(same) == 1 else None))
+    return changes
+
+
+def _is_old(span: str, value: str, said: list[str], before: set[str]) -> bool:
+    """An earlier value is the old one when the span marks it so, or names it once beside exactly one
+    new value of the same shape that a change word introduces ("600 太狠了 … 定 800", "8:30 is too
+    dark … moving it to 9:00"). "避开 03:00 … 放到 05:00" names both without replacing one by the other."""
+    if _marked_old(span, value):
+        return True
+    fresh = [v for v in dict.fromkeys(said) if v not in before and _shape(v) == _shape(value)]
+    if len(fresh) != 1 or said.count(value) != 1:
+        return False
+    at = span.find(fresh[0])
+    return bool(_CHANGE.search(span[max(0, at - _CHANGE_REACH) : at + len(fresh[0])]))
+
+
+_CHANGE_REACH = 14  # characters before the new value in which the change word stands ("moving it to 9:00")
+
+
+def _turn_start(chat: Sequence[Message], index: int) -> int:
+    """The first message of the exchange ``index`` ends: the user's messages just before it."""
+    start = index
+    while start > 0 and chat[start - 1].role == "user":
+        start -= 1
+    return start
+
+
+def rewrite_before_changes(chat: Sequence[Message], changes: Sequence[Change]) -> None:
+    """The messages said before a change name the value that replaced the old one, so every later
+    step (scoring, grouping, comparing) reads the chat as it stands. Each such message is marked
+    ``updated``: a correction after it no longer means its value was replaced."""
+    for change in changes:
+        if change.new is None:
+            continue
+        for message in chat[: _turn_start(chat, change.at)]:
+            if message.is_paste or change.old not in message.prose:
+                continue
+            message.text = message.text.replace(change.old, change.new)
+            message.prose = message.prose.replace(change.old, change.new)
+            message.items = [(label, text.replace(change.old, change.new)) for label, text in message.items]
+            message.ids = frozenset(identifiers(message.prose))
+            message.updated = True
+
+
+def drop_old_values(chat: Sequence[Message], scored: Sequence[Statement], changes: Sequence[Change]) -> None:
+    """A statement at or after a change that still names the old value keeps only its other clauses
+    ("药房现在是 6152，6140 已经停用了" → "药房现在是 6152"); one that only said it scores nothing."""
+    for change in changes:
+        start = _turn_start(chat, change.at)
+        for statement in scored:
+            if statement.message < start and change.new is not None:
+                continue  # rewritten already, or a narrative of what happened then
+            if change.old not in statement.bullet or statement.kinds & _NARRATIVE:
+                continue
+            kept = without_value(statement.bullet, change.old)
+            if kept is None:
+                statement.score = 0.0
+            else:
+                statement.bullet = kept
+
+
+# A root cause tells what happened with the value of its time, not the value now in force.
+_NARRATIVE = frozenset({NoteKind.ROOT_CAUSE})
+
+_CLAUSE_END = "，,；;。()（）"
+
+
+def _clause_bounds(text: str, at: int, end: int) -> tuple[int, int]:
+    left = max(text.rfind(mark, 0, at) for mark in _CLAUSE_END)
+    rights = [p for p in (text.find(mark, end) for mark in _CLAUSE_END) if p >= 0]
+    return left + 1, (min(rights) if rights else len(text))
+
+
+def without_value(bullet: str, value: str) -> str | None:
+    """``bullet`` without the clause that names ``value``; None when nothing else is left."""
+    at = bullet.find(value)
+    if at < 0:
+        return bullet
+    start, end = _clause_bounds(bullet, at, at + len(value))
+    return _cut(bullet, start, end)
+
+
+def _cut(bullet: str, start: int, end: int) -> str | None:
+    if start > 0 and bullet[start - 1] in "(（" and end < len(bullet) and bullet[end] in ")）":
+        start, end = start - 1, end + 1  # "(was $95)" goes with its brackets
+    elif start > 0:
+        start -= 1  # the mark that opened the clause
+    elif end < len(bullet):
+        end += 1  # … or, for the first clause, the one that closed it
+    rest = (bullet[:start] + bullet[end:]).strip()
+    rest = re.sub(r"\s+([，,；;。.])", r"\1", rest)
+    rest = re.sub(r"[，,；;]+(?=[。.]?$)", "", rest).strip()
+    rest = re.sub(r"^[，,；;:：\s]+", "", rest)
+    if len(re.sub(r"[\W_]+", "", rest)) < 4:
+        return None
+    if bullet.rstrip().endswith(("。", ".")) and not rest.endswith(("。", ".", "!", "?", "！", "？")):
+        rest += bullet.rstrip()[-1]
+    return rest
+
+
+def without_withdrawn(bullet: str) -> str:
+    """ "药房现在是 6152，旧的 6140 作废。" → "药房现在是 6152。"; "Swim club $110/month (was $95)." →
+    "Swim club $110/month."; "…，+65 6322 9017；Saffron Table 不用了。" → "…，+65 6322 9017。"
+    A clause that only says what no longer holds goes, when the bullet says something else."""
+    for _ in range(3):
+        cut = _withdrawn_clause(bullet)
+        if cut is None:
+            return bullet
+        rest = _cut(bullet, *cut)
+        if rest is None:
+            return bullet
+        bullet = rest
+    return bullet
+
+
+def _withdrawn_clause(bullet: str) -> tuple[int, int] | None:
+    for match in _WITHDRAWN.finditer(bullet):
+        start, end = _clause_bounds(bullet, match.start(), match.end())
+        if _CHANGE_NEW.search(bullet[start:end]):
+            continue  # "旧的停用，以后打 152…" in one clause: the new value is in it
+        return start, end
+    for match in _VALUE.finditer(bullet):
+        if _OLD_BEFORE.search(bullet[max(0, match.start() - _OLD_LOOKBACK) : match.start()]):
+            start, end = _clause_bounds(bullet, match.start(), match.end())
+            if len(chat_values(bullet[start:end])) == 1:
+                return start, end
+    return None
+
+
+# A clause that also gives the value now in force is not only a withdrawal.
+_CHANGE_NEW = re.compile(
+    r"现在|新的?|改成|改为|换成|以后|(?<![A-Za-z])(?:now|new|instead)(?![A-Za-z])", re.IGNORECASE
+)

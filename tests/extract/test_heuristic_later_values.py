@@ -1,0 +1,134 @@
+"""Later values (:mod:`savenow.extract.heuristic.later_values`): a value the chat changes or withdraws
+is saved as it stands, never in its old form; a clause that only says what no longer holds goes."""
+
+from __future__ import annotations
+
+from savenow.extract.heuristic.later_values import without_withdrawn
+from tests.extract.support import chat, extract, saved, text_of
+
+
+def _all_text(messages: list) -> str:
+    return "\n".join(text_of(e) for e in saved(extract(messages)))
+
+
+def test_a_time_changed_later_replaces_the_old_one_in_the_fact_said_before_en() -> None:
+    messages = chat(
+        "u: club is Harrow Riders. winter rides start 6 Dec. meet at the north gate 8:30",
+        "a: Got it: Harrow Riders winter Sunday rides from 6 Dec, meet at the north gate at 8:30.",
+        "u: route is the lake loop",
+        "a: Nice.",
+        "u: the meet time, 8:30 is too dark in december",
+        "u: moving it to 9:00",
+        "a: Makes sense. Meet time changed: 9:00 at the north gate.",
+    )
+    text = _all_text(messages)
+    assert "9:00" in text
+    assert "8:30" not in text
+
+
+def test_a_number_withdrawn_later_is_not_saved_zh() -> None:
+    messages = chat(
+        "u: 门诊电话帮我记一下：护士站内线 6021，药房 6140",
+        "a: 记下了：护士站内线 6021，药房 6140。",
+        "u: 哦等下 药房那个不对",
+        "u: 药房搬到二楼了，现在是 6152，6140 已经停用了",
+        "a: 收到，药房现在是 6152，旧的 6140 作废。",
+    )
+    text = _all_text(messages)
+    assert "6152" in text
+    assert "6140" not in text
+
+
+def test_an_amount_corrected_in_the_next_turn_replaces_the_first_zh() -> None:
+    messages = chat(
+        "u: 给外卖定个上限，每月 600",
+        "a: 好的，外卖每月上限 600 元。",
+        "u: 不对 600 太狠了 我做不到，定 800 吧",
+        "a: 哈哈 实际一点也好，改成每月 800 元。",
+        "u: 行",
+    )
+    text = _all_text(messages)
+    assert "800" in text
+    assert "600" not in text
+
+
+def test_two_times_named_side_by_side_are_no_change_zh() -> None:
+    # "避开 03:00 … 放到 05:00": the old time is named as the one to avoid, no change word before the new one
+    messages = chat(
+        "u: GC 每天 03:00 跑，nightly 也是 03:00 开始 push",
+        "a: 记下了：GC 和 nightly 都在 03:00。",
+        "u: 那 GC 时间放到周日 05:00，避开每天 03:00 的 push",
+        "a: 好的：GC 放到周日 05:00，避开 03:00 的 nightly。",
+    )
+    assert "03:00" in _all_text(messages)
+
+
+def test_a_withdrawn_clause_goes_and_the_rest_of_the_bullet_stays() -> None:
+    assert without_withdrawn("药房现在是 6152，旧的 6140 作废。") == "药房现在是 6152。"
+    assert without_withdrawn("Swim club $110/month starting December (was $95).") == (
+        "Swim club $110/month starting December."
+    )
+    assert without_withdrawn("Caterer is Blue Ginger, +65 6322 9017; the old caterer is no longer used.") == (
+        "Caterer is Blue Ginger, +65 6322 9017."
+    )
+    assert without_withdrawn("Mr. Goh，+65 6322 9017；Saffron Table 不用了。") == "Mr. Goh，+65 6322 9017。"
+
+
+def test_a_bullet_that_is_only_a_withdrawal_stays_as_it_is() -> None:
+    # nothing else to keep: the note's selection decides, not the tidying
+    assert without_withdrawn("旧的 6140 作废。") == "旧的 6140 作废。"
+    assert without_withdrawn("The old number is retired.") == "The old number is retired."
+
+
+def test_the_clause_with_the_new_value_stays_beside_a_withdrawal() -> None:
+    assert without_withdrawn("旧号码停用，现在打 152 2871 0466。") == "现在打 152 2871 0466。"
+    assert without_withdrawn("旧的停用了，以后打 152 2871 0466。") == "以后打 152 2871 0466。"
+
+
+# --------------------------------------------------------------------------- wrap-ups
+
+
+def test_the_assistants_summary_after_it_works_is_the_note_en() -> None:
+    messages = chat(
+        "u: uploads over 1MB get 413 from the api",
+        "a: That's the proxy's body limit. Add `proxy-body-size: \"10m\"` to the Ingress annotations.",
+        "u: some files are 30MB",
+        'a: Then `"50m"` gives headroom.',
+        "u: set it in the repo manifest, synced, 30MB upload works",
+        'a: Great. So: `proxy-body-size: "50m"` on the api Ingress, set in `k8s/api/ingress.yaml`, '
+        "never by a live edit.",
+        "u: ya",
+    )
+    notes = saved(extract(messages))
+    assert any("50m" in text_of(n) and "ingress.yaml" in text_of(n) for n in notes)
+
+
+def test_the_assistant_noting_what_holds_is_no_plan_for_later_en() -> None:
+    messages = chat(
+        "u: gradle wanted the signing password again",
+        "a: Which keys does the build script read?",
+        "u: APP_STORE_PASSWORD and APP_KEY_PASSWORD, renamed them back. works",
+        "a: Nice. I'll note that the signing passwords are read from `~/.gradle/gradle.properties` as "
+        "`APP_STORE_PASSWORD` and `APP_KEY_PASSWORD`.",
+        "u: 👍",
+    )
+    assert any("gradle.properties" in text_of(n) for n in saved(extract(messages)))
+
+
+def test_the_assistants_summary_after_the_user_chose_is_the_note_zh() -> None:
+    messages = chat(
+        "u: 备份老是超时",
+        "a: 看日志是连接阶段超时，默认连接超时 1 分钟。",
+        "u: 那就把连接超时调大，`--contimeout 2m`",
+        "a: 所以：`offsite.sh` 里加 `--contimeout 2m`，其他参数不动。",
+        "u: 好",
+    )
+    assert any("--contimeout 2m" in text_of(n) for n in saved(extract(messages)))
+
+
+def test_a_summary_lead_without_a_value_or_name_is_no_note_en() -> None:
+    messages = chat(
+        "u: ok that worked",
+        "a: So: all good now.",
+    )
+    assert not saved(extract(messages))
