@@ -429,7 +429,8 @@ _OPENER = re.compile(
     r"^\s*(?:(?:更正|纠正|修正|改正|改为|改成|改|不对|等等|等一下|稍等|哦不|算了|刚记下|已记下|记下了?|记好了|收到|好的?|确认"
     r"|第[一二三四五六七八九十\d]+[个条点]?|还有|补充)\s*[:：，,~～—!！]"
     r"|(?:wait|actually|correction|hmm+|um+|uh+|oops|scratch that|on second thought|saved|added|noted|recorded"
-    r"|updated|done|confirmed|one more thing|for the record|to be clear[^:,]*|just to confirm|also|plus)"
+    r"|updated|done|confirmed|one more thing|for the record|to be clear[^:,]*|just to confirm|also|plus|deal"
+    r"|i'll note|let me note|so going forward|[\u2600-\u27bf\U0001f000-\U0001faff])"
     r"(?![\w'])\s*[:,—–!-]?)",
     re.IGNORECASE,
 )

@@ -30,6 +30,11 @@ def title(bullets: list[str], kinds: set[str], language: str, chat: list[str] | 
         ("刚记下：单次维修 200 元以下房东承担。", "单次维修 200 元以下房东承担。"),
         ("收到～周三奶奶接，15:40，西门。", "周三奶奶接，15:40，西门。"),
         ("第四个，燃气户号 1029384756。", "燃气户号 1029384756。"),
+        ("收到～看：Amlodipine 从 5mg 加到 10mg。", "Amlodipine 从 5mg 加到 10mg。"),
+        (
+            "第 2 步，在笔记本上同步配置：`rsync -avz ~/.openclaw/ vps:~/.openclaw/`",
+            "在笔记本上同步配置：`rsync -avz ~/.openclaw/ vps:~/.openclaw/`",
+        ),
         ("周三就是：奶奶接，15:40，西门。", "周三：奶奶接，15:40，西门。"),
         ("runner-03 这边就是：tag `gpu`，docker executor。", "runner-03：tag `gpu`，docker executor。"),
         ("Wait, the port is 8443, not 8080.", "The port is 8443, not 8080."),
@@ -39,6 +44,12 @@ def title(bullets: list[str], kinds: set[str], language: str, chat: list[str] | 
             "Backup failures go to the Servers topic.",
         ),
         ("For the record jellyfin is at media-01:8096.", "Jellyfin is at media-01:8096."),
+        ("👌 So going forward: Mullvad on the NAS stays off for B2.", "Mullvad on the NAS stays off for B2."),
+        ("Deal: `--contimeout 2m` in offsite.sh.", "`--contimeout 2m` in offsite.sh."),
+        (
+            "I'll note that the passwords are read from `~/.gradle/gradle.properties`.",
+            "The passwords are read from `~/.gradle/gradle.properties`.",
+        ),
     ],
 )
 def test_correction_and_bookkeeping_markers_leave_the_bullet(said: str, kept: str) -> None:

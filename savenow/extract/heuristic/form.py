@@ -57,12 +57,15 @@ _LEAD = re.compile(
 # (the correction's new value, the thing saved); the marker belongs to the conversation.
 _ZH_MARK = (
     r"更正|纠正|修正|改正|改为|改成|改|不对|等等|等一下|稍等|哦不|刚记下|已记下|记下了?|记好了|收到了?|好的?|确认"
-    r"|补充|第[一二三四五六七八九十\d]+[个条点件]"
+    r"|补充|看|第\s*[一二三四五六七八九十\d]+\s*[个条点件步]"
 )
 _EN_MARK = (
     r"wait|actually|correction|hmm+|oops|scratch that|on second thought|saved|added|noted|recorded|updated"
     r"|confirmed|one more thing|for the record|to be clear(?: what we decided)?|just to confirm|to confirm"
+    r"|deal|i'll note(?: that)?|let me note(?: that)?|noting that|(?:so,? )?(?:going forward|from now on)(?=:)"
 )
+# An emoji or a symbol a chat line opens with ("👌 So going forward: …") says nothing in a note.
+_SYMBOL_LEAD = re.compile(r"^[\s\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+(?=\S)")
 _MARK = re.compile(
     rf"^\s*(?:(?:{_ZH_MARK})\s*(?:[:：，,!！]|[~～]+)|(?:{_EN_MARK})(?![\w'])\s*(?:[:,—–!]|\s-\s|(?=\s[a-z])))\s*",
     re.IGNORECASE,
@@ -141,7 +144,8 @@ _SPOKEN_COPULA = re.compile(rf"(?<=[{HAN}A-Za-z0-9`）)])\s*(?:这边|那边|这
 
 def _without_mark(bullet: str) -> str:
     """The line without its correction or bookkeeping marker, when something is left to state."""
-    rest = _MARK.sub("", bullet, count=1)
+    bullet = _SYMBOL_LEAD.sub("", bullet)
+    rest = _MARK.sub("", re.sub(r"^so,?\s+(?=\S)", "", bullet, flags=re.IGNORECASE), count=1)
     return rest if rest != bullet and len(rest.strip("`'\" ")) >= 4 else bullet
 
 
