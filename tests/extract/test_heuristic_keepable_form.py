@@ -140,6 +140,7 @@ def test_a_line_where_the_assistant_speaks_of_itself_is_not_revoiced() -> None:
         ("Order is", ["The order is: migrate first, then deploy."], "en", "clause"),
         ("美团外卖抽成 18%", ["美团外卖抽成 18%。"], "zh", "clause"),
         ("王师傅说", ["王师傅说：全合成 0W-20。"], "zh", "clause"),
+        ("欧元收款走 Wise", ["欧元收款走 Wise，IBAN BE71 9670 4418 2269。"], "zh", "clause"),
         ("房贷利率现", ["房贷利率现在是 3.55%。"], "zh", "cut"),
         ("Smart", ["B2 任务每天 03:00 跑，Smart Recycle 保留策略。"], "zh", "cut"),
         ("Backup rule", ["备份失败发到 Servers topic，不发私聊。"], "zh", "language"),

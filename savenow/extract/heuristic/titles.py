@@ -852,6 +852,7 @@ _EN_CLAUSE = re.compile(
 )
 _ZH_CLAUSE = re.compile(
     r"说$|说[:：]|调去|调到|改成|改为|改到|换成|新增|增加|记下|提前|推迟|踩|作废|停用|不再|至少|最多|已经|刚|[，。；！？~～]"
+    r"|走(?![廊势访路])"  # "欧元收款走 Wise": routing through something is the predicate
 )
 # Common two-character words no title may end inside ("房贷利率现" cut from "房贷利率现在是…").
 _ZH_COMMON_WORDS = frozenset(
