@@ -39,8 +39,8 @@ Closer to the rubric (issue 12, items 3 and 4; ``all=`` counts them too):
 * ``clause``: a title that is a sentence rather than a noun phrase: it holds a date or time, a
   value with its unit ("18%", "5mg", "10 袋"), a verb or adverb of a clause ("is", "now", "说",
   "新增", "调去"), is the whole first bullet, or is cut inside a word ("房贷利率现|在");
-* ``lang``: an English title over Chinese bullets (a name such as "Hyper Backup" is neither
-  language) or a Chinese title over English bullets;
+* ``lang``: an English title over Chinese bullets (a name such as "Hyper Backup" or an identifier
+  such as "vps-hk" is neither language) or a Chinese title over English bullets;
 * ``opener``: a bullet opening with a correction, hesitation or bookkeeping marker ("更正：",
   "改：", "Wait,", "Actually", "Saved:", "刚记下：", "One more thing:");
 * ``person``: second-person or demonstrative chat deixis in a bullet ("you", "方便你转给妈妈",
@@ -363,6 +363,8 @@ _ZH_SPLIT_WORDS = frozenset(
     ]
 )
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+# A plain lowercase English word; an identifier ("vps-hk", "ledger-etl") is in no language.
+_PLAIN_WORD = re.compile(r"(?<![\w.@/-])[a-z]{2,}(?![\w.@/-])")
 
 
 def _plain(text: str) -> str:
@@ -419,10 +421,9 @@ def language_mismatch(title: str, bullets: list[str]) -> bool:
     """An English title (a lowercase word in it: not only names) over Chinese bullets, or the reverse."""
     share = _han_share(" ".join(bullets))
     if not has_han(title):
-        words = _LATIN_WORD.findall(title)
-        common = [w for w in words if w.islower() and len(w) >= 2]
-        return share >= 0.5 and bool(common)
-    return share == 0.0 and len(re.findall(rf"[{_HAN}]", title)) >= 2
+        return share >= 0.5 and _PLAIN_WORD.search(title) is not None
+    prose = re.sub(r"`[^`]*`", " ", " ".join(bullets))
+    return share == 0.0 and len(_PLAIN_WORD.findall(prose)) >= 2 and len(re.findall(rf"[{_HAN}]", title)) >= 2
 
 
 _OPENER = re.compile(
