@@ -58,6 +58,7 @@ _LEAD = re.compile(
 _ZH_MARK = (
     r"更正|纠正|修正|改正|改为|改成|改|不对|等等|等一下|稍等|哦不|刚记下|已记下|记下了?|记好了|收到了?|好的?|确认"
     r"|补充|看|第\s*[一二三四五六七八九十\d]+\s*[个条点件步]"
+    r"|(?:补进|记到|记进|加到|写进)[^：:，,。]{0,20}?(?:记录|笔记|备忘录?)里?"  # "补进 matrix 的记录里："
 )
 _EN_MARK = (
     r"wait|actually|correction|hmm+|oops|scratch that|on second thought|saved|added|noted|recorded|updated"
