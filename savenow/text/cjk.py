@@ -70,7 +70,9 @@ def is_cjk(char: str) -> bool:
 
 
 def has_cjk(text: str) -> bool:
-    return not text.isascii() and any(is_cjk(char) for char in text)
+    # max() runs in C: text whose highest character is below kana (accents, dashes, curly quotes)
+    # holds no CJK letter, and is_cjk would say so character by character.
+    return not text.isascii() and max(text) >= "\u3040" and any(is_cjk(char) for char in text)
 
 
 def cjk_ratio(text: str) -> float:

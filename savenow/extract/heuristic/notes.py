@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ...models import ChatMessage
-from ...text.normalize import compact_similarity
+from ...text.normalize import compact_similarity, dice
 from ...vocabulary import NoteKind
 from .rules import (
     BULLET_RATIO,
@@ -148,7 +148,7 @@ def _related(seed: Statement, other: Statement) -> bool:
         return True
     # Far apart and with no identifier in common, only near-identical wording is the same fact:
     # two English rules about the same subject share many letters without being one note.
-    return _alike(seed, other) >= (SAME_TEXT if distance <= 2 else FAR_SAME_TEXT)
+    return _alike_at_least(seed, other, SAME_TEXT if distance <= 2 else FAR_SAME_TEXT)
 
 
 def _standing_rule(statement: Statement) -> bool:
@@ -196,14 +196,42 @@ def _alike(a: Statement, b: Statement) -> float:
     remembered = a._alike.get(id(b))
     if remembered is not None and remembered[0] is b:
         return remembered[1]
-    smaller = min(len(a.grams), len(b.grams))
-    if not smaller or len(a.grams & b.grams) < 0.3 * smaller:
-        value = 0.0
-    else:
-        value = compact_similarity(a.compact, b.compact)
+    value = compact_similarity(a.compact, b.compact) if _shares_bigrams(a, b) else 0.0
+    _remember(a, b, value)
+    return value
+
+
+def _shares_bigrams(a: Statement, b: Statement) -> bool:
+    """Enough character bigrams in common for the exact score to count (else it is 0)."""
+    grams_a, grams_b = a.grams, b.grams
+    smaller = min(len(grams_a), len(grams_b))
+    return bool(smaller) and len(grams_a & grams_b) >= 0.3 * smaller
+
+
+def _remember(a: Statement, b: Statement, value: float) -> None:
     a._alike[id(b)] = (b, value)
     b._alike[id(a)] = (a, value)
-    return value
+
+
+def _alike_at_least(a: Statement, b: Statement, threshold: float) -> bool:
+    """``_alike(a, b) >= threshold``, without the exact score when it cannot reach the threshold:
+    the Indel ratio is at most 2·min/(sum) of the two lengths, and the bigram Dice is cheap. Most
+    pairs grouping asks about are unrelated sentences, so the ratio is rarely needed."""
+    remembered = a._alike.get(id(b))
+    if remembered is not None and remembered[0] is b:
+        return remembered[1] >= threshold
+    if not _shares_bigrams(a, b):
+        _remember(a, b, 0.0)
+        return 0.0 >= threshold
+    short, long = sorted((len(a.compact), len(b.compact)))
+    if short and a.compact != b.compact:
+        indel_bound = 2 * short / (short + long)
+        if (indel_bound + dice(a.compact, b.compact)) / 2 + _ROUNDING < threshold:
+            return False
+    return _alike(a, b) >= threshold
+
+
+_ROUNDING = 1e-4  # compact_similarity rounds to four places: the bound keeps a margin for it
 
 
 def find_notes(messages: Sequence[ChatMessage], scored: list[Statement] | None = None) -> list[Note]:

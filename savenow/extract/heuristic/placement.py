@@ -227,7 +227,13 @@ class LocalTopic:
     """The section the chat was on just before a note; and the chat without the note's messages."""
 
     section: MemorySection
-    rest: tuple[str, ...]
+    texts: Sequence[str]  # the chat's messages
+    own: frozenset[int]  # the note's own messages (by index)
+
+    @property
+    def rest(self) -> tuple[str, ...]:
+        """The chat without the note's messages (only :meth:`discusses` asks, rarely: built then)."""
+        return tuple(t for n, t in enumerate(self.texts) if n not in self.own)
 
     def discusses(self, section: MemorySection) -> bool:
         """The chat's other messages talk about ``section`` too (a heading word, two of its terms)."""
@@ -255,7 +261,7 @@ def local_topic(
     runner_up = scored[1][0] if len(scored) > 1 else 0.0
     if best < LOCAL_MIN or best < HOME_LEAD * runner_up:
         return None
-    return LocalTopic(sections[number], tuple(t for n, t in enumerate(texts) if n not in own))
+    return LocalTopic(sections[number], texts, frozenset(own))
 
 
 _WEEK_AND_MONTH = re.compile(
@@ -457,7 +463,7 @@ def _affinity(
     if terms:
         # A long word of the heading ("digest", "ollama") names the subject; a short one only hints.
         heading = 2.0 if any(len(term) >= 5 or has_cjk(term) and len(term) >= 3 for term in terms) else 1.5
-    if heading < 2.0 and _heading_concepts(section.title) & _narrow_concepts(text):
+    if heading < 2.0 and (concepts := _heading_concepts(section.title)) and concepts & _narrow_concepts(text):
         heading = 2.0  # "Cross Hotel Osaka" under "大阪行程": the heading's subject in the other language
     score += heading
     if NoteKind.OWNER in kinds and (_OWNER_SECTION.search(section.title) or _owner_bullets(section.bullets)):
@@ -539,6 +545,7 @@ def _shares_term(text: str, bullet: str, pairs: int = 1) -> bool:
     return len(grams & han_ngrams(bullet, 2)) >= pairs
 
 
+@signals.per_chat
 def _narrow_concepts(text: str) -> frozenset[str]:
     """The specific concept groups a text names (:mod:`savenow.text.concepts`): groups with no
     narrower ones, two levels or more down ("osaka" under japan under country …). A broad group

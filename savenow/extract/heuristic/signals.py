@@ -11,10 +11,12 @@ English first, and keeps the few single patterns that mix both languages.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import wraps
+from typing import ParamSpec, TypeVar
 
 from ...text.cjk import HAN, cjk_ratio, has_cjk
 from ...text.identifiers import INLINE_CODE as _INLINE_CODE
@@ -36,13 +38,207 @@ __all__ = [
 ]
 
 
-def _any(*parts: str) -> re.Pattern[str]:
-    pattern = re.compile("|".join(parts), re.IGNORECASE)
-    _PARTS[pattern] = parts
-    return pattern
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
-_PARTS: dict[re.Pattern[str], tuple[str, ...]] = {}  # the alternatives each lexicon was built from
+def _any(*parts: str) -> Lexeme:
+    """A case-insensitive marker pattern of alternatives, compiled only when first searched."""
+    return Lexeme("|".join(parts), re.IGNORECASE, parts)
+
+
+class Lexeme:
+    """A marker pattern of the lexicon, matched case-insensitively — quickly.
+
+    Why not the IGNORECASE pattern itself: CPython's regex engine skips an alternative on
+    its first letter only when matching case-sensitively, and a lexicon is a long list of
+    alternatives tried at every position of a sentence. So a pattern whose letters are all
+    lowercase is matched case-sensitively against the lowercased sentence, which gives the
+    same answer about twice as fast. A sentence with a cased letter outside ASCII (É, ſ, K)
+    lowercases irregularly and goes to the IGNORECASE pattern, as does a pattern with an
+    uppercase letter. Inside :func:`chat_memo`, each sentence is searched once per lexeme.
+
+    Each form is compiled when first needed, not at import: compiling costs more than a
+    whole extraction's searches (a ``[HAN]`` class under IGNORECASE alone takes milliseconds),
+    and most chats never need the IGNORECASE form at all.
+    """
+
+    __slots__ = ("_ascii", "_empty_for_ascii", "_flags", "_lowercase", "_regex", "_source")
+
+    def __init__(
+        self, regex: re.Pattern[str] | str, flags: int = 0, parts: tuple[str, ...] | None = None
+    ) -> None:
+        """``regex`` compiled, or its source with ``flags`` (and the alternatives it joins)."""
+        if isinstance(regex, re.Pattern):
+            self._regex: re.Pattern[str] | None = regex
+            self._source, self._flags = regex.pattern, regex.flags
+        else:
+            self._regex = None
+            self._source, self._flags = regex, flags | re.UNICODE
+        caseless = bool(self._flags & re.IGNORECASE) and _lowercase_only(self._source)
+        self._lowercase: re.Pattern[str] | str | None = self._source if caseless else None
+        # For ASCII text (most English sentences), only the alternatives that can match ASCII text:
+        # one that starts with a Chinese word ("以后", "还是(?:不行|…)") cannot.
+        ascii_parts = [part for part in parts or () if not _needs_non_ascii(part)]
+        self._ascii: re.Pattern[str] | str | None = (
+            "|".join(ascii_parts) if caseless and parts is not None else None
+        )
+        self._empty_for_ascii = caseless and parts is not None and not ascii_parts
+
+    @property
+    def regex(self) -> re.Pattern[str]:
+        """The plain IGNORECASE pattern (compiled on first use)."""
+        if self._regex is None:
+            self._regex = re.compile(self._source, self._flags)
+        return self._regex
+
+    def search(self, text: str) -> re.Match[str] | None:
+        """Like ``re.Pattern.search``; a match found on the lowercased text has the same span
+        (its groups are lowercase, and every caller case-folds them)."""
+        chat = _CHAT.get()
+        if chat is None:
+            return self._search(text, None)
+        memo = chat.searches.get(self)
+        if memo is None:
+            memo = chat.searches[self] = {}
+        found = memo.get(text, _UNSEEN)  # most lookups miss: a default is cheaper than a KeyError
+        if found is _UNSEEN:
+            found = self._search(text, chat)
+            if len(memo) >= _MEMO_LIMIT:
+                memo.clear()
+            memo[text] = found
+        return found  # type: ignore[return-value]
+
+    def _search(self, text: str, chat: ChatMemo | None) -> re.Match[str] | None:
+        if self._lowercase is None:
+            return self.regex.search(text)
+        lowered = _lowercased(text, chat)
+        if lowered is None:
+            return self.regex.search(text)
+        if self._ascii is not None and text.isascii():
+            if self._empty_for_ascii:
+                return None
+            if isinstance(self._ascii, str):
+                self._ascii = re.compile(self._ascii, self._flags & ~re.IGNORECASE)
+            return self._ascii.search(lowered)
+        return self._lowercased_pattern().search(lowered)
+
+    def _lowercased_pattern(self) -> re.Pattern[str]:
+        if isinstance(self._lowercase, str):
+            self._lowercase = re.compile(self._lowercase, self._flags & ~re.IGNORECASE)
+        assert self._lowercase is not None
+        return self._lowercase
+
+    def sub(self, repl: str, text: str, count: int = 0) -> str:
+        """Like ``re.Pattern.sub``. Deleting matches (the lexicon's only use) goes through the
+        lowercased text too: its matches have the same spans, so the same slices go."""
+        lowered = _lowercased(text, _CHAT.get()) if self._lowercase is not None and not repl else None
+        if lowered is None:
+            return self.regex.sub(repl, text, count)
+        kept: list[str] = []
+        position = 0
+        for number, match in enumerate(self._lowercased_pattern().finditer(lowered)):
+            if count and number >= count:
+                break
+            kept.append(text[position : match.start()])
+            position = match.end()
+        kept.append(text[position:])
+        return "".join(kept)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return self.regex.finditer(text)
+
+    @property
+    def pattern(self) -> str:
+        return self._source
+
+
+@dataclass
+class ChatMemo:
+    """What one extraction remembers about its chat's sentences: the same sentence is searched
+    by many lexemes, and placement compares each note with the same bullets again and again.
+    One per :func:`chat_memo` block, so worker threads extracting different chats share nothing."""
+
+    searches: dict[Lexeme, dict[str, re.Match[str] | None]] = field(default_factory=dict)
+    lowered: dict[str, str | None] = field(default_factory=dict)
+    compacted: dict[str, str] = field(default_factory=dict)
+    results: dict[Callable[..., object], dict[tuple[object, ...], object]] = field(default_factory=dict)
+
+
+# The memo of the extraction running in this thread (or task); None outside one: nothing is kept.
+_CHAT: ContextVar[ChatMemo | None] = ContextVar("savenow_chat_memo", default=None)
+
+
+@contextmanager
+def chat_memo() -> Iterator[ChatMemo]:
+    """Remember sentence lookups for one chat, in this thread only, until the block ends."""
+    memo = ChatMemo()
+    token = _CHAT.set(memo)
+    try:
+        yield memo
+    finally:
+        _CHAT.reset(token)
+
+
+_MEMO_LIMIT = 4096  # sentences remembered per lexeme; a chat of 180 messages has about 600
+_UNSEEN = object()  # not in a memo yet (None is a remembered answer)
+_ASCII_RUN = re.compile(r"[\x00-\x7f]+")
+_RANGE_BOTH_CASES = re.compile(r"A-Za-z")
+_ESCAPE = re.compile(r"\\.")
+
+
+def _lowercase_only(source: str) -> bool:
+    """No uppercase letter in the pattern outside an escape (\\W, \\S) or an [A-Za-z] range."""
+    rest = _ESCAPE.sub("", _RANGE_BOTH_CASES.sub("", source))
+    return not any("A" <= char <= "Z" for char in rest)
+
+
+def _needs_non_ascii(part: str) -> bool:
+    """An alternative that starts with a required non-ASCII character ("以后", "还是(?:不行|一样)"):
+    it cannot match ASCII text. Anything less plain ("(?<![一二])下午", "好?") counts as able to."""
+    return (
+        len(part) > 0
+        and not part[0].isascii()
+        and part[1:2] not in ("?", "*", "{")
+        and "\\" not in part
+        and "|" not in _top_level(part)
+    )
+
+
+def _top_level(part: str) -> str:
+    """The part with its parenthesized groups removed (where a top-level "|" would show)."""
+    depth, kept = 0, []
+    for char in part:
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth = max(depth - 1, 0)
+        elif depth == 0:
+            kept.append(char)
+    return "".join(kept)
+
+
+def _lowercased(text: str, chat: ChatMemo | None) -> str | None:
+    """The text lowercased, or None when a non-ASCII letter in it has case (lowercasing it may
+    change the length or fold it onto an ASCII letter the way IGNORECASE does not)."""
+    if chat is None:
+        return _lowercase(text)
+    known = chat.lowered.get(text, _UNSEEN)
+    if known is not _UNSEEN:
+        return known  # type: ignore[return-value]
+    if len(chat.lowered) >= _MEMO_LIMIT:
+        chat.lowered.clear()
+    lowered = chat.lowered[text] = _lowercase(text)
+    return lowered
+
+
+def _lowercase(text: str) -> str | None:
+    lowered: str | None = text.lower()
+    if not text.isascii():
+        rest = _ASCII_RUN.sub("", text)
+        if rest.lower() != rest or rest.upper() != rest:
+            lowered = None
+    return lowered
 
 
 class Lexicon:
@@ -163,160 +359,6 @@ class Lexicon:
     YES = re.compile(r"^\s*(?:对|是|是的|没错|yes|yep|yeah|correct|right|exactly|嗯)", re.IGNORECASE)
 
 
-class Lexeme:
-    """A marker pattern of the lexicon, matched case-insensitively — quickly.
-
-    Why not the IGNORECASE pattern itself: CPython's regex engine skips an alternative on
-    its first letter only when matching case-sensitively, and a lexicon is a long list of
-    alternatives tried at every position of a sentence. So a pattern whose letters are all
-    lowercase is matched case-sensitively against the lowercased sentence, which gives the
-    same answer about twice as fast. A sentence with a cased letter outside ASCII (É, ſ, K)
-    lowercases irregularly and goes to the IGNORECASE pattern, as does a pattern with an
-    uppercase letter. Inside :func:`chat_memo`, each sentence is searched once per lexeme.
-    """
-
-    __slots__ = ("_ascii", "_empty_for_ascii", "_lowercase", "regex")
-
-    def __init__(self, regex: re.Pattern[str]) -> None:
-        self.regex = regex
-        caseless = bool(regex.flags & re.IGNORECASE) and _lowercase_only(regex.pattern)
-        flags = regex.flags & ~re.IGNORECASE
-        self._lowercase = re.compile(regex.pattern, flags) if caseless else None
-        # For ASCII text (most English sentences), only the alternatives that can match ASCII text:
-        # one that starts with a Chinese word ("以后", "还是(?:不行|…)") cannot.
-        ascii_parts = [part for part in _PARTS.get(regex, ()) if not _needs_non_ascii(part)]
-        self._ascii: re.Pattern[str] | None = (
-            re.compile("|".join(ascii_parts), flags) if caseless and regex in _PARTS else None
-        )
-        self._empty_for_ascii = caseless and regex in _PARTS and not ascii_parts
-
-    def search(self, text: str) -> re.Match[str] | None:
-        """Like ``re.Pattern.search``; a match found on the lowercased text has the same span
-        (its groups are lowercase, and every caller case-folds them)."""
-        chat = _CHAT.get()
-        if chat is None:
-            return self._search(text, None)
-        memo = chat.searches.get(self)
-        if memo is None:
-            memo = chat.searches[self] = {}
-        try:
-            return memo[text]
-        except KeyError:
-            pass
-        found = self._search(text, chat)
-        if len(memo) >= _MEMO_LIMIT:
-            memo.clear()
-        memo[text] = found
-        return found
-
-    def _search(self, text: str, chat: ChatMemo | None) -> re.Match[str] | None:
-        lowered = _lowercased(text, chat) if self._lowercase is not None else None
-        if lowered is None:
-            found = self.regex.search(text)
-        elif self._ascii is not None and text.isascii():
-            found = None if self._empty_for_ascii else self._ascii.search(lowered)
-        else:
-            found = self._lowercase.search(lowered)  # type: ignore[union-attr]
-        return found
-
-    def sub(self, repl: str, text: str, count: int = 0) -> str:
-        return self.regex.sub(repl, text, count)
-
-    def finditer(self, text: str) -> Iterator[re.Match[str]]:
-        return self.regex.finditer(text)
-
-    @property
-    def pattern(self) -> str:
-        return self.regex.pattern
-
-
-@dataclass
-class ChatMemo:
-    """What one extraction remembers about its chat's sentences: the same sentence is searched
-    by many lexemes, and placement compares each note with the same bullets again and again.
-    One per :func:`chat_memo` block, so worker threads extracting different chats share nothing."""
-
-    searches: dict[Lexeme, dict[str, re.Match[str] | None]] = field(default_factory=dict)
-    lowered: dict[str, str | None] = field(default_factory=dict)
-    compacted: dict[str, str] = field(default_factory=dict)
-
-
-# The memo of the extraction running in this thread (or task); None outside one: nothing is kept.
-_CHAT: ContextVar[ChatMemo | None] = ContextVar("savenow_chat_memo", default=None)
-
-
-@contextmanager
-def chat_memo() -> Iterator[ChatMemo]:
-    """Remember sentence lookups for one chat, in this thread only, until the block ends."""
-    memo = ChatMemo()
-    token = _CHAT.set(memo)
-    try:
-        yield memo
-    finally:
-        _CHAT.reset(token)
-
-
-_MEMO_LIMIT = 4096  # sentences remembered per lexeme; a chat of 180 messages has about 600
-_ASCII_RUN = re.compile(r"[\x00-\x7f]+")
-_RANGE_BOTH_CASES = re.compile(r"A-Za-z")
-_ESCAPE = re.compile(r"\\.")
-
-
-def _lowercase_only(source: str) -> bool:
-    """No uppercase letter in the pattern outside an escape (\\W, \\S) or an [A-Za-z] range."""
-    rest = _ESCAPE.sub("", _RANGE_BOTH_CASES.sub("", source))
-    return not any("A" <= char <= "Z" for char in rest)
-
-
-def _needs_non_ascii(part: str) -> bool:
-    """An alternative that starts with a required non-ASCII character ("以后", "还是(?:不行|一样)"):
-    it cannot match ASCII text. Anything less plain ("(?<![一二])下午", "好?") counts as able to."""
-    return (
-        len(part) > 0
-        and not part[0].isascii()
-        and part[1:2] not in ("?", "*", "{")
-        and "\\" not in part
-        and "|" not in _top_level(part)
-    )
-
-
-def _top_level(part: str) -> str:
-    """The part with its parenthesized groups removed (where a top-level "|" would show)."""
-    depth, kept = 0, []
-    for char in part:
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth = max(depth - 1, 0)
-        elif depth == 0:
-            kept.append(char)
-    return "".join(kept)
-
-
-def _lowercased(text: str, chat: ChatMemo | None) -> str | None:
-    """The text lowercased, or None when a non-ASCII letter in it has case (lowercasing it may
-    change the length or fold it onto an ASCII letter the way IGNORECASE does not)."""
-    if chat is None:
-        return _lowercase(text)
-    try:
-        return chat.lowered[text]
-    except KeyError:
-        pass
-    if len(chat.lowered) >= _MEMO_LIMIT:
-        chat.lowered.clear()
-    lowered = chat.lowered[text] = _lowercase(text)
-    return lowered
-
-
-def _lowercase(text: str) -> str | None:
-    lowered: str | None = text.lower()
-    if not text.isascii():
-        rest = _ASCII_RUN.sub("", text)
-        if rest.lower() != rest or rest.upper() != rest:
-            lowered = None
-    return lowered
-
-
 def compacted(text: str) -> str:
     """:func:`savenow.text.normalize.compact`, remembered for the chat (see :class:`ChatMemo`)."""
     chat = _CHAT.get()
@@ -335,6 +377,31 @@ def compacted(text: str) -> str:
 def alike(a: str, b: str) -> float:
     """:func:`savenow.text.normalize.similarity` through :func:`compacted`."""
     return compact_similarity(compacted(a), compacted(b))
+
+
+def per_chat(function: Callable[P, R]) -> Callable[P, R]:
+    """``function`` remembered for the chat (see :class:`ChatMemo`): for pure functions of
+    strings (and other hashable values) whose answer is never changed by the caller
+    (a frozenset, a tuple, a number), asked about the same sentences again and again."""
+
+    @wraps(function)
+    def remembered(*args: P.args, **kwargs: P.kwargs) -> R:
+        chat = _CHAT.get()
+        if chat is None or kwargs:
+            return function(*args, **kwargs)
+        memo = chat.results.get(function)
+        if memo is None:
+            memo = chat.results[function] = {}
+        try:
+            return memo[args]  # type: ignore[return-value]
+        except KeyError:
+            pass
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        result = memo[args] = function(*args, **kwargs)
+        return result
+
+    return remembered
 
 
 for _name, _value in list(vars(Lexicon).items()):
@@ -379,6 +446,7 @@ def sentences(text: str) -> list[str]:
     return [sentence for _, sentence in sentence_items(text)]
 
 
+_PROTECTED = re.compile(r"\x00(\d+)\x00")  # an inline code span set aside while a line is split
 _LIST_LABEL = re.compile(r"^\s*(?:(\d{1,2}|[a-z])[.)、]|\(([a-z0-9])\)|[-*•])\s+")
 _SHORT_CODE_LINE = 100
 _FIX_CODE_LINE = 160
@@ -409,7 +477,9 @@ def sentence_items(text: str) -> list[tuple[str | None, str]]:
             label = (match.group(1) or match.group(2)) if match else None
             line = line[match.end() :] if match else line
             for number, piece in enumerate(_SENTENCE_END.split(line.strip())):
-                piece = re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], piece).strip()
+                if "\x00" in piece:
+                    piece = _PROTECTED.sub(lambda m: spans[int(m.group(1))], piece)
+                piece = piece.strip()
                 if piece:
                     result.append((label if number == 0 else None, piece))
     return result
