@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import Literal, Protocol
 
 from ...models import MemorySection
-from ...text.cjk import HAN, han_ngrams, has_cjk, is_cjk
+from ...text.cjk import HAN, han_ngrams, han_runs, has_cjk, is_cjk
 from ...text.concepts import ancestors, concepts_in, get_concept
 from ...text.identifiers import identifiers
 from ...text.normalize import compact
@@ -108,6 +108,10 @@ def place(
         and local.discusses(best[1])
         and not kinds & {NoteKind.OWNER, NoteKind.PREFERENCE}
         and not note_ids & identifiers(" ".join([best[1].title, *best[1].bullets]))
+        and not _changes_bullet(
+            text, best[1].bullets
+        )  # a new value of one of its bullets is no word-only link
+        and not _names_heading(text, best[1])  # "以后升级 Immich …" names the section's subject itself
     ):
         # The chat covers both sections in different parts and only a word links the note to the
         # other one ("a 45-minute travel block" in the calendar part): the part it came from decides.
@@ -166,8 +170,42 @@ def _home_score(chat: str, section: MemorySection, common: frozenset[str] = froz
             score += 1.0
     names = {w.casefold() for w in _LATIN_WORD.findall(bullets)} - EN_LONG_COMMON_WORDS - common
     score += min(1.5, 0.5 * sum(1 for name in names if _mentions(chat, name)))
-    # Chinese phrases of the bullets ("少年宫三楼", "二甲双胍") the chat uses: what its words are about.
-    return score
+    # Chinese words of the bullets ("悦音琴行", "租客", "包邮") the chat uses: what its words are about.
+    # A Chinese section has no identifiers or capitalized names to be recognized by, so they count more.
+    return score + min(HOME_ZH_MAX, HOME_ZH_WORD * len(_zh_words_used(bullets, chat, common)))
+
+
+HOME_ZH_WORD = 0.5  # a Chinese word of a section's bullets the chat uses …
+HOME_ZH_MAX = 3.0  # … and the most they add together
+
+
+def _zh_words_used(text: str, chat: str, common: frozenset[str]) -> set[str]:
+    """The Chinese words of ``text`` the chat uses: runs of character pairs the chat holds ("路由" +
+    "由器" is one word, 路由器), without particles and pairs other sections share."""
+    words: set[str] = set()
+    for run in han_runs(text, 2):
+        start = None
+        for i in range(len(run)):
+            gram = run[i : i + 2]
+            hit = len(gram) == 2 and gram in chat and gram not in common and not set(gram) & ZH_FUNCTION_HAN
+            if hit and start is None:
+                start = i
+            elif not hit and start is not None:
+                words.add(run[start : i + 1])
+                start = None
+    return words
+
+
+def _zh_words(text: str) -> frozenset[str]:
+    """Chinese character pairs of ``text`` without a particle or pronoun: a segmenter-free view of its words."""
+    return frozenset(g for g in han_ngrams(text, 2) if not set(g) & ZH_FUNCTION_HAN)
+
+
+def _names_heading(text: str, section: MemorySection) -> bool:
+    """The note names the section's subject by name: a Latin word of its heading written as a name in
+    the note ("Immich", "Proxmox"), not a common word both use ("a 45-minute travel block")."""
+    names = {w.casefold() for w in re.findall(r"(?<![A-Za-z])[A-Z][A-Za-z0-9]{3,}", text)}
+    return any(t in names for t in _heading_words(section.title))
 
 
 def _mentions_head_or_tail(chat: str, term: str) -> bool:
@@ -188,6 +226,7 @@ def _common_terms(sections: Sequence[MemorySection]) -> frozenset[str]:
         terms = _section_ids(bullets) | (
             {w.casefold() for w in _LATIN_WORD.findall(bullets)} - EN_LONG_COMMON_WORDS
         )
+        terms |= _zh_words(bullets)
         common |= terms & seen
         seen |= terms
     return frozenset(common)
