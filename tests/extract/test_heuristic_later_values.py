@@ -132,3 +132,20 @@ def test_a_summary_lead_without_a_value_or_name_is_no_note_en() -> None:
         "a: So: all good now.",
     )
     assert not saved(extract(messages))
+
+
+# --------------------------------------------------------------------------- record lead-ins
+
+
+def test_the_assistants_record_lead_in_is_not_part_of_the_bullet() -> None:
+    from savenow.extract.heuristic.form import tidy_bullet
+
+    assert tidy_bullet("Saved: Declan leads A (07700 914 233).") == "Declan leads A (07700 914 233)."
+    assert (
+        tidy_bullet("Added: mudguards mandatory on winter rides.") == "Mudguards mandatory on winter rides."
+    )
+    assert tidy_bullet("Confirmed: max 4 GPUs per user.") == "Max 4 GPUs per user."
+    assert tidy_bullet("改：药房现在是 6152。") == "药房现在是 6152。"
+    assert tidy_bullet("更新：Joanne 新号码 +65 9123 7781。") == "Joanne 新号码 +65 9123 7781。"
+    # a standing marker is the rule's, not a lead-in
+    assert tidy_bullet("Going forward, deploys go through Argo.") == "Going forward, deploys go through Argo."

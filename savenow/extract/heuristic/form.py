@@ -40,13 +40,14 @@ _EN_LEAD = (
     r"|found the (?:cause|culprit|problem|issue|bug)|bingo|nailed it|odd|weird|interesting|aha|sorry|apologies"
     r"|my bad|actually|anyway|in short|long story short|good catch|good news|as expected|makes sense"
     r"|that explains it|that matches|you're right|right|so|well|will do|then|that's the catch|here's the catch"
-    r"|the catch is|one more for you|one more|noted|got it"
+    r"|the catch is|one more for you|one more|noted|got it|saved|added|updated|recorded|done deal|done|confirmed"
+    r"|i'll note that"
 )
 _ZH_LEAD = (
     r"原因找到了|找到原因了|问题找到了|找到问题了|找到了|就是这个|那就对了|这就对了|这就是原因|规则就是|结论就是|规矩就是"
     r"|就这么定了?|就这么办|那就这样|那就这么定|定了|抱歉|不好意思|对不起|小提醒|提醒一下|顺便记一下|顺便说一下|顺便|说实话|其实|果然|原来如此|你说得对|确实|懂了|搞定了?"
     r"|我看了一下|我查了一下|我从[^，。：:]{0,16}看到的是|还是同一个问题|同一个问题|这条值得记下来|值得记下来|还有一个事|还有件事"
-    r"|还有一件事"
+    r"|还有一件事|改一下|更新一下|更正一下|补充一下|已更新|更新|已记录|已添加|改"
 )
 _LEAD = re.compile(
     rf"^\s*(?:(?:{_EN_LEAD})\s*(?:[:,—–]|\s-\s)|(?:{_ZH_LEAD})\s*[:：，,—]|(?:顺便|另外)?(?:记一下|提醒一下)\s)\s*",
