@@ -32,6 +32,24 @@ Those four are issue 12's measure (``issue12=``). The rubric a blind reader appl
   "then", "或者"), or ends with ":" / "，";
 * ``dup``: the same fact twice inside one note (two bullets nearly the same text).
 
+Closer to the rubric (issue 12, items 3 and 4; ``all=`` counts them too):
+
+* ``generic``: a title that is only a kind word or a vague word ("rebuild", "Saved", "规则",
+  "X rule" where X is "thing", "step", "days"), or one lowercase English word;
+* ``clause``: a title that is a sentence rather than a noun phrase: it holds a date or time, a
+  value with its unit ("18%", "5mg", "10 袋"), a verb or adverb of a clause ("is", "now", "说",
+  "新增", "调去"), is the whole first bullet, or is cut inside a word ("房贷利率现|在");
+* ``lang``: an English title over Chinese bullets (a name such as "Hyper Backup" or an identifier
+  such as "vps-hk" is neither language) or a Chinese title over English bullets;
+* ``opener``: a bullet opening with a correction, hesitation or bookkeeping marker ("更正：",
+  "改：", "Wait,", "Actually", "Saved:", "刚记下：", "One more thing:");
+* ``person``: second-person or demonstrative chat deixis in a bullet ("you", "方便你转给妈妈",
+  "这个 slot", "上面那条"), or a "我" narrating the chat; the owner's own "I" / "me" in their
+  note is their voice ("Rent: me 40%");
+* ``overlap``: two bullets of one note sharing most of their words (the user's rule and its
+  restatement);
+* ``stale``: a bullet stating a value the same note calls replaced ("旧的 6140", "was 09:40").
+
 The word lists are general discourse words of English and Chinese, not words of any
 case. Prints the shares per kind, in all and per language of the case (goal ≤ 5%);
 ``--show`` lists the notes with their problems.
@@ -224,6 +242,7 @@ def form_problems(entries: list[dict], chat: str) -> list[tuple[dict, list[str]]
 
 ISSUE12_KINDS = ("filler", "ellipsis", "title", "repeat")
 RUBRIC_KINDS = ("label", "fragment", "contradicts", "spoken", "deixis", "reldate", "bfragment", "dup")
+STRICT_KINDS = ("generic", "clause", "lang", "opener", "person", "overlap", "stale")
 
 
 def rubric_problems(entry: dict, bullets: list[str]) -> list[str]:
@@ -246,7 +265,274 @@ def rubric_problems(entry: dict, bullets: list[str]) -> list[str]:
     problems.extend(name for name, check in checks if any(check(b) for b in bullets))
     if duplicated_inside(bullets):
         problems.append("dup")
+    return problems + strict_problems(entry, bullets)
+
+
+def strict_problems(entry: dict, bullets: list[str]) -> list[str]:
+    """The rubric's further rejections (issue 12 items 3 and 4)."""
+    title = entry.get("title") or ""
+    problems = []
+    if entry.get("action") == "add":
+        if generic_title(title):
+            problems.append("generic")
+        if clause_title(title, bullets):
+            problems.append("clause")
+        if language_mismatch(title, bullets):
+            problems.append("lang")
+    checks = (("opener", opener_bullet), ("person", person_bullet))
+    problems.extend(name for name, check in checks if any(check(b) for b in bullets))
+    if overlapping_bullets(bullets):
+        problems.append("overlap")
+    if stale_value(bullets):
+        problems.append("stale")
     return problems
+
+
+# ----------------------------------------------------------------- stricter rubric checks
+
+# Words that name only the kind of a note, or nothing at all: a title of these alone says no subject.
+_KIND_WORD = (
+    r"rules?|fix(?:es)?|issues?|problems?|setup|config(?:uration)?|changes?|decisions?|preferences?|notes?"
+    r"|saved|added|noted|recorded|updates?|updated|corrections?|rebuild|owner|schedule|address|port|version"
+    r"|contact|price|time|plan|summary|todo|misc|info|details?|reminders?|steps?|order"
+    r"|规则|修复|问题|配置|变更|决定|偏好|笔记|要点|备注|更正|重建|负责人|时间|地址|端口|版本|联系方式|费用"
+    r"|提醒|记录|安排|说明|事项|情况|备份"
+)
+# Vague words that cannot be the subject in front of a kind word ("Thing rule", "Days rule").
+_VAGUE = (
+    r"thing|things|anything|something|everything|nothing|stuff|step|item|part|way|one|case|point|bit|days?"
+    r"|group|new|old|other|same|simple|this|that|it|all|each|every|some|first|last|next|main|default"
+    r"|东西|事情|事|其他|其它|新|旧|这个|那个|所有|每个|默认"
+)
+_GENERIC_TITLE = re.compile(rf"^\s*(?:(?:{_VAGUE})\s*)?(?:{_KIND_WORD})?\s*$", re.IGNORECASE)
+_MONTH = r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december"
+_TITLE_DATE = re.compile(
+    rf"\d{{4}}-\d{{1,2}}-\d{{1,2}}|(?<!\d)\d{{1,2}}:\d{{2}}|\d+\s*月\s*\d+\s*[日号]|(?<![\w])(?:{_MONTH})\.?(?:\s+\d|$)"
+    rf"|\d{{1,2}}\s+(?:{_MONTH})\b|周[一二三四五六日天]|星期[一二三四五六日天]",
+    re.IGNORECASE,
+)
+_TITLE_VALUE = re.compile(
+    r"\d[\d.,]*\s*(?:%|mg|g|kg|km|ml|gb|mb|tb|h|min|元|块|袋|天|小时|分钟|次|个|条|本|把|节|期|岁)(?![a-z])"
+    r"|[¥￥$€£]\s*\d|[一两二三四五六七八九十几]+\s*[次遍]",
+    re.IGNORECASE,
+)
+_EN_CLAUSE_WORD = re.compile(
+    r"(?<![\w'-])(?:is|are|was|were|be|been|has|have|had|get|gets|got|goes|went|will|would|should|must|can"
+    r"|could|says|said|now|only|ever|moved|changed|expires|lands|needs)(?![\w'-])",
+    re.IGNORECASE,
+)
+_ZH_CLAUSE_WORD = re.compile(
+    r"说$|说[:：]|调去|调到|改成|改为|改到|换成|新增|增加|记下|提前|推迟|取消了|踩|作废|停用|不再|至少|最多|已经|刚"
+    r"|[，。；！？~～]"
+)
+# Common two-character words a title must not be cut inside ("房贷利率现|在").
+_ZH_SPLIT_WORDS = frozenset(
+    [
+        "现在",
+        "时候",
+        "已经",
+        "以后",
+        "以前",
+        "之前",
+        "之后",
+        "然后",
+        "可以",
+        "应该",
+        "需要",
+        "一下",
+        "一直",
+        "只是",
+        "还是",
+        "就是",
+        "都是",
+        "不是",
+        "因为",
+        "所以",
+        "如果",
+        "但是",
+        "只有",
+        "没有",
+        "还有",
+        "目前",
+        "今后",
+        "每次",
+        "每个",
+        "一律",
+        "统一",
+        "必须",
+    ]
+)
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+# A plain lowercase English word; an identifier ("vps-hk", "ledger-etl") is in no language.
+_PLAIN_WORD = re.compile(r"(?<![\w.@/-])[a-z]{2,}(?![\w.@/-])")
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"[`*\s]+", " ", text).strip(" .。;；:：,，").casefold()
+
+
+def generic_title(title: str) -> bool:
+    """Only a kind word or a vague word, or one lowercase English word ("deep", "compose")."""
+    bare = title.strip()
+    if _GENERIC_TITLE.match(bare):
+        return True
+    return bool(re.fullmatch(r"[a-z]+", bare))
+
+
+def clause_title(title: str, bullets: list[str]) -> bool:
+    """A sentence, not a noun phrase: a date or value in it, a clause's verb, the whole first bullet,
+    or cut inside a word of the bullet it was taken from."""
+    if _TITLE_DATE.search(title) or _TITLE_VALUE.search(title):
+        return True
+    if not has_han(title) and _EN_CLAUSE_WORD.search(title):
+        return True
+    if _ZH_CLAUSE_WORD.search(title):
+        return True
+    if bullets and _plain(title) == _plain(bullets[0]):
+        return True
+    return _cut_inside_word(title, bullets)
+
+
+def has_han(text: str) -> bool:
+    return re.search(rf"[{_HAN}]", text) is not None
+
+
+def _cut_inside_word(title: str, bullets: list[str]) -> bool:
+    if not title or not re.match(rf"[{_HAN}]", title[-1]):
+        return False
+    for bullet in bullets:
+        at = bullet.find(title)
+        while at >= 0:
+            after = bullet[at + len(title) : at + len(title) + 1]
+            if after and title[-1] + after in _ZH_SPLIT_WORDS:
+                return True
+            at = bullet.find(title, at + 1)
+    return False
+
+
+def _han_share(text: str) -> float:
+    prose = re.sub(r"`[^`]*`", " ", text)
+    han = len(re.findall(rf"[{_HAN}]", prose))
+    latin = sum(len(w) for w in _LATIN_WORD.findall(prose)) / 3  # a word weighs about a character
+    return han / (han + latin) if han + latin else 0.0
+
+
+def language_mismatch(title: str, bullets: list[str]) -> bool:
+    """An English title (a lowercase word in it: not only names) over Chinese bullets, or the reverse."""
+    share = _han_share(" ".join(bullets))
+    if not has_han(title):
+        return share >= 0.5 and _PLAIN_WORD.search(title) is not None
+    prose = re.sub(r"`[^`]*`", " ", " ".join(bullets))
+    return share == 0.0 and len(_PLAIN_WORD.findall(prose)) >= 2 and len(re.findall(rf"[{_HAN}]", title)) >= 2
+
+
+_OPENER = re.compile(
+    r"^\s*(?:(?:更正|纠正|修正|改正|改为|改成|改|不对|等等|等一下|稍等|哦不|算了|刚记下|已记下|记下了?|记好了|收到|好的?|确认"
+    r"|第[一二三四五六七八九十\d]+[个条点]?|还有|补充)\s*[:：，,~～—!！]"
+    r"|(?:wait|actually|correction|hmm+|um+|uh+|oops|scratch that|on second thought|saved|added|noted|recorded"
+    r"|updated|done|confirmed|one more thing|for the record|to be clear[^:,]*|just to confirm|also|plus|deal"
+    r"|i'll note|let me note|so going forward|[\u2600-\u27bf\U0001f000-\U0001faff])"
+    r"(?![\w'])\s*[:,—–!-]?)",
+    re.IGNORECASE,
+)
+# A demonstrative that opens a bullet or a clause points into the chat ("这个 slot 留给…"); one
+# inside a clause ("继承了这个值") refers back within the sentence.
+_DEMONSTRATIVE = re.compile(
+    r"(?:^|[，,。；;：:]\s*)(?:这个|那个|这条|那条|这块|那块|这次)|上面|下面|刚才|(?<![\w'])(?:this one|that one|the above|as above)(?![\w'])",
+    re.IGNORECASE,
+)
+
+
+def opener_bullet(bullet: str) -> bool:
+    return _OPENER.match(bullet) is not None
+
+
+def person_bullet(bullet: str) -> bool:
+    """Chat deixis: the chat's "you", a narrating "I"/"我", a demonstrative pointing into the chat."""
+    code_free = re.sub(r"`[^`]*`", "`", bullet)
+    return deictic_bullet(bullet) or _DEMONSTRATIVE.search(code_free) is not None
+
+
+_EN_STOP = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "for",
+        "with",
+        "and",
+        "or",
+        "is",
+        "are",
+        "be",
+        "it",
+        "that",
+        "this",
+        "from",
+        "by",
+        "as",
+        "then",
+        "so",
+        "not",
+        "no",
+    ]
+)
+
+
+def _tokens(text: str) -> set[str]:
+    folded = text.casefold()
+    words = {w.strip(".:,;") for w in re.findall(r"[a-z0-9][a-z0-9_.:/@-]*", folded)}
+    words = {w for w in words if w and w not in _EN_STOP}
+    for run in re.findall(rf"[{_HAN}]{{2,}}", folded):
+        words |= {run[i : i + 2] for i in range(len(run) - 1)}
+    return words
+
+
+OVERLAP_SHARE = 0.6
+
+
+def overlapping_bullets(bullets: list[str]) -> bool:
+    """Two bullets sharing most of the smaller one's words: one fact said twice."""
+    sets = [_tokens(b) for b in bullets]
+    for i, a in enumerate(sets):
+        for b in sets[i + 1 :]:
+            small = min(len(a), len(b))
+            if small >= 3 and len(a & b) / small >= OVERLAP_SHARE:
+                return True
+    return False
+
+
+_VALUE_TOKEN = r"[\w.:/+-]*\d[\w.:/+-]*"
+_REPLACED = re.compile(
+    rf"(?:旧的?|原来的?|以前的?|之前的?|从)\s*`?({_VALUE_TOKEN})"
+    rf"|(?<![\w'])(?:was|from|old|instead of|replacing|no longer)\s+`?({_VALUE_TOKEN})"
+    rf"|`?({_VALUE_TOKEN})`?\s*(?:作废|停用|不用了|废弃|is dead|no longer)",
+    re.IGNORECASE,
+)
+
+
+def stale_value(bullets: list[str]) -> bool:
+    """A value one bullet calls replaced that another bullet of the note states as it is."""
+    replaced = {
+        next(g for g in m.groups() if g).strip(".,").casefold()
+        for b in bullets
+        for m in _REPLACED.finditer(b)
+    }
+    replaced = {v for v in replaced if len(v) >= 2}
+    for value in replaced:
+        for bullet in bullets:
+            folded = bullet.casefold()
+            if value in folded and not any(
+                next(g for g in m.groups() if g).strip(".,").casefold() == value
+                for m in _REPLACED.finditer(bullet)
+            ):
+                return True
+    return False
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -257,7 +543,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", action="store_true", help="list the badly formed notes")
     args = parser.parse_args(argv)
     extractor = HeuristicExtractor()
-    counts = dict.fromkeys((*ISSUE12_KINDS, *RUBRIC_KINDS), 0)
+    counts = dict.fromkeys((*ISSUE12_KINDS, *RUBRIC_KINDS, *STRICT_KINDS), 0)
     by_language: dict[str, list[int]] = {}  # language -> [notes, issue-12 bad, any bad]
     for path in args.cases or [str(DEFAULT_CASES)]:
         for case in load_cases(path):
@@ -290,6 +576,7 @@ def main(argv: list[str] | None = None) -> int:
         f"rubric: any problem={bad} ({share(bad)})  "
         + "  ".join(f"{name}={counts[name]} ({share(counts[name])})" for name in RUBRIC_KINDS)
     )
+    print("strict: " + "  ".join(f"{name}={counts[name]} ({share(counts[name])})" for name in STRICT_KINDS))
     print(
         "by language: "
         + "  ".join(

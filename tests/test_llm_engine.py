@@ -25,7 +25,9 @@ def test_every_model_backed_engine_shares_the_base(engine: type[BaseLLMEngine]) 
 
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("missing", ["base_url", "model"])
-def test_missing_settings_are_a_config_error_in_both_languages(engine: type[BaseLLMEngine], missing: str) -> None:
+def test_missing_settings_are_a_config_error_in_both_languages(
+    engine: type[BaseLLMEngine], missing: str
+) -> None:
     values = {"base_url": "http://127.0.0.1:9/v1", "model": "m", missing: None}
     with pytest.raises(ConfigError) as caught:
         engine(LLMSettings(**values))

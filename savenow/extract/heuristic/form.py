@@ -20,14 +20,18 @@ said). Three jobs, each general to how people and assistants talk, in English an
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from datetime import date, datetime, timedelta
 from itertools import pairwise
 
 from ...text.cjk import HAN, has_cjk, is_cjk
+from ...text.identifiers import values
+from ...vocabulary import NoteKind
 from .clauses import clean_zh_statement
 from .later_values import without_withdrawn
 
-__all__ = ["message_date", "tidy_bullet"]
+__all__ = ["message_date", "once_each", "owner_voice", "tidy_bullet"]
 
 # Announcements that open a line before its content; a colon, comma or dash ends them.
 _EN_LEAD = (
@@ -49,6 +53,26 @@ _LEAD = re.compile(
     rf"^\s*(?:(?:{_EN_LEAD})\s*(?:[:,—–]|\s-\s)|(?:{_ZH_LEAD})\s*[:：，,—]|(?:顺便|另外)?(?:记一下|提醒一下)\s)\s*",
     re.IGNORECASE,
 )
+# Corrections, hesitations and bookkeeping that open a chat line: "更正：", "改为：", "Wait,",
+# "Saved:", "刚记下：", "收到～", "One more thing:", "第四个，". What follows is the fact itself
+# (the correction's new value, the thing saved); the marker belongs to the conversation.
+_ZH_MARK = (
+    r"更正|纠正|修正|改正|改为|改成|改|不对|等等|等一下|稍等|哦不|刚记下|已记下|记下了?|记好了|收到了?|好的?|确认"
+    r"|补充|看|第\s*[一二三四五六七八九十\d]+\s*[个条点件步]"
+    r"|(?:补进|记到|记进|加到|写进)[^：:，,。]{0,20}?(?:记录|笔记|备忘录?)里?"  # "补进 matrix 的记录里："
+)
+_EN_MARK = (
+    r"wait|actually|correction|hmm+|oops|scratch that|on second thought|saved|added|noted|recorded|updated"
+    r"|confirmed|one more thing|for the record|to be clear(?: what we decided)?|just to confirm|to confirm"
+    r"|deal|i'll note(?: that)?|let me note(?: that)?|noting that|(?:so,? )?(?:going forward|from now on)(?=:)"
+)
+# An emoji or a symbol a chat line opens with ("👌 So going forward: …") says nothing in a note.
+_SYMBOL_LEAD = re.compile(r"^[\s\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+(?=\S)")
+_MARK = re.compile(
+    rf"^\s*(?:(?:{_ZH_MARK})\s*(?:[:：，,!！]|[~～]+)|(?:{_EN_MARK})(?![\w'])\s*(?:[:,—–!]|\s-\s|(?=\s[a-z])))\s*",
+    re.IGNORECASE,
+)
+
 # "确认根因：" / "Confirmed root cause:" — the label is worth keeping, the chat's "confirmed" is not.
 _CONFIRMED_LABEL = re.compile(
     r"^\s*(?:确认|已确认)(根因|原因)\s*[:：]|^\s*confirmed (root cause|cause)\s*:", re.IGNORECASE
@@ -80,23 +104,28 @@ def message_date(timestamp: object) -> date | None:
     return None
 
 
-def tidy_bullet(text: str, day: date | None = None) -> str:
+def tidy_bullet(text: str, day: date | None = None, role: str = "user") -> str:
     """``text`` without the chat's lead-ins, its relative dates resolved against ``day`` (or dropped);
-    "" for a line that states nothing (a table's header row)."""
+    "" for a line that states nothing (a table's header row). A line the assistant said speaks of
+    the owner in the owner's voice (:func:`owner_voice`)."""
     bullet = text.strip()
     if _TABLE_HEADER.match(bullet):
         return ""  # a table's header row or rule line says nothing on its own
     for _ in range(3):
         before = bullet
         bullet = _LEAD.sub("", bullet)
+        bullet = _without_mark(bullet)
         bullet = _CONFIRMED_LABEL.sub(lambda m: _label(m), bullet)
         if bullet == before:
             break
-    bullet = clean_zh_statement(bullet)  # spoken Chinese as a statement (:mod:`.clauses`)
+    bullet = _without_mark(clean_zh_statement(bullet))  # spoken Chinese as a statement (:mod:`.clauses`)
+    bullet = _SPOKEN_COPULA.sub("：", bullet)
     bullet = without_withdrawn(bullet)  # "旧的 6140 作废", "(was $95)": what no longer holds
     bullet = _dates(bullet, day)
     bullet = _without_asides(_ADDRESS.sub(_unaddress, bullet))
     bullet = _en_second_person(bullet)
+    if role == "assistant":
+        bullet = owner_voice(bullet)
     if not bullet:
         return text.strip()
     first_word = bullet.split(" ", 1)[0]
@@ -109,6 +138,17 @@ def tidy_bullet(text: str, day: date | None = None) -> str:
     ):
         bullet = bullet[:1].upper() + bullet[1:]  # the sentence now starts where the lead-in ended
     return bullet
+
+
+# "周三就是：奶奶接", "runner-03 这边就是：tag gpu": the spoken "X is: …" states "X：…".
+_SPOKEN_COPULA = re.compile(rf"(?<=[{HAN}A-Za-z0-9`）)])\s*(?:这边|那边|这里|那里)?\s*就是\s*[:：]\s*")
+
+
+def _without_mark(bullet: str) -> str:
+    """The line without its correction or bookkeeping marker, when something is left to state."""
+    bullet = _SYMBOL_LEAD.sub("", bullet)
+    rest = _MARK.sub("", re.sub(r"^so,?\s+(?=\S)", "", bullet, flags=re.IGNORECASE), count=1)
+    return rest if rest != bullet and len(rest.strip("`'\" ")) >= 4 else bullet
 
 
 # The assistant telling the user what they have: "You have Mosquitto on hab-01" states
@@ -128,6 +168,50 @@ def _en_second_person(bullet: str) -> str:
         p if p.startswith("`") else _YOUR.sub(lambda m: "The" if m.group(0)[0].isupper() else "the", p)
         for p in pieces
     )
+
+
+# The assistant's "I" narrates the chat ("我提醒你", "I'll check"): such a line is left as it is.
+_ZH_ASSISTANT_SELF = re.compile(r"我(?![爸妈们家司])")
+_EN_ASSISTANT_SELF = re.compile(r"(?<![\w'])(?:I|I'm|I've|I'll|I'd|me|my)(?![\w'])")
+_EN_YOU_SUBJECT = re.compile(
+    r"(^|[,;:(—–] |\b(?:that|which|who|when|if|since|because|until|unless|and|but|so|where|once|after|before) )"
+    r"(you(?=\s+(?!to\b)[a-z])|you're|you've|you'll|you'd)(?![\w'])"
+    r"|(\b[a-z]+ )(you)(?= [a-z]+[^e]ed\b)",  # "the pattern you added" (not "you need")
+    re.IGNORECASE,
+)
+_EN_YOU_OBJECT = re.compile(
+    r"(\b(?:to|for|with|by|from|at|about|of|tell|ask|give|send|remind|ping|show|let|asks|asking) )you(?![\w'])",
+    re.IGNORECASE,
+)
+_EN_SUBJECT_FORMS = {"you": "I", "you're": "I'm", "you've": "I've", "you'll": "I'll", "you'd": "I'd"}
+
+
+def owner_voice(bullet: str) -> str:
+    """What the assistant told the owner, as the owner's own note: its "你" is "我" ("乐乐周三放学、
+    你去接" → "我去接", "由你手动轮换" → "由我手动轮换"), its "you" is "I" / "me" ("the pattern you
+    added" → "the pattern I added"). A line where the assistant also speaks of itself stays: its
+    "I" and "you" are two people and the note cannot say both."""
+    pieces = re.split(r"(`[^`]*`)", bullet)
+    prose = "".join(p for p in pieces if not p.startswith("`"))
+    if has_cjk(prose):
+        if _ZH_ASSISTANT_SELF.search(prose) or "您" in prose:
+            return bullet
+        return "".join(
+            p if p.startswith("`") else p.replace("你们", "我们").replace("你", "我") for p in pieces
+        )
+    if _EN_ASSISTANT_SELF.search(prose) or not re.search(r"(?i)\byou", prose):
+        return bullet
+
+    def voiced(piece: str) -> str:
+        piece = _EN_YOU_SUBJECT.sub(
+            lambda m: (
+                (m.group(1) or m.group(3) or "") + _EN_SUBJECT_FORMS[(m.group(2) or m.group(4)).casefold()]
+            ),
+            piece,
+        )
+        return _EN_YOU_OBJECT.sub(lambda m: m.group(1) + "me", piece)
+
+    return "".join(p if p.startswith("`") else voiced(p) for p in pieces)
 
 
 # "| 酒店 | 日期 | 确认号 |", "|---|---|": a table row with no value in it.
@@ -214,3 +298,50 @@ def _dates(text: str, day: date | None) -> str:
     # Runs of spaces collapse outside code spans only: a pasted line keeps its indentation.
     pieces = re.split(r"(`[^`]*`)", text)
     return "".join(p if p.startswith("`") else re.sub(r"\s+", " ", p) for p in pieces).strip()
+
+
+# --------------------------------------------------------------------------- one fact once
+
+RESTATED_SHARE = 0.6  # of the smaller bullet's terms that the other one holds too
+RESTATED_MIN_TERMS = 3
+_INCIDENT_KINDS = frozenset({NoteKind.ROOT_CAUSE, NoteKind.FIX})
+# What makes one wording of a fact more of a chat line than another: the chat's persons, a
+# spoken imperative, a closing particle, "from now on" in English inside a Chinese line.
+_CHAT_MARKS = re.compile(
+    r"你|您|我(?![爸妈们家司])|千万|别|不要|[了吧呢啊嘛](?=[。！!.]?$)|(?i:from now on)|(?<![\w'])(?:you|your|me|my|I|please|don't)(?![\w'])"
+)
+
+
+def _terms(text: str) -> frozenset[str]:
+    from .words import fact_terms  # the sentence terms scoring uses (words, identifiers, bigrams)
+
+    return fact_terms(text)
+
+
+def once_each(bullets: list[str], kinds: Sequence[AbstractSet[str]]) -> list[str]:
+    """The bullets without a second wording of a fact another bullet already states: the user's
+    rule and the assistant's restatement of it ("以后回复里别用 emoji 了。" / "以后回复不用 emoji。")
+    share most of their terms, and the one whose values the other holds and that reads more like
+    chat goes. A cause and its fix share terms too, and both stay."""
+    dropped: set[int] = set()
+    terms = [_terms(b) for b in bullets]
+    pairs = [(a, b) for a in range(len(bullets)) for b in range(a + 1, len(bullets))]
+    for i, j in pairs:
+        if i in dropped or j in dropped or (kinds[i] | kinds[j]) & _INCIDENT_KINDS:
+            continue
+        small = min(len(terms[i]), len(terms[j]))
+        if small < RESTATED_MIN_TERMS or len(terms[i] & terms[j]) / small < RESTATED_SHARE:
+            continue
+        loser = _chattier(bullets, i, j)
+        keeper = j if loser == i else i
+        if values(bullets[loser]) <= values(bullets[keeper]):
+            dropped.add(loser)
+    return [b for k, b in enumerate(bullets) if k not in dropped]
+
+
+def _chattier(bullets: list[str], i: int, j: int) -> int:
+    """The one of two wordings that reads more like chat; of two alike, the shorter (it says less)."""
+    marks = [len(_CHAT_MARKS.findall(re.sub(r"`[^`]*`", "", bullets[k]))) for k in (i, j)]
+    if marks[0] != marks[1]:
+        return i if marks[0] > marks[1] else j
+    return i if len(bullets[i]) < len(bullets[j]) else j

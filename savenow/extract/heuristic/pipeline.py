@@ -10,7 +10,7 @@ from datetime import date
 from ...models import MAX_ENTRIES, ChatMessage, Entry, ExtractionResult, MemorySection
 from ...vocabulary import NoteKind
 from . import signals
-from .form import message_date, tidy_bullet
+from .form import message_date, once_each, tidy_bullet
 from .notes import Note, find_notes
 from .placement import (
     OPENING_SUBJECT,
@@ -29,7 +29,7 @@ from .placement import (
 )
 from .rules import RESTATED_MIN_IDS, RESTATED_MIN_TERMS, RESTATED_TERM_SHARE, SEED_MIN
 from .statements import Statement, keywords, statements
-from .titles import TitleContext, heading_subject, note_title
+from .titles import TitleContext, heading_subject, note_language, note_title
 from .words import WORD, fact_terms
 
 
@@ -213,7 +213,9 @@ def _entry(
     chosen = note.bullets()
     bullets = [s.bullet for s in chosen]
     if placement.action != "skip":  # a skip shows the saved wording or the chat's, as it was
-        bullets = _tidy(bullets, [_day(days, s.message) for s in chosen])
+        bullets = _tidy(bullets, [_day(days, s.message) for s in chosen], [s.role for s in chosen])
+        if len(bullets) == len(chosen):
+            bullets = once_each(bullets, [s.kinds for s in chosen])
     title = placement.section_title if placement.action == "skip" and placement.section_title else None
     if title is None:
         kinds: set[str] = set().union(*(s.kinds for s in chosen))  # kinds, and "setup" for titles
@@ -228,7 +230,7 @@ def _entry(
         } and any(_SETUP_ID.search(i) for i in note.seed.ids):
             kinds.add("setup")  # a path, a port, a host: where things are and how they are set up
         ids = frozenset().union(*(s.ids for s in chosen))
-        title = note_title(bullets, kinds, ids, language, titles)
+        title = note_title(bullets, kinds, ids, note_language(bullets, language), titles)
     return Entry(
         title=title,
         bullets=bullets,
@@ -243,11 +245,11 @@ def _day(days: Sequence[date | None], message: int) -> date | None:
     return days[message] if 0 <= message < len(days) else None
 
 
-def _tidy(bullets: list[str], days: list[date | None]) -> list[str]:
+def _tidy(bullets: list[str], days: list[date | None], roles: Sequence[str] = ()) -> list[str]:
     """The bullets as a note states them (:mod:`.form`), each once."""
     result: list[str] = []
-    for bullet, day in zip(bullets, days, strict=True):
-        tidy = tidy_bullet(bullet, day)
+    for index, (bullet, day) in enumerate(zip(bullets, days, strict=True)):
+        tidy = tidy_bullet(bullet, day, roles[index] if index < len(roles) else "user")
         if tidy and tidy not in result:
             result.append(tidy)
     return result

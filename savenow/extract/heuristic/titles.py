@@ -19,7 +19,7 @@ from ...text.stopwords import EN_TITLE_STOPWORDS, ZH_EDGE_HAN, ZH_FUNCTION_HAN, 
 from ...vocabulary import NoteKind
 from . import signals
 
-__all__ = ["KIND_LABEL", "TitleContext", "heading_subject", "note_title"]
+__all__ = ["KIND_LABEL", "TitleContext", "heading_subject", "note_language", "note_title", "title_faults"]
 
 TITLE_MAX = 40
 SECOND_TERM_MIN = 3.0  # a second subject term must recur in the chat (or open it), not appear once
@@ -109,7 +109,41 @@ def note_title(
     drops"), or the note's key term, followed by what about it the note records when its values
     say so ("Redis 端口", "Pi-hole address") or by a plain noun for its kind ("备份规则",
     "Deploy rule"). Owners read "Owner of <object>"; a rule on the assistant's replies is
-    "回复风格偏好" / "Reply style". Never a colon label, a pronoun or an instruction."""
+    "回复风格偏好" / "Reply style". Never a colon label, a pronoun or an instruction.
+
+    A title that fails :func:`title_faults` (an empty kind word, a clause, the other language,
+    cut inside a word) is repaired where a noun phrase is left ("Noor's birthday 19 March" →
+    "Noor's birthday", "房贷利率现" → "房贷利率"), else made from the note's terms instead of
+    its opening words; when neither passes, the first title stands."""
+    ids = set(ids)
+    avoid = set(avoid)
+    first = _title(bullets, kinds, ids, language, context, avoid)
+    if not title_faults(first, bullets, language):
+        return first
+    repaired = _repaired(first, bullets)
+    if _PLAIN_WORD.fullmatch(first) and language == "zh":  # "compose" over a Chinese note: "compose 配置"
+        repaired = _joined(first, _KIND_NOUN[_kind(kinds)]["zh"] or "配置", language)
+    if repaired and not title_faults(repaired, bullets, language):
+        return repaired
+    vague = {w.casefold() for w in _WORD_LATIN.findall(first)}  # "Days rule": "days" is no subject
+    for candidate in (
+        _title(bullets, kinds, ids, language, context, avoid, from_terms=True),
+        _title(bullets, kinds, ids, language, context, avoid | vague, from_terms=True),
+    ):
+        if candidate and not title_faults(candidate, bullets, language):
+            return candidate
+    return repaired or first
+
+
+def _title(
+    bullets: Sequence[str],
+    kinds: set[str],
+    ids: set[str],
+    language: str,
+    context: TitleContext,
+    avoid: set[str],
+    from_terms: bool = False,
+) -> str:
     text = " ".join(bullets)
     kind = _kind(kinds)
     avoided = {a.casefold() for a in avoid}
@@ -121,13 +155,17 @@ def note_title(
         return f"{subject} 负责人" if language == "zh" else f"Owner of {subject}"
     if kind in (NoteKind.PREFERENCE, "rule", NoteKind.NOTE) and _about_replies(text):
         return "回复风格偏好" if language == "zh" else "Reply style"
-    topic = next((t for t in (_topic(b) for b in bullets[:2]) if t and context.recurs(t)), "")
-    if kind in (NoteKind.NOTE, "setup") and not topic and bullets:
+    topic = (
+        ""
+        if from_terms
+        else next((t for t in (_topic(b) for b in bullets[:2]) if t and context.recurs(t)), "")
+    )
+    if kind in (NoteKind.NOTE, "setup") and not topic and bullets and not from_terms:
         # A plain fact names its subject itself ("Groceries: Ocado …", "Rent is split …", "Oat flat white, …").
         topic = _lead_subject(bullets[0]) or (_first_clause(bullets[0]) if kind == NoteKind.NOTE else "")
     subject = topic or _subject(text, set(ids), language, context, avoided)
     if not subject:
-        lead = (_first_clause(bullets[0]) if bullets else "") or context.opening_topic
+        lead = (_first_clause(bullets[0]) if bullets and not from_terms else "") or context.opening_topic
         return lead or _KIND_NOUN[kind][language] or ("笔记" if language == "zh" else "Note")
     if kind in _RULE_KINDS:  # "备份规则", "Deploy rule", "zfs-auto-snapshot decision"
         noun = _KIND_NOUN[kind][language]
@@ -581,6 +619,7 @@ def _subject(text: str, ids: set[str], language: str, context: TitleContext, avo
         if (
             len(key) < 3
             or key in EN_TITLE_STOPWORDS
+            or _MONTH_NAME.fullmatch(key)  # "Dec" dates the note, it is not its subject
             or key in avoid
             or len(term) > 28
             or key.isdigit()
@@ -603,7 +642,12 @@ def _subject(text: str, ids: set[str], language: str, context: TitleContext, avo
             if context.chat.count(gram) < 2:
                 continue
             term = _whole_term(run, i, context)
-            if _ZH_WHEN_IN_TERM.search(term) or term[-1] in _ZH_NUMERALS or _zh_action(term):
+            if (
+                _ZH_WHEN_IN_TERM.search(term)
+                or term[-1] in _ZH_NUMERALS
+                or _zh_action(term)
+                or _ZH_CLAUSE.search(term)  # "至少提前" is half a clause, not a name
+            ):
                 continue
             weight = context.weight(term) + (ZH_TERM_BONUS if language == "zh" else 0.0)
             candidates[term] = max(candidates.get(term, 0.0), weight)
@@ -694,7 +738,13 @@ def _whole_term(run: str, start: int, context: TitleContext) -> str:
     for length in range(3, WHOLE_TERM_MAX + 1):
         for begin in range(max(0, start + 2 - length), min(start, len(run) - length) + 1):
             piece = run[begin : begin + length]
-            if set(piece) & ZH_EDGE_HAN or len(piece) <= len(best):  # a particle inside is two words
+            if (
+                set(piece) & ZH_EDGE_HAN
+                or set(piece[1:-1]) & ZH_FUNCTION_HAN
+                or piece[0] in _ZH_NEVER_FIRST
+                or len(piece) <= len(best)
+            ):
+                # a particle inside is two words: "系统里提交" holds 里 between them (a leading 下 in "下厨房" is a name's)
                 continue
             if (
                 context.chat.count(piece) == count
@@ -703,6 +753,10 @@ def _whole_term(run: str, start: int, context: TitleContext) -> str:
             ):
                 best = piece
     return best
+
+
+# Localizers end a place phrase ("系统里", "群内") and never begin a name.
+_ZH_NEVER_FIRST = frozenset("里内")
 
 
 def _overlaps(text: str, first: str, second: str) -> bool:
@@ -752,3 +806,173 @@ def _cuts_stop_word(run: str, begin: int, length: int) -> bool:
                 return True
             at = run.find(word, at + 1)
     return False
+
+
+# --------------------------------------------------------------------------- title faults
+
+# Words that only name a kind of note, or nothing: a title of these alone names no subject.
+_KIND_ONLY = (
+    r"rules?|fix(?:es)?|issues?|problems?|setup|config|changes?|decisions?|preferences?|notes?|saved|added"
+    r"|noted|recorded|updates?|updated|corrections?|rebuild|owner|schedule|address|port|version|contact"
+    r"|price|time|plan|summary|reminders?|steps?|order|规则|修复|问题|配置|变更|决定|偏好|笔记|要点|备注|更正"
+    r"|重建|负责人|时间|地址|端口|版本|联系方式|费用|提醒|记录|安排|说明|事项|情况"
+)
+# Vague words that name no subject before a kind word ("Thing rule", "Days rule", "其他规则").
+_VAGUE_WORDS = (
+    r"thing|things|anything|something|everything|nothing|stuff|step|item|part|way|one|case|point|bit|days?"
+    r"|group|new|old|other|same|simple|all|each|every|some|first|last|next|main|default"
+    r"|东西|事情|事|其他|其它|新|旧|所有|每个|默认"
+)
+_MONTH_NAME = re.compile(
+    r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august"
+    r"|september|october|november|december",
+    re.IGNORECASE,
+)
+_WHEN_WORD = re.compile(
+    rf"(?:{_MONTH_NAME.pattern})|(?:mon|tues|wednes|thurs|fri|satur|sun)days?", re.IGNORECASE
+)
+_EMPTY_TITLE = re.compile(rf"^\s*(?:(?:{_VAGUE_WORDS})\s*)?(?:{_KIND_ONLY})?\s*$", re.IGNORECASE)
+_MONTHS = (
+    r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august"
+    r"|september|october|november|december"
+)
+# When and how much belong in the bullet: a date, a time, an amount with its unit.
+_WHEN_OR_AMOUNT = re.compile(
+    rf"\d{{4}}-\d{{1,2}}-\d{{1,2}}|(?<!\d)\d{{1,2}}:\d{{2}}|\d+\s*月\s*\d+\s*[日号]"
+    rf"|(?<![\w])(?:{_MONTHS})\.?\s+\d|\d{{1,2}}\s+(?:{_MONTHS})(?![\w])|周[一二三四五六日天]|星期[一二三四五六日天]"
+    r"|\d[\d.,]*\s*(?:%|mg|g|kg|km|ml|gb|mb|tb|h|min|元|块|袋|天|小时|分钟|次|个|条|本|把|节|期|岁)(?![a-z])"
+    r"|[¥￥$€£]\s*\d|[一两二三四五六七八九十几]+\s*[次遍]|每(?:天|日|周|月|年)|[早晚]上|[上下中]午|凌晨",
+    re.IGNORECASE,
+)
+# A clause's verbs and adverbs: a title holding one is a sentence ("Order is", "Vzdump backups now").
+_EN_CLAUSE = re.compile(
+    r"(?<![\w'-])(?:is|are|was|were|be|been|has|have|had|get|gets|got|goes|went|will|would|should|must|can"
+    r"|could|says|said|now|only|ever|moved|changed|expires|lands|needs)(?![\w'-])",
+    re.IGNORECASE,
+)
+_ZH_CLAUSE = re.compile(
+    r"说$|说[:：]|调去|调到|改成|改为|改到|换成|新增|增加|记下|提前|推迟|踩|作废|停用|不再|至少|最多|已经|刚|[，。；！？~～]"
+    r"|走(?![廊势访路])"  # "欧元收款走 Wise": routing through something is the predicate
+)
+# Common two-character words no title may end inside ("房贷利率现" cut from "房贷利率现在是…").
+_ZH_COMMON_WORDS = frozenset(
+    (
+        "现在", "时候", "已经", "以后", "以前", "之前", "之后", "然后", "可以", "应该", "需要", "一下", "一直",
+        "只是", "还是", "就是", "都是", "不是", "因为", "所以", "如果", "但是", "只有", "没有", "还有", "目前",
+        "今后", "每次", "每个", "一律", "统一", "必须",
+    )
+)  # fmt: skip
+_WORD_LATIN = re.compile(r"[A-Za-z][A-Za-z'-]*")
+# A plain English word, not an identifier ("vps-hk", "ledger-etl", "fsn-web-1" are names in any language).
+_PLAIN_WORD = re.compile(r"(?<![\w.@/-])[a-z]{2,}(?![\w.@/-])")
+
+
+def note_language(bullets: Sequence[str], conversation: str) -> str:
+    """The note's own language: Chinese bullets take a Chinese title, English ones an English
+    title, whatever the rest of the chat is in; a note of both follows the conversation."""
+    prose = re.sub(r"`[^`]*`", " ", " ".join(bullets))
+    share = _han_share(prose)
+    if share >= 0.5:
+        return "zh"
+    if share == 0.0 and len(_PLAIN_WORD.findall(prose)) >= 2:  # a line of code alone is in no language
+        return "en"
+    return conversation
+
+
+def _han_share(text: str) -> float:
+    prose = re.sub(r"`[^`]*`", " ", text)
+    han = sum(map(is_cjk, prose))
+    latin = sum(len(w) for w in _WORD_LATIN.findall(prose)) / 3  # an English word weighs about a character
+    return han / (han + latin) if han + latin else 0.0
+
+
+def title_faults(title: str, bullets: Sequence[str], language: str) -> list[str]:
+    """What makes a reader reject the title: "empty" (a kind word or a vague word alone, or one
+    lowercase English word), "clause" (a date, an amount, a clause's verb, the whole first bullet),
+    "cut" (ends inside a word of its bullet), "language" (English over a Chinese note or the reverse)."""
+    faults = []
+    bare = title.strip()
+    if _EMPTY_TITLE.match(bare) or (re.fullmatch(r"[a-z]+", bare) and language != "zh"):
+        faults.append("empty")  # "compose" over a Chinese note is a name; the kind noun is added there
+    if (
+        _WHEN_OR_AMOUNT.search(bare)
+        or (not has_cjk(bare) and _EN_CLAUSE.search(bare))
+        or _ZH_CLAUSE.search(bare)
+    ):
+        faults.append("clause")
+    if _cut_inside(bare, bullets):
+        faults.append("cut")
+    if re.match(r"^-|.*\s--?\w|.*=", bare):
+        faults.append("command")  # "-p gpu-a40 --gres=gpu" is a command line, not a subject
+    share = _han_share(" ".join(bullets))
+    if not has_cjk(bare):
+        if share >= 0.5 and _PLAIN_WORD.search(bare):
+            faults.append("language")
+    elif share == 0.0 and sum(map(is_cjk, bare)) >= 2:
+        faults.append("language")
+    return faults
+
+
+def _cut_inside(title: str, bullets: Sequence[str]) -> bool:
+    """The title stops inside a word of its bullet: "房贷利率现|在", or "Smart| Recycle" (a
+    capitalized name goes on)."""
+    if title and title[-1].isalpha() and title[-1].isascii():
+        after = re.compile(re.escape(title) + rf" (?!(?i:{_WHEN_WORD.pattern})\b)[A-Z][a-z]")
+        before = re.compile(r"(?<![\w'])([A-Z][a-z]+) " + re.escape(title) + r"(?![\w'-])")
+        return any(after.search(b) for b in bullets) or any(
+            m.group(1).casefold() not in EN_TITLE_STOPWORDS for b in bullets for m in before.finditer(b)
+        )
+    if not title or not is_cjk(title[-1]):
+        return False
+    for bullet in bullets:
+        at = bullet.find(title)
+        while at >= 0:
+            following = bullet[at + len(title) : at + len(title) + 1]
+            if following and title[-1] + following in _ZH_COMMON_WORDS:
+                return True
+            at = bullet.find(title, at + 1)
+    return False
+
+
+def _whole_name(title: str, bullets: Sequence[str]) -> str:
+    """The capitalized name a title was cut from, with the capitalized words on either side."""
+    pattern = re.compile(r"((?:[A-Z][\w'-]* )*)" + re.escape(title) + r"((?: [A-Z][\w'-]*)*)")
+    for bullet in bullets:
+        match = pattern.search(bullet)
+        if match and (match.group(1) or match.group(2)):
+            words = match.group(0).split()
+            while words and words[0].casefold() in EN_TITLE_STOPWORDS:
+                words.pop(0)  # "No force-unlock": a sentence's first word is no part of the name
+            while len(words) > 1 and _WHEN_WORD.fullmatch(words[-1]):
+                words.pop()  # "… winter Sunday": when it happens is no part of the name
+            return " ".join(words)
+    return title
+
+
+def _repaired(title: str, bullets: Sequence[str]) -> str:
+    """The noun phrase left when the title's clause part goes: what follows its first date or
+    amount, a clause's trailing verbs or adverbs, a character cut from a longer word."""
+    repaired = title.strip()
+    value = _WHEN_OR_AMOUNT.search(repaired)
+    if value is not None:
+        repaired = repaired[: value.start()]
+    zh_clause = _ZH_CLAUSE.search(repaired)
+    if zh_clause is not None:
+        repaired = repaired[: zh_clause.start()]
+    words = repaired.split()
+    while (
+        words
+        and not has_cjk(words[-1])
+        and (_EN_CLAUSE.fullmatch(words[-1]) or _EN_TOPIC_STOP.fullmatch(words[-1]))
+    ):
+        words.pop()
+    repaired = " ".join(words)
+    if repaired and is_cjk(repaired[-1]) and _cut_inside(repaired, bullets):
+        repaired = repaired[:-1]
+    elif repaired and repaired[-1].isascii() and _cut_inside(repaired, bullets):
+        repaired = _whole_name(repaired, bullets)  # "Wheelers winter" → "Fenwick Wheelers winter"
+    repaired = _ZH_TOPIC_LEAD.sub("", repaired).strip(" ，,:：;；-—")
+    repaired = re.sub(r"^(?:所有|每个|全部)\s*", "", repaired).removesuffix("的").strip()
+    if sum(map(is_cjk, repaired)) < 2 and len(_WORD_LATIN.findall(repaired)) == 0:
+        return ""
+    return repaired if repaired != title.strip() else ""
