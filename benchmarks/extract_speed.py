@@ -72,7 +72,9 @@ print(json.dumps({"import": imported * 1e3, "first_wall": first_wall, "first": f
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cases", action="append", help="a cases.jsonl file (repeatable; the first is timed warm)")
+    parser.add_argument(
+        "--cases", action="append", help="a cases.jsonl file (repeatable; the first is timed warm)"
+    )
     parser.add_argument("--runs", type=int, default=5, help="fresh interpreters, and warm calls in each")
     args = parser.parse_args()
     files = [str(path) for path in (args.cases or [p for p in [SHARED, *OWN] if p.exists()])]

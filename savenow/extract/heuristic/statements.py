@@ -524,10 +524,13 @@ _PRONOUN = re.compile(r"^(?:she|he|they)\s+(?=\w)|^(?:她|他)(?=[" + HAN + r"])
 _VALUE = re.compile(r"\d+(?:[:.]\d+)?|(?<=[^.!?] )[A-Z][a-z]+")
 
 
+_TWO_WORD_CHARS = re.compile(r"[\w" + HAN + r"]{2}")
+
+
 def _score(statement: Statement, context: SentenceContext, carried: set[str], label: str | None) -> float:
     text = statement.text
     score = _marker_score(statement, context, carried)
-    if len(statement.bullet) < 6 or not re.search(r"[\w" + HAN + r"]{2}", statement.bullet):
+    if len(statement.bullet) < 6 or not _TWO_WORD_CHARS.search(statement.bullet):
         return 0.0
     if LEX.CHITCHAT.search(text) or LEX.DEFERRAL.search(text):
         return 0.0
