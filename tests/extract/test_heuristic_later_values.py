@@ -3,7 +3,7 @@ is saved as it stands, never in its old form; a clause that only says what no lo
 
 from __future__ import annotations
 
-from savenow.extract.heuristic.later_values import without_withdrawn
+from savenow.extract.heuristic.later_values import chat_values, without_value, without_withdrawn
 from tests.extract.support import chat, extract, saved, text_of
 
 
@@ -149,3 +149,17 @@ def test_the_assistants_record_lead_in_is_not_part_of_the_bullet() -> None:
     assert tidy_bullet("更新：Joanne 新号码 +65 9123 7781。") == "Joanne 新号码 +65 9123 7781。"
     # a standing marker is the rule's, not a lead-in
     assert tidy_bullet("Going forward, deploys go through Argo.") == "Going forward, deploys go through Argo."
+
+
+def test_a_value_is_a_whole_number_never_the_head_of_a_longer_one_or_of_a_size() -> None:
+    assert chat_values("limit 200m, global 50m, port 6380, 价格 ¥1,800") == ["6380", "¥1,800"]
+    assert chat_values("改成 16:30，旧的 15:00") == ["16:30", "15:00"]
+
+
+def test_cutting_an_old_value_never_leaves_a_bracket_open_en_and_zh() -> None:
+    en = "The block has its own limit (now 6380) that overrides the old 6379, so check it first."
+    zh = "上传限制（现在 6380）覆盖了旧的 6379，先查这里。"
+    for bullet in (en, zh):
+        kept = without_value(bullet, "6379")
+        assert kept is not None
+        assert kept.count("(") == kept.count(")") and kept.count("（") == kept.count("）")

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 # a time of day ("9:00"), an amount ("$110", "1,800", "6152"). Two digits or more.
 _VALUE = re.compile(
     r"(?<![\w.:+/-])(?:\+?\d{2,4}(?: \d{3,4}){1,3}|\d{1,2}:\d{2}|[$€£¥]?\d{1,3}(?:,\d{3})+|[$€£¥]?\d{2,}(?:\.\d+)?)"
-    r"(?![\d:,]\d|[A-Za-z])"
+    r"(?![\d:,]\d|[A-Za-z\d])"  # never the head of a longer number or of "200m"
 )
 
 # Words that say a value changes: "changed", "moving it to", "now", "改成", "换成", "不对", "新的是".
@@ -204,6 +204,8 @@ def _cut(bullet: str, start: int, end: int) -> str | None:
     elif end < len(bullet):
         end += 1  # … or, for the first clause, the one that closed it
     rest = (bullet[:start] + bullet[end:]).strip()
+    if _bracket_depths(rest) != _bracket_depths(bullet):
+        return bullet  # the clause runs across a bracket: cutting it would leave one open, keep it whole
     rest = re.sub(r"\s+([，,；;。.])", r"\1", rest)
     rest = re.sub(r"[，,；;]+(?=[。.]?$)", "", rest).strip()
     rest = re.sub(r"^[，,；;:：\s]+", "", rest)
@@ -212,6 +214,10 @@ def _cut(bullet: str, start: int, end: int) -> str | None:
     if bullet.rstrip().endswith(("。", ".")) and not rest.endswith(("。", ".", "!", "?", "！", "？")):
         rest += bullet.rstrip()[-1]
     return rest
+
+
+def _bracket_depths(text: str) -> tuple[int, int]:
+    return text.count("(") - text.count(")"), text.count("（") - text.count("）")
 
 
 def without_withdrawn(bullet: str) -> str:
