@@ -163,3 +163,15 @@ def test_cutting_an_old_value_never_leaves_a_bracket_open_en_and_zh() -> None:
         kept = without_value(bullet, "6379")
         assert kept is not None
         assert kept.count("(") == kept.count(")") and kept.count("（") == kept.count("）")
+
+
+def test_a_changed_value_is_replaced_only_where_it_stands_whole_never_inside_a_longer_number() -> None:
+    messages = chat(
+        "u: 上个月水电花了 1600，这个月预算 600",
+        "a: 好的，预算 600。",
+        "u: 不对 600 太少了，定 800 吧",
+        "a: 好，这个月预算 800。",
+    )
+    text = _all_text(messages)
+    assert "1800" not in text  # the 600 inside 1600 is not the value that changed
+    assert "600" not in text.replace("1600", "")

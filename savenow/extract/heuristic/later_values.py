@@ -72,6 +72,15 @@ def chat_values(text: str) -> list[str]:
     return [m.group(0) for m in _VALUE.finditer(text)]
 
 
+def _value_at(text: str, value: str) -> int:
+    """Where ``value`` stands in ``text`` as a whole value (600 is not inside 1600 or 18:30's 8:30), or -1."""
+    return next((m.start() for m in _VALUE.finditer(text) if m.group(0) == value), -1)
+
+
+def _replace_value(text: str, old: str, new: str) -> str:
+    return _VALUE.sub(lambda m: new if m.group(0) == old else m.group(0), text)
+
+
 def _shape(value: str) -> str:
     digits = sum(c.isdigit() for c in value)
     if ":" in value:
@@ -82,7 +91,7 @@ def _shape(value: str) -> str:
 
 
 def _marked_old(text: str, value: str) -> bool:
-    at = text.find(value)
+    at = _value_at(text, value)
     if at < 0:
         return False
     before = text[max(0, at - _OLD_LOOKBACK) : at]
@@ -126,7 +135,7 @@ def _is_old(span: str, value: str, said: list[str], before: set[str]) -> bool:
     fresh = [v for v in dict.fromkeys(said) if v not in before and _shape(v) == _shape(value)]
     if len(fresh) != 1 or said.count(value) != 1:
         return False
-    at = span.find(fresh[0])
+    at = _value_at(span, fresh[0])
     return bool(_CHANGE.search(span[max(0, at - _CHANGE_REACH) : at + len(fresh[0])]))
 
 
@@ -149,11 +158,11 @@ def rewrite_before_changes(chat: Sequence[Message], changes: Sequence[Change]) -
         if change.new is None:
             continue
         for message in chat[: _turn_start(chat, change.at)]:
-            if message.is_paste or change.old not in message.prose:
+            if message.is_paste or _value_at(message.prose, change.old) < 0:
                 continue
-            message.text = message.text.replace(change.old, change.new)
-            message.prose = message.prose.replace(change.old, change.new)
-            message.items = [(label, text.replace(change.old, change.new)) for label, text in message.items]
+            message.text = _replace_value(message.text, change.old, change.new)
+            message.prose = _replace_value(message.prose, change.old, change.new)
+            message.items = [(label, _replace_value(text, change.old, change.new)) for label, text in message.items]
             message.ids = frozenset(identifiers(message.prose))
             message.updated = True
 
@@ -166,7 +175,7 @@ def drop_old_values(chat: Sequence[Message], scored: Sequence[Statement], change
         for statement in scored:
             if statement.message < start and change.new is not None:
                 continue  # rewritten already, or a narrative of what happened then
-            if change.old not in statement.bullet or statement.kinds & _NARRATIVE:
+            if _value_at(statement.bullet, change.old) < 0 or statement.kinds & _NARRATIVE:
                 continue
             kept = without_value(statement.bullet, change.old)
             if kept is None:
@@ -189,7 +198,7 @@ def _clause_bounds(text: str, at: int, end: int) -> tuple[int, int]:
 
 def without_value(bullet: str, value: str) -> str | None:
     """``bullet`` without the clause that names ``value``; None when nothing else is left."""
-    at = bullet.find(value)
+    at = _value_at(bullet, value)
     if at < 0:
         return bullet
     start, end = _clause_bounds(bullet, at, at + len(value))
