@@ -71,9 +71,9 @@ class SessionFileStore:
         self.path = Path(path).expanduser()
         self.identity = "file:" + os.path.abspath(self.path)
         self.label = str(self.path)
-        # What the last load() for a compaction parsed, with the fingerprint it was read under:
-        # the commit (same lock, file unchanged) rewrites it instead of reading and parsing it again.
-        self._parsed: tuple[str | None, dict[str, Any]] | None = None
+        # What the last load() for a compaction read and parsed: the commit re-reads the file under
+        # the lock and, when its bytes are the same, rewrites that parse instead of parsing again.
+        self._parsed: tuple[str, dict[str, Any]] | None = None
 
     def exists(self) -> bool:
         return self.path.is_file()
@@ -84,6 +84,9 @@ class SessionFileStore:
             yield
 
     def _read(self) -> dict[str, Any]:
+        return self._parse(self._text())
+
+    def _text(self) -> str:
         try:
             text = read_exact(self.path)
         except OSError as exc:
@@ -92,6 +95,9 @@ class SessionFileStore:
             ) from exc
         if text is None:
             raise CompactionStoreError(Text("compaction.not_found", path=self.path))
+        return text
+
+    def _parse(self, text: str) -> dict[str, Any]:
         try:
             data = json.loads(text.lstrip("\ufeff"))
         except ValueError as exc:
@@ -102,8 +108,9 @@ class SessionFileStore:
 
     def load(self, *, ids: bool = True) -> SessionSnapshot:
         version = _fingerprint(self.path)
-        data = self._read()
-        self._parsed = (version, data) if ids else None  # only a compaction (it needs the ids) commits
+        text = self._text()
+        data = self._parse(text)
+        self._parsed = (text, data) if ids else None  # only a compaction (it needs the ids) commits
         raw_messages = data.get("messages") or []
         summary: str | None = None
         messages: list[SessionMessage] = []
@@ -140,7 +147,8 @@ class SessionFileStore:
         if _fingerprint(self.path) != snapshot.version:
             raise CompactionStoreError(Text("compaction.file_changed", path=self.path))
         parsed, self._parsed = self._parsed, None
-        data = parsed[1] if parsed is not None and parsed[0] == snapshot.version else self._read()
+        text = self._text()  # re-read under the lock: a same-size edit in the same mtime tick is still seen
+        data = parsed[1] if parsed is not None and parsed[0] == text else self._parse(text)
         raw_messages = data.get("messages") or []
         offset = len(raw_messages) - len(snapshot.messages)  # the old summary message, if any
         kept_ids = {message.id for message in compaction.kept}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -68,7 +69,7 @@ def test_words_said_again_after_a_name_was_learned_are_read_again():
     assert _lines(messages[:1]) == []  # before the name, the same words are plain narration
 
 
-def test_a_commit_reuses_what_load_parsed_but_never_over_a_changed_file(tmp_path):
+def test_a_commit_reuses_what_load_parsed_but_never_over_a_changed_file(tmp_path, monkeypatch):
     path = tmp_path / ".clawsession.json"
     write_seed(path, conversation(10), note="kept as it was")
     store = SessionFileStore(path)
@@ -84,9 +85,29 @@ def test_a_commit_reuses_what_load_parsed_but_never_over_a_changed_file(tmp_path
         store.commit(snapshot, compaction(snapshot))
     assert "written meanwhile" in path.read_text()
 
+    parses = []
+    parse = store._parse
+    monkeypatch.setattr(store, "_parse", lambda text: parses.append(text) or parse(text))
     snapshot = store.load()
     store.commit(snapshot, compaction(snapshot))
+    assert len(parses) == 1  # the commit re-read the file and, its bytes unchanged, reused the parse
     data = json.loads(path.read_text())
     assert data["note"] == "kept as it was"
     assert [m["content"] for m in data["messages"][1:]] == [m["content"] for m in other["messages"][6:]]
     assert data["messages"][0]["content"] == "S" and data["compactionCount"] == 1
+
+
+def test_a_commit_parses_again_when_the_bytes_changed_under_the_same_fingerprint(tmp_path, monkeypatch):
+    path = tmp_path / ".clawsession.json"
+    write_seed(path, conversation(10), note="first")
+    store = SessionFileStore(path)
+    snapshot = store.load()
+    stat = path.stat()
+    path.write_text(path.read_text().replace('"first"', '"later"'))  # same size
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # and the same mtime tick
+    monkeypatch.setattr("savenow.compaction.stores._fingerprint", lambda _path: snapshot.version)
+    store.commit(
+        snapshot,
+        Compaction("S", snapshot.messages[:6], snapshot.messages[6:], 100, 10, "2026-11-30T12:00:00Z"),
+    )
+    assert json.loads(path.read_text())["note"] == "later"  # what another writer put there is kept
