@@ -138,6 +138,16 @@ def test_no_secret_is_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     assert all("sk-" not in entry.read_text(encoding="utf-8") for entry in _entries())
 
 
+@pytest.mark.parametrize(
+    "base_url",
+    ["http://user:sk-in-url@127.0.0.1:9/v1", "http://127.0.0.1:9/v1?api-key=sk-in-query"],
+)
+def test_credentials_in_the_base_url_are_never_written(tmp_path: Path, base_url: str) -> None:
+    _config(tmp_path, f"search:\n  provider: openai\n  remote: {{base_url: '{base_url}'}}\n")
+    assert search_cli._options(_args())[1].base_url == base_url
+    assert _entries() == []  # such a view is validated on every run instead
+
+
 def test_a_config_written_in_the_last_seconds_is_not_stored(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -100,14 +100,24 @@ def options_from_settings(settings: Settings) -> SearchOptions:
 
 
 def options_to_json(options: SearchOptions) -> dict[str, Any] | None:
-    """The options as JSON for the settings cache; None when they hold a secret (a key, headers)."""
-    if options.api_key or options.headers:
+    """The options as JSON for the settings cache; None when they hold a secret (a key, headers, or
+    credentials in the base URL: ``https://user:key@host/``, ``?api-key=…``)."""
+    if options.api_key or options.headers or _url_may_hold_a_secret(options.base_url):
         return None
     data: dict[str, Any] = {f.name: getattr(options, f.name) for f in fields(options)}
     data["sources"] = list(options.sources)
     data["extra_paths"] = [str(path) for path in options.extra_paths]
     data["sessions_dir"] = None if options.sessions_dir is None else str(options.sessions_dir)
     return data
+
+
+def _url_may_hold_a_secret(url: str | None) -> bool:
+    if not url:
+        return False
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    return bool(parts.username or parts.password or parts.query or parts.fragment)
 
 
 def options_from_json(data: dict[str, Any]) -> SearchOptions:
