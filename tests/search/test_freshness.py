@@ -215,13 +215,25 @@ def test_without_a_change_feed_every_search_scans(workspace: Path, monkeypatch: 
 
 
 def test_a_same_size_rewrite_with_its_old_mtime_put_back(
-    paths_for: Callable[..., Search], workspace: Path
+    paths_for: Callable[..., Search], workspace: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # No racy window: os.utime sets the ctime to now, and a racy file would be re-hashed anyway.
+    # With none, only the stored ctime can tell this file changed.
+    monkeypatch.setattr(index_module, "RACY_NS", 0)
     note = workspace / "memory" / "2026-04-11.md"
-    os.utime(note, ns=(10**18, 10**18))  # old: not racy, so only the ctime can tell
+    os.utime(note, ns=(10**18, 10**18))
     search = paths_for()
+    assert _stored_ctime(workspace, "memory/2026-04-11.md") == note.stat().st_ctime_ns  # not marked racy
     _rewrite(note, "桔梗", "玫瑰")  # as `cp -p` or rsync would leave it: same size, same mtime
     assert search("玫瑰") == ["memory/2026-04-11.md"]
+
+
+def _stored_ctime(workspace: Path, rel: str) -> int:
+    import sqlite3
+
+    with sqlite3.connect(workspace / ".savenow" / "search.sqlite") as db:
+        (ctime,) = db.execute("SELECT ctime_ns FROM files WHERE path = ?", (rel,)).fetchone()
+    return int(ctime)
 
 
 def test_another_process_rewriting_the_index(workspace: Path) -> None:
