@@ -215,6 +215,9 @@ def _update(cand: Candidate, existing: Stored, variant: str | None) -> Proposal:
                     remember=cand.remember)  # fmt: skip
 
 
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")  # whole numbers: the 6 of "6 学分" is not inside "2026"
+
+
 def _restates(item: str, known: str, names: str) -> bool:
     """A fact or conclusion that only says again what is stored: every identifier, number and proper
     word of it is already there, or (Chinese) nearly all of its character pairs are."""
@@ -224,8 +227,8 @@ def _restates(item: str, known: str, names: str) -> bool:
         return False  # "Priya left Monzo": the same words, a new fact
     tokens = [t for t in salient_tokens(item) if normalize(t) not in names]  # the name itself says nothing
     stored = normalize(known)
-    numbers = re.findall(r"\d+(?:[.,]\d+)?", normalize(item))
-    if any(n not in stored for n in numbers):
+    numbers = _NUMBER.findall(normalize(item))
+    if not set(numbers) <= set(_NUMBER.findall(stored)):
         return False  # "还差 6 学分": a number the stored text does not hold is news
     if UNCHANGED.search(item) and (numbers or tokens):
         return True  # "还是 2027 年 6 月，没变": the user says the stored value holds

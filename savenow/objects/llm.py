@@ -210,7 +210,7 @@ def candidates_from_reply(
         if fields.get("type") == "self" and not fields.get("category") and fields.get("key") in SELF_KEYS:
             fields["category"] = SELF_KEYS[fields["key"]]
         try:
-            obj = parse_object(fields, f"object {index + 1}")
+            obj = parse_object(fields, Text("objects.where.item", number=index + 1))
         except ObjectInputError as error:
             dropped.append(error)  # its message, in either language
             continue
