@@ -141,9 +141,7 @@ def _store_status(args: argparse.Namespace) -> dict[str, Any]:
     from ..clock import Clock, load_timezone
     from ..compaction.compactor import SessionCompactor
     from ..compaction.stores import SessionFileStore
-    from ..errors import CompactionStoreError
     from ..settings_cache import cached_view
-    from ..storage.targets import resolves_inside
 
     def compute(settings: Any) -> dict[str, Any]:
         sessions = settings.sessions_dir
@@ -154,23 +152,18 @@ def _store_status(args: argparse.Namespace) -> dict[str, Any]:
             "sessions_dir": None if sessions is None else str(sessions),
         }
 
-    def same(data: dict[str, Any]) -> dict[str, Any]:
+    def same(data: dict[str, Any]) -> dict[str, Any]:  # the view is plain JSON already
         return data
 
     flags = {name: getattr(args, name, None) for name in _SETTINGS_FLAGS}
     view = cached_view("compact-status", args.config, flags, compute, same, same)
     Clock.from_env(load_timezone(view["timezone"]))  # CompactionService's first step: its errors
     limits = {k: v for k, v in _overrides(args).items() if v is not None}
-    path = Path(args.store)
-    resolved = path.expanduser()
-    if not resolved.is_file():
-        raise CompactionStoreError(Text("compaction.not_found", path=path))
-    if view["sessions_dir"] is not None and resolves_inside(resolved, Path(view["sessions_dir"])):
-        raise CompactionStoreError(Text("compaction.in_openclaw_folder", path=path))
+    sessions = None if view["sessions_dir"] is None else Path(view["sessions_dir"])
     return SessionCompactor(
         preserve_recent=limits.get("preserve_recent") or int(view["preserve_recent"]),
         max_tokens=limits.get("max_tokens") or int(view["max_tokens"]),
-        store=SessionFileStore(resolved),
+        store=SessionFileStore.checked(Path(args.store), sessions),
     ).status()
 
 

@@ -75,6 +75,19 @@ class SessionFileStore:
         # the lock and, when its bytes are the same, rewrites that parse instead of parsing again.
         self._parsed: tuple[str, dict[str, Any]] | None = None
 
+    @classmethod
+    def checked(cls, path: Path, sessions_dir: Path | None) -> SessionFileStore:
+        """The seed's session file at ``path`` (``~`` expanded) for ``--store``: it must exist, and
+        never lie inside OpenClaw's sessions folder (OpenClaw's stores are read-only)."""
+        from ..storage.targets import resolves_inside
+
+        resolved = path.expanduser()
+        if not resolved.is_file():
+            raise CompactionStoreError(Text("compaction.not_found", path=path))
+        if sessions_dir is not None and resolves_inside(resolved, sessions_dir):
+            raise CompactionStoreError(Text("compaction.in_openclaw_folder", path=path))
+        return cls(resolved)
+
     def exists(self) -> bool:
         return self.path.is_file()
 

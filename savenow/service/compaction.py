@@ -216,13 +216,7 @@ class CompactionService:
     # -- stores ---------------------------------------------------------------------------------
 
     def _file_store(self, path: Path) -> SessionFileStore:
-        resolved = path.expanduser()
-        if not resolved.is_file():
-            raise CompactionStoreError(Text("compaction.not_found", path=path))
-        openclaw = self.settings.sessions_dir
-        if openclaw is not None and _inside(resolved, openclaw):
-            raise CompactionStoreError(Text("compaction.in_openclaw_folder", path=path))
-        return SessionFileStore(resolved)
+        return SessionFileStore.checked(path, self.settings.sessions_dir)
 
     def _recorded(self, key: str) -> TranscriptStore:
         key = validate_session_key(key)
@@ -291,11 +285,6 @@ def _cannot_be_due(compactor: SessionCompactor) -> bool:
     except OSError:
         return False
 
-
-def _inside(path: Path, folder: Path) -> bool:
-    from ..storage.targets import resolves_inside  # one rule, shared with `compact status --store`
-
-    return resolves_inside(path, folder)
 
 
 def _flush_notice(flush: FlushReport) -> BotNotice | None:
