@@ -31,7 +31,6 @@ from ..messages import Text
 from ..storage.files import atomic_write, read_exact
 from ..storage.locks import file_lock
 from .model import Compaction, HistoryItem, SessionMessage, SessionSnapshot
-from .tokens import session_tokens
 
 SEED_VERSION = 1
 SUMMARY_FLAG = "compacted"
@@ -243,19 +242,6 @@ def _seed_message(
         tool_input=tool_input,
         usage_tokens=reported if isinstance(reported, int) and reported > 0 else None,
     )
-
-
-def new_session_file(messages: list[dict[str, Any]], at: str) -> dict[str, Any]:
-    """A seed-format session object (for tests, the benchmark, and `compact` on a new file)."""
-    parsed = [_seed_message(m, i, "", Path("-"), with_id=False) for i, m in enumerate(messages)]
-    return {
-        "version": SEED_VERSION,
-        "createdAt": at,
-        "updatedAt": at,
-        "messages": messages,
-        "compactionCount": 0,
-        "totalTokens": session_tokens(parsed, None),
-    }
 
 
 # --------------------------------------------------------------------------- the recorder's transcripts

@@ -781,7 +781,7 @@ def _noise(text: str, role: str, has_ids: bool, ids: Sequence[str] = (), marks: 
     if _INTERJECTION_LEAD.match(stripped) and not any(_hard_id(v) for v in ids) and not has(_MARKED):
         return True
     if not has_ids and (has(CHITCHAT) or has(GREETING)):
-        chitchat = CHITCHAT.search(stripped) or GREETING.search(stripped)
+        chitchat = _fast(CHITCHAT).search(stripped) or _fast(GREETING).search(stripped)
         if len(stripped) < 60 or (chitchat is not None and chitchat.start() == 0):
             return True  # "哈哈…", "haha Tom just sent me a meme about …"
     if has.question and (has(GUESS) or has(_CAUSE_QUESTION)):
@@ -991,7 +991,12 @@ def _answer_line(question: str, reply: str, order: int, turn: int) -> Line | Non
     reply = " ".join(reply.split())
     if not question or not reply or len(reply) > MAX_ANSWER_CHARS or is_question(reply):
         return None
-    if ACK.match(reply) or _LAUGH_LEAD.match(reply) or CHITCHAT.search(reply) or GREETING.search(reply):
+    if (
+        ACK.match(reply)
+        or _LAUGH_LEAD.match(reply)
+        or _fast(CHITCHAT).search(reply)
+        or _fast(GREETING).search(reply)
+    ):
         return None
     asked = _clip(_strip_ack_lead(question) or question)
     if len(asked) > SHORT_LINE_CHARS:

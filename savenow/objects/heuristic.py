@@ -629,11 +629,6 @@ def _spells_out(pattern: re.Pattern[str], sentence: str) -> bool:
     return any(re.match(r"\s*[:：]\s*\S", sentence[m.end() :]) for m in pattern.finditer(sentence))
 
 
-def _drop_one_offs(sentence: str) -> str:
-    """The sentence without its one-off clauses (a time, today, a reminder)."""
-    return _drop_clauses(sentence, ONE_OFF)
-
-
 def _drop_untimed(sentence: str) -> str:
     """For keys whose values are times ("anything after 8pm"): drop the one-off clauses that carry no time
     ("周末去哪玩好"), and every clause for today or tomorrow."""

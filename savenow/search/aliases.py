@@ -82,7 +82,6 @@ def _patterns() -> _Patterns:
 
 
 _MAX_LABEL_WORDS = 6
-_MAX_HAN_NAME = 4
 
 
 def _clean(label: str) -> str | None:

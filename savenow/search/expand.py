@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from .tokenize import query_terms
 
-__all__ = ["RELATION_FACTORS", "ConceptExpansion", "concept_expansions", "thesaurus_available"]
+__all__ = ["RELATION_FACTORS", "ConceptExpansion", "concept_expansions"]
 
 # How much of a query word's weight a related term can earn, by relation.
 # A broader term is no answer: a note on 保险 does not answer a question about 车险, nor one on
@@ -38,16 +38,10 @@ class ConceptExpansion(NamedTuple):
 
 
 @cache
-def _thesaurus() -> Any | None:
-    try:
-        from ..text import concepts  # type: ignore[attr-defined,unused-ignore]
-    except ImportError:  # pragma: no cover - the thesaurus ships with savenow
-        return None
+def _thesaurus() -> Any:
+    from ..text import concepts  # here, not at import: loading it is the slowest part of a search start-up
+
     return concepts
-
-
-def thesaurus_available() -> bool:
-    return _thesaurus() is not None
 
 
 def _stretches(query: str) -> Iterable[str]:
@@ -101,8 +95,6 @@ def _plural(stretch: str) -> str:
 
 def concept_expansions(query: str, segmenter: str = "bigram") -> list[ConceptExpansion]:
     concepts = _thesaurus()
-    if concepts is None:
-        return []
     related_terms: Callable[[str], Iterable[Any]] = concepts.related_terms
     asked = {t.term for t in query_terms(query, segmenter) if t.weight > 0}
     covered: set[str] = set()

@@ -466,7 +466,7 @@ def undo_last(
         newest, _ = last_write(workspace, kinds)  # under the lock: another write or undo may have come in
         if newest is None or newest.id != record.id or (expected_id is not None and record.id != expected_id):
             raise UndoRefusedError(Text("journal.changed_meanwhile"))
-        current = _read_for_undo(memory_path)
+        current = read_exact(memory_path)
         if current is None:
             raise UndoRefusedError(Text("journal.file_gone", path=memory_path))
         restored = _restore(record, current)
@@ -487,10 +487,6 @@ def undo_last(
         else:
             journaled_write(workspace, memory_path, restored, undo)
     return memory_path, record.inserted_lines
-
-
-def _read_for_undo(path: Path) -> str | None:
-    return read_exact(path)
 
 
 def _now_text(now: datetime | None) -> str:

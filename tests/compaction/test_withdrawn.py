@@ -101,8 +101,8 @@ def test_a_judgement_then_a_change_keeps_only_the_change():
     assert "daily at 01:00" in en and "hourly" not in en
     kept = summarize(
         chat(("user", "8443 不行，路由器占着 8443，改不了"))
-    )  # no change: the value rules decide
-    assert "改不了" in kept or "8443" in kept
+    )  # a judgement with no change in it: nothing is withdrawn, the line stands whole
+    assert "路由器占着 8443，改不了" in kept
 
 
 def test_code_is_no_withdrawal():
