@@ -12,7 +12,15 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-__all__ = ["CURRENCY_CODE", "INLINE_CODE", "identifier_tokens", "identifiers", "values", "written_values"]
+__all__ = [
+    "CURRENCY_CODE",
+    "INLINE_CODE",
+    "digit_tokens",
+    "identifier_tokens",
+    "identifiers",
+    "values",
+    "written_values",
+]
 
 INLINE_CODE = re.compile(r"`([^`\n]{1,160})`")
 
@@ -265,7 +273,8 @@ def digit_tokens(text: str, *, min_length: int = 0, years: bool = True) -> set[s
 
 _A = r"(?<![A-Za-z0-9])"  # \b fails next to a Han character (both are word characters)
 _Z = r"(?![A-Za-z0-9])"
-CURRENCY_CODE = r"(?:CAD|USD|AUD|NZD|EUR|GBP|HKD|SGD|CNY|RMB|JPY|CHF|US\$|A\$|C\$|HK\$|NT\$)"
+_CURRENCIES = ("CAD", "USD", "AUD", "NZD", "EUR", "GBP", "HKD", "SGD", "CNY", "RMB", "JPY", "CHF")
+CURRENCY_CODE = "(?:" + "|".join(_CURRENCIES) + r"|US\$|A\$|C\$|HK\$|NT\$)"
 _VALUE = re.compile(
     r"(?:[£$¥€]\s?\d[\d,]*(?:\.\d+)?"
     r"|(?<![A-Za-z0-9.])\d[\d,]*(?:\.\d+)?(?:\s?(?:元|块|万|%|％|[KMGT]i?B|天|小时|分钟|度|个月|号|日|点)|(?:h|m|s|d|ms)(?![A-Za-z]))"
@@ -279,7 +288,7 @@ _VALUE = re.compile(
 # alternation above is tried at every character).
 _MORE_VALUES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
     (  # an amount with its currency: CAD 14,500
-        ("CAD", "USD", "AUD", "NZD", "EUR", "GBP", "HKD", "SGD", "CNY", "RMB", "JPY", "CHF", "$"),
+        (*_CURRENCIES, "$"),
         re.compile(rf"{_A}{CURRENCY_CODE} ?\d[\d,]*(?:\.\d+)?"),
     ),
     (  # thousands separators: 14,500 (a count or an amount)

@@ -30,6 +30,7 @@ from ...text.identifiers import values
 from ...vocabulary import NoteKind
 from .clauses import clean_zh_statement
 from .later_values import without_withdrawn
+from .words import fact_terms
 
 __all__ = ["message_date", "once_each", "owner_voice", "tidy_bullet"]
 
@@ -312,19 +313,13 @@ _CHAT_MARKS = re.compile(
 )
 
 
-def _terms(text: str) -> frozenset[str]:
-    from .words import fact_terms  # the sentence terms scoring uses (words, identifiers, bigrams)
-
-    return fact_terms(text)
-
-
 def once_each(bullets: list[str], kinds: Sequence[AbstractSet[str]]) -> list[str]:
     """The bullets without a second wording of a fact another bullet already states: the user's
     rule and the assistant's restatement of it ("以后回复里别用 emoji 了。" / "以后回复不用 emoji。")
     share most of their terms, and the one whose values the other holds and that reads more like
     chat goes. A cause and its fix share terms too, and both stay."""
     dropped: set[int] = set()
-    terms = [_terms(b) for b in bullets]
+    terms = [fact_terms(b) for b in bullets]  # the terms scoring uses
     pairs = [(a, b) for a in range(len(bullets)) for b in range(a + 1, len(bullets))]
     for i, j in pairs:
         if i in dropped or j in dropped or (kinds[i] | kinds[j]) & _INCIDENT_KINDS:
