@@ -286,7 +286,6 @@ def _cannot_be_due(compactor: SessionCompactor) -> bool:
         return False
 
 
-
 def _flush_notice(flush: FlushReport) -> BotNotice | None:
     if flush.status == "written" and flush.notes:
         titles = "; ".join(flush.notes)

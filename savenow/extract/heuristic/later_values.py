@@ -162,7 +162,9 @@ def rewrite_before_changes(chat: Sequence[Message], changes: Sequence[Change]) -
                 continue
             message.text = _replace_value(message.text, change.old, change.new)
             message.prose = _replace_value(message.prose, change.old, change.new)
-            message.items = [(label, _replace_value(text, change.old, change.new)) for label, text in message.items]
+            message.items = [
+                (label, _replace_value(text, change.old, change.new)) for label, text in message.items
+            ]
             message.ids = frozenset(identifiers(message.prose))
             message.updated = True
 
