@@ -25,15 +25,31 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _imports(path: Path) -> set[str]:
-    """Absolute names of every module ``path`` imports (relative imports resolved)."""
+def _import_nodes(tree: ast.AST, *, typing_only: bool) -> list[ast.Import | ast.ImportFrom]:
+    """Every import statement, or only those that run (not under ``if TYPE_CHECKING:``)."""
+    found: list[ast.Import | ast.ImportFrom] = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if not typing_only and isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
+            stack.extend(node.orelse)
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _imports(path: Path, *, typing_only: bool = True) -> set[str]:
+    """Absolute names of every module ``path`` imports (relative imports resolved); with
+    ``typing_only=False``, only the imports that run."""
     module = _module_name(path)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in _import_nodes(ast.parse(path.read_text(encoding="utf-8")), typing_only=typing_only):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
+        else:
             if node.level:
                 base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
                 target = ".".join(base + ([node.module] if node.module else []))
@@ -70,26 +86,48 @@ def _component_edges() -> dict[str, set[str]]:
     return edges
 
 
-def test_no_cycle_between_components() -> None:
-    edges = _component_edges()
+def _first_cycle(edges: dict[str, set[str]]) -> list[str] | None:
     state: dict[str, str] = {}
     path: list[str] = []
 
-    def visit(node: str) -> None:
+    def visit(node: str) -> list[str] | None:
         state[node] = "open"
         path.append(node)
         for nxt in sorted(edges.get(node, ())):
             if state.get(nxt) == "open":
-                cycle = path[path.index(nxt) :] + [nxt]
-                raise AssertionError("import cycle: " + " -> ".join(cycle))
-            if nxt not in state:
-                visit(nxt)
+                return path[path.index(nxt) :] + [nxt]
+            if nxt not in state and (cycle := visit(nxt)):
+                return cycle
         path.pop()
         state[node] = "done"
+        return None
 
     for node in sorted(edges):
-        if node not in state:
-            visit(node)
+        if node not in state and (cycle := visit(node)):
+            return cycle
+    return None
+
+
+def test_no_cycle_between_components() -> None:
+    cycle = _first_cycle(_component_edges())
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
+
+
+def test_no_cycle_between_modules() -> None:
+    """Inside a component too, modules depend one way: a shared lower module, never an import
+    tucked into a function to dodge a cycle. Typing-only imports and a package's own
+    ``__init__`` (which re-exports its modules) do not count."""
+    sources = {_module_name(path): path for path in _sources()}
+    edges = {
+        module: {
+            name
+            for name in _imports(path, typing_only=False)
+            if name in sources and name != module and sources[name].name != "__init__.py"
+        }
+        for module, path in sources.items()
+    }
+    cycle = _first_cycle(edges)
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
 
 
 def test_only_the_telegram_layer_imports_ptb() -> None:

@@ -7,8 +7,8 @@ the offline rules and for an LLM: identity (create vs update, near-matches shown
 explicitly asked to remember it after forgetting), superseded values (a corrected value
 never comes back), already-stored content (skip), and the cap of 5 writes.
 
-:func:`build_object_extractor` picks one by ``objects.extractor`` (auto | heuristic | llm):
-the offline rules (:mod:`.heuristic`) or the LLM (:mod:`.llm`, the memory-interpret prompt
+:func:`.engines.build_object_extractor` picks one by ``objects.extractor`` (auto | heuristic |
+llm): the offline rules (:mod:`.heuristic`) or the LLM (:mod:`.llm`, the memory-interpret prompt
 with the current objects and ``upsert_memory`` as structured output); both end in :func:`plan`.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from ..messages import Localized, Text
 from ..models import ChatMessage
@@ -25,9 +25,7 @@ from ..text.cjk import han_ngrams
 from ..text.normalize import normalize
 from .model import MAX_OBJECTS_PER_CONVERSATION, MemoryObject, norm_name
 from .store import ObjectStore, Stored, _parse_time
-
-if TYPE_CHECKING:
-    from ..config import Settings
+from .wording import CHANGED, RESTATE, UNCHANGED, contains_stored, salient_tokens
 
 
 @dataclass
@@ -95,27 +93,6 @@ class ObjectExtractor(Protocol):
     def propose(self, messages: Sequence[ChatMessage], stored: Sequence[Stored]) -> Proposed:
         """Candidates from one finished conversation; never writes anything, keeps no state between calls."""
         ...
-
-
-def _offline() -> ObjectExtractor:
-    from .heuristic import OfflineObjectExtractor
-
-    return OfflineObjectExtractor()
-
-
-def build_object_extractor(settings: Settings) -> ObjectExtractor:
-    """``objects.extractor``: heuristic (offline), llm, or auto — the LLM when ``llm.base_url`` and a key
-    are set, like ``extractor: auto``. With ``llm.fallback_to_heuristic`` an LLM failure runs the
-    offline rules and the preview's ``dropped`` says so; otherwise it is an error, nothing written."""
-    choice = settings.objects.extractor
-    if choice == "heuristic" or (choice == "auto" and not settings.llm.configured):
-        return _offline()
-    from .llm import FallbackObjectExtractor, LLMObjectExtractor
-
-    llm = LLMObjectExtractor(settings.llm)
-    if settings.llm.fallback_to_heuristic:
-        return FallbackObjectExtractor(llm, _offline)
-    return llm
 
 
 def objects_index(stored: Sequence[Stored]) -> list[dict[str, Any]]:
@@ -221,8 +198,6 @@ _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")  # whole numbers: the 6 of "6 学分" i
 def _restates(item: str, known: str, names: str) -> bool:
     """A fact or conclusion that only says again what is stored: every identifier, number and proper
     word of it is already there, or (Chinese) nearly all of its character pairs are."""
-    from .heuristic import CHANGED, UNCHANGED, salient_tokens
-
     if CHANGED.search(item):
         return False  # "Priya left Monzo": the same words, a new fact
     tokens = [t for t in salient_tokens(item) if normalize(t) not in names]  # the name itself says nothing
@@ -240,22 +215,10 @@ def _restates(item: str, known: str, names: str) -> bool:
     return len(pairs & han_ngrams(norm_name(known))) / len(pairs) >= 0.6
 
 
-def _contains_stored(new: str, stored: str) -> bool:
-    """Most of the stored value's words (Latin) or character pairs (Chinese) are in the new text."""
-    mine = norm_name(new)
-    words = [w for w in re.findall(r"[a-z0-9]{3,}", norm_name(stored)) if w not in ("user", "the")]
-    pairs = han_ngrams(norm_name(stored).replace("用户", " "))
-    found = sum(w in mine for w in words) + len(pairs & han_ngrams(mine))
-    total = len(words) + len(pairs)
-    return total > 0 and found / total >= 0.8
-
-
 def _covered(summary: str, old: MemoryObject) -> bool:
     """Every identifier, number and Latin word of the new value is already in the stored text, or
     the user says the stored value again ("还是老样子 不吃辣" for "用户不吃辣")."""
-    from .heuristic import RESTATE, salient_tokens
-
-    if RESTATE.search(summary) and _contains_stored(summary, old.summary):
+    if RESTATE.search(summary) and contains_stored(summary, old.summary):
         return True
     tokens = salient_tokens(summary)
     stored = normalize(" ".join([old.summary, old.detail or ""]))

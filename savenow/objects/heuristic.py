@@ -53,21 +53,13 @@ from dataclasses import dataclass, field
 from ..models import ChatMessage
 from ..text.cjk import HAN, han_ngrams
 from ..text.normalize import has_cjk, normalize
-from .extract import Candidate, Proposed, _contains_stored
+from .extract import Candidate, Proposed
 from .model import SELF_KEYS, MemoryObject, near_name, norm_name
 from .store import Stored
-
-_I = re.IGNORECASE
-
-
-def _en(*words: str) -> str:
-    """English words not inside a longer Latin word (``\\b`` fails next to Chinese)."""
-    return "(?<![A-Za-z])(?:" + "|".join(words) + ")(?![A-Za-z])"
-
-
-def _rx(*parts: str, flags: int = _I) -> re.Pattern[str]:
-    return re.compile("|".join(parts), flags)
-
+from .wording import IGNORECASE as _I
+from .wording import UNCHANGED, contains_stored, salient_tokens
+from .wording import en_words as _en
+from .wording import pattern as _rx
 
 # -- lexicons: kinds of language, never the facts of one chat --------------------------------
 
@@ -339,21 +331,12 @@ MONEY = _rx(
     _en("paid", "pay", "deposit", "invoice", "refund"),
     r"[$€£¥]|付了|付款|支付|付钱|(?<!交)付定金|定金|订金|\d\s*元|块钱|退款|发票",
 )
-CHANGED = _rx(  # words that make a restated name or number a new fact
-    _en("no longer", "not", "isn't", "wasn't", "left", "quit", "moved", "moving", "changed", "switched", "new",
-        "anymore", "instead", "now", "former", "ex"),
-    "不再|不是|没有|离职|辞职|换|改|搬|调|新|现在|以前|之前|原来|已经不",
-)  # fmt: skip
 CHANGE_MADE = _rx(  # the user changed a setting or a tool for good (checked together with a named thing)
     _en("enabled", "turned on", r"switched (?:on|(?:[\w-]+ ){0,3}(?:to|over to))", "installed", "added", "set up",
         "upgraded to", r"migrated (?:[\w-]+ ){0,3}to", r"moved (?:[\w-]+ ){0,3}to", "disabled", "turned off",
         "replaced .{1,30} with"),
     "^\\s*(?:开了|加了|装了)|打开了|启用了?|换成|改成|改用|升级到|迁移到|迁到|切到|切换到|关闭了|禁用了?",
 )  # fmt: skip
-RESTATE = _rx(  # the user says a stored value again ("我自己还是老样子 不吃辣")
-    _en("still", "as usual", "as always", "same as (?:before|always|ever)", "like before", "like always"),
-    "老样子|照旧|跟以前一样|和以前一样|还是一样|依旧|照样|仍然|一如既往",
-)
 OPEN_QUESTION = _rx(
     _en("open question", "not sure yet", "haven't decided", "undecided", "need to decide", "still deciding",
         " vs "),
@@ -507,11 +490,6 @@ REQUEST = _rx(
     r"^\s*(?:帮我(?!记)|给我(?:写|查|找|算|订|做|发|看|翻译)|can you|could you|please (?:draft|write|check|find|look|tell|calculate))",
     flags=_I,
 )
-_SALIENT = re.compile(
-    r"[A-Za-z]+/[A-Za-z_]+|(?:UTC|GMT)\s?[+-]\s?\d+|\d+(?:[.,:/-]\d+)+|[A-Za-z]*\d+[A-Za-z]+\w*|"
-    r"(?<![A-Za-z])[A-Z][A-Za-z]+(?:[-_][A-Za-z0-9]+)*|[a-z]+[-_][a-z0-9]+|\d+"
-)
-_SALIENT_STOP = {"the", "i", "i'm", "ok", "user", "lives", "wants", "prefers", "the user"}
 _SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+(?=[A-Za-z" + HAN + r"])")
 _CLAUSE_END = re.compile(r"(?<=，)\s*|(?<=,)(?!\d{3}(?!\d))\s*")  # 38,000 is one number, not two clauses
 _FENCED = re.compile(r"```.*?(?:```|$)", re.DOTALL)
@@ -522,17 +500,6 @@ _LEADING = re.compile(
     r"(?:[a-z]+ ){0,2}[a-z]+ ?:)(?![A-Za-z]))\s*[,，:：]?\s*",
     _I,
 )
-
-
-def salient_tokens(text: str) -> list[str]:
-    """Identifiers, numbers and proper words a value must keep (America/Toronto, UTC+8, 14B, Leeds)."""
-    found = []
-    for match in _SALIENT.finditer(text):
-        token = match.group(0).strip()
-        if token.casefold() in _SALIENT_STOP or len(token) < 2:
-            continue
-        found.append(token)
-    return found
 
 
 def sentences(text: str) -> list[str]:
@@ -717,9 +684,6 @@ _SCHEDULE = _rx(
         "monthly"),
     "每(?:周|天|月|个月|星期|年)",
 )  # fmt: skip
-# "还是 2027 年 6 月，没变": the value said again, not a correction of the one before
-UNCHANGED = _rx(_en("unchanged", "no change", "hasn't changed", "not changed", "same as before", "as planned"),
-                "没变|不变|没有变|照旧|跟之前一样|和之前一样")  # fmt: skip
 
 
 def _topic_conclusion(sentence: str, mode: str) -> str | None:
@@ -1539,7 +1503,7 @@ class OfflineObjectExtractor:
             if tokens:
                 restated = any(_word_in(normalize(t), user_text) for t in tokens)
             elif not has_cjk(item.obj.summary):  # "still vegetarian, as usual" for "vegetarian"
-                restated = _contains_stored(user_text, item.obj.summary)
+                restated = contains_stored(user_text, item.obj.summary)
             else:  # Chinese without identifiers: most of the stored value's character pairs said again
                 pairs = han_ngrams(norm_name(item.obj.summary).replace("用户", " "))
                 hits = len(pairs & user_pairs)

@@ -70,7 +70,7 @@ class ObjectsService:
     @property
     def extractor(self) -> ObjectExtractor:
         if self._extractor is None:
-            from ..objects.extract import build_object_extractor
+            from ..objects.engines import build_object_extractor
 
             self._extractor = build_object_extractor(self.settings)
         return self._extractor

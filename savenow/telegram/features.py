@@ -38,10 +38,11 @@ from ..config import Settings
 from ..errors import AccessDeniedError, NoPendingError, PendingExpiredError, SaveNowError
 from . import i18n
 from .i18n import Lang
+from .places import KeyboardRef, Place, place_of
 from .render import chunk_html, escape
 
 if TYPE_CHECKING:
-    from .handlers import Place, SaveNowHandlers
+    from .handlers import SaveNowHandlers
 
 log = logging.getLogger("savenow.telegram")
 
@@ -128,8 +129,6 @@ class FeatureHandlers:
 
     def _start(self, update: Update) -> tuple[Message, Place, User, Lang, Scope] | None:
         """The message, place, sender, language and scope of a command (None: not ours to answer)."""
-        from .handlers import place_of
-
         message = update.message
         if message is None or self.core.stopping or not self.core.first_time("message", update.update_id):
             return None
@@ -294,8 +293,6 @@ class FeatureHandlers:
         if not reply.buttons:
             await self._send_long(context, place, reply.text)
             return
-        from .handlers import KeyboardRef
-
         key = _objects_key(place.scope_key)
         pending_id = reply.buttons[0].pending_id
         keyboard = InlineKeyboardMarkup(
@@ -321,8 +318,6 @@ class FeatureHandlers:
             self.core.schedule_expiry(context, key, pending_id, lang, status="objects_expired")
 
     async def on_objects_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        from .handlers import place_of
-
         query = update.callback_query
         if query is None or self.core.stopping or not self.core.first_time("callback", update.update_id):
             return

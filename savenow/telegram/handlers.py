@@ -28,7 +28,6 @@ import math
 import warnings
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
@@ -38,12 +37,11 @@ from telegram import (
     InlineKeyboardMarkup,
     InputFile,
     LinkPreviewOptions,
-    MaybeInaccessibleMessage,
     Message,
     Update,
     User,
 )
-from telegram.constants import ChatAction, ChatType, ParseMode
+from telegram.constants import ChatAction, ParseMode
 from telegram.error import RetryAfter, TelegramError
 from telegram.ext import ContextTypes
 
@@ -59,12 +57,11 @@ from ..errors import (
 )
 from ..service import ApplyResult, CancelResult, ListResult, Outcome, PreviewResult, SaveNowApi, UndoResult
 from ..sessions.keys import telegram_session_key
-from ..vocabulary import ChatType as ChatKind
-from ..vocabulary import scope_key
 from . import i18n
 from .executor import DaemonExecutor
 from .features import FeatureHandlers
 from .i18n import Lang
+from .places import KeyboardRef, Place, place_of
 from .render import chunk_html, escape, render_preview, telegram_length
 
 log = logging.getLogger("savenow.telegram")
@@ -76,7 +73,6 @@ CALLBACK_APPLY = "a"
 CALLBACK_CANCEL = "c"
 # Our own short data, and the literal commands the OpenClaw skill puts on its buttons.
 CALLBACK_PATTERN = r"^(sn:[ac]:[A-Za-z0-9_-]{1,16}|/savenow (apply|cancel))$"
-GENERAL_TOPIC_ID = "1"  # OpenClaw's thread id for a forum's General topic; Telegram wants none on send
 NEW_SESSION_COMMANDS = frozenset({"new", "reset"})
 OWN_COMMANDS = frozenset({"savenow", "recall", "compact", "memory"})  # never recorded as conversation
 MAX_OWN_RETRIES = 3  # RetryAfter retries when the host application has no rate limiter
@@ -88,54 +84,12 @@ TYPING_EVERY_S = 4.5  # Telegram shows "typing…" for about 5 s
 QUICK = frozenset({"list", "apply", "cancel", "undo", "help"})
 
 
-@dataclass(frozen=True)
-class Place:
-    """Where a message is: the chat, the savenow scope thread, and the thread id to send with."""
-
-    chat_id: int
-    chat_kind: ChatKind
-    thread_id: str | None  # the scope's thread ("1" for a forum's General topic)
-    send_thread_id: int | None  # None for General and for chats without topics
-
-    @property
-    def scope_key(self) -> str:
-        return scope_key(self.chat_id, self.thread_id)
-
-
-@dataclass
-class KeyboardRef:
-    """The message carrying a pending preview's buttons, so they can be removed later."""
-
-    pending_id: str
-    chat_id: int
-    message_id: int
-
-
 class Refusal(Exception):
     """A /savenow the Telegram layer itself turns down (busy topic, full queue, cooldown)."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
-
-
-def place_of(message: MaybeInaccessibleMessage | None) -> Place | None:
-    """The place of a message, or None for channels and messages the bot can no longer read."""
-    if not isinstance(message, Message):
-        return None
-    chat = message.chat
-    if chat.type == ChatType.PRIVATE:
-        kind: ChatKind = "direct"
-    elif chat.type in (ChatType.GROUP, ChatType.SUPERGROUP):
-        kind = "group"
-    else:
-        return None
-    if message.is_topic_message and message.message_thread_id:
-        return Place(chat.id, kind, str(message.message_thread_id), message.message_thread_id)
-    if chat.is_forum:
-        return Place(chat.id, kind, GENERAL_TOPIC_ID, None)
-    # A reply thread in a plain group also carries message_thread_id; it is not a topic.
-    return Place(chat.id, kind, None, None)
 
 
 def command_name(text: str | None) -> str | None:
