@@ -36,7 +36,7 @@ import time
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
@@ -99,6 +99,36 @@ class _Entry(_Lenient):
 
 
 _ENTRY = TypeAdapter(_Entry)
+
+
+class EntryPlace(NamedTuple):
+    key_thread: str | None  # the thread the session key itself names
+    thread_ids: tuple[str, ...]  # every thread id the entry names, the key's first
+    chat_id: str | None
+    chat_type: str | None
+
+
+def entry_place(key: str, entry: _Entry) -> EntryPlace:
+    """Where a session entry lives, the same for the JSON and the SQLite store: the key's own thread,
+    every thread id the entry names (the key's first), its chat and its chat type."""
+    delivery, origin = entry.deliveryContext, entry.origin
+    key_thread = thread_id_from_key(key)
+    thread_ids = _unique(
+        _id_text(value)
+        for value in (
+            key_thread,
+            delivery.threadId if delivery else None,
+            entry.lastThreadId,
+            origin.threadId if origin else None,
+        )
+    )
+    chat_id = chat_id_from_key(key) or _chat_from_address(
+        (delivery.to if delivery else None), entry.lastTo, (origin.to if origin else None)
+    )
+    chat_type = entry.chatType or (origin.chatType if origin else None) or chat_type_from_key(key)
+    return EntryPlace(key_thread, thread_ids, chat_id, chat_type)
+
+
 _INVALID = object()  # memo marker: the entry failed validation
 
 
@@ -144,22 +174,7 @@ class _Snapshot:
         return len(self.raw) - len(self.all())
 
     def _build(self, key: str, entry: _Entry) -> SessionInfo:
-        delivery = entry.deliveryContext
-        origin = entry.origin
-        key_thread = thread_id_from_key(key)
-        thread_ids = _unique(
-            _id_text(value)
-            for value in (
-                key_thread,
-                delivery.threadId if delivery else None,
-                entry.lastThreadId,
-                origin.threadId if origin else None,
-            )
-        )
-        chat_id = chat_id_from_key(key) or _chat_from_address(
-            (delivery.to if delivery else None), entry.lastTo, (origin.to if origin else None)
-        )
-        chat_type = entry.chatType or (origin.chatType if origin else None) or chat_type_from_key(key)
+        key_thread, thread_ids, chat_id, chat_type = entry_place(key, entry)
         transcript = self.resolver.resolve(
             entry.sessionId, entry.sessionFile, key_thread or next(iter(thread_ids), None)
         )

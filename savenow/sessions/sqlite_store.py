@@ -52,8 +52,8 @@ from urllib.parse import quote
 from pydantic import ValidationError
 
 from ..errors import SessionStoreBusyError, UnsupportedSessionStoreError
-from .keys import canonical_session_key, chat_id_from_key, chat_type_from_key, thread_id_from_key
-from .openclaw import _ENTRY, _chat_from_address, _id_text, _millis, _raw_chat_id, _unique
+from .keys import canonical_session_key, chat_id_from_key
+from .openclaw import _ENTRY, _millis, _raw_chat_id, entry_place
 from .store import SessionInfo, Transcript
 from .transcript import message_from_line
 from .window import TailCollector
@@ -462,25 +462,12 @@ def _session_info(
         entry = _ENTRY.validate_python({**value, "sessionId": session_id})
     except ValidationError:
         return None
-    delivery, origin = entry.deliveryContext, entry.origin
-    key_thread = thread_id_from_key(key)
-    thread_ids = _unique(
-        _id_text(item)
-        for item in (
-            key_thread,
-            delivery.threadId if delivery else None,
-            entry.lastThreadId,
-            origin.threadId if origin else None,
-        )
-    )
-    chat_id = chat_id_from_key(key) or _chat_from_address(
-        (delivery.to if delivery else None), entry.lastTo, (origin.to if origin else None)
-    )
+    _, thread_ids, chat_id, chat_type = entry_place(key, entry)
     return SessionInfo(
         key=key,
         session_id=session_id,
         updated_at_ms=_millis(updated_at) or _millis(entry.updatedAt),
-        chat_type=entry.chatType or (origin.chatType if origin else None) or chat_type_from_key(key),
+        chat_type=chat_type,
         thread_id=thread_ids[0] if thread_ids else None,
         transcript_path=None,
         source=SOURCE,
