@@ -107,7 +107,10 @@ TOPIC_FOLLOW_CUE = _rx(
     "预算|截止|定了|决定|方案|还没想好|待定|目标",
 )
 JOKE = _rx(_en("lol", "lmao", "haha+", "hehe", "jk", "kidding"), "哈哈|呵呵|笑死|😂|🤣|😆")
-HARD_ONE_OFF = _rx(_en(r"\d{1,2}(?::\d\d)?\s?(?:am|pm)", "remind me", "eta"), r"\d{1,2}:\d\d|提醒我|\d+ ?点")
+# "#57 说表格对不齐", "order #2291 shipped": a ticket, issue or order number names one incident, not a conclusion.
+HARD_ONE_OFF = _rx(
+    _en(r"\d{1,2}(?::\d\d)?\s?(?:am|pm)", "remind me", "eta"), r"\d{1,2}:\d\d|提醒我|\d+ ?点", r"(?<![\w&])#\d{2,}"
+)
 ASK = _rx(
     _en("what", "how much", "how many", "when does", "which", "where", "can you", "could you"),
     "多少|几点|怎么|什么时候|哪里|哪个|为什么|吗|呢$|帮我|给我",
@@ -297,7 +300,7 @@ NAME_STOP = {
 }  # fmt: skip
 
 TOPIC_DECISION = _rx(
-    _en("decided", "going with", "go with", "we'll use", "will use", "switch(?:ed|ing)? to", "settled on",
+    _en("decided", "going with", "go with", "went with", "we'll use", "will use", "switch(?:ed|ing)? to", "settled on",
         "chose", "picked", "back on", "the (?:real )?fix", "going forward", "from now on", "the plan is",
         "root cause", "turns out", "because", "we're using", "is on hold", "going to use", "gonna use", "we'll go",
         "launched", "shipped", "released", "finished", "deadline", "next step", "blocked on", "waiting (?:for|on)",
@@ -307,7 +310,8 @@ TOPIC_DECISION = _rx(
         "starting (?:next|in|from)", "aiming for", "goal is", "pushed (?:back|to)", "postponed", "delayed to",
         "brought forward", "final (?:call|decision|answer)", "stays on", "we'll keep", "keeping"),
     "决定|定了|定为|就用|改用|改成|选了|确定|以后|专心|原因|是因为|是按|结论|方案|归档|最终|复盘|关了|停了|定下来|上线|发布|完成|"
-    "搞定|下一步|卡在|推迟|延期|延到|提前到|改到|等[^，。]{0,6}(?:回复|审批|结果)|用了|换成|选|预算|目标|截止|deadline|先做|后做|不做|只做|必须",
+    "搞定|下一步|卡在|推迟|延期|延到|提前到|改到|等[^，。]{0,6}(?:回复|审批|结果)|用了|换成|选|预算|目标|截止|deadline|先做|后做|不做|只做|必须|就定|就按|"
+    r"就 ?\d",  # "那礼盒就 110": settling on a value
 )  # fmt: skip
 STATUS = {
     "archived": _rx(_en("shut (?:it )?down", "closed (?:it|down|for good)", "archive", "archived", "abandon(?:ed)?",
@@ -316,7 +320,7 @@ STATUS = {
                         "close (?:it|the [\\w ]{1,20}) down", "not doing .{0,20} anymore", "calling it(?: quits)?(?: on)?",
                         "no point (?:in )?(?:continuing|going on|carrying on)", "not worth continuing",
                         "stop(?:ping)? working on", "done with (?:it|this|that|the)",
-                        "close (?:that|this|the) project", "(?:that|this|the) project is (?:done|over|finished)"),
+                        "close (?:that|this|the) project", "(?:that|this|the) project(?:'s| is) (?:done|over|finished)"),
                     "关了|关掉|归档|不做了|放弃|彻底停|永久关闭|不搞了|黄了|结束了|完结|没必要(?:继续|再做)|到此为止|不再做了"),
     "paused": _rx(_en("pause", "paused", "pausing", "on hold", "shelve", "shelved", "shelving", "put (?:it|that|this) aside",
                       "on ice", "on the back burner", "take a break from", "parking"),
@@ -656,6 +660,7 @@ _LASTING_IDENTITY = ("occupation", "name", "nickname")  # "my new job at X start
 ASKS = _rx(
     r"^\s*(?:为什么|为啥|怎么|如何|是不是|能不能|有没有|可不可以)|(?:吗|么)\s*$",
     r"^\s*(?:how|why|what|which|where|who|can|could|should|do|does|did|is|are)\s+(?:i|we|you|it|the|this|that|there|a)\b",
+    r"^\s*(?:how|what|where|who|which)['’]s\s",  # "what's 250g of X if …": a question without its mark
 )
 # The assistant asks for a value or a choice ("how many days before?", "aisle or window?", "提前几天？"),
 # not a yes/no or how-was-it question.
@@ -664,6 +669,24 @@ VALUE_ASK = _rx(
         r"[a-z]+ or [a-z]+\?"),
     "几|多少|多久|多长|多早|哪个|哪种|哪家|哪天|什么时候|还是[^？?]{1,12}[？?]",
 )  # fmt: skip
+
+
+# "是 15 不是 12", "不是 12，是 15", "15, not 12", "not 12 but 15": the new value and the one it replaces.
+_PAIR_NEW_FIRST = re.compile(r"(\d+(?:[.,]\d+)*)\s*[，,]?\s*(?:而)?(?:不是|not)\s+(\d+(?:[.,]\d+)*)(?![\d])", _I)
+_PAIR_OLD_FIRST = re.compile(
+    r"(?:不是|(?<![A-Za-z])not)\s*(\d+(?:[.,]\d+)*)\s*[，,]?\s*(?:而是|是|but|it's|it is)\s*(\d+(?:[.,]\d+)*)", _I
+)
+
+
+def _replacement_pair(text: str) -> tuple[str, str] | None:
+    """(new, old) when a message replaces one value with another, else None."""
+    match = _PAIR_OLD_FIRST.search(text)
+    if match:
+        return match.group(2), match.group(1)
+    match = _PAIR_NEW_FIRST.search(text)
+    if match:
+        return match.group(1), match.group(2)
+    return None
 
 
 def _last_question(text: str) -> str:
@@ -715,6 +738,24 @@ def _topic_conclusion(sentence: str, mode: str) -> str | None:
         return None
     text = _clean(_ACK_LEAD.sub("", _clean(_drop_superseded(kept))))
     return text if len(norm_name(text)) >= (6 if mode == "answer" and not valued else 4) else None
+
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _same_setting_new_value(old: str, new: str) -> bool:
+    """ "那礼盒就定 108 吧" … "那礼盒就 110 不凑整了", "the rate is 40 an hour" … "the rate is 45 then": one value
+    each, a different one, said of the same thing (the words before the number are mostly the same). The
+    later one holds; the earlier is superseded."""
+    a, b = _NUMBER.findall(old), _NUMBER.findall(new)
+    if len(a) != 1 or len(b) != 1 or a == b:
+        return False
+    lead_a, lead_b = norm_name(old.split(a[0], 1)[0]), norm_name(new.split(b[0], 1)[0])
+    if has_cjk(lead_a) and has_cjk(lead_b):
+        pa, pb = han_ngrams(lead_a), han_ngrams(lead_b)
+        return len(pa & pb) >= 2 and 2 * len(pa & pb) >= min(len(pa), len(pb))
+    wa, wb = set(re.findall(r"[a-z]{3,}", lead_a)), set(re.findall(r"[a-z]{3,}", lead_b))
+    return len(wa & wb) >= 2 and 2 * len(wa & wb) >= min(len(wa), len(wb))
 
 
 def _restates_self(sentence: str, self_texts: list[str]) -> bool:
@@ -854,6 +895,7 @@ class _Msg:
     at: str | None
     dismissed: bool = False
     noted: bool = False  # part of a note the user asked to remember: not also a person's fact
+    saved: bool = False  # asked to remember (or corrects what was): the saved note, not a topic's conclusion
 
     @property
     def user(self) -> bool:
@@ -1003,6 +1045,8 @@ class OfflineObjectExtractor:
                 continue
             if all(HARD_ONE_OFF.search(c) or ONE_OFF_DAY.search(c) for c in clauses(content)):
                 continue  # "remember, the dentist is at 3pm tomorrow" is a reminder, not a note
+            content = self._corrected_note(msgs, pos, content)
+            msg.saved = True
             extra = [_clean(m.text) for m in self._follow_ups(msgs, pos)[:2] if not ACK.match(m.text)]
             window = " ".join([content, *(m.text for m in msgs[max(0, source - 1) : source] if not m.user)])
             obj = MemoryObject(type="saved", saved_kind="text_note", title=subject or _title(content, kind_word, window),
@@ -1017,6 +1061,21 @@ class OfflineObjectExtractor:
                 )
             )
         return out
+
+    def _corrected_note(self, msgs: list[_Msg], pos: int, content: str) -> str:
+        """ "记住：零售价 = 成本 × 2.5 + 包装费 12" … "不对，包装费是 15 不是 12": a correction that names the old and
+        the new value, within the user's next three messages, fixes the note (only the final value counts)."""
+        later = [m for m in msgs[pos + 1 :] if m.user][:3]
+        for msg in later:
+            pair = _replacement_pair(msg.text)
+            if pair is None:
+                continue
+            new, old = pair
+            spot = re.search(rf"(?<![\d.,]){re.escape(old)}(?![\d]|[.,]\d)", content)
+            if spot:
+                content = content[: spot.start()] + new + content[spot.end() :]
+                msg.saved = True
+        return content
 
     # -- self ---------------------------------------------------------------------------------------
 
@@ -1346,6 +1405,8 @@ class OfflineObjectExtractor:
             if msg.dismissed:
                 thread = None
                 continue
+            if msg.saved:
+                continue  # what the user asked to remember is a saved note, not also a conclusion
             found = [(s, finder.find(s)) for s in sentences(msg.text)]
             named = [t for _, t in found if t is not None]
             confirmed = None if named or thread else self._confirmed_topic(msgs, pos, finder)
@@ -1390,8 +1451,10 @@ class OfflineObjectExtractor:
                     # user's answers to the assistant's follow-up questions
                     if _decides(sentence):
                         answers = self._answers(msgs, pos)
+                    answering = mode == "answer" and topic is thread.topic
                     mode = "answer" if _decides(sentence) or mode == "answer" else "value"
-                    self._topic_sentence(thread, sentence, "mention")
+                    # an answer to the assistant's follow-up stays one when it names the topic again
+                    self._topic_sentence(thread, sentence, "answer" if answering else "mention")
                 elif not _restates_self(sentence, self_texts):
                     self._topic_sentence(thread, sentence, mode)
             thread.status = thread.status or (_confirmed_status(msgs, [msg]) if asked else None)
@@ -1454,6 +1517,7 @@ class OfflineObjectExtractor:
             and _VALUE.search(note.conclusions[-1])
         ):
             note.conclusions.pop()  # "actually make it April 30": the value just stated is superseded
+        note.conclusions = [c for c in note.conclusions if not _same_setting_new_value(c, text)]
         if text not in note.conclusions:
             note.conclusions.append(text)
 
@@ -1602,6 +1666,9 @@ class _PeopleFinder:
 
     def _variant(self, text: str, name: str) -> str | None:
         if has_cjk(name):
+            given = _given_name(name)
+            if given and given in text:
+                return given  # 雨桐 for 周雨桐: the given name alone is how family and friends say it
             for size in range(max(2, len(name) - 2), len(name) + 3):
                 for start in range(len(text) - size + 1):
                     piece = text[start : start + size]
@@ -1609,8 +1676,11 @@ class _PeopleFinder:
                         return piece
             return None
         first = normalize(name).split()[0] if normalize(name).split() else ""
-        for match in re.finditer(r"(?<![A-Za-z])[A-Z][a-z]{2,}(?![A-Za-z])", text):
+        for match in re.finditer(r"(?<![A-Za-z])[A-Za-z][a-z]{2,}(?![A-Za-z])", text):
             word = match.group(0)
+            if word[0].islower() and not _LOWER_NAME_CONTEXT.match(text, match.end()):
+                continue  # chat is often lowercase ("ben's taking over"), but a lowercase word is a name
+                # only where a subject stands: before 's, "and I", or a verb
             if near_name(word, name):
                 return word
             if _pet_form(word.casefold(), first):
@@ -1692,7 +1762,15 @@ class _TopicFinder:
                 self.shared[tok] = self.shared.get(tok, 0) + 1
 
     def find(self, sentence: str) -> Stored | None:
-        return _mentioned_topic(sentence, self.topics, self.tokens, self.shared) if self.topics else None
+        if not self.topics:
+            return None
+        return _mentioned_topic(sentence, self.topics, self.tokens, self.shared) or self._answered(sentence)
+
+    def _answered(self, sentence: str) -> Stored | None:
+        """A sentence that answers one stored topic's open question ("Mermaid 那个决定了 不支持" for "要不要支持
+        Mermaid", "min order for cafés is 2kg" for "Minimum order size?") is about that topic, named or not."""
+        hits = [t for t in self.topics if any(_answers(sentence, q) for q in t.obj.open_questions)]
+        return hits[0] if len(hits) == 1 else None
 
     def find_loose(self, text: str) -> Stored | None:
         """The assistant's paraphrase of a stored Chinese name ("城市热岛的毕业论文" for 城市热岛毕业论文):
@@ -1725,6 +1803,17 @@ def _confirmed_status(msgs: list[_Msg], follow_ups: list[_Msg]) -> str | None:
             if status:
                 return status
     return None
+
+
+_LOWER_NAME_CONTEXT = re.compile(
+    r"['’]s\s|\s+and (?:i|me)\b|\s+(?:is|was|has|had|says|said|will|can|can't|won't|does|doesn't|did|didn't|"
+    r"takes|took|wants|asked|told|thinks|likes|hates|moved|joined|started|got|came|comes)\b"
+)
+
+
+def _given_name(name: str) -> str | None:
+    """周雨桐 → 雨桐: a three-character Chinese name with a common surname; its last two characters."""
+    return name[1:] if len(name) == 3 and has_cjk(name) and name[0] in _SURNAMES else None
 
 
 def _pet_form(word: str, first: str) -> bool:
@@ -1878,9 +1967,11 @@ def _mentioned_topic(
         else:
             toks = tokens[topic.id]
             words = set(re.findall(r"[a-z0-9]+", folded))
-            present = [t for t in toks if (t in words if t.isascii() else _cjk_in(t, compact))]
+            others = " ".join(norm_name(t.obj.name or "") for t in topics if t is not topic)
+            present = [t for t in toks if (t in words if t.isascii() else _cjk_in(t, compact, others))]
             distinctive = [t for t in present if shared.get(t, 0) == 1 and t not in TOPIC_GENERIC
-                           and (len(t) >= 4 or _acronym_in(t, topic.obj.name or "", sentence) if t.isascii() else True)]  # fmt: skip
+                           and (len(t) >= 4 or _acronym_in(t, topic.obj.name or "", sentence) or _short_head(t, toks)
+                                if t.isascii() else True)]  # fmt: skip
             score = 0.0
             if distinctive:
                 score = 2.0 + len(distinctive)
@@ -1889,6 +1980,29 @@ def _mentioned_topic(
         if score and (best is None or score > best[0]):
             best = (score, topic)
     return best[1] if best else None
+
+
+_QUESTION_STOP = frozenset(
+    "the and for with what which when where how should would could will can does did not yet any size "
+    "whether from into about".split()
+)
+
+
+def _answers(sentence: str, question: str) -> bool:
+    """``sentence`` takes up ``question``: it shares the question's identifier (Mermaid, v2), two of its
+    content words (a shortened word counts: "min" for "minimum"), or two of its Chinese character pairs."""
+    if QUESTION.search(sentence) or ASKS.search(sentence):
+        return False  # asking again answers nothing
+    folded = normalize(sentence)
+    names = [t for t in salient_tokens(question) if not t.isdigit() and len(t) >= 3]
+    if any(_word_in(normalize(t), folded) for t in names):
+        return True
+    asked = {w for w in re.findall(r"[a-z]{3,}", normalize(question)) if w not in _QUESTION_STOP}
+    said = {w for w in re.findall(r"[a-z]{3,}", folded) if w not in _QUESTION_STOP}
+    shared = {a for a in asked if any(a.startswith(w) or w.startswith(a) for w in said)}
+    if len(shared) >= 2:
+        return True
+    return len(han_ngrams(norm_name(question)) & han_ngrams(norm_name(sentence))) >= 2
 
 
 def _word_in(token: str, text: str) -> bool:
@@ -1906,12 +2020,25 @@ def _acronym_in(token: str, name: str, sentence: str) -> bool:
     return re.search(rf"(?<![A-Za-z]){upper}(?![A-Za-z])", sentence) is not None
 
 
-def _cjk_in(token: str, compact: str) -> bool:
-    """A Chinese name part, or most of it (记账 for 家庭记账, 订单服务 for 订单服务拆分)."""
+def _cjk_in(token: str, compact: str, others: str = "") -> bool:
+    """A Chinese name part, or most of it (记账 for 家庭记账, 订单服务 for 订单服务拆分); of a long run-together
+    name (栖光小红书账号) three characters no other topic's name has are enough (小红书那个号)."""
     if len(token) <= 3:
         return token in compact
-    size = max(2, len(token) - 2)
-    return any(token[i : i + size] in compact for i in range(len(token) - size + 1))
+    size = max(2, len(token) - 2) if len(token) <= 6 else 3
+    return any(
+        token[i : i + size] in compact and token[i : i + size] not in others
+        for i in range(len(token) - size + 1)
+    )
+
+
+# Short words that often head a project's name without naming it ("big move", "new site").
+_COMMON_SHORT = frozenset("the new big old app web all one two top bad low raw hot our my his her its day set".split())
+
+
+def _short_head(token: str, tokens: list[str]) -> bool:
+    """ "dbt" of "dbt migration": a three-letter first word of a longer name is the name's own word."""
+    return len(token) == 3 and len(tokens) >= 2 and tokens[0] == token and token not in _COMMON_SHORT
 
 
 _NAME_AFTER = re.compile(
