@@ -161,6 +161,10 @@ SWITCH = _rx(
     "另外|对了|还有个事|顺便|还有|题外话|换个话题|说个别的",
 )
 
+# What someone eats or must avoid, for good: a diet, an intolerance, a condition ("coeliac", "吃素").
+_DIET_EN = ("vegan", "vegetarian", "pescatarian", "coeliac", "celiac", "gluten[- ]free", "can't (?:do|have) gluten",
+            "lactose", "intolerant", "halal", "kosher", "teetotal")  # fmt: skip
+_DIET_ZH = "吃素|素食|乳糖不耐|麸质|忌口|清真"
 PERSON_DURABLE = _rx(
     _en("moving to", "moved to", "joins", "joined", "is joining", "takes over", "took over", "is now", "is our",
         "is my", "stays", "remains", "contact for", "escalation", "owns", "in charge of", "responsible for",
@@ -176,20 +180,29 @@ PERSON_DURABLE = _rx(
         "blood pressure", "leads", "will lead", "is leading", "manages", "starting (?:next|from|in)",
         "from next (?:week|month|year)", "won't fly", "doesn't fly", "can't fly", "only takes",
         "only (?:uses|answers|reads|replies)", "don't bother with", "reach (?:him|her|them) (?:on|by|via)",
-        "raised (?:the |his |her |their )?(?:price|rate|fee)s?", "now charges"),
+        "raised (?:the |his |her |their )?(?:price|rate|fee)s?", "now charges", *_DIET_EN),
     "调去|调到|搬到|升职|现在是|负责|过敏|不吃|不喝|不喜欢|讨厌|喜欢|永远|从来|一直|以后|每周|每天|每月|改成|入职|"
     "离职|换工作|生日|住在|提前|退休|结婚|订婚|怀孕|接手|接替|开始|换了|考上|毕业|在读|上学|上班|工作|报了|爱吃|爱喝|"
     "不爱|最爱|受不了|怕|不能|只吃|只喝|习惯|平时|总是|经常|每次|不再|现在在|现在做|当了|成了|转岗|搬去|回国|出国|"
     "去[^，。]{0,6}(?:读|工作|上班|上学)|读 ?(?:MBA|研|博|书|大学)|预产期|生了|"
-    "(?:调|去|到)[^，。]{0,8}(?:office|办公室|分公司|总部|分部|分店)|涨到|降到|涨价|降价|要求|只用|确诊|查出|诊断|糖尿病|高血压|心脏病|不坐|只坐|坐不了|晕车|晕机|结婚|搬回|搬进|住进",
+    "(?:调|去|到)[^，。]{0,8}(?:office|办公室|分公司|总部|分部|分店)|涨到|降到|涨价|降价|要求|只用|确诊|查出|诊断|糖尿病|高血压|心脏病|不坐|只坐|坐不了|晕车|晕机|结婚|搬回|搬进|住进|"
+    + _DIET_ZH,
 )  # fmt: skip
 # What a person is like for good (a preference, a condition, a channel): such a clause stays a fact even
 # when it carries a day or a clock ("确诊她是牛奶蛋白过敏" said 前天, "hates slack pings after 6pm").
 PERSON_LASTING = _rx(
     _en("allergic", "allergy", "diagnosed", "prefers", "hates", "loves", "likes", "can't stand", "never", "always",
-        "only (?:uses|answers|reads|replies|takes|eats|drinks)", "doesn't (?:eat|like|drink|use)"),
-    "过敏|确诊|诊断|查出|不吃|不喝|不喜欢|讨厌|喜欢|受不了|只用|只吃|只喝|从来|永远",
+        "only (?:uses|answers|reads|replies|takes|eats|drinks)", "doesn't (?:eat|like|drink|use)", *_DIET_EN),
+    "过敏|确诊|诊断|查出|不吃|不喝|不喜欢|讨厌|喜欢|受不了|只用|只吃|只喝|从来|永远|" + _DIET_ZH,
 )  # fmt: skip
+# "Dana is vegan", "Omar's allergic to nuts", "Lena can't eat gluten": a named person's own diet or condition
+# (not "Dishoom is vegan-friendly": a place's menu).
+_PERSON_TRAIT = re.compile(
+    r"(?:is|'s)\s+(?:(?:strictly|now|also|still|severely|very)\s+)?(?:vegan|vegetarian|pescatarian|coeliac|celiac|"
+    r"diabetic|lactose[- ]intolerant|allergic)(?![-\w])"
+    r"|(?:can't|cannot|doesn't|does not) (?:eat|have|do|drink) (?:any )?(?:gluten|dairy|nuts|meat|pork|fish|alcohol)",
+    _I,
+)
 # For a while only ("这段时间不能吃辣", "no sugar for now"): not what a person is like. Narrower than
 # TEMPORARY: "started school this week" says when a lasting thing began.
 FOR_A_WHILE = _rx(
@@ -792,10 +805,23 @@ def _own_rule(sentence: str) -> bool:
     object, whatever thread it falls in. Tools, hours and identity facts can be a project's decision
     ("I'm using Redis for the cache now"), so they stay with the topic unless restated."""
     hits = [key for key, _ in _self_hits(sentence, lambda key: True) if _about_the_assistant(key)]
-    if not hits:
+    if not hits or _group_decision(sentence):
         return False
     return bool(
         FIRST_PERSON.search(sentence) or STANDING.search(sentence) or _CORRECTION_START.match(sentence)
+    )
+
+
+_GROUP_SUBJECT = _rx(_en("we", "we've", "we're", "we'll", "the team", "our team", "everyone"), "我们|咱们|大家|团队")
+_SINGULAR_ME = _rx(_en("i", "i'm", "i've", "i'd", "me", "my"), "我(?!们)")
+_GROUP_DECIDES = _rx(_en("decided", "agreed", "settled on", "voted", "chose"), "决定|商量|同意|定了|约定|统一")
+
+
+def _group_decision(sentence: str) -> bool:
+    """ "we decided every fct_ model is incremental", "我们决定…": what a group settled on is the project's,
+    not how the user wants replies (unless the user speaks for themself too)."""
+    return bool(
+        _GROUP_SUBJECT.search(sentence) and _GROUP_DECIDES.search(sentence) and not _SINGULAR_ME.search(sentence)
     )
 
 
@@ -1085,6 +1111,7 @@ class OfflineObjectExtractor:
         pos: int,
         values: dict[str, list[tuple[str, str | None]]],
         said_in: dict[str, int],
+        mentioned_in: dict[str, int] | None = None,
     ) -> bool:
         """A user message that names no key but changes or completes the value the user gave a moment
         ago: "make that 9pm" (a correction) or "3 days" (the answer to the assistant's "how many days
@@ -1093,7 +1120,18 @@ class OfflineObjectExtractor:
         recent = [
             k for k, at in said_in.items() if values.get(k) and _user_turns_between(msgs, at, msg.index) <= 2
         ]
-        if not recent or QUESTION.search(msg.text) or ONE_OFF_DAY.search(msg.text):
+        if QUESTION.search(msg.text) or ONE_OFF_DAY.search(msg.text):
+            return False
+        # u: "以后别用 emoji" … u: "完全没 emoji 又有点冷冰冰的" — u: "这样吧 正文里别用 结尾可以放一个": the user came back
+        # to a rule given earlier (named its key, set no rule); their next rule, naming no key, replaces it
+        reopened = [k for k, at in (mentioned_in or {}).items() if values.get(k) and at > said_in.get(k, -1)
+                    and at == _prev_user_index(msgs, pos)]  # fmt: skip
+        if reopened and STANDING.search(msg.text) and len(norm_name(msg.text)) >= 4:
+            key = reopened[-1]
+            values[key] = [(_clean(_CORRECTION_START.sub("", msg.text)), msg.at)]
+            said_in[key] = msg.index
+            return True
+        if not recent:
             return False
         key = max(recent, key=lambda k: said_in[k])
         old = values[key][-1][0]
@@ -1121,14 +1159,15 @@ class OfflineObjectExtractor:
     def _self(self, msgs: list[_Msg], people: _PeopleFinder, topics: _TopicFinder) -> list[Candidate]:
         values: dict[str, list[tuple[str, str | None]]] = {}
         said_in: dict[str, int] = {}
+        mentioned_in: dict[str, int] = {}  # the last user message naming a key (a rule or not)
         for pos, msg in enumerate(msgs):
             if not msg.user or msg.dismissed:
                 continue
-            names_key = bool(_SELF_GATE.search(msg.text)) and any(
-                rx.search(msg.text) for rx, _ in SELF_RULES.values()
-            )
-            if not names_key and self._self_follow_up(msgs, pos, values, said_in):
+            named_keys = [k for k, (rx, _) in SELF_RULES.items() if rx.search(msg.text)] if _SELF_GATE.search(msg.text) else []
+            if not named_keys and self._self_follow_up(msgs, pos, values, said_in, mentioned_in):
                 continue
+            for key in named_keys:
+                mentioned_in[key] = msg.index
             for sentence in sentences(msg.text):
                 if (
                     (
@@ -1184,6 +1223,8 @@ class OfflineObjectExtractor:
                     correcting = bool(values.get(key)) and bool(
                         CORRECTION.search(sentence) or CORRECTION.search(msg.text[:12])
                     )
+                    if not identity and _group_decision(sentence):
+                        continue  # "我们决定 fct_ 开头的都用 incremental": the team's decision, not the user's style
                     if about_topic and SELF_KEYS[key] != "identity" and key != "confirmation":
                         continue  # "标题不超过 20 字" about a project is the project's rule, not the user's style
                     # (what to ask before acting is always the user's rule for the assistant)
@@ -1747,6 +1788,8 @@ class _PeopleFinder:
             )
             if roles or duty:
                 return name, roles[0] if roles else "colleague"
+            if _PERSON_TRAIT.match(sentence, match.start(2)):
+                return name, "contact"  # "Dana is vegan, strictly": a person's diet or condition is theirs
         return None
 
 
