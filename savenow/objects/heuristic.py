@@ -399,6 +399,8 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                  "我在[" + HAN + "]{2,3}(?:市)?(?:开|经营)了?[^，。]{0,8}(?:店|公司|工作室|诊所)",
                  _en("i live in", "i'm based in", "i am based in", "i've moved to", "we moved to", "moved to",
                      "living in", "i'm in [A-Z][a-z]+ now", "our home in"),
+                 # "在成都 高新区", "我现在在杭州，滨江区": the user placing themselves in a city and its district
+                 "^\\s*(?:我)?(?:现在|目前)?(?:人)?在\\s?[" + HAN + "]{2,4}(?:市)?[\\s，,]*[" + HAN + "]{0,4}(?:区|县)(?=[\\s，,。]|$)",
                  r"我住在|我住(?![的了过])\s?(?:[A-Z]|[" + HAN + r"]{1,6}(?:区|市|县|镇|村|路|街|小区|附近))|(?:^|[，,\s])住(?:在)?\s*(?:[A-Z][a-z]|[" + HAN + "]{2}市)|我家在|搬到|搬过来|定居|搬家到|我现在住|人在[" + HAN + "]{2,4}(?:工作|生活)|常住"), False),
     "timezone": (_rx(r"(?<![A-Za-z])(?:Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific)/[A-Z][A-Za-z_]+",
                      # the user placing themselves on a clock ("I'm in Warsaw, so CET"; "I mean Warsaw time")
@@ -422,7 +424,8 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                        "在[^，。]{1,20}读[^，。]{0,20}(?:master|bachelor|phd|硕士|本科|博士|研究生|研|大学)|读[^，。]{0,16}(?:master|bachelor|phd|硕士|本科|博士)",
                        f"(?:^|[，,])\\s*(?:做|当)[^，。]{{0,8}}(?:{_ROLES_ZH})",
                        f"我是[^，。]{{0,12}}(?:{_ROLES_ZH})", f"我(?:在[^，。]{{1,8}})?(?:做|当)[^，。]{{0,8}}(?:{_ROLES_ZH})", "我在[^，。]{1,12}(?:工作|上班|实习|读书|读研|读博)",
-                       "我是做[^，。]{1,10}的", "我(?:在|读)[^，。]{0,8}(?:大学|研究生|博士|大[一二三四]|研[一二三])",
+                       "我是做[^，。]{1,10}的", "^\\s*(?:我)?做[^，。\\s]{1,8}的(?=[\\s，,。]|$)",
+                       "(?:^|[\\s，,])(?:我)?在一家[^，。]{0,16}(?:公司|工作室|医院|学校|银行|事务所|店)", "我(?:在|读)[^，。]{0,8}(?:大学|研究生|博士|大[一二三四]|研[一二三])",
                        "我(?:在[^，。]{1,6})?(?:开|经营)了?[^，。]{0,10}(?:店|公司|工作室)", "我的工作是", "我做[^，。]{1,8}(?:工作|行业)"), False),
     "birthday": (_rx(_en("my birthday", "i was born", "born on"), "我的?生日"), False),
     "code_style": (_rx(_en("commit messages?", "commits", "conventional commits", "code style", "naming conventions?",
@@ -484,7 +487,8 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
     "tools": (_rx(r"(?<![A-Za-z])I (?:switched|moved|changed) (?:over )?to", r"(?<![A-Za-z])I(?:'m| am) (?:now )?using",
                   r"(?<![A-Za-z])I (?:mainly |mostly |only )?use", _en("my editor", "my ide", "switched from", "i'm on (?:a )?mac(?:os|book)?",
                   "i'm on linux", "i'm on ubuntu", "i'm on windows", "my laptop is", "i code in", "i write (?:mostly )?in"),
-                  r"我[^，。A-Za-z]{0,4}?(?:换|改用|换成|换到|用的是|一直用|主要用|平时用)(?:了|成|到)?\s*[A-Za-z]", "主力机|我的电脑是", "我[^，。]{0,4}用的是[^，。A-Za-z]{0,8}[A-Za-z]"), False),
+                  r"我[^，。A-Za-z]{0,4}?(?:换|改用|换成|换到|用的是|一直用|主要用|平时用)(?:了|成|到)?\s*[A-Za-z]", "主力机|我的电脑是", "从\\s*[A-Za-z][^，。]{0,20}(?:换|切|改|迁)(?:到|成|用)\\s*[A-Za-z]", "编辑器(?:是|用|换成)|技术栈(?:是|用)|(?:系统|电脑)(?:是|用)?\\s*(?:Windows|macOS|Linux|Ubuntu|Mac)",
+                  _en("my (?:stack|setup) is", "(?:editor|ide) is"), "我[^，。]{0,4}用的是[^，。A-Za-z]{0,8}[A-Za-z]"), False),
     "confirmation": (_rx(_en("without (?:asking|checking with|telling) me", "ask me (?:first|before)",
                              "check with me", "my (?:explicit )?(?:ok|okay|approval|permission|go-ahead)",
                              "confirm with me", "before you (?:send|delete|run|deploy|book|buy|pay)"),
@@ -700,6 +704,9 @@ def _replacement_pair(text: str) -> tuple[str, str] | None:
     if match:
         return match.group(1), match.group(2)
     return None
+
+
+_WHAT = _rx(_en("what", "which"), "什么|哪")
 
 
 def _last_question(text: str) -> str:
@@ -1156,10 +1163,23 @@ class OfflineObjectExtractor:
         said_in[key] = msg.index
         return True
 
+    def _answers_about_self(self, msgs: list[_Msg], pos: int, said_in: dict[str, int]) -> bool:
+        """u: "做前端的 在一家 SaaS 公司" — a: "主要用什么技术栈？" — u: "Vue 3 + TypeScript": the answer to the
+        assistant's question right after the user spoke about themself is about the user too (no "I")."""
+        if pos < 2 or msgs[pos - 1].user or not msgs[pos - 2].user:
+            return False
+        asked = _last_question(msgs[pos - 1].text)
+        return (
+            bool(VALUE_ASK.search(asked) or _WHAT.search(asked))  # asks for a value, not "Sourdough focused?"
+            and msgs[pos - 2].index in said_in.values()
+            and not _GROUP_SUBJECT.search(asked)
+        )
+
     def _self(self, msgs: list[_Msg], people: _PeopleFinder, topics: _TopicFinder) -> list[Candidate]:
         values: dict[str, list[tuple[str, str | None]]] = {}
         said_in: dict[str, int] = {}
         mentioned_in: dict[str, int] = {}  # the last user message naming a key (a rule or not)
+        asked_for: set[str] = set()
         for pos, msg in enumerate(msgs):
             if not msg.user or msg.dismissed:
                 continue
@@ -1211,6 +1231,7 @@ class OfflineObjectExtractor:
                         and not values.get(key)
                         and not standing  # a standing rule needs no "I" either
                         and not _spells_out(SELF_RULES[key][0], sentence)
+                        and not self._answers_about_self(msgs, pos, said_in)
                     ):
                         continue  # (a follow-up to the user's own statement in this chat needs no "I")
                     if not identity and (
@@ -1270,10 +1291,15 @@ class OfflineObjectExtractor:
                     ):  # "15 分钟不够，统一提前半小时吧": what comes before the new rule rejects the old one
                         value = _from_cue(value, SELF_RULES[key][0])
                     values.setdefault(key, [])
+                    if self._answers_about_self(msgs, pos, said_in):
+                        asked_for.add(key)  # asked for and given: as deliberate as a rule under the cap
                     said_in[key] = msg.index
                     value = _clean(_CORRECTION_START.sub("", value) if correcting else value)
                     if value not in [v for v, _ in values[key]]:
                         values[key].append((value, msg.at))
+        # "我叫许嘉文 叫我嘉文就行": a nickname said with the name is part of the name's object, not a second one
+        if values.get("nickname") and values.get("name") and values["nickname"] == values["name"]:
+            del values["nickname"]
         out = []
         for key, items in values.items():
             if not items:
@@ -1284,7 +1310,7 @@ class OfflineObjectExtractor:
             # Under the cap of five, a rule the user laid down (it passed the standing-rule gate, or says
             # always / 以后 / every time) outlasts a person mentioned in passing; a bare habit ("I start
             # at 4am", said as a reason) does not.
-            ruled = SELF_RULES[key][1] or LASTING.search(joined) is not None
+            ruled = SELF_RULES[key][1] or LASTING.search(joined) is not None or key in asked_for
             priority = 6 if SELF_KEYS[key] == "identity" else 5.6 if ruled else 5
             out.append(Candidate(obj=MemoryObject(type="self", category=SELF_KEYS[key], key=key, summary=joined),
                                  priority=priority, reason=f"the user's {key.replace('_', ' ')}", at=items[-1][1]))  # fmt: skip
