@@ -57,7 +57,7 @@ from .extract import Candidate, Proposed
 from .model import SELF_KEYS, MemoryObject, near_name, norm_name
 from .store import Stored
 from .wording import IGNORECASE as _I
-from .wording import UNCHANGED, contains_stored, salient_tokens
+from .wording import RESTATE, UNCHANGED, contains_stored, salient_tokens
 from .wording import en_words as _en
 from .wording import pattern as _rx
 
@@ -173,7 +173,7 @@ PERSON_DURABLE = _rx(
         "september|october|november|december|next month)", "every (?:week|day|month|monday|tuesday|wednesday|"
         "thursday|friday|saturday|sunday)", "birthday", "ahead", "in advance", "lead time", "retired", "promoted",
         "engaged", "married", "divorced", "pregnant", "started (?:at|a|her|his|their|school|work)", "new job",
-        "got a job", "graduated", "is studying", "is learning", "goes to", "now at", "now in", "switched", "changed jobs",
+        "got (?:a|the|her|his|their) (?:new )?job", "graduated", "is studying", "is learning", "goes to", "now at", "now in", "switched", "changed jobs",
         "likes", "doesn't like", "does not like", "can't stand", "favou?rite", "works", "lives", "usually",
         "is vegetarian", "is vegan", "hates", "reports to", "handles", "will handle", "from now on", "going forward",
         "no longer", "anymore", "any more", "moves (?:in|to)", "moving (?:in|to)", "diagnosed", "diabet(?:es|ic)",
@@ -207,8 +207,8 @@ _PERSON_TRAIT = re.compile(
 # TEMPORARY: "started school this week" says when a lasting thing began.
 FOR_A_WHILE = _rx(
     _en("for now", "for the time being", "temporarily", "for a (?:week|few days|couple of weeks|while)",
-        "just to see"),
-    "暂时|这段时间|这阵子|这几天|先试试",
+        "just to see", r"for (?:\d+|two|three|four|five|ten) (?:more )?(?:days|weeks)"),
+    "暂时|这段时间|这阵子|这几天|先试试|(?:连续|持续|先)[^，。]{0,3}[0-9一二两三四五六七八九十]+ ?(?:天|周|个星期)",
 )  # fmt: skip
 PERSON_VERB = _rx(
     _en("is", "was", "takes", "took", "joined", "joins", "stays", "remains", "moved", "moving", "is moving",
@@ -1321,7 +1321,8 @@ class OfflineObjectExtractor:
     def _people(self, msgs: list[_Msg], people: _PeopleFinder) -> list[Candidate]:
         found: dict[str, _Person] = {}
         last: _Person | None = None
-        for msg in msgs:
+        last_said_in = -1  # the user message that last spoke about ``last``
+        for pos, msg in enumerate(msgs):
             if not msg.user:
                 named = people.names_in(msg.text)
                 if named:
@@ -1363,12 +1364,25 @@ class OfflineObjectExtractor:
                     or _pronoun_fact_at(sentence) >= 0
                 ):
                     person = last
+                elif (
+                    last is not None
+                    and last_said_in >= 0
+                    and not msg.saved
+                    and _answers_question(msgs, pos, last_said_in)
+                    and (answer := _person_answer(sentence)) is not None
+                ):
+                    # u: "priya got the job!!" — a: "The one in Leeds?" — u: "yes, ward manager at St James's, Leeds":
+                    # the answer to the assistant's question about the person just spoken of is about them
+                    last.facts.append(answer)
+                    last.at, last.fact_in, last_said_in = msg.at, msg.index, pos
+                    continue
                 if person is None:
                     passing = QUESTION.search(sentence) or ONE_OFF.search(sentence) or JOKE.search(sentence)
                     if not passing and not _is_ack(sentence):  # "是他。" confirms who, it is no fact
                         unassigned.append(sentence)
                     continue
                 last = person
+                last_said_in = pos
                 fact = self._person_fact(sentence, person)
                 if fact and not named and new is None and unassigned:
                     # "Willowbrook, the assisted living place. she moves in on January 12": the answer's
@@ -1639,11 +1653,24 @@ class OfflineObjectExtractor:
                 pairs = han_ngrams(norm_name(item.obj.summary).replace("用户", " "))
                 hits = len(pairs & user_pairs)
                 restated = hits >= 3 and hits * 2 >= len(pairs)
+            restated = restated or any(_says_again(m.text, item.obj.summary) for m in msgs if m.user)
             if restated:
                 out.append(
                     Candidate(obj=MemoryObject(**item.obj.__dict__), reason="restated, already stored")
                 )
         return out
+
+
+def _says_again(text: str, stored: str) -> bool:
+    """ "quiet coach as always" for "always books a quiet coach", "还是老规矩 小写开头" for "…英文小写开头": the user
+    marks a value as unchanged and says two of the stored value's words (or character pairs) again."""
+    if not RESTATE.search(text) or QUESTION.search(text):
+        return False
+    said, kept = normalize(text), normalize(stored)
+    words = {w for w in re.findall(r"[a-z]{4,}", kept) if w not in ("user", "always", "still")}
+    if sum(_word_in(w, said) for w in words) >= 2:
+        return True
+    return len(han_ngrams(norm_name(stored).replace("用户", " ")) & han_ngrams(norm_name(text))) >= 2
 
 
 def _without_self_rules(topics: list[Candidate], found: list[Candidate]) -> list[Candidate]:
@@ -2002,6 +2029,33 @@ def _lasting_change(clause: str) -> bool:
     return (
         bool(PERSON_DURABLE.search(clause)) and not HARD_ONE_OFF.search(clause) and not _AHEAD.search(clause)
     )
+
+
+_SOMEONE_ELSE = re.compile(
+    rf"(?<![A-Za-z])(?:her|his|their)\s+(?:[a-z]+\s+)?(?:{_PERSON_ROLES_EN}|boyfriend|girlfriend|fianc[eé]e?|kids?|children)"
+    rf"(?![A-Za-z])|[他她]的?(?:{_ROLES_ZH_PEOPLE}|男朋友|女朋友|对象|老公|老婆|孩子|儿子|女儿)",
+    _I,
+)
+
+
+def _person_answer(sentence: str) -> str | None:
+    """What an answer about a person adds: a durable clause or a proper name or number (where they work,
+    their new role), never a one-off, a payment, a joke or a question."""
+    text = _clean(_ACK_LEAD.sub("", sentence))
+    if (
+        len(norm_name(text)) < 4
+        or QUESTION.search(text)
+        or ASKS.search(text)
+        or JOKE.search(text)
+        or MONEY.search(text)
+        or ONE_OFF.search(text)
+        or HARD_ONE_OFF.search(text)
+        or FIRST_PERSON.search(text)  # "I'll help her move" is the user's plan
+        or _SOMEONE_ELSE.search(text)  # "her boyfriend Callum eats anything" is about him
+        or FOR_A_WHILE.search(text)  # "25mg twice a day, for 10 days" is a course, not what they are like
+    ):
+        return None
+    return text if PERSON_DURABLE.search(text) or salient_tokens(text) else None
 
 
 def _is_ack(sentence: str) -> bool:
