@@ -315,7 +315,7 @@ NAME_STOP = {
 TOPIC_DECISION = _rx(
     _en("decided", "going with", "go with", "went with", "we'll use", "will use", "switch(?:ed|ing)? to", "settled on",
         "chose", "picked", "back on", "the (?:real )?fix", "going forward", "from now on", "the plan is",
-        "root cause", "turns out", "because", "we're using", "is on hold", "going to use", "gonna use", "we'll go",
+        "root cause", "turns out", "because", "(?:we're |i'm )?planning to", "we plan to", "we're using", "is on hold", "going to use", "gonna use", "we'll go",
         "launched", "shipped", "released", "finished", "deadline", "next step", "blocked on", "waiting (?:for|on)",
         "moved to", "switching", "chose", "picked", "agreed", "confirmed", "done", "works now", "fixed by",
         "the answer is", "we need", "must", "budget", "target", "raising", "lowering", "changing",
@@ -323,7 +323,7 @@ TOPIC_DECISION = _rx(
         "starting (?:next|in|from)", "aiming for", "goal is", "pushed (?:back|to)", "postponed", "delayed to",
         "brought forward", "final (?:call|decision|answer)", "stays on", "we'll keep", "keeping"),
     "决定|定了|定为|就用|改用|改成|选了|确定|以后|专心|原因|是因为|是按|结论|方案|归档|最终|复盘|关了|停了|定下来|上线|发布|完成|"
-    "搞定|下一步|卡在|推迟|延期|延到|提前到|改到|等[^，。]{0,6}(?:回复|审批|结果)|用了|换成|选|预算|目标|截止|deadline|先做|后做|不做|只做|必须|就定|就按|"
+    "搞定|下一步|卡在|推迟|延期|延到|提前到|改到|等[^，。]{0,6}(?:回复|审批|结果)|用了|换成|选|预算|目标|截止|deadline|先做|后做|不做|只做|必须|就定|就按|打算|计划在|"
     r"就 ?\d",  # "那礼盒就 110": settling on a value
 )  # fmt: skip
 STATUS = {
@@ -1082,7 +1082,8 @@ class OfflineObjectExtractor:
             msg.saved = True
             extra = [_clean(m.text) for m in self._follow_ups(msgs, pos)[:2] if not ACK.match(m.text)]
             window = " ".join([content, *(m.text for m in msgs[max(0, source - 1) : source] if not m.user)])
-            obj = MemoryObject(type="saved", saved_kind="text_note", title=subject or _title(content, kind_word, window),
+            title = subject or _lead_subject(lead, _title(content, kind_word, window), points_back)
+            obj = MemoryObject(type="saved", saved_kind="text_note", title=title,
                                summary=content, detail="；".join(extra) if has_cjk(content) else " ".join(extra) or None)  # fmt: skip
             obj.detail = obj.detail or None
             if points_back:
@@ -1336,8 +1337,9 @@ class OfflineObjectExtractor:
             if last is not None and _corrects_person_fact(last, msg, people):
                 continue
             unassigned: list[str] = []  # this message's sentences about no one yet
+            offered = msgs[pos - 1].text if pos and not msgs[pos - 1].user else ""
             for sentence in sentences(msg.text):
-                if DISMISS.search(sentence):
+                if DISMISS.search(sentence) or _picks_offer(sentence, offered):
                     continue
                 named = people.names_in(sentence)
                 new = people.new_person(sentence)
@@ -1499,6 +1501,9 @@ class OfflineObjectExtractor:
                 answers = self._answers(msgs, pos) if decided else set()
                 for sentence in sentences(msgs[pos - 2].text):
                     self._topic_sentence(thread, sentence, opened)
+            elif not named and thread is not None and _all_work_on(people.names_in(msg.text), thread.topic):
+                continue  # "Felix 说他以后只能周末看 PR": a person of the project's own (their stored text names it)
+                # is their news; the project's thread goes on after it
             elif (
                 not named
                 and thread is not None
@@ -1659,6 +1664,19 @@ class OfflineObjectExtractor:
                     Candidate(obj=MemoryObject(**item.obj.__dict__), reason="restated, already stored")
                 )
         return out
+
+
+def _all_work_on(named: list[tuple[str, Stored | None, str | None]], topic: Stored) -> bool:
+    """Every person named is stored with the topic's name in their summary or facts ("lumen-cli 的另一个
+    maintainer"): they belong to that project."""
+    name = norm_name(topic.obj.name or "")
+    if not named or not name:
+        return False
+    return all(
+        stored is not None
+        and name in norm_name(" ".join([stored.obj.summary, stored.obj.detail or "", *stored.obj.facts]))
+        for _, stored, _ in named
+    )
 
 
 def _says_again(text: str, stored: str) -> bool:
@@ -2038,6 +2056,21 @@ _SOMEONE_ELSE = re.compile(
 )
 
 
+_PICK = _rx(
+    r"^\s*(?:那|就|嗯)?\s*([^，,。！!？?\s]{2,8}?)(?:吧|好了|就行)(?=[\s，,。!！]|$)",
+    r"^\s*(?:ok(?:ay)?|yeah|yes|sure)?[,\s]*(?:let's (?:do|go with|book|get)|go with|book)\s+(?:the\s+)?([\w'&-]{3,20}(?:\s[\w'&-]+)?)",
+    r"^\s*(?:ok(?:ay)?|yeah|yes|sure)?[,\s]*(?:the\s+)?([\w'&-]{3,20}) (?:then|it is|please)\b",
+)
+
+
+def _picks_offer(sentence: str, offered: str) -> bool:
+    """ "大牌档吧 他爱吃盐水鸭", "Dishoom then, she loves curry": the user picks one of the options the assistant
+    just offered; what they add about a person is the reason for a one-off choice, not a fact to keep."""
+    match = _PICK.match(sentence)
+    picked = next((g for g in match.groups() if g), "") if match else ""
+    return bool(picked and offered and normalize(picked) in normalize(offered))
+
+
 def _person_answer(sentence: str) -> str | None:
     """What an answer about a person adds: a durable clause or a proper name or number (where they work,
     their new role), never a one-off, a payment, a joke or a question."""
@@ -2229,6 +2262,22 @@ _EMPTY_LABEL = _rx(
         "arrangement", "plan", "setup", "number", "fact"),
     "安排|规则|事|事情|东西|信息|内容|情况|这些|一点|设置",
 )  # fmt: skip
+
+
+_PERSON_WORD = re.compile(r"我|你|(?<![A-Za-z])(?:I|I'm|I've|we|you|my|our)(?![A-Za-z])", _I)
+
+
+def _lead_subject(lead: str, title: str, points_back: bool) -> str:
+    """ "礼盒定价我想了个公式 你帮我记住：零售价 = …" → "礼盒定价：零售价": the subject the user names before the
+    remember cue (up to their first "I"/"you") leads the title, when the note itself follows the cue."""
+    parts = _PERSON_WORD.split(lead, maxsplit=1) if lead else []
+    if points_back or len(parts) < 2 or re.search(r"[，,。.;；:：]", parts[0]):
+        return title  # no "I"/"you" after it, or a clause break: no subject named ("还有个工作的，帮我存一下")
+    subject = _clean(parts[0])
+    size = len(norm_name(subject))
+    if not 2 <= size <= 12 or re.search(r"\d|^(?:一?个|another|one)", subject, _I) or norm_name(subject) in norm_name(title):
+        return title
+    return f"{subject}：{title}" if has_cjk(subject + title) else f"{subject}: {title}"
 
 
 def _cue_noun(tail: str) -> str | None:
