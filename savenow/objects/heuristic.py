@@ -56,8 +56,8 @@ from ..text.normalize import has_cjk, normalize
 from .extract import Candidate, Proposed
 from .model import SELF_KEYS, MemoryObject, near_name, norm_name
 from .store import Stored
+from .wording import CHANGED, RESTATE, UNCHANGED, contains_stored, salient_tokens
 from .wording import IGNORECASE as _I
-from .wording import RESTATE, UNCHANGED, contains_stored, salient_tokens
 from .wording import en_words as _en
 from .wording import pattern as _rx
 
@@ -109,7 +109,9 @@ TOPIC_FOLLOW_CUE = _rx(
 JOKE = _rx(_en("lol", "lmao", "haha+", "hehe", "jk", "kidding"), "哈哈|呵呵|笑死|😂|🤣|😆")
 # "#57 说表格对不齐", "order #2291 shipped": a ticket, issue or order number names one incident, not a conclusion.
 HARD_ONE_OFF = _rx(
-    _en(r"\d{1,2}(?::\d\d)?\s?(?:am|pm)", "remind me", "eta"), r"\d{1,2}:\d\d|提醒我|\d+ ?点", r"(?<![\w&])#\d{2,}"
+    _en(r"\d{1,2}(?::\d\d)?\s?(?:am|pm)", "remind me", "eta"),
+    r"\d{1,2}:\d\d|提醒我|\d+ ?点",
+    r"(?<![\w&])#\d{2,}",
 )
 ASK = _rx(
     _en("what", "how much", "how many", "when does", "which", "where", "can you", "could you"),
@@ -689,9 +691,12 @@ VALUE_ASK = _rx(
 
 
 # "是 15 不是 12", "不是 12，是 15", "15, not 12", "not 12 but 15": the new value and the one it replaces.
-_PAIR_NEW_FIRST = re.compile(r"(\d+(?:[.,]\d+)*)\s*[，,]?\s*(?:而)?(?:不是|not)\s+(\d+(?:[.,]\d+)*)(?![\d])", _I)
+_PAIR_NEW_FIRST = re.compile(
+    r"(\d+(?:[.,]\d+)*)\s*[，,]?\s*(?:而)?(?:不是|not)\s+(\d+(?:[.,]\d+)*)(?![\d])", _I
+)
 _PAIR_OLD_FIRST = re.compile(
-    r"(?:不是|(?<![A-Za-z])not)\s*(\d+(?:[.,]\d+)*)\s*[，,]?\s*(?:而是|是|but|it's|it is)\s*(\d+(?:[.,]\d+)*)", _I
+    r"(?:不是|(?<![A-Za-z])not)\s*(\d+(?:[.,]\d+)*)\s*[，,]?\s*(?:而是|是|but|it's|it is)\s*(\d+(?:[.,]\d+)*)",
+    _I,
 )
 
 
@@ -770,8 +775,9 @@ def _same_setting_new_value(old: str, new: str) -> bool:
     a, b = _NUMBER.findall(old), _NUMBER.findall(new)
     if len(a) != 1 or len(b) != 1 or a == b:
         return False
-    lead_a, lead_b = norm_name(old.split(a[0], 1)[0]), norm_name(new.split(b[0], 1)[0])
+    lead_a, lead_b = normalize(old.split(a[0], 1)[0]), normalize(new.split(b[0], 1)[0])
     if has_cjk(lead_a) and has_cjk(lead_b):
+        lead_a, lead_b = norm_name(lead_a), norm_name(lead_b)
         pa, pb = han_ngrams(lead_a), han_ngrams(lead_b)
         return len(pa & pb) >= 2 and 2 * len(pa & pb) >= min(len(pa), len(pb))
     wa, wb = set(re.findall(r"[a-z]{3,}", lead_a)), set(re.findall(r"[a-z]{3,}", lead_b))
@@ -819,16 +825,22 @@ def _own_rule(sentence: str) -> bool:
     )
 
 
-_GROUP_SUBJECT = _rx(_en("we", "we've", "we're", "we'll", "the team", "our team", "everyone"), "我们|咱们|大家|团队")
+_GROUP_SUBJECT = _rx(
+    _en("we", "we've", "we're", "we'll", "the team", "our team", "everyone"), "我们|咱们|大家|团队"
+)
 _SINGULAR_ME = _rx(_en("i", "i'm", "i've", "i'd", "me", "my"), "我(?!们)")
-_GROUP_DECIDES = _rx(_en("decided", "agreed", "settled on", "voted", "chose"), "决定|商量|同意|定了|约定|统一")
+_GROUP_DECIDES = _rx(
+    _en("decided", "agreed", "settled on", "voted", "chose"), "决定|商量|同意|定了|约定|统一"
+)
 
 
 def _group_decision(sentence: str) -> bool:
     """ "we decided every fct_ model is incremental", "我们决定…": what a group settled on is the project's,
     not how the user wants replies (unless the user speaks for themself too)."""
     return bool(
-        _GROUP_SUBJECT.search(sentence) and _GROUP_DECIDES.search(sentence) and not _SINGULAR_ME.search(sentence)
+        _GROUP_SUBJECT.search(sentence)
+        and _GROUP_DECIDES.search(sentence)
+        and not _SINGULAR_ME.search(sentence)
     )
 
 
@@ -969,7 +981,8 @@ class OfflineObjectExtractor:
         people = _PeopleFinder(stored)
         candidates: list[Candidate] = []
         candidates += self._saved(msgs, people)
-        candidates += self._self(msgs, people, _TopicFinder(stored))
+        stored_self = {s.obj.key or "": s.obj.summary for s in stored if s.obj.type == "self"}
+        candidates += self._self(msgs, people, _TopicFinder(stored), stored_self)
         if any(c.obj.type == "self" for c in candidates):  # a stable fact about the user is not a saved note
             self_texts = [norm_name(c.obj.summary) for c in candidates if c.obj.type == "self"]
             candidates = [c for c in candidates if c.obj.type != "saved" or
@@ -1176,7 +1189,13 @@ class OfflineObjectExtractor:
             and not _GROUP_SUBJECT.search(asked)
         )
 
-    def _self(self, msgs: list[_Msg], people: _PeopleFinder, topics: _TopicFinder) -> list[Candidate]:
+    def _self(
+        self,
+        msgs: list[_Msg],
+        people: _PeopleFinder,
+        topics: _TopicFinder,
+        stored_self: dict[str, str] | None = None,
+    ) -> list[Candidate]:
         values: dict[str, list[tuple[str, str | None]]] = {}
         said_in: dict[str, int] = {}
         mentioned_in: dict[str, int] = {}  # the last user message naming a key (a rule or not)
@@ -1184,7 +1203,11 @@ class OfflineObjectExtractor:
         for pos, msg in enumerate(msgs):
             if not msg.user or msg.dismissed:
                 continue
-            named_keys = [k for k, (rx, _) in SELF_RULES.items() if rx.search(msg.text)] if _SELF_GATE.search(msg.text) else []
+            named_keys = (
+                [k for k, (rx, _) in SELF_RULES.items() if rx.search(msg.text)]
+                if _SELF_GATE.search(msg.text)
+                else []
+            )
             if not named_keys and self._self_follow_up(msgs, pos, values, said_in, mentioned_in):
                 continue
             for key in named_keys:
@@ -1245,6 +1268,8 @@ class OfflineObjectExtractor:
                     correcting = bool(values.get(key)) and bool(
                         CORRECTION.search(sentence) or CORRECTION.search(msg.text[:12])
                     )
+                    if key in (stored_self or {}) and _says_again(sentence, (stored_self or {})[key]):
+                        continue  # "还是老样子 靠窗座位": the stored value said again is a skip, not an update
                     if not identity and _group_decision(sentence):
                         continue  # "我们决定 fct_ 开头的都用 incremental": the team's decision, not the user's style
                     if about_topic and SELF_KEYS[key] != "identity" and key != "confirmation":
@@ -1298,9 +1323,14 @@ class OfflineObjectExtractor:
                     value = _clean(_CORRECTION_START.sub("", value) if correcting else value)
                     if value not in [v for v, _ in values[key]]:
                         values[key].append((value, msg.at))
-        # "我叫许嘉文 叫我嘉文就行": a nickname said with the name is part of the name's object, not a second one
-        if values.get("nickname") and values.get("name") and values["nickname"] == values["name"]:
-            del values["nickname"]
+        # "我叫许嘉文 叫我嘉文就行", "I'm Theodore, call me Theo": a nickname said with the name is part of the
+        # name's object, not a second one
+        if values.get("nickname") and values.get("name") and said_in.get("nickname") == said_in.get("name"):
+            name_text = values["name"][-1][0]
+            extra = [v for v, _ in values.pop("nickname") if v not in name_text]
+            if extra:
+                joiner = "，" if has_cjk(name_text) else ", "
+                values["name"][-1] = (joiner.join([name_text, *extra]), values["name"][-1][1])
         out = []
         for key, items in values.items():
             if not items:
@@ -1684,6 +1714,9 @@ def _says_again(text: str, stored: str) -> bool:
     marks a value as unchanged and says two of the stored value's words (or character pairs) again."""
     if not RESTATE.search(text) or QUESTION.search(text):
         return False
+    rest = RESTATE.sub(" ", text)
+    if LASTING.search(rest) or CHANGED.search(rest):
+        return False  # "以后技术问题用英文，其他的照旧中文" sets a new rule beside the old one
     said, kept = normalize(text), normalize(stored)
     words = {w for w in re.findall(r"[a-z]{4,}", kept) if w not in ("user", "always", "still")}
     if sum(_word_in(w, said) for w in words) >= 2:
@@ -2138,10 +2171,10 @@ def _mentioned_topic(
     return best[1] if best else None
 
 
-_QUESTION_STOP = frozenset(
-    "the and for with what which when where how should would could will can does did not yet any size "
-    "whether from into about".split()
-)
+_QUESTION_STOP = frozenset({
+    "the", "and", "for", "with", "what", "which", "when", "where", "how", "should", "would", "could", "will", "can",
+    "does", "did", "not", "yet", "any", "size", "whether", "from", "into", "about",
+})  # fmt: skip
 
 
 def _answers(sentence: str, question: str) -> bool:
@@ -2189,7 +2222,10 @@ def _cjk_in(token: str, compact: str, others: str = "") -> bool:
 
 
 # Short words that often head a project's name without naming it ("big move", "new site").
-_COMMON_SHORT = frozenset("the new big old app web all one two top bad low raw hot our my his her its day set".split())
+_COMMON_SHORT = frozenset({
+    "the", "new", "big", "old", "app", "web", "all", "one", "two", "top", "bad", "low", "raw", "hot", "our", "my",
+    "his", "her", "its", "day", "set",
+})  # fmt: skip
 
 
 def _short_head(token: str, tokens: list[str]) -> bool:
@@ -2272,10 +2308,15 @@ def _lead_subject(lead: str, title: str, points_back: bool) -> str:
     remember cue (up to their first "I"/"you") leads the title, when the note itself follows the cue."""
     parts = _PERSON_WORD.split(lead, maxsplit=1) if lead else []
     if points_back or len(parts) < 2 or re.search(r"[，,。.;；:：]", parts[0]):
-        return title  # no "I"/"you" after it, or a clause break: no subject named ("还有个工作的，帮我存一下")
+        # no "I"/"you" after it, or a clause break: no subject named ("还有个工作的，帮我存一下")
+        return title
     subject = _clean(parts[0])
     size = len(norm_name(subject))
-    if not 2 <= size <= 12 or re.search(r"\d|^(?:一?个|another|one)", subject, _I) or norm_name(subject) in norm_name(title):
+    if (
+        not 2 <= size <= 12
+        or re.search(r"\d|^(?:一?个|another|one)", subject, _I)
+        or norm_name(subject) in norm_name(title)
+    ):
         return title
     return f"{subject}：{title}" if has_cjk(subject + title) else f"{subject}: {title}"
 
