@@ -39,7 +39,9 @@ Who says what decides where it goes: a sentence in the first person about a voca
 user's; a third-person one, or one naming a person (or a name their stored summary says they go by),
 is that person's, and their lasting preference or condition stays a fact even beside a day or a
 clock; a rule about how the assistant treats the user is never a topic's conclusion; the user's answer
-to the assistant's question about a topic is the topic's. Under the cap of five, a stored person and a
+to the assistant's question about a topic is the topic's, about a person just spoken of the person's,
+about the user the user's; a group deciding ("we decided", 我们决定) speaks for a project, not for the
+user's style; a sentence answering a stored open question is that topic's, named or not. Under the cap of five, a stored person and a
 topic come first, then identity facts, a new person with a duty for the user, rules the user laid
 down, and last a person mentioned in passing or a bare habit.
 """
@@ -2179,7 +2181,8 @@ _QUESTION_STOP = frozenset({
 
 def _answers(sentence: str, question: str) -> bool:
     """``sentence`` takes up ``question``: it shares the question's identifier (Mermaid, v2), two of its
-    content words (a shortened word counts: "min" for "minimum"), or two of its Chinese character pairs."""
+    content words (a shortened word counts: "min" for "minimum"), or three of its Chinese character pairs
+    (two, when that is half the question's)."""
     if QUESTION.search(sentence) or ASKS.search(sentence):
         return False  # asking again answers nothing
     folded = normalize(sentence)
@@ -2191,7 +2194,10 @@ def _answers(sentence: str, question: str) -> bool:
     shared = {a for a in asked if any(a.startswith(w) or w.startswith(a) for w in said)}
     if len(shared) >= 2:
         return True
-    return len(han_ngrams(norm_name(question)) & han_ngrams(norm_name(sentence))) >= 2
+    asked_pairs = han_ngrams(norm_name(question))
+    shared_pairs = len(asked_pairs & han_ngrams(norm_name(sentence)))
+    # one three-character word (服务器) is not enough in a long question; most of a short one is
+    return shared_pairs >= 3 or (shared_pairs >= 2 and 2 * shared_pairs >= len(asked_pairs))
 
 
 def _word_in(token: str, text: str) -> bool:

@@ -303,3 +303,9 @@ def test_the_subject_before_the_cue_leads_the_title(tmp_path: Path, chat: list[s
 def test_a_filler_before_the_cue_is_no_subject(tmp_path: Path) -> None:
     title = str(_only(_extract(tmp_path, ["还有一个 记住每月 8 号交物业费 1200", "好"]), "saved")["title"])
     assert not title.startswith("一个")
+
+
+def test_one_shared_word_of_a_long_open_question_is_not_an_answer(tmp_path: Path) -> None:
+    before = [_topic_q("选题助手", "要不要部署到云服务器定时跑")]
+    objs = _extract(tmp_path, ["公司服务器决定换成 8 核的", "好"], before)
+    assert [o for o in objs if o["type"] == "topic" and o["op"] != "skip"] == []
