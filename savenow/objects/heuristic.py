@@ -520,6 +520,7 @@ _CLAUSE_END = re.compile(r"(?<=，)\s*|(?<=,)(?!\d{3}(?!\d))\s*")  # 38,000 is o
 _FENCED = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 _LEADING = re.compile(
     r"^\s*(?:另外说一下|另外|对了|顺便确认下|顺便|还有个事|还有|哦对|说个我自己的|跟你说(?:下|一下|个事)?|嗯+|哦+|噢|诶|欸|emm+|算了|"
+    r"这样吧|这样(?=[\s，,])|好吧|那就(?=[\s，,])|"  # "这样吧 正文里别用…": how the user lands on a rule, not the rule
     r"(?:ohh?|so|also|btw|fyi|and|ok|okay|hm+|um+|uh|yep|yeah|well|actually|heads up|for the future|add|"
     r"(?:can|could|would) you(?: please)?|please|pls|"
     r"(?:[a-z]+ ){0,2}[a-z]+ ?:)(?![A-Za-z]))\s*[,，:：]?\s*",
@@ -700,6 +701,19 @@ _PAIR_OLD_FIRST = re.compile(
     r"(?:不是|(?<![A-Za-z])not)\s*(\d+(?:[.,]\d+)*)\s*[，,]?\s*(?:而是|是|but|it's|it is)\s*(\d+(?:[.,]\d+)*)",
     _I,
 )
+
+
+_NOTE_PRONOUN = _rx(_en("he", "him", "his", "she", "her", "hers"), "他|她")
+
+
+def _with_referent(detail: str | None, content: str, name: str | None) -> str | None:
+    """ "I water his plot on the first and third weekends": a note is read later, out of the chat, so a
+    "he"/"她" in it is named — the stored person the user spoke of just before (his = Tom Haskins)."""
+    pronoun = _NOTE_PRONOUN.search(content)
+    if not pronoun or not name or norm_name(name) in norm_name(content):
+        return detail
+    said = f"{pronoun.group(0)} = {name}"
+    return f"{detail}；{said}" if detail and has_cjk(detail) else f"{detail}; {said}" if detail else said
 
 
 def _replacement_pair(text: str) -> tuple[str, str] | None:
@@ -1100,7 +1114,7 @@ class OfflineObjectExtractor:
             title = subject or _lead_subject(lead, _title(content, kind_word, window), points_back)
             obj = MemoryObject(type="saved", saved_kind="text_note", title=title,
                                summary=content, detail="；".join(extra) if has_cjk(content) else " ".join(extra) or None)  # fmt: skip
-            obj.detail = obj.detail or None
+            obj.detail = _with_referent(obj.detail, content, self._last_named(msgs, pos, people)) or None
             if points_back:
                 for i in range(source, pos + 1):  # the messages the note is made of are not also facts
                     msgs[i].noted = True
@@ -1110,6 +1124,14 @@ class OfflineObjectExtractor:
                 )
             )
         return out
+
+    def _last_named(self, msgs: list[_Msg], pos: int, people: _PeopleFinder) -> str | None:
+        """The stored person the user named last, in this message or their three before it."""
+        for msg in reversed([m for m in msgs[: pos + 1] if m.user][-4:]):
+            named = people.names_in(msg.text)
+            if named:
+                return named[-1][0]
+        return None
 
     def _corrected_note(self, msgs: list[_Msg], pos: int, content: str) -> str:
         """ "记住：零售价 = 成本 × 2.5 + 包装费 12" … "不对，包装费是 15 不是 12": a correction that names the old and

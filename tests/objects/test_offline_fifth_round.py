@@ -309,3 +309,23 @@ def test_one_shared_word_of_a_long_open_question_is_not_an_answer(tmp_path: Path
     before = [_topic_q("选题助手", "要不要部署到云服务器定时跑")]
     objs = _extract(tmp_path, ["公司服务器决定换成 8 核的", "好"], before)
     assert [o for o in objs if o["type"] == "topic" and o["op"] != "skip"] == []
+
+
+@pytest.mark.parametrize(
+    ("chat", "name"),
+    [(["rolf came by with the ladder", "Nice of him.",
+       "remember this: I feed his cat on Mondays, he feeds mine on Fridays", "OK."], "Rolf Berg"),
+     (["Rolf Berg 来借梯子了", "好", "帮我记住：周一我喂他的猫 周五他喂我的", "好"], "Rolf Berg")],
+)  # fmt: skip
+def test_a_pronoun_in_a_saved_note_is_named(tmp_path: Path, chat: list[str], name: str) -> None:
+    note = _only(_extract(tmp_path, chat, [_person(name, "neighbour")]), "saved")
+    assert name in str(note["detail"])
+
+
+@pytest.mark.parametrize(
+    ("said", "rule"), [("这样吧 正文里别用表格", "正文里别用表格"), ("好吧，以后都用中文", "以后都用中文")]
+)
+def test_how_the_user_lands_on_a_rule_is_not_part_of_it(said: str, rule: str) -> None:
+    from savenow.objects.heuristic import _clean
+
+    assert _clean(said) == rule
