@@ -319,7 +319,7 @@ NAME_STOP = {
 TOPIC_DECISION = _rx(
     _en("decided", "going with", "go with", "went with", "we'll use", "will use", "switch(?:ed|ing)? to", "settled on",
         "chose", "picked", "back on", "the (?:real )?fix", "going forward", "from now on", "the plan is",
-        "root cause", "turns out", "because", "(?:we're |i'm )?planning to", "we plan to", "we're using", "is on hold", "going to use", "gonna use", "we'll go",
+        "root cause", "turns out", "because", r"(?:planning|plan) to (?:ship|release|launch|publish|cut|tag)", "we're using", "is on hold", "going to use", "gonna use", "we'll go",
         "launched", "shipped", "released", "finished", "deadline", "next step", "blocked on", "waiting (?:for|on)",
         "moved to", "switching", "chose", "picked", "agreed", "confirmed", "done", "works now", "fixed by",
         "the answer is", "we need", "must", "budget", "target", "raising", "lowering", "changing",
@@ -327,8 +327,9 @@ TOPIC_DECISION = _rx(
         "starting (?:next|in|from)", "aiming for", "goal is", "pushed (?:back|to)", "postponed", "delayed to",
         "brought forward", "final (?:call|decision|answer)", "stays on", "we'll keep", "keeping"),
     "决定|定了|定为|就用|改用|改成|选了|确定|以后|专心|原因|是因为|是按|结论|方案|归档|最终|复盘|关了|停了|定下来|上线|发布|完成|"
-    "搞定|下一步|卡在|推迟|延期|延到|提前到|改到|等[^，。]{0,6}(?:回复|审批|结果)|用了|换成|选|预算|目标|截止|deadline|先做|后做|不做|只做|必须|就定|就按|打算|计划在|"
-    r"就 ?\d",  # "那礼盒就 110": settling on a value
+    "搞定|下一步|卡在|推迟|延期|延到|提前到|改到|等[^，。]{0,6}(?:回复|审批|结果)|用了|换成|选|预算|目标|截止|deadline|先做|后做|不做|只做|必须|就定|就按|"
+    # "那礼盒就 110": settling on a value; "打算 12 月发 v0.4.0": a plan with a date or a version
+    r"^\s*那[^，。]{0,8}就 ?\d|(?:打算|计划)[^，。]{0,10}\d",
 )  # fmt: skip
 STATUS = {
     "archived": _rx(_en("shut (?:it )?down", "closed (?:it|down|for good)", "archive", "archived", "abandon(?:ed)?",
@@ -796,8 +797,11 @@ def _same_setting_new_value(old: str, new: str) -> bool:
         lead_a, lead_b = norm_name(lead_a), norm_name(lead_b)
         pa, pb = han_ngrams(lead_a), han_ngrams(lead_b)
         return len(pa & pb) >= 2 and 2 * len(pa & pb) >= min(len(pa), len(pb))
-    wa, wb = set(re.findall(r"[a-z]{3,}", lead_a)), set(re.findall(r"[a-z]{3,}", lead_b))
-    return len(wa & wb) >= 2 and 2 * len(wa & wb) >= min(len(wa), len(wb))
+    # the same content words before the number ("the rate is" … "the rate is"), not "budget for ads" …
+    # "budget for design"
+    wa = {w for w in re.findall(r"[a-z]{3,}", lead_a) if w not in _QUESTION_STOP}
+    wb = {w for w in re.findall(r"[a-z]{3,}", lead_b) if w not in _QUESTION_STOP}
+    return bool(wa) and wa == wb
 
 
 def _restates_self(sentence: str, self_texts: list[str]) -> bool:

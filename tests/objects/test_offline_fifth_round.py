@@ -329,3 +329,8 @@ def test_how_the_user_lands_on_a_rule_is_not_part_of_it(said: str, rule: str) ->
     from savenow.objects.heuristic import _clean
 
     assert _clean(said) == rule
+
+
+def test_values_of_different_settings_both_stand() -> None:
+    assert not _same_setting_new_value("budget for ads is 500", "budget for design is 800")
+    assert not _same_setting_new_value("广告预算 500", "设计预算 800")
