@@ -864,6 +864,14 @@ def _group_decision(sentence: str) -> bool:
     )
 
 
+# How a user settles a rule they came back to: "这样吧 …", "ok: …", or a limit ("at most one", "只在…", "except").
+_SETTLES = _rx(
+    r"^\s*(?:这样吧|这样|那就|好吧|算了|(?:ok(?:ay)?|so|fine|then|alright)\s*[:,])",
+    _en("only", "at most", "except", "unless", "but", "instead"),
+    "最多|只在|只用|除了|但是|但|可以放|改成",
+)
+
+
 def _about_the_assistant(key: str) -> bool:
     return SELF_KEYS[key] in ("preference", "communication_style") or key == "confirmation"
 
@@ -1175,7 +1183,12 @@ class OfflineObjectExtractor:
         # to a rule given earlier (named its key, set no rule); their next rule, naming no key, replaces it
         reopened = [k for k, at in (mentioned_in or {}).items() if values.get(k) and at > said_in.get(k, -1)
                     and at == _prev_user_index(msgs, pos)]  # fmt: skip
-        if reopened and STANDING.search(msg.text) and len(norm_name(msg.text)) >= 4:
+        if (
+            reopened
+            and STANDING.search(msg.text)
+            and _SETTLES.search(msg.text)
+            and len(norm_name(msg.text)) >= 4
+        ):
             key = reopened[-1]
             values[key] = [(_clean(_CORRECTION_START.sub("", msg.text)), msg.at)]
             said_in[key] = msg.index
@@ -1430,9 +1443,11 @@ class OfflineObjectExtractor:
                     and not msg.saved
                     and _answers_question(msgs, pos, last_said_in)
                     and (answer := _person_answer(sentence)) is not None
+                    and (last.fact_in == msgs[last_said_in].index or PERSON_DURABLE.search(answer))
                 ):
                     # u: "priya got the job!!" — a: "The one in Leeds?" — u: "yes, ward manager at St James's, Leeds":
-                    # the answer to the assistant's question about the person just spoken of is about them
+                    # the answer to the assistant's question about the person's news is about them (a name
+                    # alone after a passing mention — "Tom's back" — "Where from?" — "Lisbon" — is not)
                     last.facts.append(answer)
                     last.at, last.fact_in, last_said_in = msg.at, msg.index, pos
                     continue

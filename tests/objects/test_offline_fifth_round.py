@@ -334,3 +334,25 @@ def test_how_the_user_lands_on_a_rule_is_not_part_of_it(said: str, rule: str) ->
 def test_values_of_different_settings_both_stand() -> None:
     assert not _same_setting_new_value("budget for ads is 500", "budget for design is 800")
     assert not _same_setting_new_value("广告预算 500", "设计预算 800")
+
+
+@pytest.mark.parametrize(
+    "chat",
+    [["Nadia is back from holiday", "Where did she go?", "Lisbon. Brought pastel de nata", "Yum."],
+     ["Nadia 回来了", "去哪玩了？", "Lisbon 带了蛋挞", "好吃"]],
+)  # fmt: skip
+def test_a_name_answered_after_a_passing_mention_is_no_fact(tmp_path: Path, chat: list[str]) -> None:
+    assert [o for o in _extract(tmp_path, chat, [_person("Nadia", "sister")]) if o["op"] != "skip"] == []
+
+
+@pytest.mark.parametrize(
+    ("chat", "kept"),
+    [(["from now on no tables please", "OK.", "tables, I'll think about it", "Sure.",
+       "from now on send the weekly report by email", "OK."], "no tables"),
+     (["以后别用表格了", "好", "表格那个我再想想", "嗯", "以后周报都发邮件", "好"], "别用表格")],
+)  # fmt: skip
+def test_a_rule_about_something_else_does_not_replace_a_reopened_one(
+    tmp_path: Path, chat: list[str], kept: str
+) -> None:
+    [obj] = [o for o in _extract(tmp_path, chat) if o.get("key") == "formatting"]
+    assert kept in str(obj["summary"])
