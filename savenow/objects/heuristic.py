@@ -39,7 +39,9 @@ Who says what decides where it goes: a sentence in the first person about a voca
 user's; a third-person one, or one naming a person (or a name their stored summary says they go by),
 is that person's, and their lasting preference or condition stays a fact even beside a day or a
 clock; a rule about how the assistant treats the user is never a topic's conclusion; the user's answer
-to the assistant's question about a topic is the topic's. Under the cap of five, a stored person and a
+to the assistant's question about a topic is the topic's, about a person just spoken of the person's,
+about the user the user's; a group deciding ("we decided", 我们决定) speaks for a project, not for the
+user's style; a sentence answering a stored open question is that topic's, named or not. Under the cap of five, a stored person and a
 topic come first, then identity facts, a new person with a duty for the user, rules the user laid
 down, and last a person mentioned in passing or a bare habit.
 """
@@ -56,8 +58,8 @@ from ..text.normalize import has_cjk, normalize
 from .extract import Candidate, Proposed
 from .model import SELF_KEYS, MemoryObject, near_name, norm_name
 from .store import Stored
+from .wording import CHANGED, RESTATE, UNCHANGED, contains_stored, salient_tokens
 from .wording import IGNORECASE as _I
-from .wording import UNCHANGED, contains_stored, salient_tokens
 from .wording import en_words as _en
 from .wording import pattern as _rx
 
@@ -107,7 +109,12 @@ TOPIC_FOLLOW_CUE = _rx(
     "预算|截止|定了|决定|方案|还没想好|待定|目标",
 )
 JOKE = _rx(_en("lol", "lmao", "haha+", "hehe", "jk", "kidding"), "哈哈|呵呵|笑死|😂|🤣|😆")
-HARD_ONE_OFF = _rx(_en(r"\d{1,2}(?::\d\d)?\s?(?:am|pm)", "remind me", "eta"), r"\d{1,2}:\d\d|提醒我|\d+ ?点")
+# "#57 说表格对不齐", "order #2291 shipped": a ticket, issue or order number names one incident, not a conclusion.
+HARD_ONE_OFF = _rx(
+    _en(r"\d{1,2}(?::\d\d)?\s?(?:am|pm)", "remind me", "eta"),
+    r"\d{1,2}:\d\d|提醒我|\d+ ?点",
+    r"(?<![\w&])#\d{2,}",
+)
 ASK = _rx(
     _en("what", "how much", "how many", "when does", "which", "where", "can you", "could you"),
     "多少|几点|怎么|什么时候|哪里|哪个|为什么|吗|呢$|帮我|给我",
@@ -158,6 +165,10 @@ SWITCH = _rx(
     "另外|对了|还有个事|顺便|还有|题外话|换个话题|说个别的",
 )
 
+# What someone eats or must avoid, for good: a diet, an intolerance, a condition ("coeliac", "吃素").
+_DIET_EN = ("vegan", "vegetarian", "pescatarian", "coeliac", "celiac", "gluten[- ]free", "can't (?:do|have) gluten",
+            "lactose", "intolerant", "halal", "kosher", "teetotal")  # fmt: skip
+_DIET_ZH = "吃素|素食|乳糖不耐|麸质|忌口|清真"
 PERSON_DURABLE = _rx(
     _en("moving to", "moved to", "joins", "joined", "is joining", "takes over", "took over", "is now", "is our",
         "is my", "stays", "remains", "contact for", "escalation", "owns", "in charge of", "responsible for",
@@ -166,33 +177,42 @@ PERSON_DURABLE = _rx(
         "september|october|november|december|next month)", "every (?:week|day|month|monday|tuesday|wednesday|"
         "thursday|friday|saturday|sunday)", "birthday", "ahead", "in advance", "lead time", "retired", "promoted",
         "engaged", "married", "divorced", "pregnant", "started (?:at|a|her|his|their|school|work)", "new job",
-        "got a job", "graduated", "is studying", "is learning", "goes to", "now at", "now in", "switched", "changed jobs",
+        "got (?:a|the|her|his|their) (?:new )?job", "graduated", "is studying", "is learning", "goes to", "now at", "now in", "switched", "changed jobs",
         "likes", "doesn't like", "does not like", "can't stand", "favou?rite", "works", "lives", "usually",
         "is vegetarian", "is vegan", "hates", "reports to", "handles", "will handle", "from now on", "going forward",
         "no longer", "anymore", "any more", "moves (?:in|to)", "moving (?:in|to)", "diagnosed", "diabet(?:es|ic)",
         "blood pressure", "leads", "will lead", "is leading", "manages", "starting (?:next|from|in)",
         "from next (?:week|month|year)", "won't fly", "doesn't fly", "can't fly", "only takes",
         "only (?:uses|answers|reads|replies)", "don't bother with", "reach (?:him|her|them) (?:on|by|via)",
-        "raised (?:the |his |her |their )?(?:price|rate|fee)s?", "now charges"),
+        "raised (?:the |his |her |their )?(?:price|rate|fee)s?", "now charges", *_DIET_EN),
     "调去|调到|搬到|升职|现在是|负责|过敏|不吃|不喝|不喜欢|讨厌|喜欢|永远|从来|一直|以后|每周|每天|每月|改成|入职|"
     "离职|换工作|生日|住在|提前|退休|结婚|订婚|怀孕|接手|接替|开始|换了|考上|毕业|在读|上学|上班|工作|报了|爱吃|爱喝|"
     "不爱|最爱|受不了|怕|不能|只吃|只喝|习惯|平时|总是|经常|每次|不再|现在在|现在做|当了|成了|转岗|搬去|回国|出国|"
     "去[^，。]{0,6}(?:读|工作|上班|上学)|读 ?(?:MBA|研|博|书|大学)|预产期|生了|"
-    "(?:调|去|到)[^，。]{0,8}(?:office|办公室|分公司|总部|分部|分店)|涨到|降到|涨价|降价|要求|只用|确诊|查出|诊断|糖尿病|高血压|心脏病|不坐|只坐|坐不了|晕车|晕机|结婚|搬回|搬进|住进",
+    "(?:调|去|到)[^，。]{0,8}(?:office|办公室|分公司|总部|分部|分店)|涨到|降到|涨价|降价|要求|只用|确诊|查出|诊断|糖尿病|高血压|心脏病|不坐|只坐|坐不了|晕车|晕机|结婚|搬回|搬进|住进|"
+    + _DIET_ZH,
 )  # fmt: skip
 # What a person is like for good (a preference, a condition, a channel): such a clause stays a fact even
 # when it carries a day or a clock ("确诊她是牛奶蛋白过敏" said 前天, "hates slack pings after 6pm").
 PERSON_LASTING = _rx(
     _en("allergic", "allergy", "diagnosed", "prefers", "hates", "loves", "likes", "can't stand", "never", "always",
-        "only (?:uses|answers|reads|replies|takes|eats|drinks)", "doesn't (?:eat|like|drink|use)"),
-    "过敏|确诊|诊断|查出|不吃|不喝|不喜欢|讨厌|喜欢|受不了|只用|只吃|只喝|从来|永远",
+        "only (?:uses|answers|reads|replies|takes|eats|drinks)", "doesn't (?:eat|like|drink|use)", *_DIET_EN),
+    "过敏|确诊|诊断|查出|不吃|不喝|不喜欢|讨厌|喜欢|受不了|只用|只吃|只喝|从来|永远|" + _DIET_ZH,
 )  # fmt: skip
+# "Dana is vegan", "Omar's allergic to nuts", "Lena can't eat gluten": a named person's own diet or condition
+# (not "Dishoom is vegan-friendly": a place's menu).
+_PERSON_TRAIT = re.compile(
+    r"(?:is|'s)\s+(?:(?:strictly|now|also|still|severely|very)\s+)?(?:vegan|vegetarian|pescatarian|coeliac|celiac|"
+    r"diabetic|lactose[- ]intolerant|allergic)(?![-\w])"
+    r"|(?:can't|cannot|doesn't|does not) (?:eat|have|do|drink) (?:any )?(?:gluten|dairy|nuts|meat|pork|fish|alcohol)",
+    _I,
+)
 # For a while only ("这段时间不能吃辣", "no sugar for now"): not what a person is like. Narrower than
 # TEMPORARY: "started school this week" says when a lasting thing began.
 FOR_A_WHILE = _rx(
     _en("for now", "for the time being", "temporarily", "for a (?:week|few days|couple of weeks|while)",
-        "just to see"),
-    "暂时|这段时间|这阵子|这几天|先试试",
+        "just to see", r"for (?:\d+|two|three|four|five|ten) (?:more )?(?:days|weeks)"),
+    "暂时|这段时间|这阵子|这几天|先试试|(?:连续|持续|先)[^，。]{0,3}[0-9一二两三四五六七八九十]+ ?(?:天|周|个星期)",
 )  # fmt: skip
 PERSON_VERB = _rx(
     _en("is", "was", "takes", "took", "joined", "joins", "stays", "remains", "moved", "moving", "is moving",
@@ -297,9 +317,9 @@ NAME_STOP = {
 }  # fmt: skip
 
 TOPIC_DECISION = _rx(
-    _en("decided", "going with", "go with", "we'll use", "will use", "switch(?:ed|ing)? to", "settled on",
+    _en("decided", "going with", "go with", "went with", "we'll use", "will use", "switch(?:ed|ing)? to", "settled on",
         "chose", "picked", "back on", "the (?:real )?fix", "going forward", "from now on", "the plan is",
-        "root cause", "turns out", "because", "we're using", "is on hold", "going to use", "gonna use", "we'll go",
+        "root cause", "turns out", "because", r"(?:planning|plan) to (?:ship|release|launch|publish|cut|tag)", "we're using", "is on hold", "going to use", "gonna use", "we'll go",
         "launched", "shipped", "released", "finished", "deadline", "next step", "blocked on", "waiting (?:for|on)",
         "moved to", "switching", "chose", "picked", "agreed", "confirmed", "done", "works now", "fixed by",
         "the answer is", "we need", "must", "budget", "target", "raising", "lowering", "changing",
@@ -307,7 +327,9 @@ TOPIC_DECISION = _rx(
         "starting (?:next|in|from)", "aiming for", "goal is", "pushed (?:back|to)", "postponed", "delayed to",
         "brought forward", "final (?:call|decision|answer)", "stays on", "we'll keep", "keeping"),
     "决定|定了|定为|就用|改用|改成|选了|确定|以后|专心|原因|是因为|是按|结论|方案|归档|最终|复盘|关了|停了|定下来|上线|发布|完成|"
-    "搞定|下一步|卡在|推迟|延期|延到|提前到|改到|等[^，。]{0,6}(?:回复|审批|结果)|用了|换成|选|预算|目标|截止|deadline|先做|后做|不做|只做|必须",
+    "搞定|下一步|卡在|推迟|延期|延到|提前到|改到|等[^，。]{0,6}(?:回复|审批|结果)|用了|换成|选|预算|目标|截止|deadline|先做|后做|不做|只做|必须|就定|就按|"
+    # "那礼盒就 110": settling on a value; "打算 12 月发 v0.4.0": a plan with a date or a version
+    r"^\s*那[^，。]{0,8}就 ?\d|(?:打算|计划)[^，。]{0,10}\d",
 )  # fmt: skip
 STATUS = {
     "archived": _rx(_en("shut (?:it )?down", "closed (?:it|down|for good)", "archive", "archived", "abandon(?:ed)?",
@@ -316,7 +338,7 @@ STATUS = {
                         "close (?:it|the [\\w ]{1,20}) down", "not doing .{0,20} anymore", "calling it(?: quits)?(?: on)?",
                         "no point (?:in )?(?:continuing|going on|carrying on)", "not worth continuing",
                         "stop(?:ping)? working on", "done with (?:it|this|that|the)",
-                        "close (?:that|this|the) project", "(?:that|this|the) project is (?:done|over|finished)"),
+                        "close (?:that|this|the) project", "(?:that|this|the) project(?:'s| is) (?:done|over|finished)"),
                     "关了|关掉|归档|不做了|放弃|彻底停|永久关闭|不搞了|黄了|结束了|完结|没必要(?:继续|再做)|到此为止|不再做了"),
     "paused": _rx(_en("pause", "paused", "pausing", "on hold", "shelve", "shelved", "shelving", "put (?:it|that|this) aside",
                       "on ice", "on the back burner", "take a break from", "parking"),
@@ -382,6 +404,8 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                  "我在[" + HAN + "]{2,3}(?:市)?(?:开|经营)了?[^，。]{0,8}(?:店|公司|工作室|诊所)",
                  _en("i live in", "i'm based in", "i am based in", "i've moved to", "we moved to", "moved to",
                      "living in", "i'm in [A-Z][a-z]+ now", "our home in"),
+                 # "在成都 高新区", "我现在在杭州，滨江区": the user placing themselves in a city and its district
+                 "^\\s*(?:我)?(?:现在|目前)?(?:人)?在\\s?[" + HAN + "]{2,4}(?:市)?[\\s，,]*[" + HAN + "]{0,4}(?:区|县)(?=[\\s，,。]|$)",
                  r"我住在|我住(?![的了过])\s?(?:[A-Z]|[" + HAN + r"]{1,6}(?:区|市|县|镇|村|路|街|小区|附近))|(?:^|[，,\s])住(?:在)?\s*(?:[A-Z][a-z]|[" + HAN + "]{2}市)|我家在|搬到|搬过来|定居|搬家到|我现在住|人在[" + HAN + "]{2,4}(?:工作|生活)|常住"), False),
     "timezone": (_rx(r"(?<![A-Za-z])(?:Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific)/[A-Z][A-Za-z_]+",
                      # the user placing themselves on a clock ("I'm in Warsaw, so CET"; "I mean Warsaw time")
@@ -405,7 +429,8 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                        "在[^，。]{1,20}读[^，。]{0,20}(?:master|bachelor|phd|硕士|本科|博士|研究生|研|大学)|读[^，。]{0,16}(?:master|bachelor|phd|硕士|本科|博士)",
                        f"(?:^|[，,])\\s*(?:做|当)[^，。]{{0,8}}(?:{_ROLES_ZH})",
                        f"我是[^，。]{{0,12}}(?:{_ROLES_ZH})", f"我(?:在[^，。]{{1,8}})?(?:做|当)[^，。]{{0,8}}(?:{_ROLES_ZH})", "我在[^，。]{1,12}(?:工作|上班|实习|读书|读研|读博)",
-                       "我是做[^，。]{1,10}的", "我(?:在|读)[^，。]{0,8}(?:大学|研究生|博士|大[一二三四]|研[一二三])",
+                       "我是做[^，。]{1,10}的", "^\\s*(?:我)?做[^，。\\s]{1,8}的(?=[\\s，,。]|$)",
+                       "(?:^|[\\s，,])(?:我)?在一家[^，。]{0,16}(?:公司|工作室|医院|学校|银行|事务所|店)", "我(?:在|读)[^，。]{0,8}(?:大学|研究生|博士|大[一二三四]|研[一二三])",
                        "我(?:在[^，。]{1,6})?(?:开|经营)了?[^，。]{0,10}(?:店|公司|工作室)", "我的工作是", "我做[^，。]{1,8}(?:工作|行业)"), False),
     "birthday": (_rx(_en("my birthday", "i was born", "born on"), "我的?生日"), False),
     "code_style": (_rx(_en("commit messages?", "commits", "conventional commits", "code style", "naming conventions?",
@@ -467,7 +492,8 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
     "tools": (_rx(r"(?<![A-Za-z])I (?:switched|moved|changed) (?:over )?to", r"(?<![A-Za-z])I(?:'m| am) (?:now )?using",
                   r"(?<![A-Za-z])I (?:mainly |mostly |only )?use", _en("my editor", "my ide", "switched from", "i'm on (?:a )?mac(?:os|book)?",
                   "i'm on linux", "i'm on ubuntu", "i'm on windows", "my laptop is", "i code in", "i write (?:mostly )?in"),
-                  r"我[^，。A-Za-z]{0,4}?(?:换|改用|换成|换到|用的是|一直用|主要用|平时用)(?:了|成|到)?\s*[A-Za-z]", "主力机|我的电脑是", "我[^，。]{0,4}用的是[^，。A-Za-z]{0,8}[A-Za-z]"), False),
+                  r"我[^，。A-Za-z]{0,4}?(?:换|改用|换成|换到|用的是|一直用|主要用|平时用)(?:了|成|到)?\s*[A-Za-z]", "主力机|我的电脑是", "从\\s*[A-Za-z][^，。]{0,20}(?:换|切|改|迁)(?:到|成|用)\\s*[A-Za-z]", "编辑器(?:是|用|换成)|技术栈(?:是|用)|(?:系统|电脑)(?:是|用)?\\s*(?:Windows|macOS|Linux|Ubuntu|Mac)",
+                  _en("my (?:stack|setup) is", "(?:editor|ide) is"), "我[^，。]{0,4}用的是[^，。A-Za-z]{0,8}[A-Za-z]"), False),
     "confirmation": (_rx(_en("without (?:asking|checking with|telling) me", "ask me (?:first|before)",
                              "check with me", "my (?:explicit )?(?:ok|okay|approval|permission|go-ahead)",
                              "confirm with me", "before you (?:send|delete|run|deploy|book|buy|pay)"),
@@ -495,6 +521,7 @@ _CLAUSE_END = re.compile(r"(?<=，)\s*|(?<=,)(?!\d{3}(?!\d))\s*")  # 38,000 is o
 _FENCED = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 _LEADING = re.compile(
     r"^\s*(?:另外说一下|另外|对了|顺便确认下|顺便|还有个事|还有|哦对|说个我自己的|跟你说(?:下|一下|个事)?|嗯+|哦+|噢|诶|欸|emm+|算了|"
+    r"这样吧|这样(?=[\s，,])|好吧|那就(?=[\s，,])|"  # "这样吧 正文里别用…": how the user lands on a rule, not the rule
     r"(?:ohh?|so|also|btw|fyi|and|ok|okay|hm+|um+|uh|yep|yeah|well|actually|heads up|for the future|add|"
     r"(?:can|could|would) you(?: please)?|please|pls|"
     r"(?:[a-z]+ ){0,2}[a-z]+ ?:)(?![A-Za-z]))\s*[,，:：]?\s*",
@@ -656,6 +683,7 @@ _LASTING_IDENTITY = ("occupation", "name", "nickname")  # "my new job at X start
 ASKS = _rx(
     r"^\s*(?:为什么|为啥|怎么|如何|是不是|能不能|有没有|可不可以)|(?:吗|么)\s*$",
     r"^\s*(?:how|why|what|which|where|who|can|could|should|do|does|did|is|are)\s+(?:i|we|you|it|the|this|that|there|a)\b",
+    r"^\s*(?:how|what|where|who|which)['’]s\s",  # "what's 250g of X if …": a question without its mark
 )
 # The assistant asks for a value or a choice ("how many days before?", "aisle or window?", "提前几天？"),
 # not a yes/no or how-was-it question.
@@ -664,6 +692,43 @@ VALUE_ASK = _rx(
         r"[a-z]+ or [a-z]+\?"),
     "几|多少|多久|多长|多早|哪个|哪种|哪家|哪天|什么时候|还是[^？?]{1,12}[？?]",
 )  # fmt: skip
+
+
+# "是 15 不是 12", "不是 12，是 15", "15, not 12", "not 12 but 15": the new value and the one it replaces.
+_PAIR_NEW_FIRST = re.compile(
+    r"(\d+(?:[.,]\d+)*)\s*[，,]?\s*(?:而)?(?:不是|not)\s+(\d+(?:[.,]\d+)*)(?![\d])", _I
+)
+_PAIR_OLD_FIRST = re.compile(
+    r"(?:不是|(?<![A-Za-z])not)\s*(\d+(?:[.,]\d+)*)\s*[，,]?\s*(?:而是|是|but|it's|it is)\s*(\d+(?:[.,]\d+)*)",
+    _I,
+)
+
+
+_NOTE_PRONOUN = _rx(_en("he", "him", "his", "she", "her", "hers"), "他|她")
+
+
+def _with_referent(detail: str | None, content: str, name: str | None) -> str | None:
+    """ "I water his plot on the first and third weekends": a note is read later, out of the chat, so a
+    "he"/"她" in it is named — the stored person the user spoke of just before (his = Tom Haskins)."""
+    pronoun = _NOTE_PRONOUN.search(content)
+    if not pronoun or not name or norm_name(name) in norm_name(content):
+        return detail
+    said = f"{pronoun.group(0)} = {name}"
+    return f"{detail}；{said}" if detail and has_cjk(detail) else f"{detail}; {said}" if detail else said
+
+
+def _replacement_pair(text: str) -> tuple[str, str] | None:
+    """(new, old) when a message replaces one value with another, else None."""
+    match = _PAIR_OLD_FIRST.search(text)
+    if match:
+        return match.group(2), match.group(1)
+    match = _PAIR_NEW_FIRST.search(text)
+    if match:
+        return match.group(1), match.group(2)
+    return None
+
+
+_WHAT = _rx(_en("what", "which"), "什么|哪")
 
 
 def _last_question(text: str) -> str:
@@ -717,6 +782,28 @@ def _topic_conclusion(sentence: str, mode: str) -> str | None:
     return text if len(norm_name(text)) >= (6 if mode == "answer" and not valued else 4) else None
 
 
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _same_setting_new_value(old: str, new: str) -> bool:
+    """ "那礼盒就定 108 吧" … "那礼盒就 110 不凑整了", "the rate is 40 an hour" … "the rate is 45 then": one value
+    each, a different one, said of the same thing (the words before the number are mostly the same). The
+    later one holds; the earlier is superseded."""
+    a, b = _NUMBER.findall(old), _NUMBER.findall(new)
+    if len(a) != 1 or len(b) != 1 or a == b:
+        return False
+    lead_a, lead_b = normalize(old.split(a[0], 1)[0]), normalize(new.split(b[0], 1)[0])
+    if has_cjk(lead_a) and has_cjk(lead_b):
+        lead_a, lead_b = norm_name(lead_a), norm_name(lead_b)
+        pa, pb = han_ngrams(lead_a), han_ngrams(lead_b)
+        return len(pa & pb) >= 2 and 2 * len(pa & pb) >= min(len(pa), len(pb))
+    # the same content words before the number ("the rate is" … "the rate is"), not "budget for ads" …
+    # "budget for design"
+    wa = {w for w in re.findall(r"[a-z]{3,}", lead_a) if w not in _QUESTION_STOP}
+    wb = {w for w in re.findall(r"[a-z]{3,}", lead_b) if w not in _QUESTION_STOP}
+    return bool(wa) and wa == wb
+
+
 def _restates_self(sentence: str, self_texts: list[str]) -> bool:
     """ "我还是在人民医院门诊药房哈" / "I'm still on Unity 6": the user says a stored fact about themself again
     (a shared identifier, or most of a Chinese value's character pairs); it belongs to no topic."""
@@ -751,11 +838,38 @@ def _own_rule(sentence: str) -> bool:
     object, whatever thread it falls in. Tools, hours and identity facts can be a project's decision
     ("I'm using Redis for the cache now"), so they stay with the topic unless restated."""
     hits = [key for key, _ in _self_hits(sentence, lambda key: True) if _about_the_assistant(key)]
-    if not hits:
+    if not hits or _group_decision(sentence):
         return False
     return bool(
         FIRST_PERSON.search(sentence) or STANDING.search(sentence) or _CORRECTION_START.match(sentence)
     )
+
+
+_GROUP_SUBJECT = _rx(
+    _en("we", "we've", "we're", "we'll", "the team", "our team", "everyone"), "我们|咱们|大家|团队"
+)
+_SINGULAR_ME = _rx(_en("i", "i'm", "i've", "i'd", "me", "my"), "我(?!们)")
+_GROUP_DECIDES = _rx(
+    _en("decided", "agreed", "settled on", "voted", "chose"), "决定|商量|同意|定了|约定|统一"
+)
+
+
+def _group_decision(sentence: str) -> bool:
+    """ "we decided every fct_ model is incremental", "我们决定…": what a group settled on is the project's,
+    not how the user wants replies (unless the user speaks for themself too)."""
+    return bool(
+        _GROUP_SUBJECT.search(sentence)
+        and _GROUP_DECIDES.search(sentence)
+        and not _SINGULAR_ME.search(sentence)
+    )
+
+
+# How a user settles a rule they came back to: "这样吧 …", "ok: …", or a limit ("at most one", "只在…", "except").
+_SETTLES = _rx(
+    r"^\s*(?:这样吧|这样|那就|好吧|算了|(?:ok(?:ay)?|so|fine|then|alright)\s*[:,])",
+    _en("only", "at most", "except", "unless", "but", "instead"),
+    "最多|只在|只用|除了|但是|但|可以放|改成",
+)
 
 
 def _about_the_assistant(key: str) -> bool:
@@ -854,6 +968,7 @@ class _Msg:
     at: str | None
     dismissed: bool = False
     noted: bool = False  # part of a note the user asked to remember: not also a person's fact
+    saved: bool = False  # asked to remember (or corrects what was): the saved note, not a topic's conclusion
 
     @property
     def user(self) -> bool:
@@ -894,7 +1009,8 @@ class OfflineObjectExtractor:
         people = _PeopleFinder(stored)
         candidates: list[Candidate] = []
         candidates += self._saved(msgs, people)
-        candidates += self._self(msgs, people, _TopicFinder(stored))
+        stored_self = {s.obj.key or "": s.obj.summary for s in stored if s.obj.type == "self"}
+        candidates += self._self(msgs, people, _TopicFinder(stored), stored_self)
         if any(c.obj.type == "self" for c in candidates):  # a stable fact about the user is not a saved note
             self_texts = [norm_name(c.obj.summary) for c in candidates if c.obj.type == "self"]
             candidates = [c for c in candidates if c.obj.type != "saved" or
@@ -1003,11 +1119,14 @@ class OfflineObjectExtractor:
                 continue
             if all(HARD_ONE_OFF.search(c) or ONE_OFF_DAY.search(c) for c in clauses(content)):
                 continue  # "remember, the dentist is at 3pm tomorrow" is a reminder, not a note
+            content = self._corrected_note(msgs, pos, content)
+            msg.saved = True
             extra = [_clean(m.text) for m in self._follow_ups(msgs, pos)[:2] if not ACK.match(m.text)]
             window = " ".join([content, *(m.text for m in msgs[max(0, source - 1) : source] if not m.user)])
-            obj = MemoryObject(type="saved", saved_kind="text_note", title=subject or _title(content, kind_word, window),
+            title = subject or _lead_subject(lead, _title(content, kind_word, window), points_back)
+            obj = MemoryObject(type="saved", saved_kind="text_note", title=title,
                                summary=content, detail="；".join(extra) if has_cjk(content) else " ".join(extra) or None)  # fmt: skip
-            obj.detail = obj.detail or None
+            obj.detail = _with_referent(obj.detail, content, self._last_named(msgs, pos, people)) or None
             if points_back:
                 for i in range(source, pos + 1):  # the messages the note is made of are not also facts
                     msgs[i].noted = True
@@ -1018,6 +1137,29 @@ class OfflineObjectExtractor:
             )
         return out
 
+    def _last_named(self, msgs: list[_Msg], pos: int, people: _PeopleFinder) -> str | None:
+        """The stored person the user named last, in this message or their three before it."""
+        for msg in reversed([m for m in msgs[: pos + 1] if m.user][-4:]):
+            named = people.names_in(msg.text)
+            if named:
+                return named[-1][0]
+        return None
+
+    def _corrected_note(self, msgs: list[_Msg], pos: int, content: str) -> str:
+        """ "记住：零售价 = 成本 × 2.5 + 包装费 12" … "不对，包装费是 15 不是 12": a correction that names the old and
+        the new value, within the user's next three messages, fixes the note (only the final value counts)."""
+        later = [m for m in msgs[pos + 1 :] if m.user][:3]
+        for msg in later:
+            pair = _replacement_pair(msg.text)
+            if pair is None:
+                continue
+            new, old = pair
+            spot = re.search(rf"(?<![\d.,]){re.escape(old)}(?![\d]|[.,]\d)", content)
+            if spot:
+                content = content[: spot.start()] + new + content[spot.end() :]
+                msg.saved = True
+        return content
+
     # -- self ---------------------------------------------------------------------------------------
 
     def _self_follow_up(
@@ -1026,6 +1168,7 @@ class OfflineObjectExtractor:
         pos: int,
         values: dict[str, list[tuple[str, str | None]]],
         said_in: dict[str, int],
+        mentioned_in: dict[str, int] | None = None,
     ) -> bool:
         """A user message that names no key but changes or completes the value the user gave a moment
         ago: "make that 9pm" (a correction) or "3 days" (the answer to the assistant's "how many days
@@ -1034,7 +1177,23 @@ class OfflineObjectExtractor:
         recent = [
             k for k, at in said_in.items() if values.get(k) and _user_turns_between(msgs, at, msg.index) <= 2
         ]
-        if not recent or QUESTION.search(msg.text) or ONE_OFF_DAY.search(msg.text):
+        if QUESTION.search(msg.text) or ONE_OFF_DAY.search(msg.text):
+            return False
+        # u: "以后别用 emoji" … u: "完全没 emoji 又有点冷冰冰的" — u: "这样吧 正文里别用 结尾可以放一个": the user came back
+        # to a rule given earlier (named its key, set no rule); their next rule, naming no key, replaces it
+        reopened = [k for k, at in (mentioned_in or {}).items() if values.get(k) and at > said_in.get(k, -1)
+                    and at == _prev_user_index(msgs, pos)]  # fmt: skip
+        if (
+            reopened
+            and STANDING.search(msg.text)
+            and _SETTLES.search(msg.text)
+            and len(norm_name(msg.text)) >= 4
+        ):
+            key = reopened[-1]
+            values[key] = [(_clean(_CORRECTION_START.sub("", msg.text)), msg.at)]
+            said_in[key] = msg.index
+            return True
+        if not recent:
             return False
         key = max(recent, key=lambda k: said_in[k])
         old = values[key][-1][0]
@@ -1059,17 +1218,41 @@ class OfflineObjectExtractor:
         said_in[key] = msg.index
         return True
 
-    def _self(self, msgs: list[_Msg], people: _PeopleFinder, topics: _TopicFinder) -> list[Candidate]:
+    def _answers_about_self(self, msgs: list[_Msg], pos: int, said_in: dict[str, int]) -> bool:
+        """u: "做前端的 在一家 SaaS 公司" — a: "主要用什么技术栈？" — u: "Vue 3 + TypeScript": the answer to the
+        assistant's question right after the user spoke about themself is about the user too (no "I")."""
+        if pos < 2 or msgs[pos - 1].user or not msgs[pos - 2].user:
+            return False
+        asked = _last_question(msgs[pos - 1].text)
+        return (
+            bool(VALUE_ASK.search(asked) or _WHAT.search(asked))  # asks for a value, not "Sourdough focused?"
+            and msgs[pos - 2].index in said_in.values()
+            and not _GROUP_SUBJECT.search(asked)
+        )
+
+    def _self(
+        self,
+        msgs: list[_Msg],
+        people: _PeopleFinder,
+        topics: _TopicFinder,
+        stored_self: dict[str, str] | None = None,
+    ) -> list[Candidate]:
         values: dict[str, list[tuple[str, str | None]]] = {}
         said_in: dict[str, int] = {}
+        mentioned_in: dict[str, int] = {}  # the last user message naming a key (a rule or not)
+        asked_for: set[str] = set()
         for pos, msg in enumerate(msgs):
             if not msg.user or msg.dismissed:
                 continue
-            names_key = bool(_SELF_GATE.search(msg.text)) and any(
-                rx.search(msg.text) for rx, _ in SELF_RULES.values()
+            named_keys = (
+                [k for k, (rx, _) in SELF_RULES.items() if rx.search(msg.text)]
+                if _SELF_GATE.search(msg.text)
+                else []
             )
-            if not names_key and self._self_follow_up(msgs, pos, values, said_in):
+            if not named_keys and self._self_follow_up(msgs, pos, values, said_in, mentioned_in):
                 continue
+            for key in named_keys:
+                mentioned_in[key] = msg.index
             for sentence in sentences(msg.text):
                 if (
                     (
@@ -1113,6 +1296,7 @@ class OfflineObjectExtractor:
                         and not values.get(key)
                         and not standing  # a standing rule needs no "I" either
                         and not _spells_out(SELF_RULES[key][0], sentence)
+                        and not self._answers_about_self(msgs, pos, said_in)
                     ):
                         continue  # (a follow-up to the user's own statement in this chat needs no "I")
                     if not identity and (
@@ -1125,6 +1309,10 @@ class OfflineObjectExtractor:
                     correcting = bool(values.get(key)) and bool(
                         CORRECTION.search(sentence) or CORRECTION.search(msg.text[:12])
                     )
+                    if key in (stored_self or {}) and _says_again(sentence, (stored_self or {})[key]):
+                        continue  # "还是老样子 靠窗座位": the stored value said again is a skip, not an update
+                    if not identity and _group_decision(sentence):
+                        continue  # "我们决定 fct_ 开头的都用 incremental": the team's decision, not the user's style
                     if about_topic and SELF_KEYS[key] != "identity" and key != "confirmation":
                         continue  # "标题不超过 20 字" about a project is the project's rule, not the user's style
                     # (what to ask before acting is always the user's rule for the assistant)
@@ -1170,10 +1358,20 @@ class OfflineObjectExtractor:
                     ):  # "15 分钟不够，统一提前半小时吧": what comes before the new rule rejects the old one
                         value = _from_cue(value, SELF_RULES[key][0])
                     values.setdefault(key, [])
+                    if self._answers_about_self(msgs, pos, said_in):
+                        asked_for.add(key)  # asked for and given: as deliberate as a rule under the cap
                     said_in[key] = msg.index
                     value = _clean(_CORRECTION_START.sub("", value) if correcting else value)
                     if value not in [v for v, _ in values[key]]:
                         values[key].append((value, msg.at))
+        # "我叫许嘉文 叫我嘉文就行", "I'm Theodore, call me Theo": a nickname said with the name is part of the
+        # name's object, not a second one
+        if values.get("nickname") and values.get("name") and said_in.get("nickname") == said_in.get("name"):
+            name_text = values["name"][-1][0]
+            extra = [v for v, _ in values.pop("nickname") if v not in name_text]
+            if extra:
+                joiner = "，" if has_cjk(name_text) else ", "
+                values["name"][-1] = (joiner.join([name_text, *extra]), values["name"][-1][1])
         out = []
         for key, items in values.items():
             if not items:
@@ -1184,7 +1382,7 @@ class OfflineObjectExtractor:
             # Under the cap of five, a rule the user laid down (it passed the standing-rule gate, or says
             # always / 以后 / every time) outlasts a person mentioned in passing; a bare habit ("I start
             # at 4am", said as a reason) does not.
-            ruled = SELF_RULES[key][1] or LASTING.search(joined) is not None
+            ruled = SELF_RULES[key][1] or LASTING.search(joined) is not None or key in asked_for
             priority = 6 if SELF_KEYS[key] == "identity" else 5.6 if ruled else 5
             out.append(Candidate(obj=MemoryObject(type="self", category=SELF_KEYS[key], key=key, summary=joined),
                                  priority=priority, reason=f"the user's {key.replace('_', ' ')}", at=items[-1][1]))  # fmt: skip
@@ -1195,7 +1393,8 @@ class OfflineObjectExtractor:
     def _people(self, msgs: list[_Msg], people: _PeopleFinder) -> list[Candidate]:
         found: dict[str, _Person] = {}
         last: _Person | None = None
-        for msg in msgs:
+        last_said_in = -1  # the user message that last spoke about ``last``
+        for pos, msg in enumerate(msgs):
             if not msg.user:
                 named = people.names_in(msg.text)
                 if named:
@@ -1209,8 +1408,9 @@ class OfflineObjectExtractor:
             if last is not None and _corrects_person_fact(last, msg, people):
                 continue
             unassigned: list[str] = []  # this message's sentences about no one yet
+            offered = msgs[pos - 1].text if pos and not msgs[pos - 1].user else ""
             for sentence in sentences(msg.text):
-                if DISMISS.search(sentence):
+                if DISMISS.search(sentence) or _picks_offer(sentence, offered):
                     continue
                 named = people.names_in(sentence)
                 new = people.new_person(sentence)
@@ -1237,12 +1437,27 @@ class OfflineObjectExtractor:
                     or _pronoun_fact_at(sentence) >= 0
                 ):
                     person = last
+                elif (
+                    last is not None
+                    and last_said_in >= 0
+                    and not msg.saved
+                    and _answers_question(msgs, pos, last_said_in)
+                    and (answer := _person_answer(sentence)) is not None
+                    and (last.fact_in == msgs[last_said_in].index or PERSON_DURABLE.search(answer))
+                ):
+                    # u: "priya got the job!!" — a: "The one in Leeds?" — u: "yes, ward manager at St James's, Leeds":
+                    # the answer to the assistant's question about the person's news is about them (a name
+                    # alone after a passing mention — "Tom's back" — "Where from?" — "Lisbon" — is not)
+                    last.facts.append(answer)
+                    last.at, last.fact_in, last_said_in = msg.at, msg.index, pos
+                    continue
                 if person is None:
                     passing = QUESTION.search(sentence) or ONE_OFF.search(sentence) or JOKE.search(sentence)
                     if not passing and not _is_ack(sentence):  # "是他。" confirms who, it is no fact
                         unassigned.append(sentence)
                     continue
                 last = person
+                last_said_in = pos
                 fact = self._person_fact(sentence, person)
                 if fact and not named and new is None and unassigned:
                     # "Willowbrook, the assisted living place. she moves in on January 12": the answer's
@@ -1346,6 +1561,8 @@ class OfflineObjectExtractor:
             if msg.dismissed:
                 thread = None
                 continue
+            if msg.saved:
+                continue  # what the user asked to remember is a saved note, not also a conclusion
             found = [(s, finder.find(s)) for s in sentences(msg.text)]
             named = [t for _, t in found if t is not None]
             confirmed = None if named or thread else self._confirmed_topic(msgs, pos, finder)
@@ -1357,6 +1574,9 @@ class OfflineObjectExtractor:
                 answers = self._answers(msgs, pos) if decided else set()
                 for sentence in sentences(msgs[pos - 2].text):
                     self._topic_sentence(thread, sentence, opened)
+            elif not named and thread is not None and _all_work_on(people.names_in(msg.text), thread.topic):
+                continue  # "Felix 说他以后只能周末看 PR": a person of the project's own (their stored text names it)
+                # is their news; the project's thread goes on after it
             elif (
                 not named
                 and thread is not None
@@ -1390,8 +1610,10 @@ class OfflineObjectExtractor:
                     # user's answers to the assistant's follow-up questions
                     if _decides(sentence):
                         answers = self._answers(msgs, pos)
+                    answering = mode == "answer" and topic is thread.topic
                     mode = "answer" if _decides(sentence) or mode == "answer" else "value"
-                    self._topic_sentence(thread, sentence, "mention")
+                    # an answer to the assistant's follow-up stays one when it names the topic again
+                    self._topic_sentence(thread, sentence, "answer" if answering else "mention")
                 elif not _restates_self(sentence, self_texts):
                     self._topic_sentence(thread, sentence, mode)
             thread.status = thread.status or (_confirmed_status(msgs, [msg]) if asked else None)
@@ -1454,6 +1676,7 @@ class OfflineObjectExtractor:
             and _VALUE.search(note.conclusions[-1])
         ):
             note.conclusions.pop()  # "actually make it April 30": the value just stated is superseded
+        note.conclusions = [c for c in note.conclusions if not _same_setting_new_value(c, text)]
         if text not in note.conclusions:
             note.conclusions.append(text)
 
@@ -1508,11 +1731,40 @@ class OfflineObjectExtractor:
                 pairs = han_ngrams(norm_name(item.obj.summary).replace("用户", " "))
                 hits = len(pairs & user_pairs)
                 restated = hits >= 3 and hits * 2 >= len(pairs)
+            restated = restated or any(_says_again(m.text, item.obj.summary) for m in msgs if m.user)
             if restated:
                 out.append(
                     Candidate(obj=MemoryObject(**item.obj.__dict__), reason="restated, already stored")
                 )
         return out
+
+
+def _all_work_on(named: list[tuple[str, Stored | None, str | None]], topic: Stored) -> bool:
+    """Every person named is stored with the topic's name in their summary or facts ("lumen-cli 的另一个
+    maintainer"): they belong to that project."""
+    name = norm_name(topic.obj.name or "")
+    if not named or not name:
+        return False
+    return all(
+        stored is not None
+        and name in norm_name(" ".join([stored.obj.summary, stored.obj.detail or "", *stored.obj.facts]))
+        for _, stored, _ in named
+    )
+
+
+def _says_again(text: str, stored: str) -> bool:
+    """ "quiet coach as always" for "always books a quiet coach", "还是老规矩 小写开头" for "…英文小写开头": the user
+    marks a value as unchanged and says two of the stored value's words (or character pairs) again."""
+    if not RESTATE.search(text) or QUESTION.search(text):
+        return False
+    rest = RESTATE.sub(" ", text)
+    if LASTING.search(rest) or CHANGED.search(rest):
+        return False  # "以后技术问题用英文，其他的照旧中文" sets a new rule beside the old one
+    said, kept = normalize(text), normalize(stored)
+    words = {w for w in re.findall(r"[a-z]{4,}", kept) if w not in ("user", "always", "still")}
+    if sum(_word_in(w, said) for w in words) >= 2:
+        return True
+    return len(han_ngrams(norm_name(stored).replace("用户", " ")) & han_ngrams(norm_name(text))) >= 2
 
 
 def _without_self_rules(topics: list[Candidate], found: list[Candidate]) -> list[Candidate]:
@@ -1602,6 +1854,9 @@ class _PeopleFinder:
 
     def _variant(self, text: str, name: str) -> str | None:
         if has_cjk(name):
+            given = _given_name(name)
+            if given and given in text:
+                return given  # 雨桐 for 周雨桐: the given name alone is how family and friends say it
             for size in range(max(2, len(name) - 2), len(name) + 3):
                 for start in range(len(text) - size + 1):
                     piece = text[start : start + size]
@@ -1609,8 +1864,11 @@ class _PeopleFinder:
                         return piece
             return None
         first = normalize(name).split()[0] if normalize(name).split() else ""
-        for match in re.finditer(r"(?<![A-Za-z])[A-Z][a-z]{2,}(?![A-Za-z])", text):
+        for match in re.finditer(r"(?<![A-Za-z])[A-Za-z][a-z]{2,}(?![A-Za-z])", text):
             word = match.group(0)
+            if word[0].islower() and not _LOWER_NAME_CONTEXT.match(text, match.end()):
+                continue  # chat is often lowercase ("ben's taking over"), but a lowercase word is a name
+                # only where a subject stands: before 's, "and I", or a verb
             if near_name(word, name):
                 return word
             if _pet_form(word.casefold(), first):
@@ -1677,6 +1935,8 @@ class _PeopleFinder:
             )
             if roles or duty:
                 return name, roles[0] if roles else "colleague"
+            if _PERSON_TRAIT.match(sentence, match.start(2)):
+                return name, "contact"  # "Dana is vegan, strictly": a person's diet or condition is theirs
         return None
 
 
@@ -1692,7 +1952,15 @@ class _TopicFinder:
                 self.shared[tok] = self.shared.get(tok, 0) + 1
 
     def find(self, sentence: str) -> Stored | None:
-        return _mentioned_topic(sentence, self.topics, self.tokens, self.shared) if self.topics else None
+        if not self.topics:
+            return None
+        return _mentioned_topic(sentence, self.topics, self.tokens, self.shared) or self._answered(sentence)
+
+    def _answered(self, sentence: str) -> Stored | None:
+        """A sentence that answers one stored topic's open question ("Mermaid 那个决定了 不支持" for "要不要支持
+        Mermaid", "min order for cafés is 2kg" for "Minimum order size?") is about that topic, named or not."""
+        hits = [t for t in self.topics if any(_answers(sentence, q) for q in t.obj.open_questions)]
+        return hits[0] if len(hits) == 1 else None
 
     def find_loose(self, text: str) -> Stored | None:
         """The assistant's paraphrase of a stored Chinese name ("城市热岛的毕业论文" for 城市热岛毕业论文):
@@ -1725,6 +1993,17 @@ def _confirmed_status(msgs: list[_Msg], follow_ups: list[_Msg]) -> str | None:
             if status:
                 return status
     return None
+
+
+_LOWER_NAME_CONTEXT = re.compile(
+    r"['’]s\s|\s+and (?:i|me)\b|\s+(?:is|was|has|had|says|said|will|can|can't|won't|does|doesn't|did|didn't|"
+    r"takes|took|wants|asked|told|thinks|likes|hates|moved|joined|started|got|came|comes)\b"
+)
+
+
+def _given_name(name: str) -> str | None:
+    """周雨桐 → 雨桐: a three-character Chinese name with a common surname; its last two characters."""
+    return name[1:] if len(name) == 3 and has_cjk(name) and name[0] in _SURNAMES else None
 
 
 def _pet_form(word: str, first: str) -> bool:
@@ -1846,6 +2125,48 @@ def _lasting_change(clause: str) -> bool:
     )
 
 
+_SOMEONE_ELSE = re.compile(
+    rf"(?<![A-Za-z])(?:her|his|their)\s+(?:[a-z]+\s+)?(?:{_PERSON_ROLES_EN}|boyfriend|girlfriend|fianc[eé]e?|kids?|children)"
+    rf"(?![A-Za-z])|[他她]的?(?:{_ROLES_ZH_PEOPLE}|男朋友|女朋友|对象|老公|老婆|孩子|儿子|女儿)",
+    _I,
+)
+
+
+_PICK = _rx(
+    r"^\s*(?:那|就|嗯)?\s*([^，,。！!？?\s]{2,8}?)(?:吧|好了|就行)(?=[\s，,。!！]|$)",
+    r"^\s*(?:ok(?:ay)?|yeah|yes|sure)?[,\s]*(?:let's (?:do|go with|book|get)|go with|book)\s+(?:the\s+)?([\w'&-]{3,20}(?:\s[\w'&-]+)?)",
+    r"^\s*(?:ok(?:ay)?|yeah|yes|sure)?[,\s]*(?:the\s+)?([\w'&-]{3,20}) (?:then|it is|please)\b",
+)
+
+
+def _picks_offer(sentence: str, offered: str) -> bool:
+    """ "大牌档吧 他爱吃盐水鸭", "Dishoom then, she loves curry": the user picks one of the options the assistant
+    just offered; what they add about a person is the reason for a one-off choice, not a fact to keep."""
+    match = _PICK.match(sentence)
+    picked = next((g for g in match.groups() if g), "") if match else ""
+    return bool(picked and offered and normalize(picked) in normalize(offered))
+
+
+def _person_answer(sentence: str) -> str | None:
+    """What an answer about a person adds: a durable clause or a proper name or number (where they work,
+    their new role), never a one-off, a payment, a joke or a question."""
+    text = _clean(_ACK_LEAD.sub("", sentence))
+    if (
+        len(norm_name(text)) < 4
+        or QUESTION.search(text)
+        or ASKS.search(text)
+        or JOKE.search(text)
+        or MONEY.search(text)
+        or ONE_OFF.search(text)
+        or HARD_ONE_OFF.search(text)
+        or FIRST_PERSON.search(text)  # "I'll help her move" is the user's plan
+        or _SOMEONE_ELSE.search(text)  # "her boyfriend Callum eats anything" is about him
+        or FOR_A_WHILE.search(text)  # "25mg twice a day, for 10 days" is a course, not what they are like
+    ):
+        return None
+    return text if PERSON_DURABLE.search(text) or salient_tokens(text) else None
+
+
 def _is_ack(sentence: str) -> bool:
     """A short yes / "that's him" ("是他", "yes that's her"): confirms, adds nothing."""
     rest = _ACK_LEAD.sub("", sentence)
@@ -1878,9 +2199,11 @@ def _mentioned_topic(
         else:
             toks = tokens[topic.id]
             words = set(re.findall(r"[a-z0-9]+", folded))
-            present = [t for t in toks if (t in words if t.isascii() else _cjk_in(t, compact))]
+            others = " ".join(norm_name(t.obj.name or "") for t in topics if t is not topic)
+            present = [t for t in toks if (t in words if t.isascii() else _cjk_in(t, compact, others))]
             distinctive = [t for t in present if shared.get(t, 0) == 1 and t not in TOPIC_GENERIC
-                           and (len(t) >= 4 or _acronym_in(t, topic.obj.name or "", sentence) if t.isascii() else True)]  # fmt: skip
+                           and (len(t) >= 4 or _acronym_in(t, topic.obj.name or "", sentence) or _short_head(t, toks)
+                                if t.isascii() else True)]  # fmt: skip
             score = 0.0
             if distinctive:
                 score = 2.0 + len(distinctive)
@@ -1889,6 +2212,33 @@ def _mentioned_topic(
         if score and (best is None or score > best[0]):
             best = (score, topic)
     return best[1] if best else None
+
+
+_QUESTION_STOP = frozenset({
+    "the", "and", "for", "with", "what", "which", "when", "where", "how", "should", "would", "could", "will", "can",
+    "does", "did", "not", "yet", "any", "size", "whether", "from", "into", "about",
+})  # fmt: skip
+
+
+def _answers(sentence: str, question: str) -> bool:
+    """``sentence`` takes up ``question``: it shares the question's identifier (Mermaid, v2), two of its
+    content words (a shortened word counts: "min" for "minimum"), or three of its Chinese character pairs
+    (two, when that is half the question's)."""
+    if QUESTION.search(sentence) or ASKS.search(sentence):
+        return False  # asking again answers nothing
+    folded = normalize(sentence)
+    names = [t for t in salient_tokens(question) if not t.isdigit() and len(t) >= 3]
+    if any(_word_in(normalize(t), folded) for t in names):
+        return True
+    asked = {w for w in re.findall(r"[a-z]{3,}", normalize(question)) if w not in _QUESTION_STOP}
+    said = {w for w in re.findall(r"[a-z]{3,}", folded) if w not in _QUESTION_STOP}
+    shared = {a for a in asked if any(a.startswith(w) or w.startswith(a) for w in said)}
+    if len(shared) >= 2:
+        return True
+    asked_pairs = han_ngrams(norm_name(question))
+    shared_pairs = len(asked_pairs & han_ngrams(norm_name(sentence)))
+    # one three-character word (服务器) is not enough in a long question; most of a short one is
+    return shared_pairs >= 3 or (shared_pairs >= 2 and 2 * shared_pairs >= len(asked_pairs))
 
 
 def _word_in(token: str, text: str) -> bool:
@@ -1906,12 +2256,28 @@ def _acronym_in(token: str, name: str, sentence: str) -> bool:
     return re.search(rf"(?<![A-Za-z]){upper}(?![A-Za-z])", sentence) is not None
 
 
-def _cjk_in(token: str, compact: str) -> bool:
-    """A Chinese name part, or most of it (记账 for 家庭记账, 订单服务 for 订单服务拆分)."""
+def _cjk_in(token: str, compact: str, others: str = "") -> bool:
+    """A Chinese name part, or most of it (记账 for 家庭记账, 订单服务 for 订单服务拆分); of a long run-together
+    name (栖光小红书账号) three characters no other topic's name has are enough (小红书那个号)."""
     if len(token) <= 3:
         return token in compact
-    size = max(2, len(token) - 2)
-    return any(token[i : i + size] in compact for i in range(len(token) - size + 1))
+    size = max(2, len(token) - 2) if len(token) <= 6 else 3
+    return any(
+        token[i : i + size] in compact and token[i : i + size] not in others
+        for i in range(len(token) - size + 1)
+    )
+
+
+# Short words that often head a project's name without naming it ("big move", "new site").
+_COMMON_SHORT = frozenset({
+    "the", "new", "big", "old", "app", "web", "all", "one", "two", "top", "bad", "low", "raw", "hot", "our", "my",
+    "his", "her", "its", "day", "set",
+})  # fmt: skip
+
+
+def _short_head(token: str, tokens: list[str]) -> bool:
+    """ "dbt" of "dbt migration": a three-letter first word of a longer name is the name's own word."""
+    return len(token) == 3 and len(tokens) >= 2 and tokens[0] == token and token not in _COMMON_SHORT
 
 
 _NAME_AFTER = re.compile(
@@ -1979,6 +2345,27 @@ _EMPTY_LABEL = _rx(
         "arrangement", "plan", "setup", "number", "fact"),
     "安排|规则|事|事情|东西|信息|内容|情况|这些|一点|设置",
 )  # fmt: skip
+
+
+_PERSON_WORD = re.compile(r"我|你|(?<![A-Za-z])(?:I|I'm|I've|we|you|my|our)(?![A-Za-z])", _I)
+
+
+def _lead_subject(lead: str, title: str, points_back: bool) -> str:
+    """ "礼盒定价我想了个公式 你帮我记住：零售价 = …" → "礼盒定价：零售价": the subject the user names before the
+    remember cue (up to their first "I"/"you") leads the title, when the note itself follows the cue."""
+    parts = _PERSON_WORD.split(lead, maxsplit=1) if lead else []
+    if points_back or len(parts) < 2 or re.search(r"[，,。.;；:：]", parts[0]):
+        # no "I"/"you" after it, or a clause break: no subject named ("还有个工作的，帮我存一下")
+        return title
+    subject = _clean(parts[0])
+    size = len(norm_name(subject))
+    if (
+        not 2 <= size <= 12
+        or re.search(r"\d|^(?:一?个|another|one)", subject, _I)
+        or norm_name(subject) in norm_name(title)
+    ):
+        return title
+    return f"{subject}：{title}" if has_cjk(subject + title) else f"{subject}: {title}"
 
 
 def _cue_noun(tail: str) -> str | None:

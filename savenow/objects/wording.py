@@ -39,7 +39,7 @@ UNCHANGED = pattern(en_words("unchanged", "no change", "hasn't changed", "not ch
                 "没变|不变|没有变|照旧|跟之前一样|和之前一样")  # fmt: skip
 
 _SALIENT = re.compile(
-    r"[A-Za-z]+/[A-Za-z_]+|(?:UTC|GMT)\s?[+-]\s?\d+|\d+(?:[.,:/-]\d+)+|[A-Za-z]*\d+[A-Za-z]+\w*|"
+    r"[A-Za-z]+/[A-Za-z_]+|(?:UTC|GMT)\s?[+-]\s?\d+|\d+(?:[.,:/-]\d+)+|[A-Za-z]*\d+[A-Za-z]+\w*|[A-Za-z]+\d+\w*|"
     r"(?<![A-Za-z])[A-Z][A-Za-z]+(?:[-_][A-Za-z0-9]+)*|[a-z]+[-_][a-z0-9]+|\d+"
 )
 _SALIENT_STOP = {"the", "i", "i'm", "ok", "user", "lives", "wants", "prefers", "the user"}
