@@ -226,9 +226,7 @@ def whole_process(big: Path, small: Path, home: Path, runs: int) -> None:
     # As installed: bytecode is cached (this sandbox sets PYTHONDONTWRITEBYTECODE, which would
     # make every run recompile savenow from source).
     env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith("SAVENOW_") and k != "PYTHONDONTWRITEBYTECODE"
+        k: v for k, v in os.environ.items() if not k.startswith("SAVENOW_") and k != "PYTHONDONTWRITEBYTECODE"
     }
     env["HOME"] = str(home)
     queries = ["网关端口", "what gateway port did I set", "gateway-17"]
