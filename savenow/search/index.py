@@ -14,7 +14,6 @@ embedding cache survives, keyed by (provider, model, chunk hash).
 
 from __future__ import annotations
 
-import array
 import json
 import os
 import re
@@ -32,6 +31,8 @@ from .store import IndexStore
 from .tokenize import document_terms
 
 if TYPE_CHECKING:
+    import array
+
     from .watch import ChangeFeed, WatchTarget
 
 __all__ = ["IndexSync", "Scan", "SourceFile", "SyncReport", "scan_sources"]
@@ -57,6 +58,8 @@ class SourceFile(NamedTuple):  # a tuple: thousands are made per scan
 
 @dataclass
 class SyncReport:
+    """What one sync did."""
+
     indexed: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     embedded: int = 0
@@ -227,10 +230,14 @@ def file_day(rel: str) -> str | None:
 
 
 def vector_blob(vector: list[float]) -> bytes:
+    import array  # only with embeddings: a lexical search never loads the extension module
+
     return array.array("f", vector).tobytes()
 
 
 def blob_vector(blob: bytes) -> array.array[float]:
+    import array
+
     values = array.array("f")
     values.frombytes(blob)
     return values
