@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from functools import wraps
+from functools import lru_cache, wraps
 from typing import ParamSpec, TypeVar
 
 from ...text.cjk import HAN, cjk_ratio, has_cjk
@@ -56,14 +56,17 @@ class Lexeme:
     lowercase is matched case-sensitively against the lowercased sentence, which gives the
     same answer about twice as fast. A sentence with a cased letter outside ASCII (É, ſ, K)
     lowercases irregularly and goes to the IGNORECASE pattern, as does a pattern with an
-    uppercase letter. Inside :func:`chat_memo`, each sentence is searched once per lexeme.
+    uppercase letter. Each lexeme remembers its answers for the last texts it searched (per process,
+    bounded): a sentence is searched once per lexeme, however often a chat is previewed.
 
     Each form is compiled when first needed, not at import: compiling costs more than a
     whole extraction's searches (a ``[HAN]`` class under IGNORECASE alone takes milliseconds),
     and most chats never need the IGNORECASE form at all.
     """
 
-    __slots__ = ("_ascii", "_empty_for_ascii", "_flags", "_lowercase", "_regex", "_source")
+    __slots__ = ("_ascii", "_empty_for_ascii", "_flags", "_lowercase", "_regex", "_source", "search")
+
+    search: Callable[[str], re.Match[str] | None]
 
     def __init__(
         self, regex: re.Pattern[str] | str, flags: int = 0, parts: tuple[str, ...] | None = None
@@ -84,6 +87,8 @@ class Lexeme:
             "|".join(ascii_parts) if caseless and parts is not None else None
         )
         self._empty_for_ascii = caseless and parts is not None and not ascii_parts
+        # the C-level LRU answers a remembered text without a Python call; thread-safe and bounded
+        self.search = lru_cache(maxsize=_REMEMBERED)(self._search_text)
 
     @property
     def regex(self) -> re.Pattern[str]:
@@ -92,22 +97,12 @@ class Lexeme:
             self._regex = re.compile(self._source, self._flags)
         return self._regex
 
-    def search(self, text: str) -> re.Match[str] | None:
+    def _search_text(self, text: str) -> re.Match[str] | None:
         """Like ``re.Pattern.search``; a match found on the lowercased text has the same span
-        (its groups are lowercase, and every caller case-folds them)."""
-        chat = _CHAT.get()
-        if chat is None:
-            return self._search(text, None)
-        memo = chat.searches.get(self)
-        if memo is None:
-            memo = chat.searches[self] = {}
-        found = memo.get(text, _UNSEEN)  # most lookups miss: a default is cheaper than a KeyError
-        if found is _UNSEEN:
-            found = self._search(text, chat)
-            if len(memo) >= _MEMO_LIMIT:
-                memo.clear()
-            memo[text] = found
-        return found  # type: ignore[return-value]
+        (its groups are lowercase, and every caller case-folds them). Remembered per process
+        (``search``): a pure function of the text, asked again about every sentence of a chat
+        that is previewed again, or whose last messages overlap the last preview's."""
+        return self._search(text, _CHAT.get())
 
     def _search(self, text: str, chat: ChatMemo | None) -> re.Match[str] | None:
         if self._lowercase is None:
@@ -155,11 +150,11 @@ class Lexeme:
 
 @dataclass
 class ChatMemo:
-    """What one extraction remembers about its chat's sentences: the same sentence is searched
-    by many lexemes, and placement compares each note with the same bullets again and again.
-    One per :func:`chat_memo` block, so worker threads extracting different chats share nothing."""
+    """What one extraction remembers about its chat's sentences: the same sentence is lowercased
+    for many lexemes, and placement compares each note with the same bullets again and again.
+    One per :func:`chat_memo` block, so worker threads extracting different chats share nothing
+    (a lexeme's own answers are a pure function of the text: :class:`Lexeme` keeps those)."""
 
-    searches: dict[Lexeme, dict[str, re.Match[str] | None]] = field(default_factory=dict)
     lowered: dict[str, str | None] = field(default_factory=dict)
     compacted: dict[str, str] = field(default_factory=dict)
     results: dict[Callable[..., object], dict[tuple[object, ...], object]] = field(default_factory=dict)
@@ -180,7 +175,8 @@ def chat_memo() -> Iterator[ChatMemo]:
         _CHAT.reset(token)
 
 
-_MEMO_LIMIT = 4096  # sentences remembered per lexeme; a chat of 180 messages has about 600
+_MEMO_LIMIT = 4096  # sentences remembered per chat; a chat of 180 messages has about 600
+_REMEMBERED = 2048  # texts whose search a lexeme remembers (the sentences and messages of a few chats)
 _UNSEEN = object()  # not in a memo yet (None is a remembered answer)
 _ASCII_RUN = re.compile(r"[\x00-\x7f]+")
 _RANGE_BOTH_CASES = re.compile(r"A-Za-z")
