@@ -52,6 +52,7 @@ def normalize(text: str) -> str:
     return _SPACES.sub(" ", _NOT_WORD.sub(" ", folded)).strip()
 
 
+@lru_cache(maxsize=4096)
 def compact(text: str) -> str:
     """:func:`normalize`, then drop the spaces next to CJK characters.
 

@@ -177,6 +177,9 @@ def chat_memo() -> Iterator[ChatMemo]:
 
 _MEMO_LIMIT = 4096  # sentences remembered per chat; a chat of 180 messages has about 600
 _REMEMBERED = 2048  # texts whose search a lexeme remembers (the sentences and messages of a few chats)
+# Texts a pure function of one message or sentence remembers (per process): a chat previewed
+# again, or one whose last messages overlap the last preview's, is split and cleaned only once.
+_TEXTS = 4096
 _UNSEEN = object()  # not in a memo yet (None is a remembered answer)
 _ASCII_RUN = re.compile(r"[\x00-\x7f]+")
 _RANGE_BOTH_CASES = re.compile(r"A-Za-z")
@@ -432,6 +435,7 @@ def code_blocks(text: str) -> list[str]:
     return [block.strip() for block in _FENCE.findall(text)]
 
 
+@lru_cache(maxsize=_TEXTS)
 def prose(text: str) -> str:
     """The message without fenced code blocks (pasted logs, configs, commands)."""
     return _FENCE.sub("\n", text)
@@ -456,6 +460,11 @@ def sentence_items(text: str) -> list[tuple[str | None, str]]:
     A short code block right after a sentence ending in a colon ("修法：" + one
     config line) is the sentence's object, so it is appended as inline code.
     """
+    return list(_sentence_items(text))
+
+
+@lru_cache(maxsize=_TEXTS)
+def _sentence_items(text: str) -> tuple[tuple[str | None, str], ...]:
     spans: list[str] = []
 
     def protect(match: re.Match[str]) -> str:
@@ -478,7 +487,7 @@ def sentence_items(text: str) -> list[tuple[str | None, str]]:
                 piece = piece.strip()
                 if piece:
                     result.append((label if number == 0 else None, piece))
-    return result
+    return tuple(result)
 
 
 def _chunks(text: str) -> list[tuple[str, bool]]:
@@ -532,6 +541,7 @@ def _attach_code(result: list[tuple[str | None, str]], block: str) -> None:
 _TRAILING_PUNCT = re.compile(r"[\s,，;；:：—\-–]+$")
 
 
+@lru_cache(maxsize=_TEXTS)
 def clean_bullet(sentence: str) -> str:
     """A sentence as a note bullet: without acknowledgements, note lead-ins or a dangling colon."""
     text = " ".join(sentence.split())

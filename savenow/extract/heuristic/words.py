@@ -35,6 +35,7 @@ def fact_terms(text: str) -> frozenset[str]:
     return frozenset(words | grams)
 
 
+@lru_cache(maxsize=4096)
 def quantities(text: str) -> frozenset[str]:
     """Numbers a fact states, units or currency around them or not ("850mg", "€6.49", "17:00"):
     two digits or more, or a decimal — "1 月", "一天 2 次" identify nothing on their own."""
