@@ -106,6 +106,7 @@ def indel(a: str, b: str) -> float:
     return fuzz.token_sort_ratio(a, b) / 100.0
 
 
+@lru_cache(maxsize=8192)  # the same note and bullet pairs are compared again and again
 def compact_similarity(a: str, b: str) -> float:
     """:func:`similarity` for texts already passed through :func:`compact`."""
     if not a or not b:

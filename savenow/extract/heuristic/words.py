@@ -10,6 +10,7 @@ from ...text.identifiers import identifiers
 from ...text.stopwords import EN_COMMON_WORDS, EN_SMALL_WORDS, ZH_FACT_TERM_HAN
 
 
+@lru_cache(maxsize=4096)
 def text_words(text: str) -> frozenset[str]:
     return (
         frozenset(w.casefold() for w in WORD.findall(text)) - EN_COMMON_WORDS
