@@ -53,9 +53,15 @@ def compact(args: argparse.Namespace) -> int:
     action = args.action
     lang = lang_of(args)
     if action == "check":
+        from .main import quiet_library_logs
+
+        quiet_library_logs()
         return _check(args)
     if action == "status" and _store_only(args):
         return _print_status(_store_status(args), args.json, lang)
+    from .main import quiet_library_logs
+
+    quiet_library_logs()
     service = _service(args)
     target = _target(args)
     if action == "status":

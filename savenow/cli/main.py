@@ -117,7 +117,8 @@ def _compact_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--max-tokens", type=int, metavar="N", help="the threshold (default 80000)")
     p.add_argument("--json", action="store_true")
     _settings_flags(p)
-    p.set_defaults(run=_lazy(".compaction", "compact"))
+    # `status --store` logs nothing and is run from cron: compact() quiets the logs on every other path.
+    p.set_defaults(run=_lazy(".compaction", "compact"), quiet_logs=False)
 
 
 def _objects_parser(sub: Any) -> None:

@@ -26,7 +26,6 @@ from typing import Any, Literal
 
 from ..errors import BadInputError, ForbiddenTargetError, StorageError
 from ..messages import Text
-from ..text.safety import loads_json
 from . import faults
 from .locks import state_dir, target_digest
 
@@ -89,6 +88,8 @@ def read_json(path: Path, what: str | Text) -> Any | None:
     text = read_exact(path)
     if text is None:
         return None
+    from ..text.safety import loads_json  # only JSON reads need it, not every write
+
     try:
         return loads_json(text.lstrip("\ufeff"))
     except ValueError as exc:

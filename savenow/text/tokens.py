@@ -13,6 +13,7 @@ estimates only plan a prompt before it is sent.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable, Mapping
@@ -27,7 +28,14 @@ __all__ = [
     "estimate_tokens",
 ]
 
-_CJK_CHAR = re.compile("[" + char_class(CJK_PUNCTUATION_RANGES + CJK_LETTER_RANGES) + "]")
+
+
+@functools.cache
+def _cjk_char() -> re.Pattern[str]:
+    # Compiled at the first non-ASCII text: CPython's charset optimizer walks every code point of
+    # the CJK ranges (several ms), which an English session, `--help` or a search never needs.
+    return re.compile("[" + char_class(CJK_PUNCTUATION_RANGES + CJK_LETTER_RANGES) + "]")
+
 
 # Chat formats wrap each message in a few special tokens (role, separators) and
 # prime the reply with a few more; OpenAI documents 3–4 per message and 3 per reply.
@@ -37,7 +45,7 @@ REPLY_PRIMING_TOKENS = 3
 
 def count_cjk(text: str) -> int:
     """How many characters of ``text`` count as CJK (one token each)."""
-    return len(_CJK_CHAR.findall(text))
+    return len(_cjk_char().findall(text))
 
 
 def estimate_tokens(text: str) -> int:
