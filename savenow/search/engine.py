@@ -49,6 +49,7 @@ __all__ = ["GetResult", "MemorySearch", "SearchHit", "SearchResponse", "build_em
 SNIPPET_CHARS = 700
 _DOTTED = re.compile(r"(?<![\d.])\d+(?:\.\d+)+")
 _CLAUSE_BREAK = re.compile(r"[，,；;。]\s*|\.\s+")
+_HEADING_TIME = re.compile(r"^#+\s*(?:\d{1,2}:\d{2}\s*[-–—:]?\s*)?")  # "## 15:30 - " of a daily note
 _K1 = 1.2  # BM25 term-frequency saturation
 _B = 0.75  # BM25 length normalization
 CHAR_BACKOFF = 0.5  # the most a bigram matched only by its characters earns
@@ -56,6 +57,7 @@ SUPERSEDE_COVERAGE = 0.8  # see _newer_first
 SUPERSEDE_SCORE = 0.7
 SUBJECT_SHARED = 2
 VERSION_SHARED = 0.25  # ... or a quarter, when it gives the same thing a new version or address
+HEADING_CHANGE_WORDS = 2  # a heading saying a change speaks for the note when it names this many query words
 CHANGE_SHARED = 0.5  # a clause saying "X changed" supersedes a note half of whose query weight is X
 
 
@@ -542,7 +544,18 @@ class MemorySearch:
             _heading, text = sections.get(key, ("", ""))
             wanted = set(terms)
             named: set[str] = set()
-            for line in text.split("\n"):
+            lines = text.split("\n")
+            for line in lines:
+                # A heading that says its subject changed ("皂坊 快递换了", "SSH port changed")
+                # speaks for the note, when the note gives a value (the new one) and the heading
+                # names two of the question's words: one alone may be another property of the
+                # thing ("restic 备份迁到 R2" says nothing new about how long backups are kept).
+                if line.startswith("#") and any(ch.isdigit() for ch in text[len(line) :]):
+                    title = _HEADING_TIME.sub("", line)
+                    named_here = wanted & set(document_terms(title, segmenter))
+                    if len(named_here) >= HEADING_CHANGE_WORDS and states_a_change(title):
+                        named |= named_here
+            for line in lines:
                 if line.startswith("#") or not any(ch.isdigit() for ch in line):
                     continue
                 if any(

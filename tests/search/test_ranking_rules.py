@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from savenow.search import MemorySearch, SearchOptions
+from savenow.search import MemorySearch, SearchOptions, engine
 from savenow.search.engine import SearchHit, _supersedes
 from savenow.search.tokenize import query_terms, subject_terms
 from savenow.text.changes import states_a_change
@@ -281,3 +281,49 @@ def test_a_singular_light_finds_the_chinese_note(tmp_path: Path) -> None:
     assert _paths(search, "what did the electrician say about the kitchen light")[:1] == [
         "memory/2026-05-01.md"
     ]
+
+
+# -- a heading that says its subject changed speaks for the note --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "query"),
+    [
+        (
+            "## 网店快递\n- 发货用顺丰，网点在湖滨路，首重 12 元。\n- 每天下午 5 点前打包。",
+            "## 15:30 - 网店 快递换了\n- 顺丰那个网点总是晚收件，改用韵达，首重 4.5 元。",
+            "网店发货用哪家快递",
+        ),
+        (
+            "## Shop courier\n- Parcels ship with SpeedEx, pickup at 17:00, 9.50 a parcel.",
+            "## 15:30 - Shop courier changed\n- SpeedEx kept missing pickups; FastLine from now on, 4.20 each.",
+            "which courier ships the shop's parcels",
+        ),
+    ],
+)
+def test_a_heading_that_says_the_subject_changed_supersedes(
+    tmp_path: Path, old: str, new: str, query: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {
+        "memory/2026-03-01.md": f"# 2026-03-01\n\n{old}\n",
+        "memory/2026-05-20.md": f"# 2026-05-20\n\n{new}\n",
+        "memory/2026-04-02.md": "# 2026-04-02\n\n## 杂事\n- 给妈妈寄了一箱橙子 parcel，发货很快，ships fast。\n",
+    }
+    paths = _paths(_search(tmp_path / "rule", files), query)
+    assert paths.index("memory/2026-05-20.md") < paths.index("memory/2026-03-01.md")
+    monkeypatch.setattr(engine, "HEADING_CHANGE_WORDS", 99)  # without the rule the older one leads
+    paths = _paths(_search(tmp_path / "none", files), query)
+    assert paths.index("memory/2026-03-01.md") < paths.index("memory/2026-05-20.md")
+
+
+def test_a_heading_change_naming_one_query_word_moves_nothing(tmp_path: Path) -> None:
+    """ "restic 备份迁到 R2" changes where backups go, not how long they are kept."""
+    search = _search(
+        tmp_path,
+        {
+            "memory/2026-03-01.md": "# 2026-03-01\n\n## 备份策略\n- 备份保留 30 天，每晚 2 点跑。\n",
+            "memory/2026-05-20.md": "# 2026-05-20\n\n## 备份迁到新仓库\n- 仓库换成 R2，旧仓库先保留，2 个 key。\n",
+            "memory/2026-04-02.md": "# 2026-04-02\n\n## 相册\n- 照片保留原图，手机每晚自动备份。\n",
+        },
+    )
+    assert _paths(search, "备份保留几天")[:1] == ["memory/2026-03-01.md"]
