@@ -327,3 +327,40 @@ def test_a_heading_change_naming_one_query_word_moves_nothing(tmp_path: Path) ->
         },
     )
     assert _paths(search, "备份保留几天")[:1] == ["memory/2026-03-01.md"]
+
+
+# -- a word that names the kind of answer (指标, 结果, name, result) is no subject ----------------
+
+
+@pytest.mark.parametrize(
+    ("query", "frame", "subject"),
+    [
+        ("尿酸指标多少", "指标", "尿酸"),
+        ("上次体检结果", "结果", "体检"),
+        ("访客网络叫什么名字", "名字", "访客"),
+        ("what was the cholesterol result", "result", "cholesterol"),
+        ("what's the name of the kindergarten teacher", "name", "teacher"),
+    ],
+)
+def test_a_word_naming_the_kind_of_answer_scores_nothing(query: str, frame: str, subject: str) -> None:
+    weights = {t.term: t.weight for t in query_terms(query)}
+    assert weights.get(frame, 0.0) == 0.0
+    assert weights[subject] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("note", "query"),
+    [
+        ("## 体检\n- 尿酸 520 μmol/L，偏高，少喝啤酒。", "尿酸指标多少"),
+        ("## Checkup\n- Cholesterol 5.2 mmol/L, a bit high.", "what was the cholesterol result"),
+    ],
+)
+def test_the_note_is_found_though_no_note_says_the_answer_kind(tmp_path: Path, note: str, query: str) -> None:
+    search = _search(
+        tmp_path,
+        {
+            "memory/2026-05-01.md": f"# 2026-05-01\n\n{note}\n",
+            "memory/2026-05-02.md": "# 2026-05-02\n\n## 杂事\n- 交了水费 80 元。\n- Paid the water bill.\n",
+        },
+    )
+    assert _paths(search, query)[:1] == ["memory/2026-05-01.md"]
