@@ -365,6 +365,14 @@ def test_each_sense_of_a_word_has_a_group_of_its_own() -> None:
         ("车位", "parking"),
         ("扣款", "debit"),
         ("个人养老金", "personal_pension"),
+        ("物理治疗", "physical_therapy"),
+        ("膝盖", "knee"),
+        ("throat", "throat"),
+        ("治疗", "treatment"),
+        ("消防检查", "fire_safety"),
+        ("smoke detector", "smoke_alarm"),
+        ("试用期", "probation"),
+        ("补丁", "software_update"),
     ],
 )
 def test_round_eleven_general_vocabulary_is_known(term: str, concept: str) -> None:
