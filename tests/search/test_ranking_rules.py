@@ -364,3 +364,28 @@ def test_the_note_is_found_though_no_note_says_the_answer_kind(tmp_path: Path, n
         },
     )
     assert _paths(search, query)[:1] == ["memory/2026-05-01.md"]
+
+
+# -- an English -ed/-ing word finds the thesaurus term in its base form -----------------------
+
+
+def test_a_past_or_ing_form_finds_the_base_form_term() -> None:
+    from savenow.search.expand import _base_forms, concept_expansions
+
+    assert _base_forms("repaired") == ("repair", "repaire")
+    assert _base_forms("charged") == ("charg", "charge")
+    assert _base_forms("repair") == () and _base_forms("修好了") == ()
+    assert "维修" in {e.related for e in concept_expansions("who repaired the heater")}
+    assert "维修" in {e.related for e in concept_expansions("who repairs the heater")}
+
+
+def test_who_repaired_it_finds_the_chinese_repair_note(tmp_path: Path) -> None:
+    search = _search(
+        tmp_path,
+        {
+            "memory/2026-05-01.md": "# 2026-05-01\n\n## 洗衣机\n- 洗衣机维修，师傅换了排水泵，150 元。\n",
+            "memory/2026-05-02.md": "# 2026-05-02\n\n## Garden\n- Planted basil and mint, washing the pots.\n",
+        },
+    )
+    assert _paths(search, "who repaired the washing machine")[:1] == ["memory/2026-05-01.md"]
+    assert _paths(search, "洗衣机谁修的")[:1] == ["memory/2026-05-01.md"]

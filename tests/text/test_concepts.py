@@ -373,6 +373,9 @@ def test_each_sense_of_a_word_has_a_group_of_its_own() -> None:
         ("smoke detector", "smoke_alarm"),
         ("试用期", "probation"),
         ("补丁", "software_update"),
+        ("flat", "apartment"),
+        ("inspection", "inspection"),
+        ("检查", "inspection"),
     ],
 )
 def test_round_eleven_general_vocabulary_is_known(term: str, concept: str) -> None:
