@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["asked_kinds", "holds_kind"]
+__all__ = ["asked_kinds", "frame_words", "holds_kind"]
 
 # -- what the question asks for --------------------------------------------------------------------
 _EN_WORD = r"(?<![a-z])"
@@ -97,3 +97,18 @@ def holds_kind(text: str, kinds: frozenset[str]) -> bool:
     """Whether ``text`` (a chunk, its headings' clock times left out) holds a value of one of ``kinds``."""
     body = _HEADING_TIME.sub(r"\1", text.casefold())
     return any(_HOLDS[kind].search(body) is not None for kind in kinds)
+
+
+# Words that, in a question asking for that kind, only say the kind again: "how much did the
+# voice actor *charge*" asks for a sum of money whatever the verb; a note gives the sum ("报价
+# 2400 元") and rarely the verb. As query terms (stemmed, like search/tokenize.py makes them).
+# English only: a Chinese question says the kind with question words the tokenizer already
+# drops by position (多少钱, 花了多少), and zeroing a bigram afterwards would leave its seams.
+_FRAME_WORDS: dict[str, frozenset[str]] = {
+    "money": frozenset("cost charge price pay paid spend spent fee".split()),
+}
+
+
+def frame_words(kinds: frozenset[str]) -> frozenset[str]:
+    """The query terms that only restate one of ``kinds`` (they should score nothing)."""
+    return frozenset().union(*(_FRAME_WORDS.get(kind, frozenset()) for kind in kinds))

@@ -243,7 +243,7 @@ class MemorySearch:
         min_score = self.options.min_score if min_score is None else min_score
         report = self._fresh()
         response = SearchResponse(results=[])
-        terms = query_terms(query, self.options.segmenter)
+        terms = _without_frame_words(query, query_terms(query, self.options.segmenter))
         if not terms or not self.options.enabled:
             response.fallback = self._fallback(report)
             response.fallback_notice = self._fallback_notice(report) if response.fallback else None
@@ -842,6 +842,17 @@ def _pieces_stand_in(terms: list[QueryTerm], df: dict[str, int]) -> list[QueryTe
 
 ANSWER_TYPE_SHARE = 0.2  # how much of the way to a full score a value of the asked kind goes
 ANSWER_TYPE_FLOOR = 0.15  # ... for a chunk that already answers this much of the question's words
+
+
+def _without_frame_words(query: str, terms: list[QueryTerm]) -> list[QueryTerm]:
+    """A question's words that only restate the kind of value it asks for ("charge" in "how much
+    did the voice actor charge") score nothing, like the question words (search/answers.py)."""
+    from .answers import asked_kinds, frame_words
+
+    frame = frame_words(asked_kinds(query))
+    if not frame or all(t.term in frame or t.weight <= 0 for t in terms):
+        return terms
+    return [QueryTerm(t.term, 0.0, t.han, t.whole) if t.term in frame else t for t in terms]
 
 
 def _with_answer_types(store: IndexStore, query: str, candidates: dict[int, _Candidate]) -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from savenow.search import MemorySearch, SearchOptions, engine
 from savenow.search.answers import asked_kinds, holds_kind
+from savenow.search.tokenize import query_terms
 
 from .conftest import TODAY, write_files
 
@@ -113,3 +114,42 @@ def test_a_value_alone_answers_nothing(tmp_path: Path) -> None:
     files = {"memory/2026-05-02.md": "# 2026-05-02\n\n## 杂事\n- 6 月 12 日交水费，花了 80 元。\n"}
     assert _first(tmp_path, files, "护照什么时候到期") == ""
     assert _first(tmp_path / "en", files, "when does my passport expire") == ""
+
+
+@pytest.mark.parametrize(
+    ("query", "frame", "kept"),
+    [
+        ("how much did the voice actor charge", "charge", "voice"),
+        ("how much did the new kettle cost", "cost", "kettle"),
+    ],
+)
+def test_a_word_that_only_restates_the_asked_kind_scores_nothing(query: str, frame: str, kept: str) -> None:
+    terms = {t.term: t.weight for t in engine._without_frame_words(query, query_terms(query))}
+    assert terms[frame] == 0.0 and terms[kept] == 1.0
+
+
+def test_a_frame_word_in_a_question_for_no_sum_is_a_word() -> None:
+    query = "which card do I pay the gym with"
+    assert {t.term: t.weight for t in engine._without_frame_words(query, query_terms(query))}["pay"] == 1.0
+
+
+def test_a_chinese_money_question_says_its_kind_with_question_words() -> None:
+    weights = {
+        t.term: t.weight for t in engine._without_frame_words("配音花了多少钱", query_terms("配音花了多少钱"))
+    }
+    assert weights["配音"] == 1.0 and weights.get("多少", 0.0) == 0.0 and weights.get("花了", 0.0) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("note", "query"),
+    [
+        ("## 配音\n- 老周录了 40 句台词，报价 2400 元。", "how much did the voice actor charge"),
+        ("## 配音\n- 老周录了 40 句台词，报价 2400 元。", "配音花了多少钱"),
+    ],
+)
+def test_the_sum_is_found_though_the_note_never_says_the_verb(tmp_path: Path, note: str, query: str) -> None:
+    files = {
+        "memory/2026-05-01.md": f"# 2026-05-01\n\n{note}\n",
+        "memory/2026-05-02.md": "# 2026-05-02\n\n## 杂事\n- 交了水费 80 元。\n- Paid the water bill.\n",
+    }
+    assert _first(tmp_path, files, query) == "memory/2026-05-01.md"
