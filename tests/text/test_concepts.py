@@ -336,6 +336,8 @@ def test_each_sense_of_a_word_has_a_group_of_its_own() -> None:
     assert "annually" in yearly and "每天" not in yearly
     assert {"class_lesson", "class_code"} <= set(concepts_of("class"))
     assert {"jewelry", "phone_call"} <= set(concepts_of("ring"))
+    assert {"salary", "payment"} <= set(concepts_of("pay"))
+    assert "server" in concepts_of("machine") and "机器" in {i.term for i in related_terms("machine")}
 
 
 @pytest.mark.parametrize(
@@ -376,6 +378,9 @@ def test_each_sense_of_a_word_has_a_group_of_its_own() -> None:
         ("flat", "apartment"),
         ("inspection", "inspection"),
         ("检查", "inspection"),
+        ("下回", "next_time"),
+        ("get pinged", "notification"),
+        ("通知我", "notification"),
     ],
 )
 def test_round_eleven_general_vocabulary_is_known(term: str, concept: str) -> None:
