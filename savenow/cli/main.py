@@ -21,6 +21,41 @@ if TYPE_CHECKING:
 Runner = Callable[[argparse.Namespace], int]
 
 
+class _Formatter(argparse.HelpFormatter):
+    """The stock help formatter, measuring the terminal only when it formats text.
+
+    argparse builds a formatter for every ``add_argument`` (to check its metavar), and the stock
+    one measures the terminal each time, which imports :mod:`shutil` and its compression modules
+    into every command's start-up. Nothing is laid out before ``format_help``, so measuring there
+    gives the same text."""
+
+    def __init__(
+        self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None
+    ) -> None:
+        self._measure = width is None
+        self._wanted_help_position = max_help_position
+        super().__init__(prog, indent_increment, max_help_position, 80 if width is None else width)
+
+    def format_help(self) -> str:
+        if self._measure:
+            import shutil
+
+            self._measure = False
+            self._width = shutil.get_terminal_size().columns - 2
+            self._max_help_position = min(
+                self._wanted_help_position, max(self._width - 20, self._indent_increment * 2)
+            )
+        return super().format_help()
+
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose subcommands' parsers (built from its class) share :class:`_Formatter`."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(**kwargs)
+
+
 def _settings_flags(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("configuration (flags beat SAVENOW_* env and the YAML file)")
     group.add_argument(
@@ -181,7 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _build(only: str | None) -> tuple[argparse.ArgumentParser, _OnlySubcommand | None]:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="savenow",
         description="Save what matters from a chat into memory/YYYY-MM-DD.md, with a preview first.",
     )
@@ -189,7 +224,8 @@ def _build(only: str | None) -> tuple[argparse.ArgumentParser, _OnlySubcommand |
     parser.add_argument(
         "--lang", choices=["en", "zh"], default="en", help="language of messages (default en)"
     )
-    sub: Any = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    # prog given: argparse would format the usage line to find it, "savenow" (no positionals here)
+    sub: Any = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, prog=parser.prog)
     selected = _OnlySubcommand(sub, only) if only is not None else None
     if selected is not None:
         sub = selected
@@ -283,7 +319,7 @@ def _search_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     p.add_argument("--config", metavar="FILE")
     p.add_argument("--workspace", metavar="DIR")
     p.add_argument("--timezone", metavar="IANA")
-    p.set_defaults(run=_lazy(".search", "search"))
+    p.set_defaults(run=_lazy(".search", "search"), quiet_logs=False)  # cli/search.py does it if it logs
 
     p = sub.add_parser("get", help="read a memory file (MEMORY.md, memory/**, search.extra_paths)")
     p.add_argument("path", metavar="PATH")
@@ -293,14 +329,15 @@ def _search_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     p.add_argument("--config", metavar="FILE")
     p.add_argument("--workspace", metavar="DIR")
     p.add_argument("--timezone", metavar="IANA")
-    p.set_defaults(run=_lazy(".search", "get"))
+    p.set_defaults(run=_lazy(".search", "get"), quiet_logs=False)  # reads a file: nothing logs
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     parser = _parser_for(words) if words else build_parser()
     args = parser.parse_args(words)
-    _quiet_library_logs()
+    if getattr(args, "quiet_logs", True):
+        quiet_library_logs()
     try:
         return args.run(args)
     except BrokenPipeError:  # before OSError, of which it is one
@@ -344,10 +381,12 @@ def _text(key: str, lang: str, **values: Any) -> str:
     return text(key, lang, **values)
 
 
-def _quiet_library_logs() -> None:
+def quiet_library_logs() -> None:
     """Log records are for the bot's log, not the CLI's stderr (which holds one line per refusal).
 
     Without a handler, Python prints warnings to stderr ("lastResort"): an LLM retry would add lines.
+    A command that may run nothing that logs (``search`` without an embeddings provider, ``get``)
+    calls this itself when it does, so that it does not import :mod:`logging` for nothing.
     """
     import logging
 

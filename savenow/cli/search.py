@@ -89,6 +89,10 @@ def search(args: argparse.Namespace) -> int:
         raise SearchDisabledError(
             Text("cli.search_disabled"),
         )
+    if options.provider != "none":  # the embeddings client logs its retries: not to stderr
+        from .main import quiet_library_logs
+
+        quiet_library_logs()
     response = SearchService(workspace, options).search(
         query, max_results=args.max_results, min_score=args.min_score
     )

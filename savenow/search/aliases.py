@@ -31,6 +31,8 @@ ALIAS_FACTOR = 0.6  # an alias answers a query word for this share of its weight
 
 @dataclass(frozen=True)
 class _Patterns:
+    """The compiled patterns of the alias reader."""
+
     list_mark: re.Pattern[str]
     sentence_break: re.Pattern[str]
     definition: re.Pattern[str]  # "HEAD: rest" / "HEAD（alias，role）：rest" / "HEAD — rest"

@@ -12,8 +12,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..text.tokens import estimate_tokens
-
 __all__ = ["CHUNKER_VERSION", "Chunk", "chunk_markdown"]
 
 # bump when the cut changes: the index is rebuilt. 2: the text toolkit's token estimate (emoji and other
@@ -24,6 +22,8 @@ _SECTION_HEADING = re.compile(r"^#{1,2}\s+\S")
 
 @dataclass(frozen=True)
 class Chunk:
+    """One searchable piece of a file: a section, or part of a long one."""
+
     start_line: int
     end_line: int
     text: str  # the lines start_line..end_line, exactly as in the file
@@ -57,6 +57,10 @@ def _has_body(lines: list[str]) -> bool:
 
 def _split(lines: list[str], max_tokens: int, overlap_tokens: int) -> list[tuple[int, int]]:
     """Line windows of about ``max_tokens``, each starting ~``overlap_tokens`` before the last ended."""
+    # Here, not at import: the token estimate's CJK class costs ~8 ms to compile in every process,
+    # and a search that indexes nothing never needs it.
+    from ..text.tokens import estimate_tokens
+
     costs = [max(1, estimate_tokens(line)) for line in lines]
     windows: list[tuple[int, int]] = []
     start = 0

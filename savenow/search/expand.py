@@ -12,8 +12,11 @@ so a chunk that says the words themselves loses nothing (see ``engine._lexical``
 
 from __future__ import annotations
 
+import marshal
+import os
 from collections.abc import Callable, Iterable
 from functools import cache
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from .tokenize import _stem, query_terms
@@ -37,11 +40,90 @@ class ConceptExpansion(NamedTuple):
     same: bool  # a synonym or translation (the word itself, said otherwise), not a narrower term
 
 
+_CACHE_VERSION = 1
+_RACY_NS = 2_000_000_000  # a source file changed this recently may change again unseen
+
+
 @cache
 def _thesaurus() -> Any:
-    from ..text import concepts  # here, not at import: loading it is the slowest part of a search start-up
+    """The packaged concept thesaurus, parsed once per machine rather than once per process.
 
-    return concepts
+    Parsing and checking it is the slowest part of a search process's start-up (≈ 4× the time to
+    read it back), and a CLI search is one process per question. So the parsed thesaurus is kept
+    as plain data (``marshal``: strings, tuples, dicts, never code) in the cache folder, under a
+    key made of every file of :mod:`savenow.text` (path, size, mtime, ctime, inode) and the
+    Python and savenow versions: an edit or an upgrade of the text toolkit is a new key. A cache
+    that cannot be read or written is not used; nothing is stored while a source file is younger
+    than two seconds (its mtime may not be final)."""
+    from ..text import concepts  # here, not at import: a query whose words are all common never needs it
+
+    key, trusted = _key(Path(concepts.__file__).parent)
+    path = _cache_dir() / f"{key}.marshal" if key else None
+    if path is not None:
+        try:
+            state = marshal.loads(path.read_bytes())
+            if isinstance(state, dict):
+                loaded = concepts.Thesaurus.__new__(concepts.Thesaurus)
+                loaded.__dict__.update(state)
+                return loaded
+        except (OSError, ValueError, EOFError, TypeError):
+            pass
+    parsed = concepts.thesaurus()
+    if path is not None and trusted:
+        try:
+            _store(path, marshal.dumps(vars(parsed)))
+        except (ValueError, TypeError):  # state that is not plain data: parse in every process
+            pass
+    return parsed
+
+
+def _cache_dir() -> Path:
+    from ..settings_cache import cache_dir  # the settings' cache folder; this one beside it
+
+    return cache_dir().parent / "concepts"
+
+
+def _key(folder: Path) -> tuple[str | None, bool]:
+    """(hash of every source of the parsed thesaurus, whether they are old enough to trust)."""
+    import sys
+    import time
+
+    from .. import __version__
+
+    try:
+        from _blake2 import blake2b  # hashlib would load OpenSSL for this one hash
+    except ImportError:  # pragma: no cover - another Python
+        from hashlib import blake2b
+    now = time.time_ns()
+    parts: list[Any] = [_CACHE_VERSION, sys.version, __version__, str(folder)]
+    trusted = True
+    try:
+        with os.scandir(folder) as entries:
+            files = sorted(entry.name for entry in entries if entry.name.endswith((".py", ".txt")))
+        for name in files:
+            st = os.stat(folder / name)
+            parts.append([name, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev])
+            trusted = trusted and max(st.st_mtime_ns, st.st_ctime_ns) <= now - _RACY_NS
+    except OSError:
+        return None, False
+    digest = blake2b(repr(parts).encode("utf-8"), digest_size=20)
+    return digest.hexdigest(), trusted
+
+
+def _store(path: Path, data: bytes) -> None:
+    """Written atomically (temp + rename); a folder that cannot be written is simply not used."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
 
 
 def _stretches(query: str) -> Iterable[str]:
@@ -108,8 +190,7 @@ def _base_forms(stretch: str) -> tuple[str, ...]:
 
 
 def concept_expansions(query: str, segmenter: str = "bigram") -> list[ConceptExpansion]:
-    concepts = _thesaurus()
-    related_terms: Callable[[str], Iterable[Any]] = concepts.related_terms
+    related_terms: Callable[[str], Iterable[Any]] = _thesaurus().related_terms
     asked = {t.term for t in query_terms(query, segmenter) if t.weight > 0}
     covered: set[str] = set()
     out: list[ConceptExpansion] = []

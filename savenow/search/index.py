@@ -14,10 +14,10 @@ embedding cache survives, keyed by (provider, model, chunk hash).
 
 from __future__ import annotations
 
-import array
 import json
 import os
 import re
+import stat
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -31,9 +31,11 @@ from .store import IndexStore
 from .tokenize import document_terms
 
 if TYPE_CHECKING:
+    import array
+
     from .watch import ChangeFeed, WatchTarget
 
-__all__ = ["IndexSync", "SourceFile", "SyncReport", "discover"]
+__all__ = ["IndexSync", "Scan", "SourceFile", "SyncReport", "scan_sources"]
 
 TOKENIZER_VERSION = 4  # 3: the alias table is filled; 4: with label terms
 _DAY_IN_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
@@ -56,6 +58,8 @@ class SourceFile(NamedTuple):  # a tuple: thousands are made per scan
 
 @dataclass
 class SyncReport:
+    """What one sync did."""
+
     indexed: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     embedded: int = 0
@@ -64,42 +68,67 @@ class SyncReport:
     rebuilt: bool = False
 
 
-def _markdown_files(root: str, prefix: str, source: str = "memory") -> list[SourceFile]:
-    """A :class:`SourceFile` for each ``root/**/*.md``, symlinks ignored (files and folders).
+class Scan(NamedTuple):
+    """What one pass over the sources found, against the stat each file had when last indexed."""
 
-    Strings and the scan's own stat, not Path objects: this runs before every search, over
-    thousands of files."""
-    found: list[SourceFile] = []
-    stack = [(root, prefix)]
+    present: set[str]  # every source file, by workspace-relative path
+    changed: list[SourceFile]  # new, or size/mtime/ctime not as indexed (or racy)
+    linked: list[SourceFile]  # more than one hard link: a change feed cannot vouch for these
+
+
+Known = dict[str, tuple[int, int, int]]  # rel → (size, mtime_ns, ctime_ns) as indexed (ctime -1: racy)
+
+
+def _scan_markdown(root: str, prefix: str, source: str, known: Known, scan: Scan) -> None:
+    """Every ``root/**/*.md`` into ``scan`` (symlinked files and folders ignored; a path already
+    present is skipped: the first source to cover a file keeps it).
+
+    This runs before every search in a fresh process, over thousands of files, so it is one tight
+    loop: each folder is read once (``scandir`` on a descriptor, so the stat of each entry is an
+    ``fstatat`` by name, not a walk of the whole path), the stat is compared with the indexed one
+    as a tuple, and a :class:`SourceFile` is made only for a file that changed."""
+    try:
+        top = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return
+    present, changed, linked = scan
+    seen, add, was = present.__contains__, present.add, known.get
+    stack = [(top, root, prefix)]
     while stack:
-        folder, rel_folder = stack.pop()
+        fd, folder, rel_folder = stack.pop()
         try:
-            with os.scandir(folder) as scan:
-                entries = list(scan)
+            with os.scandir(fd) as entries:
+                for entry in entries:
+                    name = entry.name
+                    if name.endswith(".md"):
+                        rel = rel_folder + name
+                        if seen(rel) or not entry.is_file(follow_symlinks=False):
+                            continue
+                        try:
+                            st = entry.stat(follow_symlinks=False)
+                        except OSError:
+                            continue
+                        add(rel)
+                        state = (st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+                        differs = was(rel) != state
+                        if differs or st.st_nlink > 1:
+                            item = SourceFile(
+                                rel, f"{folder}/{name}", source, *state[:2], st.st_nlink, state[2]
+                            )
+                            if differs:
+                                changed.append(item)
+                            if st.st_nlink > 1:
+                                linked.append(item)
+                    elif name[0] != "." and entry.is_dir(follow_symlinks=False):
+                        try:
+                            sub = os.open(name, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+                        except OSError:
+                            continue
+                        stack.append((sub, f"{folder}/{name}", f"{rel_folder}{name}/"))
         except OSError:
             continue
-        for entry in entries:
-            name = entry.name
-            if name.endswith(".md"):
-                if entry.is_file(follow_symlinks=False):
-                    try:
-                        stat = entry.stat(follow_symlinks=False)
-                    except OSError:
-                        continue
-                    found.append(
-                        SourceFile(
-                            rel_folder + name,
-                            entry.path,
-                            source,
-                            stat.st_size,
-                            stat.st_mtime_ns,
-                            stat.st_nlink,
-                            stat.st_ctime_ns,
-                        )
-                    )
-            elif not name.startswith(".") and entry.is_dir(follow_symlinks=False):
-                stack.append((entry.path, rel_folder + name + "/"))
-    return found
+        finally:
+            os.close(fd)
 
 
 def _rel(workspace: Path, path: Path) -> str | None:
@@ -110,44 +139,47 @@ def _rel(workspace: Path, path: Path) -> str | None:
 
 
 def _stat_file(rel: str, path: Path, source: str) -> SourceFile | None:
+    """A regular file (not a symlink), from one ``lstat``."""
     try:
-        stat = path.lstat()
+        st = os.lstat(path)
     except OSError:
         return None
-    if not os.path.isfile(path) or path.is_symlink():
+    if not stat.S_ISREG(st.st_mode):
         return None
-    return SourceFile(rel, str(path), source, stat.st_size, stat.st_mtime_ns, stat.st_nlink, stat.st_ctime_ns)
+    return SourceFile(rel, str(path), source, st.st_size, st.st_mtime_ns, st.st_nlink, st.st_ctime_ns)
 
 
-def discover(workspace: Path, options: SearchOptions) -> dict[str, SourceFile]:
-    """Every file the index covers, by workspace-relative path (extra paths outside the workspace
-    keep their absolute path as the key), each with its size and mtime."""
-    files: dict[str, SourceFile] = {}
-    memory_md = _stat_file("MEMORY.md", workspace / "MEMORY.md", "memory")
-    if memory_md:
-        files["MEMORY.md"] = memory_md
-    for found in _markdown_files(str(workspace / "memory"), "memory/"):
-        files[found.rel] = found
+def _add_file(item: SourceFile | None, known: Known, scan: Scan) -> None:
+    if item is None or item.rel in scan.present:
+        return
+    scan.present.add(item.rel)
+    if item.links > 1:
+        scan.linked.append(item)
+    if known.get(item.rel) != (item.size, item.mtime_ns, item.ctime_ns):
+        scan.changed.append(item)
+
+
+def scan_sources(workspace: Path, options: SearchOptions, known: Known) -> Scan:
+    """Every file the index covers (by workspace-relative path; extra paths outside the workspace
+    keep their absolute path as the key), and which of them differ from ``known``."""
+    scan = Scan(set(), [], [])
+    _add_file(_stat_file("MEMORY.md", workspace / "MEMORY.md", "memory"), known, scan)
+    _scan_markdown(str(workspace / "memory"), "memory/", "memory", known, scan)
     for extra in options.extra_paths:
         if extra.is_symlink():
             continue
         if extra.is_dir():
-            for found in _markdown_files(str(extra), ""):
-                rel = _rel(workspace, Path(found.path)) or Path(found.path).as_posix()
-                files.setdefault(rel, found._replace(rel=rel))
+            rel = _rel(workspace, extra)
+            prefix = extra.as_posix() + "/" if rel is None else ("" if rel == "." else rel + "/")
+            _scan_markdown(str(extra), prefix, "memory", known, scan)
         elif extra.suffix == ".md":
-            rel = _rel(workspace, extra) or extra.as_posix()
-            item = _stat_file(rel, extra, "memory")
-            if item:
-                files.setdefault(rel, item)
+            _add_file(_stat_file(_rel(workspace, extra) or extra.as_posix(), extra, "memory"), known, scan)
     if "sessions" in options.sources and options.sessions_dir is not None:
         from .sessions import session_files
 
         for rel, transcript in session_files(options.sessions_dir):
-            item = _stat_file(rel, transcript, "sessions")
-            if item:
-                files[rel] = item
-    return files
+            _add_file(_stat_file(rel, transcript, "sessions"), known, scan)
+    return scan
 
 
 def _folders(root: str) -> list[str]:
@@ -167,7 +199,7 @@ def _folders(root: str) -> list[str]:
 
 
 def watch_targets(workspace: Path, options: SearchOptions) -> list[WatchTarget]:
-    """The folders whose entries :func:`discover` reads, and for each the names that matter.
+    """The folders whose entries :func:`scan_sources` reads, and for each the names that matter.
 
     A source that does not exist yet is covered by a watch on its parent (which reports its
     creation); the workspace itself always is, for ``MEMORY.md`` and ``memory/``."""
@@ -198,10 +230,14 @@ def file_day(rel: str) -> str | None:
 
 
 def vector_blob(vector: list[float]) -> bytes:
+    import array  # only with embeddings: a lexical search never loads the extension module
+
     return array.array("f", vector).tobytes()
 
 
 def blob_vector(blob: bytes) -> array.array[float]:
+    import array
+
     values = array.array("f")
     values.frombytes(blob)
     return values
@@ -214,8 +250,8 @@ class IndexSync:
         self.store = store
         self.workspace = workspace
         self.options = options
-        # rel → (size, mtime_ns, ctime_ns, hash), as the index holds it (ctime -1: racy, re-hash)
-        self._known: dict[str, tuple[int, int, int, str]] | None = None
+        # rel → (size, mtime_ns, ctime_ns), as the index holds it (ctime -1: racy, re-hash)
+        self._known: Known | None = None
         self._generation: str | None = None  # of the index when _known was last in step with it
         self._full_scans = 0
         self._feed: ChangeFeed | None = None  # armed before the last full scan, which it then vouches for
@@ -256,11 +292,12 @@ class IndexSync:
         self._known = None
         return True
 
-    def _load_known(self) -> dict[str, tuple[int, int, int, str]]:
+    def _load_known(self) -> Known:
+        """The indexed stat of every file, one query (hashes are read only for files that changed)."""
         if self._known is None:
             self._generation = self.store.get_meta("generation")
-            rows = self.store.db.execute("SELECT path, size, mtime_ns, ctime_ns, hash FROM files").fetchall()
-            self._known = {row[0]: (row[1], row[2], row[3], row[4]) for row in rows}
+            rows = self.store.db.execute("SELECT path, size, mtime_ns, ctime_ns FROM files")
+            self._known = {path: (size, mtime_ns, ctime_ns) for path, size, mtime_ns, ctime_ns in rows}
         return self._known
 
     def _index_changed_elsewhere(self) -> bool:
@@ -283,33 +320,31 @@ class IndexSync:
         elsewhere = self._index_changed_elsewhere()
         known = self._load_known()
         if only is not None:  # a write hook: just these files (memory/ or MEMORY.md), no full scan
-            found = {}
+            scan = Scan(set(), [], [])
             for rel in only:
                 if rel == "MEMORY.md" or (rel.startswith("memory/") and rel.endswith(".md")):
-                    item = _stat_file(rel, self.workspace / rel, "memory")
-                    if item is not None:
-                        found[rel] = item
-            gone = [rel for rel in only if rel not in found and rel in known]
+                    _add_file(_stat_file(rel, self.workspace / rel, "memory"), known, scan)
+            changed = scan.changed
+            gone = [rel for rel in only if rel not in scan.present and rel in known]
         elif self._feed is not None and not (report.rebuilt or elsewhere) and not self._feed.changed():
             # Nothing under the sources changed since the last full scan: only the hard-linked
             # files (a write through another link reports to another folder) need their stat.
-            found, gone = {}, []
+            scan = Scan(set(), [], [])
+            gone = []
             for linked in self._linked:
                 item = _stat_file(linked.rel, Path(linked.path), linked.source)
                 if item is not None:
-                    found[linked.rel] = item
+                    _add_file(item, known, scan)
                 elif linked.rel in known:
                     gone.append(linked.rel)
+            changed = scan.changed
         else:
             self._arm_feed()  # before the scan: every change from here on is reported
-            found = discover(self.workspace, self.options)
-            gone = [rel for rel in known if rel not in found]
-            self._linked = [item for item in found.values() if item.links > 1]
-        changed: list[SourceFile] = []
-        for rel, source in found.items():
-            state = known.get(rel)
-            if state is None or state[:3] != (source.size, source.mtime_ns, source.ctime_ns):
-                changed.append(source)
+            scan = scan_sources(self.workspace, self.options, known)
+            changed = scan.changed
+            present = scan.present
+            gone = [rel for rel in known if rel not in present] if known.keys() - present else []
+            self._linked = scan.linked
         if changed or gone:
             try:
                 complete = self._apply(changed, gone, report)
@@ -348,6 +383,7 @@ class IndexSync:
         import hashlib  # only when something changed: a plain search never loads OpenSSL
 
         known = self._load_known()
+        indexed = self._indexed_hashes([source.rel for source in changed if source.rel in known])
         racy_after = time.time_ns() - RACY_NS
         complete = wrote = wrote_files = False
         db = self.store.db
@@ -371,9 +407,8 @@ class IndexSync:
                     complete = False
                     continue
                 digest = hashlib.sha256(raw).hexdigest()
-                state = known.get(source.rel)
-                if state and state[3] == digest:  # touched, not changed
-                    if state[:3] != (size, mtime_ns, ctime_ns):
+                if indexed.get(source.rel) == digest:  # touched, not changed
+                    if known.get(source.rel) != (size, mtime_ns, ctime_ns):
                         db.execute(
                             "UPDATE files SET size = ?, mtime_ns = ?, ctime_ns = ? WHERE path = ?",
                             (size, mtime_ns, ctime_ns, source.rel),
@@ -389,7 +424,7 @@ class IndexSync:
                     )
                     report.indexed.append(source.rel)
                     wrote = True
-                known[source.rel] = (size, mtime_ns, ctime_ns, digest)
+                known[source.rel] = (size, mtime_ns, ctime_ns)
             if wrote:
                 row = db.execute("SELECT count(*), coalesce(sum(length), 0) FROM chunks").fetchone()
                 self.store.set_meta("stats", json.dumps([int(row[0]), int(row[1])]))
@@ -404,6 +439,15 @@ class IndexSync:
             self._known = None
             raise
         return complete
+
+    def _indexed_hashes(self, rels: list[str]) -> dict[str, str]:
+        """The content hash the index holds for each of ``rels``."""
+        hashes: dict[str, str] = {}
+        for start in range(0, len(rels), 500):  # well under SQLite's limit on bound parameters
+            batch = rels[start : start + 500]
+            sql = f"SELECT path, hash FROM files WHERE path IN ({','.join('?' * len(batch))})"
+            hashes.update(self.store.db.execute(sql, batch))
+        return hashes
 
     def _chunk_terms(self, heading: str, text: str) -> Counter[str]:
         """The terms a chunk is indexed under (its text with its heading, the heading twice)."""

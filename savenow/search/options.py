@@ -27,6 +27,8 @@ DEFAULT_MIN_SCORE = 0.3
 
 @dataclass(frozen=True)
 class SearchOptions:
+    """The ``search:`` settings the engine uses, already valid."""
+
     enabled: bool = True
     sources: tuple[str, ...] = ("memory",)
     extra_paths: tuple[Path, ...] = ()

@@ -14,6 +14,8 @@ __all__ = ["GetResult", "read_memory_file"]
 
 @dataclass(frozen=True)
 class GetResult:
+    """memory_get's answer."""
+
     path: str
     text: str
     from_line: int = 1

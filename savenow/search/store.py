@@ -74,23 +74,32 @@ class IndexStore:
 
     @classmethod
     def _connect_and_migrate(cls, path: Path) -> sqlite3.Connection:
-        db = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
+        """A connection to an index of our schema. Opening one that is up to date costs one
+        version read: it was put in WAL mode (persistent) before its first migration, and damage
+        past the header shows in the first real query, which the engine answers by rebuilding."""
+        db = cls._connect(path)
         try:
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
             version = int(db.execute("PRAGMA user_version").fetchone()[0])
+            if version == SCHEMA_VERSION:
+                return db
             if version > SCHEMA_VERSION:  # a newer savenow wrote it: ours cannot read it, rebuild
                 db.close()
                 cls._remove(path)
-                db = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
-                db.execute("PRAGMA journal_mode=WAL")
+                db = cls._connect(path)
                 version = 0
-            if version < SCHEMA_VERSION:
-                cls._migrate(db, version)
+            db.execute("PRAGMA journal_mode=WAL")
+            cls._migrate(db, version)
             db.execute("SELECT count(*) FROM files").fetchone()  # a header-only corruption shows here
         except sqlite3.DatabaseError:
             db.close()
             raise
+        return db
+
+    @staticmethod
+    def _connect(path: Path) -> sqlite3.Connection:
+        db = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
+        # Per connection: WAL's durable-at-checkpoint mode is enough for derived data.
+        db.execute("PRAGMA synchronous=NORMAL")
         return db
 
     @staticmethod

@@ -83,6 +83,8 @@ _ZH_STOP_WORDS = frozenset(
 
 @dataclass(frozen=True)
 class QueryTerm:
+    """A query's term and how much it counts."""
+
     term: str
     weight: float
     han: bool = False  # a Han bigram: absent from the index, it may just straddle two words

@@ -182,14 +182,14 @@ def test_an_unchanged_workspace_is_not_scanned_again(
     engine = MemorySearch(workspace, today=TODAY)
     engine.search("证书")
     engine.search("证书")
-    real = index_module.discover
+    real = index_module.scan_sources
     calls: list[Path] = []
 
     def counting(*args: object, **kwargs: object) -> object:
         calls.append(Path())
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(index_module, "discover", counting)
+    monkeypatch.setattr(index_module, "scan_sources", counting)
     for _ in range(3):
         assert engine.search("证书").results
     assert calls == []  # the kernel reported nothing: no stat scan

@@ -95,3 +95,50 @@ def test_the_unconfigured_cli_never_imports_pydantic(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     assert '"memory/2026-01-01.md"' in done.stdout
+
+
+def test_a_search_process_imports_only_what_it_uses(tmp_path: Path) -> None:
+    """No logging (nothing logs without an embeddings provider), no shutil (argparse measures the
+    terminal only to print help), no token estimate or array module (nothing is indexed or
+    embedded once the index is built)."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "2026-01-01.md").write_text("## 端口\n- 网关端口 18789\n", encoding="utf-8")
+    unused = ["logging", "shutil", "array", "savenow.text.tokens", "hashlib"]
+    search = f"main(['search', '--json', '--workspace', {str(tmp_path)!r}, '网关端口'])"
+    code = (
+        # RACY_NS 0: the note just written is not re-hashed by the second search
+        "import sys, io, contextlib; from savenow.cli import main; import savenow.search.index as i; "
+        f"i.RACY_NS = 0; {search}; "  # builds the index
+        f"[sys.modules.pop(m) for m in list(sys.modules) if m in {unused!r}]; "
+        f"out = io.StringIO(); contextlib.redirect_stdout(out).__enter__(); rc = {search}; "
+        f"print(sorted(m for m in {unused!r} if m in sys.modules), file=sys.stderr)"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SAVENOW_")} | {"HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stderr.strip() == "[]"
+
+
+def test_with_a_provider_the_library_logs_stay_off_stderr(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import logging
+
+    workspace = tmp_path / "ws"
+    (workspace / "memory").mkdir(parents=True)
+    (workspace / "memory" / "2026-01-02.md").write_text("## 桔梗\n- 小雨喜欢白色桔梗\n", encoding="utf-8")
+    logger = logging.getLogger("savenow")
+    for handler in list(logger.handlers):
+        logger.removeHandler(handler)
+    config = _yaml(
+        tmp_path,
+        f"workspace: {workspace}\nsearch:\n  provider: openai\n  model: fake\n"
+        "  remote:\n    base_url: http://127.0.0.1:9/v1\n    api_key: sk-secret\n    max_retries: 0\n",
+    )
+    assert main(["search", "--config", str(config), "--json", "桔梗"]) == 0
+    assert any(isinstance(handler, logging.NullHandler) for handler in logger.handlers)
+    assert json.loads(capsys.readouterr().out)["fallback"]["reason"] == "provider_error"
