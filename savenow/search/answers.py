@@ -36,8 +36,11 @@ _ASKS: dict[str, str] = {
     "money": (
         r"多少钱|几块钱|价格|价钱|费用|花了多少|多少元|收费|报价|"
         + _EN_WORD
-        + r"(?:how much (?:\w+ ){0,6}?(?:cost|costs|pay|paid|charge|charged|spend|spent|is|are|was|were)|"
-        r"what(?:'s| is| was) the (?:price|cost|fee|rate)|price|fee|fees)(?![a-z])"
+        # "how much … cost/pay/charge", "how much is a …" (the price of a thing); not "how much
+        # memory is free", which asks for a number
+        + r"(?:how much (?:\w+ ){0,6}?(?:cost|costs|pay|paid|charge|charged|spend|spent)|"
+        r"how much (?:is|are|was|were) (?:a|an|the|it|one)|"
+        r"what(?:'s| is| was) the (?:price|cost|fee)|price|fee|fees)(?![a-z])"
     ),
     "duration": (r"多久|多长时间|多长|几天|几分钟|几小时|" + _EN_WORD + r"(?:how long)(?![a-z])"),
     "number": (

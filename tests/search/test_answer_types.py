@@ -26,6 +26,8 @@ from .conftest import TODAY, write_files
         ("what time is the pickup", {"clock"}),
         ("磨豆机花了多少钱", {"money"}),
         ("how much did the new kettle cost", {"money"}),
+        ("how much is a scale and polish for a cat", {"money"}),
+        ("how much memory is free on the nas", {"number"}),
         ("重试要等多久", {"duration"}),
         ("how long do the jobs wait", {"duration"}),
         ("备份保留几份", {"number"}),
