@@ -94,40 +94,44 @@ def _scan_markdown(root: str, prefix: str, source: str, known: Known, scan: Scan
     present, changed, linked = scan
     seen, add, was = present.__contains__, present.add, known.get
     stack = [(top, root, prefix)]
-    while stack:
-        fd, folder, rel_folder = stack.pop()
-        try:
-            with os.scandir(fd) as entries:
-                for entry in entries:
-                    name = entry.name
-                    if name.endswith(".md"):
-                        rel = rel_folder + name
-                        if seen(rel) or not entry.is_file(follow_symlinks=False):
-                            continue
-                        try:
-                            st = entry.stat(follow_symlinks=False)
-                        except OSError:
-                            continue
-                        add(rel)
-                        state = (st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-                        differs = was(rel) != state
-                        if differs or st.st_nlink > 1:
-                            item = SourceFile(
-                                rel, f"{folder}/{name}", source, *state[:2], st.st_nlink, state[2]
-                            )
-                            if differs:
-                                changed.append(item)
-                            if st.st_nlink > 1:
-                                linked.append(item)
-                    elif name[0] != "." and entry.is_dir(follow_symlinks=False):
-                        try:
-                            sub = os.open(name, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
-                        except OSError:
-                            continue
-                        stack.append((sub, f"{folder}/{name}", f"{rel_folder}{name}/"))
-        except OSError:
-            continue
-        finally:
+    try:
+        while stack:
+            fd, folder, rel_folder = stack.pop()
+            try:
+                with os.scandir(fd) as entries:
+                    for entry in entries:
+                        name = entry.name
+                        if name.endswith(".md"):
+                            rel = rel_folder + name
+                            if seen(rel) or not entry.is_file(follow_symlinks=False):
+                                continue
+                            try:
+                                st = entry.stat(follow_symlinks=False)
+                            except OSError:
+                                continue
+                            add(rel)
+                            state = (st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+                            differs = was(rel) != state
+                            if differs or st.st_nlink > 1:
+                                item = SourceFile(
+                                    rel, f"{folder}/{name}", source, *state[:2], st.st_nlink, state[2]
+                                )
+                                if differs:
+                                    changed.append(item)
+                                if st.st_nlink > 1:
+                                    linked.append(item)
+                        elif name[0] != "." and entry.is_dir(follow_symlinks=False):
+                            try:
+                                sub = os.open(name, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+                            except OSError:
+                                continue
+                            stack.append((sub, f"{folder}/{name}", f"{rel_folder}{name}/"))
+            except OSError:
+                continue
+            finally:
+                os.close(fd)
+    finally:
+        for fd, _folder, _rel_folder in stack:  # still open only if the walk stopped early
             os.close(fd)
 
 

@@ -119,3 +119,26 @@ def test_an_index_damaged_past_its_header_is_rebuilt(workspace: Path) -> None:
     path.write_bytes(bytes(raw))
     with MemorySearch(workspace, today=TODAY) as engine:
         assert engine.search("证书").results
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts this process's descriptors")
+def test_the_scan_leaves_no_folder_open(workspace: Path) -> None:
+    for folder in ("memory/a/b", "memory/c"):
+        (workspace / folder).mkdir(parents=True)
+        (workspace / folder / "x.md").write_text("## x\n", encoding="utf-8")
+    before = len(os.listdir("/proc/self/fd"))
+    assert len(scan_sources(workspace, SearchOptions(), {}).present) == 6
+    assert len(os.listdir("/proc/self/fd")) == before
+
+    class Interrupted(Exception):
+        pass
+
+    class Failing(dict[str, tuple[int, int, int]]):
+        def get(self, key: str, default: object = None) -> tuple[int, int, int] | None:
+            if key.endswith("/x.md"):  # in a/b or c: the other one is still to be read
+                raise Interrupted
+            return None
+
+    with pytest.raises(Interrupted):
+        scan_sources(workspace, SearchOptions(), Failing())
+    assert len(os.listdir("/proc/self/fd")) == before
