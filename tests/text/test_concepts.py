@@ -381,6 +381,12 @@ def test_each_sense_of_a_word_has_a_group_of_its_own() -> None:
         ("下回", "next_time"),
         ("get pinged", "notification"),
         ("通知我", "notification"),
+        ("马桶", "toilet_fixture"),
+        ("circuit breaker", "fuse"),
+        ("跳闸", "fuse"),
+        ("stroller", "baby_gear"),
+        ("过路费", "toll"),
+        ("春游", "school_trip"),
     ],
 )
 def test_round_eleven_general_vocabulary_is_known(term: str, concept: str) -> None:
