@@ -383,6 +383,7 @@ def test_each_sense_of_a_word_has_a_group_of_its_own() -> None:
         ("通知我", "notification"),
         ("马桶", "toilet_fixture"),
         ("circuit breaker", "fuse"),
+        ("地铁卡", "transit_card"),
         ("跳闸", "fuse"),
         ("stroller", "baby_gear"),
         ("过路费", "toll"),
