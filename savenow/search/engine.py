@@ -50,6 +50,7 @@ __all__ = ["GetResult", "MemorySearch", "SearchHit", "SearchResponse", "build_em
 SNIPPET_CHARS = 700
 _DOTTED = re.compile(r"(?<![\d.])\d+(?:\.\d+)+")
 _CLAUSE_BREAK = re.compile(r"[，,；;。]\s*|\.\s+")
+_HEADING_TIME = re.compile(r"^#+\s*(?:\d{1,2}:\d{2}\s*[-–—:]?\s*)?")  # "## 15:30 - " of a daily note
 _K1 = 1.2  # BM25 term-frequency saturation
 _B = 0.75  # BM25 length normalization
 CHAR_BACKOFF = 0.5  # the most a bigram matched only by its characters earns
@@ -57,6 +58,7 @@ SUPERSEDE_COVERAGE = 0.8  # see _newer_first
 SUPERSEDE_SCORE = 0.7
 SUBJECT_SHARED = 2
 VERSION_SHARED = 0.25  # ... or a quarter, when it gives the same thing a new version or address
+HEADING_CHANGE_WORDS = 2  # a heading saying a change speaks for the note when it names this many query words
 CHANGE_SHARED = 0.5  # a clause saying "X changed" supersedes a note half of whose query weight is X
 
 
@@ -248,7 +250,7 @@ class MemorySearch:
         report = self._fresh()
         self._df_memo = {}  # per search: the index may change between searches
         response = SearchResponse(results=[])
-        terms = query_terms(query, self.options.segmenter)
+        terms = _without_frame_words(query, query_terms(query, self.options.segmenter))
         if not terms or not self.options.enabled:
             response.fallback = self._fallback(report)
             response.fallback_notice = self._fallback_notice(report) if response.fallback else None
@@ -268,6 +270,7 @@ class MemorySearch:
                 failure = exc
             else:
                 candidates = self._hybrid(store, terms, candidates, query_vector, pool, alternatives)
+        _with_answer_types(store, query, candidates)
         if fallback is None:
             wv, wt = self.options.weights
             score_of = {c.chunk_id: wv * c.vector_score + wt * c.text_score for c in candidates.values()}
@@ -559,7 +562,18 @@ class MemorySearch:
             _heading, text = sections.get(key, ("", ""))
             wanted = set(terms)
             named: set[str] = set()
-            for line in text.split("\n"):
+            lines = text.split("\n")
+            for line in lines:
+                # A heading that says its subject changed ("皂坊 快递换了", "SSH port changed")
+                # speaks for the note, when the note gives a value (the new one) and the heading
+                # names two of the question's words: one alone may be another property of the
+                # thing ("restic 备份迁到 R2" says nothing new about how long backups are kept).
+                if line.startswith("#") and any(ch.isdigit() for ch in text[len(line) :]):
+                    title = _HEADING_TIME.sub("", line)
+                    named_here = wanted & set(document_terms(title, segmenter))
+                    if len(named_here) >= HEADING_CHANGE_WORDS and states_a_change(title):
+                        named |= named_here
+            for line in lines:
                 if line.startswith("#") or not any(ch.isdigit() for ch in line):
                     continue
                 if any(
@@ -842,6 +856,42 @@ def _pieces_stand_in(terms: list[QueryTerm], df: dict[str, int]) -> list[QueryTe
         extra = bonus.get(t.term, 0.0)
         out.append(QueryTerm(t.term, t.weight + extra, t.han, t.whole) if extra else t)
     return out
+
+
+ANSWER_TYPE_SHARE = 0.2  # how much of the way to a full score a value of the asked kind goes
+ANSWER_TYPE_FLOOR = 0.15  # ... for a chunk that already answers this much of the question's words
+
+
+def _without_frame_words(query: str, terms: list[QueryTerm]) -> list[QueryTerm]:
+    """A question's words that only restate the kind of value it asks for ("charge" in "how much
+    did the voice actor charge") score nothing, like the question words (search/answers.py)."""
+    from .answers import asked_kinds, frame_words
+
+    frame = frame_words(asked_kinds(query))
+    if not frame or all(t.term in frame or t.weight <= 0 for t in terms):
+        return terms
+    return [QueryTerm(t.term, 0.0, t.han, t.whole) if t.term in frame else t for t in terms]
+
+
+def _with_answer_types(store: IndexStore, query: str, candidates: dict[int, _Candidate]) -> None:
+    """A chunk that holds a value of the kind the question asks for (a date for 什么时候/"when",
+    an amount for 多少钱/"how much … cost", search/answers.py) is likelier the answer than one that
+    only names the subject: it goes ANSWER_TYPE_SHARE of the way from its text score to 1. Only for
+    a chunk that answers at least ANSWER_TYPE_FLOOR of the question's words some way (a value
+    alone answers nothing), and never lowering one that holds no such value. Near a full score
+    it moves a chunk little (a bonus in the order as well, like recency, was measured: no dev set
+    gained)."""
+    from .answers import asked_kinds, holds_kind
+
+    kinds = asked_kinds(query)
+    eligible = [cid for cid, c in candidates.items() if c.text_score >= ANSWER_TYPE_FLOOR]
+    if not kinds or not eligible:
+        return
+    marks = ",".join("?" * len(eligible))
+    for cid, text in store.db.execute(f"SELECT id, text FROM chunks WHERE id IN ({marks})", eligible):
+        if holds_kind(text, kinds):
+            candidate = candidates[cid]
+            candidate.text_score += ANSWER_TYPE_SHARE * (1.0 - candidate.text_score)
 
 
 def _supersedes(

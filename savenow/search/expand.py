@@ -19,7 +19,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .tokenize import query_terms
+from .tokenize import _stem, query_terms
 
 __all__ = ["RELATION_FACTORS", "ConceptExpansion", "concept_expansions"]
 
@@ -175,13 +175,31 @@ def _plural(stretch: str) -> str:
     return stretch + "s"
 
 
+def _base_forms(stretch: str) -> tuple[str, ...]:
+    """The base forms of a stretch's last English word when it ends in -ed or -ing ("repaired" →
+    repair, "charged" → charge, "treating" → treat): the thesaurus lists words in their base form,
+    and a question says "who repaired the heater". The light stemmer's form, and it with an e."""
+    head, _, last = stretch.rpartition(" ")
+    if not last.isascii() or not last.isalpha() or not last.endswith(("ed", "ing")):
+        return ()
+    stem = _stem(last)
+    if stem == last:
+        return ()
+    prefix = f"{head} " if head else ""
+    return tuple(prefix + form for form in (stem, stem + "e"))
+
+
 def concept_expansions(query: str, segmenter: str = "bigram") -> list[ConceptExpansion]:
     related_terms: Callable[[str], Iterable[Any]] = _thesaurus().related_terms
     asked = {t.term for t in query_terms(query, segmenter) if t.weight > 0}
     covered: set[str] = set()
     out: list[ConceptExpansion] = []
     for stretch in _stretches(query):
-        related = tuple(related_terms(stretch)) or tuple(related_terms(_plural(stretch)))
+        related = (
+            tuple(related_terms(stretch))
+            or tuple(related_terms(_plural(stretch)))
+            or next(filter(None, map(tuple, map(related_terms, _base_forms(stretch)))), ())
+        )
         if not related:
             continue
         stands_for = tuple(

@@ -49,6 +49,9 @@ _EN_STOP = frozenset(
         "shall may might must not no yes just also any some all each every s t d ll re ve m o y get "
         "got set now current currently last please tell show find much many "
         "time use using need say said thing something anything somebody someone "
+        # words that name the kind of answer, not the subject ("the cholesterol result", "the name
+        # of the teacher"): a note gives the value and rarely says "result" (Chinese: below)
+        "name value result detail info "
     )
 )
 # Han characters that only ask or bind ("which", "what", particles): a query bigram holding one
@@ -71,6 +74,9 @@ _ZH_STOP_WORDS = frozenset(
     _words(
         "什么 时候 多少 如何 为什 怎样 是否 是不 有没 没有 现在 目前 一下 哪里 哪儿 哪些 这个 那个 一个 是什 可以 能不 应该 是 在 和 与 有 要 我 你 吧 "
         "需要 怎么 后来 以后 之前 之后 多久 回事 已经 还是 就是 但是 一般 记得 知道 告诉 在哪 "
+        # Words that name the kind of answer, not the subject (尿酸指标多少, 体检结果, 叫什么名字):
+        # a note gives the value ("尿酸 520") and rarely says 指标.
+        "指标 数值 读数 结果 情况 名字 名称 具体 "
     )
 )
 

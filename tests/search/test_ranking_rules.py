@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from savenow.search import MemorySearch, SearchOptions
+from savenow.search import MemorySearch, SearchOptions, engine
 from savenow.search.engine import SearchHit, _supersedes
 from savenow.search.tokenize import query_terms, subject_terms
 from savenow.text.changes import states_a_change
@@ -281,3 +281,111 @@ def test_a_singular_light_finds_the_chinese_note(tmp_path: Path) -> None:
     assert _paths(search, "what did the electrician say about the kitchen light")[:1] == [
         "memory/2026-05-01.md"
     ]
+
+
+# -- a heading that says its subject changed speaks for the note --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "query"),
+    [
+        (
+            "## 网店快递\n- 发货用顺丰，网点在湖滨路，首重 12 元。\n- 每天下午 5 点前打包。",
+            "## 15:30 - 网店 快递换了\n- 顺丰那个网点总是晚收件，改用韵达，首重 4.5 元。",
+            "网店发货用哪家快递",
+        ),
+        (
+            "## Shop courier\n- Parcels ship with SpeedEx, pickup at 17:00, 9.50 a parcel.",
+            "## 15:30 - Shop courier changed\n- SpeedEx kept missing pickups; FastLine from now on, 4.20 each.",
+            "which courier ships the shop's parcels",
+        ),
+    ],
+)
+def test_a_heading_that_says_the_subject_changed_supersedes(
+    tmp_path: Path, old: str, new: str, query: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    files = {
+        "memory/2026-03-01.md": f"# 2026-03-01\n\n{old}\n",
+        "memory/2026-05-20.md": f"# 2026-05-20\n\n{new}\n",
+        "memory/2026-04-02.md": "# 2026-04-02\n\n## 杂事\n- 给妈妈寄了一箱橙子 parcel，发货很快，ships fast。\n",
+    }
+    paths = _paths(_search(tmp_path / "rule", files), query)
+    assert paths.index("memory/2026-05-20.md") < paths.index("memory/2026-03-01.md")
+    monkeypatch.setattr(engine, "HEADING_CHANGE_WORDS", 99)  # without the rule the older one leads
+    paths = _paths(_search(tmp_path / "none", files), query)
+    assert paths.index("memory/2026-03-01.md") < paths.index("memory/2026-05-20.md")
+
+
+def test_a_heading_change_naming_one_query_word_moves_nothing(tmp_path: Path) -> None:
+    """ "restic 备份迁到 R2" changes where backups go, not how long they are kept."""
+    search = _search(
+        tmp_path,
+        {
+            "memory/2026-03-01.md": "# 2026-03-01\n\n## 备份策略\n- 备份保留 30 天，每晚 2 点跑。\n",
+            "memory/2026-05-20.md": "# 2026-05-20\n\n## 备份迁到新仓库\n- 仓库换成 R2，旧仓库先保留，2 个 key。\n",
+            "memory/2026-04-02.md": "# 2026-04-02\n\n## 相册\n- 照片保留原图，手机每晚自动备份。\n",
+        },
+    )
+    assert _paths(search, "备份保留几天")[:1] == ["memory/2026-03-01.md"]
+
+
+# -- a word that names the kind of answer (指标, 结果, name, result) is no subject ----------------
+
+
+@pytest.mark.parametrize(
+    ("query", "frame", "subject"),
+    [
+        ("尿酸指标多少", "指标", "尿酸"),
+        ("上次体检结果", "结果", "体检"),
+        ("访客网络叫什么名字", "名字", "访客"),
+        ("what was the cholesterol result", "result", "cholesterol"),
+        ("what's the name of the kindergarten teacher", "name", "teacher"),
+    ],
+)
+def test_a_word_naming_the_kind_of_answer_scores_nothing(query: str, frame: str, subject: str) -> None:
+    weights = {t.term: t.weight for t in query_terms(query)}
+    assert weights.get(frame, 0.0) == 0.0
+    assert weights[subject] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("note", "query"),
+    [
+        ("## 体检\n- 尿酸 520 μmol/L，偏高，少喝啤酒。", "尿酸指标多少"),
+        ("## Checkup\n- Cholesterol 5.2 mmol/L, a bit high.", "what was the cholesterol result"),
+    ],
+)
+def test_the_note_is_found_though_no_note_says_the_answer_kind(tmp_path: Path, note: str, query: str) -> None:
+    search = _search(
+        tmp_path,
+        {
+            "memory/2026-05-01.md": f"# 2026-05-01\n\n{note}\n",
+            "memory/2026-05-02.md": "# 2026-05-02\n\n## 杂事\n- 交了水费 80 元。\n- Paid the water bill.\n",
+        },
+    )
+    assert _paths(search, query)[:1] == ["memory/2026-05-01.md"]
+
+
+# -- an English -ed/-ing word finds the thesaurus term in its base form -----------------------
+
+
+def test_a_past_or_ing_form_finds_the_base_form_term() -> None:
+    from savenow.search.expand import _base_forms, concept_expansions
+
+    assert _base_forms("repaired") == ("repair", "repaire")
+    assert _base_forms("charged") == ("charg", "charge")
+    assert _base_forms("repair") == () and _base_forms("修好了") == ()
+    assert "维修" in {e.related for e in concept_expansions("who repaired the heater")}
+    assert "维修" in {e.related for e in concept_expansions("who repairs the heater")}
+
+
+def test_who_repaired_it_finds_the_chinese_repair_note(tmp_path: Path) -> None:
+    search = _search(
+        tmp_path,
+        {
+            "memory/2026-05-01.md": "# 2026-05-01\n\n## 洗衣机\n- 洗衣机维修，师傅换了排水泵，150 元。\n",
+            "memory/2026-05-02.md": "# 2026-05-02\n\n## Garden\n- Planted basil and mint, washing the pots.\n",
+        },
+    )
+    assert _paths(search, "who repaired the washing machine")[:1] == ["memory/2026-05-01.md"]
+    assert _paths(search, "洗衣机谁修的")[:1] == ["memory/2026-05-01.md"]

@@ -324,3 +324,71 @@ def test_the_briefs_examples_are_connected() -> None:
     assert any(item.term == "花" and item.relation == "broader" for item in related_terms("桔梗"))
     assert {"spouse"} == {item.concept for item in related_terms("老婆") if item.relation == "broader"}
     assert "release_process" in ancestors("deploy") and "release_process" in ancestors("release")
+
+
+def test_each_sense_of_a_word_has_a_group_of_its_own() -> None:
+    """A season or a frequency is no synonym of another one (summer is not winter, daily is not
+    yearly): each is a child of the broader word. A word with two everyday senses sits in both
+    (a school class and a class in code; a ring on a finger and a ring on the phone)."""
+    summer = {item.term for item in related_terms("summer") if item.relation == "synonym"}
+    assert "夏天" in summer and "winter" not in summer and "冬天" not in summer
+    yearly = {item.term for item in related_terms("每年") if item.relation == "synonym"}
+    assert "annually" in yearly and "每天" not in yearly
+    assert {"class_lesson", "class_code"} <= set(concepts_of("class"))
+    assert {"jewelry", "phone_call"} <= set(concepts_of("ring"))
+    assert {"salary", "payment"} <= set(concepts_of("pay"))
+    assert "server" in concepts_of("machine") and "机器" in {i.term for i in related_terms("machine")}
+
+
+@pytest.mark.parametrize(
+    ("term", "concept"),
+    [
+        ("上限", "limit"),
+        ("ceiling", "limit"),
+        ("retried", "retry"),
+        ("重试", "retry"),
+        ("爬虫", "scraper"),
+        ("scrape", "scraper"),
+        ("磨豆机", "coffee_grinder"),
+        ("pour-over", "pour_over"),
+        ("配音", "voice_acting"),
+        ("subtitles", "subtitles"),
+        ("夏令营", "summer_camp"),
+        ("物理治疗师", "physiotherapist"),
+        ("physiotherapist", "physiotherapist"),
+        ("掉帧", "frame_rate"),
+        ("top seller", "best_seller"),
+        ("最好卖", "best_seller"),
+        ("scale and polish", "dental_cleaning"),
+        ("洗牙", "dental_cleaning"),
+        ("制氧机", "oxygen_concentrator"),
+        ("SSID", "wifi_name"),
+        ("parking spot", "parking"),
+        ("车位", "parking"),
+        ("扣款", "debit"),
+        ("个人养老金", "personal_pension"),
+        ("物理治疗", "physical_therapy"),
+        ("膝盖", "knee"),
+        ("throat", "throat"),
+        ("治疗", "treatment"),
+        ("消防检查", "fire_safety"),
+        ("smoke detector", "smoke_detector"),
+        ("试用期", "probation"),
+        ("补丁", "upgrade"),
+        ("flat", "apartment"),
+        ("inspection", "inspection"),
+        ("检查", "inspection"),
+        ("下回", "next_time"),
+        ("get pinged", "notification"),
+        ("通知我", "notification"),
+        ("马桶", "toilet_fixture"),
+        ("circuit breaker", "fuse"),
+        ("地铁卡", "transit_card"),
+        ("跳闸", "fuse"),
+        ("stroller", "baby_gear"),
+        ("过路费", "toll"),
+        ("春游", "school_trip"),
+    ],
+)
+def test_round_eleven_general_vocabulary_is_known(term: str, concept: str) -> None:
+    assert concept in concepts_of(term)

@@ -1,0 +1,130 @@
+"""What kind of value a question asks for, and whether a chunk holds one (answer types).
+
+A question names its subject *and* the kind of answer it wants: 什么时候 / "when" a date, 几点 /
+"what time" a clock time, 多少钱 / "how much … cost" an amount of money, 多久 / "how long" a
+duration, 多少 / 几 / "how many" a number. The question words themselves score nothing (they are
+stop words: every note could hold them), but the *value* they ask for is evidence a chunk is the
+answer and not a note that only mentions the subject: "疫苗几号打" is answered by the note with the
+date of the jab, not the one that says a jab is due; "when does the lease end" by the line with
+the end date. Both languages, written as general grammar, never from a workspace's words.
+
+The ranking (``engine._with_answer_types``) gives a chunk that holds a value of an asked kind a
+share of the distance to a full score; it never lowers a chunk that holds none, and it never
+lifts a chunk that matched nothing else of the question.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+__all__ = ["asked_kinds", "frame_words", "holds_kind"]
+
+# -- what the question asks for --------------------------------------------------------------------
+_EN_WORD = r"(?<![a-z])"
+_ASKS: dict[str, str] = {
+    "date": (
+        r"什么时候|啥时候|哪天|哪一天|几号|几月|何时|日期|哪年|"
+        + _EN_WORD
+        + r"(?:when|what date|which day|what day|which date|how soon)(?![a-z])"
+    ),
+    "clock": (
+        r"几点|什么时候|啥时候|什么时间|啥时间|几时|"
+        + _EN_WORD
+        + r"(?:what time|when|how early|how late)(?![a-z])"
+    ),
+    "money": (
+        r"多少钱|几块钱|价格|价钱|费用|花了多少|多少元|收费|报价|"
+        + _EN_WORD
+        # "how much … cost/pay/charge", "how much is a …" (the price of a thing); not "how much
+        # memory is free", which asks for a number
+        + r"(?:how much (?:\w+ ){0,6}?(?:cost|costs|pay|paid|charge|charged|spend|spent)|"
+        r"how much (?:is|are|was|were) (?:a|an|the|it|one)|"
+        r"what(?:'s| is| was) the (?:price|cost|fee)|price|fee|fees)(?![a-z])"
+    ),
+    "duration": (r"多久|多长时间|多长|几天|几分钟|几小时|" + _EN_WORD + r"(?:how long)(?![a-z])"),
+    "number": (
+        r"多少|几[个次份单件台位岁斤公里档级类]|第几|"
+        + _EN_WORD
+        + r"(?:how many|how much|what number)(?![a-z])"
+    ),
+}
+
+# -- the values ------------------------------------------------------------------------------------
+_MONTHS = (
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+)
+_WEEKDAYS = (
+    r"mon(?:day)?|tue(?:s|sday)?|wed(?:nesday)?|thu(?:rs|rsday)?|fri(?:day)?|sat(?:urday)?|sun(?:day)?"
+)
+_HOLDS: dict[str, str] = {
+    "date": (
+        r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|(?<![\d.:/])\d{1,2}/\d{1,2}(?![\d/.:])|"
+        r"\d{1,2}\s*月\s*(?:\d{1,2}\s*[日号]|底|初|中旬|上旬|下旬|末)|\d{4}\s*年\s*\d{1,2}\s*月|"
+        r"(?<!\d)\d{1,2}\s*号|[周星期礼拜]+[一二三四五六日天]|下周|下个月|明天|后天|"
+        r"(?<![a-z])(?:(?:" + _MONTHS + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?|\d{1,2}\s+(?:" + _MONTHS + r")|"
+        r"(?:" + _WEEKDAYS + r")(?:s)?|tomorrow|next week|next month)(?![a-z])"
+    ),
+    "clock": (
+        r"(?<![\d.:])\d{1,2}:\d{2}(?![\d:])|(?<!\d)\d{1,2}\s*点(?:半|\d{1,2}\s*分?)?|"
+        r"[上下中早晚]午\s*\d|(?<!\d)\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)(?![a-z])"
+    ),
+    "money": (
+        r"\d[\d,.]*\s*(?:元|块|万元|万|角|美元|美金|欧元|英镑|港币|日元|rmb|cny|usd|eur|gbp|hkd|jpy|dollars?|euros?|pounds?)"
+        r"(?![a-z])|[¥￥$€£]\s*\d|(?<![a-z])(?:rmb|cny|usd|eur|gbp|hkd)\s*\d"
+    ),
+    "duration": (
+        r"(?<![\d.:])\d+(?:\.\d+)?\s*(?:ms|s|sec|secs|seconds?|min|mins|minutes?|h|hrs?|hours?|days?|weeks?|months?|"
+        r"years?|秒|毫秒|分钟|分|小时|个小时|天|周|星期|个月|年)(?![a-z])"
+    ),
+    "number": (
+        r"(?<![a-z\d._:/-])\d+(?:[.,]\d+)?(?![a-z\d._:/-])|(?<![a-z\d._:/-])\d+(?:[.,]\d+)?\s*[^\x00-\x7f\s]"
+    ),
+}
+
+
+# Compiled on first use, one at a time: compiling them all at import cost a search process
+# 6-12 ms of start-up (python -X importtime), more than the rest of this module's work.
+@cache
+def _ask(kind: str) -> re.Pattern[str]:
+    return re.compile(_ASKS[kind])
+
+
+@cache
+def _hold(kind: str) -> re.Pattern[str]:
+    return re.compile(_HOLDS[kind])
+
+
+def asked_kinds(query: str) -> frozenset[str]:
+    """The kinds of value ``query`` asks for (empty when it asks for none: a name, a place, a how)."""
+    folded = query.casefold()
+    kinds = {kind for kind in _ASKS if _ask(kind).search(folded)}
+    if "money" in kinds or "duration" in kinds or "clock" in kinds:
+        kinds.discard("number")  # 多少钱 asks for money, 几点 for a time, not for any number
+    return frozenset(kinds)
+
+
+# A daily note's heading time (`## 09:40 - Standup`) says when the note was written, not a value.
+_HEADING_TIME = re.compile(r"^(#+\s*)\d{1,2}:\d{2}", re.MULTILINE)
+
+
+def holds_kind(text: str, kinds: frozenset[str]) -> bool:
+    """Whether ``text`` (a chunk, its headings' clock times left out) holds a value of one of ``kinds``."""
+    body = _HEADING_TIME.sub(r"\1", text.casefold())
+    return any(_hold(kind).search(body) is not None for kind in kinds)
+
+
+# Words that, in a question asking for that kind, only say the kind again: "how much did the
+# voice actor *charge*" asks for a sum of money whatever the verb; a note gives the sum ("报价
+# 2400 元") and rarely the verb. As query terms (stemmed, like search/tokenize.py makes them).
+# English only: a Chinese question says the kind with question words the tokenizer already
+# drops by position (多少钱, 花了多少), and zeroing a bigram afterwards would leave its seams.
+_FRAME_WORDS: dict[str, frozenset[str]] = {
+    "money": frozenset(["cost", "charge", "price", "pay", "paid", "spend", "spent", "fee"]),
+}
+
+
+def frame_words(kinds: frozenset[str]) -> frozenset[str]:
+    """The query terms that only restate one of ``kinds`` (they should score nothing)."""
+    return frozenset().union(*(_FRAME_WORDS.get(kind, frozenset()) for kind in kinds))
