@@ -346,6 +346,9 @@ CAUSAL = (
 
 MINOR = (words("not important", "minor", "unimportant", "doesn't matter"),)
 
+# A question asking for one more item ("Any new exercises?", "Anything else?"), not a detail of this one.
+ANOTHER_ITEM = (words("any", "anything", "else", "other", "others", "another", "more", "new"),)
+
 
 # The assistant reports a change it made ("Done", 改好了): a configuration that now holds.
 DONE = (words("done", "updated", "configured", "set up", "created", "now (?:runs|points|uses|goes)"),)

@@ -324,6 +324,9 @@ MINOR = (
     "次要",
 )
 
+# A question asking for one more item ("还有别的吗？", "其他呢？"), not a detail of this one.
+ANOTHER_ITEM = ("还有", "别的", "其他", "其它", "另外", "新的", "再加")
+
 
 # The assistant reports a change it made ("Done", 改好了): a configuration that now holds.
 DONE = (
