@@ -324,6 +324,9 @@ MINOR = (
     "次要",
 )
 
+# The assistant promising a service of its own ("我提醒你"): its task, not the user's fact.
+PROMISE = ("我(?:会|来|就|再|都)?(?:提醒|通知|叫)你", "到时(?:候)?(?:我)?(?:提醒|通知)你")
+
 # A question asking for one more item ("还有别的吗？", "其他呢？"), not a detail of this one.
 ANOTHER_ITEM = ("还有", "别的", "其他", "其它", "另外", "新的", "再加")
 

@@ -25,6 +25,7 @@ from .chat import (
     ack_words,
     acknowledged,
     acknowledged_quantities,
+    announces_facts,
     applied_later,
     applied_next,
     asked_to_note,
@@ -339,6 +340,7 @@ def _message_statements(chat: list[Message], index: int) -> list[Statement]:
         said_quantities=acknowledged_quantities(chat, index) if assistant else frozenset(),
         summary=assistant and confirmed_before(chat, index),
         answers_user=assistant and index > 0 and chat[index - 1].role == "user",
+        announces=not assistant and announces_facts(chat, index),
     )
     if context.acknowledged:
         context.ack_words = ack_words(chat[index + 1].prose)
@@ -546,6 +548,10 @@ def _score(statement: Statement, context: SentenceContext, carried: set[str], la
         return 0.0  # "72% done" is a status; "at most 10% after 23:00, always" is a rule
     if LEX.RULED_OUT.search(text) or LEX.RECOMMENDS_ITEM.search(statement.bullet):
         return 0.0
+    if context.announces:
+        return 0.0  # "帮我记一下医生说的": points at the facts the user hands over next
+    if statement.role == "assistant" and not statement.ids and LEX.PROMISE.search(statement.bullet):
+        return 0.0  # "这个我记下来，以后你要请假我提醒你": the assistant's own task, not a fact to keep
     if (
         statement.role == "user"
         and LEX.REQUEST.search(statement.bullet)
