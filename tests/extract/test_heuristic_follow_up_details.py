@@ -78,3 +78,16 @@ def test_two_acknowledgement_words_before_the_colon_still_restate_en() -> None:
     assert LEX.EXPLICIT_ACK.search("OK, noted: the gate code is 4471.")
     assert LEX.EXPLICIT_ACK.search("好的，明白了：周三 15:40 放学。")
     assert not LEX.EXPLICIT_ACK.search("OK, so the gate code: 4471.")
+
+
+def test_an_option_picked_by_number_a_few_messages_later_is_the_decision_zh() -> None:
+    messages = chat(
+        "u: 备份 timer 为啥按 UTC 跑",
+        "a: 两种改法：\n1. 把服务器时区改成 Asia/Shanghai（不推荐）\n2. 在 OnCalendar 里显式写时区：`OnCalendar=*-*-* 03:00:00 Asia/Shanghai`\n推荐 2。",
+        "u: systemd 版本够吗",
+        "a: Debian 12 自带 252，够用。",
+        "u: 252",
+        "u: 那就改 2",
+    )
+    notes = saved(extract(messages))
+    assert len(notes) == 1 and "asia/shanghai" in text_of(notes[0]) and "oncalendar" in text_of(notes[0])

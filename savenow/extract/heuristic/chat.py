@@ -23,6 +23,7 @@ from .rules import (
     APPLIED_WINDOW,
     ASK_NOTE_CHARS,
     BARE_RULE_ACK_CHARS,
+    CHOICE_WINDOW,
     CONFIRM_WINDOW,
     ECHO_SHARE,
     ITEM_FOLLOW_UP,
@@ -150,7 +151,7 @@ def _mark_choices(chat: list[Message]) -> None:
         if not match:
             continue
         label = (match.group(1) or match.group(2)).casefold()
-        for earlier in range(index - 1, max(index - 4, -1), -1):
+        for earlier in range(index - 1, max(index - 1 - CHOICE_WINDOW, -1), -1):
             offered = {item_label for item_label, _ in chat[earlier].items if item_label}
             if chat[earlier].role == "assistant" and offered:
                 if label in offered:
