@@ -91,3 +91,19 @@ def test_an_option_picked_by_number_a_few_messages_later_is_the_decision_zh() ->
     )
     notes = saved(extract(messages))
     assert len(notes) == 1 and "asia/shanghai" in text_of(notes[0]) and "oncalendar" in text_of(notes[0])
+
+
+def test_nice_and_great_open_an_acknowledgement_en() -> None:
+    from savenow.extract.heuristic.chat import ACK_START
+
+    assert ACK_START.search("Nice. So releases are: tag v* and publish.yml pushes to PyPI.")
+    assert ACK_START.search("Great, the NAS backs up at 03:00.")
+    assert not ACK_START.search("Nicely done on the migration, what's next?")
+
+
+def test_nice_and_great_open_an_acknowledgement_zh() -> None:
+    from savenow.extract.heuristic.chat import ACK_START
+
+    # The Chinese acknowledgements were already there; "Nice" in a Chinese chat counts the same.
+    assert ACK_START.search("好的，发布流程：打 tag v* 后 publish.yml 推到 PyPI。")
+    assert ACK_START.search("Nice，那备份每天 03:00 跑。")

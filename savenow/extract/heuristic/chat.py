@@ -204,7 +204,7 @@ _TURNED_DOWN = re.compile(
     r"^\s*(?:nah|no(?:pe)?\b|not now|forget it|never ?mind|算了|不用|先不|先这样|不了|再说)", re.IGNORECASE
 )
 ACK_START = re.compile(
-    r"^\s*(?:got it|noted|understood|ok(?:ay)?[,.:]|sure[,.:]|记下了|记住了|明白|收到|好[，,。.]|好的|了解)",
+    r"^\s*(?:got it|noted|understood|ok(?:ay)?[,.:]|sure[,.:]|(?:nice|great|perfect)[,.!，。！]|记下了|记住了|明白|收到|好[，,。.]|好的|了解)",
     re.IGNORECASE,
 )
 NAME = re.compile(r"(?<![A-Za-z])[A-Z][a-z]{2,}(?![A-Za-z])|[" + HAN + r"]{2,3}(?=负责)")
