@@ -70,3 +70,31 @@ def test_a_rule_the_user_asks_to_note_is_still_a_note_zh() -> None:
     )
     notes = saved(extract(messages))
     assert len(notes) == 1 and "emoji" in text_of(notes[0])
+
+
+def test_keep_that_after_a_value_keeps_the_value_en() -> None:
+    messages = chat(
+        "u: found it. BA88123456. keep that",
+        "a: Executive Club number: BA88123456.",
+    )
+    notes = saved(extract(messages))
+    assert len(notes) == 1 and "ba88123456" in text_of(notes[0])
+
+
+def test_keep_that_after_a_value_keeps_the_value_zh() -> None:
+    messages = chat(
+        "u: 找到了，会员号 CA7730021945。记住这个",
+        "a: 国航知音卡：CA7730021945。",
+    )
+    notes = saved(extract(messages))
+    assert len(notes) == 1 and "ca7730021945" in text_of(notes[0])
+
+
+def test_i_never_remember_it_is_no_note_marker_en() -> None:
+    assert not LEX.NOTE.search("can you tell me my loyalty number, I never remember it")
+    assert LEX.NOTE.search("remember this: the spare key is under the blue pot")
+    messages = chat(
+        "u: can you tell me my loyalty number, I never remember it",
+        "a: I don't have it saved anywhere — can you find it in the app?",
+    )
+    assert saved(extract(messages)) == []

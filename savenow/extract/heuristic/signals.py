@@ -273,6 +273,7 @@ class Lexicon:
     MINOR = _any(*en.MINOR, *zh.MINOR)
     ANOTHER_ITEM = _any(*en.ANOTHER_ITEM, *zh.ANOTHER_ITEM)
     PROMISE = _any(*en.PROMISE, *zh.PROMISE)
+    KEEP_THAT = _any(*en.KEEP_THAT, *zh.KEEP_THAT)
     # Diagnostics the assistant asks the user to run: steps, not facts.
     PROBE = re.compile(
         r"^(?:先|再)?(?:看|看看|看一下|看下|查|检查|确认一?下|试|跑|grep)|^(?:let's|let us|can you|could you|check|run|try"

@@ -405,6 +405,11 @@ def _message_statements(chat: list[Message], index: int) -> list[Statement]:
             statement.score = max(0.0, statement.score + rules.DEFERRED.weight)
         if result and _bare_confirm_question(sentence) and _said_yes(context.reply):
             result[-1].score += rules.CONFIRMED_BEFORE.weight
+        if result and not assistant and _keeps_what_was_said(statement):
+            # "found it. TP409218773. keep that": the user marks the value just given as one to keep
+            result[-1].score += rules.NOTE_MARKER.weight  # as if it had said "remember: …" itself
+            result[-1].kinds.add(NoteKind.NOTE)
+            statement.score = 0.0
         result.append(statement)
     return result
 
@@ -474,6 +479,15 @@ def _symptom_only(statement: Statement) -> bool:
         bool(LEX.SYMPTOM.search(statement.text))
         and not statement.kinds & _EXPLAINS
         and not LEX.CAUSAL.search(statement.text)
+    )
+
+
+def _keeps_what_was_said(statement: Statement) -> bool:
+    """ "keep that" / "记住这个" alone as a sentence: it points back at the sentence before it."""
+    return (
+        not statement.ids
+        and len(statement.bullet) <= MARKER_ONLY_CHARS
+        and bool(LEX.KEEP_THAT.search(statement.bullet))
     )
 
 
