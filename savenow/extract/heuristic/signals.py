@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from functools import wraps
+from functools import lru_cache, wraps
 from typing import ParamSpec, TypeVar
 
 from ...text.cjk import HAN, cjk_ratio, has_cjk
@@ -56,14 +56,17 @@ class Lexeme:
     lowercase is matched case-sensitively against the lowercased sentence, which gives the
     same answer about twice as fast. A sentence with a cased letter outside ASCII (É, ſ, K)
     lowercases irregularly and goes to the IGNORECASE pattern, as does a pattern with an
-    uppercase letter. Inside :func:`chat_memo`, each sentence is searched once per lexeme.
+    uppercase letter. Each lexeme remembers its answers for the last texts it searched (per process,
+    bounded): a sentence is searched once per lexeme, however often a chat is previewed.
 
     Each form is compiled when first needed, not at import: compiling costs more than a
     whole extraction's searches (a ``[HAN]`` class under IGNORECASE alone takes milliseconds),
     and most chats never need the IGNORECASE form at all.
     """
 
-    __slots__ = ("_ascii", "_empty_for_ascii", "_flags", "_lowercase", "_regex", "_source")
+    __slots__ = ("_ascii", "_empty_for_ascii", "_flags", "_lowercase", "_regex", "_source", "search")
+
+    search: Callable[[str], re.Match[str] | None]
 
     def __init__(
         self, regex: re.Pattern[str] | str, flags: int = 0, parts: tuple[str, ...] | None = None
@@ -84,6 +87,8 @@ class Lexeme:
             "|".join(ascii_parts) if caseless and parts is not None else None
         )
         self._empty_for_ascii = caseless and parts is not None and not ascii_parts
+        # the C-level LRU answers a remembered text without a Python call; thread-safe and bounded
+        self.search = lru_cache(maxsize=_REMEMBERED)(self._search_text)
 
     @property
     def regex(self) -> re.Pattern[str]:
@@ -92,22 +97,12 @@ class Lexeme:
             self._regex = re.compile(self._source, self._flags)
         return self._regex
 
-    def search(self, text: str) -> re.Match[str] | None:
+    def _search_text(self, text: str) -> re.Match[str] | None:
         """Like ``re.Pattern.search``; a match found on the lowercased text has the same span
-        (its groups are lowercase, and every caller case-folds them)."""
-        chat = _CHAT.get()
-        if chat is None:
-            return self._search(text, None)
-        memo = chat.searches.get(self)
-        if memo is None:
-            memo = chat.searches[self] = {}
-        found = memo.get(text, _UNSEEN)  # most lookups miss: a default is cheaper than a KeyError
-        if found is _UNSEEN:
-            found = self._search(text, chat)
-            if len(memo) >= _MEMO_LIMIT:
-                memo.clear()
-            memo[text] = found
-        return found  # type: ignore[return-value]
+        (its groups are lowercase, and every caller case-folds them). Remembered per process
+        (``search``): a pure function of the text, asked again about every sentence of a chat
+        that is previewed again, or whose last messages overlap the last preview's."""
+        return self._search(text, _CHAT.get())
 
     def _search(self, text: str, chat: ChatMemo | None) -> re.Match[str] | None:
         if self._lowercase is None:
@@ -155,11 +150,11 @@ class Lexeme:
 
 @dataclass
 class ChatMemo:
-    """What one extraction remembers about its chat's sentences: the same sentence is searched
-    by many lexemes, and placement compares each note with the same bullets again and again.
-    One per :func:`chat_memo` block, so worker threads extracting different chats share nothing."""
+    """What one extraction remembers about its chat's sentences: the same sentence is lowercased
+    for many lexemes, and placement compares each note with the same bullets again and again.
+    One per :func:`chat_memo` block, so worker threads extracting different chats share nothing
+    (a lexeme's own answers are a pure function of the text: :class:`Lexeme` keeps those)."""
 
-    searches: dict[Lexeme, dict[str, re.Match[str] | None]] = field(default_factory=dict)
     lowered: dict[str, str | None] = field(default_factory=dict)
     compacted: dict[str, str] = field(default_factory=dict)
     results: dict[Callable[..., object], dict[tuple[object, ...], object]] = field(default_factory=dict)
@@ -180,7 +175,11 @@ def chat_memo() -> Iterator[ChatMemo]:
         _CHAT.reset(token)
 
 
-_MEMO_LIMIT = 4096  # sentences remembered per lexeme; a chat of 180 messages has about 600
+_MEMO_LIMIT = 4096  # sentences remembered per chat; a chat of 180 messages has about 600
+_REMEMBERED = 2048  # texts whose search a lexeme remembers (the sentences and messages of a few chats)
+# Texts a pure function of one message or sentence remembers (per process): a chat previewed
+# again, or one whose last messages overlap the last preview's, is split and cleaned only once.
+_TEXTS = 4096
 _UNSEEN = object()  # not in a memo yet (None is a remembered answer)
 _ASCII_RUN = re.compile(r"[\x00-\x7f]+")
 _RANGE_BOTH_CASES = re.compile(r"A-Za-z")
@@ -441,6 +440,7 @@ def code_blocks(text: str) -> list[str]:
     return [block.strip() for block in _FENCE.findall(text)]
 
 
+@lru_cache(maxsize=_TEXTS)
 def prose(text: str) -> str:
     """The message without fenced code blocks (pasted logs, configs, commands)."""
     return _FENCE.sub("\n", text)
@@ -465,6 +465,11 @@ def sentence_items(text: str) -> list[tuple[str | None, str]]:
     A short code block right after a sentence ending in a colon ("修法：" + one
     config line) is the sentence's object, so it is appended as inline code.
     """
+    return list(_sentence_items(text))
+
+
+@lru_cache(maxsize=_TEXTS)
+def _sentence_items(text: str) -> tuple[tuple[str | None, str], ...]:
     spans: list[str] = []
 
     def protect(match: re.Match[str]) -> str:
@@ -487,7 +492,7 @@ def sentence_items(text: str) -> list[tuple[str | None, str]]:
                 piece = piece.strip()
                 if piece:
                     result.append((label if number == 0 else None, piece))
-    return result
+    return tuple(result)
 
 
 def _chunks(text: str) -> list[tuple[str, bool]]:
@@ -541,6 +546,7 @@ def _attach_code(result: list[tuple[str | None, str]], block: str) -> None:
 _TRAILING_PUNCT = re.compile(r"[\s,，;；:：—\-–]+$")
 
 
+@lru_cache(maxsize=_TEXTS)
 def clean_bullet(sentence: str) -> str:
     """A sentence as a note bullet: without acknowledgements, note lead-ins or a dangling colon."""
     text = " ".join(sentence.split())
