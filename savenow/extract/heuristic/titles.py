@@ -132,7 +132,17 @@ def note_title(
     ):
         if candidate and not title_faults(candidate, bullets, language):
             return candidate
-    return repaired or first
+    chosen = repaired or first
+    if _KIND_WORDS.match(chosen.strip()) and bullets:
+        # "配置" over "每天 1500 字、周日休息。": a bare kind word names nothing; a short bullet says
+        # the fact itself, which reads better than an empty label.
+        short = bullets[0].strip().rstrip("。.!！")
+        if 0 < len(short) <= _BULLET_AS_TITLE and not _DEICTIC.search(short):
+            return short
+    return chosen
+
+
+_BULLET_AS_TITLE = 24  # characters: a bullet this short can stand as its own title
 
 
 def _title(
