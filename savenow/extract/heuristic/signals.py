@@ -64,7 +64,16 @@ class Lexeme:
     and most chats never need the IGNORECASE form at all.
     """
 
-    __slots__ = ("_ascii", "_empty_for_ascii", "_flags", "_lowercase", "_regex", "_source", "search")
+    __slots__ = (
+        "_ascii",
+        "_empty_for_ascii",
+        "_flags",
+        "_lowercase",
+        "_non_ascii",
+        "_regex",
+        "_source",
+        "search",
+    )
 
     search: Callable[[str], re.Match[str] | None]
 
@@ -87,6 +96,13 @@ class Lexeme:
             "|".join(ascii_parts) if caseless and parts is not None else None
         )
         self._empty_for_ascii = caseless and parts is not None and not ascii_parts
+        # The other alternatives, which only text with a Chinese character can match: text that has
+        # one is searched with both halves, so no pattern of all the alternatives is compiled for it
+        # (that compile, the lexicon's longest, is what a first preview pays; see _search_halves).
+        other_parts = [part for part in parts or () if _needs_non_ascii(part)]
+        self._non_ascii: re.Pattern[str] | str | None = (
+            "|".join(other_parts) if caseless and parts is not None and other_parts else None
+        )
         # the C-level LRU answers a remembered text without a Python call; thread-safe and bounded
         self.search = lru_cache(maxsize=_REMEMBERED)(self._search_text)
 
@@ -113,10 +129,35 @@ class Lexeme:
         if self._ascii is not None and text.isascii():
             if self._empty_for_ascii:
                 return None
-            if isinstance(self._ascii, str):
-                self._ascii = re.compile(self._ascii, self._flags & ~re.IGNORECASE)
-            return self._ascii.search(lowered)
+            return self._ascii_pattern().search(lowered)
+        if self._ascii is not None:
+            return self._search_halves(lowered)
         return self._lowercased_pattern().search(lowered)
+
+    def _search_halves(self, lowered: str) -> re.Match[str] | None:
+        """The whole pattern's search, from its two halves: the leftmost match of either, which is
+        the whole pattern's (at that position no alternative of the other half matches). When both
+        match at one position, the order of the alternatives decides, so the whole pattern does."""
+        if self._non_ascii is None:  # every alternative can match ASCII text: that half is the whole
+            return self._ascii_pattern().search(lowered)
+        if isinstance(self._non_ascii, str):
+            self._non_ascii = re.compile(self._non_ascii, self._flags & ~re.IGNORECASE)
+        ascii_half = None if self._empty_for_ascii else self._ascii_pattern()
+        if self._non_ascii.groups or (ascii_half is not None and ascii_half.groups):
+            return self._lowercased_pattern().search(lowered)  # groups numbered as in the whole
+        found = ascii_half.search(lowered) if ascii_half is not None else None
+        other = self._non_ascii.search(lowered)
+        if found is None or other is None:
+            return other if found is None else found
+        if found.start() != other.start():
+            return found if found.start() < other.start() else other
+        return self._lowercased_pattern().search(lowered)
+
+    def _ascii_pattern(self) -> re.Pattern[str]:
+        if isinstance(self._ascii, str):
+            self._ascii = re.compile(self._ascii, self._flags & ~re.IGNORECASE)
+        assert self._ascii is not None
+        return self._ascii
 
     def _lowercased_pattern(self) -> re.Pattern[str]:
         if isinstance(self._lowercase, str):
@@ -176,7 +217,7 @@ def chat_memo() -> Iterator[ChatMemo]:
 
 
 _MEMO_LIMIT = 4096  # sentences remembered per chat; a chat of 180 messages has about 600
-_REMEMBERED = 2048  # texts whose search a lexeme remembers (the sentences and messages of a few chats)
+_REMEMBERED = 1024  # texts whose search a lexeme remembers (a chat's sentences and messages: about 800)
 # Texts a pure function of one message or sentence remembers (per process): a chat previewed
 # again, or one whose last messages overlap the last preview's, is split and cleaned only once.
 _TEXTS = 4096

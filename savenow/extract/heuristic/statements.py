@@ -104,7 +104,6 @@ class Statement:
         return self._grams
 
 
-@lru_cache(maxsize=4096)
 def _pairs(text: str) -> frozenset[str]:
     """The character bigrams of a compact bullet (grouping compares every pair of statements)."""
     return frozenset(text[i : i + 2] for i in range(len(text) - 1))
