@@ -62,3 +62,17 @@ def id_flag(value: str | None, flag: str) -> str | None:
 
 def print_json(data: Any) -> None:
     print(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def quiet_library_logs() -> None:
+    """Log records are for the bot's log, not the CLI's stderr (which holds one line per refusal).
+
+    Without a handler, Python prints warnings to stderr ("lastResort"): an LLM retry would add lines.
+    A command that may run nothing that logs (``search`` without an embeddings provider, ``get``)
+    calls this itself when it does, so that it does not import :mod:`logging` for nothing.
+    """
+    import logging
+
+    logger = logging.getLogger("savenow")
+    if not logger.handlers:
+        logger.addHandler(logging.NullHandler())

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..errors import BadInputError
 from ..messages import ListOf, Text, text
-from .args import lang_of
+from .args import lang_of, quiet_library_logs
 
 
 def _service(args: argparse.Namespace) -> Any:
@@ -52,16 +52,11 @@ def _print_json(data: dict[str, Any]) -> None:
 def compact(args: argparse.Namespace) -> int:
     action = args.action
     lang = lang_of(args)
-    if action == "check":
-        from .main import quiet_library_logs
-
-        quiet_library_logs()
-        return _check(args)
     if action == "status" and _store_only(args):
         return _print_status(_store_status(args), args.json, lang)
-    from .main import quiet_library_logs
-
-    quiet_library_logs()
+    quiet_library_logs()  # every other path may log (an LLM summary's retries, the flush)
+    if action == "check":
+        return _check(args)
     service = _service(args)
     target = _target(args)
     if action == "status":

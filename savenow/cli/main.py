@@ -338,6 +338,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser_for(words) if words else build_parser()
     args = parser.parse_args(words)
     if getattr(args, "quiet_logs", True):
+        from .args import quiet_library_logs  # beside the flag helpers every command loads
+
         quiet_library_logs()
     try:
         return args.run(args)
@@ -380,20 +382,6 @@ def _text(key: str, lang: str, **values: Any) -> str:
     from ..messages import text
 
     return text(key, lang, **values)
-
-
-def quiet_library_logs() -> None:
-    """Log records are for the bot's log, not the CLI's stderr (which holds one line per refusal).
-
-    Without a handler, Python prints warnings to stderr ("lastResort"): an LLM retry would add lines.
-    A command that may run nothing that logs (``search`` without an embeddings provider, ``get``)
-    calls this itself when it does, so that it does not import :mod:`logging` for nothing.
-    """
-    import logging
-
-    logger = logging.getLogger("savenow")
-    if not logger.handlers:
-        logger.addHandler(logging.NullHandler())
 
 
 def _one_line(error: BaseException) -> str:

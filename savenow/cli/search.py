@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..messages import Text, text
 from ..search.options import SearchOptions
-from .args import lang_of
+from .args import lang_of, quiet_library_logs
 
 if TYPE_CHECKING:
     from ..config import Settings
@@ -90,8 +90,6 @@ def search(args: argparse.Namespace) -> int:
             Text("cli.search_disabled"),
         )
     if options.provider != "none":  # the embeddings client logs its retries: not to stderr
-        from .main import quiet_library_logs
-
         quiet_library_logs()
     response = SearchService(workspace, options).search(
         query, max_results=args.max_results, min_score=args.min_score

@@ -37,7 +37,15 @@ from .index import IndexSync, blob_vector
 from .options import SearchOptions, options_from_settings
 from .reading import GetResult, read_memory_file
 from .store import IndexStore, index_path
-from .tokenize import SINGLE_HAN_WEIGHT, QueryTerm, document_terms, is_identifier, query_terms, subject_terms
+from .tokenize import (
+    HEADING_PREFIX,
+    SINGLE_HAN_WEIGHT,
+    QueryTerm,
+    document_terms,
+    is_identifier,
+    query_terms,
+    subject_terms,
+)
 
 if TYPE_CHECKING:
     import array
@@ -50,7 +58,6 @@ __all__ = ["GetResult", "MemorySearch", "SearchHit", "SearchResponse", "build_em
 SNIPPET_CHARS = 700
 _DOTTED = re.compile(r"(?<![\d.])\d+(?:\.\d+)+")
 _CLAUSE_BREAK = re.compile(r"[，,；;。]\s*|\.\s+")
-_HEADING_TIME = re.compile(r"^#+\s*(?:\d{1,2}:\d{2}\s*[-–—:]?\s*)?")  # "## 15:30 - " of a daily note
 _K1 = 1.2  # BM25 term-frequency saturation
 _B = 0.75  # BM25 length normalization
 CHAR_BACKOFF = 0.5  # the most a bigram matched only by its characters earns
@@ -563,18 +570,20 @@ class MemorySearch:
             wanted = set(terms)
             named: set[str] = set()
             lines = text.split("\n")
-            for line in lines:
-                # A heading that says its subject changed ("皂坊 快递换了", "SSH port changed")
-                # speaks for the note, when the note gives a value (the new one) and the heading
-                # names two of the question's words: one alone may be another property of the
-                # thing ("restic 备份迁到 R2" says nothing new about how long backups are kept).
-                if line.startswith("#") and any(ch.isdigit() for ch in text[len(line) :]):
-                    title = _HEADING_TIME.sub("", line)
-                    named_here = wanted & set(document_terms(title, segmenter))
-                    if len(named_here) >= HEADING_CHANGE_WORDS and states_a_change(title):
-                        named |= named_here
-            for line in lines:
-                if line.startswith("#") or not any(ch.isdigit() for ch in line):
+            for number, line in enumerate(lines):
+                if line.startswith("#"):
+                    # A heading that says its subject changed ("皂坊 快递换了", "SSH port changed")
+                    # speaks for the note, when the note under it gives a value (the new one)
+                    # and the heading names two of the question's words: one alone may be another
+                    # property of the thing ("restic 备份迁到 R2" says nothing new about how long
+                    # backups are kept).
+                    if _body_gives_a_value(lines[number + 1 :]):
+                        title = HEADING_PREFIX.sub("", line)
+                        named_here = wanted & set(document_terms(title, segmenter))
+                        if len(named_here) >= HEADING_CHANGE_WORDS and states_a_change(title):
+                            named |= named_here
+                    continue
+                if not any(ch.isdigit() for ch in line):
                     continue
                 if any(
                     states_a_change(clause) and not wanted.isdisjoint(document_terms(clause, segmenter))
@@ -1073,3 +1082,13 @@ def _snippet(text: str, matched_terms: list[str]) -> str:
         if not grown:
             break
     return "\n".join(lines[low : high + 1])[:SNIPPET_CHARS]
+
+
+def _body_gives_a_value(lines: list[str]) -> bool:
+    """Whether the lines under a heading, up to the next one, hold a number (a value)."""
+    for line in lines:
+        if line.startswith("#"):
+            return False
+        if any(ch.isdigit() for ch in line):
+            return True
+    return False

@@ -63,15 +63,13 @@ def _thesaurus() -> Any:
         try:
             state = marshal.loads(path.read_bytes())
             if isinstance(state, dict):
-                loaded = concepts.Thesaurus.__new__(concepts.Thesaurus)
-                loaded.__dict__.update(state)
-                return loaded
+                return concepts.Thesaurus.from_plain_state(state)
         except (OSError, ValueError, EOFError, TypeError):
             pass
     parsed = concepts.thesaurus()
     if path is not None and trusted:
         try:
-            _store(path, marshal.dumps(vars(parsed)))
+            _store(path, marshal.dumps(parsed.plain_state()))
         except (ValueError, TypeError):  # state that is not plain data: parse in every process
             pass
     return parsed

@@ -237,7 +237,7 @@ def query_terms(text: str, segmenter: str = "bigram") -> list[QueryTerm]:
 
 
 _CLOCK_TIME = re.compile(r"\d{1,2}:\d{2}")
-_HEADING_PREFIX = re.compile(r"^#+\s*(?:\d{1,2}:\d{2}\s*[-–—:]?\s*)?")
+HEADING_PREFIX = re.compile(r"^#+\s*(?:\d{1,2}:\d{2}\s*[-–—:]?\s*)?")  # "## 15:30 - " of a daily note
 
 
 def is_identifier(term: str) -> bool:
@@ -254,7 +254,7 @@ def subject_terms(heading: str, text: str, segmenter: str = "bigram") -> frozens
     query asks for are about the same thing — that is what lets a newer one supersede an older one."""
     words = {
         t.term
-        for t in query_terms(_HEADING_PREFIX.sub("", heading), segmenter)
+        for t in query_terms(HEADING_PREFIX.sub("", heading), segmenter)
         if t.weight > 0 and t.whole is None
     }
     words |= {

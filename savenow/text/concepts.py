@@ -29,7 +29,7 @@ from functools import cache
 from itertools import chain, compress, repeat
 from operator import ne
 from pathlib import Path
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from .normalize import compact, compact_many
 
@@ -173,6 +173,19 @@ class Thesaurus:
     @classmethod
     def from_file(cls, path: Path = CONCEPTS_PATH) -> Thesaurus:
         return cls(path.read_text(encoding="utf-8"), source=path.name)
+
+    def plain_state(self) -> dict[str, Any]:
+        """The parsed indexes as plain data (strings, tuples, dicts), for a cache to keep; what is
+        built on first use (:attr:`concepts`) is left out, whether it was built yet or not."""
+        return {name: value for name, value in vars(self).items() if name != "_concepts"}
+
+    @classmethod
+    def from_plain_state(cls, state: dict[str, Any]) -> Thesaurus:
+        """The thesaurus :meth:`plain_state` described, without parsing or checking it again."""
+        loaded = cls.__new__(cls)
+        loaded.__dict__.update(state)
+        loaded._concepts = None
+        return loaded
 
     # -- building ---------------------------------------------------------------------------
     # Loading must stay in the low milliseconds (a CLI answers in tens): the work is done in

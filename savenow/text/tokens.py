@@ -29,7 +29,6 @@ __all__ = [
 ]
 
 
-
 @functools.cache
 def _cjk_char() -> re.Pattern[str]:
     # Compiled at the first non-ASCII text: CPython's charset optimizer walks every code point of

@@ -375,7 +375,7 @@ def test_each_sense_of_a_word_has_a_group_of_its_own() -> None:
         ("smoke detector", "smoke_detector"),
         ("试用期", "probation"),
         ("补丁", "upgrade"),
-        ("flat", "apartment"),
+        ("rented flat", "apartment"),
         ("inspection", "inspection"),
         ("检查", "inspection"),
         ("下回", "next_time"),
