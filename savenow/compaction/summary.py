@@ -37,7 +37,7 @@ from ..text.identifiers import CURRENCY_CODE, INLINE_CODE, identifiers, written_
 from ..text.normalize import compact_similarity
 from ..text.stopwords import EN_COMMON_WORDS, EN_NOT_NAMES
 from ..text.tokens import count_cjk, estimate_tokens
-from .changes import setting_key, settings_changed
+from .changes import setting_key, settings_changed, settings_rewritten
 from .chatsignals import CHITCHAT, DEFERRAL, RULED_OUT, Lexeme, chat_memo, is_question, sentences
 from .model import SessionMessage
 from .withdrawn import cancel_withdrawn, may_withdraw
@@ -190,7 +190,8 @@ RESCHEDULE = _words(
 FINAL = _words(_EN("final(?:ly)?|in the end|settled on"), "最终|最后定|最后改")
 CHANGE_TO = _words(
     _EN(
-        "chang(?:e|ed|ing) (?:it |that |this )?to|switch(?:ed|ing)? to|mov(?:e|ed|ing) (?:it )?to|replac(?:e|ed) (?:it )?with|instead|now"
+        # not "instead": its value comes before it ("6 instead") or after "of" (an abandon marker)
+        "chang(?:e|ed|ing) (?:it |that |this )?to|switch(?:ed|ing)? to|mov(?:e|ed|ing) (?:it )?to|replac(?:e|ed) (?:it )?with|now"
         "|make it|(?:bump|rais|increas|lower|reduc|cut)(?:e|ed|ing|s)?(?: [\\w-]+){0,3} to"
     ),
     "改成|改为|换成|改到|挪到|调到|改走|改用|改成|换到|提到|涨到|降到|减到|加到|升到|→|->",
@@ -862,6 +863,8 @@ def statements(
     readings: dict[tuple[str, int], tuple[list[str], list[str], list[str]]] = {}
     kinds: dict[tuple[str, str, tuple[str, ...], bool, int], str | None] = {}
     clipped: dict[str, str] = {}
+    shown: dict[str, str] = {}  # path → the content a read showed or a write gave it
+    reading_path = ""
     for message in messages:
         if message.role == "system":
             continue
@@ -874,6 +877,9 @@ def statements(
                 lines.append(answer)
                 continue
         if message.role == "tool":
+            if reading_path:  # what the file held before the chat rewrites it
+                shown[reading_path] = message.content
+                reading_path = ""
             # A short result confirms something (a commit id, a created resource): its identifiers count.
             if message.content.count("\n") < 3 and len(message.content) < 400:
                 ids = verbatim_ids(message.content)
@@ -884,6 +890,10 @@ def statements(
         if message.is_tool_call:
             for key, text in _tool_files(message.tool_name or "", message.tool_input or "", files):
                 changes.append((key, text, order + 0.5))
+            for key, text in _rewritten(message, shown):
+                _note_setting(files, key, text)
+                changes.append((key, text, order + 0.5))
+            reading_path = _read_path(message)
         if not message.content.strip():
             continue
         reading_key = (message.content, len(_names_seen()))
@@ -1056,7 +1066,8 @@ def _sentence_kind(text: str, role: str, message_ids: Sequence[str], names: set[
 # "好的，明白了：…", "Noted: …", "Got it —": an acknowledgement that opens a sentence says nothing.
 _ACK_LEAD = re.compile(
     r"^(?:(?:好的?|行|嗯+|对|可以|是的|没问题|收到|明白了?|了解|懂了|记下了?|记住了|已记下|已记|记好了|ok(?:ay)?|sure"
-    r"|got it|noted|understood|will do|done|great|perfect|right|yes|yep)(?![A-Za-z])[\s!！。.,，:：—–-]+)+",
+    r"|got it|noted|understood|will do|done|great|perfect|right|yes|yep)(?![A-Za-z])(?:[\s!！。.,，:：—–]|-(?![-\w]))+)+",
+    # a dash is a separator only on its own: "OK，--batch-size 32" keeps its option
     re.IGNORECASE,
 )
 
@@ -1192,6 +1203,30 @@ _WRITES = re.compile(
 )
 
 
+_READ_TOOLS = ("read_file", "read", "view", "cat")
+_WRITE_TOOLS = ("write_file", "write", "create_file")
+
+
+def _read_path(message: SessionMessage) -> str:
+    """The path a read call reads (its result, the next message, is the file's content)."""
+    if (message.tool_name or "").lower() not in _READ_TOOLS:
+        return ""
+    lines = (message.tool_input or "").strip().splitlines()
+    return lines[0].strip() if lines else ""
+
+
+def _rewritten(message: SessionMessage, shown: dict[str, str]) -> list[tuple[str, str]]:
+    """The settings a whole-file write changed in a file the chat showed before (see
+    :func:`.changes.settings_rewritten`); remembers the new content."""
+    if (message.tool_name or "").lower() not in _WRITE_TOOLS:
+        return []
+    path, _, body = (message.tool_input or "").partition("\n")
+    path = path.strip()
+    before = shown.get(path)
+    shown[path] = body
+    return settings_rewritten(before, body) if before is not None else []
+
+
 def _tool_files(name: str, value: str, files: dict[str, str]) -> list[tuple[str, str]]:
     """Notes the files a tool call read or wrote; returns the settings its command line changed."""
     lowered = name.lower()
@@ -1310,7 +1345,8 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
         # lacks is not looked for clause by clause.
         abandon_in_line = _fast(ABANDON).search(line.text) is not None
         change_in_line = _fast(CHANGE_TO).search(line.text) is not None
-        if not abandon_in_line and not change_in_line:
+        contrast_in_line = _CONTRAST_HINT.search(line.text) is not None
+        if not abandon_in_line and not change_in_line and not contrast_in_line:
             continue
         clauses = [c for c in _CLAUSE.split(line.text) if c.strip()]
         at = 0
@@ -1330,6 +1366,16 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
                 if _SOFT_MARKERS.fullmatch(abandon.group(0)):
                     old = [v for v in old if not _PLACE.search(v)]
                 old = [v for v in old if v not in later and v not in clause[abandon.end() :]]
+            if index > 0 and (line.section == "decisions" or line.role == "user") and _CONTRAST.match(clause):
+                # "pool on 6433, not 6432", "改到 19:30，不是 19:00": the value set against the one
+                # before, when someone decides it (a finding such as "runs at 7:30, not 23:30" corrects
+                # a belief, and the intended 23:30 still stands)
+                before = ids_in(clauses[index - 1])
+                old += [
+                    v
+                    for v in ids_in(clause)
+                    if v not in later and any(_same_shape(v, b) for b in before if b != v)
+                ]
             change = _fast(CHANGE_TO).search(clause) if change_in_line else None
             if change:
                 new = ids_in(clause[change.end() :])
@@ -1350,18 +1396,26 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
     return dropped
 
 
-_ASSIGNED = re.compile(r"^(?P<key>[A-Za-z_][\w.-]*)\s?=\s?\S")
+# A clause that sets a value against the one before it: "…on 6433, not 6432", "…是 19:30，不是 19:00".
+_CONTRAST = re.compile(r"\s*(?:not(?![A-Za-z])|rather than|而不是|不是|而非)\s*(?=\S)", re.IGNORECASE)
+_CONTRAST_HINT = re.compile(r"[,，;；]\s*(?:not|rather than|而不是|不是|而非)", re.IGNORECASE)
+
+
+_ASSIGNED = re.compile(r"^(?P<key>[A-Za-z_][\w.-]*)\s?=\s?\S|^(?P<option>--[a-z][\w-]*)[ =][\w.:/@+-]+$")
 
 
 def _reassigned(lines: Sequence[Line], changes: Sequence[Change]) -> dict[str, float]:
-    """``KEY=value`` settings a later line or command set again to another value: the earlier go
-    ("RCT_NEW_ARCH_ENABLED=0" in a message, then ``RCT_NEW_ARCH_ENABLED=1 pod install``)."""
+    """Settings a later line or command set again to another value: the earlier go
+    ("RCT_NEW_ARCH_ENABLED=0" in a message, then ``RCT_NEW_ARCH_ENABLED=1 pod install``; "--batch-size 64",
+    then "--batch-size 32"; "配送费写的是 DELIVERY_FEE = 8" once a rewrite of the file set it to 6).
+    An earlier line's text counts too, where it spells the assignment out (its identifier may be the
+    key alone)."""
     events: list[tuple[float, str, str]] = [(order, key, text) for key, text, order in changes]
     for line in lines:
         for value in line.ids:
             match = _ASSIGNED.match(value)
             if match:
-                events.append((line.order, match.group("key").casefold(), value))
+                events.append((line.order, (match.group("key") or match.group("option")).casefold(), value))
     latest: dict[str, tuple[float, str]] = {}
     for order, key, text in sorted(events, key=lambda e: e[0]):
         latest[key] = (order, text)
@@ -1370,11 +1424,31 @@ def _reassigned(lines: Sequence[Line], changes: Sequence[Change]) -> dict[str, f
         last_order, last_text = latest[key]
         if order < last_order and _setting_value(text) != _setting_value(last_text):
             dropped.setdefault(text, last_order)
+    for key, (last_order, last_text) in latest.items():
+        for line in lines:
+            if line.order >= last_order or key not in _folded(line.text):
+                continue
+            for match in _spelled_assignment(key).finditer(line.text):
+                if _setting_value(match.group(0)) != _setting_value(last_text):
+                    dropped.setdefault(match.group(0), last_order)
     return dropped
 
 
+@lru_cache(maxsize=1024)
+def _spelled_assignment(key: str) -> re.Pattern[str]:
+    """``key = value`` / ``key: value`` / ``--key value`` as a line writes it out."""
+    op = r"(?:\s|=)" if key.startswith("--") else r"\s?[=:]\s?"
+    return re.compile(r"(?<![\w.-])" + re.escape(key) + op + r"[^\s,，;；。、)）`'\"]+", re.IGNORECASE)
+
+
 def _setting_value(text: str) -> str:
-    return _SPACES.sub("", text.split("=", 1)[-1]).casefold()
+    if text.startswith("--"):  # "--batch-size 64", "--jobs=3"
+        return _SPACES.sub("", _OPTION_NAME.sub("", text, count=1)).lstrip("=").casefold()
+    return _SPACES.sub("", _SETTING_OP.split(text, 1)[-1]).casefold()
+
+
+_OPTION_NAME = re.compile(r"^--[\w-]+")
+_SETTING_OP = re.compile(r"=|:(?!//)")
 
 
 _SPACES = re.compile(r"\s+")

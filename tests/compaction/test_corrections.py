@@ -1,0 +1,136 @@
+"""Corrections and superseded values (issue 15, fifth rules pass): one test per rule, en and zh.
+
+The chats are invented for the rule; none comes from an evaluation set.
+"""
+
+from __future__ import annotations
+
+from savenow.compaction import OfflineSummarizer, SessionMessage
+from savenow.compaction.changes import settings_rewritten
+
+
+def chat(*turns: tuple[str, ...]) -> list[SessionMessage]:
+    """(role, content), ("assistant", content, tool, input), or ("tool", content) after a call."""
+    out: list[SessionMessage] = []
+    for turn in turns:
+        n = str(len(out))
+        if len(turn) == 4:
+            out.append(
+                SessionMessage(id=n, role="assistant", content=turn[1], tool_name=turn[2], tool_input=turn[3])
+            )
+        else:
+            out.append(SessionMessage(id=n, role=turn[0], content=turn[1]))  # type: ignore[arg-type]
+    return out
+
+
+def summarize(messages: list[SessionMessage], previous: str | None = None) -> str:
+    return OfflineSummarizer(ratio=1.0).summarize(previous, messages, max_tokens=4000)
+
+
+# ---------------------------------------------------------------- the line as said
+
+
+def test_an_acknowledgement_lead_keeps_the_option_after_it():
+    en = summarize(
+        chat(("user", "halve the batch on gpu-2"), ("assistant", "OK, --batch-size 32 --grad-accum 2."))
+    )
+    assert "--batch-size 32" in en
+    zh = summarize(
+        chat(("user", "gpu-2 上 batch 减半"), ("assistant", "好的，--batch-size 32 --grad-accum 2。"))
+    )
+    assert "--batch-size 32" in zh
+
+
+def test_instead_of_drops_the_value_after_it_not_the_one_before():
+    en = summarize(
+        chat(
+            ("user", "take the 10:00 train"),
+            ("user", "too late. Switched: 08:30 from Leeds instead of the 10:00."),
+        )
+    )
+    assert "08:30" in en and "10:00" not in en
+    zh = summarize(chat(("user", "坐 10:00 那班"), ("user", "太晚了，坐 08:30 那班而不是 10:00")))
+    assert "08:30" in zh and "10:00" not in zh
+
+
+def test_a_decided_value_set_against_another_drops_the_other():
+    en = summarize(
+        chat(("user", "the pool listens on 6432"), ("user", "ops changed it: our pool is on 6433, not 6432"))
+    )
+    assert "6433" in en and "6432" not in en
+    zh = summarize(chat(("user", "连接池端口是 6432"), ("user", "运维改了：我们的池子用 6433，不是 6432")))
+    assert "6433" in zh and "6432" not in zh
+
+
+def test_a_finding_that_corrects_a_belief_keeps_the_intended_value():
+    zh = summarize(
+        chat(
+            ("user", "每天 23:30 跑导出脚本 export.py"),
+            ("assistant", "服务器时区是 UTC，export.py 实际是早上 7:30 跑的，不是 23:30。"),
+        )
+    )
+    assert "23:30" in zh
+    en = summarize(
+        chat(
+            ("user", "export.py runs daily at 23:30"),
+            ("assistant", "The box is on UTC, so export.py actually runs at 7:30, not 23:30."),
+        )
+    )
+    assert "23:30" in en
+
+
+# ---------------------------------------------------------------- settings set again
+
+
+def test_a_file_rewrite_sets_the_assignments_it_changed():
+    before = (
+        "import csv\nDELIVERY_FEE = 8      # fee\nFREE_OVER = 88\n\ndef clean(v):\n    return v.strip()\n"
+    )
+    after = (
+        "import csv\nDELIVERY_FEE = 6      # fee\nFREE_OVER = 88\n\ndef clean(v):\n    return v.strip('`')\n"
+    )
+    assert settings_rewritten(before, after) == [("delivery_fee", "DELIVERY_FEE = 6")]
+    assert settings_rewritten("port: 6432\nhost: db\n", "port: 6433\nhost: db\n") == [("port", "port: 6433")]
+
+
+def test_a_value_a_rewrite_replaced_leaves_the_lines_that_spell_it_out():
+    body = "FEE = 8\nLIMIT = 88\n"
+    en = summarize(
+        chat(
+            ("assistant", "", "read_file", "/srv/shop/pricing.py"),
+            ("tool", body),
+            ("assistant", "The fee is still FEE = 8 in /srv/shop/pricing.py, is that right?"),
+            ("user", "no, the fee is 6 from this month, change it"),
+            ("assistant", "", "write_file", "/srv/shop/pricing.py\nFEE = 6\nLIMIT = 88\n"),
+            ("tool", "wrote 20 bytes"),
+        )
+    )
+    assert "FEE = 6" in en and "FEE = 8" not in en
+    zh = summarize(
+        chat(
+            ("assistant", "", "read_file", "/srv/shop/pricing.py"),
+            ("tool", body),
+            ("assistant", "配送费现在写的是 FEE = 8，还对吗？"),
+            ("user", "不对，这个月开始 6 块，改一下"),
+            ("assistant", "", "write_file", "/srv/shop/pricing.py\nFEE = 6\nLIMIT = 88\n"),
+            ("tool", "wrote 20 bytes"),
+        )
+    )
+    assert "FEE = 6" in zh and "FEE = 8" not in zh
+
+
+def test_an_option_given_again_drops_its_earlier_value():
+    en = summarize(
+        chat(
+            ("user", "train with --batch-size 64 on gpu-2"),
+            ("user", "oom. now --batch-size 32 --grad-accum 2"),
+        )
+    )
+    assert "--batch-size 32" in en and "--batch-size 64" not in en
+    zh = summarize(
+        chat(
+            ("user", "gpu-2 上用 --batch-size 64 训练"),
+            ("user", "爆显存了，改成 --batch-size 32 --grad-accum 2"),
+        )
+    )
+    assert "--batch-size 32" in zh and "--batch-size 64" not in zh
