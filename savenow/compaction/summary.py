@@ -40,7 +40,7 @@ from ..text.tokens import count_cjk, estimate_tokens
 from .changes import setting_key, settings_changed, settings_rewritten
 from .chatsignals import CHITCHAT, DEFERRAL, RULED_OUT, Lexeme, chat_memo, is_question, sentences
 from .model import SessionMessage
-from .withdrawn import cancel_withdrawn, may_withdraw
+from .withdrawn import cancel_withdrawn, may_withdraw, takes_back
 
 
 class Summarizer(Protocol):
@@ -276,6 +276,7 @@ class Line:
     weight: float = 1.0  # a tool's short output counts half: it confirms, it rarely decides
     role: str = ""  # who said it, for lines of this round ("" when read back from a summary)
     turn: int = -1  # the user turn it belongs to: a user message and the replies after it
+    takes_back: bool = False  # it opens a user's message that takes back what was just said
 
     @property
     def tier(self) -> int:
@@ -857,6 +858,7 @@ def statements(
     order = start_order
     turn = 0
     question = ""  # the question the assistant's last message ended on
+    offered = False  # and whether that message offered to do something
     # A long session says the same things again and again ("ok, do it", a reply's template
     # sentence): each distinct text is read once. What a text yields depends on the names seen
     # so far (a set that only grows), so the number of names seen is part of the key.
@@ -869,9 +871,10 @@ def statements(
         if message.role == "system":
             continue
         asked, question = question, ""
+        was_offered, offered = offered, False
         if message.role == "user":
             turn += 1
-            answer = _answer_line(asked, message.content, order + 1, turn)
+            answer = _answer_line(asked, message.content, order + 1, turn, was_offered)
             if answer is not None:
                 order += 1
                 lines.append(answer)
@@ -908,7 +911,11 @@ def statements(
         names = set(found_names)
         if message.role == "assistant":  # the question it ends on (an aside may follow it)
             question = next((q for q in reversed(said[-2:]) if is_question(q)), "")
-        for sentence in said:
+            offered = bool(question) and _fast(OFFER).search(message.content) is not None
+        # "scratch that, …" takes back what was just said; after a question it declines the offer
+        opener = message.role == "user" and not asked and takes_back(message.content)
+        for position, sentence in enumerate(said):
+            first_opener = opener and position == 0
             text = clipped.get(sentence) or clipped.setdefault(
                 sentence, _clip(_GREETING_LEAD.sub("", sentence))
             )
@@ -922,14 +929,27 @@ def statements(
             # narration far more often than a request: it lands in requests, but is worth less.
             plain = kind == "requests" and not _fast(REQUEST).search(text) and not ids
             if kind is None or (plain and _substance(text) < 30):
-                if may_withdraw(text):  # "宽窄巷子那家不考虑了" is no line, but it takes the option back
+                if (
+                    may_withdraw(text) or first_opener
+                ):  # "宽窄巷子那家不考虑了" is no line, but it takes the option back
                     order += 1
-                    withdrawing.append(Line("context", text, order, frozenset(ids), 0.0, message.role, turn))
+                    withdrawing.append(
+                        Line("context", text, order, frozenset(ids), 0.0, message.role, turn, first_opener)
+                    )
                 continue
             order += 1
             text = _strip_ack_lead(text) or text
             lines.append(
-                Line(kind, text, order, frozenset(ids), PLAIN_WEIGHT if plain else 1.0, message.role, turn)
+                Line(
+                    kind,
+                    text,
+                    order,
+                    frozenset(ids),
+                    PLAIN_WEIGHT if plain else 1.0,
+                    message.role,
+                    turn,
+                    first_opener,
+                )
             )
     if files:
         known = "\n".join(files)
@@ -989,12 +1009,22 @@ _LATIN_WORD = re.compile(r"[a-z][a-z0-9_.-]{3,}")
 
 MAX_ANSWER_CHARS = 60
 # A reply that opens as an answer does: "没有身份证，带户口本", "要的，你帮我写一段", "no, the blue one".
+# A reply that turns an offer down ("I can backfill them. Run it tonight?" → "not tonight"): the offer
+# is no plan, and the reply (and the assistant's next message) says what is. A question about a fact
+# ("孩子有身份证吗？" → "没有身份证，带户口本") keeps its answer.
+_DECLINE_LEAD = re.compile(
+    r"^\W*(?:no|nope|nah|not|don't|never)(?![A-Za-z'])|^\W*(?:不|别|没有|没)(?![错过久少同])", re.IGNORECASE
+)
+OFFER = _words(
+    _EN("i can|i could|want me to|should i|shall i|do you want|would you like|let me|i'll"),
+    "要不要|需要我|要我|我可以|我来|我帮你|是否需要|我先",
+)
 _ANSWER_LEAD = re.compile(
     r"^\W*(?:yes|yeah|yep|no|nope|sure|not|对|是|不是|没有|有|要|不要|不用|可以|不行|行|用|不)", re.IGNORECASE
 )
 
 
-def _answer_line(question: str, reply: str, order: int, turn: int) -> Line | None:
+def _answer_line(question: str, reply: str, order: int, turn: int, offered: bool = False) -> Line | None:
     """A short reply to the assistant's question, with the question it answers: "Maybe the rings go
     with the maid of honor? → yes, Marisol." ("yes, Marisol." alone says nothing). A bare "ok",
     a question back or a joke is no answer worth keeping."""
@@ -1003,6 +1033,7 @@ def _answer_line(question: str, reply: str, order: int, turn: int) -> Line | Non
         return None
     if (
         ACK.match(reply)
+        or (offered and _DECLINE_LEAD.match(reply))  # "I can… Run it tonight? → not tonight": no such plan
         or _LAUGH_LEAD.match(reply)
         or _fast(CHITCHAT).search(reply)
         or _fast(GREETING).search(reply)

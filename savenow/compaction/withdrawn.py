@@ -281,6 +281,20 @@ def cancel_withdrawn(lines: list[L], silent: Sequence[L] = ()) -> tuple[list[L],
     """The lines without what the chat withdrew (see the module's docstring), and the identifiers
     of the lines that went, with their order, for the identifier line. ``silent`` are sentences
     that are no line of the summary ("宽窄巷子那家不考虑了") but whose withdrawals count."""
+    openers = [line for line in [*silent, *lines] if getattr(line, "takes_back", False)]
+    taken = _taken_back(lines, openers) if openers else set()
+    if taken or openers:
+        kept_lines = []
+        for index, line in enumerate(lines):
+            if index in taken:
+                continue  # taken back whole: its values were a plan that is no more
+            if getattr(line, "takes_back", False):
+                rest = _without_take_back(line.text)
+                if not _says_something(rest, line.ids):
+                    continue
+                line = replace(line, text=rest, ids=frozenset(v for v in line.ids if v in rest))
+            kept_lines.append(line)
+        lines = kept_lines
     withdrawals: list[Withdrawal] = []
     for line in silent:
         _, terms, withdrew = _cut_line(line.text, line.ids)
@@ -385,6 +399,56 @@ def _says_something(rest: str, ids: frozenset[str]) -> bool:
     if any(v in rest for v in ids):
         return True
     return len(_HAN_CHAR.findall(rest)) >= 4 or len(_LATIN_WORD.findall(rest)) >= 3
+
+
+# A message that opens by taking back what was just said: "scratch that, keep 30 days", "never mind,
+# let's not", "不对，还是保留 30 天", "算了，铝扣板留着". (After a question of the assistant's, the same words
+# turn the offer down instead: the summary's answer rules read that.)
+_TAKE_BACK = re.compile(
+    r"^\W*(?:(?:oh|ah|hmm|um|ok|okay)[\s,，]+)?(?:actually[\s,]+)?"
+    r"(?:scratch that|never ?mind|forget (?:it|that)|ignore that|disregard that|no,? wait|wait,? no|on second thought"
+    r"|actually,? no(?![A-Za-z]))(?![A-Za-z])"
+    r"|^\W*(?:那|哎|唉|嗯)?(?:还是)?算了(?![解])|^\W*不对(?![劲称])|^\W*不不|^\W*想了想",
+    re.IGNORECASE,
+)
+
+
+def takes_back(text: str) -> bool:
+    """Does a user's message open by taking back what was just said?"""
+    return _TAKE_BACK.match(text) is not None
+
+
+def _without_take_back(text: str) -> str:
+    match = _TAKE_BACK.match(text)
+    return text[match.end() :].lstrip(" ，,。.;；!！—–-") if match else text
+
+
+def _taken_back(lines: Sequence[_LineLike], openers: Sequence[_LineLike]) -> set[int]:
+    """The lines a message that opens by taking back cancels: the last line of the user's previous
+    message, and the replies to it (same turn) that talk about the same thing."""
+    gone: set[int] = set()
+    for opener in openers:
+        turn = getattr(opener, "turn", -1)
+        if turn < 2:
+            continue
+        said = [
+            i
+            for i, line in enumerate(lines)
+            if getattr(line, "turn", -1) == turn - 1
+            and getattr(line, "role", "") == "user"
+            and line.order < opener.order
+        ]
+        if not said:
+            continue
+        target = said[-1]
+        gone.add(target)
+        terms = _content_terms(lines[target].text)
+        for i, line in enumerate(lines):
+            if getattr(line, "turn", -1) == turn - 1 and getattr(line, "role", "") == "assistant":
+                shared = terms & _content_terms(line.text)
+                if any(not _HAN_CHAR.match(t) for t in shared) or len(shared) >= 2:
+                    gone.add(i)
+    return gone
 
 
 _FAST_HINT = Lexeme(_HINT)  # searched on the lowercased sentence, remembered within a chat

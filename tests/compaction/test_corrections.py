@@ -134,3 +134,113 @@ def test_an_option_given_again_drops_its_earlier_value():
         )
     )
     assert "--batch-size 32" in zh and "--batch-size 64" not in zh
+
+
+# ---------------------------------------------------------------- taking back what was just said
+
+
+def test_a_message_that_opens_by_taking_back_cancels_the_statement_before_it():
+    en = summarize(
+        chat(
+            ("user", "set the backup retention to 14 days on nas-01"),
+            ("assistant", "OK, retention 14 days on nas-01."),
+            ("user", "scratch that, keep 30 days like before"),
+            ("assistant", "Retention stays at 30 days."),
+        )
+    )
+    assert "14 days" not in en and "30 days" in en
+    zh = summarize(
+        chat(
+            ("user", "nas-01 上备份保留改成 14 天"),
+            ("assistant", "好，nas-01 保留 14 天。"),
+            ("user", "不对，还是保留 30 天吧"),
+            ("assistant", "好，保留 30 天不变。"),
+        )
+    )
+    assert "14 天" not in zh and "30 天" in zh
+
+
+def test_never_mind_takes_back_the_plan_and_the_reply_that_worked_it_out():
+    en = summarize(
+        chat(
+            ("user", "let's add a redis cache in front of the orders api"),
+            ("assistant", "I can add redis on port 6380 with a 5 minute TTL."),
+            ("user", "never mind, let's not. the api is fast enough"),
+            ("assistant", "OK, no cache."),
+            ("user", "the deploy host is app-03.internal"),
+        )
+    )
+    assert "6380" not in en and "redis cache" not in en and "app-03.internal" in en
+    zh = summarize(
+        chat(
+            ("user", "在订单接口前面加一层 redis 缓存吧"),
+            ("assistant", "可以，redis 用 6380 端口，TTL 5 分钟。"),
+            ("user", "算了，不加了，接口够快"),
+            ("assistant", "好，不加缓存。"),
+            ("user", "部署机器是 app-03.internal"),
+        )
+    )
+    assert "6380" not in zh and "redis 缓存" not in zh and "app-03.internal" in zh
+
+
+def test_taking_back_reaches_only_the_message_just_before():
+    en = summarize(
+        chat(
+            ("user", "the nightly dump goes to /srv/dumps on nas-01"),
+            ("assistant", "Noted, /srv/dumps on nas-01."),
+            ("user", "also compress the dumps with zstd -19"),
+            ("assistant", "zstd -19 it is."),
+            ("user", "scratch that, plain gzip is fine"),
+        )
+    )
+    assert "/srv/dumps" in en and "zstd -19" not in en
+    zh = summarize(
+        chat(
+            ("user", "每晚的备份放到 nas-01 的 /srv/dumps"),
+            ("assistant", "记下了，nas-01 的 /srv/dumps。"),
+            ("user", "再用 zstd -19 压缩一下"),
+            ("assistant", "好，zstd -19。"),
+            ("user", "算了，gzip 就行"),
+        )
+    )
+    assert "/srv/dumps" in zh and "zstd -19" not in zh
+
+
+def test_after_a_question_the_same_words_decline_the_offer_and_take_back_nothing_else():
+    en = summarize(
+        chat(
+            ("user", "move the cron job to 02:00 on app-03"),
+            ("assistant", "Moved to 02:00 on app-03. Want me to also add a failure alert?"),
+            ("user", "never mind the alert, it's fine"),
+        )
+    )
+    assert "02:00" in en
+    zh = summarize(
+        chat(
+            ("user", "app-03 上的定时任务挪到 02:00"),
+            ("assistant", "已挪到 02:00。要不要再加个失败告警？"),
+            ("user", "算了，不用"),
+        )
+    )
+    assert "02:00" in zh
+
+
+def test_a_reply_that_turns_the_question_down_does_not_carry_the_question():
+    en = summarize(
+        chat(
+            ("user", "214 invoices need their pdfs before 9am"),
+            ("assistant", "I can backfill them with a management command. Run it tonight?"),
+            ("user", "not tonight. tomorrow 6am"),
+            ("assistant", "OK, backfill tomorrow at 06:00."),
+        )
+    )
+    assert "Run it tonight" not in en and "06:00" in en
+    zh = summarize(
+        chat(
+            ("user", "214 张发票 9 点前要补好 pdf"),
+            ("assistant", "我可以用管理命令补。今晚就跑吗？"),
+            ("user", "不，明早 6 点"),
+            ("assistant", "好，明早 06:00 补。"),
+        )
+    )
+    assert "今晚就跑吗" not in zh and "06:00" in zh
