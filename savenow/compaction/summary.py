@@ -928,6 +928,8 @@ def statements(
             # A user's sentence with no marker of a request ("炖好了，馒头一直在厨房门口蹲着") is
             # narration far more often than a request: it lands in requests, but is worth less.
             plain = kind == "requests" and not _fast(REQUEST).search(text) and not ids
+            if plain and message.role == "user" and _gives_a_count(text):
+                kind, plain = "decisions", False  # "update: 16 guests now" sets a value, it is no narration
             if kind is None or (plain and _substance(text) < 30):
                 if (
                     may_withdraw(text) or first_opener
@@ -1424,6 +1426,70 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
                     dropped.setdefault(value, line.order)
     for value, order in _superseded_by_subject(lines).items():
         dropped.setdefault(value, order)
+    for value, order in _recounted(lines).items():
+        dropped.setdefault(value, order)
+    return dropped
+
+
+# A count of something: "5 workers", "14 guests", "30 days", "14 个人", "5 个 worker", "30 天". Counts are
+# no identifiers (they are not listed), but a count the chat changes is a value that can go stale.
+_COUNT = re.compile(
+    r"(?<![\w.,:/$£€¥-])(?P<n>\d{1,4})\s?(?:(?P<en>[a-z][a-z-]{2,})(?![\w-])"
+    r"|(?P<cl>个人|位|名|人)|(?:个|台|套)\s?(?P<zn>[A-Za-z][\w-]{2,}))"
+)  # Chinese: people (14 个人, 16 位) and things named in Latin (5 个 worker); 天 / 次 / 分钟 count too many things
+_NOT_COUNTED = frozenset(
+    "and the for more less times percent per instead each total from with then but not now are was its".split()
+)
+# "make it 6 instead of 5", "6 个，不要 5 个", "rather than 5": the count given up.
+_COUNT_GIVEN_UP = re.compile(
+    r"(?:instead of|rather than|not|而不是|不要|不是)\s?(?P<n>\d{1,4})(?![\d.,:])", re.IGNORECASE
+)
+# A line that gives a new count: "16 guests now", "make it 6", "现在是 16 个人", "改成 6 个".
+_RECOUNT = _words(
+    _EN("now|make it|instead|update(?:d)?|actually|change(?:d)? (?:it )?to|bump(?:ed)?|raise|lower"),
+    "现在是|现在改|现在要|改成|改为|变成|更新|调到|加到|减到|增加到|减少到|换成",
+)
+
+
+def _counts(text: str) -> list[tuple[str, str, str]]:
+    """(number, what is counted, the count as written) in ``text``."""
+    found = []
+    for match in _COUNT.finditer(text) if _DIGIT.search(text) else ():
+        noun = (match.group("en") or match.group("zn") or match.group("cl") or "").casefold()
+        if match.group("cl") in ("个人", "人"):
+            noun = "人"
+        noun = noun[:-1] if noun.endswith("s") and len(noun) > 3 else noun
+        if noun and noun not in _NOT_COUNTED:
+            found.append((match.group("n"), noun, match.group(0).strip()))
+    return found
+
+
+def _gives_a_count(text: str) -> bool:
+    return bool(_counts(text)) and _fast(_RECOUNT).search(text) is not None
+
+
+def _recounted(lines: Sequence[Line]) -> dict[str, int]:
+    """Counts a later line changed: a new count of the same thing ("update: 16 guests now" after
+    "14 guests") or a count given up ("make it 6 instead of 5" after "5 workers") drops the earlier
+    count, and so the lines that give it."""
+    dropped: dict[str, int] = {}
+    seen: list[tuple[str, str, str]] = []  # every count so far, oldest first
+    for line in lines:
+        counts = _counts(line.text)
+        if line.role == "user" and _fast(_RECOUNT).search(line.text):  # the user sets a count; reports do not
+            given_up = {m.group("n") for m in _COUNT_GIVEN_UP.finditer(line.text)}
+            kept = {n for n, _, _ in counts} - given_up
+            nouns = {noun for n, noun, _ in counts if n not in given_up}
+            for n, noun, text in seen:
+                if noun in nouns and n not in kept and text not in line.text:
+                    dropped.setdefault(text, line.order)  # "16 guests now" after "14 guests"
+            for n in given_up - kept:  # "make it 6 instead of 5": the nearest earlier count of 5
+                nearest = next(
+                    (c for c in reversed(seen) if c[0] == n and (not nouns or c[1] in nouns)), None
+                )
+                if nearest is not None:
+                    dropped.setdefault(nearest[2], line.order)
+        seen += counts
     return dropped
 
 

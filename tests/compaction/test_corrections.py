@@ -244,3 +244,40 @@ def test_a_reply_that_turns_the_question_down_does_not_carry_the_question():
         )
     )
     assert "今晚就跑吗" not in zh and "06:00" in zh
+
+
+# ---------------------------------------------------------------- counts changed
+
+
+def test_a_new_count_of_the_same_thing_drops_the_old_count():
+    en = summarize(
+        chat(("user", "the party is on Dec 12 at 7pm, 14 guests"), ("user", "update: 16 guests now"))
+    )
+    assert "16 guests" in en and "14 guests" not in en
+    zh = summarize(chat(("user", "聚会 12月12号 晚上7点，14 个人"), ("user", "更新一下：现在是 16 个人")))
+    assert "16 个人" in zh and "14 个人" not in zh
+
+
+def test_a_count_given_up_drops_the_line_that_gave_it():
+    en = summarize(
+        chat(("user", "run the sync with 5 workers on worker-bx3"), ("user", "make it 6 instead of 5"))
+    )
+    assert "5 workers" not in en and "worker-bx3" in en
+    zh = summarize(chat(("user", "worker-bx3 上同步用 5 个 worker"), ("user", "改成 6 个吧，不要 5 个")))
+    assert "5 个 worker" not in zh and "worker-bx3" in zh
+
+
+def test_a_report_of_a_count_changes_nothing():
+    en = summarize(
+        chat(
+            ("user", "keep 14 snapshots on nas-01"),
+            ("assistant", "Checked: the pool currently has 9 snapshots."),
+        )
+    )
+    assert "14 snapshots" in en
+    zh = summarize(
+        chat(
+            ("user", "nas-01 上保留 14 个 snapshot"), ("assistant", "看了一下，池子里现在是 9 个 snapshot。")
+        )
+    )
+    assert "14 个 snapshot" in zh
