@@ -1438,7 +1438,28 @@ _COUNT = re.compile(
     r"|(?P<cl>个人|位|名|人)|(?:个|台|套)\s?(?P<zn>[A-Za-z][\w-]{2,}))"
 )  # Chinese: people (14 个人, 16 位) and things named in Latin (5 个 worker); 天 / 次 / 分钟 count too many things
 _NOT_COUNTED = frozenset(
-    "and the for more less times percent per instead each total from with then but not now are was its".split()
+    [
+        "and",
+        "the",
+        "for",
+        "more",
+        "less",
+        "times",
+        "percent",
+        "per",
+        "instead",
+        "each",
+        "total",
+        "from",
+        "with",
+        "then",
+        "but",
+        "not",
+        "now",
+        "are",
+        "was",
+        "its",
+    ]
 )
 # "make it 6 instead of 5", "6 个，不要 5 个", "rather than 5": the count given up.
 _COUNT_GIVEN_UP = re.compile(
