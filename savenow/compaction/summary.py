@@ -1428,7 +1428,50 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
         dropped.setdefault(value, order)
     for value, order in _recounted(lines).items():
         dropped.setdefault(value, order)
+    for value, order in _left_as_is(lines).items():
+        dropped.setdefault(value, order)
     return dropped
+
+
+# A setting left as it is: "wal_keep_size 不动了", "wal_keep_size 保持 1GB", "leave wal_keep_size alone",
+# "keep max_conn at 800", "pool_size stays at 40". The key is written like one (a Latin token with _ . or -,
+# or a word in code quotes), so "leave it" or "保持联系" name no setting.
+_KEY = r"`?(?P<key>[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+)`?"
+_LEFT_AS_IS = re.compile(
+    _KEY + r"\s*(?:就|也|先|还是)?\s*(?:不动了?|保持(?:不变|不动|原样|原来的)?|不变|不改了?|维持)"
+    r"|(?<![A-Za-z])(?:leave|keep)\s+(?:the\s+)?"
+    + _KEY.replace("key", "key2")
+    + r"\s+(?:alone|as is|unchanged|untouched|at\s)"
+    r"|" + _KEY.replace("key", "key3") + r"\s+(?:stays|remains|stay)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+_PROPOSED = r"\s*(?:改成|改为|改到|调到|调成|调大到|提到|提高到|加到|设为|设成|设到|→|->|to)\s*(?P<value>[^\s,，。;；、)）]+)"
+
+
+@lru_cache(maxsize=256)
+def _proposed_change(key: str) -> re.Pattern[str]:
+    """``key`` then a change to a value: "wal_keep_size 改成 4GB", "raise wal_keep_size to 4GB"."""
+    return re.compile(r"(?<![\w.-])" + re.escape(key) + _PROPOSED, re.IGNORECASE)
+
+
+def _left_as_is(lines: Sequence[Line]) -> dict[str, int]:
+    """A setting the chat leaves as it is cancels the changes proposed for it earlier: their values go
+    ("建议把 wal_keep_size 改成 4GB" … "wal_keep_size 不动了" drops 4GB)."""
+    dropped: dict[str, int] = {}
+    for index, line in enumerate(lines):
+        for match in _LEFT_AS_IS.finditer(line.text) if _LEFT_HINT.search(line.text) else ():
+            key = match.group("key") or match.group("key2") or match.group("key3")
+            for earlier in lines[:index]:
+                if key.casefold() not in _folded(earlier.text):
+                    continue
+                for proposed in _proposed_change(key).finditer(earlier.text):
+                    value = proposed.group("value").rstrip(".:!?")
+                    if value in earlier.ids and value not in line.text:
+                        dropped.setdefault(value, line.order)
+    return dropped
+
+
+_LEFT_HINT = re.compile(r"不动|保持|不变|不改|维持|leave|keep|stays|remains|stay", re.IGNORECASE)
 
 
 # A count of something: "5 workers", "14 guests", "30 days", "14 个人", "5 个 worker", "30 天". Counts are

@@ -281,3 +281,32 @@ def test_a_report_of_a_count_changes_nothing():
         )
     )
     assert "14 个 snapshot" in zh
+
+
+# ---------------------------------------------------------------- a setting left as it is
+
+
+def test_a_setting_left_as_it_is_cancels_the_change_proposed_for_it():
+    en = summarize(
+        chat(
+            ("assistant", "wal_keep_size is 1GB on db-01. I suggest raising wal_keep_size to 4GB."),
+            ("user", "4GB won't be enough at peak. we'll use a replication slot"),
+            ("assistant", "OK: slot replica_02 on db-01, wal_keep_size stays at 1GB."),
+        )
+    )
+    assert "to 4GB" not in en and "replica_02" in en
+    zh = summarize(
+        chat(
+            ("assistant", "db-01 的 wal_keep_size 只有 1GB，建议把 wal_keep_size 改成 4GB。"),
+            ("user", "高峰期 4GB 不够吧，那就用复制槽，wal_keep_size 不动了"),
+            ("assistant", "好：复制槽 replica_02，wal_keep_size 保持 1GB 不动。"),
+        )
+    )
+    assert "改成 4GB" not in zh and "replica_02" in zh
+
+
+def test_leaving_something_that_is_no_setting_cancels_nothing():
+    en = summarize(chat(("user", "raise max_conn to 800 on pgb-01"), ("user", "keep it simple for now")))
+    assert "800" in en
+    zh = summarize(chat(("user", "pgb-01 的 max_conn 调到 800"), ("user", "其他的保持不变")))
+    assert "800" in zh
