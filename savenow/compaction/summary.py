@@ -1839,8 +1839,30 @@ def _strip_abandoned(
                 text = patterns[value].sub("旧值/old", text)
             result.append(Line(line.section, text, line.order, frozenset(remaining)))
         else:
-            loose += [(v, line.order) for v in sorted(remaining) if not any(v in gone for gone in dropped)]
+            loose += [
+                (with_role(line.text, v), line.order)
+                for v in sorted(remaining)
+                if not any(v in gone for gone in dropped)
+            ]
     return result, loose
+
+
+def with_role(text: str, name: str) -> str:
+    """``name`` with the role ``text`` gives it right beside it ("PM 周姐", "Ravi, our accountant"), so a
+    person outlives the line that introduced them (it went for a stale value)."""
+    if name not in _names_seen():
+        return name
+    match = _role_beside(name).search(text)
+    return match.group(0).strip(" ,，") if match else name
+
+
+@lru_cache(maxsize=1024)
+def _role_beside(name: str) -> re.Pattern[str]:
+    role = rf"(?:[A-Z]{{2,4}}|{ROLE.pattern}|{PERSON.pattern})"
+    name = re.escape(name)
+    return re.compile(
+        rf"{role}\s?{name}(?![A-Za-z])|(?<![A-Za-z]){name}\s?(?:[,，(（]\s?|是|is |, our |, the |, my )?(?:our |the |my |我们的)?{role}",
+    )
 
 
 # --------------------------------------------------------------------------- parse / render
@@ -2181,7 +2203,14 @@ def _listable(value: str) -> bool:
         digits = _NON_DIGITS.sub("", value)
         # order numbers, phone numbers, chat ids; "41,233" (a count, written for reading) is no id
         return len(digits) >= 5 and "," not in value
-    return _strong(value)
+    return _strong(value) or _person_with_role(value)
+
+
+def _person_with_role(value: str) -> bool:
+    """ "accountant Ravi", "PM 周姐" (see :func:`with_role`): a person and what they do."""
+    return any(
+        name != value and _role_beside(name).fullmatch(value) for name in _names_seen() if name in value
+    )
 
 
 def _home_form_listed(value: str, files: dict[str, str]) -> bool:

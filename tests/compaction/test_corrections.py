@@ -310,3 +310,23 @@ def test_leaving_something_that_is_no_setting_cancels_nothing():
     assert "800" in en
     zh = summarize(chat(("user", "pgb-01 的 max_conn 调到 800"), ("user", "其他的保持不变")))
     assert "800" in zh
+
+
+# ---------------------------------------------------------------- people outlive stale lines
+
+
+def test_a_person_keeps_their_role_when_the_line_that_named_them_goes_stale():
+    zh = summarize(
+        chat(
+            ("user", "PM 周姐说 release date 定 11月28号"),
+            ("user", "周姐刚说 11月28号 还是太赶，最终定 12月5号"),
+        )
+    )
+    assert "11月28号" not in zh and "PM 周姐" in zh
+    en = summarize(
+        chat(
+            ("user", "our accountant Ravi wants the books by Dec 3"),
+            ("user", "Ravi says Dec 3 is too early, finally settled on Dec 9"),
+        )
+    )
+    assert "Dec 3" not in en and "accountant Ravi" in en
