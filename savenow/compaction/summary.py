@@ -1430,6 +1430,50 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
         dropped.setdefault(value, order)
     for value, order in _left_as_is(lines).items():
         dropped.setdefault(value, order)
+    for value, order in _retyped(lines).items():
+        dropped.setdefault(value, order)
+    return dropped
+
+
+# A typo owned up to: "oops, typo", "i typed … gmial", "打错了", "写错了".
+TYPO = _words(_EN("typo|typos|typed|mistyped|misspel+ed|misspelt|spelling"), "打错|写错|拼错|输错|笔误|手滑")
+
+
+def _one_typo_apart(a: str, b: str, swap_only: bool) -> bool:
+    """Two spellings of one identifier: two neighbouring letters swapped ("gmial" / "gmail"), or,
+    when someone owns up to a typo, one letter changed, added or left out. Digits never: worker-1
+    and worker-2 are two machines."""
+    if a == b or min(len(a), len(b)) < 6 or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
+        if (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        ):
+            return a[diff[0]].isalpha() and a[diff[1]].isalpha()
+        return not swap_only and len(diff) == 1 and a[diff[0]].isalpha() and b[diff[0]].isalpha()
+    if swap_only:
+        return False
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    at = next((i for i, (x, y) in enumerate(zip(short, long_)) if x != y), len(short))
+    return long_[at].isalpha() and short[at:] == long_[at + 1 :]
+
+
+def _retyped(lines: Sequence[Line]) -> dict[str, int]:
+    """An identifier spelled again one typo apart, later: the earlier spelling was the mistake
+    ("hannah.wells@gmial.com" … "hannah.wells@gmail.com")."""
+    dropped: dict[str, int] = {}
+    seen: list[str] = []
+    for line in lines:
+        owned_up = _fast(TYPO).search(line.text) is not None
+        for value in line.ids:
+            for old in seen:
+                if old not in line.ids and _one_typo_apart(old, value, swap_only=not owned_up):
+                    dropped.setdefault(old, line.order)
+        seen += [v for v in line.ids if v not in seen]
     return dropped
 
 

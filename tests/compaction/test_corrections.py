@@ -330,3 +330,31 @@ def test_a_person_keeps_their_role_when_the_line_that_named_them_goes_stale():
         )
     )
     assert "Dec 3" not in en and "accountant Ravi" in en
+
+
+# ---------------------------------------------------------------- typos put right
+
+
+def test_an_identifier_spelled_again_one_typo_apart_replaces_the_mistake():
+    en = summarize(
+        chat(
+            ("user", "send the invite to hannah.wells@gmial.com"),
+            ("assistant", "Sent to hannah.wells@gmial.com."),
+            ("user", "it bounced. the right one is hannah.wells@gmail.com"),
+        )
+    )
+    assert "gmial" not in en and "hannah.wells@gmail.com" in en
+    zh = summarize(
+        chat(
+            ("user", "邀请发到 li.na@exmaple.org"),
+            ("user", "打错了，是 li.na@example.org，重发一下"),
+        )
+    )
+    assert "exmaple" not in zh and "li.na@example.org" in zh
+
+
+def test_identifiers_that_differ_by_a_digit_or_without_a_typo_are_two_things():
+    en = summarize(chat(("user", "drain worker-1 tonight"), ("user", "and reboot worker-2 after the drain")))
+    assert "worker-1" in en and "worker-2" in en
+    zh = summarize(chat(("user", "db-prod-a 先升级"), ("user", "db-prod-b 下周再说")))
+    assert "db-prod-a" in zh and "db-prod-b" in zh
