@@ -1627,16 +1627,22 @@ def _reassigned(lines: Sequence[Line], changes: Sequence[Change]) -> dict[str, f
     dropped: dict[str, float] = {}
     for order, key, text in events:
         last_order, last_text = latest[key]
-        if order < last_order and _setting_value(text) != _setting_value(last_text):
+        if order < last_order and _another_value(_setting_value(text), _setting_value(last_text)):
             dropped.setdefault(text, last_order)
     for key, (last_order, last_text) in latest.items():
         for line in lines:
             if line.order >= last_order or key not in _folded(line.text):
                 continue
             for match in _spelled_assignment(key).finditer(line.text):
-                if _setting_value(match.group(0)) != _setting_value(last_text):
+                if _another_value(_setting_value(match.group(0)), _setting_value(last_text)):
                     dropped.setdefault(match.group(0), last_order)
     return dropped
+
+
+def _another_value(old: str, new: str) -> bool:
+    """Two values of a setting, not one written whole and cut short ("CRON_MIN=3" is "CRON_MIN=3,23,43"
+    read up to a comma, "--chown=1026:" is "--chown=1026:100")."""
+    return bool(old) and bool(new) and not old.startswith(new) and not new.startswith(old)
 
 
 @lru_cache(maxsize=1024)

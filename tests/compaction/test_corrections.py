@@ -358,3 +358,16 @@ def test_identifiers_that_differ_by_a_digit_or_without_a_typo_are_two_things():
     assert "worker-1" in en and "worker-2" in en
     zh = summarize(chat(("user", "db-prod-a 先升级"), ("user", "db-prod-b 下周再说")))
     assert "db-prod-a" in zh and "db-prod-b" in zh
+
+
+def test_a_setting_read_cut_short_is_not_set_again():
+    en = summarize(
+        chat(
+            ("user", "set CRON_MIN=3,23,43 in compose"), ("assistant", "compose now has `CRON_MIN=3,23,43`.")
+        )
+    )
+    assert "CRON_MIN=3,23,43" in en
+    zh = summarize(
+        chat(("user", "rsync 带 --chown=1026:100 拷过去"), ("user", "以后都用 --chown=1026:100 --chmod=D775"))
+    )
+    assert "--chown=1026:100" in zh and "旧值" not in zh
