@@ -225,6 +225,9 @@ _MONTH = (
     r"|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
 )
 _EN_DATE = re.compile(rf"(?<![A-Za-z]){_MONTH}\.? \d{{1,2}}(?:st|nd|rd|th)?(?!\d)")
+_EN_DAY_FIRST = re.compile(
+    rf"(?<![\w.:/-])\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}(?![A-Za-z])"
+)  # 27 Nov, 5th December
 # Values the summary needs on top of the toolkit's (:func:`written_values`), each tried only when a
 # cheap test says the text may hold one. (They belong beside the others in savenow/text/identifiers.py.)
 _SUMMARY_VALUES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
@@ -242,9 +245,13 @@ _SUMMARY_VALUES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
         ("st", "nd", "rd", "th"),
         re.compile(r"(?<![\w.])\d{1,2}(?:st|nd|rd|th)(?![A-Za-z])"),
     ),
-    (  # January 9, Dec 18th
+    (  # January 9, Dec 18th; 27 Nov, 5th December (the day first, as much of the world writes it)
         ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
-        _EN_DATE,
+        re.compile(_EN_DATE.pattern + "|" + _EN_DAY_FIRST.pattern),
+    ),
+    (  # a number in scientific notation: a learning rate 2e-4, a tolerance 1e-6
+        ("e-", "e+", "E-", "E+"),
+        re.compile(r"(?<![\w.])\d(?:\.\d+)?[eE][-+]\d{1,3}(?![\w.])"),
     ),
 )
 
@@ -1642,7 +1649,11 @@ def _reassigned(lines: Sequence[Line], changes: Sequence[Change]) -> dict[str, f
 def _another_value(old: str, new: str) -> bool:
     """Two values of a setting, not one written whole and cut short ("CRON_MIN=3" is "CRON_MIN=3,23,43"
     read up to a comma, "--chown=1026:" is "--chown=1026:100")."""
-    return bool(old) and bool(new) and not old.startswith(new) and not new.startswith(old)
+    if not old or not new or old == new:
+        return False
+    short, long_ = sorted((old, new), key=len)
+    cut_short = long_.startswith(short) and (not short[-1].isalnum() or not long_[len(short)].isalnum())
+    return not cut_short  # CACHE_TTL=30 and CACHE_TTL=300 are two values
 
 
 @lru_cache(maxsize=1024)
@@ -1820,9 +1831,13 @@ def _drop_final_values(earlier: Sequence[Line], line: Line, dropped: dict[str, i
 _MONEY_MARK = re.compile(CURRENCY_CODE + r"|[£$¥€]|yen|dollars?|euros?|円|元|块", re.IGNORECASE)
 
 
+def _is_en_date(value: str) -> bool:
+    return bool(_EN_DATE.fullmatch(value) or _EN_DAY_FIRST.fullmatch(value))
+
+
 def _same_amount_kind(a: str, b: str) -> bool:
     """Two values of one kind once currency marks are set aside: 'CAD 14,000' and '14,500'."""
-    if _EN_DATE.fullmatch(a) and _EN_DATE.fullmatch(b):
+    if _is_en_date(a) and _is_en_date(b):
         return True  # Dec 18 and Dec 20
     a_core, b_core = _MONEY_MARK.sub("", a).strip(), _MONEY_MARK.sub("", b).strip()
     if not (_AMOUNT_CORE.fullmatch(a_core) and _AMOUNT_CORE.fullmatch(b_core)):

@@ -371,3 +371,22 @@ def test_a_setting_read_cut_short_is_not_set_again():
         chat(("user", "rsync 带 --chown=1026:100 拷过去"), ("user", "以后都用 --chown=1026:100 --chmod=D775"))
     )
     assert "--chown=1026:100" in zh and "旧值" not in zh
+
+
+# ---------------------------------------------------------------- values the summary must see
+
+
+def test_a_number_in_scientific_notation_is_a_value():
+    en = summarize(chat(("user", "loss oscillates. next run use lr 2e-4 instead of 3e-4")))
+    assert "2e-4" in en and "3e-4" not in en
+    zh = summarize(chat(("user", "lr 有点大，下一次改 2e-4")))
+    assert "2e-4" in zh
+
+
+def test_a_date_written_day_first_is_a_value_and_moves_like_one():
+    en = summarize(
+        chat(("assistant", "So the order has to go in by 25 Nov."), ("user", "we pushed the order to 27 Nov"))
+    )
+    assert "27 Nov" in en and "25 Nov" not in en
+    zh = summarize(chat(("user", "订单 25 Nov 前要下"), ("user", "订单推到 27 Nov")))
+    assert "27 Nov" in zh and "25 Nov" not in zh
