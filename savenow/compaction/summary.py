@@ -166,9 +166,10 @@ PREFERENCE = _words(
     _EN(
         "always|never|prefer|preference|don't (?:want|like|use)|do not|rule|every time|from now on|i like|i hate|style"
         "|max(?:imum)? \\d+|at most|no more than"  # a limit the user sets: "max 2 activities per day"
+        "|as usual|as always|like always|per usual"  # a habit named as one: "conventional commits as usual"
     ),
     "以后(?:都|就|每|凡|一律|不|别|要|改|统一|也|所有|任何)|凡是|每次|总是|一律|不要|(?<![特区告分类性级识个派])别(?![人的处墅])"
-    "|喜欢|不喜欢|不吃|习惯|规矩|偏好|只要|不想|最多|不超过",
+    "|喜欢|不喜欢|不吃|习惯|规矩|偏好|只要|不想|最多|不超过|老规矩|照例|照常|跟以前一样|和以前一样|跟平时一样|和平时一样",
 )
 ABANDON = _words(
     _EN(

@@ -390,3 +390,10 @@ def test_a_date_written_day_first_is_a_value_and_moves_like_one():
     assert "27 Nov" in en and "25 Nov" not in en
     zh = summarize(chat(("user", "订单 25 Nov 前要下"), ("user", "订单推到 27 Nov")))
     assert "27 Nov" in zh and "25 Nov" not in zh
+
+
+def test_a_habit_named_as_one_is_a_preference():
+    en = summarize(chat(("user", "don't push to main. PR please. and conventional commits as usual")))
+    assert "### Preferences" in en and "conventional commits as usual" in en
+    zh = summarize(chat(("user", "提交信息老规矩用英文写")))
+    assert "### Preferences" in zh and "老规矩用英文写" in zh
