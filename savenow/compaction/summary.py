@@ -1475,14 +1475,26 @@ def _retyped(lines: Sequence[Line]) -> dict[str, int]:
     ("hannah.wells@gmial.com" … "hannah.wells@gmail.com")."""
     dropped: dict[str, int] = {}
     seen: list[str] = []
+    by_letters: dict[tuple[int, str], list[str]] = {}  # a swap keeps the length and the letters
     for line in lines:
         owned_up = _fast(TYPO).search(line.text) is not None
         for value in line.ids:
-            for old in seen:
+            # every earlier spelling when someone owns up to a typo (rare), else only the anagrams
+            candidates = seen if owned_up else by_letters.get(_letters_key(value), ())
+            for old in candidates:
                 if old not in line.ids and _one_typo_apart(old, value, swap_only=not owned_up):
                     dropped.setdefault(old, line.order)
-        seen += [v for v in line.ids if v not in seen]
+        for value in line.ids:
+            same_letters = by_letters.setdefault(_letters_key(value), [])
+            if value not in same_letters:
+                same_letters.append(value)
+                seen.append(value)
     return dropped
+
+
+@lru_cache(maxsize=4096)
+def _letters_key(value: str) -> tuple[int, str]:
+    return len(value), "".join(sorted(value))
 
 
 # A setting left as it is: "wal_keep_size 不动了", "wal_keep_size 保持 1GB", "leave wal_keep_size alone",
@@ -1918,16 +1930,49 @@ def with_role(text: str, name: str) -> str:
     person outlives the line that introduced them (it went for a stale value)."""
     if name not in _names_seen():
         return name
-    match = _role_beside(name).search(text)
-    return match.group(0).strip(" ,，") if match else name
+    before, after = _role_patterns()
+    at = text.find(name)
+    while at >= 0:
+        end = at + len(name)
+        if not (_is_letter(text[at - 1 : at]) or _is_letter(text[end : end + 1])):
+            lead = before.search(text[max(0, at - 24) : at])
+            if lead:
+                return (lead.group(0) + name).strip(" ,，")
+            tail = after.match(text[end : end + 32])
+            if tail:
+                return (name + tail.group(0)).strip(" ,，")
+        at = text.find(name, at + 1)
+    return name
 
 
-@lru_cache(maxsize=1024)
-def _role_beside(name: str) -> re.Pattern[str]:
+def _person_with_role(value: str) -> bool:
+    """ "accountant Ravi", "PM 周姐" (see :func:`with_role`): a person and what they do."""
+    before, after = _role_patterns()
+    for name in _names_seen():
+        if name == value or name not in value:
+            continue
+        if value.endswith(name):
+            lead = before.search(value[: -len(name)])
+            if lead and lead.start() == 0:
+                return True
+        if value.startswith(name):
+            tail = after.match(value[len(name) :])
+            if tail and tail.end() == len(value) - len(name):
+                return True
+    return False
+
+
+def _is_letter(char: str) -> bool:
+    return bool(char) and char.isascii() and char.isalpha()
+
+
+@lru_cache(maxsize=1)
+def _role_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A role right before a name, and right after one (compiled once, when first needed)."""
     role = rf"(?:[A-Z]{{2,4}}|{ROLE.pattern}|{PERSON.pattern})"
-    name = re.escape(name)
-    return re.compile(
-        rf"{role}\s?{name}(?![A-Za-z])|(?<![A-Za-z]){name}\s?(?:[,，(（]\s?|是|is |, our |, the |, my )?(?:our |the |my |我们的)?{role}",
+    return (
+        re.compile(rf"(?:{role})\s?$"),
+        re.compile(rf"\s?(?:[,，(（]\s?|是|is |, our |, the |, my )?(?:our |the |my |我们的)?(?:{role})"),
     )
 
 
@@ -2270,13 +2315,6 @@ def _listable(value: str) -> bool:
         # order numbers, phone numbers, chat ids; "41,233" (a count, written for reading) is no id
         return len(digits) >= 5 and "," not in value
     return _strong(value) or _person_with_role(value)
-
-
-def _person_with_role(value: str) -> bool:
-    """ "accountant Ravi", "PM 周姐" (see :func:`with_role`): a person and what they do."""
-    return any(
-        name != value and _role_beside(name).fullmatch(value) for name in _names_seen() if name in value
-    )
 
 
 def _home_form_listed(value: str, files: dict[str, str]) -> bool:
