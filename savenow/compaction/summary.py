@@ -40,6 +40,7 @@ from ..text.tokens import count_cjk, estimate_tokens
 from .changes import setting_key, settings_changed, settings_rewritten
 from .chatsignals import CHITCHAT, DEFERRAL, RULED_OUT, Lexeme, chat_memo, is_question, sentences
 from .model import SessionMessage
+from .screen import Screened, screen_memo
 from .withdrawn import cancel_withdrawn, may_withdraw, takes_back
 
 
@@ -230,28 +231,30 @@ _EN_DAY_FIRST = re.compile(
     rf"(?<![\w.:/-])\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}(?![A-Za-z])"
 )  # 27 Nov, 5th December
 # Values the summary needs on top of the toolkit's (:func:`written_values`), each tried only when a
-# cheap test says the text may hold one. (They belong beside the others in savenow/text/identifiers.py.)
-_SUMMARY_VALUES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
+# cheap test says the text may hold one: a plain literal search the pattern's own match needs
+# (the patterns open with a lookbehind, which makes `re` try them at every character).
+# (They belong beside the others in savenow/text/identifiers.py.)
+_SUMMARY_VALUES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
     (  # a date as written: 12月15号, 2027年3月, 3月20日 (one value, not 15号)
-        ("月", "年"),
+        re.compile("[月年]"),
         re.compile(r"(?<!\d)(?:\d{4}年)?\d{1,2}月(?:\d{1,2}[日号])?|(?<!\d)\d{4}年"),
     ),
     (  # a step of a schedule: day 7, week 2, phase 3
-        ("day", "week", "month", "phase", "step", "round", "Day", "Week", "Phase", "Step", "Round"),
+        re.compile(r"(?:day|Day|week|Week|month|Month|phase|Phase|step|Step|round|Round) \d"),
         re.compile(
             r"(?<![A-Za-z])(?:[Dd]ay|[Ww]eek|[Mm]onth|[Pp]hase|[Ss]tep|[Rr]ound) \d{1,3}(?![\d.,]?\d)"
         ),
     ),
     (  # a day of the month: "on the 26th", "by the 3rd"
-        ("st", "nd", "rd", "th"),
+        re.compile(r"\d(?:st|nd|rd|th)"),
         re.compile(r"(?<![\w.])\d{1,2}(?:st|nd|rd|th)(?![A-Za-z])"),
     ),
     (  # January 9, Dec 18th; 27 Nov, 5th December (the day first, as much of the world writes it)
-        ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"),
+        re.compile("Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"),
         re.compile(_EN_DATE.pattern + "|" + _EN_DAY_FIRST.pattern),
     ),
     (  # a number in scientific notation: a learning rate 2e-4, a tolerance 1e-6
-        ("e-", "e+", "E-", "E+"),
+        re.compile(r"\d[eE][-+]\d"),
         re.compile(r"(?<![\w.])\d(?:\.\d+)?[eE][-+]\d{1,3}(?![\w.])"),
     ),
 )
@@ -260,8 +263,8 @@ _SUMMARY_VALUES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
 def _values(text: str) -> list[str]:
     """The values in ``text`` as written: the toolkit's, plus dates and schedule steps."""
     found = written_values(text)
-    for hints, pattern in _SUMMARY_VALUES:
-        if any(hint in text for hint in hints):
+    for hint, pattern in _SUMMARY_VALUES:
+        if hint.search(text):
             found += [m.group(0) for m in pattern.finditer(text)]
     return found
 
@@ -434,13 +437,14 @@ def people_names(text: str) -> list[str]:
         full_names = [m.group(0) for m in _ZH_FULL_NAME.finditer(text)]
         if full_names and (_fast(PERSON).search(text) or _fast(ROLE).search(text)):
             names.update(dict.fromkeys(full_names))
-    for match in _EN_NAME.finditer(text):
+    capital = _EN_NAME_WORD.search(text) is not None  # every English name below is such a word
+    for match in _EN_NAME.finditer(text) if capital else ():
         name = match.group("t") or match.group("s") or match.group("r")
         if name and name not in _EN_NOT_NAMES:
             names[name] = None
     # "Nadia from finance handles the invoices", "the plumber is called Ivo": in a sentence about
     # a role, a capitalized word that is no common word is the person's name
-    capitalized = _answered_names(text) if _EN_NAME_WORD.search(text) else []
+    capitalized = _answered_names(text) if capital else []
     if capitalized and _names_a_role(text):
         names.update(dict.fromkeys(capitalized))
     return list(names)
@@ -668,17 +672,18 @@ def _name_at_word_start(name: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w]){re.escape(name)}(?![a-z])")
 
 
-_LEXEMES: dict[int, Lexeme] = {}
+_LEXEMES: dict[int, Screened] = {}
 
 
-def _fast(lexicon: re.Pattern[str] | Lexeme) -> Lexeme:
-    """The lexicon as a :class:`Lexeme`: the same answers, searched case-sensitively on the
-    lowercased sentence, about twice as fast as an IGNORECASE pattern."""
+def _fast(lexicon: re.Pattern[str] | Lexeme) -> Lexeme | Screened:
+    """The lexicon as a :class:`Lexeme` (the same answers, searched case-sensitively on the
+    lowercased sentence, about twice as fast as an IGNORECASE pattern), screened first for the
+    words every match contains (:mod:`.screen`)."""
     if isinstance(lexicon, Lexeme):
         return lexicon
     fast = _LEXEMES.get(id(lexicon))
     if fast is None:
-        fast = _LEXEMES[id(lexicon)] = Lexeme(lexicon)
+        fast = _LEXEMES[id(lexicon)] = Screened(lexicon)
     return fast
 
 
@@ -2078,7 +2083,7 @@ class OfflineSummarizer:
     def summarize(self, previous: str | None, removed: Sequence[SessionMessage], *, max_tokens: int) -> str:
         token = _NAMES.set(set())
         try:
-            with chat_memo():  # each sentence lowercased once, and searched once per lexicon
+            with chat_memo(), screen_memo():  # each sentence lowercased once, searched once per lexicon
                 return self._summarize(previous, removed, max_tokens)
         finally:
             _NAMES.reset(token)
@@ -2122,7 +2127,15 @@ CLOSED = 0.5
 
 def _drop_closed_items(lines: list[Line]) -> list[Line]:
     """An open item a later line reports done goes: the summary lists what is still open."""
-    closing = [line for line in lines if _fast(DONE).search(line.text) and not is_question(line.text)]
+    opened = [line.order for line in lines if line.section == "open"]
+    if not opened:
+        return lines
+    first_open = min(opened)  # only a line after an open item can close it
+    closing = [
+        line
+        for line in lines
+        if line.order > first_open and _fast(DONE).search(line.text) and not is_question(line.text)
+    ]
     if not closing:
         return lines
     return [
