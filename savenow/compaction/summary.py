@@ -41,7 +41,7 @@ from .changes import setting_key, settings_changed, settings_rewritten
 from .chatsignals import CHITCHAT, DEFERRAL, RULED_OUT, Lexeme, chat_memo, is_question, sentences
 from .model import SessionMessage
 from .screen import Screened, screen_memo
-from .withdrawn import cancel_withdrawn, may_withdraw, takes_back
+from .withdrawn import apply_take_backs, cancel_withdrawn, may_withdraw, takes_back, without_take_back
 
 
 class Summarizer(Protocol):
@@ -954,6 +954,8 @@ def statements(
                 continue
             order += 1
             text = _strip_ack_lead(text) or text
+            if first_opener:  # "刚才说的不算，桶是 …": what follows the opening words is the line
+                text = without_take_back(text) or text
             lines.append(
                 Line(
                     kind,
@@ -2097,6 +2099,7 @@ class OfflineSummarizer:
         tokens = before.tokens + sum(estimate_tokens(m.text()) for m in removed)
         budget = min(max_tokens, max(self.floor_tokens, int(tokens * self.ratio)))
 
+        new_lines = apply_take_backs(new_lines, withdrawing)
         lines = _drop_closed_items(_dedupe([*before.lines, *new_lines]))
         old_settings = [(setting_key(t), t, 0.0) for t, how in before.files.items() if how == SET]
         dropped = abandoned_values(lines)  # read on the lines as said, before withdrawals cut them

@@ -397,3 +397,41 @@ def test_a_habit_named_as_one_is_a_preference():
     assert "### Preferences" in en and "conventional commits as usual" in en
     zh = summarize(chat(("user", "提交信息老规矩用英文写")))
     assert "### Preferences" in zh and "老规矩用英文写" in zh
+
+
+def test_taking_back_reaches_a_plan_the_assistant_echoed():
+    en = summarize(
+        chat(
+            ("user", "upgrade db-2 to postgres 16 this weekend"),
+            ("assistant", "OK, Postgres 16 upgrade for db-2 on Saturday."),
+            ("user", "on second thought, let's stay on postgres 15 for now"),
+        )
+    )
+    assert "postgres 16" not in en.casefold() and "postgres 15" in en
+    zh = summarize(
+        chat(
+            ("user", "这周末把 db-2 升到 postgres 16"),
+            ("assistant", "好，周六把 db-2 升级到 Postgres 16。"),
+            ("user", "当我没说，先保持 postgres 15"),
+        )
+    )
+    assert "postgres 16" not in zh.casefold() and "postgres 15" in zh
+
+
+def test_what_follows_the_take_back_stands_as_the_line():
+    en = summarize(
+        chat(
+            ("user", "expose the app on 8080 on web-01"),
+            ("assistant", "Exposing 8080 on web-01."),
+            ("user", "hold off on that, expose it on 8443 behind nginx-02"),
+        )
+    )
+    assert "Exposing 8080" not in en and "8443" in en and "hold off" not in en
+    zh = summarize(
+        chat(
+            ("user", "web-01 上用 8080 端口对外"),
+            ("assistant", "好，web-01 开 8080。"),
+            ("user", "刚才说的不算，走 nginx-02 的 8443"),
+        )
+    )
+    assert "开 8080" not in zh and "8443" in zh and "不算" not in zh
