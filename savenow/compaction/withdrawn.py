@@ -420,8 +420,8 @@ def _says_something(rest: str, ids: frozenset[str]) -> bool:
 _TAKE_BACK = re.compile(
     r"^\W*(?:(?:oh|ah|hmm|um|ok|okay)[\s,，]+)?(?:actually[\s,]+)?"
     r"(?:scratch that|never ?mind|forget (?:it|that|what i (?:just )?said)|ignore (?:that|my last(?: message| one)?)"
-    r"|disregard that|no,? wait|wait,? no|on second thought|hold off(?: on (?:that|it|this))?"
-    r"|actually,? no(?![A-Za-z]))(?![A-Za-z])"
+    r"|disregard that|no,? wait|wait,? no(?=\s*[,.!;]|\s*$)|on second thought|hold off(?: on (?:that|it|this))?"
+    r"|actually,? no(?=\s*[,.!;]|\s*$))(?![A-Za-z])"  # not "actually, no problem"
     r"|^\W*(?:那|哎|唉|嗯)?(?:还是)?算了(?![解])|^\W*不对(?![劲称])|^\W*不不|^\W*想了想"
     r"|^\W*(?:当我没说|刚才(?:说的|那个|那句)?不算|收回(?:刚才|前面)|先别弄了|先不弄了)",
     re.IGNORECASE,

@@ -435,3 +435,22 @@ def test_what_follows_the_take_back_stands_as_the_line():
         )
     )
     assert "开 8080" not in zh and "8443" in zh and "不算" not in zh
+
+
+def test_words_that_only_look_like_a_take_back_take_nothing_back():
+    en = summarize(
+        chat(
+            ("user", "rotate the key for spokeshop-writer on Friday"),
+            ("assistant", "Key rotation for spokeshop-writer on Friday."),
+            ("user", "actually, no problem if it slips to Monday"),
+        )
+    )
+    assert "spokeshop-writer" in en and "Friday" in en
+    zh = summarize(
+        chat(
+            ("user", "周五轮换 spokeshop-writer 的密钥"),
+            ("assistant", "好，周五轮换 spokeshop-writer 的密钥。"),
+            ("user", "不对劲啊，昨天的备份也没跑"),
+        )
+    )
+    assert "周五轮换" in zh
