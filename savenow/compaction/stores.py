@@ -18,7 +18,6 @@ the file's fingerprint so a write that happened meanwhile is never overwritten.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from collections.abc import Iterator
@@ -229,6 +228,8 @@ def _seed_message(
     timestamp = stamp if isinstance(stamp, str) else (str(stamp) if stamp is not None else None)
     digest = ""
     if with_id:
+        import hashlib  # here: `status` reads without ids and never loads OpenSSL
+
         fields = (previous_id, role, timestamp or "", content, name or "", tool_input or "")
         digest = hashlib.sha256("\x1f".join(fields).encode("utf-8", "surrogatepass")).hexdigest()[:16]
     usage = raw.get("usage")

@@ -111,3 +111,35 @@ def test_a_commit_parses_again_when_the_bytes_changed_under_the_same_fingerprint
         Compaction("S", snapshot.messages[:6], snapshot.messages[6:], 100, 10, "2026-11-30T12:00:00Z"),
     )
     assert json.loads(path.read_text())["note"] == "later"  # what another writer put there is kept
+
+
+def test_status_of_a_store_loads_neither_the_summary_nor_the_flush(tmp_path):
+    """`compact status --store` reads and counts: what a compaction needs stays unloaded."""
+    import subprocess
+    import sys
+
+    store = tmp_path / ".clawsession.json"
+    write_seed(store, conversation(6))
+    heavy = [
+        "savenow.compaction.summary",
+        "savenow.compaction.flush",
+        "savenow.compaction.llm_summary",
+        "savenow.extract",
+        "savenow.llm",
+        "httpx",
+        "pydantic",
+        "hashlib",
+    ]
+    probe = (
+        "import sys, io, contextlib\n"
+        "from savenow.cli.main import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    code = main(['compact', 'status', '--store', {str(store)!r}, '--json'])\n"
+        f"print(code, [m for m in {heavy!r} if m in sys.modules])\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "SAVENOW_CONFIG"}
+    env["HOME"] = str(tmp_path)  # no config file, no settings cache of the user's
+    run = [sys.executable, "-c", probe]
+    subprocess.run(run, capture_output=True, text=True, env=env, check=True)  # fills the settings cache
+    out = subprocess.run(run, capture_output=True, text=True, env=env, check=True)
+    assert out.stdout.strip() == "0 []", out.stderr

@@ -12,7 +12,9 @@ from .test_summary import CHAT
 
 
 def test_reads_the_words_every_match_needs():
-    words = required_literals(re.compile(r"(?<![A-Za-z])(?:Error|failed|timed? ?out)(?![A-Za-z])|报错", re.I))
+    words = required_literals(
+        re.compile(r"(?<![A-Za-z])(?:Error|failed|timed? ?out)(?![A-Za-z])|报错", re.IGNORECASE)
+    )
     assert words == {"error", "failed", "time", "报错"}  # lowercased: the pattern ignores case
     assert required_literals(re.compile(r"(?:http|code)\s*:?\s*\d{1,3}")) == {"http", "code"}
     assert required_literals(re.compile(r"ab+cd")) == {"cd"}  # a run of literals; b+ is one "b"
