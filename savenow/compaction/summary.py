@@ -828,11 +828,12 @@ def _rules_out(text: str) -> bool:
 
 def _substance(text: str) -> int:
     """About how many letters of content a sentence has: a Han character counts for three."""
-    cjk = len(_HAN.findall(text))
-    return 3 * cjk + len(_ALNUM.findall(text)) - (3 if not cjk and len(text.split()) <= 3 else 0) * 4
+    cjk = 0 if text.isascii() else len(_HAN.findall(text))
+    alnum = len(text) - len(text.translate(_WITHOUT_ALNUM))  # counted without a list of characters
+    return 3 * cjk + alnum - (3 if not cjk and len(text.split()) <= 3 else 0) * 4
 
 
-_ALNUM = re.compile(r"[A-Za-z0-9]")
+_WITHOUT_ALNUM = dict.fromkeys(map(ord, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"))
 
 
 _HAN = re.compile(r"[" + HAN + r"]")
