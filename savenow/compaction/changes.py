@@ -56,3 +56,39 @@ def setting_key(text: str) -> str:
         return pinned.group("key").casefold()
     setting = _SETTING.match(text)
     return setting.group("key").casefold() if setting else text.casefold()
+
+
+# A line of a config file or a module constant that assigns a short literal: "DELIVERY_FEE = 6  # 配送费",
+# "port: 6433", "export TZ=Asia/Shanghai". Calls, collections and expressions are code, not settings.
+_CONFIG_LINE = re.compile(
+    r"^\s*(?:export\s+)?(?P<key>[A-Za-z_][\w.-]{1,60})\s*(?P<op>=|:)\s*(?P<value>[\w.:/@+'\"-]{1,40})\s*(?:#.*)?$"
+)
+MAX_REWRITTEN = 6
+
+
+def _assignments(text: str) -> dict[str, tuple[str, str]]:
+    """key → (value, the assignment as written) for keys assigned exactly once in ``text``."""
+    found: dict[str, tuple[str, str]] = {}
+    twice: set[str] = set()
+    for raw in text.splitlines():
+        match = _CONFIG_LINE.match(raw)
+        if not match:
+            continue
+        key = match.group("key").casefold()
+        if key in found:
+            twice.add(key)
+        value = match.group("value").strip("'\"")
+        found[key] = (
+            value,
+            f"{match.group('key')} {match.group('op')} {match.group('value')}".replace(" :", ":"),
+        )
+    return {key: item for key, item in found.items() if key not in twice}
+
+
+def settings_rewritten(before: str, after: str) -> list[tuple[str, str]]:
+    """The settings a file rewrite changed (the chat showed the file, then wrote it whole):
+    keys assigned in both versions with another value, as ``(key, new assignment)``.
+    ``DELIVERY_FEE = 8`` read, ``DELIVERY_FEE = 6`` written → ``("delivery_fee", "DELIVERY_FEE = 6")``."""
+    old, new = _assignments(before), _assignments(after)
+    changed = [(key, text) for key, (value, text) in new.items() if key in old and old[key][0] != value]
+    return changed if len(changed) <= MAX_REWRITTEN else []  # a rewrite of everything is no setting change

@@ -37,11 +37,11 @@ from ..text.identifiers import CURRENCY_CODE, INLINE_CODE, identifiers, written_
 from ..text.normalize import compact_similarity
 from ..text.stopwords import EN_COMMON_WORDS, EN_NOT_NAMES
 from ..text.tokens import count_cjk, estimate_tokens
-from .changes import setting_key, settings_changed
+from .changes import setting_key, settings_changed, settings_rewritten
 from .chatsignals import CHITCHAT, DEFERRAL, RULED_OUT, Lexeme, chat_memo, is_question, sentences
 from .model import SessionMessage
 from .screen import Screened, screen_memo
-from .withdrawn import cancel_withdrawn, may_withdraw
+from .withdrawn import apply_take_backs, cancel_withdrawn, may_withdraw, takes_back, without_take_back
 
 
 class Summarizer(Protocol):
@@ -167,9 +167,10 @@ PREFERENCE = _words(
     _EN(
         "always|never|prefer|preference|don't (?:want|like|use)|do not|rule|every time|from now on|i like|i hate|style"
         "|max(?:imum)? \\d+|at most|no more than"  # a limit the user sets: "max 2 activities per day"
+        "|as usual|as always|like always|per usual"  # a habit named as one: "conventional commits as usual"
     ),
     "以后(?:都|就|每|凡|一律|不|别|要|改|统一|也|所有|任何)|凡是|每次|总是|一律|不要|(?<![特区告分类性级识个派])别(?![人的处墅])"
-    "|喜欢|不喜欢|不吃|习惯|规矩|偏好|只要|不想|最多|不超过",
+    "|喜欢|不喜欢|不吃|习惯|规矩|偏好|只要|不想|最多|不超过|老规矩|照例|照常|跟以前一样|和以前一样|跟平时一样|和平时一样",
 )
 ABANDON = _words(
     _EN(
@@ -191,7 +192,8 @@ RESCHEDULE = _words(
 FINAL = _words(_EN("final(?:ly)?|in the end|settled on"), "最终|最后定|最后改")
 CHANGE_TO = _words(
     _EN(
-        "chang(?:e|ed|ing) (?:it |that |this )?to|switch(?:ed|ing)? to|mov(?:e|ed|ing) (?:it )?to|replac(?:e|ed) (?:it )?with|instead|now"
+        # not "instead": its value comes before it ("6 instead") or after "of" (an abandon marker)
+        "chang(?:e|ed|ing) (?:it |that |this )?to|switch(?:ed|ing)? to|mov(?:e|ed|ing) (?:it )?to|replac(?:e|ed) (?:it )?with|now"
         "|make it|(?:bump|rais|increas|lower|reduc|cut)(?:e|ed|ing|s)?(?: [\\w-]+){0,3} to"
     ),
     "改成|改为|换成|改到|挪到|调到|改走|改用|改成|换到|提到|涨到|降到|减到|加到|升到|→|->",
@@ -225,6 +227,9 @@ _MONTH = (
     r"|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
 )
 _EN_DATE = re.compile(rf"(?<![A-Za-z]){_MONTH}\.? \d{{1,2}}(?:st|nd|rd|th)?(?!\d)")
+_EN_DAY_FIRST = re.compile(
+    rf"(?<![\w.:/-])\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}(?![A-Za-z])"
+)  # 27 Nov, 5th December
 # Values the summary needs on top of the toolkit's (:func:`written_values`), each tried only when a
 # cheap test says the text may hold one: a plain literal search the pattern's own match needs
 # (the patterns open with a lookbehind, which makes `re` try them at every character).
@@ -244,9 +249,13 @@ _SUMMARY_VALUES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         re.compile(r"\d(?:st|nd|rd|th)"),
         re.compile(r"(?<![\w.])\d{1,2}(?:st|nd|rd|th)(?![A-Za-z])"),
     ),
-    (  # January 9, Dec 18th
+    (  # January 9, Dec 18th; 27 Nov, 5th December (the day first, as much of the world writes it)
         re.compile("Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"),
-        _EN_DATE,
+        re.compile(_EN_DATE.pattern + "|" + _EN_DAY_FIRST.pattern),
+    ),
+    (  # a number in scientific notation: a learning rate 2e-4, a tolerance 1e-6
+        re.compile(r"\d[eE][-+]\d"),
+        re.compile(r"(?<![\w.])\d(?:\.\d+)?[eE][-+]\d{1,3}(?![\w.])"),
     ),
 )
 
@@ -278,6 +287,7 @@ class Line:
     weight: float = 1.0  # a tool's short output counts half: it confirms, it rarely decides
     role: str = ""  # who said it, for lines of this round ("" when read back from a summary)
     turn: int = -1  # the user turn it belongs to: a user message and the replies after it
+    takes_back: bool = False  # it opens a user's message that takes back what was just said
 
     @property
     def tier(self) -> int:
@@ -862,24 +872,31 @@ def statements(
     order = start_order
     turn = 0
     question = ""  # the question the assistant's last message ended on
+    offered = False  # and whether that message offered to do something
     # A long session says the same things again and again ("ok, do it", a reply's template
     # sentence): each distinct text is read once. What a text yields depends on the names seen
     # so far (a set that only grows), so the number of names seen is part of the key.
     readings: dict[tuple[str, int], tuple[list[str], list[str], list[str]]] = {}
     kinds: dict[tuple[str, str, tuple[str, ...], bool, int], str | None] = {}
     clipped: dict[str, str] = {}
+    shown: dict[str, str] = {}  # path → the content a read showed or a write gave it
+    reading_path = ""
     for message in messages:
         if message.role == "system":
             continue
         asked, question = question, ""
+        was_offered, offered = offered, False
         if message.role == "user":
             turn += 1
-            answer = _answer_line(asked, message.content, order + 1, turn)
+            answer = _answer_line(asked, message.content, order + 1, turn, was_offered)
             if answer is not None:
                 order += 1
                 lines.append(answer)
                 continue
         if message.role == "tool":
+            if reading_path:  # what the file held before the chat rewrites it
+                shown[reading_path] = message.content
+                reading_path = ""
             # A short result confirms something (a commit id, a created resource): its identifiers count.
             if message.content.count("\n") < 3 and len(message.content) < 400:
                 ids = verbatim_ids(message.content)
@@ -890,6 +907,10 @@ def statements(
         if message.is_tool_call:
             for key, text in _tool_files(message.tool_name or "", message.tool_input or "", files):
                 changes.append((key, text, order + 0.5))
+            for key, text in _rewritten(message, shown):
+                _note_setting(files, key, text)
+                changes.append((key, text, order + 0.5))
+            reading_path = _read_path(message)
         if not message.content.strip():
             continue
         reading_key = (message.content, len(_names_seen()))
@@ -904,7 +925,11 @@ def statements(
         names = set(found_names)
         if message.role == "assistant":  # the question it ends on (an aside may follow it)
             question = next((q for q in reversed(said[-2:]) if is_question(q)), "")
-        for sentence in said:
+            offered = bool(question) and _fast(OFFER).search(message.content) is not None
+        # "scratch that, …" takes back what was just said; after a question it declines the offer
+        opener = message.role == "user" and not asked and takes_back(message.content)
+        for position, sentence in enumerate(said):
+            first_opener = opener and position == 0
             text = clipped.get(sentence) or clipped.setdefault(
                 sentence, _clip(_GREETING_LEAD.sub("", sentence))
             )
@@ -917,15 +942,32 @@ def statements(
             # A user's sentence with no marker of a request ("炖好了，馒头一直在厨房门口蹲着") is
             # narration far more often than a request: it lands in requests, but is worth less.
             plain = kind == "requests" and not _fast(REQUEST).search(text) and not ids
+            if plain and message.role == "user" and _gives_a_count(text):
+                kind, plain = "decisions", False  # "update: 16 guests now" sets a value, it is no narration
             if kind is None or (plain and _substance(text) < 30):
-                if may_withdraw(text):  # "宽窄巷子那家不考虑了" is no line, but it takes the option back
+                if (
+                    may_withdraw(text) or first_opener
+                ):  # "宽窄巷子那家不考虑了" is no line, but it takes the option back
                     order += 1
-                    withdrawing.append(Line("context", text, order, frozenset(ids), 0.0, message.role, turn))
+                    withdrawing.append(
+                        Line("context", text, order, frozenset(ids), 0.0, message.role, turn, first_opener)
+                    )
                 continue
             order += 1
             text = _strip_ack_lead(text) or text
+            if first_opener:  # "刚才说的不算，桶是 …": what follows the opening words is the line
+                text = without_take_back(text) or text
             lines.append(
-                Line(kind, text, order, frozenset(ids), PLAIN_WEIGHT if plain else 1.0, message.role, turn)
+                Line(
+                    kind,
+                    text,
+                    order,
+                    frozenset(ids),
+                    PLAIN_WEIGHT if plain else 1.0,
+                    message.role,
+                    turn,
+                    first_opener,
+                )
             )
     if files:
         known = "\n".join(files)
@@ -985,12 +1027,22 @@ _LATIN_WORD = re.compile(r"[a-z][a-z0-9_.-]{3,}")
 
 MAX_ANSWER_CHARS = 60
 # A reply that opens as an answer does: "没有身份证，带户口本", "要的，你帮我写一段", "no, the blue one".
+# A reply that turns an offer down ("I can backfill them. Run it tonight?" → "not tonight"): the offer
+# is no plan, and the reply (and the assistant's next message) says what is. A question about a fact
+# ("孩子有身份证吗？" → "没有身份证，带户口本") keeps its answer.
+_DECLINE_LEAD = re.compile(
+    r"^\W*(?:no|nope|nah|not|don't|never)(?![A-Za-z'])|^\W*(?:不|别|没有|没)(?![错过久少同])", re.IGNORECASE
+)
+OFFER = _words(
+    _EN("i can|i could|want me to|should i|shall i|do you want|would you like|let me|i'll"),
+    "要不要|需要我|要我|我可以|我来|我帮你|是否需要|我先",
+)
 _ANSWER_LEAD = re.compile(
     r"^\W*(?:yes|yeah|yep|no|nope|sure|not|对|是|不是|没有|有|要|不要|不用|可以|不行|行|用|不)", re.IGNORECASE
 )
 
 
-def _answer_line(question: str, reply: str, order: int, turn: int) -> Line | None:
+def _answer_line(question: str, reply: str, order: int, turn: int, offered: bool = False) -> Line | None:
     """A short reply to the assistant's question, with the question it answers: "Maybe the rings go
     with the maid of honor? → yes, Marisol." ("yes, Marisol." alone says nothing). A bare "ok",
     a question back or a joke is no answer worth keeping."""
@@ -999,6 +1051,7 @@ def _answer_line(question: str, reply: str, order: int, turn: int) -> Line | Non
         return None
     if (
         ACK.match(reply)
+        or (offered and _DECLINE_LEAD.match(reply))  # "I can… Run it tonight? → not tonight": no such plan
         or _LAUGH_LEAD.match(reply)
         or _fast(CHITCHAT).search(reply)
         or _fast(GREETING).search(reply)
@@ -1062,7 +1115,8 @@ def _sentence_kind(text: str, role: str, message_ids: Sequence[str], names: set[
 # "好的，明白了：…", "Noted: …", "Got it —": an acknowledgement that opens a sentence says nothing.
 _ACK_LEAD = re.compile(
     r"^(?:(?:好的?|行|嗯+|对|可以|是的|没问题|收到|明白了?|了解|懂了|记下了?|记住了|已记下|已记|记好了|ok(?:ay)?|sure"
-    r"|got it|noted|understood|will do|done|great|perfect|right|yes|yep)(?![A-Za-z])[\s!！。.,，:：—–-]+)+",
+    r"|got it|noted|understood|will do|done|great|perfect|right|yes|yep)(?![A-Za-z])(?:[\s!！。.,，:：—–]|-(?![-\w]))+)+",
+    # a dash is a separator only on its own: "OK，--batch-size 32" keeps its option
     re.IGNORECASE,
 )
 
@@ -1198,6 +1252,30 @@ _WRITES = re.compile(
 )
 
 
+_READ_TOOLS = ("read_file", "read", "view", "cat")
+_WRITE_TOOLS = ("write_file", "write", "create_file")
+
+
+def _read_path(message: SessionMessage) -> str:
+    """The path a read call reads (its result, the next message, is the file's content)."""
+    if (message.tool_name or "").lower() not in _READ_TOOLS:
+        return ""
+    lines = (message.tool_input or "").strip().splitlines()
+    return lines[0].strip() if lines else ""
+
+
+def _rewritten(message: SessionMessage, shown: dict[str, str]) -> list[tuple[str, str]]:
+    """The settings a whole-file write changed in a file the chat showed before (see
+    :func:`.changes.settings_rewritten`); remembers the new content."""
+    if (message.tool_name or "").lower() not in _WRITE_TOOLS:
+        return []
+    path, _, body = (message.tool_input or "").partition("\n")
+    path = path.strip()
+    before = shown.get(path)
+    shown[path] = body
+    return settings_rewritten(before, body) if before is not None else []
+
+
 def _tool_files(name: str, value: str, files: dict[str, str]) -> list[tuple[str, str]]:
     """Notes the files a tool call read or wrote; returns the settings its command line changed."""
     lowered = name.lower()
@@ -1316,7 +1394,8 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
         # lacks is not looked for clause by clause.
         abandon_in_line = _fast(ABANDON).search(line.text) is not None
         change_in_line = _fast(CHANGE_TO).search(line.text) is not None
-        if not abandon_in_line and not change_in_line:
+        contrast_in_line = _CONTRAST_HINT.search(line.text) is not None
+        if not abandon_in_line and not change_in_line and not contrast_in_line:
             continue
         clauses = [c for c in _CLAUSE.split(line.text) if c.strip()]
         at = 0
@@ -1336,6 +1415,16 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
                 if _SOFT_MARKERS.fullmatch(abandon.group(0)):
                     old = [v for v in old if not _PLACE.search(v)]
                 old = [v for v in old if v not in later and v not in clause[abandon.end() :]]
+            if index > 0 and (line.section == "decisions" or line.role == "user") and _CONTRAST.match(clause):
+                # "pool on 6433, not 6432", "改到 19:30，不是 19:00": the value set against the one
+                # before, when someone decides it (a finding such as "runs at 7:30, not 23:30" corrects
+                # a belief, and the intended 23:30 still stands)
+                before = ids_in(clauses[index - 1])
+                old += [
+                    v
+                    for v in ids_in(clause)
+                    if v not in later and any(_same_shape(v, b) for b in before if b != v)
+                ]
             change = _fast(CHANGE_TO).search(clause) if change_in_line else None
             if change:
                 new = ids_in(clause[change.end() :])
@@ -1353,34 +1442,256 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
                     dropped.setdefault(value, line.order)
     for value, order in _superseded_by_subject(lines).items():
         dropped.setdefault(value, order)
+    for value, order in _recounted(lines).items():
+        dropped.setdefault(value, order)
+    for value, order in _left_as_is(lines).items():
+        dropped.setdefault(value, order)
+    for value, order in _retyped(lines).items():
+        dropped.setdefault(value, order)
     return dropped
 
 
-_ASSIGNED = re.compile(r"^(?P<key>[A-Za-z_][\w.-]*)\s?=\s?\S")
+# A typo owned up to: "oops, typo", "i typed … gmial", "打错了", "写错了".
+TYPO = _words(_EN("typo|typos|typed|mistyped|misspel+ed|misspelt|spelling"), "打错|写错|拼错|输错|笔误|手滑")
+
+
+def _one_typo_apart(a: str, b: str, swap_only: bool) -> bool:
+    """Two spellings of one identifier: two neighbouring letters swapped ("gmial" / "gmail"), or,
+    when someone owns up to a typo, one letter changed, added or left out. Digits never: worker-1
+    and worker-2 are two machines."""
+    if a == b or min(len(a), len(b)) < 6 or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
+        if (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        ):
+            return a[diff[0]].isalpha() and a[diff[1]].isalpha()
+        return not swap_only and len(diff) == 1 and a[diff[0]].isalpha() and b[diff[0]].isalpha()
+    if swap_only:
+        return False
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    at = next((i for i, (x, y) in enumerate(zip(short, long_)) if x != y), len(short))
+    return long_[at].isalpha() and short[at:] == long_[at + 1 :]
+
+
+def _retyped(lines: Sequence[Line]) -> dict[str, int]:
+    """An identifier spelled again one typo apart, later: the earlier spelling was the mistake
+    ("hannah.wells@gmial.com" … "hannah.wells@gmail.com")."""
+    dropped: dict[str, int] = {}
+    seen: list[str] = []
+    by_letters: dict[tuple[int, str], list[str]] = {}  # a swap keeps the length and the letters
+    for line in lines:
+        owned_up = _fast(TYPO).search(line.text) is not None
+        for value in line.ids:
+            # every earlier spelling when someone owns up to a typo (rare), else only the anagrams
+            candidates = seen if owned_up else by_letters.get(_letters_key(value), ())
+            for old in candidates:
+                if old not in line.ids and _one_typo_apart(old, value, swap_only=not owned_up):
+                    dropped.setdefault(old, line.order)
+        for value in line.ids:
+            same_letters = by_letters.setdefault(_letters_key(value), [])
+            if value not in same_letters:
+                same_letters.append(value)
+                seen.append(value)
+    return dropped
+
+
+@lru_cache(maxsize=4096)
+def _letters_key(value: str) -> tuple[int, str]:
+    return len(value), "".join(sorted(value))
+
+
+# A setting left as it is: "wal_keep_size 不动了", "wal_keep_size 保持 1GB", "leave wal_keep_size alone",
+# "keep max_conn at 800", "pool_size stays at 40". The key is written like one (a Latin token with _ . or -,
+# or a word in code quotes), so "leave it" or "保持联系" name no setting.
+_KEY = r"`?(?P<key>[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)+)`?"
+_LEFT_AS_IS = re.compile(
+    _KEY + r"\s*(?:就|也|先|还是)?\s*(?:不动了?|保持(?:不变|不动|原样|原来的)?|不变|不改了?|维持)"
+    r"|(?<![A-Za-z])(?:leave|keep)\s+(?:the\s+)?"
+    + _KEY.replace("key", "key2")
+    + r"\s+(?:alone|as is|unchanged|untouched|at\s)"
+    r"|" + _KEY.replace("key", "key3") + r"\s+(?:stays|remains|stay)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+_PROPOSED = r"\s*(?:改成|改为|改到|调到|调成|调大到|提到|提高到|加到|设为|设成|设到|→|->|to)\s*(?P<value>[^\s,，。;；、)）]+)"
+
+
+@lru_cache(maxsize=256)
+def _proposed_change(key: str) -> re.Pattern[str]:
+    """``key`` then a change to a value: "wal_keep_size 改成 4GB", "raise wal_keep_size to 4GB"."""
+    return re.compile(r"(?<![\w.-])" + re.escape(key) + _PROPOSED, re.IGNORECASE)
+
+
+def _left_as_is(lines: Sequence[Line]) -> dict[str, int]:
+    """A setting the chat leaves as it is cancels the changes proposed for it earlier: their values go
+    ("建议把 wal_keep_size 改成 4GB" … "wal_keep_size 不动了" drops 4GB)."""
+    dropped: dict[str, int] = {}
+    for index, line in enumerate(lines):
+        for match in _LEFT_AS_IS.finditer(line.text) if _LEFT_HINT.search(line.text) else ():
+            key = match.group("key") or match.group("key2") or match.group("key3")
+            for earlier in lines[:index]:
+                if key.casefold() not in _folded(earlier.text):
+                    continue
+                for proposed in _proposed_change(key).finditer(earlier.text):
+                    value = proposed.group("value").rstrip(".:!?")
+                    if value in earlier.ids and value not in line.text:
+                        dropped.setdefault(value, line.order)
+    return dropped
+
+
+_LEFT_HINT = re.compile(r"不动|保持|不变|不改|维持|leave|keep|stays|remains|stay", re.IGNORECASE)
+
+
+# A count of something: "5 workers", "14 guests", "30 days", "14 个人", "5 个 worker", "30 天". Counts are
+# no identifiers (they are not listed), but a count the chat changes is a value that can go stale.
+_COUNT = re.compile(
+    r"(?<![\w.,:/$£€¥-])(?P<n>\d{1,4})\s?(?:(?P<en>[a-z][a-z-]{2,})(?![\w-])"
+    r"|(?P<cl>个人|位|名|人)|(?:个|台|套)\s?(?P<zn>[A-Za-z][\w-]{2,}))"
+)  # Chinese: people (14 个人, 16 位) and things named in Latin (5 个 worker); 天 / 次 / 分钟 count too many things
+_NOT_COUNTED = frozenset(
+    [
+        "and",
+        "the",
+        "for",
+        "more",
+        "less",
+        "times",
+        "percent",
+        "per",
+        "instead",
+        "each",
+        "total",
+        "from",
+        "with",
+        "then",
+        "but",
+        "not",
+        "now",
+        "are",
+        "was",
+        "its",
+    ]
+)
+# "make it 6 instead of 5", "6 个，不要 5 个", "rather than 5": the count given up.
+_COUNT_GIVEN_UP = re.compile(
+    r"(?:instead of|rather than|not|而不是|不要|不是)\s?(?P<n>\d{1,4})(?![\d.,:])", re.IGNORECASE
+)
+# A line that gives a new count: "16 guests now", "make it 6", "现在是 16 个人", "改成 6 个".
+_RECOUNT = _words(
+    _EN("now|make it|instead|update(?:d)?|actually|change(?:d)? (?:it )?to|bump(?:ed)?|raise|lower"),
+    "现在是|现在改|现在要|改成|改为|变成|更新|调到|加到|减到|增加到|减少到|换成",
+)
+
+
+def _counts(text: str) -> list[tuple[str, str, str]]:
+    """(number, what is counted, the count as written) in ``text``."""
+    found = []
+    for match in _COUNT.finditer(text) if _DIGIT.search(text) else ():
+        noun = (match.group("en") or match.group("zn") or match.group("cl") or "").casefold()
+        if match.group("cl") in ("个人", "人"):
+            noun = "人"
+        noun = noun[:-1] if noun.endswith("s") and len(noun) > 3 else noun
+        if noun and noun not in _NOT_COUNTED:
+            found.append((match.group("n"), noun, match.group(0).strip()))
+    return found
+
+
+def _gives_a_count(text: str) -> bool:
+    return bool(_counts(text)) and _fast(_RECOUNT).search(text) is not None
+
+
+def _recounted(lines: Sequence[Line]) -> dict[str, int]:
+    """Counts a later line changed: a new count of the same thing ("update: 16 guests now" after
+    "14 guests") or a count given up ("make it 6 instead of 5" after "5 workers") drops the earlier
+    count, and so the lines that give it."""
+    dropped: dict[str, int] = {}
+    seen: list[tuple[str, str, str]] = []  # every count so far, oldest first
+    for line in lines:
+        counts = _counts(line.text)
+        if line.role == "user" and _fast(_RECOUNT).search(line.text):  # the user sets a count; reports do not
+            given_up = {m.group("n") for m in _COUNT_GIVEN_UP.finditer(line.text)}
+            kept = {n for n, _, _ in counts} - given_up
+            nouns = {noun for n, noun, _ in counts if n not in given_up}
+            for n, noun, text in seen:
+                if noun in nouns and n not in kept and text not in line.text:
+                    dropped.setdefault(text, line.order)  # "16 guests now" after "14 guests"
+            for n in given_up - kept:  # "make it 6 instead of 5": the nearest earlier count of 5
+                nearest = next(
+                    (c for c in reversed(seen) if c[0] == n and (not nouns or c[1] in nouns)), None
+                )
+                if nearest is not None:
+                    dropped.setdefault(nearest[2], line.order)
+        seen += counts
+    return dropped
+
+
+# A clause that sets a value against the one before it: "…on 6433, not 6432", "…是 19:30，不是 19:00".
+_CONTRAST = re.compile(r"\s*(?:not(?![A-Za-z])|rather than|而不是|不是|而非)\s*(?=\S)", re.IGNORECASE)
+_CONTRAST_HINT = re.compile(r"[,，;；]\s*(?:not|rather than|而不是|不是|而非)", re.IGNORECASE)
+
+
+_ASSIGNED = re.compile(r"^(?P<key>[A-Za-z_][\w.-]*)\s?=\s?\S|^(?P<option>--[a-z][\w-]*)[ =][\w.:/@+-]+$")
 
 
 def _reassigned(lines: Sequence[Line], changes: Sequence[Change]) -> dict[str, float]:
-    """``KEY=value`` settings a later line or command set again to another value: the earlier go
-    ("RCT_NEW_ARCH_ENABLED=0" in a message, then ``RCT_NEW_ARCH_ENABLED=1 pod install``)."""
+    """Settings a later line or command set again to another value: the earlier go
+    ("RCT_NEW_ARCH_ENABLED=0" in a message, then ``RCT_NEW_ARCH_ENABLED=1 pod install``; "--batch-size 64",
+    then "--batch-size 32"; "配送费写的是 DELIVERY_FEE = 8" once a rewrite of the file set it to 6).
+    An earlier line's text counts too, where it spells the assignment out (its identifier may be the
+    key alone)."""
     events: list[tuple[float, str, str]] = [(order, key, text) for key, text, order in changes]
     for line in lines:
         for value in line.ids:
             match = _ASSIGNED.match(value)
             if match:
-                events.append((line.order, match.group("key").casefold(), value))
+                events.append((line.order, (match.group("key") or match.group("option")).casefold(), value))
     latest: dict[str, tuple[float, str]] = {}
     for order, key, text in sorted(events, key=lambda e: e[0]):
         latest[key] = (order, text)
     dropped: dict[str, float] = {}
     for order, key, text in events:
         last_order, last_text = latest[key]
-        if order < last_order and _setting_value(text) != _setting_value(last_text):
+        if order < last_order and _another_value(_setting_value(text), _setting_value(last_text)):
             dropped.setdefault(text, last_order)
+    for key, (last_order, last_text) in latest.items():
+        for line in lines:
+            if line.order >= last_order or key not in _folded(line.text):
+                continue
+            for match in _spelled_assignment(key).finditer(line.text):
+                if _another_value(_setting_value(match.group(0)), _setting_value(last_text)):
+                    dropped.setdefault(match.group(0), last_order)
     return dropped
 
 
+def _another_value(old: str, new: str) -> bool:
+    """Two values of a setting, not one written whole and cut short ("CRON_MIN=3" is "CRON_MIN=3,23,43"
+    read up to a comma, "--chown=1026:" is "--chown=1026:100")."""
+    if not old or not new or old == new:
+        return False
+    short, long_ = sorted((old, new), key=len)
+    cut_short = long_.startswith(short) and (not short[-1].isalnum() or not long_[len(short)].isalnum())
+    return not cut_short  # CACHE_TTL=30 and CACHE_TTL=300 are two values
+
+
+@lru_cache(maxsize=1024)
+def _spelled_assignment(key: str) -> re.Pattern[str]:
+    """``key = value`` / ``key: value`` / ``--key value`` as a line writes it out."""
+    op = r"(?:\s|=)" if key.startswith("--") else r"\s?[=:]\s?"
+    return re.compile(r"(?<![\w.-])" + re.escape(key) + op + r"[^\s,，;；。、)）`'\"]+", re.IGNORECASE)
+
+
 def _setting_value(text: str) -> str:
-    return _SPACES.sub("", text.split("=", 1)[-1]).casefold()
+    if text.startswith("--"):  # "--batch-size 64", "--jobs=3"
+        return _SPACES.sub("", _OPTION_NAME.sub("", text, count=1)).lstrip("=").casefold()
+    return _SPACES.sub("", _SETTING_OP.split(text, 1)[-1]).casefold()
+
+
+_OPTION_NAME = re.compile(r"^--[\w-]+")
+_SETTING_OP = re.compile(r"=|:(?!//)")
 
 
 _SPACES = re.compile(r"\s+")
@@ -1541,9 +1852,13 @@ def _drop_final_values(earlier: Sequence[Line], line: Line, dropped: dict[str, i
 _MONEY_MARK = re.compile(CURRENCY_CODE + r"|[£$¥€]|yen|dollars?|euros?|円|元|块", re.IGNORECASE)
 
 
+def _is_en_date(value: str) -> bool:
+    return bool(_EN_DATE.fullmatch(value) or _EN_DAY_FIRST.fullmatch(value))
+
+
 def _same_amount_kind(a: str, b: str) -> bool:
     """Two values of one kind once currency marks are set aside: 'CAD 14,000' and '14,500'."""
-    if _EN_DATE.fullmatch(a) and _EN_DATE.fullmatch(b):
+    if _is_en_date(a) and _is_en_date(b):
         return True  # Dec 18 and Dec 20
     a_core, b_core = _MONEY_MARK.sub("", a).strip(), _MONEY_MARK.sub("", b).strip()
     if not (_AMOUNT_CORE.fullmatch(a_core) and _AMOUNT_CORE.fullmatch(b_core)):
@@ -1610,8 +1925,63 @@ def _strip_abandoned(
                 text = patterns[value].sub("旧值/old", text)
             result.append(Line(line.section, text, line.order, frozenset(remaining)))
         else:
-            loose += [(v, line.order) for v in sorted(remaining) if not any(v in gone for gone in dropped)]
+            loose += [
+                (with_role(line.text, v), line.order)
+                for v in sorted(remaining)
+                if not any(v in gone for gone in dropped)
+            ]
     return result, loose
+
+
+def with_role(text: str, name: str) -> str:
+    """``name`` with the role ``text`` gives it right beside it ("PM 周姐", "Ravi, our accountant"), so a
+    person outlives the line that introduced them (it went for a stale value)."""
+    if name not in _names_seen():
+        return name
+    before, after = _role_patterns()
+    at = text.find(name)
+    while at >= 0:
+        end = at + len(name)
+        if not (_is_letter(text[at - 1 : at]) or _is_letter(text[end : end + 1])):
+            lead = before.search(text[max(0, at - 24) : at])
+            if lead:
+                return (lead.group(0) + name).strip(" ,，")
+            tail = after.match(text[end : end + 32])
+            if tail:
+                return (name + tail.group(0)).strip(" ,，")
+        at = text.find(name, at + 1)
+    return name
+
+
+def _person_with_role(value: str) -> bool:
+    """ "accountant Ravi", "PM 周姐" (see :func:`with_role`): a person and what they do."""
+    before, after = _role_patterns()
+    for name in _names_seen():
+        if name == value or name not in value:
+            continue
+        if value.endswith(name):
+            lead = before.search(value[: -len(name)])
+            if lead and lead.start() == 0:
+                return True
+        if value.startswith(name):
+            tail = after.match(value[len(name) :])
+            if tail and tail.end() == len(value) - len(name):
+                return True
+    return False
+
+
+def _is_letter(char: str) -> bool:
+    return bool(char) and char.isascii() and char.isalpha()
+
+
+@lru_cache(maxsize=1)
+def _role_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A role right before a name, and right after one (compiled once, when first needed)."""
+    role = rf"(?:[A-Z]{{2,4}}|{ROLE.pattern}|{PERSON.pattern})"
+    return (
+        re.compile(rf"(?:{role})\s?$"),
+        re.compile(rf"\s?(?:[,，(（]\s?|是|is |, our |, the |, my )?(?:our |the |my |我们的)?(?:{role})"),
+    )
 
 
 # --------------------------------------------------------------------------- parse / render
@@ -1730,6 +2100,7 @@ class OfflineSummarizer:
         tokens = before.tokens + sum(estimate_tokens(m.text()) for m in removed)
         budget = min(max_tokens, max(self.floor_tokens, int(tokens * self.ratio)))
 
+        new_lines = apply_take_backs(new_lines, withdrawing)
         lines = _drop_closed_items(_dedupe([*before.lines, *new_lines]))
         old_settings = [(setting_key(t), t, 0.0) for t, how in before.files.items() if how == SET]
         dropped = abandoned_values(lines)  # read on the lines as said, before withdrawals cut them
@@ -1960,7 +2331,7 @@ def _listable(value: str) -> bool:
         digits = _NON_DIGITS.sub("", value)
         # order numbers, phone numbers, chat ids; "41,233" (a count, written for reading) is no id
         return len(digits) >= 5 and "," not in value
-    return _strong(value)
+    return _strong(value) or _person_with_role(value)
 
 
 def _home_form_listed(value: str, files: dict[str, str]) -> bool:

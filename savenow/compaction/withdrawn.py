@@ -277,6 +277,28 @@ def _cut_line(text: str, ids: frozenset[str]) -> tuple[str, tuple[str, ...], boo
     return rest, tuple(dict.fromkeys(all_terms)), True
 
 
+def apply_take_backs(lines: list[L], silent: Sequence[_LineLike] = ()) -> list[L]:
+    """This round's lines without what a message that opens by taking back cancels (see
+    :func:`takes_back`), and without the opening words themselves. Run before restatements are
+    merged: the user's words may otherwise have given way to the assistant's echo of them."""
+    openers: list[_LineLike] = [line for line in silent if getattr(line, "takes_back", False)]
+    openers += [line for line in lines if getattr(line, "takes_back", False)]
+    if not openers:
+        return lines
+    taken = _taken_back(lines, openers)
+    kept: list[L] = []
+    for index, line in enumerate(lines):
+        if index in taken:
+            continue  # taken back whole: its values were a plan that is no more
+        if getattr(line, "takes_back", False):
+            rest = without_take_back(line.text)
+            if not (_says_something(rest, line.ids) or _DIGIT_OR_HAN3.search(rest)):
+                continue  # "never mind, let's not." says nothing more; "先保持 postgres 15" does
+            line = replace(line, text=rest, ids=frozenset(v for v in line.ids if v in rest))
+        kept.append(line)
+    return kept
+
+
 def cancel_withdrawn(lines: list[L], silent: Sequence[L] = ()) -> tuple[list[L], list[tuple[str, int]]]:
     """The lines without what the chat withdrew (see the module's docstring), and the identifiers
     of the lines that went, with their order, for the identifier line. ``silent`` are sentences
@@ -360,6 +382,11 @@ def _same_message(line: _LineLike, lines: Sequence[_LineLike]) -> str:
     )
 
 
+def _take_back_terms(text: str) -> set[str]:
+    """Han pairs and Latin terms, a sentence's closing stop left off ("s3://acme-old-bucket.")."""
+    return {term.rstrip(".") for term in _content_terms(text)}
+
+
 def _content_terms(text: str) -> set[str]:
     folded = text.casefold()
     han = _HAN_RUN.findall(folded)
@@ -385,6 +412,62 @@ def _says_something(rest: str, ids: frozenset[str]) -> bool:
     if any(v in rest for v in ids):
         return True
     return len(_HAN_CHAR.findall(rest)) >= 4 or len(_LATIN_WORD.findall(rest)) >= 3
+
+
+# A message that opens by taking back what was just said: "scratch that, keep 30 days", "never mind,
+# let's not", "不对，还是保留 30 天", "算了，铝扣板留着". (After a question of the assistant's, the same words
+# turn the offer down instead: the summary's answer rules read that.)
+_TAKE_BACK = re.compile(
+    r"^\W*(?:(?:oh|ah|hmm|um|ok|okay)[\s,，]+)?(?:actually[\s,]+)?"
+    r"(?:scratch that|never ?mind|forget (?:it|that|what i (?:just )?said)|ignore (?:that|my last(?: message| one)?)"
+    r"|disregard that|no,? wait|wait,? no(?=\s*[,.!;]|\s*$)|on second thought|hold off(?: on (?:that|it|this))?"
+    r"|actually,? no(?=\s*[,.!;]|\s*$))(?![A-Za-z])"  # not "actually, no problem"
+    r"|^\W*(?:那|哎|唉|嗯)?(?:还是)?算了(?![解])|^\W*不对(?![劲称])|^\W*不不|^\W*想了想"
+    r"|^\W*(?:当我没说|刚才(?:说的|那个|那句)?不算|收回(?:刚才|前面)|先别弄了|先不弄了)",
+    re.IGNORECASE,
+)
+
+
+def takes_back(text: str) -> bool:
+    """Does a user's message open by taking back what was just said?"""
+    return _TAKE_BACK.match(text) is not None
+
+
+_DIGIT_OR_HAN3 = re.compile("[0-9]|[" + HAN + "]{3}")
+
+
+def without_take_back(text: str) -> str:
+    """``text`` without the words that open it by taking back ("scratch that, …" → "…")."""
+    match = _TAKE_BACK.match(text)
+    return text[match.end() :].lstrip(" ，,。.;；!！—–-") if match else text
+
+
+def _taken_back(lines: Sequence[_LineLike], openers: Sequence[_LineLike]) -> set[int]:
+    """The lines a message that opens by taking back cancels: the last line of the user's previous
+    message, and the replies to it (same turn) that talk about the same thing."""
+    gone: set[int] = set()
+    for opener in openers:
+        turn = getattr(opener, "turn", -1)
+        if turn < 2:
+            continue
+        said = [
+            i
+            for i, line in enumerate(lines)
+            if getattr(line, "turn", -1) == turn - 1
+            and getattr(line, "role", "") == "user"
+            and line.order < opener.order
+        ]
+        if not said:
+            continue
+        target = said[-1]
+        gone.add(target)
+        terms = _take_back_terms(lines[target].text)
+        for i, line in enumerate(lines):
+            if getattr(line, "turn", -1) == turn - 1 and getattr(line, "role", "") == "assistant":
+                shared = terms & _take_back_terms(line.text)
+                if any(not _HAN_CHAR.match(t) for t in shared) or len(shared) >= 2:
+                    gone.add(i)
+    return gone
 
 
 _FAST_HINT = Lexeme(_HINT)  # searched on the lowercased sentence, remembered within a chat
