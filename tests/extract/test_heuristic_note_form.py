@@ -114,12 +114,12 @@ def test_extracted_bullets_carry_no_lead_in_and_no_relative_date() -> None:
 @pytest.mark.parametrize(
     ("said", "kept"),
     [
-        ("你最近 emoji 有点多, 以后回复里别用 emoji 了, 看着很乱", "以后回复里别用 emoji 了。"),
+        ("你最近 emoji 有点多, 以后回复里别用 emoji 了, 看着很乱", "回复里别用 emoji 了。"),
         (
             "以后排查问题你先给结论，再给命令，别一上来一大段分析，手机上看太累了",
-            "以后排查问题先给结论，再给命令，别一上来一大段分析。",
+            "排查问题先给结论，再给命令，别一上来一大段分析。",
         ),
-        ("以后推荐菜谱或者帮我点外卖，别推带香菜的", "以后推荐菜谱或者点外卖，别推带香菜的。"),
+        ("以后推荐菜谱或者帮我点外卖，别推带香菜的", "推荐菜谱或者点外卖，别推带香菜的。"),
         ("密码一律私聊发给你，不在群里回复。", "密码一律私聊发，不在群里回复。"),
         (
             "Never book anything on Sunday mornings. that's church and then brunch with my mom",
@@ -187,7 +187,7 @@ def test_the_chats_you_becomes_the_fact(said: str, kept: str) -> None:
         ("这条值得记下来：pg_upgrade 不迁 `postgresql.conf`。", "pg_upgrade 不迁 `postgresql.conf`。"),
         (
             "但是以后新买的 zigbee 设备一律接 zigbee2mqtt，不再往米家网关上加",
-            "以后新买的 zigbee 设备一律接 zigbee2mqtt，不再往米家网关上加。",
+            "新买的 zigbee 设备一律接 zigbee2mqtt，不再往米家网关上加。",
         ),
     ],
 )

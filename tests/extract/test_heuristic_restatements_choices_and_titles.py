@@ -231,7 +231,7 @@ def test_short_rule_message_stays_one_instruction_zh() -> None:
     )
     notes = saved(extract(messages))
     assert len(notes) == 1
-    assert any("以后" in b and "x-logging" in b for b in notes[0].bullets)
+    assert any("每个 compose 文件" in b and "x-logging" in b for b in notes[0].bullets)
 
 
 def test_marker_only_sentence_is_never_a_bullet() -> None:

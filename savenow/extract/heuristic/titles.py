@@ -167,28 +167,27 @@ def _title(
     if not subject:
         lead = (_first_clause(bullets[0]) if bullets and not from_terms else "") or context.opening_topic
         return lead or _KIND_NOUN[kind][language] or ("笔记" if language == "zh" else "Note")
-    if kind in _RULE_KINDS:  # "备份规则", "Deploy rule", "zfs-auto-snapshot decision"
-        noun = _KIND_NOUN[kind][language]
-        if len(subject.split()) <= 3 and sum(map(is_cjk, subject)) <= 8 and not _names_facet(subject, noun):
-            return _joined(subject, noun, language)
-        return _capitalized(subject) if language != "zh" else subject
-    facet = _facet(text, language) if kind != NoteKind.NOTE else ""  # a plain fact: its subject says it
+    # A plain fact's subject says it; a rule's values are its conditions ("每天最多 2 条" is no
+    # schedule), so neither takes a facet.
+    facet = _facet(text, language) if kind not in _RULE_KINDS and kind != NoteKind.NOTE else ""
     if facet and not _names_facet(subject, facet) and _short(subject):
         return _joined(subject, facet, language)
-    if topic or kind == NoteKind.NOTE:
-        return _capitalized(subject) if language != "zh" else subject
+    # No kind label after the subject ("Fenwick invoices rule", "db-3 fix", "门慢规则"): a reader
+    # keeps the subject and reads the kind from the bullet. Only a subject that names nothing on
+    # its own takes the kind noun (see :func:`_kind_noun_if_bare`).
+    return _kind_noun_if_bare(_capitalized(subject) if language != "zh" else subject, kind, language)
+
+
+def _kind_noun_if_bare(subject: str, kind: str, language: str) -> str:
+    """The subject alone, or with its kind noun when alone it is one vague or kind word that a
+    reader would reject as empty ("Step" → "Step rule" is no better, so that one stays too)."""
     noun = _KIND_NOUN[kind][language]
-    if kind in _TECHNICAL_KINDS and not _LATIN.search(subject):
-        noun = ""  # "氨氯地平" after a change of dose is no "fix": a technical word needs a technical subject
-    return (
-        _joined(subject, noun, language)
-        if noun and not _names_facet(subject, noun)
-        else _capitalized(subject)
-    )
+    if not noun or not _EMPTY_TITLE.match(subject) or _names_facet(subject, noun):
+        return subject
+    return _joined(subject, noun, language)
 
 
 _RULE_KINDS = frozenset({"rule", NoteKind.PREFERENCE, NoteKind.DECISION})
-_TECHNICAL_KINDS = frozenset({"incident", NoteKind.ROOT_CAUSE, NoteKind.FIX, "setup"})
 
 
 # What kind of note it is, as a noun a person puts after the subject ("备份规则", "Deploy rule");
@@ -920,8 +919,10 @@ def _cut_inside(title: str, bullets: Sequence[str]) -> bool:
         after = re.compile(re.escape(title) + rf" (?!(?i:{_WHEN_WORD.pattern})\b)[A-Z][a-z]")
         before = re.compile(r"(?<![\w'])([A-Z][a-z]+) " + re.escape(title) + r"(?![\w'-])")
         return any(after.search(b) for b in bullets) or any(
-            m.group(1).casefold() not in EN_TITLE_STOPWORDS for b in bullets for m in before.finditer(b)
-        )
+            m.group(1).casefold() not in EN_TITLE_STOPWORDS and not _EN_IMPERATIVE.fullmatch(m.group(1))
+            for b in bullets
+            for m in before.finditer(b)
+        )  # "Send Fenwick invoices": an instruction's verb is no part of the name it is about
     if not title or not is_cjk(title[-1]):
         return False
     for bullet in bullets:
