@@ -135,7 +135,7 @@ def test_asides_and_addressing_the_assistant_give_way_to_the_fact(said: str, kep
     "fact",
     [
         "Rota is Dana → Femi → Ines → me, then repeat.",
-        "When you pull CI logs for me, from now on only show the failing step, last 30 lines max.",
+        "When you pull CI logs for me, only show the failing step, last 30 lines max.",
         "控制台 https://nas-02.lan:9001，我老记不住的是 S3 API 在 9000。",
     ],
 )
@@ -178,7 +178,7 @@ def test_the_chats_you_becomes_the_fact(said: str, kept: str) -> None:
     [
         (
             "Will do: from now on compose snippets only, no `docker run`.",
-            "From now on compose snippets only, no `docker run`.",
+            "Compose snippets only, no `docker run`.",
         ),
         (
             "That's the catch: `daemon.json` log-opts only apply to new containers.",
@@ -205,7 +205,7 @@ def test_a_tables_header_row_is_no_bullet() -> None:
     [
         (
             "Got it: nas-01 is 192.168.1.21 from now on.",
-            "nas-01 is 192.168.1.21 from now on.",
+            "nas-01 is 192.168.1.21.",
         ),  # an id keeps its case
         (
             "it's .21 now, I swapped the NIC last week",

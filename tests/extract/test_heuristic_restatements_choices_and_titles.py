@@ -221,7 +221,7 @@ def test_title_is_never_a_bare_kind_label() -> None:
 
 def test_short_rule_message_stays_one_instruction_en() -> None:
     notes = saved(extract(chat(*DOCKER_LOGS)))
-    assert any("from now on" in b.lower() and "x-logging" in b for n in notes for b in n.bullets)
+    assert any("every compose file" in b.lower() and "x-logging" in b for n in notes for b in n.bullets)
 
 
 def test_short_rule_message_stays_one_instruction_zh() -> None:

@@ -37,7 +37,7 @@ def test_acknowledged_rule_is_its_own_note_next_to_the_incident_en() -> None:
     )
     notes = saved(extract(messages))
     assert len(notes) == 2
-    assert sum("from now on" in text_of(n) for n in notes) == 1
+    assert sum("must change together" in text_of(n) for n in notes) == 1
     assert sum("root cause" in text_of(n) for n in notes) == 1
 
 

@@ -124,7 +124,7 @@ def tidy_bullet(text: str, day: date | None = None, role: str = "user") -> str:
     bullet = without_withdrawn(bullet)  # "旧的 6140 作废", "(was $95)": what no longer holds
     bullet = _dates(bullet, day)
     bullet = _without_asides(_ADDRESS.sub(_unaddress, bullet))
-    bullet = _en_second_person(bullet)
+    bullet = _en_second_person(_without_from_now_on(bullet))
     if role == "assistant":
         bullet = owner_voice(bullet)
     if not bullet:
@@ -150,6 +150,24 @@ def _without_mark(bullet: str) -> str:
     bullet = _SYMBOL_LEAD.sub("", bullet)
     rest = _MARK.sub("", re.sub(r"^so,?\s+(?=\S)", "", bullet, flags=re.IGNORECASE), count=1)
     return rest if rest != bullet and len(rest.strip("`'\" ")) >= 4 else bullet
+
+
+# "From now on", "going forward": when the chat said the rule, not part of it. The note states
+# "Send Fenwick invoices to …", "报销的都记 REIMB" (the Chinese 以后 goes in :mod:`.clauses`).
+_EN_FROM_NOW_ON = re.compile(
+    r"^(?:(?:and|so|also|ok(?:ay)?)[,]?\s+)?(?:from now on|going forward|in (?:the )?future|from today)\s*[,:]?\s*(?=\S)"
+    r"|,?\s+(?:from now on|going forward|in (?:the )?future)(?=\s*(?:[.!;]|$))|\s+(?:from now on|going forward)(?=,)"
+    r"|(?<=[,;])\s*(?:from now on|going forward)\s*,?(?=\s)",
+    re.IGNORECASE,
+)
+
+
+def _without_from_now_on(bullet: str) -> str:
+    pieces = re.split(r"(`[^`]*`)", bullet)  # never inside a code span
+    stated = "".join(p if p.startswith("`") else _EN_FROM_NOW_ON.sub("", p) for p in pieces).strip()
+    if len(stated) < 4 or stated == bullet:
+        return bullet
+    return stated[:1].upper() + stated[1:] if stated[:1].islower() and bullet[:1].isupper() else stated
 
 
 # The assistant telling the user what they have: "You have Mosquitto on hab-01" states
@@ -325,7 +343,11 @@ def once_each(bullets: list[str], kinds: Sequence[AbstractSet[str]]) -> list[str
         if i in dropped or j in dropped or (kinds[i] | kinds[j]) & _INCIDENT_KINDS:
             continue
         small = min(len(terms[i]), len(terms[j]))
-        if small < RESTATED_MIN_TERMS or len(terms[i] & terms[j]) / small < RESTATED_SHARE:
+        shared = len(terms[i] & terms[j])
+        # A short wording held whole by the other ("回复不用 emoji。" in "回复里别用 emoji 了。") is the
+        # same fact even with two terms; otherwise three shared terms at least.
+        contained = small >= 2 and shared == small
+        if not contained and (small < RESTATED_MIN_TERMS or shared / small < RESTATED_SHARE):
             continue
         loser = _chattier(bullets, i, j)
         keeper = j if loser == i else i

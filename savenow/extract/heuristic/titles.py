@@ -94,7 +94,20 @@ class TitleContext:
 
     def weight(self, term: str) -> float:
         folded = term.casefold()
-        return min(self.chat.count(folded), 5) + (3.0 if folded in self.opening else 0.0)
+        return min(self.uses(folded), 5) + (3.0 if self._said(folded, self.opening) else 0.0)
+
+    def uses(self, folded: str) -> int:
+        """How often the chat says a term; a Latin word only as a whole word ("list" is not said by
+        "whitelist", "port" not by "support"), a Chinese one wherever it stands (no spaces)."""
+        if not folded[:1].isascii() or not folded[-1:].isascii():
+            return self.chat.count(folded)
+        return len(re.findall(r"(?<![\w])" + re.escape(folded) + r"(?![\w])", self.chat))
+
+    @staticmethod
+    def _said(folded: str, text: str) -> bool:
+        if not folded[:1].isascii() or not folded[-1:].isascii():
+            return folded in text
+        return re.search(r"(?<![\w])" + re.escape(folded) + r"(?![\w])", text) is not None
 
 
 def note_title(
@@ -173,18 +186,10 @@ def _title(
     if facet and not _names_facet(subject, facet) and _short(subject):
         return _joined(subject, facet, language)
     # No kind label after the subject ("Fenwick invoices rule", "db-3 fix", "门慢规则"): a reader
-    # keeps the subject and reads the kind from the bullet. Only a subject that names nothing on
-    # its own takes the kind noun (see :func:`_kind_noun_if_bare`).
-    return _kind_noun_if_bare(_capitalized(subject) if language != "zh" else subject, kind, language)
-
-
-def _kind_noun_if_bare(subject: str, kind: str, language: str) -> str:
-    """The subject alone, or with its kind noun when alone it is one vague or kind word that a
-    reader would reject as empty ("Step" → "Step rule" is no better, so that one stays too)."""
-    noun = _KIND_NOUN[kind][language]
-    if not noun or not _EMPTY_TITLE.match(subject) or _names_facet(subject, noun):
-        return subject
-    return _joined(subject, noun, language)
+    # keeps the subject and reads the kind from the bullet. A subject that names nothing on its own
+    # ("Last time") fails :func:`title_faults` and is rebuilt from the note's terms; a kind word
+    # after it would only hide that.
+    return _capitalized(subject) if language != "zh" else subject
 
 
 _RULE_KINDS = frozenset({"rule", NoteKind.PREFERENCE, NoteKind.DECISION})
@@ -296,10 +301,14 @@ def _facet(text: str, language: str) -> str:
 
 # The assistant's own replies as the subject of a rule: their language, length, format, emoji.
 _REPLIES = re.compile(
-    r"回复|回答|回我|答复|emoji|表情|长篇|先给结论|给结论|结论先|啰嗦|简短|总结|"
-    r"(?<![\w'])(?:repl(?:y|ies)|answers?|respond|responses?|emojis?|bullet points|tl;dr|summari[sz]e|summary)(?![\w'])",
+    r"回复|回答|回我|答复|emoji|表情|长篇|先给结论|给结论|结论先|啰嗦|简短|"
+    r"(?<![\w'])(?:repl(?:y|ies)|answers?|respond|responses?|emojis?|bullet points|tl;dr)(?![\w'])",
     re.IGNORECASE,
 )
+# A summary is a reply's form only when it is the assistant's ("when I ask you to summarise…",
+# "给我总结…"): "周报总结发到群里" is a rule about a report, not about how the assistant answers.
+_SUMMARY = re.compile(r"总结|(?<![\w'])(?:summari[sz]e|summary|summaries)(?![\w'])", re.IGNORECASE)
+_TO_THE_ASSISTANT = re.compile(r"你|给我|跟我|回我|(?<![\w'])(?:you|me)(?![\w'])", re.IGNORECASE)
 _REPLY_OBJECT = re.compile(r"(?<![\w'])(?:emails?|messages? to|邮件|评论)(?![\w'])", re.IGNORECASE)
 
 
@@ -307,7 +316,9 @@ def _about_replies(text: str) -> bool:
     """A rule about how the assistant answers ("以后回复先给结论", "No more emojis"): the reply
     words stand in its first clause ("密码私聊发，不在群里回复" is a rule about passwords)."""
     first = re.split(r"[，,;；。.:：]", _EN_OPENER.sub("", text).strip(), maxsplit=1)[0]
-    return bool(_REPLIES.search(first)) and not _REPLY_OBJECT.search(text)
+    if _REPLY_OBJECT.search(text):
+        return False
+    return bool(_REPLIES.search(first)) or bool(_SUMMARY.search(first) and _TO_THE_ASSISTANT.search(first))
 
 
 # --------------------------------------------------------------------------- topics
