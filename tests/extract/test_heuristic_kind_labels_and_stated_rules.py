@@ -168,3 +168,32 @@ def test_a_bare_pointing_back_sentence_is_left_as_it_is() -> None:
 )
 def test_a_short_wording_held_whole_by_another_is_said_once(bullets: list[str], kept: list[str]) -> None:
     assert once_each(bullets, [set() for _ in bullets]) == kept
+
+
+@pytest.mark.parametrize(
+    ("said", "stated"),
+    [
+        (
+            "That matches what we saved earlier: privacy mode has to stay disabled via `/setprivacy`.",
+            "Privacy mode has to stay disabled via `/setprivacy`.",
+        ),
+        ("以她最新这条为准：每周六 16:00-16:45。", "每周六 16:00-16:45。"),
+        ("我查到的是：备份每天 03:00 跑，保留 7 天。", "备份每天 03:00 跑，保留 7 天。"),
+        # kept: a bare command needs its lead-in, a label or a name is the note's, "那周三" is no deixis
+        (
+            "I need to create it on the primary first: `SELECT 1;`",
+            "I need to create it on the primary first: `SELECT 1;`",
+        ),
+        (
+            "Cause: the upload location block sets its own limit.",
+            "Cause: the upload location block sets its own limit.",
+        ),
+        (
+            "我在 Firefly 里建一条规则：规则组「自动分类」，动作「设置分类」",
+            "我在 Firefly 里建一条规则：规则组「自动分类」，动作「设置分类」",
+        ),
+        ("那周三就是：奶奶接，15:40，西门。", "周三：奶奶接，15:40，西门。"),
+    ],
+)
+def test_a_lead_in_that_only_speaks_of_the_chat_goes(said: str, stated: str) -> None:
+    assert tidy_bullet(said) == stated

@@ -119,6 +119,7 @@ def tidy_bullet(text: str, day: date | None = None, role: str = "user") -> str:
         bullet = _CONFIRMED_LABEL.sub(lambda m: _label(m), bullet)
         if bullet == before:
             break
+    bullet = _without_chat_lead(bullet)
     bullet = _without_mark(clean_zh_statement(bullet))  # spoken Chinese as a statement (:mod:`.clauses`)
     bullet = _SPOKEN_COPULA.sub("：", bullet)
     bullet = without_withdrawn(bullet)  # "旧的 6140 作废", "(was $95)": what no longer holds
@@ -139,6 +140,43 @@ def tidy_bullet(text: str, day: date | None = None, role: str = "user") -> str:
     ):
         bullet = bullet[:1].upper() + bullet[1:]  # the sentence now starts where the lead-in ended
     return bullet
+
+
+# What a lead-in before a colon says when it only speaks of the chat: a person or a demonstrative
+# ("That matches what we saved earlier:", "这条笔记里已经有了：", "我查到的是：") and nothing a note
+# keeps — no value, no name, no label word.
+_CHAT_LEAD = re.compile(r"^\s*([^:：`]{2,60}?)\s*[:：]\s*(?=\S)")
+_CHAT_PERSON = re.compile(
+    r"(?<![\w'])(?:that|this|it|we|you|i|i'm|i've|what|these|those)(?![\w'])|[这那][个条些样么边里次种]|你|我",
+    re.IGNORECASE,
+)
+_LABEL_WORD = re.compile(
+    r"根因|原因|修法|修复|规则|结论|步骤|注意|cause|fix|rule|step|note|warning|caveat|symptom|why|how",
+    re.IGNORECASE,
+)
+_SCOPE_WORD = re.compile(
+    r"所有|每个|每次|都|一律|(?<![\w'])(?:all|every|each|always|never|any)(?![\w'])", re.IGNORECASE
+)
+_NAME_OR_VALUE = re.compile(r"\d|[A-Za-z]+[_./:@-][A-Za-z0-9]|@\w|(?<![A-Za-z])[A-Z][a-z]+[A-Z]?|[A-Z]{2,}")
+
+
+def _without_chat_lead(bullet: str) -> str:
+    """The line without a lead-in that only speaks of the chat, when prose follows it (a bare command
+    after "I need to create it on the primary first:" needs its lead-in to say where)."""
+    match = _CHAT_LEAD.match(bullet)
+    if match is None:
+        return bullet
+    lead, rest = match.group(1), bullet[match.end() :]
+    if (
+        not _CHAT_PERSON.search(lead)
+        or _LABEL_WORD.search(lead)
+        or _SCOPE_WORD.search(lead)  # "所有 pipeline 都这么写：", "every new node does this:" scope the rule
+        or _NAME_OR_VALUE.search(re.sub(r"^(?:That|This|It|What|These|Those|We|You|I)\b", "", lead))
+        or len(re.sub(r"`[^`]*`|[\W_]", "", rest)) < 4  # a bare command or value needs its lead-in
+        or len(rest.strip()) < 12
+    ):
+        return bullet
+    return rest[:1].upper() + rest[1:] if rest[:1].islower() and bullet[:1].isupper() else rest
 
 
 # "周三就是：奶奶接", "runner-03 这边就是：tag gpu": the spoken "X is: …" states "X：…".
