@@ -16,7 +16,7 @@ modules that match CJK in regular expressions build their class from :data:`HAN`
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 __all__ = [
     "CJK_LETTER_RANGES",
@@ -95,6 +95,7 @@ def han_runs(text: str, shortest: int = 1) -> list[str]:
     return _han_run(shortest).findall(text)
 
 
+@lru_cache(maxsize=4096)  # the same sentences and bullets are asked about again and again
 def han_ngrams(text: str, n: int = 2) -> frozenset[str]:
     """Every ``n`` consecutive Chinese characters of ``text`` (a segmenter-free view of its words)."""
     return frozenset(run[i : i + n] for run in han_runs(text, n) for i in range(len(run) - n + 1))

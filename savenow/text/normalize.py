@@ -52,6 +52,7 @@ def normalize(text: str) -> str:
     return _SPACES.sub(" ", _NOT_WORD.sub(" ", folded)).strip()
 
 
+@lru_cache(maxsize=4096)
 def compact(text: str) -> str:
     """:func:`normalize`, then drop the spaces next to CJK characters.
 
@@ -105,6 +106,7 @@ def indel(a: str, b: str) -> float:
     return fuzz.token_sort_ratio(a, b) / 100.0
 
 
+@lru_cache(maxsize=8192)  # the same note and bullet pairs are compared again and again
 def compact_similarity(a: str, b: str) -> float:
     """:func:`similarity` for texts already passed through :func:`compact`."""
     if not a or not b:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 __all__ = ["is_question"]
 
@@ -11,6 +12,7 @@ _ZH_QUESTION = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)  # asked about the same sentences by every step of the extractor
 def is_question(sentence: str) -> bool:
     """It ends in a question mark, or (all-Chinese words) it has a question particle or word."""
     stripped = sentence.rstrip()

@@ -74,3 +74,20 @@ def test_chinese_question_words_need_chinese_text() -> None:
     assert signals.is_question("端口是多少")
     assert not signals.is_question("port is 8443")
     assert signals.is_question("is it 8443?")
+
+
+@pytest.mark.parametrize(
+    "parts",
+    [
+        ("(?<!x)以后", "以后再说", "later"),  # both halves match at one place: the order decides
+        ("以后再说", "(?<!x)以后", "later"),
+        ("later", "以后", "(?:从今)?以后都"),
+        ("以后", "从今"),  # no alternative can match ASCII text
+    ],
+)
+def test_text_with_chinese_is_searched_in_two_halves_like_the_whole_pattern(parts: tuple[str, ...]) -> None:
+    lexeme = signals.Lexeme("|".join(parts), re.IGNORECASE, parts)
+    plain = re.compile("|".join(parts), re.IGNORECASE)
+    for text in ["以后再说吧", "later 以后再说", "从今以后都这样", "先这样，later", "LATER", "没有", ""]:
+        fast, expected = lexeme.search(text), plain.search(text)
+        assert (fast and fast.span()) == (expected and expected.span()), (parts, text)

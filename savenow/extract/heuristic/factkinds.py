@@ -46,11 +46,13 @@ _CLOCK = re.compile(
 _RULE_WORDS = re.compile(r"默认|别|不要|不得|都[要用发走]|only|don't|do not", re.IGNORECASE)
 
 
+@lru_cache(maxsize=512)
 def heading_kinds(title: str) -> frozenset[str]:
     """The kinds a heading names ("家庭日程" → schedule, "提醒规则" → rule)."""
     return frozenset(kind for kind, pattern in _HEADING_KINDS.items() if pattern.search(title))
 
 
+@lru_cache(maxsize=4096)  # placement asks about each note once per section
 def is_schedule(text: str) -> bool:
     """A recurring slot: a weekday (or every day / weekends) together with a time of day."""
     return bool(_WEEKDAY.search(text)) and bool(_CLOCK.search(text))

@@ -103,18 +103,17 @@ def find_changes(chat: Sequence[Message]) -> list[Change]:
     """Each value the chat names again, beside a new one of the same shape, in a message that says
     it changes something (or marks it old): the old value and the one that replaces it."""
     changes: list[Change] = []
-    seen: list[set[str]] = []  # values named before each message
-    named: set[str] = set()
-    for message in chat:
-        seen.append(set(named))
+    first_named: dict[str, int] = {}  # each value → the first message naming it
+    for index, message in enumerate(chat):
         if not message.is_paste:
-            named.update(chat_values(message.prose))
+            for value in chat_values(message.prose):
+                first_named.setdefault(value, index)
     for index, message in enumerate(chat):
         if message.is_paste or not _CHANGE.search(message.prose):
             continue
         start = _turn_start(chat, index)
         span = " ".join(m.prose for m in chat[start : index + 1] if not m.is_paste)
-        before = seen[start]
+        before = {value for value, first in first_named.items() if first < start}  # named before the turn
         said = chat_values(span)
         olds = [v for v in dict.fromkeys(said) if v in before and _is_old(span, v, said, before)]
         if not olds:

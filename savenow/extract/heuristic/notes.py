@@ -132,10 +132,9 @@ def _related(seed: Statement, other: Statement) -> bool:
         return True  # the sentences of one list item are one fact
     if seed.message == other.message and seed.step and other.step:
         return True  # "迁移建议：1. … 2. … 3. …": the steps of one procedure are one note
-    if seed.ids & other.ids or _same_incident(seed, other):
+    if not seed.ids.isdisjoint(other.ids) or _same_incident(seed, other):
         return True
-    episode = {NoteKind.ROOT_CAUSE, NoteKind.FIX}
-    if seed.message == other.message and seed.kinds & episode and other.kinds & episode:
+    if seed.message == other.message and seed.kinds & _EPISODE and other.kinds & _EPISODE:
         return True
     if seed.message == other.message and seed.noted and other.noted:
         return True  # one "rule:" sentence split at a semicolon
@@ -149,6 +148,9 @@ def _related(seed: Statement, other: Statement) -> bool:
     # Far apart and with no identifier in common, only near-identical wording is the same fact:
     # two English rules about the same subject share many letters without being one note.
     return _alike_at_least(seed, other, SAME_TEXT if distance <= 2 else FAR_SAME_TEXT)
+
+
+_EPISODE = frozenset({NoteKind.ROOT_CAUSE, NoteKind.FIX})
 
 
 def _standing_rule(statement: Statement) -> bool:
@@ -221,8 +223,7 @@ def _alike_at_least(a: Statement, b: Statement, threshold: float) -> bool:
     if remembered is not None and remembered[0] is b:
         return remembered[1] >= threshold
     if not _shares_bigrams(a, b):
-        _remember(a, b, 0.0)
-        return 0.0 >= threshold
+        return 0.0 >= threshold  # (not remembered: asking again costs no more than remembering)
     short, long = sorted((len(a.compact), len(b.compact)))
     if short and a.compact != b.compact:
         indel_bound = 2 * short / (short + long)

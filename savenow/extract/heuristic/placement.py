@@ -196,6 +196,7 @@ def _zh_words_used(text: str, chat: str, common: frozenset[str]) -> set[str]:
     return words
 
 
+@lru_cache(maxsize=4096)
 def _zh_words(text: str) -> frozenset[str]:
     """Chinese character pairs of ``text`` without a particle or pronoun: a segmenter-free view of its words."""
     return frozenset(g for g in han_ngrams(text, 2) if not set(g) & ZH_FUNCTION_HAN)
@@ -232,13 +233,14 @@ def _common_terms(sections: Sequence[MemorySection]) -> frozenset[str]:
     return frozenset(common)
 
 
-def _heading_words(title: str) -> list[str]:
+@lru_cache(maxsize=512)
+def _heading_words(title: str) -> tuple[str, ...]:
     """Whole words of a heading: "k8s", "ci", "python", "照片备份" (CJK runs whole, not bigrams)."""
-    return [
+    return tuple(
         w
         for w in re.split(r"[^\w" + HAN + r"]+", title.casefold())
         if len(w) >= 2 and w not in EN_HEADING_FILLER
-    ]
+    )
 
 
 def _section_ids(text: str) -> set[str]:
@@ -412,8 +414,8 @@ def _belongs_home(text: str, note_ids: frozenset[str], kinds: set[str], home: Me
     )
 
 
-def _cjk_trigrams(text: str) -> set[str]:
-    return set(han_ngrams(text, 3))
+def _cjk_trigrams(text: str) -> frozenset[str]:
+    return han_ngrams(text, 3)
 
 
 def _duplicate(
@@ -562,26 +564,40 @@ _MEASURE = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)  # each saved bullet's, asked about once per note
 def _measures(text: str) -> frozenset[tuple[str, str]]:
     return frozenset((m.group(1), m.group(2).casefold()) for m in _MEASURE.finditer(text))
 
 
 def _shares_phrase(text: str, bullet: str) -> bool:
     """Two Chinese three-character phrases, or two long Latin words, in common: the same subject."""
-    grams = {g for g in _cjk_trigrams(text) if not set(g) & ZH_FUNCTION_HAN}
-    latin = {w.casefold() for w in re.findall(r"[A-Za-z]{4,}", text)} - EN_LONG_COMMON_WORDS
-    saved_latin = {w.casefold() for w in re.findall(r"[A-Za-z]{4,}", bullet)}
-    return len(grams & _cjk_trigrams(bullet)) >= 2 or len(latin & saved_latin) >= 2
+    grams = _zh_phrases(text)
+    latin = _long_latin_words(text) - EN_LONG_COMMON_WORDS
+    return len(grams & _cjk_trigrams(bullet)) >= 2 or len(latin & _long_latin_words(bullet)) >= 2
+
+
+@lru_cache(maxsize=4096)
+def _long_latin_words(text: str) -> frozenset[str]:
+    """Latin words of four letters or more, case-folded (a note's, a saved bullet's: asked about often)."""
+    return frozenset(w.casefold() for w in _LONG_LATIN.findall(text))
+
+
+_LONG_LATIN = re.compile(r"[A-Za-z]{4,}")
+
+
+@lru_cache(maxsize=4096)
+def _zh_phrases(text: str) -> frozenset[str]:
+    """Chinese three-character runs without a particle or pronoun in them."""
+    return frozenset(g for g in _cjk_trigrams(text) if not set(g) & ZH_FUNCTION_HAN)
 
 
 def _shares_term(text: str, bullet: str, pairs: int = 1) -> bool:
     """A content word both name: a Latin word of four letters or more, or ``pairs`` Chinese character
     pairs without a particle ("扣款" alone is any payment; "包邮" is the threshold's subject)."""
-    latin = {w.casefold() for w in re.findall(r"[A-Za-z]{4,}", text)} - EN_LONG_COMMON_WORDS
-    if latin & {w.casefold() for w in re.findall(r"[A-Za-z]{4,}", bullet)}:
+    latin = _long_latin_words(text) - EN_LONG_COMMON_WORDS
+    if latin & _long_latin_words(bullet):
         return True
-    grams = {g for g in han_ngrams(text, 2) if not set(g) & ZH_FUNCTION_HAN}
-    return len(grams & han_ngrams(bullet, 2)) >= pairs
+    return len(_zh_words(text) & han_ngrams(bullet, 2)) >= pairs
 
 
 @signals.per_chat
@@ -602,12 +618,12 @@ def _heading_concepts(title: str) -> frozenset[str]:
     return _narrow_concepts(title)
 
 
-def _names_in(text: str) -> set[str]:
+@lru_cache(maxsize=4096)  # a note's opening words, asked about once per section
+def _names_in(text: str) -> frozenset[str]:
     """Names a text holds: capitalized Latin words (Kenji, Metabase), Chinese three-character runs
     without a particle or pronoun in them (王师傅, 林老师, 全合成)."""
     words = {w.casefold() for w in _LATIN_WORD.findall(text) if w[:1].isupper() and not w.isupper()}
-    grams = {g for g in _cjk_trigrams(text) if not set(g) & ZH_FUNCTION_HAN}
-    return (words - EN_LONG_COMMON_WORDS) | grams
+    return frozenset(words - EN_LONG_COMMON_WORDS) | _zh_phrases(text)
 
 
 def _opening_words(text: str) -> str:
@@ -619,14 +635,15 @@ def _opening_words(text: str) -> str:
 
 @lru_cache(maxsize=512)
 def _names_of_bullets(bullets: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(_names_in(" ".join(bullets)))
+    return _names_in(" ".join(bullets))
 
 
 def _owner_bullets(bullets: Iterable[str]) -> bool:
     return sum(1 for b in bullets if LEX.OWNER.search(b)) >= 1
 
 
-def _title_terms(title: str) -> list[str]:
+@lru_cache(maxsize=512)
+def _title_terms(title: str) -> tuple[str, ...]:
     """The words of a heading that name its subject (compact form), e.g. "nginx", "edge-1", "备份"."""
     terms: list[str] = []
     for word in compact(title).split(" "):
@@ -634,4 +651,4 @@ def _title_terms(title: str) -> list[str]:
             terms.extend(word[i : i + 2] for i in range(0, max(len(word) - 1, 1), 2))
         elif len(word) >= 3 and word not in EN_HEADING_FILLER:
             terms.append(word)
-    return terms
+    return tuple(terms)

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from functools import wraps
+from functools import lru_cache, wraps
 from typing import ParamSpec, TypeVar
 
 from ...text.cjk import HAN, cjk_ratio, has_cjk
@@ -56,14 +56,26 @@ class Lexeme:
     lowercase is matched case-sensitively against the lowercased sentence, which gives the
     same answer about twice as fast. A sentence with a cased letter outside ASCII (É, ſ, K)
     lowercases irregularly and goes to the IGNORECASE pattern, as does a pattern with an
-    uppercase letter. Inside :func:`chat_memo`, each sentence is searched once per lexeme.
+    uppercase letter. Each lexeme remembers its answers for the last texts it searched (per process,
+    bounded): a sentence is searched once per lexeme, however often a chat is previewed.
 
     Each form is compiled when first needed, not at import: compiling costs more than a
     whole extraction's searches (a ``[HAN]`` class under IGNORECASE alone takes milliseconds),
     and most chats never need the IGNORECASE form at all.
     """
 
-    __slots__ = ("_ascii", "_empty_for_ascii", "_flags", "_lowercase", "_regex", "_source")
+    __slots__ = (
+        "_ascii",
+        "_empty_for_ascii",
+        "_flags",
+        "_lowercase",
+        "_non_ascii",
+        "_regex",
+        "_source",
+        "search",
+    )
+
+    search: Callable[[str], re.Match[str] | None]
 
     def __init__(
         self, regex: re.Pattern[str] | str, flags: int = 0, parts: tuple[str, ...] | None = None
@@ -84,6 +96,15 @@ class Lexeme:
             "|".join(ascii_parts) if caseless and parts is not None else None
         )
         self._empty_for_ascii = caseless and parts is not None and not ascii_parts
+        # The other alternatives, which only text with a Chinese character can match: text that has
+        # one is searched with both halves, so no pattern of all the alternatives is compiled for it
+        # (that compile, the lexicon's longest, is what a first preview pays; see _search_halves).
+        other_parts = [part for part in parts or () if _needs_non_ascii(part)]
+        self._non_ascii: re.Pattern[str] | str | None = (
+            "|".join(other_parts) if caseless and parts is not None and other_parts else None
+        )
+        # the C-level LRU answers a remembered text without a Python call; thread-safe and bounded
+        self.search = lru_cache(maxsize=_REMEMBERED)(self._search_text)
 
     @property
     def regex(self) -> re.Pattern[str]:
@@ -92,22 +113,12 @@ class Lexeme:
             self._regex = re.compile(self._source, self._flags)
         return self._regex
 
-    def search(self, text: str) -> re.Match[str] | None:
+    def _search_text(self, text: str) -> re.Match[str] | None:
         """Like ``re.Pattern.search``; a match found on the lowercased text has the same span
-        (its groups are lowercase, and every caller case-folds them)."""
-        chat = _CHAT.get()
-        if chat is None:
-            return self._search(text, None)
-        memo = chat.searches.get(self)
-        if memo is None:
-            memo = chat.searches[self] = {}
-        found = memo.get(text, _UNSEEN)  # most lookups miss: a default is cheaper than a KeyError
-        if found is _UNSEEN:
-            found = self._search(text, chat)
-            if len(memo) >= _MEMO_LIMIT:
-                memo.clear()
-            memo[text] = found
-        return found  # type: ignore[return-value]
+        (its groups are lowercase, and every caller case-folds them). Remembered per process
+        (``search``): a pure function of the text, asked again about every sentence of a chat
+        that is previewed again, or whose last messages overlap the last preview's."""
+        return self._search(text, _CHAT.get())
 
     def _search(self, text: str, chat: ChatMemo | None) -> re.Match[str] | None:
         if self._lowercase is None:
@@ -118,10 +129,35 @@ class Lexeme:
         if self._ascii is not None and text.isascii():
             if self._empty_for_ascii:
                 return None
-            if isinstance(self._ascii, str):
-                self._ascii = re.compile(self._ascii, self._flags & ~re.IGNORECASE)
-            return self._ascii.search(lowered)
+            return self._ascii_pattern().search(lowered)
+        if self._ascii is not None:
+            return self._search_halves(lowered)
         return self._lowercased_pattern().search(lowered)
+
+    def _search_halves(self, lowered: str) -> re.Match[str] | None:
+        """The whole pattern's search, from its two halves: the leftmost match of either, which is
+        the whole pattern's (at that position no alternative of the other half matches). When both
+        match at one position, the order of the alternatives decides, so the whole pattern does."""
+        if self._non_ascii is None:  # every alternative can match ASCII text: that half is the whole
+            return self._ascii_pattern().search(lowered)
+        if isinstance(self._non_ascii, str):
+            self._non_ascii = re.compile(self._non_ascii, self._flags & ~re.IGNORECASE)
+        ascii_half = None if self._empty_for_ascii else self._ascii_pattern()
+        if self._non_ascii.groups or (ascii_half is not None and ascii_half.groups):
+            return self._lowercased_pattern().search(lowered)  # groups numbered as in the whole
+        found = ascii_half.search(lowered) if ascii_half is not None else None
+        other = self._non_ascii.search(lowered)
+        if found is None or other is None:
+            return other if found is None else found
+        if found.start() != other.start():
+            return found if found.start() < other.start() else other
+        return self._lowercased_pattern().search(lowered)
+
+    def _ascii_pattern(self) -> re.Pattern[str]:
+        if isinstance(self._ascii, str):
+            self._ascii = re.compile(self._ascii, self._flags & ~re.IGNORECASE)
+        assert self._ascii is not None
+        return self._ascii
 
     def _lowercased_pattern(self) -> re.Pattern[str]:
         if isinstance(self._lowercase, str):
@@ -155,11 +191,11 @@ class Lexeme:
 
 @dataclass
 class ChatMemo:
-    """What one extraction remembers about its chat's sentences: the same sentence is searched
-    by many lexemes, and placement compares each note with the same bullets again and again.
-    One per :func:`chat_memo` block, so worker threads extracting different chats share nothing."""
+    """What one extraction remembers about its chat's sentences: the same sentence is lowercased
+    for many lexemes, and placement compares each note with the same bullets again and again.
+    One per :func:`chat_memo` block, so worker threads extracting different chats share nothing
+    (a lexeme's own answers are a pure function of the text: :class:`Lexeme` keeps those)."""
 
-    searches: dict[Lexeme, dict[str, re.Match[str] | None]] = field(default_factory=dict)
     lowered: dict[str, str | None] = field(default_factory=dict)
     compacted: dict[str, str] = field(default_factory=dict)
     results: dict[Callable[..., object], dict[tuple[object, ...], object]] = field(default_factory=dict)
@@ -180,7 +216,11 @@ def chat_memo() -> Iterator[ChatMemo]:
         _CHAT.reset(token)
 
 
-_MEMO_LIMIT = 4096  # sentences remembered per lexeme; a chat of 180 messages has about 600
+_MEMO_LIMIT = 4096  # sentences remembered per chat; a chat of 180 messages has about 600
+_REMEMBERED = 1024  # texts whose search a lexeme remembers (a chat's sentences and messages: about 800)
+# Texts a pure function of one message or sentence remembers (per process): a chat previewed
+# again, or one whose last messages overlap the last preview's, is split and cleaned only once.
+_TEXTS = 4096
 _UNSEEN = object()  # not in a memo yet (None is a remembered answer)
 _ASCII_RUN = re.compile(r"[\x00-\x7f]+")
 _RANGE_BOTH_CASES = re.compile(r"A-Za-z")
@@ -436,6 +476,7 @@ def code_blocks(text: str) -> list[str]:
     return [block.strip() for block in _FENCE.findall(text)]
 
 
+@lru_cache(maxsize=_TEXTS)
 def prose(text: str) -> str:
     """The message without fenced code blocks (pasted logs, configs, commands)."""
     return _FENCE.sub("\n", text)
@@ -460,6 +501,11 @@ def sentence_items(text: str) -> list[tuple[str | None, str]]:
     A short code block right after a sentence ending in a colon ("修法：" + one
     config line) is the sentence's object, so it is appended as inline code.
     """
+    return list(_sentence_items(text))
+
+
+@lru_cache(maxsize=_TEXTS)
+def _sentence_items(text: str) -> tuple[tuple[str | None, str], ...]:
     spans: list[str] = []
 
     def protect(match: re.Match[str]) -> str:
@@ -482,7 +528,7 @@ def sentence_items(text: str) -> list[tuple[str | None, str]]:
                 piece = piece.strip()
                 if piece:
                     result.append((label if number == 0 else None, piece))
-    return result
+    return tuple(result)
 
 
 def _chunks(text: str) -> list[tuple[str, bool]]:
@@ -536,6 +582,7 @@ def _attach_code(result: list[tuple[str | None, str]], block: str) -> None:
 _TRAILING_PUNCT = re.compile(r"[\s,，;；:：—\-–]+$")
 
 
+@lru_cache(maxsize=_TEXTS)
 def clean_bullet(sentence: str) -> str:
     """A sentence as a note bullet: without acknowledgements, note lead-ins or a dangling colon."""
     text = " ".join(sentence.split())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ...models import ChatMessage
 from ...text.cjk import HAN
@@ -98,9 +99,13 @@ class Statement:
     @property
     def grams(self) -> frozenset[str]:
         if self._grams is None:
-            text = self.compact
-            self._grams = frozenset(text[i : i + 2] for i in range(len(text) - 1))
+            self._grams = _pairs(self.compact)
         return self._grams
+
+
+def _pairs(text: str) -> frozenset[str]:
+    """The character bigrams of a compact bullet (grouping compares every pair of statements)."""
+    return frozenset(text[i : i + 2] for i in range(len(text) - 1))
 
 
 def statements(messages: Sequence[ChatMessage]) -> list[Statement]:
@@ -647,8 +652,13 @@ def _clip(text: str) -> str:
 
 
 def _subject_terms(statement: Statement) -> frozenset[str]:
-    terms = set(keywords(statement))
-    for identifier in statement.ids:
+    return _subject_terms_of(statement.bullet, statement.ids)
+
+
+@lru_cache(maxsize=4096)
+def _subject_terms_of(bullet: str, ids: frozenset[str]) -> frozenset[str]:
+    terms = set(_keywords_of(bullet, ids))
+    for identifier in ids:
         terms.update(w.casefold() for w in WORD.findall(identifier))
     return frozenset(terms - EN_COMMON_WORDS)
 
@@ -660,5 +670,10 @@ def shares_subject(a: Statement, b: Statement) -> bool:
 
 
 def keywords(statement: Statement) -> frozenset[str]:
-    words = {w.casefold() for w in WORD.findall(statement.bullet)}
-    return frozenset(words - EN_COMMON_WORDS) | statement.ids
+    return _keywords_of(statement.bullet, statement.ids)
+
+
+@lru_cache(maxsize=4096)  # grouping asks about each statement once per note it is compared with
+def _keywords_of(bullet: str, ids: frozenset[str]) -> frozenset[str]:
+    words = {w.casefold() for w in WORD.findall(bullet)}
+    return frozenset(words - EN_COMMON_WORDS) | ids

@@ -10,6 +10,7 @@ from ...text.identifiers import identifiers
 from ...text.stopwords import EN_COMMON_WORDS, EN_SMALL_WORDS, ZH_FACT_TERM_HAN
 
 
+@lru_cache(maxsize=4096)
 def text_words(text: str) -> frozenset[str]:
     return (
         frozenset(w.casefold() for w in WORD.findall(text)) - EN_COMMON_WORDS
@@ -35,6 +36,7 @@ def fact_terms(text: str) -> frozenset[str]:
     return frozenset(words | grams)
 
 
+@lru_cache(maxsize=4096)
 def quantities(text: str) -> frozenset[str]:
     """Numbers a fact states, units or currency around them or not ("850mg", "€6.49", "17:00"):
     two digits or more, or a decimal — "1 月", "一天 2 次" identify nothing on their own."""
