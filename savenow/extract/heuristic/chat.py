@@ -23,6 +23,7 @@ from .rules import (
     APPLIED_WINDOW,
     ASK_NOTE_CHARS,
     BARE_RULE_ACK_CHARS,
+    CHOICE_WINDOW,
     CONFIRM_WINDOW,
     ECHO_SHARE,
     ITEM_FOLLOW_UP,
@@ -150,7 +151,7 @@ def _mark_choices(chat: list[Message]) -> None:
         if not match:
             continue
         label = (match.group(1) or match.group(2)).casefold()
-        for earlier in range(index - 1, max(index - 4, -1), -1):
+        for earlier in range(index - 1, max(index - 1 - CHOICE_WINDOW, -1), -1):
             offered = {item_label for item_label, _ in chat[earlier].items if item_label}
             if chat[earlier].role == "assistant" and offered:
                 if label in offered:
@@ -203,7 +204,7 @@ _TURNED_DOWN = re.compile(
     r"^\s*(?:nah|no(?:pe)?\b|not now|forget it|never ?mind|算了|不用|先不|先这样|不了|再说)", re.IGNORECASE
 )
 ACK_START = re.compile(
-    r"^\s*(?:got it|noted|understood|ok(?:ay)?[,.:]|sure[,.:]|记下了|记住了|明白|收到|好[，,。.]|好的|了解)",
+    r"^\s*(?:got it|noted|understood|ok(?:ay)?[,.:]|sure[,.:]|(?:nice|great|perfect)[,.!，。！]|记下了|记住了|明白|收到|好[，,。.]|好的|了解)",
     re.IGNORECASE,
 )
 NAME = re.compile(r"(?<![A-Za-z])[A-Z][a-z]{2,}(?![A-Za-z])|[" + HAN + r"]{2,3}(?=负责)")
@@ -245,6 +246,7 @@ class SentenceContext:
     said_quantities: frozenset[str] = frozenset()  # (acknowledgements) the quantities of the user's statement
     summary: bool = False  # (assistant) answers the user's "works now": the state as it is kept
     answers_user: bool = False  # (assistant) the message right before it is the user's
+    announces: bool = False  # (user) asks to note what the next user message hands over
 
 
 def single_name(text: str) -> str | None:
@@ -252,6 +254,30 @@ def single_name(text: str) -> str | None:
     names = {m.group(0) for m in NAME.finditer(text) if not m.group(0).isupper()}
     names -= EN_NOT_NAMES
     return next(iter(names)) if len(names) == 1 else None
+
+
+def announces_facts(chat: list[Message], index: int) -> bool:
+    """ "我爸今天去复查了，帮我记一下医生说的" / "另外那几个电话你帮我记一下": the user asks to note what
+    comes next — the facts follow in the user's next message (after at most a short "你说。" / "Go
+    ahead."), and this message names no identifier or value of its own."""
+    message = chat[index]
+    if message.role != "user" or message.ids or quantities(message.prose):
+        return False
+    if not (LEX.NOTE.search(message.prose) and _ASKS_ASSISTANT.search(message.prose)):
+        return False  # "For the notes: always deploy as the deploy user" is the fact itself
+    for following in chat[index + 1 : index + 3]:
+        if following.role == "assistant":
+            if len(following.prose.strip()) > _PROMPT_CHARS:
+                return False  # the assistant took the message itself down: it was the fact
+            continue
+        return bool(following.ids or quantities(following.prose)) and not signals.is_question(following.prose)
+    return False
+
+
+_ASKS_ASSISTANT = re.compile(
+    r"帮我|你帮|给我|请你|麻烦你|(?<![A-Za-z])(?:please|pls|can you|could you|would you)(?![A-Za-z])", re.IGNORECASE
+)
+_PROMPT_CHARS = 30  # "好的，你说，我帮你整理。" / "Sure, go ahead." — a prompt to go on, not a restatement
 
 
 def asked_to_note(chat: list[Message], index: int) -> bool:
@@ -492,7 +518,15 @@ def echoes_user(chat: list[Message], index: int) -> bool:
     if index == 0 or chat[index - 1].role != "user":
         return False
     said, answer = chat[index - 1], chat[index]
-    return bool(said.ids & answer.ids) or signals.alike(said.prose, answer.prose) >= 0.35
+    if said.ids & answer.ids or signals.alike(said.prose, answer.prose) >= _ECHO_ALIKE:
+        return True
+    # "好的，信用卡每月 8 日还款。要不要每月 6 号提醒你一次？": the question the acknowledgement goes
+    # on to ask is not part of the echo, and must not dilute it.
+    stated = " ".join(sentence for _, sentence in answer.items if not signals.is_question(sentence))
+    return stated != answer.prose.strip() and signals.alike(said.prose, stated) >= _ECHO_ALIKE
+
+
+_ECHO_ALIKE = 0.35
 
 
 def acknowledged_quantities(chat: list[Message], index: int) -> frozenset[str]:

@@ -21,7 +21,7 @@ NOTE = (
         "for the notes?",
         "for the record",
         "worth remembering",
-        "(?<!i )(?<!i still )(?<!you )remember(?: this| that)?(?! (?:reading|seeing|when|that time|how))",
+        "(?<!i )(?<!i still )(?<!you )(?<!never )(?<!don't )(?<!can't )remember(?: this| that)?(?! (?:reading|seeing|when|that time|how))",
         "rule of thumb",
         "note to self",
         "i'll note(?: (?:that|it|this|down))?",
@@ -345,6 +345,15 @@ CAUSAL = (
 
 
 MINOR = (words("not important", "minor", "unimportant", "doesn't matter"),)
+
+# The assistant promising a service of its own ("I'll remind you"): its task, not the user's fact.
+PROMISE = (words("i'll (?:remind|ping|tell|nudge|alert) you", "i will (?:remind|ping|tell|nudge|alert) you", "i can remind you", "let me remind you"),)
+
+# A short "keep that" / "save this" after a value in the same message: keep what was just said.
+KEEP_THAT = (words("keep (?:that|this|it)(?! in mind)", "save (?:that|this|it)", "remember (?:that|this)", "note (?:that|this)(?: down)?"),)
+
+# A question asking for one more item ("Any new exercises?", "Anything else?"), not a detail of this one.
+ANOTHER_ITEM = (words("any", "anything", "else", "other", "others", "another", "more", "new"),)
 
 
 # The assistant reports a change it made ("Done", 改好了): a configuration that now holds.

@@ -324,6 +324,15 @@ MINOR = (
     "次要",
 )
 
+# The assistant promising a service of its own ("我提醒你"): its task, not the user's fact.
+PROMISE = ("我(?:会|来|就|再|都)?(?:提醒|通知|叫)你", "到时(?:候)?(?:我)?(?:提醒|通知)你")
+
+# A short "记住这个" / "存一下" after a value in the same message: keep what was just said.
+KEEP_THAT = ("记住这个", "记一下这个", "这个记一下", "这个记下", "存一下", "记下来")
+
+# A question asking for one more item ("还有别的吗？", "其他呢？"), not a detail of this one.
+ANOTHER_ITEM = ("还有", "别的", "其他", "其它", "另外", "新的", "再加")
+
 
 # The assistant reports a change it made ("Done", 改好了): a configuration that now holds.
 DONE = (

@@ -7,11 +7,13 @@ from dataclasses import dataclass, field
 
 from ...models import ChatMessage
 from ...text.normalize import compact_similarity, dice
+from ...text.sentences import is_question
 from ...vocabulary import NoteKind
 from .rules import (
     BULLET_RATIO,
     CAUSE_FIX_SAME_TEXT,
     DETAIL_DISTANCE,
+    FOLLOW_UP_DISTANCE,
     FAR_SAME_TEXT,
     INCIDENT,
     INCIDENT_WINDOW,
@@ -21,7 +23,7 @@ from .rules import (
     SEED_MIN,
     STANDING,
 )
-from .signals import LEX
+from .signals import LEX, prose, sentences
 from .statements import PERSON, PERSON_PRONOUN, Statement, keywords, shares_subject, statements
 from .words import text_words
 
@@ -281,7 +283,21 @@ def find_notes(messages: Sequence[ChatMessage], scored: list[Statement] | None =
     # A user fact the assistant acknowledged can carry a note together; a lone weak sentence cannot.
     kept = [note for note in notes if note.score >= SEED_MIN or (note.seed.prior and note.seed.score >= 1.0)]
     kept.sort(key=lambda note: -note.score)
-    return _join_details(kept)
+    return _join_details(kept, follow_up_questions(messages))
+
+
+def follow_up_questions(messages: Sequence[ChatMessage]) -> frozenset[int]:
+    """The assistant messages that go on to ask the user a question after what they say ("…。价格多少？"),
+    with the user's answer right after: what that answer hands over is about the same subject. A
+    question asking for one more item ("Any new exercises?", "还有别的吗？") starts another subject."""
+    asked = set()
+    for index, message in enumerate(messages[:-1]):
+        if message.role != "assistant" or messages[index + 1].role != "user":
+            continue
+        said = sentences(prose(message.text or ""))
+        if any(is_question(sentence) and not LEX.ANOTHER_ITEM.search(sentence) for sentence in said[1:]):
+            asked.add(index)
+    return frozenset(asked)
 
 
 def _other_items(a: Statement, b: Statement) -> bool:
@@ -292,12 +308,19 @@ def _other_items(a: Statement, b: Statement) -> bool:
 _PLAIN = frozenset({NoteKind.NOTE})  # a plain fact: no rule, incident, owner, decision or change
 
 
-def _join_details(notes: list[Note]) -> list[Note]:
+def _join_details(notes: list[Note], asked: frozenset[int] = frozenset()) -> list[Note]:
     """ "好：钢琴课每周四 17:30，林老师家" then "记下了：280 元/节，转给林老师": details the user hands
     over one after another about one subject (a lesson's slot, place and fee) are one note, not two."""
     result: list[Note] = []
     for note in notes:
-        host = next((kept for kept in result if _details_of_one_subject(kept.seed, note.seed)), None)
+        host = next(
+            (
+                kept
+                for kept in result
+                if any(_details_of_one_subject(member, note.seed, asked) for member in _acks(kept))
+            ),
+            None,
+        )
         if host is None:
             result.append(note)
             continue
@@ -306,19 +329,35 @@ def _join_details(notes: list[Note]) -> list[Note]:
     return result
 
 
-def _details_of_one_subject(a: Statement, b: Statement) -> bool:
+def _acks(note: Note) -> list[Statement]:
+    """The acknowledgements a note already holds as its lead facts: its seed and joined seeds."""
+    return [note.seed, *note.companions]
+
+
+def _details_of_one_subject(a: Statement, b: Statement, asked: frozenset[int] = frozenset()) -> bool:
     if a.part is not None or b.part is not None:
         return False  # items of a list in one message are each their own note
     if a.item is not None or b.item is not None:
         return a.item == b.item  # in a numbered dump, each item is one subject and only one
-    return (
+    if not (
         a.role == b.role == "assistant"
-        and a.restates
-        and b.restates
         and not a.prior
         and not b.prior
         and a.kinds <= _PLAIN
         and b.kinds <= _PLAIN
-        and 0 < abs(a.message - b.message) <= DETAIL_DISTANCE
-        and shares_subject(a, b)
+    ):
+        return False
+    near = a.restates and b.restates and 0 < abs(a.message - b.message) <= DETAIL_DISTANCE
+    return (near and shares_subject(a, b)) or _answers_follow_up(a, b, asked)
+
+
+def _answers_follow_up(a: Statement, b: Statement, asked: frozenset[int]) -> bool:
+    """ "好：面粉找老周，电话 …。价格多少？" — "145 一袋" — "明白了：25kg 一袋 145 元": the later
+    statement records the user's answer to the question the earlier acknowledgement ended with
+    (the answer may take the user two messages, so the later one need not echo a single one)."""
+    first, second = sorted((a, b), key=lambda s: s.message)
+    return (
+        first.restates
+        and first.message in asked
+        and 0 < second.message - first.message <= FOLLOW_UP_DISTANCE
     )

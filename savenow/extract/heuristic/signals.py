@@ -311,6 +311,9 @@ class Lexicon:
     # What turns a problem report into an explanation: a condition or a cause ("fails when …", "因为 …").
     CAUSAL = _any(*en.CAUSAL, *zh.CAUSAL)
     MINOR = _any(*en.MINOR, *zh.MINOR)
+    ANOTHER_ITEM = _any(*en.ANOTHER_ITEM, *zh.ANOTHER_ITEM)
+    PROMISE = _any(*en.PROMISE, *zh.PROMISE)
+    KEEP_THAT = _any(*en.KEEP_THAT, *zh.KEEP_THAT)
     # Diagnostics the assistant asks the user to run: steps, not facts.
     PROBE = re.compile(
         r"^(?:先|再)?(?:看|看看|看一下|看下|查|检查|确认一?下|试|跑|grep)|^(?:let's|let us|can you|could you|check|run|try"
@@ -359,9 +362,11 @@ class Lexicon:
     )
     # The user reports having applied a change ("both set to 1380", "改了 reload 了").
     APPLIED = _any(*en.APPLIED, *zh.APPLIED)
-    # An acknowledgement with a colon: what follows restates what the user just said.
+    # An acknowledgement with a colon: what follows restates what the user just said. Acknowledgement
+    # words may come two or three in a row before the colon ("好的，明白了：", "OK, noted:").
     EXPLICIT_ACK = re.compile(
-        r"^\s*(?:got it|noted(?: as [\w ]{1,20})?|understood|will do|ok(?:ay)?|sure|added|saved|记下了?|记住了?|收到|好的?"
+        r"^\s*(?:(?:ok(?:ay)?|sure|好的?|嗯|行|收到|明白了?)[，,!！]?\s*){0,2}"
+        r"(?:got it|noted(?: as [\w ]{1,20})?|understood|will do|ok(?:ay)?|sure|added|saved|记下了?|记住了?|收到|好的?"
         r"|明白了?|了解了?|没问题|已记下|已记录|已添加|加上了)\s*[:：]",
         re.IGNORECASE,
     )

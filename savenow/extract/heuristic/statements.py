@@ -26,6 +26,7 @@ from .chat import (
     ack_words,
     acknowledged,
     acknowledged_quantities,
+    announces_facts,
     applied_later,
     applied_next,
     asked_to_note,
@@ -344,6 +345,7 @@ def _message_statements(chat: list[Message], index: int) -> list[Statement]:
         said_quantities=acknowledged_quantities(chat, index) if assistant else frozenset(),
         summary=assistant and confirmed_before(chat, index),
         answers_user=assistant and index > 0 and chat[index - 1].role == "user",
+        announces=not assistant and announces_facts(chat, index),
     )
     if context.acknowledged:
         context.ack_words = ack_words(chat[index + 1].prose)
@@ -408,6 +410,11 @@ def _message_statements(chat: list[Message], index: int) -> list[Statement]:
             statement.score = max(0.0, statement.score + rules.DEFERRED.weight)
         if result and _bare_confirm_question(sentence) and _said_yes(context.reply):
             result[-1].score += rules.CONFIRMED_BEFORE.weight
+        if result and not assistant and _keeps_what_was_said(statement):
+            # "found it. TP409218773. keep that": the user marks the value just given as one to keep
+            result[-1].score += rules.NOTE_MARKER.weight  # as if it had said "remember: …" itself
+            result[-1].kinds.add(NoteKind.NOTE)
+            statement.score = 0.0
         result.append(statement)
     return result
 
@@ -477,6 +484,15 @@ def _symptom_only(statement: Statement) -> bool:
         bool(LEX.SYMPTOM.search(statement.text))
         and not statement.kinds & _EXPLAINS
         and not LEX.CAUSAL.search(statement.text)
+    )
+
+
+def _keeps_what_was_said(statement: Statement) -> bool:
+    """ "keep that" / "记住这个" alone as a sentence: it points back at the sentence before it."""
+    return (
+        not statement.ids
+        and len(statement.bullet) <= MARKER_ONLY_CHARS
+        and bool(LEX.KEEP_THAT.search(statement.bullet))
     )
 
 
@@ -551,6 +567,10 @@ def _score(statement: Statement, context: SentenceContext, carried: set[str], la
         return 0.0  # "72% done" is a status; "at most 10% after 23:00, always" is a rule
     if LEX.RULED_OUT.search(text) or LEX.RECOMMENDS_ITEM.search(statement.bullet):
         return 0.0
+    if context.announces:
+        return 0.0  # "帮我记一下医生说的": points at the facts the user hands over next
+    if statement.role == "assistant" and not statement.ids and LEX.PROMISE.search(statement.bullet):
+        return 0.0  # "这个我记下来，以后你要请假我提醒你": the assistant's own task, not a fact to keep
     if (
         statement.role == "user"
         and LEX.REQUEST.search(statement.bullet)
