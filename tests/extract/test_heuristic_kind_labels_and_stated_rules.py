@@ -197,3 +197,21 @@ def test_a_short_wording_held_whole_by_another_is_said_once(bullets: list[str], 
 )
 def test_a_lead_in_that_only_speaks_of_the_chat_goes(said: str, stated: str) -> None:
     assert tidy_bullet(said) == stated
+
+
+def test_a_latin_word_over_a_chinese_note_takes_the_chinese_word_the_note_says_it_with() -> None:
+    bullets = ["这个报错常见原因是 biber 的缓存坏了。", "运行 `biber --cache` 看看缓存目录，把它整个删掉。"]
+    chat = [*bullets, "biber 又报错了", "biber 跑完了", "biber 好了"]
+    assert title(bullets, {NoteKind.ROOT_CAUSE, NoteKind.FIX}, "zh", chat=chat) == "biber 缓存"
+
+
+@pytest.mark.parametrize(
+    ("bullet", "language"),
+    [
+        ("只允许 yuki@example.dev 登录，只允许这个邮箱。", "zh"),
+        ("不发私聊，不发私聊的提醒都进群。", "zh"),
+    ],
+)
+def test_a_chinese_title_never_opens_with_an_adverb(bullet: str, language: str) -> None:
+    got = title([bullet], {NoteKind.FUTURE}, language, chat=[bullet, bullet])
+    assert not got.startswith(("只", "不")), got

@@ -120,9 +120,9 @@ def note_title(
 ) -> str:
     """The subject in natural words: the phrase the note opens with ("游泳班", "Eccentric heel
     drops"), or the note's key term, followed by what about it the note records when its values
-    say so ("Redis 端口", "Pi-hole address") or by a plain noun for its kind ("备份规则",
-    "Deploy rule"). Owners read "Owner of <object>"; a rule on the assistant's replies is
-    "回复风格偏好" / "Reply style". Never a colon label, a pronoun or an instruction.
+    say so ("Redis 端口", "Pi-hole address"), never by a kind label ("… rule", "…规则"). Owners read
+    "Owner of <object>"; a rule on the form of the assistant's replies is "回复风格偏好" /
+    "Reply style". Never a colon label, a pronoun or an instruction.
 
     A title that fails :func:`title_faults` (an empty kind word, a clause, the other language,
     cut inside a word) is repaired where a noun phrase is left ("Noor's birthday 19 March" →
@@ -134,8 +134,11 @@ def note_title(
     if not title_faults(first, bullets, language):
         return first
     repaired = _repaired(first, bullets)
-    if _PLAIN_WORD.fullmatch(first) and language == "zh":  # "compose" over a Chinese note: "compose 配置"
-        repaired = _joined(first, _KIND_NOUN[_kind(kinds)]["zh"] or "配置", language)
+    if _PLAIN_WORD.fullmatch(first) and language == "zh":
+        # "biber" over a Chinese note: the Chinese word the note says it with ("biber 的缓存" →
+        # "biber 缓存"), else a plain noun ("compose 配置").
+        noun = _zh_word_after(first, bullets, context) or _KIND_NOUN[_kind(kinds)]["zh"] or "配置"
+        repaired = _joined(first, noun, language)
     if repaired and not title_faults(repaired, bullets, language):
         return repaired
     vague = {w.casefold() for w in _WORD_LATIN.findall(first)}  # "Days rule": "days" is no subject
@@ -146,6 +149,28 @@ def note_title(
         if candidate and not title_faults(candidate, bullets, language):
             return candidate
     return repaired or first
+
+
+def _zh_word_after(word: str, bullets: Sequence[str], context: TitleContext) -> str:
+    """The Chinese word a note says right after a Latin word, with at most 的 between ("biber 的缓存
+    坏了" → "缓存"), when the chat keeps using it and it is a noun, not a verb, a time or a clause."""
+    pattern = re.compile(r"(?<![\w.-])" + re.escape(word) + rf"\s*的?\s*([{HAN}]{{2,4}})", re.IGNORECASE)
+    for bullet in bullets:
+        for match in pattern.finditer(bullet):
+            run = match.group(1)
+            for length in range(len(run), 1, -1):
+                piece = run[:length]
+                if (
+                    context.chat.count(piece) >= 2
+                    and not _ZH_PREDICATE.search(piece)
+                    and not _zh_action(piece)
+                    and not _ZH_CLAUSE.search(piece)
+                    and not _ZH_WHEN_OR_HOW_MANY.match(piece)
+                    and not set(piece) & ZH_FUNCTION_HAN
+                    and piece[:2] not in ZH_TITLE_STOPWORDS
+                ):
+                    return piece
+    return ""
 
 
 def _title(
@@ -657,6 +682,7 @@ def _subject(text: str, ids: set[str], language: str, context: TitleContext, avo
                 or term[-1] in _ZH_NUMERALS
                 or _zh_action(term)
                 or _ZH_CLAUSE.search(term)  # "至少提前" is half a clause, not a name
+                or _ZH_ADVERB_LEAD.match(term)  # "只允许": an adverb and its verb
             ):
                 continue
             weight = context.weight(term) + (ZH_TERM_BONUS if language == "zh" else 0.0)
@@ -864,6 +890,9 @@ _ZH_CLAUSE = re.compile(
     r"说$|说[:：]|调去|调到|改成|改为|改到|换成|新增|增加|记下|提前|推迟|踩|作废|停用|不再|至少|最多|已经|刚|[，。；！？~～]"
     r"|走(?![廊势访路])"  # "欧元收款走 Wise": routing through something is the predicate
 )
+# A Chinese title opening with an adverb or a negation is a predicate cut from a sentence ("只允许",
+# "不发私聊", "已经办了"), not a name; the few nouns that begin so ("只读", "不锈钢", "别名") stay.
+_ZH_ADVERB_LEAD = re.compile(r"^(?:只(?!读)|不(?!锈|动产)|别(?!名|墅|针)|没(?!药)|也|已|仍|均|才)")
 # Common two-character words no title may end inside ("房贷利率现" cut from "房贷利率现在是…").
 _ZH_COMMON_WORDS = frozenset(
     (
@@ -908,6 +937,7 @@ def title_faults(title: str, bullets: Sequence[str], language: str) -> list[str]
         _WHEN_OR_AMOUNT.search(bare)
         or (not has_cjk(bare) and _EN_CLAUSE.search(bare))
         or _ZH_CLAUSE.search(bare)
+        or _ZH_ADVERB_LEAD.match(bare)
     ):
         faults.append("clause")
     if _cut_inside(bare, bullets):
