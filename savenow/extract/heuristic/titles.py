@@ -137,7 +137,12 @@ def note_title(
     if _PLAIN_WORD.fullmatch(first) and language == "zh":
         # "biber" over a Chinese note: the Chinese word the note says it with ("biber 的缓存" →
         # "biber 缓存"), else a plain noun ("compose 配置").
-        noun = _zh_word_after(first, bullets, context) or _KIND_NOUN[_kind(kinds)]["zh"] or "配置"
+        # Only a setup's "配置" says what the note is ("compose 配置"); "规则" / "修复" / "问题" / "偏好"
+        # after a name are the kind labels a reader drops ("thuthesis 规则" → "thuthesis").
+        kind = _kind(kinds)
+        noun = _zh_word_after(first, bullets, context) or ("配置" if kind in ("setup", NoteKind.NOTE) else "")
+        if not noun:
+            return first  # a name is in no language ("coturn", "ledgerbot"): it stands alone
         repaired = _joined(first, noun, language)
     if repaired and not title_faults(repaired, bullets, language):
         return repaired
