@@ -215,3 +215,22 @@ def test_a_latin_word_over_a_chinese_note_takes_the_chinese_word_the_note_says_i
 def test_a_chinese_title_never_opens_with_an_adverb(bullet: str, language: str) -> None:
     got = title([bullet], {NoteKind.FUTURE}, language, chat=[bullet, bullet])
     assert not got.startswith(("只", "不")), got
+
+
+@pytest.mark.parametrize(
+    ("said", "stated"),
+    [
+        ("这个报错常见原因是 biber 的缓存坏了。", "报错常见原因是 biber 的缓存坏了。"),
+        (
+            "这类 BME280 模块地址是 `0x76`，ESPHome 默认按 `0x77` 找",
+            "BME280 模块地址是 `0x76`，ESPHome 默认按 `0x77` 找。",
+        ),
+        (
+            "新封面图放在 `static/covers/`，这个前缀没有匿名策略",
+            "新封面图放在 `static/covers/`，该前缀没有匿名策略。",
+        ),
+        ("这个是对的", "这个是对的"),  # before a verb the demonstrative is the subject: left alone
+    ],
+)
+def test_a_demonstrative_pointing_into_the_chat_is_written_out(said: str, stated: str) -> None:
+    assert clean_zh_statement(said) == stated

@@ -159,8 +159,16 @@ _FROM_NOW_ON = re.compile(r"^(?:从今以后|从现在起|从今天起|今后|�
 _EMPHASIS = re.compile(r"千万(?=别|不要|不能|记得|要)")
 
 
-def _stated_rule(clause: str) -> str:
-    rest = _FROM_NOW_ON.sub("", _EMPHASIS.sub("", clause))
+# "这个报错常见原因是…", "这类 BME280 模块地址是 0x76": the demonstrative points into the chat; the
+# note says "报错常见原因是…". Not before a verb or a person ("这个我记下来" is a remark, "这个是…").
+_POINTING_LEAD = re.compile(r"^(?:这个|这类|这种)\s*(?=[A-Za-z\u4e00-\u9fff])(?![是就我你他她也都不没要会])")
+
+
+def _stated_rule(clause: str, first: bool = True) -> str:
+    """The clause as a note states it. A later clause's demonstrative points back inside the
+    sentence ("放在 `static/covers/`，这个前缀…"): the written "该" says that."""
+    pointed = _POINTING_LEAD.sub("" if first else "该", clause)
+    rest = _FROM_NOW_ON.sub("", _EMPHASIS.sub("", pointed))
     return rest if len(rest) >= 2 else clause
 
 
@@ -201,7 +209,7 @@ def clean_zh_statement(text: str) -> str:
             joined.append((clause, sep))
     statement = ""
     for number, (clause, sep) in enumerate(joined):
-        statement += _about_replies(_reported(_stated_rule(clause)))
+        statement += _about_replies(_reported(_stated_rule(clause, number == 0)))
         if number < len(joined) - 1 or sep in _SENTENCE_END:
             statement += sep  # between clauses as said; at the end only a full stop or mark
     statement = re.sub(r"\s*：\s*", "：", statement).strip(" ，,")
