@@ -164,6 +164,17 @@ def test_a_bare_pointing_back_sentence_is_left_as_it_is() -> None:
             ["Redis 端口 6380。", "Redis 端口 6379。"],
             ["Redis 端口 6380。", "Redis 端口 6379。"],
         ),  # values differ
+        (
+            [
+                "早报每天最多 2 条少数派，剩下的名额给其他源。",
+                "早报里少数派最多放 2 条，其他名额留给别的源。",
+            ],
+            ["早报每天最多 2 条少数派，剩下的名额给其他源。"],
+        ),  # the same values said back in other words
+        (
+            ["Backups run at 02:00 on nas-01 and go to B2.", "Scrub runs at 02:00 on nas-02 monthly."],
+            ["Backups run at 02:00 on nas-01 and go to B2.", "Scrub runs at 02:00 on nas-02 monthly."],
+        ),  # a shared time alone makes no restatement
     ],
 )
 def test_a_short_wording_held_whole_by_another_is_said_once(bullets: list[str], kept: list[str]) -> None:

@@ -361,6 +361,8 @@ def _dates(text: str, day: date | None) -> str:
 
 RESTATED_SHARE = 0.6  # of the smaller bullet's terms that the other one holds too
 RESTATED_MIN_TERMS = 3
+SAME_VALUES_SHARE = 0.4  # of the smaller bullet's terms, when both hold the same values
+SAME_VALUES_MIN_TERMS = 5
 _INCIDENT_KINDS = frozenset({NoteKind.ROOT_CAUSE, NoteKind.FIX})
 # What makes one wording of a fact more of a chat line than another: the chat's persons, a
 # spoken imperative, a closing particle, "from now on" in English inside a Chinese line.
@@ -385,7 +387,11 @@ def once_each(bullets: list[str], kinds: Sequence[AbstractSet[str]]) -> list[str
         # A short wording held whole by the other ("回复不用 emoji。" in "回复里别用 emoji 了。") is the
         # same fact even with two terms; otherwise three shared terms at least.
         contained = small >= 2 and shared == small
-        if not contained and (small < RESTATED_MIN_TERMS or shared / small < RESTATED_SHARE):
+        # Two wordings with the same values ("早报每天最多 2 条少数派…" / "早报里少数派最多放 2 条…")
+        # are one fact at a lower share of words: the user said it, the assistant said it back.
+        same_values = bool(values(bullets[i])) and values(bullets[i]) == values(bullets[j])
+        reworded = same_values and shared >= SAME_VALUES_MIN_TERMS and shared / small >= SAME_VALUES_SHARE
+        if not (contained or reworded) and (small < RESTATED_MIN_TERMS or shared / small < RESTATED_SHARE):
             continue
         loser = _chattier(bullets, i, j)
         keeper = j if loser == i else i
