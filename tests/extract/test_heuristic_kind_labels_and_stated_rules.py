@@ -245,3 +245,14 @@ def test_a_chinese_title_never_opens_with_an_adverb(bullet: str, language: str) 
 )
 def test_a_demonstrative_pointing_into_the_chat_is_written_out(said: str, stated: str) -> None:
     assert clean_zh_statement(said) == stated
+
+
+def test_a_rule_announcement_is_a_lead_in() -> None:
+    said = "A simple rule: always check App bundle explorer for the highest code before bumping."
+    assert tidy_bullet(said) == "Always check App bundle explorer for the highest code before bumping."
+    assert tidy_bullet("Rule: no deploys on Friday.") == "Rule: no deploys on Friday."  # a label a note keeps
+
+
+def test_a_name_written_in_code_keeps_its_case_in_the_title() -> None:
+    bullets = ["`ffmpeg` falls back to software when `ffmpeg` cannot open /dev/dri/renderD128."]
+    assert title(bullets, {NoteKind.ROOT_CAUSE}, "en", chat=bullets * 3) != "Ffmpeg"  # never a made-up word

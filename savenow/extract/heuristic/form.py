@@ -42,7 +42,7 @@ _EN_LEAD = (
     r"|my bad|actually|anyway|in short|long story short|good catch|good news|as expected|makes sense"
     r"|that explains it|that matches|you're right|right|so|well|will do|then|that's the catch|here's the catch"
     r"|the catch is|one more for you|one more|noted|got it|saved|added|updated|recorded|done deal|done|confirmed"
-    r"|i'll note that"
+    r"|i'll note that|(?:a|one|the) (?:simple |small |quick |golden |general )?rule(?: of thumb)?"
 )
 _ZH_LEAD = (
     r"原因找到了|找到原因了|问题找到了|找到问题了|找到了|就是这个|那就对了|这就对了|这就是原因|规则就是|结论就是|规矩就是"

@@ -219,7 +219,14 @@ def _title(
     # keeps the subject and reads the kind from the bullet. A subject that names nothing on its own
     # ("Last time") fails :func:`title_faults` and is rebuilt from the note's terms; a kind word
     # after it would only hide that.
-    return _capitalized(subject) if language != "zh" else subject
+    if language == "zh" or _in_code(subject, text):
+        return subject  # `gpu`, `ffmpeg` in code are names, kept as written ("Gpu" is no word)
+    return _capitalized(subject)
+
+
+def _in_code(subject: str, text: str) -> bool:
+    """The subject is written inside a code span of the note (`gpu`, `render`)."""
+    return any(subject.casefold() == span.strip().casefold() for span in re.findall(r"`([^`]*)`", text))
 
 
 _RULE_KINDS = frozenset({"rule", NoteKind.PREFERENCE, NoteKind.DECISION})
