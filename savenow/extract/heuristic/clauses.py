@@ -161,7 +161,7 @@ _EMPHASIS = re.compile(r"千万(?=别|不要|不能|记得|要)")
 
 # "这个报错常见原因是…", "这类 BME280 模块地址是 0x76": the demonstrative points into the chat; the
 # note says "报错常见原因是…". Not before a verb or a person ("这个我记下来" is a remark, "这个是…").
-_POINTING_LEAD = re.compile(r"^(?:这个|这类|这种)\s*(?=[A-Za-z\u4e00-\u9fff])(?![是就我你他她也都不没要会])")
+_POINTING_LEAD = re.compile(rf"^(?:这个|这类|这种)\s*(?=[A-Za-z{HAN}])(?![是就我你他她也都不没要会])")
 
 
 def _stated_rule(clause: str, first: bool = True) -> str:
