@@ -98,4 +98,8 @@ def han_runs(text: str, shortest: int = 1) -> list[str]:
 @lru_cache(maxsize=4096)  # the same sentences and bullets are asked about again and again
 def han_ngrams(text: str, n: int = 2) -> frozenset[str]:
     """Every ``n`` consecutive Chinese characters of ``text`` (a segmenter-free view of its words)."""
-    return frozenset(run[i : i + n] for run in han_runs(text, n) for i in range(len(run) - n + 1))
+    found = frozenset(run[i : i + n] for run in han_runs(text, n) for i in range(len(run) - n + 1))
+    return found or _NONE  # English text has none: one empty set, not one per remembered text
+
+
+_NONE: frozenset[str] = frozenset()

@@ -275,7 +275,8 @@ def announces_facts(chat: list[Message], index: int) -> bool:
 
 
 _ASKS_ASSISTANT = re.compile(
-    r"帮我|你帮|给我|请你|麻烦你|(?<![A-Za-z])(?:please|pls|can you|could you|would you)(?![A-Za-z])", re.IGNORECASE
+    r"帮我|你帮|给我|请你|麻烦你|(?<![A-Za-z])(?:please|pls|can you|could you|would you)(?![A-Za-z])",
+    re.IGNORECASE,
 )
 _PROMPT_CHARS = 30  # "好的，你说，我帮你整理。" / "Sure, go ahead." — a prompt to go on, not a restatement
 

@@ -347,10 +347,24 @@ CAUSAL = (
 MINOR = (words("not important", "minor", "unimportant", "doesn't matter"),)
 
 # The assistant promising a service of its own ("I'll remind you"): its task, not the user's fact.
-PROMISE = (words("i'll (?:remind|ping|tell|nudge|alert) you", "i will (?:remind|ping|tell|nudge|alert) you", "i can remind you", "let me remind you"),)
+PROMISE = (
+    words(
+        "i'll (?:remind|ping|tell|nudge|alert) you",
+        "i will (?:remind|ping|tell|nudge|alert) you",
+        "i can remind you",
+        "let me remind you",
+    ),
+)
 
 # A short "keep that" / "save this" after a value in the same message: keep what was just said.
-KEEP_THAT = (words("keep (?:that|this|it)(?! in mind)", "save (?:that|this|it)", "remember (?:that|this)", "note (?:that|this)(?: down)?"),)
+KEEP_THAT = (
+    words(
+        "keep (?:that|this|it)(?! in mind)",
+        "save (?:that|this|it)",
+        "remember (?:that|this)",
+        "note (?:that|this)(?: down)?",
+    ),
+)
 
 # A question asking for one more item ("Any new exercises?", "Anything else?"), not a detail of this one.
 ANOTHER_ITEM = (words("any", "anything", "else", "other", "others", "another", "more", "new"),)

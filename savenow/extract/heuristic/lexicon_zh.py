@@ -274,7 +274,8 @@ STATUS = (
     r"\d+\s*分\s*\d+\s*秒",
     r"(?<![\w.])\d+\s?ms(?![A-Za-z])",
     r"(?<![\w/:.=])\d+/\d+(?![\w/.:])\s*(?:chunks|个)?",
-    r"\d+(?:\.\d+)?%",
+    # a share done ("72%"), not a rate ("1.5% per month", "3% 每年"): a rate is a term that holds
+    r"\d+(?:\.\d+)?%(?!\s*(?:per\s|an?\s+(?:month|year|week|day)|/\s*(?:month|year|mo|yr|月|年)|每|一个?月|一年|年化))",
 )
 
 

@@ -13,8 +13,8 @@ from .rules import (
     BULLET_RATIO,
     CAUSE_FIX_SAME_TEXT,
     DETAIL_DISTANCE,
-    FOLLOW_UP_DISTANCE,
     FAR_SAME_TEXT,
+    FOLLOW_UP_DISTANCE,
     INCIDENT,
     INCIDENT_WINDOW,
     MAX_BULLETS,
@@ -357,7 +357,5 @@ def _answers_follow_up(a: Statement, b: Statement, asked: frozenset[int]) -> boo
     (the answer may take the user two messages, so the later one need not echo a single one)."""
     first, second = sorted((a, b), key=lambda s: s.message)
     return (
-        first.restates
-        and first.message in asked
-        and 0 < second.message - first.message <= FOLLOW_UP_DISTANCE
+        first.restates and first.message in asked and 0 < second.message - first.message <= FOLLOW_UP_DISTANCE
     )

@@ -43,7 +43,9 @@ THIS_WAY_TAIL = (
     8  # characters after "这么写" / "like this" up to which a user rule adopting a proposal says nothing else
 )
 DETAIL_DISTANCE = 2  # messages between two acknowledgements of details about one subject
-FOLLOW_UP_DISTANCE = 3  # an acknowledgement's follow-up question, the user's answer (one or two messages), its ack
+FOLLOW_UP_DISTANCE = (
+    3  # an acknowledgement's follow-up question, the user's answer (one or two messages), its ack
+)
 RESTATED_MIN_IDS = 2  # identifiers a chat sentence must share with a saved bullet to restate it
 RESTATED_MIN_TERMS = 4  # words a sentence without identifiers must share with a saved bullet …
 RESTATED_TERM_SHARE = 0.6  # … making up this share of the shorter of the two

@@ -451,7 +451,12 @@ def _marker_score(statement: Statement, context: SentenceContext, carried: set[s
     if LEX.FIX.search(text) or NoteKind.FIX in carried:
         kinds.add(NoteKind.FIX)
         score += rules.FIX_MARKER.weight + (rules.FIX_CONFIRMED.weight if context.confirmed else 0.0)
-    if context.applied and statement.ids and not kinds & {NoteKind.FIX, NoteKind.ROOT_CAUSE}:
+    if (
+        context.applied
+        and statement.ids
+        and not kinds & {NoteKind.FIX, NoteKind.ROOT_CAUSE}
+        and not context.restates  # "好的，每天 1500 字、周日休息" — "设了": the user's own rule, not a fix
+    ):
         kinds.add(NoteKind.FIX)  # an instruction the user then applied and saw work is the fix
         score += rules.APPLIED_INSTRUCTION.weight
     if (LEX.DONE.search(text) or NoteKind.CHANGE in carried) and statement.role == "assistant":

@@ -153,7 +153,18 @@ def note_title(
     ):
         if candidate and not title_faults(candidate, bullets, language):
             return candidate
-    return repaired or first
+    chosen = repaired or first
+    if _KIND_WORDS.match(chosen.strip()) and bullets and _kind(kinds) in (NoteKind.NOTE, "setup"):
+        # "配置" over "每天 1500 字、周日休息。": a plain fact has no kind to name, so the bare kind word
+        # is an empty label; a short bullet says the fact itself. (A rule keeps "规则" rather than a
+        # title made of its times.)
+        short = bullets[0].strip().rstrip("。.!！")
+        if 0 < len(short) <= _BULLET_AS_TITLE and not _DEICTIC.search(short):
+            return short
+    return chosen
+
+
+_BULLET_AS_TITLE = 24  # characters: a bullet this short can stand as its own title
 
 
 def _zh_word_after(word: str, bullets: Sequence[str], context: TitleContext) -> str:

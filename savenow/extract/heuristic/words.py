@@ -40,7 +40,11 @@ def fact_terms(text: str) -> frozenset[str]:
 def quantities(text: str) -> frozenset[str]:
     """Numbers a fact states, units or currency around them or not ("850mg", "€6.49", "17:00"):
     two digits or more, or a decimal — "1 月", "一天 2 次" identify nothing on their own."""
-    return frozenset(m.group(0) for m in _QUANTITY.finditer(text) if _digits(m.group(0)) >= 2)
+    found = frozenset(m.group(0) for m in _QUANTITY.finditer(text) if _digits(m.group(0)) >= 2)
+    return found or _NONE  # most sentences state none: one empty set, not one per remembered text
+
+
+_NONE: frozenset[str] = frozenset()
 
 
 def _digits(number: str) -> int:
