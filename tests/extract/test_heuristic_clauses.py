@@ -25,7 +25,7 @@ def test_openers_and_particles_go(said: str, stated: str) -> None:
     ("said", "stated"),
     [
         ("等下，6381 是 sentinel 在用的，我差点忘了", "6381 是 sentinel 在用的。"),
-        ("你最近 emoji 有点多, 以后回复里别用 emoji 了, 看着很乱", "以后回复里别用 emoji 了。"),
+        ("你最近 emoji 有点多, 以后回复里别用 emoji 了, 看着很乱", "回复里别用 emoji 了。"),
         ("我爸复查血压了，记一下医生说的", "我爸复查血压了。"),  # 我爸 is a person, not the speaker
     ],
 )
@@ -36,7 +36,7 @@ def test_chat_only_clauses_go_when_the_fact_stands_without_them(said: str, state
 @pytest.mark.parametrize(
     ("said", "stated"),
     [
-        ("以后回我先一句话给结论 需要细节我再问", "以后回复先一句话给结论，需要细节再问。"),
+        ("以后回我先一句话给结论 需要细节我再问", "回复先一句话给结论，需要细节再问。"),
         ("commit message 一律英文 别给我中文的", "commit message 一律英文，别给中文的。"),
     ],
 )
@@ -47,7 +47,7 @@ def test_first_person_about_replies_becomes_a_statement(said: str, stated: str) 
 def test_reported_speech_keeps_its_source() -> None:
     assert clean_zh_statement("学院说统一用 thuthesis") == "学院说：统一用 thuthesis"
     assert clean_zh_statement("徐姐说了 以后 PO 只认微信上发的") == "徐姐说：以后 PO 只认微信上发的。"
-    assert clean_zh_statement("我说了 以后不用 Word") == "以后不用 Word"  # the speaker is no source
+    assert clean_zh_statement("我说了 以后不用 Word") == "不用 Word"  # the speaker is no source
 
 
 def test_a_space_between_chinese_words_is_a_clause_end_but_never_inside_a_value() -> None:
@@ -75,7 +75,7 @@ def test_the_assistant_narrating_loses_its_first_person() -> None:
         == "所有 cron job 的投递目标都改成 `-100:topic:3`，General 里不再发告警。"
     )
     assert clean_zh_statement("以后新加节点，我先检查 `NVIDIA_DRIVER_CAPABILITIES`") == (
-        "以后新加节点，先检查 `NVIDIA_DRIVER_CAPABILITIES`"
+        "新加节点，先检查 `NVIDIA_DRIVER_CAPABILITIES`"
     )
 
 

@@ -89,7 +89,7 @@ def test_rule_pointing_at_the_proposal_takes_its_identifier_zh() -> None:
         "u: 午饭吃啥",
     )
     notes = saved(extract(messages))
-    assert any("npm ci" in text_of(n) and "以后" in text_of(n) for n in notes)
+    assert any("npm ci" in text_of(n) and "pipeline" in text_of(n) for n in notes)
 
 
 def test_rule_pointing_at_the_proposal_takes_its_identifier_en() -> None:
@@ -99,7 +99,7 @@ def test_rule_pointing_at_the_proposal_takes_its_identifier_en() -> None:
         "u: nice. from now on every Go service does it like this",
     )
     notes = saved(extract(messages))
-    assert any("go.mod" in text_of(n) and "from now on" in text_of(n) for n in notes)
+    assert any("go.mod" in text_of(n) and "every go service" in text_of(n).lower() for n in notes)
 
 
 def test_rule_that_says_its_own_content_is_not_rewritten_zh() -> None:

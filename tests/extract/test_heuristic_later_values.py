@@ -147,8 +147,8 @@ def test_the_assistants_record_lead_in_is_not_part_of_the_bullet() -> None:
     assert tidy_bullet("Confirmed: max 4 GPUs per user.") == "Max 4 GPUs per user."
     assert tidy_bullet("改：药房现在是 6152。") == "药房现在是 6152。"
     assert tidy_bullet("更新：Joanne 新号码 +65 9123 7781。") == "Joanne 新号码 +65 9123 7781。"
-    # a standing marker is the rule's, not a lead-in
-    assert tidy_bullet("Going forward, deploys go through Argo.") == "Going forward, deploys go through Argo."
+    # "going forward" is when the chat said the rule: the note states the rule (issue 12)
+    assert tidy_bullet("Going forward, deploys go through Argo.") == "Deploys go through Argo."
 
 
 def test_a_value_is_a_whole_number_never_the_head_of_a_longer_one_or_of_a_size() -> None:

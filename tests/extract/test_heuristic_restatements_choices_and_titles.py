@@ -221,7 +221,7 @@ def test_title_is_never_a_bare_kind_label() -> None:
 
 def test_short_rule_message_stays_one_instruction_en() -> None:
     notes = saved(extract(chat(*DOCKER_LOGS)))
-    assert any("from now on" in b.lower() and "x-logging" in b for n in notes for b in n.bullets)
+    assert any("every compose file" in b.lower() and "x-logging" in b for n in notes for b in n.bullets)
 
 
 def test_short_rule_message_stays_one_instruction_zh() -> None:
@@ -231,7 +231,7 @@ def test_short_rule_message_stays_one_instruction_zh() -> None:
     )
     notes = saved(extract(messages))
     assert len(notes) == 1
-    assert any("以后" in b and "x-logging" in b for b in notes[0].bullets)
+    assert any("每个 compose 文件" in b and "x-logging" in b for b in notes[0].bullets)
 
 
 def test_marker_only_sentence_is_never_a_bullet() -> None:

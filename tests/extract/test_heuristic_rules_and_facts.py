@@ -18,7 +18,7 @@ def test_acknowledged_rule_is_its_own_note_next_to_the_incident_zh() -> None:
     )
     notes = saved(extract(messages))
     assert len(notes) == 2
-    rule = [n for n in notes if "以后" in text_of(n)]
+    rule = [n for n in notes if "必须一起改" in text_of(n)]
     cause = [n for n in notes if "根因" in text_of(n)]
     assert len(rule) == 1 and len(cause) == 1 and rule[0] is not cause[0]
     assert "以后" not in text_of(cause[0])
@@ -37,7 +37,7 @@ def test_acknowledged_rule_is_its_own_note_next_to_the_incident_en() -> None:
     )
     notes = saved(extract(messages))
     assert len(notes) == 2
-    assert sum("from now on" in text_of(n) for n in notes) == 1
+    assert sum("must change together" in text_of(n) for n in notes) == 1
     assert sum("root cause" in text_of(n) for n in notes) == 1
 
 

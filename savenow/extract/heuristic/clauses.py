@@ -31,14 +31,18 @@ __all__ = ["clean_zh_statement", "zh_clauses"]
 # A space between two Chinese characters is a spoken comma; so is ordinary punctuation.
 # ASCII punctuation ends a clause only before a space, the end or a Chinese character:
 # "(?i)" and "a,b" inside a value are no clause ends.
-_CLAUSE_END = re.compile(rf"[，；。！？]+|[,;!?]+(?=\s|$|[{HAN}])|(?<=[{HAN}])\s+(?=[{HAN}])")
+# "编号 MB330106882 以后开药拿这个": a spoken space before 以后 starts a clause after a value too.
+_CLAUSE_END = re.compile(
+    rf"[，；。！？]+|[,;!?]+(?=\s|$|[{HAN}])|(?<=[{HAN}])\s+(?=[{HAN}])|(?<=[A-Za-z0-9`])\s+(?=以后|今后)"
+)
 # Never split inside a code span or a quotation: "「描述包含 美团」" is one value.
 _CODE_SPAN = re.compile(r"`[^`]*`|「[^」]*」|“[^”]*”|\"[^\"]*\"|（[^）]*）|\([^)]*\)")
 
 # Openers that belong to the conversation, not to the fact. "那" only as a conjunction:
 # "那边 / 那个 / 那天" are demonstratives and stay.
 _OPENER = re.compile(
-    r"^(?:也就是说|就是说|换句话说|那就是|那就|那么|所以说|所以|然后|而且|还有就是|另外|对了|等下|等等|"
+    r"^(?:也就是说|就是说|换句话说|那就是|那就|那么|所以说|所以|然后|而且|还有就是|还有(?:一|个|一个|件|一件)事(?:情)?|"
+    r"还有(?![一二两三四五六七八九十几\d多少])|就是(?![的说这那])|另外|对了|等下|等等|"
     r"但是|不过|可是|这样的话|这样一来|这样(?=每|就|以后|下次|才)|其实|反正|总之|总之就是|顺便说一下|顺便确认一下|顺便确认下|确认一下|确认下|顺便|话说|说实话|我想想|嗯+|哦+|噢|诶|欸|"
     r"(?:好的?|行|收到了?|明白了?|OK|ok|Ok)(?=\s)|"
     r"那(?![边里个些天时会样么种位次份件条])"
@@ -54,7 +58,8 @@ _REQUEST_CLOSE = re.compile(r"(?<=\S)\s*(?:就行了?|就好了?|就可以了?|�
 # A clause that is a filler on its own: an acknowledgement, a pause, a "noted".
 _FILLER_CLAUSE = re.compile(
     r"^(?:好的?|好吧|好嘞|行|行吧|可以|收到了?|明白了?|了解了?|懂了|嗯+|哦+|对的?|是的|没问题|OK|ok|okay"
-    r"|等下|等等|我看看|我想想|这样啊|原来如此|记一下|记下来?|帮我记一下|记住了?)$",
+    r"|等下|等等|我看看|我想想|这样啊|原来如此|记一下|记下来?|帮我记一下|记住了?"
+    r"|(?:已经?)?(?:加|改|删|装|配|设|换|调|开|关|弄|搞|做|建|跑)(?:好|完)?了|搞定了?|弄好了?|你知道的|你懂的)$",
     re.IGNORECASE,
 )
 # A remark about saving or reminding, not the fact: "记一下医生说的", "这个我记下来".
@@ -131,12 +136,40 @@ def _chat_only(clause: str) -> bool:
         return True
     if _VALUE.search(clause) or _NAME.search(clause) or "：" in clause:
         return False  # a value, a name, or a label with its content is the fact
-    if _SAVING_REMARK.search(clause):
+    if _SAVING_REMARK.search(clause) or _POINTS_BACK.search(clause):
         return True
     if _RULE_WORD.search(clause):
         return False
     # "由你手动轮换" says who does it: the chat's "you" alone never makes a clause chat-only.
     return bool(_SPEAKER_SUBJECT.search(clause) or _COMMENT.search(clause))
+
+
+# A clause that only points back at the fact said before it ("以后都用这个", "这个不变", "以后都按
+# 这个来"): without a value of its own it says nothing a note reader could follow.
+_POINTS_BACK = re.compile(
+    r"(?:这个|那个|这样|这些|这条|这么办|这么来|这么做)(?:来|为准|吧|了)?$|^(?:这个|这样|这些|这条)[不没也都就还]?[^，。]{0,3}$"
+)
+# "以后" / "今后" opening a clause is when the chat said it, not part of the rule: a note states
+# "回复不用 emoji", not "以后回复不用 emoji". Kept before 是 / 的 ("以后是每周四…" needs it), and
+# "X 以后" ("连上以后") is "after X", never at a clause's start.
+_FROM_NOW_ON = re.compile(r"^(?:从今以后|从现在起|从今天起|今后|以后|往后)\s*(?:[，,]\s*)?(?=[^\s是的，,。])")
+
+
+# "千万别贴出来": the emphasis is the chat's; the note says "别贴出来".
+_EMPHASIS = re.compile(r"千万(?=别|不要|不能|记得|要)")
+
+
+# "这个报错常见原因是…", "这类 BME280 模块地址是 0x76": the demonstrative points into the chat; the
+# note says "报错常见原因是…". Not before a verb or a person ("这个我记下来" is a remark, "这个是…").
+_POINTING_LEAD = re.compile(rf"^(?:这个|这类|这种)\s*(?=[A-Za-z{HAN}])(?![是就我你他她也都不没要会])")
+
+
+def _stated_rule(clause: str, first: bool = True) -> str:
+    """The clause as a note states it. A later clause's demonstrative points back inside the
+    sentence ("放在 `static/covers/`，这个前缀…"): the written "该" says that."""
+    pointed = _POINTING_LEAD.sub("" if first else "该", clause)
+    rest = _FROM_NOW_ON.sub("", _EMPHASIS.sub("", pointed))
+    return rest if len(rest) >= 2 else clause
 
 
 def _reported(clause: str) -> str:
@@ -176,7 +209,7 @@ def clean_zh_statement(text: str) -> str:
             joined.append((clause, sep))
     statement = ""
     for number, (clause, sep) in enumerate(joined):
-        statement += _about_replies(_reported(clause))
+        statement += _about_replies(_reported(_stated_rule(clause, number == 0)))
         if number < len(joined) - 1 or sep in _SENTENCE_END:
             statement += sep  # between clauses as said; at the end only a full stop or mark
     statement = re.sub(r"\s*：\s*", "：", statement).strip(" ，,")

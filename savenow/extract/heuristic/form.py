@@ -42,7 +42,7 @@ _EN_LEAD = (
     r"|my bad|actually|anyway|in short|long story short|good catch|good news|as expected|makes sense"
     r"|that explains it|that matches|you're right|right|so|well|will do|then|that's the catch|here's the catch"
     r"|the catch is|one more for you|one more|noted|got it|saved|added|updated|recorded|done deal|done|confirmed"
-    r"|i'll note that"
+    r"|i'll note that|(?:a|one|the) (?:simple |small |quick |golden |general )?rule(?: of thumb)?"
 )
 _ZH_LEAD = (
     r"原因找到了|找到原因了|问题找到了|找到问题了|找到了|就是这个|那就对了|这就对了|这就是原因|规则就是|结论就是|规矩就是"
@@ -119,12 +119,13 @@ def tidy_bullet(text: str, day: date | None = None, role: str = "user") -> str:
         bullet = _CONFIRMED_LABEL.sub(lambda m: _label(m), bullet)
         if bullet == before:
             break
+    bullet = _without_chat_lead(bullet)
     bullet = _without_mark(clean_zh_statement(bullet))  # spoken Chinese as a statement (:mod:`.clauses`)
     bullet = _SPOKEN_COPULA.sub("：", bullet)
     bullet = without_withdrawn(bullet)  # "旧的 6140 作废", "(was $95)": what no longer holds
     bullet = _dates(bullet, day)
     bullet = _without_asides(_ADDRESS.sub(_unaddress, bullet))
-    bullet = _en_second_person(bullet)
+    bullet = _en_second_person(_without_from_now_on(bullet))
     if role == "assistant":
         bullet = owner_voice(bullet)
     if not bullet:
@@ -141,6 +142,43 @@ def tidy_bullet(text: str, day: date | None = None, role: str = "user") -> str:
     return bullet
 
 
+# What a lead-in before a colon says when it only speaks of the chat: a person or a demonstrative
+# ("That matches what we saved earlier:", "这条笔记里已经有了：", "我查到的是：") and nothing a note
+# keeps — no value, no name, no label word.
+_CHAT_LEAD = re.compile(r"^\s*([^:：`]{2,60}?)\s*[:：]\s*(?=\S)")
+_CHAT_PERSON = re.compile(
+    r"(?<![\w'])(?:that|this|it|we|you|i|i'm|i've|what|these|those)(?![\w'])|[这那][个条些样么边里次种]|你|我",
+    re.IGNORECASE,
+)
+_LABEL_WORD = re.compile(
+    r"根因|原因|修法|修复|规则|结论|步骤|注意|cause|fix|rule|step|note|warning|caveat|symptom|why|how",
+    re.IGNORECASE,
+)
+_SCOPE_WORD = re.compile(
+    r"所有|每个|每次|都|一律|(?<![\w'])(?:all|every|each|always|never|any)(?![\w'])", re.IGNORECASE
+)
+_NAME_OR_VALUE = re.compile(r"\d|[A-Za-z]+[_./:@-][A-Za-z0-9]|@\w|(?<![A-Za-z])[A-Z][a-z]+[A-Z]?|[A-Z]{2,}")
+
+
+def _without_chat_lead(bullet: str) -> str:
+    """The line without a lead-in that only speaks of the chat, when prose follows it (a bare command
+    after "I need to create it on the primary first:" needs its lead-in to say where)."""
+    match = _CHAT_LEAD.match(bullet)
+    if match is None:
+        return bullet
+    lead, rest = match.group(1), bullet[match.end() :]
+    if (
+        not _CHAT_PERSON.search(lead)
+        or _LABEL_WORD.search(lead)
+        or _SCOPE_WORD.search(lead)  # "所有 pipeline 都这么写：", "every new node does this:" scope the rule
+        or _NAME_OR_VALUE.search(re.sub(r"^(?:That|This|It|What|These|Those|We|You|I)\b", "", lead))
+        or len(re.sub(r"`[^`]*`|[\W_]", "", rest)) < 4  # a bare command or value needs its lead-in
+        or len(rest.strip()) < 12
+    ):
+        return bullet
+    return rest[:1].upper() + rest[1:] if rest[:1].islower() and bullet[:1].isupper() else rest
+
+
 # "周三就是：奶奶接", "runner-03 这边就是：tag gpu": the spoken "X is: …" states "X：…".
 _SPOKEN_COPULA = re.compile(rf"(?<=[{HAN}A-Za-z0-9`）)])\s*(?:这边|那边|这里|那里)?\s*就是\s*[:：]\s*")
 
@@ -150,6 +188,24 @@ def _without_mark(bullet: str) -> str:
     bullet = _SYMBOL_LEAD.sub("", bullet)
     rest = _MARK.sub("", re.sub(r"^so,?\s+(?=\S)", "", bullet, flags=re.IGNORECASE), count=1)
     return rest if rest != bullet and len(rest.strip("`'\" ")) >= 4 else bullet
+
+
+# "From now on", "going forward": when the chat said the rule, not part of it. The note states
+# "Send Fenwick invoices to …", "报销的都记 REIMB" (the Chinese 以后 goes in :mod:`.clauses`).
+_EN_FROM_NOW_ON = re.compile(
+    r"^(?:(?:and|so|also|ok(?:ay)?)[,]?\s+)?(?:from now on|going forward|in (?:the )?future|from today)\s*[,:]?\s*(?=\S)"
+    r"|,?\s+(?:from now on|going forward|in (?:the )?future)(?=\s*(?:[.!;]|$))|\s+(?:from now on|going forward)(?=,)"
+    r"|(?<=[,;])\s*(?:from now on|going forward)\s*,?(?=\s)",
+    re.IGNORECASE,
+)
+
+
+def _without_from_now_on(bullet: str) -> str:
+    pieces = re.split(r"(`[^`]*`)", bullet)  # never inside a code span
+    stated = "".join(p if p.startswith("`") else _EN_FROM_NOW_ON.sub("", p) for p in pieces).strip()
+    if len(stated) < 4 or stated == bullet:
+        return bullet
+    return stated[:1].upper() + stated[1:] if stated[:1].islower() and bullet[:1].isupper() else stated
 
 
 # The assistant telling the user what they have: "You have Mosquitto on hab-01" states
@@ -305,6 +361,8 @@ def _dates(text: str, day: date | None) -> str:
 
 RESTATED_SHARE = 0.6  # of the smaller bullet's terms that the other one holds too
 RESTATED_MIN_TERMS = 3
+SAME_VALUES_SHARE = 0.4  # of the smaller bullet's terms, when both hold the same values
+SAME_VALUES_MIN_TERMS = 5
 _INCIDENT_KINDS = frozenset({NoteKind.ROOT_CAUSE, NoteKind.FIX})
 # What makes one wording of a fact more of a chat line than another: the chat's persons, a
 # spoken imperative, a closing particle, "from now on" in English inside a Chinese line.
@@ -325,7 +383,15 @@ def once_each(bullets: list[str], kinds: Sequence[AbstractSet[str]]) -> list[str
         if i in dropped or j in dropped or (kinds[i] | kinds[j]) & _INCIDENT_KINDS:
             continue
         small = min(len(terms[i]), len(terms[j]))
-        if small < RESTATED_MIN_TERMS or len(terms[i] & terms[j]) / small < RESTATED_SHARE:
+        shared = len(terms[i] & terms[j])
+        # A short wording held whole by the other ("回复不用 emoji。" in "回复里别用 emoji 了。") is the
+        # same fact even with two terms; otherwise three shared terms at least.
+        contained = small >= 2 and shared == small
+        # Two wordings with the same values ("早报每天最多 2 条少数派…" / "早报里少数派最多放 2 条…")
+        # are one fact at a lower share of words: the user said it, the assistant said it back.
+        same_values = bool(values(bullets[i])) and values(bullets[i]) == values(bullets[j])
+        reworded = same_values and shared >= SAME_VALUES_MIN_TERMS and shared / small >= SAME_VALUES_SHARE
+        if not (contained or reworded) and (small < RESTATED_MIN_TERMS or shared / small < RESTATED_SHARE):
             continue
         loser = _chattier(bullets, i, j)
         keeper = j if loser == i else i

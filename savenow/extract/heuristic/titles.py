@@ -94,7 +94,20 @@ class TitleContext:
 
     def weight(self, term: str) -> float:
         folded = term.casefold()
-        return min(self.chat.count(folded), 5) + (3.0 if folded in self.opening else 0.0)
+        return min(self.uses(folded), 5) + (3.0 if self._said(folded, self.opening) else 0.0)
+
+    def uses(self, folded: str) -> int:
+        """How often the chat says a term; a Latin word only as a whole word ("list" is not said by
+        "whitelist", "port" not by "support"), a Chinese one wherever it stands (no spaces)."""
+        if not folded[:1].isascii() or not folded[-1:].isascii():
+            return self.chat.count(folded)
+        return len(re.findall(r"(?<![\w])" + re.escape(folded) + r"(?![\w])", self.chat))
+
+    @staticmethod
+    def _said(folded: str, text: str) -> bool:
+        if not folded[:1].isascii() or not folded[-1:].isascii():
+            return folded in text
+        return re.search(r"(?<![\w])" + re.escape(folded) + r"(?![\w])", text) is not None
 
 
 def note_title(
@@ -107,9 +120,9 @@ def note_title(
 ) -> str:
     """The subject in natural words: the phrase the note opens with ("游泳班", "Eccentric heel
     drops"), or the note's key term, followed by what about it the note records when its values
-    say so ("Redis 端口", "Pi-hole address") or by a plain noun for its kind ("备份规则",
-    "Deploy rule"). Owners read "Owner of <object>"; a rule on the assistant's replies is
-    "回复风格偏好" / "Reply style". Never a colon label, a pronoun or an instruction.
+    say so ("Redis 端口", "Pi-hole address"), never by a kind label ("… rule", "…规则"). Owners read
+    "Owner of <object>"; a rule on the form of the assistant's replies is "回复风格偏好" /
+    "Reply style". Never a colon label, a pronoun or an instruction.
 
     A title that fails :func:`title_faults` (an empty kind word, a clause, the other language,
     cut inside a word) is repaired where a noun phrase is left ("Noor's birthday 19 March" →
@@ -121,8 +134,16 @@ def note_title(
     if not title_faults(first, bullets, language):
         return first
     repaired = _repaired(first, bullets)
-    if _PLAIN_WORD.fullmatch(first) and language == "zh":  # "compose" over a Chinese note: "compose 配置"
-        repaired = _joined(first, _KIND_NOUN[_kind(kinds)]["zh"] or "配置", language)
+    if _PLAIN_WORD.fullmatch(first) and language == "zh":
+        # "biber" over a Chinese note: the Chinese word the note says it with ("biber 的缓存" →
+        # "biber 缓存"), else a plain noun ("compose 配置").
+        # Only a setup's "配置" says what the note is ("compose 配置"); "规则" / "修复" / "问题" / "偏好"
+        # after a name are the kind labels a reader drops ("thuthesis 规则" → "thuthesis").
+        kind = _kind(kinds)
+        noun = _zh_word_after(first, bullets, context) or ("配置" if kind in ("setup", NoteKind.NOTE) else "")
+        if not noun:
+            return first  # a name is in no language ("coturn", "ledgerbot"): it stands alone
+        repaired = _joined(first, noun, language)
     if repaired and not title_faults(repaired, bullets, language):
         return repaired
     vague = {w.casefold() for w in _WORD_LATIN.findall(first)}  # "Days rule": "days" is no subject
@@ -144,6 +165,28 @@ def note_title(
 
 
 _BULLET_AS_TITLE = 24  # characters: a bullet this short can stand as its own title
+
+
+def _zh_word_after(word: str, bullets: Sequence[str], context: TitleContext) -> str:
+    """The Chinese word a note says right after a Latin word, with at most 的 between ("biber 的缓存
+    坏了" → "缓存"), when the chat keeps using it and it is a noun, not a verb, a time or a clause."""
+    pattern = re.compile(r"(?<![\w.-])" + re.escape(word) + rf"\s*的?\s*([{HAN}]{{2,4}})", re.IGNORECASE)
+    for bullet in bullets:
+        for match in pattern.finditer(bullet):
+            run = match.group(1)
+            for length in range(len(run), 1, -1):
+                piece = run[:length]
+                if (
+                    context.chat.count(piece) >= 2
+                    and not _ZH_PREDICATE.search(piece)
+                    and not _zh_action(piece)
+                    and not _ZH_CLAUSE.search(piece)
+                    and not _ZH_WHEN_OR_HOW_MANY.match(piece)
+                    and not set(piece) & ZH_FUNCTION_HAN
+                    and piece[:2] not in ZH_TITLE_STOPWORDS
+                ):
+                    return piece
+    return ""
 
 
 def _title(
@@ -178,28 +221,26 @@ def _title(
     if not subject:
         lead = (_first_clause(bullets[0]) if bullets and not from_terms else "") or context.opening_topic
         return lead or _KIND_NOUN[kind][language] or ("笔记" if language == "zh" else "Note")
-    if kind in _RULE_KINDS:  # "备份规则", "Deploy rule", "zfs-auto-snapshot decision"
-        noun = _KIND_NOUN[kind][language]
-        if len(subject.split()) <= 3 and sum(map(is_cjk, subject)) <= 8 and not _names_facet(subject, noun):
-            return _joined(subject, noun, language)
-        return _capitalized(subject) if language != "zh" else subject
-    facet = _facet(text, language) if kind != NoteKind.NOTE else ""  # a plain fact: its subject says it
+    # A plain fact's subject says it; a rule's values are its conditions ("每天最多 2 条" is no
+    # schedule), so neither takes a facet.
+    facet = _facet(text, language) if kind not in _RULE_KINDS and kind != NoteKind.NOTE else ""
     if facet and not _names_facet(subject, facet) and _short(subject):
         return _joined(subject, facet, language)
-    if topic or kind == NoteKind.NOTE:
-        return _capitalized(subject) if language != "zh" else subject
-    noun = _KIND_NOUN[kind][language]
-    if kind in _TECHNICAL_KINDS and not _LATIN.search(subject):
-        noun = ""  # "氨氯地平" after a change of dose is no "fix": a technical word needs a technical subject
-    return (
-        _joined(subject, noun, language)
-        if noun and not _names_facet(subject, noun)
-        else _capitalized(subject)
-    )
+    # No kind label after the subject ("Fenwick invoices rule", "db-3 fix", "门慢规则"): a reader
+    # keeps the subject and reads the kind from the bullet. A subject that names nothing on its own
+    # ("Last time") fails :func:`title_faults` and is rebuilt from the note's terms; a kind word
+    # after it would only hide that.
+    if language == "zh" or _in_code(subject, text):
+        return subject  # `gpu`, `ffmpeg` in code are names, kept as written ("Gpu" is no word)
+    return _capitalized(subject)
+
+
+def _in_code(subject: str, text: str) -> bool:
+    """The subject is written inside a code span of the note (`gpu`, `render`)."""
+    return any(subject.casefold() == span.strip().casefold() for span in re.findall(r"`([^`]*)`", text))
 
 
 _RULE_KINDS = frozenset({"rule", NoteKind.PREFERENCE, NoteKind.DECISION})
-_TECHNICAL_KINDS = frozenset({"incident", NoteKind.ROOT_CAUSE, NoteKind.FIX, "setup"})
 
 
 # What kind of note it is, as a noun a person puts after the subject ("备份规则", "Deploy rule");
@@ -308,10 +349,14 @@ def _facet(text: str, language: str) -> str:
 
 # The assistant's own replies as the subject of a rule: their language, length, format, emoji.
 _REPLIES = re.compile(
-    r"回复|回答|回我|答复|emoji|表情|长篇|先给结论|给结论|结论先|啰嗦|简短|总结|"
-    r"(?<![\w'])(?:repl(?:y|ies)|answers?|respond|responses?|emojis?|bullet points|tl;dr|summari[sz]e|summary)(?![\w'])",
+    r"回复|回答|回我|答复|emoji|表情|长篇|先给结论|给结论|结论先|啰嗦|简短|"
+    r"(?<![\w'])(?:repl(?:y|ies)|answers?|respond|responses?|emojis?|bullet points|tl;dr)(?![\w'])",
     re.IGNORECASE,
 )
+# A summary is a reply's form only when it is the assistant's ("when I ask you to summarise…",
+# "给我总结…"): "周报总结发到群里" is a rule about a report, not about how the assistant answers.
+_SUMMARY = re.compile(r"总结|(?<![\w'])(?:summari[sz]e|summary|summaries)(?![\w'])", re.IGNORECASE)
+_TO_THE_ASSISTANT = re.compile(r"你|给我|跟我|回我|(?<![\w'])(?:you|me)(?![\w'])", re.IGNORECASE)
 _REPLY_OBJECT = re.compile(r"(?<![\w'])(?:emails?|messages? to|邮件|评论)(?![\w'])", re.IGNORECASE)
 
 
@@ -319,7 +364,9 @@ def _about_replies(text: str) -> bool:
     """A rule about how the assistant answers ("以后回复先给结论", "No more emojis"): the reply
     words stand in its first clause ("密码私聊发，不在群里回复" is a rule about passwords)."""
     first = re.split(r"[，,;；。.:：]", _EN_OPENER.sub("", text).strip(), maxsplit=1)[0]
-    return bool(_REPLIES.search(first)) and not _REPLY_OBJECT.search(text)
+    if _REPLY_OBJECT.search(text):
+        return False
+    return bool(_REPLIES.search(first)) or bool(_SUMMARY.search(first) and _TO_THE_ASSISTANT.search(first))
 
 
 # --------------------------------------------------------------------------- topics
@@ -658,6 +705,7 @@ def _subject(text: str, ids: set[str], language: str, context: TitleContext, avo
                 or term[-1] in _ZH_NUMERALS
                 or _zh_action(term)
                 or _ZH_CLAUSE.search(term)  # "至少提前" is half a clause, not a name
+                or _ZH_ADVERB_LEAD.match(term)  # "只允许": an adverb and its verb
             ):
                 continue
             weight = context.weight(term) + (ZH_TERM_BONUS if language == "zh" else 0.0)
@@ -865,6 +913,9 @@ _ZH_CLAUSE = re.compile(
     r"说$|说[:：]|调去|调到|改成|改为|改到|换成|新增|增加|记下|提前|推迟|踩|作废|停用|不再|至少|最多|已经|刚|[，。；！？~～]"
     r"|走(?![廊势访路])"  # "欧元收款走 Wise": routing through something is the predicate
 )
+# A Chinese title opening with an adverb or a negation is a predicate cut from a sentence ("只允许",
+# "不发私聊", "已经办了"), not a name; the few nouns that begin so ("只读", "不锈钢", "别名") stay.
+_ZH_ADVERB_LEAD = re.compile(r"^(?:只(?!读)|不(?!锈|动产)|别(?!名|墅|针)|没(?!药)|也|已|仍|均|才)")
 # Common two-character words no title may end inside ("房贷利率现" cut from "房贷利率现在是…").
 _ZH_COMMON_WORDS = frozenset(
     (
@@ -909,6 +960,7 @@ def title_faults(title: str, bullets: Sequence[str], language: str) -> list[str]
         _WHEN_OR_AMOUNT.search(bare)
         or (not has_cjk(bare) and _EN_CLAUSE.search(bare))
         or _ZH_CLAUSE.search(bare)
+        or _ZH_ADVERB_LEAD.match(bare)
     ):
         faults.append("clause")
     if _cut_inside(bare, bullets):
@@ -931,8 +983,10 @@ def _cut_inside(title: str, bullets: Sequence[str]) -> bool:
         after = re.compile(re.escape(title) + rf" (?!(?i:{_WHEN_WORD.pattern})\b)[A-Z][a-z]")
         before = re.compile(r"(?<![\w'])([A-Z][a-z]+) " + re.escape(title) + r"(?![\w'-])")
         return any(after.search(b) for b in bullets) or any(
-            m.group(1).casefold() not in EN_TITLE_STOPWORDS for b in bullets for m in before.finditer(b)
-        )
+            m.group(1).casefold() not in EN_TITLE_STOPWORDS and not _EN_IMPERATIVE.fullmatch(m.group(1))
+            for b in bullets
+            for m in before.finditer(b)
+        )  # "Send Fenwick invoices": an instruction's verb is no part of the name it is about
     if not title or not is_cjk(title[-1]):
         return False
     for bullet in bullets:
