@@ -423,7 +423,9 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                      r"(?:I mean|my times? (?:are|is)|all my times|times are) [^.]{0,12}[A-Z][a-z]+ time(?![A-Za-z])", r"(?:UTC|GMT)\s?[+-]\s?\d{1,2}", _en("time ?zone"),
                      r"(?:I'm|I am|we're) on (?:[A-Z][a-z]+ )?(?:time|PST|PDT|EST|EDT|CET|CEST|BST|JST)",
                      r"(?:use|in|on) (?:PST|PDT|EST|EDT|CST|CET|CEST|BST|JST|KST|IST|AEST|AEDT|SGT|HKT)(?![A-Za-z])",
-                     "时区|东八区|北京时间|[按用][^，。]{0,6}时间", flags=0), False),
+                     "时区|东八区|北京时间|[按用][^，。]{0,6}时间",
+                     # "按 Pacific time", "用 Berlin time": a zone's name in a Chinese sentence
+                     r"[按用]\s?[A-Z][A-Za-z]+ time(?![A-Za-z])", flags=0), False),
     "occupation": (_rx(_en("i run (?:a|an|my) (?:[\\w&'-]+ ){0,3}(?:business|shop|company|store|studio|bakery|cafe|café|"
                            "restaurant|agency|startup|clinic|practice|brand|label|farm|firm)",
                            "i work (?:as|at|for|in)", f"i'm an? (?:[a-z-]+ ){{0,2}}(?:{_ROLES_EN})s?",
@@ -502,7 +504,7 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
     "tools": (_rx(r"(?<![A-Za-z])I (?:switched|moved|changed) (?:over )?to", r"(?<![A-Za-z])I(?:'m| am) (?:now )?using",
                   r"(?<![A-Za-z])I (?:mainly |mostly |only )?use", _en("my editor", "my ide", "switched from", "i'm on (?:a )?mac(?:os|book)?",
                   "i'm on linux", "i'm on ubuntu", "i'm on windows", "my laptop is", "i code in", "i write (?:mostly )?in"),
-                  r"我[^，。A-Za-z]{0,4}?(?:换|改用|换成|换到|用的是|一直用|主要用|平时用)(?:了|成|到)?\s*[A-Za-z]", "主力机|我的电脑是", "从\\s*[A-Za-z][^，。]{0,20}(?:换|切|改|迁)(?:到|成|用)\\s*[A-Za-z]", "编辑器(?:是|用|换成)|技术栈(?:是|用)|(?:系统|电脑)(?:是|用)?\\s*(?:Windows|macOS|Linux|Ubuntu|Mac)",
+                  r"我[^，。A-Za-z]{0,4}?(?:换|改用|换成|换到|用的是|一直用|主要用|平时用)(?:了|成|到)?\s*[A-Za-z]", "^\\s*(?:平时|平常|日常|一般|主要)(?:都|就)?用\\s*[A-Za-z]", "主力机|我的电脑是", "从\\s*[A-Za-z][^，。]{0,20}(?:换|切|改|迁)(?:到|成|用)\\s*[A-Za-z]", "编辑器(?:是|用|换成)|技术栈(?:是|用)|(?:系统|电脑)(?:是|用)?\\s*(?:Windows|macOS|Linux|Ubuntu|Mac)",
                   _en("my (?:stack|setup) is", "(?:editor|ide) is"), "我[^，。]{0,4}用的是[^，。A-Za-z]{0,8}[A-Za-z]"), False),
     "confirmation": (_rx(_en("without (?:asking|checking with|telling) me", "ask me (?:first|before)",
                              "check with me", "my (?:explicit )?(?:ok|okay|approval|permission|go-ahead)",
@@ -515,6 +517,9 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                              "explain (?:things|stuff) to me"),
                          "我学[^，。]{0,6}(?:更快|更好)|学习方法|先[^，。]{0,8}(?:例子|示例|例题|做题|练习)|(?:给我|跟我|教我)(?:讲|教|解释)?[^，。]{0,4}的时候|学东西的时候|我学习|再看讲解"), False),
 }  # fmt: skip
+# A Chinese sentence the user opens on a habit word has dropped its subject, the speaker: "平时用 VS Code",
+# "一般早上写代码" (someone else would be named first: "他平时用…", "Kestrel 一般…").
+HABIT_OPENING = re.compile(r"^\s*(?:平时|平常|日常|一般|通常)(?:都|就|也)?")
 FIRST_PERSON = _rx(
     _en("i", "i'm", "i've", "i'd", "me", "my", "we", "our", "us", "you", "your"), "我|你|给我|帮我"
 )
@@ -1323,6 +1328,7 @@ class OfflineObjectExtractor:
                     if (
                         not identity
                         and not FIRST_PERSON.search(sentence)
+                        and not HABIT_OPENING.match(sentence)
                         and not values.get(key)
                         and not standing  # a standing rule needs no "I" either
                         and not _spells_out(SELF_RULES[key][0], sentence)

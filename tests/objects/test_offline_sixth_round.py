@@ -108,3 +108,24 @@ def test_a_thing_that_moved_is_no_city_of_the_user(tmp_path: Path, chat: list[st
                                   ["I moved to Lisbon last month", "Nice."]])  # fmt: skip
 def test_the_user_who_moved_still_gives_a_city(tmp_path: Path, chat: list[str]) -> None:
     assert [o for o in _writes_of(_extract(tmp_path, chat), "self") if o["key"] == "city"]
+
+
+# -- a zone's English name in a Chinese sentence; a dropped subject on a habit word -----------------------------
+
+
+@pytest.mark.parametrize("chat", [["我搬到 Lisbon 了，以后时间都按 Lisbon time", "好的。"],
+                                  ["I moved to Lisbon, all my times are Lisbon time now", "OK."]])  # fmt: skip
+def test_a_moved_user_gives_city_and_timezone(tmp_path: Path, chat: list[str]) -> None:
+    keys = {o["key"] for o in _writes_of(_extract(tmp_path, chat), "self")}
+    assert {"city", "timezone"} <= keys
+
+
+@pytest.mark.parametrize("chat", [["平时用 Neovim + tmux，语言主要 Go", "了解。"], ["I mainly use Neovim and tmux, mostly Go", "OK."]])
+def test_a_habit_opening_is_the_speakers_tools(tmp_path: Path, chat: list[str]) -> None:
+    [tools] = [o for o in _writes_of(_extract(tmp_path, chat), "self") if o["key"] == "tools"]
+    assert "Neovim" in _text(tools)
+
+
+def test_someone_elses_habit_is_not_the_users_tools(tmp_path: Path) -> None:
+    objs = _extract(tmp_path, ["他平时用 Neovim", "好的。"])
+    assert not [o for o in _writes_of(objs, "self") if o["key"] == "tools"]
