@@ -782,7 +782,9 @@ def _topic_conclusion(sentence: str, mode: str) -> str | None:
     other one-off clauses are dropped; superseded values ("was March, now April") stay out."""
     parts = clauses(sentence)
     if any(HARD_ONE_OFF.search(c) or ONE_OFF_DAY.search(c) for c in parts) and not any(
-        _decides(c) or _names_identifier(c) for c in parts if not (HARD_ONE_OFF.search(c) or ONE_OFF_DAY.search(c))
+        _decides(c) or _names_identifier(c)
+        for c in parts
+        if not (HARD_ONE_OFF.search(c) or ONE_OFF_DAY.search(c))
     ):
         return None
     lasting = [c for c in parts if not (HARD_ONE_OFF.search(c) or ONE_OFF_DAY.search(c))]
@@ -790,9 +792,9 @@ def _topic_conclusion(sentence: str, mode: str) -> str | None:
         lasting = [c for c in lasting if not ONE_OFF.search(c) or STANDING.search(c) or _names_identifier(c)]
     joiner = "" if has_cjk(sentence) else " "
     kept = joiner.join(lasting).rstrip("，, ")
-    valued = bool(
-        salient_tokens(kept) or _QUANTITY.search(kept) or _SCHEDULE.search(kept)
-    ) and not _pays(kept)
+    valued = bool(salient_tokens(kept) or _QUANTITY.search(kept) or _SCHEDULE.search(kept)) and not _pays(
+        kept
+    )
     if not kept or ACK.match(kept) or JOKE.search(kept):
         return None
     if _pays(_drop_superseded(kept)) and not TOPIC_FOLLOW_CUE.search(kept):
@@ -1246,8 +1248,8 @@ class OfflineObjectExtractor:
                 return False
             joined = f"{old}：{answer}" if has_cjk(old) else f"{old}: {answer}"
             values[key][-1] = (joined, msg.at)
-        elif len(msg.text) <= 40 and (value := _corrected_value(old, msg.text)):
-            values[key] = [(value, msg.at)]
+        elif len(msg.text) <= 40 and (corrected := _corrected_value(old, msg.text)):
+            values[key] = [(corrected, msg.at)]
         else:
             return False
         said_in[key] = msg.index

@@ -27,7 +27,9 @@ def _writes_of(objects: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]
     [("提醒我提前 15 分钟", "嗯 15 分钟有点赶 改成 2 小时", "提醒我提前 2 小时"),
      ("remind me 2 days ahead", "hm 2 days is short, make it 4 days", "remind me 4 days ahead")],
 )  # fmt: skip
-def test_the_value_after_a_mid_message_correction_word_replaces_the_old(old: str, correction: str, new: str) -> None:
+def test_the_value_after_a_mid_message_correction_word_replaces_the_old(
+    old: str, correction: str, new: str
+) -> None:
     assert _corrected_value(old, correction) == new
 
 
@@ -69,7 +71,9 @@ def test_an_identifier_has_a_word_after_its_joiner(text: str, named: bool) -> No
      (["Kestrel moved to the new cluster this week, namespace is orca-live", "Nice.",
        "the old box kes-old-2 goes away next week", "OK."], ["orca-live", "kes-old-2"])],
 )  # fmt: skip
-def test_a_topics_identifiers_are_kept_though_said_with_a_day(tmp_path: Path, chat: list[str], word: list[str]) -> None:
+def test_a_topics_identifiers_are_kept_though_said_with_a_day(
+    tmp_path: Path, chat: list[str], word: list[str]
+) -> None:
     [topic] = _writes_of(_extract(tmp_path, chat, [_topic("Kestrel")]), "topic")
     assert all(w in _text(topic) for w in word)
 
@@ -101,7 +105,9 @@ def test_a_milestone_birthday_is_a_fact_about_the_person(
 @pytest.mark.parametrize("chat", [["Kestrel 的服务器搬到杭州机房了", "好的。"], ["服务器搬到杭州机房了", "好的。"],
                                   ["Kestrel moved to the Lisbon servers", "OK."]])  # fmt: skip
 def test_a_thing_that_moved_is_no_city_of_the_user(tmp_path: Path, chat: list[str]) -> None:
-    assert not [o for o in _writes_of(_extract(tmp_path, chat, [_topic("Kestrel")]), "self") if o["key"] == "city"]
+    assert not [
+        o for o in _writes_of(_extract(tmp_path, chat, [_topic("Kestrel")]), "self") if o["key"] == "city"
+    ]
 
 
 @pytest.mark.parametrize("chat", [["我上个月搬到杭州了", "好的。"], ["我到杭州了，正式搬过来了", "欢迎！"],
@@ -120,7 +126,10 @@ def test_a_moved_user_gives_city_and_timezone(tmp_path: Path, chat: list[str]) -
     assert {"city", "timezone"} <= keys
 
 
-@pytest.mark.parametrize("chat", [["平时用 Neovim + tmux，语言主要 Go", "了解。"], ["I mainly use Neovim and tmux, mostly Go", "OK."]])
+@pytest.mark.parametrize(
+    "chat",
+    [["平时用 Neovim + tmux，语言主要 Go", "了解。"], ["I mainly use Neovim and tmux, mostly Go", "OK."]],
+)
 def test_a_habit_opening_is_the_speakers_tools(tmp_path: Path, chat: list[str]) -> None:
     [tools] = [o for o in _writes_of(_extract(tmp_path, chat), "self") if o["key"] == "tools"]
     assert "Neovim" in _text(tools)
