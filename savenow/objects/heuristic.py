@@ -292,15 +292,17 @@ _PERSON_ROLES_EN = (
     "supplier|vendor|boss|manager|colleague|coworker|friend|wife|husband|partner|son|daughter|mum|mom|dad|mother|"
     "father|sister|brother|client|landlord|doctor|teacher|tutor|accountant|lawyer|neighbou?r|roommate|flatmate|"
     "cousin|aunt|uncle|niece|nephew|grandson|granddaughter|mentor|designer|developer|engineer|intern|assistant|"
-    "co-?founder|nanny|babysitter|coach|trainer|agent|contractor|bookkeeper|editor|producer|recruiter|therapist"
+    "co-?founder|nanny|babysitter|coach|trainer|agent|contractor|bookkeeper|editor|producer|recruiter|therapist|"
+    "supervisor|advisor|adviser|professor"
 )
 NEW_PERSON_EN_APPOSITIVE = re.compile(
     r"(?<![A-Za-z'])([A-Z][a-z]{2,})(?:,| is| \()\s*(?:(?:she|he|they)(?:'s| is| are) |who(?:'s| is) )?"
     rf"(?:my|our) (?:new |[a-z]+ )?({_PERSON_ROLES_EN}|lead|report)"
 )
 NEW_PERSON_EN = re.compile(
-    r"(?:^|[\s,(])(?:[Mm]y|[Oo]ur|(?:hired|got|have|has|brought in|onboarded) (?:a|an))\s+(?:[a-z]+\s+){0,2}"
-    rf"({_PERSON_ROLES_EN})\s*(?:is\s+|,\s*|called\s+|named\s+)?([A-Z][a-z]+)"
+    # "my supervisor is Dr. Halvorsen"; chat drops the "my" at a message's start ("partner is Priya, …")
+    r"(?:(?:^|[\s,(])(?:[Mm]y|[Oo]ur|(?:hired|got|have|has|brought in|onboarded) (?:a|an))\s+(?:[a-z]+\s+){0,2}|^\s*)"
+    rf"({_PERSON_ROLES_EN})\s*(?:is\s+|,\s*|called\s+|named\s+)?((?:(?:Dr|Prof|Mr|Mrs|Ms)\.?\s)?[A-Z][a-z]+)"
 )
 # A person named with where they work ("from Priya at Northmill", "with Dana from Brightline"): someone
 # the user deals with, when a durable cue about them follows.
@@ -531,7 +533,12 @@ REQUEST = _rx(
     r"^\s*(?:帮我(?!记)|给我(?:写|查|找|算|订|做|发|看|翻译)|can you|could you|please (?:draft|write|check|find|look|tell|calculate))",
     flags=_I,
 )
-_SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+(?=[A-Za-z" + HAN + r"])")
+# a title's dot ("Dr. Halvorsen", "Mr. Okafor") ends no sentence
+_SENTENCE_END = re.compile(
+    r"(?<=[。！？!?；;\n])|(?<=[.])(?<!Dr\.)(?<!Mr\.)(?<!Ms\.)(?<!Mrs\.)(?<!Prof\.)\s+(?=[A-Za-z"
+    + HAN
+    + r"])"
+)
 _CLAUSE_END = re.compile(r"(?<=，)\s*|(?<=,)(?!\d{3}(?!\d))\s*")  # 38,000 is one number, not two clauses
 _FENCED = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 _LEADING = re.compile(

@@ -138,3 +138,20 @@ def test_a_habit_opening_is_the_speakers_tools(tmp_path: Path, chat: list[str]) 
 def test_someone_elses_habit_is_not_the_users_tools(tmp_path: Path) -> None:
     objs = _extract(tmp_path, ["他平时用 Neovim", "好的。"])
     assert not [o for o in _writes_of(objs, "self") if o["key"] == "tools"]
+
+
+# -- a new person introduced by role: a title before the name, a dropped "my" ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("chat", "name", "word"),
+    [(["also my advisor is Dr. Lindqvist, she wants slides as PDF only", "Got it."], "Dr. Lindqvist", "PDF"),
+     (["partner is Tomas, he handles the payroll", "OK."], "Tomas", "payroll"),
+     (["我导师是周明远，她只看 PDF 版", "好的。"], "周明远", "PDF")],
+)  # fmt: skip
+def test_a_person_introduced_by_role_is_created_under_the_full_name(
+    tmp_path: Path, chat: list[str], name: str, word: str
+) -> None:
+    people = _writes_of(_extract(tmp_path, chat), "relationship")
+    assert [p["name"] for p in people] == [name]
+    assert word in _text(people[0])
