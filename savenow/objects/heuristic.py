@@ -186,7 +186,7 @@ PERSON_DURABLE = _rx(
         "only (?:uses|answers|reads|replies)", "don't bother with", "reach (?:him|her|them) (?:on|by|via)",
         "raised (?:the |his |her |their )?(?:price|rate|fee)s?", "now charges", *_DIET_EN),
     "调去|调到|搬到|升职|现在是|负责|过敏|不吃|不喝|不喜欢|讨厌|喜欢|永远|从来|一直|以后|每周|每天|每月|改成|入职|"
-    "离职|换工作|生日|住在|提前|退休|结婚|订婚|怀孕|接手|接替|开始|换了|考上|毕业|在读|上学|上班|工作|报了|爱吃|爱喝|"
+    "离职|换工作|生日|大寿|寿辰|住在|提前|退休|结婚|订婚|怀孕|接手|接替|开始|换了|考上|毕业|在读|上学|上班|工作|报了|爱吃|爱喝|"
     "不爱|最爱|受不了|怕|不能|只吃|只喝|习惯|平时|总是|经常|每次|不再|现在在|现在做|当了|成了|转岗|搬去|回国|出国|"
     "去[^，。]{0,6}(?:读|工作|上班|上学)|读 ?(?:MBA|研|博|书|大学)|预产期|生了|"
     "(?:调|去|到)[^，。]{0,8}(?:office|办公室|分公司|总部|分部|分店)|涨到|降到|涨价|降价|要求|只用|确诊|查出|诊断|糖尿病|高血压|心脏病|不坐|只坐|坐不了|晕车|晕机|结婚|搬回|搬进|住进|"
@@ -292,15 +292,17 @@ _PERSON_ROLES_EN = (
     "supplier|vendor|boss|manager|colleague|coworker|friend|wife|husband|partner|son|daughter|mum|mom|dad|mother|"
     "father|sister|brother|client|landlord|doctor|teacher|tutor|accountant|lawyer|neighbou?r|roommate|flatmate|"
     "cousin|aunt|uncle|niece|nephew|grandson|granddaughter|mentor|designer|developer|engineer|intern|assistant|"
-    "co-?founder|nanny|babysitter|coach|trainer|agent|contractor|bookkeeper|editor|producer|recruiter|therapist"
+    "co-?founder|nanny|babysitter|coach|trainer|agent|contractor|bookkeeper|editor|producer|recruiter|therapist|"
+    "supervisor|advisor|adviser|professor"
 )
 NEW_PERSON_EN_APPOSITIVE = re.compile(
     r"(?<![A-Za-z'])([A-Z][a-z]{2,})(?:,| is| \()\s*(?:(?:she|he|they)(?:'s| is| are) |who(?:'s| is) )?"
     rf"(?:my|our) (?:new |[a-z]+ )?({_PERSON_ROLES_EN}|lead|report)"
 )
 NEW_PERSON_EN = re.compile(
-    r"(?:^|[\s,(])(?:[Mm]y|[Oo]ur|(?:hired|got|have|has|brought in|onboarded) (?:a|an))\s+(?:[a-z]+\s+){0,2}"
-    rf"({_PERSON_ROLES_EN})\s*(?:is\s+|,\s*|called\s+|named\s+)?([A-Z][a-z]+)"
+    # "my supervisor is Dr. Halvorsen"; chat drops the "my" at a message's start ("partner is Priya, …")
+    r"(?:(?:^|[\s,(])(?:[Mm]y|[Oo]ur|(?:hired|got|have|has|brought in|onboarded) (?:a|an))\s+(?:[a-z]+\s+){0,2}|^\s*)"
+    rf"({_PERSON_ROLES_EN})\s*(?:is\s+|,\s*|called\s+|named\s+)?((?:(?:Dr|Prof|Mr|Mrs|Ms)\.?\s)?[A-Z][a-z]+)"
 )
 # A person named with where they work ("from Priya at Northmill", "with Dana from Brightline"): someone
 # the user deals with, when a durable cue about them follows.
@@ -353,6 +355,16 @@ MONEY = _rx(
     _en("paid", "pay", "deposit", "invoice", "refund"),
     r"[$€£¥]|付了|付款|支付|付钱|(?<!交)付定金|定金|订金|\d\s*元|块钱|退款|发票",
 )
+# a hyphenated, dotted or slashed name: pay-prod, bill-vm-03, backup_2026-11-08.sql, /ops/runbook (a word
+# after the joiner: a version "v3.8.2" is a release said during an incident, "e.g." is no name)
+_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*?[-_./][A-Za-z]{2,}")
+
+
+def _pays(text: str) -> bool:
+    """A payment or an invoice, not a word inside an identifier (namespace "pay-prod" is no payment)."""
+    return bool(MONEY.search(_IDENTIFIER.sub(" ", text)))
+
+
 CHANGE_MADE = _rx(  # the user changed a setting or a tool for good (checked together with a named thing)
     _en("enabled", "turned on", r"switched (?:on|(?:[\w-]+ ){0,3}(?:to|over to))", "installed", "added", "set up",
         "upgraded to", r"migrated (?:[\w-]+ ){0,3}to", r"moved (?:[\w-]+ ){0,3}to", "disabled", "turned off",
@@ -402,18 +414,20 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                  r"(?:is )?(?:in|based in) (?-i:[A-Z])",
                  "(?:店|工作室|公司|诊所)(?:开)?在[" + HAN + "]{2,3}(?:市|[，,。 ]|$)",
                  "我在[" + HAN + "]{2,3}(?:市)?(?:开|经营)了?[^，。]{0,8}(?:店|公司|工作室|诊所)",
-                 _en("i live in", "i'm based in", "i am based in", "i've moved to", "we moved to", "moved to",
+                 _en("i live in", "i'm based in", "i am based in", "i've moved to", "we moved to", "i moved to", "i (?:just|recently) moved to", "just moved to",
                      "living in", "i'm in [A-Z][a-z]+ now", "our home in"),
                  # "在成都 高新区", "我现在在杭州，滨江区": the user placing themselves in a city and its district
                  "^\\s*(?:我)?(?:现在|目前)?(?:人)?在\\s?[" + HAN + "]{2,4}(?:市)?[\\s，,]*[" + HAN + "]{0,4}(?:区|县)(?=[\\s，,。]|$)",
-                 r"我住在|我住(?![的了过])\s?(?:[A-Z]|[" + HAN + r"]{1,6}(?:区|市|县|镇|村|路|街|小区|附近))|(?:^|[，,\s])住(?:在)?\s*(?:[A-Z][a-z]|[" + HAN + "]{2}市)|我家在|搬到|搬过来|定居|搬家到|我现在住|人在[" + HAN + "]{2,4}(?:工作|生活)|常住"), False),
+                 r"我住在|我住(?![的了过])\s?(?:[A-Z]|[" + HAN + r"]{1,6}(?:区|市|县|镇|村|路|街|小区|附近))|(?:^|[，,\s])住(?:在)?\s*(?:[A-Z][a-z]|[" + HAN + "]{2}市)|我家在|我[^，。的]{0,6}(?:搬到|搬过来|搬家到)|(?:^|[，,\\s])(?:刚|已经|最近|正式|终于|总算|上个?月|去年)?(?:搬到|搬过来|搬家到)|定居|我现在住|人在[" + HAN + "]{2,4}(?:工作|生活)|常住"), False),
     "timezone": (_rx(r"(?<![A-Za-z])(?:Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific)/[A-Z][A-Za-z_]+",
                      # the user placing themselves on a clock ("I'm in Warsaw, so CET"; "I mean Warsaw time")
                      r"(?:I'm|I am|we're|we are) in [A-Z][a-z]+,? (?:so )?(?:PST|PDT|EST|EDT|CET|CEST|BST|JST|KST|AEST|SGT|HKT)",
                      r"(?:I mean|my times? (?:are|is)|all my times|times are) [^.]{0,12}[A-Z][a-z]+ time(?![A-Za-z])", r"(?:UTC|GMT)\s?[+-]\s?\d{1,2}", _en("time ?zone"),
                      r"(?:I'm|I am|we're) on (?:[A-Z][a-z]+ )?(?:time|PST|PDT|EST|EDT|CET|CEST|BST|JST)",
                      r"(?:use|in|on) (?:PST|PDT|EST|EDT|CST|CET|CEST|BST|JST|KST|IST|AEST|AEDT|SGT|HKT)(?![A-Za-z])",
-                     "时区|东八区|北京时间|[按用][^，。]{0,6}时间", flags=0), False),
+                     "时区|东八区|北京时间|[按用][^，。]{0,6}时间",
+                     # "按 Pacific time", "用 Berlin time": a zone's name in a Chinese sentence
+                     r"[按用]\s?[A-Z][A-Za-z]+ time(?![A-Za-z])", flags=0), False),
     "occupation": (_rx(_en("i run (?:a|an|my) (?:[\\w&'-]+ ){0,3}(?:business|shop|company|store|studio|bakery|cafe|café|"
                            "restaurant|agency|startup|clinic|practice|brand|label|farm|firm)",
                            "i work (?:as|at|for|in)", f"i'm an? (?:[a-z-]+ ){{0,2}}(?:{_ROLES_EN})s?",
@@ -492,7 +506,7 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
     "tools": (_rx(r"(?<![A-Za-z])I (?:switched|moved|changed) (?:over )?to", r"(?<![A-Za-z])I(?:'m| am) (?:now )?using",
                   r"(?<![A-Za-z])I (?:mainly |mostly |only )?use", _en("my editor", "my ide", "switched from", "i'm on (?:a )?mac(?:os|book)?",
                   "i'm on linux", "i'm on ubuntu", "i'm on windows", "my laptop is", "i code in", "i write (?:mostly )?in"),
-                  r"我[^，。A-Za-z]{0,4}?(?:换|改用|换成|换到|用的是|一直用|主要用|平时用)(?:了|成|到)?\s*[A-Za-z]", "主力机|我的电脑是", "从\\s*[A-Za-z][^，。]{0,20}(?:换|切|改|迁)(?:到|成|用)\\s*[A-Za-z]", "编辑器(?:是|用|换成)|技术栈(?:是|用)|(?:系统|电脑)(?:是|用)?\\s*(?:Windows|macOS|Linux|Ubuntu|Mac)",
+                  r"我[^，。A-Za-z]{0,4}?(?:换|改用|换成|换到|用的是|一直用|主要用|平时用)(?:了|成|到)?\s*[A-Za-z]", "^\\s*(?:平时|平常|日常|一般|主要)(?:都|就)?用\\s*[A-Za-z]", "主力机|我的电脑是", "从\\s*[A-Za-z][^，。]{0,20}(?:换|切|改|迁)(?:到|成|用)\\s*[A-Za-z]", "编辑器(?:是|用|换成)|技术栈(?:是|用)|(?:系统|电脑)(?:是|用)?\\s*(?:Windows|macOS|Linux|Ubuntu|Mac)",
                   _en("my (?:stack|setup) is", "(?:editor|ide) is"), "我[^，。]{0,4}用的是[^，。A-Za-z]{0,8}[A-Za-z]"), False),
     "confirmation": (_rx(_en("without (?:asking|checking with|telling) me", "ask me (?:first|before)",
                              "check with me", "my (?:explicit )?(?:ok|okay|approval|permission|go-ahead)",
@@ -505,6 +519,9 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                              "explain (?:things|stuff) to me"),
                          "我学[^，。]{0,6}(?:更快|更好)|学习方法|先[^，。]{0,8}(?:例子|示例|例题|做题|练习)|(?:给我|跟我|教我)(?:讲|教|解释)?[^，。]{0,4}的时候|学东西的时候|我学习|再看讲解"), False),
 }  # fmt: skip
+# A Chinese sentence the user opens on a habit word has dropped its subject, the speaker: "平时用 VS Code",
+# "一般早上写代码" (someone else would be named first: "他平时用…", "Kestrel 一般…").
+HABIT_OPENING = re.compile(r"^\s*(?:平时|平常|日常|一般|通常)(?:都|就|也)?")
 FIRST_PERSON = _rx(
     _en("i", "i'm", "i've", "i'd", "me", "my", "we", "our", "us", "you", "your"), "我|你|给我|帮我"
 )
@@ -516,7 +533,12 @@ REQUEST = _rx(
     r"^\s*(?:帮我(?!记)|给我(?:写|查|找|算|订|做|发|看|翻译)|can you|could you|please (?:draft|write|check|find|look|tell|calculate))",
     flags=_I,
 )
-_SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+(?=[A-Za-z" + HAN + r"])")
+# a title's dot ("Dr. Halvorsen", "Mr. Okafor") ends no sentence
+_SENTENCE_END = re.compile(
+    r"(?<=[。！？!?；;\n])|(?<=[.])(?<!Dr\.)(?<!Mr\.)(?<!Ms\.)(?<!Mrs\.)(?<!Prof\.)\s+(?=[A-Za-z"
+    + HAN
+    + r"])"
+)
 _CLAUSE_END = re.compile(r"(?<=，)\s*|(?<=,)(?!\d{3}(?!\d))\s*")  # 38,000 is one number, not two clauses
 _FENCED = re.compile(r"```.*?(?:```|$)", re.DOTALL)
 _LEADING = re.compile(
@@ -751,6 +773,14 @@ _SCHEDULE = _rx(
 )  # fmt: skip
 
 
+def _names_identifier(clause: str) -> bool:
+    """ "namespace 是 pay-prod", "the bucket is logs-eu-2": a clause that gives a thing's identifier (a
+    hyphenated, dotted or slashed name) outlasts the day it was said on ("迁到 k8s 了 这周" is the when, the
+    namespace stays). Plain numbers and capitalised words are not enough: a train or an order number is an
+    errand's."""
+    return bool(_IDENTIFIER.search(clause))
+
+
 def _topic_conclusion(sentence: str, mode: str) -> str | None:
     """What a sentence in a topic's thread concludes, or None. An answer to the assistant's follow-up
     may be any statement; a mention, or a reply to "how many / which …?", must decide or carry a value
@@ -759,22 +789,24 @@ def _topic_conclusion(sentence: str, mode: str) -> str | None:
     other one-off clauses are dropped; superseded values ("was March, now April") stay out."""
     parts = clauses(sentence)
     if any(HARD_ONE_OFF.search(c) or ONE_OFF_DAY.search(c) for c in parts) and not any(
-        _decides(c) for c in parts if not (HARD_ONE_OFF.search(c) or ONE_OFF_DAY.search(c))
+        _decides(c) or _names_identifier(c)
+        for c in parts
+        if not (HARD_ONE_OFF.search(c) or ONE_OFF_DAY.search(c))
     ):
         return None
     lasting = [c for c in parts if not (HARD_ONE_OFF.search(c) or ONE_OFF_DAY.search(c))]
     if mode != "answer":
-        lasting = [c for c in lasting if not ONE_OFF.search(c) or STANDING.search(c)]
+        lasting = [c for c in lasting if not ONE_OFF.search(c) or STANDING.search(c) or _names_identifier(c)]
     joiner = "" if has_cjk(sentence) else " "
     kept = joiner.join(lasting).rstrip("，, ")
-    valued = bool(
-        salient_tokens(kept) or _QUANTITY.search(kept) or _SCHEDULE.search(kept)
-    ) and not MONEY.search(kept)
+    valued = bool(salient_tokens(kept) or _QUANTITY.search(kept) or _SCHEDULE.search(kept)) and not _pays(
+        kept
+    )
     if not kept or ACK.match(kept) or JOKE.search(kept):
         return None
-    if MONEY.search(_drop_superseded(kept)) and not TOPIC_FOLLOW_CUE.search(kept):
+    if _pays(_drop_superseded(kept)) and not TOPIC_FOLLOW_CUE.search(kept):
         return None  # a payment (a deposit paid, a card used) is an errand; a budget is a decision
-    if mode == "later" and not _decides(kept):
+    if mode == "later" and not (_decides(kept) or _names_identifier(kept)):
         return None
     if mode in ("mention", "value") and not (_decides(kept) or valued):
         return None
@@ -949,6 +981,16 @@ def _substitute_word(old: str, correction: str) -> str | None:
     if len(before) != 1 or len(after) != 1:
         return None
     return old[: before[0].start()] + after[0].group(0) + old[before[0].end() :]
+
+
+def _corrected_value(old: str, correction: str) -> str | None:
+    """ "提前 30 分钟" + "等下 30 分钟太晚了 改成 1 小时" / "hm, 10 is too early, make it 11": a correction
+    word mid-message, and after it exactly one new value — that value replaces the old one's. What comes
+    before the cue restates the rejected value, so only the part after the last cue counts."""
+    cues = list(CORRECTION.finditer(correction))
+    if not cues:
+        return None
+    return _substitute_value(old, correction[cues[-1].end() :])
 
 
 def _substitute_value(old: str, correction: str) -> str | None:
@@ -1213,6 +1255,8 @@ class OfflineObjectExtractor:
                 return False
             joined = f"{old}：{answer}" if has_cjk(old) else f"{old}: {answer}"
             values[key][-1] = (joined, msg.at)
+        elif len(msg.text) <= 40 and (corrected := _corrected_value(old, msg.text)):
+            values[key] = [(corrected, msg.at)]
         else:
             return False
         said_in[key] = msg.index
@@ -1293,6 +1337,7 @@ class OfflineObjectExtractor:
                     if (
                         not identity
                         and not FIRST_PERSON.search(sentence)
+                        and not HABIT_OPENING.match(sentence)
                         and not values.get(key)
                         and not standing  # a standing rule needs no "I" either
                         and not _spells_out(SELF_RULES[key][0], sentence)
@@ -2156,7 +2201,7 @@ def _person_answer(sentence: str) -> str | None:
         or QUESTION.search(text)
         or ASKS.search(text)
         or JOKE.search(text)
-        or MONEY.search(text)
+        or _pays(text)
         or ONE_OFF.search(text)
         or HARD_ONE_OFF.search(text)
         or FIRST_PERSON.search(text)  # "I'll help her move" is the user's plan
