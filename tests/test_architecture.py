@@ -14,7 +14,12 @@ import savenow
 
 PACKAGE = Path(savenow.__file__).parent
 
-ADAPTERS = {"cli", "telegram", "dropins", "__main__"}  # parse input, render output; nothing below imports them
+ADAPTERS = {
+    "cli",
+    "telegram",
+    "dropins",
+    "__main__",
+}  # parse input, render output; nothing below imports them
 # The base, in order: each may import only the ones before it (messages and vocabulary import nothing).
 BASE = ["messages", "vocabulary", "text", "errors", "storage"]
 MEMORY_MUST_NOT_IMPORT = {"sessions", "extract", "service", "pending", "search", "objects", "compaction"}
