@@ -122,6 +122,25 @@ def _store(path: Path, data: bytes) -> None:
             tmp.unlink()
         except OSError:
             pass
+        return
+    _prune(path)
+
+
+STALE_CACHE_S = 7 * 24 * 3600  # another install or version sharing the folder may still want its copy
+
+
+def _prune(kept: Path) -> None:
+    """Each edit or upgrade of the text toolkit stores a new copy (~0.6 MB): drop the old ones,
+    those nobody wrote for a week, so the folder does not grow with every release."""
+    import time
+
+    cutoff = time.time() - STALE_CACHE_S
+    try:
+        for other in kept.parent.glob("*.marshal"):
+            if other != kept and other.stat().st_mtime < cutoff:
+                other.unlink()
+    except OSError:
+        pass
 
 
 def _stretches(query: str) -> Iterable[str]:

@@ -8,10 +8,9 @@ from dataclasses import dataclass
 from telegram import MaybeInaccessibleMessage, Message
 from telegram.constants import ChatType
 
+from ..sessions.resolve import GENERAL_TOPIC  # Telegram wants no thread id on send for it
 from ..vocabulary import ChatType as ChatKind
 from ..vocabulary import scope_key
-
-GENERAL_TOPIC_ID = "1"  # OpenClaw's thread id for a forum's General topic; Telegram wants none on send
 
 
 @dataclass(frozen=True)
@@ -51,6 +50,6 @@ def place_of(message: MaybeInaccessibleMessage | None) -> Place | None:
     if message.is_topic_message and message.message_thread_id:
         return Place(chat.id, kind, str(message.message_thread_id), message.message_thread_id)
     if chat.is_forum:
-        return Place(chat.id, kind, GENERAL_TOPIC_ID, None)
+        return Place(chat.id, kind, GENERAL_TOPIC, None)
     # A reply thread in a plain group also carries message_thread_id; it is not a topic.
     return Place(chat.id, kind, None, None)

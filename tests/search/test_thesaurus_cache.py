@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -80,3 +81,15 @@ def test_a_cache_folder_that_cannot_be_written_only_costs_time(
     blocked.write_text("", encoding="utf-8")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))  # a file: no folder can be made in it
     assert _load().related_terms("wife") == concepts.thesaurus().related_terms("wife")
+
+
+def test_storing_a_copy_drops_the_copies_nobody_wrote_for_a_week(tmp_path: Path) -> None:
+    folder = tmp_path / "concepts"
+    folder.mkdir()
+    old, recent = folder / "old.marshal", folder / "recent.marshal"
+    for path in (old, recent):
+        path.write_bytes(b"x")
+    week_ago = time.time() - expand.STALE_CACHE_S - 60
+    os.utime(old, (week_ago, week_ago))
+    expand._store(folder / "new.marshal", b"data")
+    assert sorted(p.name for p in folder.glob("*.marshal")) == ["new.marshal", "recent.marshal"]

@@ -15,13 +15,17 @@ def words(*alternatives: str) -> str:
     return "(?<![A-Za-z])(?:" + "|".join(alternatives) + ")(?![A-Za-z])"
 
 
+# "remember (this)", never in "I don't remember that", "you never remember": the same guard in
+# NOTE and in KEEP_THAT.
+_REMEMBER = "(?<!i )(?<!i still )(?<!you )(?<!never )(?<!don't )(?<!can't )remember"
+
 # Someone says "this is worth keeping".
 NOTE = (
     words(
         "for the notes?",
         "for the record",
         "worth remembering",
-        "(?<!i )(?<!i still )(?<!you )(?<!never )(?<!don't )(?<!can't )remember(?: this| that)?(?! (?:reading|seeing|when|that time|how))",
+        _REMEMBER + "(?: this| that)?(?! (?:reading|seeing|when|that time|how))",
         "rule of thumb",
         "note to self",
         "i'll note(?: (?:that|it|this|down))?",
@@ -361,13 +365,24 @@ KEEP_THAT = (
     words(
         "keep (?:that|this|it)(?! in mind)",
         "save (?:that|this|it)",
-        "remember (?:that|this)",
+        _REMEMBER + " (?:that|this)",
         "note (?:that|this)(?: down)?",
     ),
 )
 
 # A question asking for one more item ("Any new exercises?", "Anything else?"), not a detail of this one.
-ANOTHER_ITEM = (words("any", "anything", "else", "other", "others", "another", "more", "new"),)
+ANOTHER_ITEM = (
+    words(
+        "anything else",
+        "any other",
+        "any more",
+        "any new",
+        "anything more",
+        "another one",
+        "what else",
+        "others?",
+    ),
+)
 
 
 # The assistant reports a change it made ("Done", 改好了): a configuration that now holds.

@@ -332,7 +332,18 @@ PROMISE = ("我(?:会|来|就|再|都)?(?:提醒|通知|叫)你", "到时(?:候)
 KEEP_THAT = ("记住这个", "记一下这个", "这个记一下", "这个记下", "存一下", "记下来")
 
 # A question asking for one more item ("还有别的吗？", "其他呢？"), not a detail of this one.
-ANOTHER_ITEM = ("还有", "别的", "其他", "其它", "另外", "新的", "再加")
+ANOTHER_ITEM = (
+    "还有别的",
+    "还有其他",
+    "还有其它",
+    "还有什么",
+    "还有吗",
+    "其他呢",
+    "其它呢",
+    "别的呢",
+    "另外还有",
+    "再加",
+)
 
 
 # The assistant reports a change it made ("Done", 改好了): a configuration that now holds.
