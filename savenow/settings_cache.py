@@ -27,7 +27,9 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+from .disk_cache import RACY_NS, FilesKey, store_bytes
 
 if TYPE_CHECKING:
     from .config import Settings
@@ -36,7 +38,7 @@ __all__ = ["cache_dir", "cached_view"]
 
 T = TypeVar("T")
 VERSION = 1
-_RACY_NS = 2_000_000_000
+_RACY_NS = RACY_NS  # read at each call, so a test can close the window
 _NOT_SETTINGS = frozenset({"SAVENOW_NOW"})  # read by the clock, not by the settings
 # What defines the settings and each view: an edit or an upgrade of any of them is a new key.
 _SOURCES = (
@@ -86,17 +88,10 @@ def cached_view(
 def _key(view: str, config_file: str | None, flags: dict[str, Any]) -> tuple[str | None, bool]:
     """(hash of every input, whether the files involved are old enough to trust); no key when
     the config file named cannot be found (load_settings then says so)."""
-    try:
-        from _blake2 import blake2b  # hashlib would load OpenSSL (≈ 15 ms) for this one hash
-    except ImportError:  # pragma: no cover - another Python
-        from hashlib import blake2b
-    import time
-
-    now = time.time_ns()
-    trusted = True
-    parts: list[Any] = [VERSION, view, sorted((k, str(v)) for k, v in flags.items() if v is not None)]
-    parts.append([os.environ.get(name) for name in ("HOME", "OPENCLAW_STATE_DIR", "SAVENOW_CONFIG")])
-    parts.append(sorted((k, v) for k, v in os.environ.items() if _is_setting(k)))
+    key = FilesKey(_RACY_NS)
+    key.add(VERSION, view, sorted((k, str(v)) for k, v in flags.items() if v is not None))
+    key.add([os.environ.get(name) for name in ("HOME", "OPENCLAW_STATE_DIR", "SAVENOW_CONFIG")])
+    key.add(sorted((k, v) for k, v in os.environ.items() if _is_setting(k)))
     config = _config_file(config_file)
     if config is False:
         return None, False
@@ -105,18 +100,13 @@ def _key(view: str, config_file: str | None, flags: dict[str, Any]) -> tuple[str
     here = Path(__file__).parent
     for path in (config, openclaw / "openclaw.json", *(here / name for name in _SOURCES)):
         if path is None:
-            parts.append(None)
+            key.add(None)
             continue
         try:
-            st = os.stat(path)
+            key.add_file(str(path), path)
         except OSError:
-            parts.append([str(path)])
-            continue
-        parts.append([str(path), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev])
-        if max(st.st_mtime_ns, st.st_ctime_ns) > now - _RACY_NS:
-            trusted = False
-    digest = blake2b(json.dumps(parts, ensure_ascii=False).encode("utf-8"), digest_size=20)
-    return digest.hexdigest(), trusted
+            key.add([str(path)])
+    return key.digest(lambda parts: json.dumps(parts, ensure_ascii=False)), key.trusted
 
 
 def _is_setting(name: str) -> bool:
@@ -124,7 +114,7 @@ def _is_setting(name: str) -> bool:
     return upper.startswith("SAVENOW_") and upper not in _NOT_SETTINGS
 
 
-def _config_file(explicit: str | None) -> Path | None | bool:
+def _config_file(explicit: str | None) -> Path | None | Literal[False]:
     """The YAML file load_settings would read (None: none); False when the one named is missing."""
     named = explicit or os.environ.get("SAVENOW_CONFIG")
     if named:
@@ -135,15 +125,4 @@ def _config_file(explicit: str | None) -> Path | None | bool:
 
 
 def _store(path: Path, data: dict[str, Any]) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, ensure_ascii=False)
-        os.replace(tmp, path)
-    except OSError:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
+    store_bytes(path, json.dumps(data, ensure_ascii=False).encode("utf-8"))

@@ -167,7 +167,6 @@ class MemorySearch:
         self._last_scan: tuple[float, Any] | None = None  # (when, SyncReport) of the last full scan
         self._aliases: tuple[Any, list[tuple[frozenset[str], ...]]] | None = None
         self._vectors: tuple[Any, list[tuple[int, array.array[float]]]] | None = None
-        self._df_memo: dict[str, int] = {}  # document frequencies already counted by this search
         # One SQLite connection per instance: calls from several threads (the bot's to_thread)
         # take turns instead of sharing it at once.
         self._lock = threading.RLock()
@@ -255,9 +254,11 @@ class MemorySearch:
         max_results = self.options.max_results if max_results is None else max(1, max_results)
         min_score = self.options.min_score if min_score is None else min_score
         report = self._fresh()
-        self._df_memo = {}  # per search: the index may change between searches
+        from .answers import asked_kinds
+
+        kinds = asked_kinds(query)
         response = SearchResponse(results=[])
-        terms = _without_frame_words(query, query_terms(query, self.options.segmenter))
+        terms = _without_frame_words(kinds, query_terms(query, self.options.segmenter))
         if not terms or not self.options.enabled:
             response.fallback = self._fallback(report)
             response.fallback_notice = self._fallback_notice(report) if response.fallback else None
@@ -265,8 +266,9 @@ class MemorySearch:
             return response
         store = self._open().store
         pool = max_results * self.options.candidate_multiplier
-        alternatives = self._alternatives(store, query, terms)
-        candidates = self._lexical(store, terms, pool, alternatives=alternatives)
+        df_memo: dict[str, int] = {}  # per search: the index may change between searches
+        alternatives = self._alternatives(store, df_memo, query, terms)
+        candidates = self._lexical(store, df_memo, terms, pool, alternatives=alternatives)
         fallback = self._fallback(report)
         failure: EmbeddingError | None = None
         if self.embedder is not None and fallback is None:
@@ -276,8 +278,8 @@ class MemorySearch:
                 fallback = {"mode": "lexical", "reason": "provider_error", "message": str(exc)}
                 failure = exc
             else:
-                candidates = self._hybrid(store, terms, candidates, query_vector, pool, alternatives)
-        _with_answer_types(store, query, candidates)
+                candidates = self._hybrid(store, df_memo, terms, candidates, query_vector, pool, alternatives)
+        _with_answer_types(store, kinds, candidates)
         if fallback is None:
             wv, wt = self.options.weights
             score_of = {c.chunk_id: wv * c.vector_score + wt * c.text_score for c in candidates.values()}
@@ -325,12 +327,14 @@ class MemorySearch:
             self._aliases = (version, groups)
         return self._aliases[1]
 
-    def _alternatives(self, store: IndexStore, query: str, terms: list[QueryTerm]) -> list[Alternative]:
+    def _alternatives(
+        self, store: IndexStore, df_memo: dict[str, int], query: str, terms: list[QueryTerm]
+    ) -> list[Alternative]:
         """Other ways to say the query's words: related terms from the concept thesaurus
         (search/expand.py) and the other labels of the workspace's alias groups (search/aliases.py)."""
         asked = [t.term for t in terms if t.weight >= 1 and t.whole is None]
         count, _avgdl = self._stats(store)
-        df = self._frequencies(store, asked)
+        df = _frequencies(store, df_memo, asked)
         if not any(df.get(term, 0) <= EXPAND_AT_MOST * count for term in asked):
             return []  # _lexical would use none of them (EXPAND_AT_MOST): the thesaurus stays unloaded
         from .expand import concept_expansions  # loads the thesaurus on the first query only
@@ -356,17 +360,6 @@ class MemorySearch:
             )
         return out
 
-    def _frequencies(self, store: IndexStore, terms: list[str]) -> dict[str, int]:
-        """Document frequencies of ``terms`` (absent ones left out), each counted once per search:
-        the ranking asks for the query's words several times, and counting the postings of a
-        common character is most of a query's SQL time at 18k chunks."""
-        memo = self._df_memo
-        missing = [term for term in terms if term not in memo]
-        if missing:
-            found = _document_frequencies(store, missing)
-            memo.update((term, found.get(term, 0)) for term in missing)
-        return {term: memo[term] for term in terms if memo[term]}
-
     @staticmethod
     def _stats(store: IndexStore) -> tuple[int, float]:
         raw = store.get_meta("stats")
@@ -376,6 +369,7 @@ class MemorySearch:
     def _lexical(
         self,
         store: IndexStore,
+        df_memo: dict[str, int],
         terms: list[QueryTerm],
         limit: int,
         only: list[int] | None = None,
@@ -388,7 +382,7 @@ class MemorySearch:
             return {}
         wanted = {t.term for t in terms if t.weight > 0}
         wanted |= {ch for t in terms if t.han and len(t.term) == 2 for ch in t.term}
-        df = self._frequencies(store, sorted(wanted))
+        df = _frequencies(store, df_memo, sorted(wanted))
         terms = _pieces_stand_in(terms, df)
         # Characters some other query word accounts for (a word the index has, or a stop word).
         seen_chars = {ch for t in terms if t.han and (t.weight == 0 or df.get(t.term)) for ch in t.term}
@@ -423,7 +417,7 @@ class MemorySearch:
                 )
         if budget <= 0:
             return {}
-        alt_df = self._frequencies(store, sorted({term for a in alternatives for term in a.terms}))
+        alt_df = _frequencies(store, df_memo, sorted({term for a in alternatives for term in a.terms}))
         for n, alternative in enumerate(alternatives):
             # Another way to say some query words: a chunk earns ``factor`` of their weight through
             # it, never more than once (the best way counts, see _score_rows); it adds nothing to
@@ -463,6 +457,7 @@ class MemorySearch:
     def _hybrid(
         self,
         store: IndexStore,
+        df_memo: dict[str, int],
         terms: list[QueryTerm],
         candidates: dict[int, _Candidate],
         query_vector: list[float],
@@ -476,7 +471,9 @@ class MemorySearch:
         merged: dict[int, _Candidate] = dict(candidates)
         missing = [cid for cid in top_vector if cid not in merged]
         if missing:  # their text scores too, so that final = w_v·vector + w_t·text holds for every one
-            merged.update(self._lexical(store, terms, len(missing), only=missing, alternatives=alternatives))
+            merged.update(
+                self._lexical(store, df_memo, terms, len(missing), only=missing, alternatives=alternatives)
+            )
         for cid in top_vector:
             merged.setdefault(cid, _Candidate(cid))
         for cid, candidate in merged.items():
@@ -620,6 +617,17 @@ def _idf(count: int, df: int) -> float:
 
 ALTERNATIVE_MIN_RARITY = 0.3
 EXPAND_AT_MOST = 0.02  # alternatives only for query words at most this share of chunks hold
+
+
+def _frequencies(store: IndexStore, memo: dict[str, int], terms: list[str]) -> dict[str, int]:
+    """Document frequencies of ``terms`` (absent ones left out), each counted once per search
+    (``memo``, one per search): the ranking asks for the query's words several times, and counting
+    the postings of a common character is most of a query's SQL time at 18k chunks."""
+    missing = [term for term in terms if term not in memo]
+    if missing:
+        found = _document_frequencies(store, missing)
+        memo.update((term, found.get(term, 0)) for term in missing)
+    return {term: memo[term] for term in terms if memo[term]}
 
 
 def _document_frequencies(store: IndexStore, terms: list[str]) -> dict[str, int]:
@@ -871,18 +879,19 @@ ANSWER_TYPE_SHARE = 0.2  # how much of the way to a full score a value of the as
 ANSWER_TYPE_FLOOR = 0.15  # ... for a chunk that already answers this much of the question's words
 
 
-def _without_frame_words(query: str, terms: list[QueryTerm]) -> list[QueryTerm]:
+def _without_frame_words(kinds: frozenset[str], terms: list[QueryTerm]) -> list[QueryTerm]:
     """A question's words that only restate the kind of value it asks for ("charge" in "how much
-    did the voice actor charge") score nothing, like the question words (search/answers.py)."""
-    from .answers import asked_kinds, frame_words
+    did the voice actor charge") score nothing, like the question words (search/answers.py);
+    ``kinds`` are the kinds of value the question asks for (``answers.asked_kinds``)."""
+    from .answers import frame_words
 
-    frame = frame_words(asked_kinds(query))
+    frame = frame_words(kinds)
     if not frame or all(t.term in frame or t.weight <= 0 for t in terms):
         return terms
     return [QueryTerm(t.term, 0.0, t.han, t.whole) if t.term in frame else t for t in terms]
 
 
-def _with_answer_types(store: IndexStore, query: str, candidates: dict[int, _Candidate]) -> None:
+def _with_answer_types(store: IndexStore, kinds: frozenset[str], candidates: dict[int, _Candidate]) -> None:
     """A chunk that holds a value of the kind the question asks for (a date for 什么时候/"when",
     an amount for 多少钱/"how much … cost", search/answers.py) is likelier the answer than one that
     only names the subject: it goes ANSWER_TYPE_SHARE of the way from its text score to 1. Only for
@@ -890,9 +899,8 @@ def _with_answer_types(store: IndexStore, query: str, candidates: dict[int, _Can
     alone answers nothing), and never lowering one that holds no such value. Near a full score
     it moves a chunk little (a bonus in the order as well, like recency, was measured: no dev set
     gained)."""
-    from .answers import asked_kinds, holds_kind
+    from .answers import holds_kind
 
-    kinds = asked_kinds(query)
     eligible = [cid for cid, c in candidates.items() if c.text_score >= ANSWER_TYPE_FLOOR]
     if not kinds or not eligible:
         return

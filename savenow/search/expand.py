@@ -19,6 +19,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from ..disk_cache import RACY_NS, FilesKey, store_bytes
 from .tokenize import _stem, query_terms
 
 __all__ = ["RELATION_FACTORS", "ConceptExpansion", "concept_expansions"]
@@ -41,7 +42,7 @@ class ConceptExpansion(NamedTuple):
 
 
 _CACHE_VERSION = 1
-_RACY_NS = 2_000_000_000  # a source file changed this recently may change again unseen
+_RACY_NS = RACY_NS  # read at each call, so a test can close the window
 
 
 @cache
@@ -84,46 +85,25 @@ def _cache_dir() -> Path:
 def _key(folder: Path) -> tuple[str | None, bool]:
     """(hash of every source of the parsed thesaurus, whether they are old enough to trust)."""
     import sys
-    import time
 
     from .. import __version__
 
-    try:
-        from _blake2 import blake2b  # hashlib would load OpenSSL for this one hash
-    except ImportError:  # pragma: no cover - another Python
-        from hashlib import blake2b
-    now = time.time_ns()
-    parts: list[Any] = [_CACHE_VERSION, sys.version, __version__, str(folder)]
-    trusted = True
+    key = FilesKey(_RACY_NS)
+    key.add(_CACHE_VERSION, sys.version, __version__, str(folder))
     try:
         with os.scandir(folder) as entries:
             files = sorted(entry.name for entry in entries if entry.name.endswith((".py", ".txt")))
         for name in files:
-            st = os.stat(folder / name)
-            parts.append([name, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev])
-            trusted = trusted and max(st.st_mtime_ns, st.st_ctime_ns) <= now - _RACY_NS
+            key.add_file(name, folder / name)
     except OSError:
         return None, False
-    digest = blake2b(repr(parts).encode("utf-8"), digest_size=20)
-    return digest.hexdigest(), trusted
+    return key.digest(repr), key.trusted
 
 
 def _store(path: Path, data: bytes) -> None:
     """Written atomically (temp + rename); a folder that cannot be written is simply not used."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except OSError:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
-        return
-    _prune(path)
+    if store_bytes(path, data):
+        _prune(path)
 
 
 STALE_CACHE_S = 7 * 24 * 3600  # another install or version sharing the folder may still want its copy

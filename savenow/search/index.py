@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from ..disk_cache import RACY_NS
 from .chunking import CHUNKER_VERSION, chunk_markdown
 from .embedder import Embedder, EmbeddingError, normalized
 from .options import SearchOptions
@@ -40,9 +41,8 @@ __all__ = ["IndexSync", "Scan", "SourceFile", "SyncReport", "scan_sources"]
 TOKENIZER_VERSION = 4  # 3: the alias table is filled; 4: with label terms
 _DAY_IN_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _MAX_FILE_BYTES = 8 * 1024 * 1024  # a Markdown note larger than this is not a note
-# A file changed this close to a scan may change again without its times moving (a clock tick
-# is up to 10 ms on Linux, 2 s on FAT): stored with ctime -1, the next scan re-hashes it.
-RACY_NS = 2_000_000_000
+# A file changed within RACY_NS of a scan may change again without its times moving (a clock
+# tick is up to 10 ms on Linux, 2 s on FAT): stored with ctime -1, the next scan re-hashes it.
 _RACY = -1
 
 

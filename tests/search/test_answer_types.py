@@ -99,7 +99,7 @@ def test_a_chunk_with_the_asked_value_goes_part_of_the_way_to_a_full_score(
 ) -> None:
     candidates = {1: engine._Candidate(1, 0.25), 2: engine._Candidate(2, 0.25), 3: engine._Candidate(3, 0.1)}
     store = _Chunks({1: with_value, 2: without, 3: with_value})
-    engine._with_answer_types(store, query, candidates)  # type: ignore[arg-type]
+    engine._with_answer_types(store, asked_kinds(query), candidates)  # type: ignore[arg-type]
     assert candidates[1].text_score == pytest.approx(0.25 + engine.ANSWER_TYPE_SHARE * 0.75)
     assert candidates[1].text_score >= SearchOptions().min_score  # a lease end date found by "lease" alone
     assert candidates[2].text_score == 0.25  # never lowered
@@ -108,7 +108,9 @@ def test_a_chunk_with_the_asked_value_goes_part_of_the_way_to_a_full_score(
 
 def test_a_question_that_asks_for_no_value_changes_nothing() -> None:
     candidates = {1: engine._Candidate(1, 0.25)}
-    engine._with_answer_types(_Chunks({1: "- 6 月 12 日，花了 80 元"}), "猫粮买的哪个牌子", candidates)  # type: ignore[arg-type]
+    engine._with_answer_types(
+        _Chunks({1: "- 6 月 12 日，花了 80 元"}), asked_kinds("猫粮买的哪个牌子"), candidates
+    )  # type: ignore[arg-type]
     assert candidates[1].text_score == 0.25
 
 
@@ -126,18 +128,21 @@ def test_a_value_alone_answers_nothing(tmp_path: Path) -> None:
     ],
 )
 def test_a_word_that_only_restates_the_asked_kind_scores_nothing(query: str, frame: str, kept: str) -> None:
-    terms = {t.term: t.weight for t in engine._without_frame_words(query, query_terms(query))}
+    terms = {t.term: t.weight for t in engine._without_frame_words(asked_kinds(query), query_terms(query))}
     assert terms[frame] == 0.0 and terms[kept] == 1.0
 
 
 def test_a_frame_word_in_a_question_for_no_sum_is_a_word() -> None:
     query = "which card do I pay the gym with"
-    assert {t.term: t.weight for t in engine._without_frame_words(query, query_terms(query))}["pay"] == 1.0
+    assert {t.term: t.weight for t in engine._without_frame_words(asked_kinds(query), query_terms(query))}[
+        "pay"
+    ] == 1.0
 
 
 def test_a_chinese_money_question_says_its_kind_with_question_words() -> None:
     weights = {
-        t.term: t.weight for t in engine._without_frame_words("配音花了多少钱", query_terms("配音花了多少钱"))
+        t.term: t.weight
+        for t in engine._without_frame_words(asked_kinds("配音花了多少钱"), query_terms("配音花了多少钱"))
     }
     assert weights["配音"] == 1.0 and weights.get("多少", 0.0) == 0.0 and weights.get("花了", 0.0) == 0.0
 
