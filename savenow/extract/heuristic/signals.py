@@ -320,10 +320,15 @@ class Lexicon:
         r"|look at|first,? )",
         re.IGNORECASE,
     )
+    # The user asks the assistant to do something, anywhere in a message ("For the notes, can you …",
+    # "另外那几个电话你帮我记一下").
+    ASK_ASSISTANT = _any(*en.ASK_ASSISTANT, *zh.ASK_ASSISTANT)
     # The user asks for something to be done now: a task, not a fact (unless it sets a standing rule).
+    # Words that ask only at a message's start stay here: "请"/"麻烦" inside one are "申请", "很麻烦".
     REQUEST = re.compile(
-        r"^(?:帮我|帮忙|请你?|麻烦|能不能|能否|可以帮|你帮|给我|can you|could you|would you|please|pls|help me)"
-        r"|我想(?:让)?你|你(?:帮我|给我)",
+        "^(?:"
+        + "|".join((*en.ASK_ASSISTANT, *zh.ASK_ASSISTANT))
+        + r"|help me|帮忙|请|麻烦|能不能|能否|可以帮)|我想(?:让)?你|你(?:帮我|给我)",
         re.IGNORECASE,
     )
     ACK_PREFIX = re.compile(
