@@ -100,13 +100,10 @@ class Statement:
     @property
     def grams(self) -> frozenset[str]:
         if self._grams is None:
-            self._grams = _pairs(self.compact)
+            # the character bigrams of the compact bullet (grouping compares every pair of statements)
+            text = self.compact
+            self._grams = frozenset(text[i : i + 2] for i in range(len(text) - 1))
         return self._grams
-
-
-def _pairs(text: str) -> frozenset[str]:
-    """The character bigrams of a compact bullet (grouping compares every pair of statements)."""
-    return frozenset(text[i : i + 2] for i in range(len(text) - 1))
 
 
 def statements(messages: Sequence[ChatMessage]) -> list[Statement]:
