@@ -197,9 +197,10 @@ def _zh_words_used(text: str, chat: str, common: frozenset[str]) -> set[str]:
 
 
 @lru_cache(maxsize=4096)
-def _zh_words(text: str) -> frozenset[str]:
-    """Chinese character pairs of ``text`` without a particle or pronoun: a segmenter-free view of its words."""
-    return frozenset(g for g in han_ngrams(text, 2) if not set(g) & ZH_FUNCTION_HAN)
+def _zh_terms(text: str, n: int) -> frozenset[str]:
+    """Chinese runs of ``n`` characters without a particle or pronoun in them: a segmenter-free view of
+    the words (n=2) or phrases (n=3) of ``text``."""
+    return frozenset(g for g in han_ngrams(text, n) if not set(g) & ZH_FUNCTION_HAN)
 
 
 def _names_heading(text: str, section: MemorySection) -> bool:
@@ -227,7 +228,7 @@ def _common_terms(sections: Sequence[MemorySection]) -> frozenset[str]:
         terms = _section_ids(bullets) | (
             {w.casefold() for w in _LATIN_WORD.findall(bullets)} - EN_LONG_COMMON_WORDS
         )
-        terms |= _zh_words(bullets)
+        terms |= _zh_terms(bullets, 2)
         common |= terms & seen
         seen |= terms
     return frozenset(common)
@@ -380,7 +381,7 @@ def on_topic(note_text: str, own: set[int], texts: Sequence[str], home: MemorySe
 
 def _topic_terms(folded: str) -> set[str]:
     words = {w for w in _LATIN_WORD.findall(folded)} - EN_LONG_COMMON_WORDS
-    return words | set(identifiers(folded)) | _cjk_trigrams(folded)
+    return words | set(identifiers(folded)) | han_ngrams(folded, 3)
 
 
 def _belongs_home(text: str, note_ids: frozenset[str], kinds: set[str], home: MemorySection) -> bool:
@@ -410,12 +411,8 @@ def _belongs_home(text: str, note_ids: frozenset[str], kinds: set[str], home: Me
         any(_mentions(folded, term) for term in _heading_words(home.title))
         or bool(note_ids & _section_ids(bullets))
         or any(_mentions(folded, word) for word in shared_words)
-        or bool(_cjk_trigrams(folded) & _cjk_trigrams(bullets))
+        or bool(han_ngrams(folded, 3) & han_ngrams(bullets, 3))
     )
-
-
-def _cjk_trigrams(text: str) -> frozenset[str]:
-    return han_ngrams(text, 3)
 
 
 def _duplicate(
@@ -571,9 +568,9 @@ def _measures(text: str) -> frozenset[tuple[str, str]]:
 
 def _shares_phrase(text: str, bullet: str) -> bool:
     """Two Chinese three-character phrases, or two long Latin words, in common: the same subject."""
-    grams = _zh_phrases(text)
-    latin = _long_latin_words(text) - EN_LONG_COMMON_WORDS
-    return len(grams & _cjk_trigrams(bullet)) >= 2 or len(latin & _long_latin_words(bullet)) >= 2
+    grams = _zh_terms(text, 3)
+    latin = _long_content_words(text)
+    return len(grams & han_ngrams(bullet, 3)) >= 2 or len(latin & _long_latin_words(bullet)) >= 2
 
 
 @lru_cache(maxsize=4096)
@@ -586,18 +583,17 @@ _LONG_LATIN = re.compile(r"[A-Za-z]{4,}")
 
 
 @lru_cache(maxsize=4096)
-def _zh_phrases(text: str) -> frozenset[str]:
-    """Chinese three-character runs without a particle or pronoun in them."""
-    return frozenset(g for g in _cjk_trigrams(text) if not set(g) & ZH_FUNCTION_HAN)
+def _long_content_words(text: str) -> frozenset[str]:
+    """The long Latin words of ``text`` that are not common English words (a note's: asked about per bullet)."""
+    return _long_latin_words(text) - EN_LONG_COMMON_WORDS
 
 
 def _shares_term(text: str, bullet: str, pairs: int = 1) -> bool:
     """A content word both name: a Latin word of four letters or more, or ``pairs`` Chinese character
     pairs without a particle ("扣款" alone is any payment; "包邮" is the threshold's subject)."""
-    latin = _long_latin_words(text) - EN_LONG_COMMON_WORDS
-    if latin & _long_latin_words(bullet):
+    if _long_content_words(text) & _long_latin_words(bullet):
         return True
-    return len(_zh_words(text) & han_ngrams(bullet, 2)) >= pairs
+    return len(_zh_terms(text, 2) & han_ngrams(bullet, 2)) >= pairs
 
 
 @signals.per_chat
@@ -623,7 +619,7 @@ def _names_in(text: str) -> frozenset[str]:
     """Names a text holds: capitalized Latin words (Kenji, Metabase), Chinese three-character runs
     without a particle or pronoun in them (王师傅, 林老师, 全合成)."""
     words = {w.casefold() for w in _LATIN_WORD.findall(text) if w[:1].isupper() and not w.isupper()}
-    return frozenset(words - EN_LONG_COMMON_WORDS) | _zh_phrases(text)
+    return frozenset(words - EN_LONG_COMMON_WORDS) | _zh_terms(text, 3)
 
 
 def _opening_words(text: str) -> str:
