@@ -23,7 +23,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Literal, Protocol
 
 from ...models import MemorySection
@@ -34,6 +33,7 @@ from ...text.normalize import compact
 from ...text.stopwords import EN_HEADING_FILLER, EN_LONG_COMMON_WORDS, ZH_FUNCTION_HAN
 from ...vocabulary import NoteKind
 from . import factkinds, signals
+from .cache import text_cache
 from .signals import LEX
 from .words import fact_terms, quantities
 
@@ -196,7 +196,7 @@ def _zh_words_used(text: str, chat: str, common: frozenset[str]) -> set[str]:
     return words
 
 
-@lru_cache(maxsize=4096)
+@text_cache
 def _zh_terms(text: str, n: int) -> frozenset[str]:
     """Chinese runs of ``n`` characters without a particle or pronoun in them: a segmenter-free view of
     the words (n=2) or phrases (n=3) of ``text``."""
@@ -234,7 +234,7 @@ def _common_terms(sections: Sequence[MemorySection]) -> frozenset[str]:
     return frozenset(common)
 
 
-@lru_cache(maxsize=512)
+@text_cache
 def _heading_words(title: str) -> tuple[str, ...]:
     """Whole words of a heading: "k8s", "ci", "python", "照片备份" (CJK runs whole, not bigrams)."""
     return tuple(
@@ -561,7 +561,7 @@ _MEASURE = re.compile(
 )
 
 
-@lru_cache(maxsize=4096)  # each saved bullet's, asked about once per note
+@text_cache  # each saved bullet's, asked about once per note
 def _measures(text: str) -> frozenset[tuple[str, str]]:
     return frozenset((m.group(1), m.group(2).casefold()) for m in _MEASURE.finditer(text))
 
@@ -573,7 +573,7 @@ def _shares_phrase(text: str, bullet: str) -> bool:
     return len(grams & han_ngrams(bullet, 3)) >= 2 or len(latin & _long_latin_words(bullet)) >= 2
 
 
-@lru_cache(maxsize=4096)
+@text_cache
 def _long_latin_words(text: str) -> frozenset[str]:
     """Latin words of four letters or more, case-folded (a note's, a saved bullet's: asked about often)."""
     return frozenset(w.casefold() for w in _LONG_LATIN.findall(text))
@@ -582,7 +582,7 @@ def _long_latin_words(text: str) -> frozenset[str]:
 _LONG_LATIN = re.compile(r"[A-Za-z]{4,}")
 
 
-@lru_cache(maxsize=4096)
+@text_cache
 def _long_content_words(text: str) -> frozenset[str]:
     """The long Latin words of ``text`` that are not common English words (a note's: asked about per bullet)."""
     return _long_latin_words(text) - EN_LONG_COMMON_WORDS
@@ -609,12 +609,12 @@ def _narrow_concepts(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
-@lru_cache(maxsize=512)
+@text_cache
 def _heading_concepts(title: str) -> frozenset[str]:
     return _narrow_concepts(title)
 
 
-@lru_cache(maxsize=4096)  # a note's opening words, asked about once per section
+@text_cache  # a note's opening words, asked about once per section
 def _names_in(text: str) -> frozenset[str]:
     """Names a text holds: capitalized Latin words (Kenji, Metabase), Chinese three-character runs
     without a particle or pronoun in them (王师傅, 林老师, 全合成)."""
@@ -629,7 +629,7 @@ def _opening_words(text: str) -> str:
     return " ".join(text.split()[:3])
 
 
-@lru_cache(maxsize=512)
+@text_cache
 def _names_of_bullets(bullets: tuple[str, ...]) -> frozenset[str]:
     return _names_in(" ".join(bullets))
 
@@ -638,7 +638,7 @@ def _owner_bullets(bullets: Iterable[str]) -> bool:
     return sum(1 for b in bullets if LEX.OWNER.search(b)) >= 1
 
 
-@lru_cache(maxsize=512)
+@text_cache
 def _title_terms(title: str) -> tuple[str, ...]:
     """The words of a heading that name its subject (compact form), e.g. "nginx", "edge-1", "备份"."""
     terms: list[str] = []
