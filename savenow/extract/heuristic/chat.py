@@ -263,22 +263,15 @@ def announces_facts(chat: list[Message], index: int) -> bool:
     message = chat[index]
     if message.role != "user" or message.ids or quantities(message.prose):
         return False
-    if not (LEX.NOTE.search(message.prose) and _ASKS_ASSISTANT.search(message.prose)):
+    if not (LEX.NOTE.search(message.prose) and LEX.ASK_ASSISTANT.search(message.prose)):
         return False  # "For the notes: always deploy as the deploy user" is the fact itself
     for following in chat[index + 1 : index + 3]:
         if following.role == "assistant":
-            if len(following.prose.strip()) > _PROMPT_CHARS:
+            if len(following.prose.strip()) > _SHORT_REPLY_CHARS:
                 return False  # the assistant took the message itself down: it was the fact
             continue
         return bool(following.ids or quantities(following.prose)) and not signals.is_question(following.prose)
     return False
-
-
-_ASKS_ASSISTANT = re.compile(
-    r"帮我|你帮|给我|请你|麻烦你|(?<![A-Za-z])(?:please|pls|can you|could you|would you)(?![A-Za-z])",
-    re.IGNORECASE,
-)
-_PROMPT_CHARS = 30  # "好的，你说，我帮你整理。" / "Sure, go ahead." — a prompt to go on, not a restatement
 
 
 def asked_to_note(chat: list[Message], index: int) -> bool:
@@ -441,7 +434,9 @@ def acknowledged(chat: list[Message], index: int) -> bool:
     return bool(ACK_START.search(answer)) and echoes_user(chat, index + 1)  # "好，Metabase 归周敏负责"
 
 
-_BARE_ACK_CHARS = 30
+# A reply this short only acknowledges or prompts: "好的，记下了这条规则。", "好的，你说，我帮你整理。",
+# "Sure, go ahead." — it restates nothing of the message before it.
+_SHORT_REPLY_CHARS = 30
 
 
 def _asks(message: Message) -> bool:
@@ -456,7 +451,7 @@ def _asks(message: Message) -> bool:
 
 def ack_words(answer: str) -> frozenset[str] | None:
     """What a record acknowledgement repeats; None when it repeats nothing ("好的，记下了这条规则。")."""
-    if len(answer.strip()) <= _BARE_ACK_CHARS and not identifiers(answer):
+    if len(answer.strip()) <= _SHORT_REPLY_CHARS and not identifiers(answer):
         return None
     return text_words(answer)
 

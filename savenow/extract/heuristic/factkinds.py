@@ -10,9 +10,9 @@ to the reminder lead time in the reminder rules. Kinds are compared, not words.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from ...vocabulary import NoteKind
+from .cache import text_cache
 from .signals import LEX
 
 SCHEDULE = "schedule"
@@ -46,13 +46,13 @@ _CLOCK = re.compile(
 _RULE_WORDS = re.compile(r"默认|别|不要|不得|都[要用发走]|only|don't|do not", re.IGNORECASE)
 
 
-@lru_cache(maxsize=512)
+@text_cache
 def heading_kinds(title: str) -> frozenset[str]:
     """The kinds a heading names ("家庭日程" → schedule, "提醒规则" → rule)."""
     return frozenset(kind for kind, pattern in _HEADING_KINDS.items() if pattern.search(title))
 
 
-@lru_cache(maxsize=4096)  # placement asks about each note once per section
+@text_cache  # placement asks about each note once per section
 def is_schedule(text: str) -> bool:
     """A recurring slot: a weekday (or every day / weekends) together with a time of day."""
     return bool(_WEEKDAY.search(text)) and bool(_CLOCK.search(text))
@@ -72,7 +72,7 @@ def note_kinds(text: str, kinds: set[str]) -> frozenset[str]:
     return frozenset(found)
 
 
-@lru_cache(maxsize=256)
+@text_cache
 def bullets_kinds(bullets: tuple[str, ...]) -> frozenset[str]:
     """The kinds most (at least half) of a section's bullets are."""
     if not bullets:

@@ -370,6 +370,9 @@ KEEP_THAT = (
     ),
 )
 
+# The user asks the assistant to do something ("can you …", "please …"), anywhere in a sentence.
+ASK_ASSISTANT = (words("please", "pls", "can you", "could you", "would you"),)
+
 # A question asking for one more item ("Any new exercises?", "Anything else?"), not a detail of this one.
 ANOTHER_ITEM = (
     words(

@@ -331,6 +331,9 @@ PROMISE = ("我(?:会|来|就|再|都)?(?:提醒|通知|叫)你", "到时(?:候)
 # A short "记住这个" / "存一下" after a value in the same message: keep what was just said.
 KEEP_THAT = ("记住这个", "记一下这个", "这个记一下", "这个记下", "存一下", "记下来")
 
+# The user asks the assistant to do something ("帮我…", "麻烦你…"), anywhere in a sentence.
+ASK_ASSISTANT = ("帮我", "你帮", "给我", "请你", "麻烦你")
+
 # A question asking for one more item ("还有别的吗？", "其他呢？"), not a detail of this one.
 ANOTHER_ITEM = (
     "还有别的",

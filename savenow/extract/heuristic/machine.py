@@ -11,9 +11,9 @@ nothing around it — never at what a particular log says.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from ...text.cjk import HAN
+from .cache import text_cache
 
 __all__ = ["is_machine_line", "is_machine_text"]
 
@@ -53,7 +53,7 @@ _SETTING = re.compile(r"[A-Za-z_][\w.\-]*(?:\s*=\s*|:\s+)<?https?://\S+$")
 _CJK = re.compile(r"[" + HAN + r"]")
 
 
-@lru_cache(maxsize=4096)
+@text_cache
 def is_machine_line(line: str) -> bool:
     """A line a program printed (or a bare URL), not something a person wrote."""
     text = line.strip().strip("`")
@@ -84,7 +84,7 @@ def _bare_url(text: str) -> bool:
     return words <= 1
 
 
-@lru_cache(maxsize=4096)
+@text_cache
 def is_machine_text(text: str) -> bool:
     """Most non-empty lines of a message are machine lines (a paste without code fences)."""
     lines = [line for line in text.splitlines() if line.strip()]

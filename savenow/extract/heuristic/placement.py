@@ -23,7 +23,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Literal, Protocol
 
 from ...models import MemorySection
@@ -34,6 +33,7 @@ from ...text.normalize import compact
 from ...text.stopwords import EN_HEADING_FILLER, EN_LONG_COMMON_WORDS, ZH_FUNCTION_HAN
 from ...vocabulary import NoteKind
 from . import factkinds, signals
+from .cache import text_cache
 from .signals import LEX
 from .words import fact_terms, quantities
 
@@ -196,10 +196,11 @@ def _zh_words_used(text: str, chat: str, common: frozenset[str]) -> set[str]:
     return words
 
 
-@lru_cache(maxsize=4096)
-def _zh_words(text: str) -> frozenset[str]:
-    """Chinese character pairs of ``text`` without a particle or pronoun: a segmenter-free view of its words."""
-    return frozenset(g for g in han_ngrams(text, 2) if not set(g) & ZH_FUNCTION_HAN)
+@text_cache
+def _zh_terms(text: str, n: int) -> frozenset[str]:
+    """Chinese runs of ``n`` characters without a particle or pronoun in them: a segmenter-free view of
+    the words (n=2) or phrases (n=3) of ``text``."""
+    return frozenset(g for g in han_ngrams(text, n) if not set(g) & ZH_FUNCTION_HAN)
 
 
 def _names_heading(text: str, section: MemorySection) -> bool:
@@ -227,13 +228,13 @@ def _common_terms(sections: Sequence[MemorySection]) -> frozenset[str]:
         terms = _section_ids(bullets) | (
             {w.casefold() for w in _LATIN_WORD.findall(bullets)} - EN_LONG_COMMON_WORDS
         )
-        terms |= _zh_words(bullets)
+        terms |= _zh_terms(bullets, 2)
         common |= terms & seen
         seen |= terms
     return frozenset(common)
 
 
-@lru_cache(maxsize=512)
+@text_cache
 def _heading_words(title: str) -> tuple[str, ...]:
     """Whole words of a heading: "k8s", "ci", "python", "照片备份" (CJK runs whole, not bigrams)."""
     return tuple(
@@ -380,7 +381,7 @@ def on_topic(note_text: str, own: set[int], texts: Sequence[str], home: MemorySe
 
 def _topic_terms(folded: str) -> set[str]:
     words = {w for w in _LATIN_WORD.findall(folded)} - EN_LONG_COMMON_WORDS
-    return words | set(identifiers(folded)) | _cjk_trigrams(folded)
+    return words | set(identifiers(folded)) | han_ngrams(folded, 3)
 
 
 def _belongs_home(text: str, note_ids: frozenset[str], kinds: set[str], home: MemorySection) -> bool:
@@ -410,12 +411,8 @@ def _belongs_home(text: str, note_ids: frozenset[str], kinds: set[str], home: Me
         any(_mentions(folded, term) for term in _heading_words(home.title))
         or bool(note_ids & _section_ids(bullets))
         or any(_mentions(folded, word) for word in shared_words)
-        or bool(_cjk_trigrams(folded) & _cjk_trigrams(bullets))
+        or bool(han_ngrams(folded, 3) & han_ngrams(bullets, 3))
     )
-
-
-def _cjk_trigrams(text: str) -> frozenset[str]:
-    return han_ngrams(text, 3)
 
 
 def _duplicate(
@@ -564,19 +561,19 @@ _MEASURE = re.compile(
 )
 
 
-@lru_cache(maxsize=4096)  # each saved bullet's, asked about once per note
+@text_cache  # each saved bullet's, asked about once per note
 def _measures(text: str) -> frozenset[tuple[str, str]]:
     return frozenset((m.group(1), m.group(2).casefold()) for m in _MEASURE.finditer(text))
 
 
 def _shares_phrase(text: str, bullet: str) -> bool:
     """Two Chinese three-character phrases, or two long Latin words, in common: the same subject."""
-    grams = _zh_phrases(text)
-    latin = _long_latin_words(text) - EN_LONG_COMMON_WORDS
-    return len(grams & _cjk_trigrams(bullet)) >= 2 or len(latin & _long_latin_words(bullet)) >= 2
+    grams = _zh_terms(text, 3)
+    latin = _long_content_words(text)
+    return len(grams & han_ngrams(bullet, 3)) >= 2 or len(latin & _long_latin_words(bullet)) >= 2
 
 
-@lru_cache(maxsize=4096)
+@text_cache
 def _long_latin_words(text: str) -> frozenset[str]:
     """Latin words of four letters or more, case-folded (a note's, a saved bullet's: asked about often)."""
     return frozenset(w.casefold() for w in _LONG_LATIN.findall(text))
@@ -585,19 +582,18 @@ def _long_latin_words(text: str) -> frozenset[str]:
 _LONG_LATIN = re.compile(r"[A-Za-z]{4,}")
 
 
-@lru_cache(maxsize=4096)
-def _zh_phrases(text: str) -> frozenset[str]:
-    """Chinese three-character runs without a particle or pronoun in them."""
-    return frozenset(g for g in _cjk_trigrams(text) if not set(g) & ZH_FUNCTION_HAN)
+@text_cache
+def _long_content_words(text: str) -> frozenset[str]:
+    """The long Latin words of ``text`` that are not common English words (a note's: asked about per bullet)."""
+    return _long_latin_words(text) - EN_LONG_COMMON_WORDS
 
 
 def _shares_term(text: str, bullet: str, pairs: int = 1) -> bool:
     """A content word both name: a Latin word of four letters or more, or ``pairs`` Chinese character
     pairs without a particle ("扣款" alone is any payment; "包邮" is the threshold's subject)."""
-    latin = _long_latin_words(text) - EN_LONG_COMMON_WORDS
-    if latin & _long_latin_words(bullet):
+    if _long_content_words(text) & _long_latin_words(bullet):
         return True
-    return len(_zh_words(text) & han_ngrams(bullet, 2)) >= pairs
+    return len(_zh_terms(text, 2) & han_ngrams(bullet, 2)) >= pairs
 
 
 @signals.per_chat
@@ -613,17 +609,17 @@ def _narrow_concepts(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
-@lru_cache(maxsize=512)
+@text_cache
 def _heading_concepts(title: str) -> frozenset[str]:
     return _narrow_concepts(title)
 
 
-@lru_cache(maxsize=4096)  # a note's opening words, asked about once per section
+@text_cache  # a note's opening words, asked about once per section
 def _names_in(text: str) -> frozenset[str]:
     """Names a text holds: capitalized Latin words (Kenji, Metabase), Chinese three-character runs
     without a particle or pronoun in them (王师傅, 林老师, 全合成)."""
     words = {w.casefold() for w in _LATIN_WORD.findall(text) if w[:1].isupper() and not w.isupper()}
-    return frozenset(words - EN_LONG_COMMON_WORDS) | _zh_phrases(text)
+    return frozenset(words - EN_LONG_COMMON_WORDS) | _zh_terms(text, 3)
 
 
 def _opening_words(text: str) -> str:
@@ -633,7 +629,7 @@ def _opening_words(text: str) -> str:
     return " ".join(text.split()[:3])
 
 
-@lru_cache(maxsize=512)
+@text_cache
 def _names_of_bullets(bullets: tuple[str, ...]) -> frozenset[str]:
     return _names_in(" ".join(bullets))
 
@@ -642,7 +638,7 @@ def _owner_bullets(bullets: Iterable[str]) -> bool:
     return sum(1 for b in bullets if LEX.OWNER.search(b)) >= 1
 
 
-@lru_cache(maxsize=512)
+@text_cache
 def _title_terms(title: str) -> tuple[str, ...]:
     """The words of a heading that name its subject (compact form), e.g. "nginx", "edge-1", "备份"."""
     terms: list[str] = []

@@ -24,6 +24,7 @@ from ...text.normalize import compact, compact_similarity
 from ...text.sentences import is_question
 from . import lexicon_en as en
 from . import lexicon_zh as zh
+from .cache import text_cache
 from .machine import is_machine_line
 
 __all__ = [
@@ -193,8 +194,9 @@ class Lexeme:
 class ChatMemo:
     """What one extraction remembers about its chat's sentences: the same sentence is lowercased
     for many lexemes, and placement compares each note with the same bullets again and again.
-    One per :func:`chat_memo` block, so worker threads extracting different chats share nothing
-    (a lexeme's own answers are a pure function of the text: :class:`Lexeme` keeps those)."""
+    One per :func:`chat_memo` block, so worker threads extracting different chats share none of it;
+    what is a pure function of a text is remembered per process and shared by every chat
+    (:class:`Lexeme` keeps a lexeme's answers, :func:`.cache.text_cache` the functions' ones)."""
 
     lowered: dict[str, str | None] = field(default_factory=dict)
     compacted: dict[str, str] = field(default_factory=dict)
@@ -218,9 +220,6 @@ def chat_memo() -> Iterator[ChatMemo]:
 
 _MEMO_LIMIT = 4096  # sentences remembered per chat; a chat of 180 messages has about 600
 _REMEMBERED = 1024  # texts whose search a lexeme remembers (a chat's sentences and messages: about 800)
-# Texts a pure function of one message or sentence remembers (per process): a chat previewed
-# again, or one whose last messages overlap the last preview's, is split and cleaned only once.
-_TEXTS = 4096
 _UNSEEN = object()  # not in a memo yet (None is a remembered answer)
 _ASCII_RUN = re.compile(r"[\x00-\x7f]+")
 _RANGE_BOTH_CASES = re.compile(r"A-Za-z")
@@ -320,10 +319,15 @@ class Lexicon:
         r"|look at|first,? )",
         re.IGNORECASE,
     )
+    # The user asks the assistant to do something, anywhere in a message ("For the notes, can you …",
+    # "另外那几个电话你帮我记一下").
+    ASK_ASSISTANT = _any(*en.ASK_ASSISTANT, *zh.ASK_ASSISTANT)
     # The user asks for something to be done now: a task, not a fact (unless it sets a standing rule).
+    # Words that ask only at a message's start stay here: "请"/"麻烦" inside one are "申请", "很麻烦".
     REQUEST = re.compile(
-        r"^(?:帮我|帮忙|请你?|麻烦|能不能|能否|可以帮|你帮|给我|can you|could you|would you|please|pls|help me)"
-        r"|我想(?:让)?你|你(?:帮我|给我)",
+        "^(?:"
+        + "|".join((*en.ASK_ASSISTANT, *zh.ASK_ASSISTANT))
+        + r"|help me|帮忙|请|麻烦|能不能|能否|可以帮)|我想(?:让)?你|你(?:帮我|给我)",
         re.IGNORECASE,
     )
     ACK_PREFIX = re.compile(
@@ -481,7 +485,7 @@ def code_blocks(text: str) -> list[str]:
     return [block.strip() for block in _FENCE.findall(text)]
 
 
-@lru_cache(maxsize=_TEXTS)
+@text_cache
 def prose(text: str) -> str:
     """The message without fenced code blocks (pasted logs, configs, commands)."""
     return _FENCE.sub("\n", text)
@@ -509,7 +513,7 @@ def sentence_items(text: str) -> list[tuple[str | None, str]]:
     return list(_sentence_items(text))
 
 
-@lru_cache(maxsize=_TEXTS)
+@text_cache
 def _sentence_items(text: str) -> tuple[tuple[str | None, str], ...]:
     spans: list[str] = []
 
@@ -587,7 +591,7 @@ def _attach_code(result: list[tuple[str | None, str]], block: str) -> None:
 _TRAILING_PUNCT = re.compile(r"[\s,，;；:：—\-–]+$")
 
 
-@lru_cache(maxsize=_TEXTS)
+@text_cache
 def clean_bullet(sentence: str) -> str:
     """A sentence as a note bullet: without acknowledgements, note lead-ins or a dangling colon."""
     text = " ".join(sentence.split())

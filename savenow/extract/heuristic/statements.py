@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from ...models import ChatMessage
 from ...text.cjk import HAN
@@ -14,6 +13,7 @@ from ...text.normalize import compact
 from ...text.stopwords import EN_COMMON_WORDS
 from ...vocabulary import NoteKind
 from . import rules, signals
+from .cache import text_cache
 from .chat import (
     ACK_START,
     CARRIED,
@@ -100,13 +100,10 @@ class Statement:
     @property
     def grams(self) -> frozenset[str]:
         if self._grams is None:
-            self._grams = _pairs(self.compact)
+            # the character bigrams of the compact bullet (grouping compares every pair of statements)
+            text = self.compact
+            self._grams = frozenset(text[i : i + 2] for i in range(len(text) - 1))
         return self._grams
-
-
-def _pairs(text: str) -> frozenset[str]:
-    """The character bigrams of a compact bullet (grouping compares every pair of statements)."""
-    return frozenset(text[i : i + 2] for i in range(len(text) - 1))
 
 
 def statements(messages: Sequence[ChatMessage]) -> list[Statement]:
@@ -728,7 +725,7 @@ def _subject_terms(statement: Statement) -> frozenset[str]:
     return _subject_terms_of(statement.bullet, statement.ids)
 
 
-@lru_cache(maxsize=4096)
+@text_cache
 def _subject_terms_of(bullet: str, ids: frozenset[str]) -> frozenset[str]:
     terms = set(_keywords_of(bullet, ids))
     for identifier in ids:
@@ -746,7 +743,7 @@ def keywords(statement: Statement) -> frozenset[str]:
     return _keywords_of(statement.bullet, statement.ids)
 
 
-@lru_cache(maxsize=4096)  # grouping asks about each statement once per note it is compared with
+@text_cache  # grouping asks about each statement once per note it is compared with
 def _keywords_of(bullet: str, ids: frozenset[str]) -> frozenset[str]:
     words = {w.casefold() for w in WORD.findall(bullet)}
     return frozenset(words - EN_COMMON_WORDS) | ids

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from ...text.cjk import han_ngrams
 from ...text.identifiers import identifiers
 from ...text.stopwords import EN_COMMON_WORDS, EN_SMALL_WORDS, ZH_FACT_TERM_HAN
+from .cache import text_cache
 
 
-@lru_cache(maxsize=4096)
+@text_cache
 def text_words(text: str) -> frozenset[str]:
     return (
         frozenset(w.casefold() for w in WORD.findall(text)) - EN_COMMON_WORDS
@@ -29,14 +29,14 @@ def cjk_bigrams(text: str) -> frozenset[str]:
 _TERM = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]*")
 
 
-@lru_cache(maxsize=4096)
+@text_cache
 def fact_terms(text: str) -> frozenset[str]:
     words = {w.casefold() for w in _TERM.findall(text) if len(w) >= 2} - EN_COMMON_WORDS - EN_SMALL_WORDS
     grams = {g for g in cjk_bigrams(text) if not set(g) & ZH_FACT_TERM_HAN}
     return frozenset(words | grams)
 
 
-@lru_cache(maxsize=4096)
+@text_cache
 def quantities(text: str) -> frozenset[str]:
     """Numbers a fact states, units or currency around them or not ("850mg", "€6.49", "17:00"):
     two digits or more, or a decimal — "1 月", "一天 2 次" identify nothing on their own."""
