@@ -1761,6 +1761,7 @@ class OfflineObjectExtractor:
         user_text = normalize(re.sub(r"['’]s(?![A-Za-z])", "s", said))
         user_pairs = han_ngrams(user_text)
         taken = {(c.obj.type, norm_name(c.obj.label)) for c in candidates}
+        unchanged = [m.text for m in msgs if m.user and _marks_unchanged(m.text)]
         out = []
         for item in stored:
             if item.obj.type not in ("self", "saved") or (item.obj.type, norm_name(item.obj.label)) in taken:
@@ -1776,7 +1777,7 @@ class OfflineObjectExtractor:
                 pairs = han_ngrams(norm_name(item.obj.summary).replace("用户", " "))
                 hits = len(pairs & user_pairs)
                 restated = hits >= 3 and hits * 2 >= len(pairs)
-            restated = restated or any(_says_again(m.text, item.obj.summary) for m in msgs if m.user)
+            restated = restated or any(_repeats_stored(text, item.obj.summary) for text in unchanged)
             if restated:
                 out.append(
                     Candidate(obj=MemoryObject(**item.obj.__dict__), reason="restated, already stored")
@@ -1800,11 +1801,20 @@ def _all_work_on(named: list[tuple[str, Stored | None, str | None]], topic: Stor
 def _says_again(text: str, stored: str) -> bool:
     """ "quiet coach as always" for "always books a quiet coach", "还是老规矩 小写开头" for "…英文小写开头": the user
     marks a value as unchanged and says two of the stored value's words (or character pairs) again."""
+    return _marks_unchanged(text) and _repeats_stored(text, stored)
+
+
+def _marks_unchanged(text: str) -> bool:
+    """The text says a value stays as it was ("as always", "还是老规矩"), without asking or setting a new rule."""
     if not RESTATE.search(text) or QUESTION.search(text):
         return False
     rest = RESTATE.sub(" ", text)
-    if LASTING.search(rest) or CHANGED.search(rest):
-        return False  # "以后技术问题用英文，其他的照旧中文" sets a new rule beside the old one
+    # "以后技术问题用英文，其他的照旧中文" sets a new rule beside the old one
+    return not (LASTING.search(rest) or CHANGED.search(rest))
+
+
+def _repeats_stored(text: str, stored: str) -> bool:
+    """Two of the stored value's words (or character pairs) said again in the text."""
     said, kept = normalize(text), normalize(stored)
     words = {w for w in re.findall(r"[a-z]{4,}", kept) if w not in ("user", "always", "still")}
     if sum(_word_in(w, said) for w in words) >= 2:
