@@ -2005,16 +2005,26 @@ class _TopicFinder:
         for toks in self.tokens.values():
             for tok in set(toks):
                 self.shared[tok] = self.shared.get(tok, 0) + 1
+        # the other topics' names, where a Chinese name part must not be only a part of theirs
+        self.others = {
+            s.id: " ".join(norm_name(t.obj.name or "") for t in self.topics if t is not s)
+            for s in self.topics
+        }
+        self.questions = [(s, [_Asked.of(q) for q in s.obj.open_questions]) for s in self.topics]
 
     def find(self, sentence: str) -> Stored | None:
         if not self.topics:
             return None
-        return _mentioned_topic(sentence, self.topics, self.tokens, self.shared) or self._answered(sentence)
+        return _mentioned_topic(
+            sentence, self.topics, self.tokens, self.shared, self.others
+        ) or self._answered(sentence)
 
     def _answered(self, sentence: str) -> Stored | None:
         """A sentence that answers one stored topic's open question ("Mermaid 那个决定了 不支持" for "要不要支持
         Mermaid", "min order for cafés is 2kg" for "Minimum order size?") is about that topic, named or not."""
-        hits = [t for t in self.topics if any(_answers(sentence, q) for q in t.obj.open_questions)]
+        if QUESTION.search(sentence) or ASKS.search(sentence):
+            return None  # asking again answers nothing
+        hits = [t for t, asked in self.questions if any(_answers(sentence, q) for q in asked)]
         return hits[0] if len(hits) == 1 else None
 
     def find_loose(self, text: str) -> Stored | None:
@@ -2242,7 +2252,11 @@ def _topic_tokens(name: str) -> list[str]:
 
 
 def _mentioned_topic(
-    sentence: str, topics: list[Stored], tokens: dict[str, list[str]], shared: dict[str, int]
+    sentence: str,
+    topics: list[Stored],
+    tokens: dict[str, list[str]],
+    shared: dict[str, int],
+    others_of: dict[str, str],
 ) -> Stored | None:
     folded = normalize(sentence)
     compact = folded.replace(" ", "")
@@ -2254,7 +2268,7 @@ def _mentioned_topic(
         else:
             toks = tokens[topic.id]
             words = set(re.findall(r"[a-z0-9]+", folded))
-            others = " ".join(norm_name(t.obj.name or "") for t in topics if t is not topic)
+            others = others_of[topic.id]
             present = [t for t in toks if (t in words if t.isascii() else _cjk_in(t, compact, others))]
             distinctive = [t for t in present if shared.get(t, 0) == 1 and t not in TOPIC_GENERIC
                            and (len(t) >= 4 or _acronym_in(t, topic.obj.name or "", sentence) or _short_head(t, toks)
@@ -2275,25 +2289,35 @@ _QUESTION_STOP = frozenset({
 })  # fmt: skip
 
 
-def _answers(sentence: str, question: str) -> bool:
-    """``sentence`` takes up ``question``: it shares the question's identifier (Mermaid, v2), two of its
-    content words (a shortened word counts: "min" for "minimum"), or three of its Chinese character pairs
-    (two, when that is half the question's)."""
-    if QUESTION.search(sentence) or ASKS.search(sentence):
-        return False  # asking again answers nothing
+@dataclass(frozen=True)
+class _Asked:
+    """What :func:`_answers` looks for of one open question, read off it once."""
+
+    names: list[str]  # its identifiers, normalized
+    words: set[str]  # its content words
+    pairs: frozenset[str]  # its Chinese character pairs
+
+    @classmethod
+    def of(cls, question: str) -> _Asked:
+        names = [normalize(t) for t in salient_tokens(question) if not t.isdigit() and len(t) >= 3]
+        words = {w for w in re.findall(r"[a-z]{3,}", normalize(question)) if w not in _QUESTION_STOP}
+        return cls(names, words, han_ngrams(norm_name(question)))
+
+
+def _answers(sentence: str, question: _Asked) -> bool:
+    """``sentence`` (no question: the caller tests that) takes up ``question``: it shares the question's
+    identifier (Mermaid, v2), two of its content words (a shortened word counts: "min" for "minimum"), or
+    three of its Chinese character pairs (two, when that is half the question's)."""
     folded = normalize(sentence)
-    names = [t for t in salient_tokens(question) if not t.isdigit() and len(t) >= 3]
-    if any(_word_in(normalize(t), folded) for t in names):
+    if any(_word_in(t, folded) for t in question.names):
         return True
-    asked = {w for w in re.findall(r"[a-z]{3,}", normalize(question)) if w not in _QUESTION_STOP}
     said = {w for w in re.findall(r"[a-z]{3,}", folded) if w not in _QUESTION_STOP}
-    shared = {a for a in asked if any(a.startswith(w) or w.startswith(a) for w in said)}
+    shared = {a for a in question.words if any(a.startswith(w) or w.startswith(a) for w in said)}
     if len(shared) >= 2:
         return True
-    asked_pairs = han_ngrams(norm_name(question))
-    shared_pairs = len(asked_pairs & han_ngrams(norm_name(sentence)))
+    shared_pairs = len(question.pairs & han_ngrams(norm_name(sentence)))
     # one three-character word (服务器) is not enough in a long question; most of a short one is
-    return shared_pairs >= 3 or (shared_pairs >= 2 and 2 * shared_pairs >= len(asked_pairs))
+    return shared_pairs >= 3 or (shared_pairs >= 2 and 2 * shared_pairs >= len(question.pairs))
 
 
 def _word_in(token: str, text: str) -> bool:
