@@ -1210,7 +1210,7 @@ class OfflineObjectExtractor:
         pos: int,
         values: dict[str, list[tuple[str, str | None]]],
         said_in: dict[str, int],
-        mentioned_in: dict[str, int] | None = None,
+        mentioned_in: dict[str, int],
     ) -> bool:
         """A user message that names no key but changes or completes the value the user gave a moment
         ago: "make that 9pm" (a correction) or "3 days" (the answer to the assistant's "how many days
@@ -1223,7 +1223,7 @@ class OfflineObjectExtractor:
             return False
         # u: "以后别用 emoji" … u: "完全没 emoji 又有点冷冰冰的" — u: "这样吧 正文里别用 结尾可以放一个": the user came back
         # to a rule given earlier (named its key, set no rule); their next rule, naming no key, replaces it
-        reopened = [k for k, at in (mentioned_in or {}).items() if values.get(k) and at > said_in.get(k, -1)
+        reopened = [k for k, at in mentioned_in.items() if values.get(k) and at > said_in.get(k, -1)
                     and at == _prev_user_index(msgs, pos)]  # fmt: skip
         if (
             reopened
@@ -1279,7 +1279,7 @@ class OfflineObjectExtractor:
         msgs: list[_Msg],
         people: _PeopleFinder,
         topics: _TopicFinder,
-        stored_self: dict[str, str] | None = None,
+        stored_self: dict[str, str],
     ) -> list[Candidate]:
         values: dict[str, list[tuple[str, str | None]]] = {}
         said_in: dict[str, int] = {}
@@ -1354,7 +1354,7 @@ class OfflineObjectExtractor:
                     correcting = bool(values.get(key)) and bool(
                         CORRECTION.search(sentence) or CORRECTION.search(msg.text[:12])
                     )
-                    if key in (stored_self or {}) and _says_again(sentence, (stored_self or {})[key]):
+                    if key in stored_self and _says_again(sentence, stored_self[key]):
                         continue  # "还是老样子 靠窗座位": the stored value said again is a skip, not an update
                     if not identity and _group_decision(sentence):
                         continue  # "我们决定 fct_ 开头的都用 incremental": the team's decision, not the user's style
