@@ -1,8 +1,9 @@
 """The chat signals the offline summary borrows from the notes extractor, in one explicit place.
 
-The summary needs seven things it does not own. The question test is the text toolkit's
-(:mod:`savenow.text.sentences`). Sentence splitting and three marker lexicons (chit-chat,
-deferrals, ruled-out guesses) still live in ``savenow.extract.heuristic.signals``: the splitter
+The summary needs eight things it does not own. The question test is the text toolkit's
+(:mod:`savenow.text.sentences`). Sentence splitting, ``lowercased`` (the memo'd lowercasing its
+screen shares with the lexicons) and three marker lexicons (chit-chat, deferrals, ruled-out
+guesses) still live in ``savenow.extract.heuristic.signals``: the splitter
 reads the extractor's FIX lexicon and machine-line test, and the lexicons are the extractor's
 ``Lexeme`` objects (the summary wraps its own lexicons in ``Lexeme`` too, for its fast
 case-insensitive search, and summarizes inside ``chat_memo`` so each sentence is lowercased
@@ -12,11 +13,20 @@ reaches into them, so that move is a change here and nowhere else.
 
 from __future__ import annotations
 
-from ..extract.heuristic.signals import LEX, Lexeme, chat_memo, sentences
+from ..extract.heuristic.signals import LEX, Lexeme, chat_memo, lowercased, sentences
 from ..text.sentences import is_question
 
 CHITCHAT = LEX.CHITCHAT  # "lol", "thanks", "哈哈", "吃饭" …
 DEFERRAL = LEX.DEFERRAL  # "later", "tomorrow", "回头" …
 RULED_OUT = LEX.RULED_OUT  # "isn't it", "not it either", "不是这个" …
 
-__all__ = ["CHITCHAT", "DEFERRAL", "RULED_OUT", "Lexeme", "chat_memo", "is_question", "sentences"]
+__all__ = [
+    "CHITCHAT",
+    "DEFERRAL",
+    "RULED_OUT",
+    "Lexeme",
+    "chat_memo",
+    "is_question",
+    "lowercased",
+    "sentences",
+]

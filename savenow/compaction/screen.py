@@ -15,16 +15,13 @@ without a literal) is searched as it is.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from re import _constants as _sre  # type: ignore[attr-defined]
 from re import _parser as _sre_parse  # type: ignore[attr-defined]
 from typing import Any
 
-from .chatsignals import Lexeme
+from .chatsignals import Lexeme, lowercased
 
-__all__ = ["Screened", "required_literals", "screen_memo"]
+__all__ = ["Screened", "required_literals"]
 
 _ZERO_WIDTH = (_sre.AT, _sre.ASSERT, _sre.ASSERT_NOT)
 
@@ -113,44 +110,7 @@ class Screened:
 
     def search(self, text: str) -> re.Match[str] | None:
         if self._screen is not None:
-            seen = _lowered(text) if self._caseless else text
+            seen = lowercased(text) if self._caseless else text
             if seen is not None and self._screen.search(seen) is None:
                 return None  # none of the words every match contains
         return self.lexeme.search(text)
-
-    @property
-    def pattern(self) -> str:
-        return self.lexeme.pattern
-
-
-_ASCII_RUN = re.compile(r"[\x00-\x7f]+")
-_UNSEEN = object()
-_MEMO: ContextVar[dict[str, str | None] | None] = ContextVar("savenow_compaction_screen", default=None)
-
-
-@contextmanager
-def screen_memo() -> Iterator[None]:
-    """Lowercase each text once within the block (one summary), not once per lexicon."""
-    token = _MEMO.set({})
-    try:
-        yield
-    finally:
-        _MEMO.reset(token)
-
-
-def _lowered(text: str) -> str | None:
-    """``text`` lowercased, where an IGNORECASE literal match is a plain one: None when a
-    non-ASCII character of it has case (ſ, K, İ fold onto ASCII letters under IGNORECASE)."""
-    memo = _MEMO.get()
-    if memo is not None:
-        known = memo.get(text, _UNSEEN)
-        if known is not _UNSEEN:
-            return known  # type: ignore[return-value]
-    lowered: str | None = text.lower()
-    if not text.isascii():
-        rest = _ASCII_RUN.sub("", text)
-        if rest.lower() != rest or rest.upper() != rest:
-            lowered = None
-    if memo is not None:
-        memo[text] = lowered
-    return lowered

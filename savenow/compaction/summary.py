@@ -40,7 +40,7 @@ from ..text.tokens import count_cjk, estimate_tokens
 from .changes import setting_key, settings_changed, settings_rewritten
 from .chatsignals import CHITCHAT, DEFERRAL, RULED_OUT, Lexeme, chat_memo, is_question, sentences
 from .model import SessionMessage
-from .screen import Screened, screen_memo
+from .screen import Screened
 from .withdrawn import apply_take_backs, cancel_withdrawn, may_withdraw, takes_back, without_take_back
 
 
@@ -2086,7 +2086,7 @@ class OfflineSummarizer:
     def summarize(self, previous: str | None, removed: Sequence[SessionMessage], *, max_tokens: int) -> str:
         token = _NAMES.set(set())
         try:
-            with chat_memo(), screen_memo():  # each sentence lowercased once, searched once per lexicon
+            with chat_memo():  # each sentence lowercased once, searched once per lexicon
                 return self._summarize(previous, removed, max_tokens)
         finally:
             _NAMES.reset(token)

@@ -1210,7 +1210,7 @@ class OfflineObjectExtractor:
         pos: int,
         values: dict[str, list[tuple[str, str | None]]],
         said_in: dict[str, int],
-        mentioned_in: dict[str, int] | None = None,
+        mentioned_in: dict[str, int],
     ) -> bool:
         """A user message that names no key but changes or completes the value the user gave a moment
         ago: "make that 9pm" (a correction) or "3 days" (the answer to the assistant's "how many days
@@ -1223,7 +1223,7 @@ class OfflineObjectExtractor:
             return False
         # u: "以后别用 emoji" … u: "完全没 emoji 又有点冷冰冰的" — u: "这样吧 正文里别用 结尾可以放一个": the user came back
         # to a rule given earlier (named its key, set no rule); their next rule, naming no key, replaces it
-        reopened = [k for k, at in (mentioned_in or {}).items() if values.get(k) and at > said_in.get(k, -1)
+        reopened = [k for k, at in mentioned_in.items() if values.get(k) and at > said_in.get(k, -1)
                     and at == _prev_user_index(msgs, pos)]  # fmt: skip
         if (
             reopened
@@ -1279,7 +1279,7 @@ class OfflineObjectExtractor:
         msgs: list[_Msg],
         people: _PeopleFinder,
         topics: _TopicFinder,
-        stored_self: dict[str, str] | None = None,
+        stored_self: dict[str, str],
     ) -> list[Candidate]:
         values: dict[str, list[tuple[str, str | None]]] = {}
         said_in: dict[str, int] = {}
@@ -1354,7 +1354,7 @@ class OfflineObjectExtractor:
                     correcting = bool(values.get(key)) and bool(
                         CORRECTION.search(sentence) or CORRECTION.search(msg.text[:12])
                     )
-                    if key in (stored_self or {}) and _says_again(sentence, (stored_self or {})[key]):
+                    if key in stored_self and _says_again(sentence, stored_self[key]):
                         continue  # "还是老样子 靠窗座位": the stored value said again is a skip, not an update
                     if not identity and _group_decision(sentence):
                         continue  # "我们决定 fct_ 开头的都用 incremental": the team's decision, not the user's style
@@ -1761,6 +1761,7 @@ class OfflineObjectExtractor:
         user_text = normalize(re.sub(r"['’]s(?![A-Za-z])", "s", said))
         user_pairs = han_ngrams(user_text)
         taken = {(c.obj.type, norm_name(c.obj.label)) for c in candidates}
+        unchanged = [m.text for m in msgs if m.user and _marks_unchanged(m.text)]
         out = []
         for item in stored:
             if item.obj.type not in ("self", "saved") or (item.obj.type, norm_name(item.obj.label)) in taken:
@@ -1776,7 +1777,7 @@ class OfflineObjectExtractor:
                 pairs = han_ngrams(norm_name(item.obj.summary).replace("用户", " "))
                 hits = len(pairs & user_pairs)
                 restated = hits >= 3 and hits * 2 >= len(pairs)
-            restated = restated or any(_says_again(m.text, item.obj.summary) for m in msgs if m.user)
+            restated = restated or any(_repeats_stored(text, item.obj.summary) for text in unchanged)
             if restated:
                 out.append(
                     Candidate(obj=MemoryObject(**item.obj.__dict__), reason="restated, already stored")
@@ -1800,11 +1801,20 @@ def _all_work_on(named: list[tuple[str, Stored | None, str | None]], topic: Stor
 def _says_again(text: str, stored: str) -> bool:
     """ "quiet coach as always" for "always books a quiet coach", "还是老规矩 小写开头" for "…英文小写开头": the user
     marks a value as unchanged and says two of the stored value's words (or character pairs) again."""
+    return _marks_unchanged(text) and _repeats_stored(text, stored)
+
+
+def _marks_unchanged(text: str) -> bool:
+    """The text says a value stays as it was ("as always", "还是老规矩"), without asking or setting a new rule."""
     if not RESTATE.search(text) or QUESTION.search(text):
         return False
     rest = RESTATE.sub(" ", text)
-    if LASTING.search(rest) or CHANGED.search(rest):
-        return False  # "以后技术问题用英文，其他的照旧中文" sets a new rule beside the old one
+    # "以后技术问题用英文，其他的照旧中文" sets a new rule beside the old one
+    return not (LASTING.search(rest) or CHANGED.search(rest))
+
+
+def _repeats_stored(text: str, stored: str) -> bool:
+    """Two of the stored value's words (or character pairs) said again in the text."""
     said, kept = normalize(text), normalize(stored)
     words = {w for w in re.findall(r"[a-z]{4,}", kept) if w not in ("user", "always", "still")}
     if sum(_word_in(w, said) for w in words) >= 2:
@@ -1995,16 +2005,26 @@ class _TopicFinder:
         for toks in self.tokens.values():
             for tok in set(toks):
                 self.shared[tok] = self.shared.get(tok, 0) + 1
+        # the other topics' names, where a Chinese name part must not be only a part of theirs
+        self.others = {
+            s.id: " ".join(norm_name(t.obj.name or "") for t in self.topics if t is not s)
+            for s in self.topics
+        }
+        self.questions = [(s, [_Asked.of(q) for q in s.obj.open_questions]) for s in self.topics]
 
     def find(self, sentence: str) -> Stored | None:
         if not self.topics:
             return None
-        return _mentioned_topic(sentence, self.topics, self.tokens, self.shared) or self._answered(sentence)
+        return _mentioned_topic(
+            sentence, self.topics, self.tokens, self.shared, self.others
+        ) or self._answered(sentence)
 
     def _answered(self, sentence: str) -> Stored | None:
         """A sentence that answers one stored topic's open question ("Mermaid 那个决定了 不支持" for "要不要支持
         Mermaid", "min order for cafés is 2kg" for "Minimum order size?") is about that topic, named or not."""
-        hits = [t for t in self.topics if any(_answers(sentence, q) for q in t.obj.open_questions)]
+        if QUESTION.search(sentence) or ASKS.search(sentence):
+            return None  # asking again answers nothing
+        hits = [t for t, asked in self.questions if any(_answers(sentence, q) for q in asked)]
         return hits[0] if len(hits) == 1 else None
 
     def find_loose(self, text: str) -> Stored | None:
@@ -2232,7 +2252,11 @@ def _topic_tokens(name: str) -> list[str]:
 
 
 def _mentioned_topic(
-    sentence: str, topics: list[Stored], tokens: dict[str, list[str]], shared: dict[str, int]
+    sentence: str,
+    topics: list[Stored],
+    tokens: dict[str, list[str]],
+    shared: dict[str, int],
+    others_of: dict[str, str],
 ) -> Stored | None:
     folded = normalize(sentence)
     compact = folded.replace(" ", "")
@@ -2244,7 +2268,7 @@ def _mentioned_topic(
         else:
             toks = tokens[topic.id]
             words = set(re.findall(r"[a-z0-9]+", folded))
-            others = " ".join(norm_name(t.obj.name or "") for t in topics if t is not topic)
+            others = others_of[topic.id]
             present = [t for t in toks if (t in words if t.isascii() else _cjk_in(t, compact, others))]
             distinctive = [t for t in present if shared.get(t, 0) == 1 and t not in TOPIC_GENERIC
                            and (len(t) >= 4 or _acronym_in(t, topic.obj.name or "", sentence) or _short_head(t, toks)
@@ -2265,25 +2289,35 @@ _QUESTION_STOP = frozenset({
 })  # fmt: skip
 
 
-def _answers(sentence: str, question: str) -> bool:
-    """``sentence`` takes up ``question``: it shares the question's identifier (Mermaid, v2), two of its
-    content words (a shortened word counts: "min" for "minimum"), or three of its Chinese character pairs
-    (two, when that is half the question's)."""
-    if QUESTION.search(sentence) or ASKS.search(sentence):
-        return False  # asking again answers nothing
+@dataclass(frozen=True)
+class _Asked:
+    """What :func:`_answers` looks for of one open question, read off it once."""
+
+    names: list[str]  # its identifiers, normalized
+    words: set[str]  # its content words
+    pairs: frozenset[str]  # its Chinese character pairs
+
+    @classmethod
+    def of(cls, question: str) -> _Asked:
+        names = [normalize(t) for t in salient_tokens(question) if not t.isdigit() and len(t) >= 3]
+        words = {w for w in re.findall(r"[a-z]{3,}", normalize(question)) if w not in _QUESTION_STOP}
+        return cls(names, words, han_ngrams(norm_name(question)))
+
+
+def _answers(sentence: str, question: _Asked) -> bool:
+    """``sentence`` (no question: the caller tests that) takes up ``question``: it shares the question's
+    identifier (Mermaid, v2), two of its content words (a shortened word counts: "min" for "minimum"), or
+    three of its Chinese character pairs (two, when that is half the question's)."""
     folded = normalize(sentence)
-    names = [t for t in salient_tokens(question) if not t.isdigit() and len(t) >= 3]
-    if any(_word_in(normalize(t), folded) for t in names):
+    if any(_word_in(t, folded) for t in question.names):
         return True
-    asked = {w for w in re.findall(r"[a-z]{3,}", normalize(question)) if w not in _QUESTION_STOP}
     said = {w for w in re.findall(r"[a-z]{3,}", folded) if w not in _QUESTION_STOP}
-    shared = {a for a in asked if any(a.startswith(w) or w.startswith(a) for w in said)}
+    shared = {a for a in question.words if any(a.startswith(w) or w.startswith(a) for w in said)}
     if len(shared) >= 2:
         return True
-    asked_pairs = han_ngrams(norm_name(question))
-    shared_pairs = len(asked_pairs & han_ngrams(norm_name(sentence)))
+    shared_pairs = len(question.pairs & han_ngrams(norm_name(sentence)))
     # one three-character word (服务器) is not enough in a long question; most of a short one is
-    return shared_pairs >= 3 or (shared_pairs >= 2 and 2 * shared_pairs >= len(asked_pairs))
+    return shared_pairs >= 3 or (shared_pairs >= 2 and 2 * shared_pairs >= len(question.pairs))
 
 
 def _word_in(token: str, text: str) -> bool:

@@ -257,6 +257,12 @@ def _top_level(part: str) -> str:
     return "".join(kept)
 
 
+def lowercased(text: str) -> str | None:
+    """The text lowercased, or None where an IGNORECASE match of it is no plain match of that
+    (see :func:`_lowercased`); remembered within this thread's :func:`chat_memo` block."""
+    return _lowercased(text, _CHAT.get())
+
+
 def _lowercased(text: str, chat: ChatMemo | None) -> str | None:
     """The text lowercased, or None when a non-ASCII letter in it has case (lowercasing it may
     change the length or fold it onto an ASCII letter the way IGNORECASE does not)."""
