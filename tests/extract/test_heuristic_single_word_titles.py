@@ -128,3 +128,19 @@ def test_a_request_to_the_assistant_leaves_the_bullet(said: str, kept: str) -> N
 )
 def test_what_the_fact_spares_the_speaker_goes(said: str, kept: str) -> None:
     assert tidy_bullet(said, DAY) == kept
+
+
+@pytest.mark.parametrize(
+    ("heading", "language"),
+    [("是预算问题", "zh"), ("Hofer &", "en"), ("Ward and", "en"), ("张三和", "zh")],
+)
+def test_a_clause_or_a_cut_name_is_a_title_fault(heading: str, language: str) -> None:
+    from savenow.extract.heuristic.titles import title_faults
+
+    assert title_faults(heading, ["x"], language)
+
+
+def test_a_noun_beginning_with_shi_fou_is_no_clause() -> None:
+    from savenow.extract.heuristic.titles import title_faults
+
+    assert "clause" not in title_faults("是否含早", ["是否含早：含。"], "zh")

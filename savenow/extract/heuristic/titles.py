@@ -1020,7 +1020,7 @@ _ZH_CLAUSE = re.compile(
 )
 # A Chinese title opening with an adverb or a negation is a predicate cut from a sentence ("只允许",
 # "不发私聊", "已经办了"), not a name; the few nouns that begin so ("只读", "不锈钢", "别名") stay.
-_ZH_ADVERB_LEAD = re.compile(r"^(?:只(?!读)|不(?!锈|动产)|别(?!名|墅|针)|没(?!药)|也|已|仍|均|才)")
+_ZH_ADVERB_LEAD = re.compile(r"^(?:只(?!读)|不(?!锈|动产)|别(?!名|墅|针)|没(?!药)|也|已|仍|均|才|是(?!否))")
 # Common two-character words no title may end inside ("房贷利率现" cut from "房贷利率现在是…").
 _ZH_COMMON_WORDS = frozenset(
     (
@@ -1068,8 +1068,8 @@ def title_faults(title: str, bullets: Sequence[str], language: str) -> list[str]
         or _ZH_ADVERB_LEAD.match(bare)
     ):
         faults.append("clause")
-    if _cut_inside(bare, bullets):
-        faults.append("cut")
+    if _cut_inside(bare, bullets) or re.search(r"[&+/]$|\s(?:and|or|of|&)$|[和与及或]$", bare):
+        faults.append("cut")  # "Smith&" / "X and": a name cut where it goes on
     if re.match(r"^-|.*\s--?\w|.*=", bare):
         faults.append("command")  # "-p gpu-a40 --gres=gpu" is a command line, not a subject
     share = _han_share(" ".join(bullets))
