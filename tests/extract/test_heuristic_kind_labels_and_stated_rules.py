@@ -144,7 +144,7 @@ def test_an_english_rule_is_stated_without_from_now_on(said: str, stated: str) -
         ("就是周二晚上 speaking + 周六上午 10 点 writing。", "周二晚上 speaking + 周六上午 10 点 writing。"),
         ("加了，只允许 yuki@example.dev", "只允许 yuki@example.dev"),
         ("发货还是中通 每天下午 16:00 前付款当天发 这个不变", "发货还是中通，每天下午 16:00 前付款当天发。"),
-        ("门慢卡已经办了，编号 MB330106882 以后开药拿这个。", "门慢卡已经办了，编号 MB330106882"),
+        ("门慢卡已经办了，编号 MB330106882 以后开药拿这个。", "门慢卡已经办了，编号 MB330106882。"),
     ],
 )
 def test_openers_done_reports_and_pointing_back_leave_the_fact(said: str, stated: str) -> None:

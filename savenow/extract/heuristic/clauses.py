@@ -43,6 +43,7 @@ _CODE_SPAN = re.compile(r"`[^`]*`|「[^」]*」|“[^”]*”|\"[^\"]*\"|（[^�
 _OPENER = re.compile(
     r"^(?:也就是说|就是说|换句话说|那就是|那就|那么|所以说|所以|然后|而且|还有就是|还有(?:一|个|一个|件|一件)事(?:情)?|"
     r"还有(?![一二两三四五六七八九十几\d多少])|就是(?![的说这那])|另外|对了|等下|等等|"
+    r"定了|最终(?![版稿价值结果方案报告])|就(?![是的业医诊近餐绪读职任地算像要会能可])|"  # "定了 TTL 48 小时", "就用 A"
     r"但是|不过|可是|这样的话|这样一来|这样(?=每|就|以后|下次|才)|其实|反正|总之|总之就是|顺便说一下|顺便确认一下|顺便确认下|确认一下|确认下|顺便|话说|说实话|我想想|嗯+|哦+|噢|诶|欸|"
     r"(?:好的?|行|收到了?|明白了?|OK|ok|Ok)(?=\s)|"
     r"那(?![边里个些天时会样么种位次份件条])"
@@ -63,7 +64,9 @@ _FILLER_CLAUSE = re.compile(
     re.IGNORECASE,
 )
 # A remark about saving or reminding, not the fact: "记一下医生说的", "这个我记下来".
-_SAVING_REMARK = re.compile(r"记一下|记下来|记住|备注一下|存一下|提醒你|我提醒")
+_SAVING_REMARK = re.compile(r"记一下|记下来|记住|记着|记好|备注一下|存一下|提醒你|我提醒")
+# What the fact spares the speaker ("这样就不用提前走了"): their plan, not the fact.
+_SPARED = re.compile(r"就(?:不用|不必|用不着|省得)|也就不用")
 # A remark on the fact rather than the fact: "看着很乱", "有点多", "太麻烦了".
 _COMMENT = re.compile(rf"有点[多少乱烦慢]|太[{HAN}]{{0,4}}了|看着|哈哈|烦死|累死|差点|我觉得")
 _FIRST_PERSON = re.compile(r"我(?![爸妈们家司])")
@@ -195,7 +198,12 @@ def clean_zh_statement(text: str) -> str:
     original = text.strip()
     if not has_cjk(original):
         return original
-    pieces = [(_strip_edges(c), sep) for c, sep in _split(original)]
+    # What the fact spares the speaker is read before its "这样就" goes with the other openers.
+    pieces = [
+        (_strip_edges(c), sep)
+        for c, sep in _split(original)
+        if not (_SPARED.search(c) and not _VALUE.search(c))
+    ]
     kept = [(c, sep) for c, sep in pieces if c and not _chat_only(c)]
     if not kept:
         return original
@@ -215,7 +223,13 @@ def clean_zh_statement(text: str) -> str:
     statement = re.sub(r"\s*：\s*", "：", statement).strip(" ，,")
     if not statement:
         return original
-    if re.search(rf"[{HAN}]$", statement) and statement != original:
+    if (
+        statement != original
+        and not statement.endswith(_SENTENCE_END)
+        and (
+            re.search(rf"[{HAN}]$", statement) or original.endswith(_SENTENCE_END)  # "…17:30，这样就不用…。"
+        )
+    ):
         statement += "。"
     return statement
 

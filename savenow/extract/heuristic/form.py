@@ -43,6 +43,7 @@ _EN_LEAD = (
     r"|that explains it|that matches|you're right|right|so|well|will do|then|that's the catch|here's the catch"
     r"|the catch is|one more for you|one more|noted|got it|saved|added|updated|recorded|done deal|done|confirmed"
     r"|i'll note that|(?:a|one|the) (?:simple |small |quick |golden |general )?rule(?: of thumb)?"
+    r"|no|yes|yeah|yep|nope|ok|okay|sure|alright|great|perfect|cool"  # a reply word before the fact
 )
 _ZH_LEAD = (
     r"原因找到了|找到原因了|问题找到了|找到问题了|找到了|就是这个|那就对了|这就对了|这就是原因|规则就是|结论就是|规矩就是"
@@ -66,6 +67,7 @@ _EN_MARK = (
     r"wait|actually|correction|hmm+|oops|scratch that|on second thought|saved|added|noted|recorded|updated"
     r"|confirmed|one more thing|for the record|to be clear(?: what we decided)?|just to confirm|to confirm"
     r"|deal|i'll note(?: that)?|let me note(?: that)?|noting that|(?:so,? )?(?:going forward|from now on)(?=:)"
+    r"|so|(?:please )?(?:note|remember|save|record) (?:this|that)(?: down)?(?: for me)?"  # a request to the assistant
 )
 # An emoji or a symbol a chat line opens with ("👌 So going forward: …") says nothing in a note.
 _SYMBOL_LEAD = re.compile(r"^[\s\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+(?=\S)")
@@ -105,6 +107,25 @@ def message_date(timestamp: object) -> date | None:
     return None
 
 
+# A request to the assistant as a sentence of its own ("Can you note that?", "Please remember this."):
+# the conversation asking to keep the fact, not the fact.
+_EN_KEEP_REQUEST = re.compile(
+    r"(?:^|(?<=[.!?])\s+)(?:(?:can|could|would) you |please |pls )?(?:also )?(?:note|remember|save|record|keep)"
+    r" (?:this|that|it)(?: down| in mind)?(?: for me)?(?:,? please)?\s*[.!?]*\s*$",
+    re.IGNORECASE,
+)
+# What the fact spares the speaker ("…, so I don't have to leave early"): their plan, not the fact.
+_EN_SPARED = re.compile(
+    r",?\s+so (?:that )?(?:I|we) (?:don't|won't|do not|will not|no longer) (?:have|need) to [^.;!?]*(?=[.;!?]|$)",
+    re.IGNORECASE,
+)
+
+
+def _without_requests(bullet: str) -> str:
+    kept = _EN_SPARED.sub("", _EN_KEEP_REQUEST.sub("", bullet)).strip()
+    return kept or bullet
+
+
 def tidy_bullet(text: str, day: date | None = None, role: str = "user") -> str:
     """``text`` without the chat's lead-ins, its relative dates resolved against ``day`` (or dropped);
     "" for a line that states nothing (a table's header row). A line the assistant said speaks of
@@ -119,7 +140,7 @@ def tidy_bullet(text: str, day: date | None = None, role: str = "user") -> str:
         bullet = _CONFIRMED_LABEL.sub(lambda m: _label(m), bullet)
         if bullet == before:
             break
-    bullet = _without_chat_lead(bullet)
+    bullet = _without_requests(_without_chat_lead(bullet))
     bullet = _without_mark(clean_zh_statement(bullet))  # spoken Chinese as a statement (:mod:`.clauses`)
     bullet = _SPOKEN_COPULA.sub("：", bullet)
     bullet = without_withdrawn(bullet)  # "旧的 6140 作废", "(was $95)": what no longer holds

@@ -70,6 +70,19 @@ class TitleContext:
         self.chat = " ".join(signals.prose(t) for t in all_texts).casefold()
         self.opening = " ".join(signals.prose(t) for t in user_texts[:OPENING_MESSAGES]).casefold()
         self.first_user_texts = list(user_texts[:OPENING_MESSAGES])
+        self.raw = " \n ".join(all_texts)
+
+    def names(self, word: str) -> bool:
+        """The chat writes ``word`` as a proper name: capitalized inside a sentence ("set up
+        Immich on …"), in capitals ("NAS"), or inside a code span; a common word ("Rent is split …",
+        "the rent") is capitalized only where a sentence starts."""
+        if not word.isalpha() or word.isupper() or not word[1:].islower():
+            return True  # "NAS", "ESPHome", "pm2": a name or an identifier
+        mid_sentence = re.compile(
+            r"(?<=[\w,;)\]'’] )" + re.escape(word[:1].upper() + word[1:]) + r"(?![\w'-])"
+        )
+        in_code = re.compile(r"`[^`\n]*(?<![\w-])" + re.escape(word) + r"(?![\w-])[^`\n]*`", re.IGNORECASE)
+        return bool(mid_sentence.search(self.raw) or in_code.search(self.raw))
 
     @property
     def opening_topic(self) -> str:
@@ -132,6 +145,8 @@ def note_title(
     avoid = set(avoid)
     first = _title(bullets, kinds, ids, language, context, avoid)
     if not title_faults(first, bullets, language):
+        if _bare_word(first, context):
+            return _instead_of_word(first, bullets, language)
         return first
     repaired = _repaired(first, bullets)
     if _PLAIN_WORD.fullmatch(first) and language == "zh":
@@ -139,6 +154,9 @@ def note_title(
         # "biber 缓存"), else a plain noun ("compose 配置").
         # Only a setup's "配置" says what the note is ("compose 配置"); "规则" / "修复" / "问题" / "偏好"
         # after a name are the kind labels a reader drops ("thuthesis 规则" → "thuthesis").
+        part_of = _phrase_around(first, bullets, language)  # "worker" of `tidewatch-worker`
+        if part_of and not title_faults(part_of, bullets, language):
+            return part_of
         kind = _kind(kinds)
         noun = _zh_word_after(first, bullets, context) or ("配置" if kind in ("setup", NoteKind.NOTE) else "")
         if not noun:
@@ -165,6 +183,84 @@ def note_title(
 
 
 _BULLET_AS_TITLE = 24  # characters: a bullet this short can stand as its own title
+
+# Words that are never a subject on their own, in any case: a reply, a unit.
+_NEVER_ALONE = re.compile(
+    r"yes|no|ok|okay|sure|yeah|yep|nope|thanks|done|fine|right|mg|ml|g|kg|km|cm|mm|h|hr|min|sec|gb|mb|tb|kb"
+    r"|好的?|对|行|是|不|嗯|可以|合理|没问题|收到|谢谢",
+    re.IGNORECASE,
+)
+_IDENTIFIER = re.compile(r"[\w.:/@*-]*[\w*]")
+
+
+def _bare_word(title: str, context: TitleContext) -> bool:
+    """A single word a reader cannot keep as a heading: a reply or a unit, a weekday or month, or
+    a common English word the chat never writes as a name. Identifiers ("vps-hk", "pm2"), acronyms
+    ("NAS") and names ("Immich", "Caddy") stand alone."""
+    bare = title.strip()
+    if _NEVER_ALONE.fullmatch(bare):
+        return True
+    if not re.fullmatch(r"[A-Za-z]+", bare):
+        return False
+    if _WHEN_WORD.fullmatch(bare):
+        return True
+    return not context.names(bare)
+
+
+def _instead_of_word(word: str, bullets: Sequence[str], language: str) -> str:
+    """One common word ("Aisle", "Deps", "worker") names no subject: the identifier it is part of
+    ("tidewatch-worker"), else the noun phrase it makes in the bullet ("Aisle seat", "Python deps");
+    the word when there is neither. (A title from the note's other terms was tried here: as often a
+    nearby word as the subject — "Splitwise group" over a rent split — so it is not.)"""
+    phrase = _phrase_around(word, bullets, language)
+    if phrase and not title_faults(phrase, bullets, language):
+        return phrase
+    return word
+
+
+def _phrase_around(word: str, bullets: Sequence[str], language: str) -> str:
+    """The identifier ``word`` is a part of ("worker" in `tidewatch-worker`), else, in an English
+    note, the two-word noun phrase it makes with the word after or before it ("aisle seat",
+    "Python deps")."""
+    said = re.escape(word) + "|" + re.escape(word[:1].lower() + word[1:])  # "RCLONE_CONFIG" is not rclone's
+    part = re.compile(r"(?:^|[-_.:@])(?:" + said + r")(?:$|[-_.:@])")
+    for bullet in bullets:
+        for token in _IDENTIFIER.findall(bullet):
+            if (
+                token.casefold() != word.casefold()
+                and part.search(token)
+                and "/" not in token  # a path names where a thing lives, not the thing ("/etc/rclone/…")
+                and len(token) <= TITLE_MAX
+            ):
+                return token.strip(".:")
+    if language == "zh" or not re.fullmatch(r"[A-Za-z]+", word):
+        return ""
+
+    def noun(candidate: str) -> bool:
+        return bool(
+            re.fullmatch(r"[A-Za-z]{3,}", candidate)
+            and candidate.casefold() not in EN_TITLE_STOPWORDS
+            and not _EN_TOPIC_STOP.fullmatch(candidate)
+            and not _EN_CLAUSE.fullmatch(candidate)
+            and not _EN_IMPERATIVE.fullmatch(candidate)
+            and not _EN_QUANTIFIER.match(candidate + " ")
+            and not candidate.casefold().endswith("ly")
+            and candidate.casefold()
+            not in ("plus", "minus", "only", "also", "too", "again", "net", "per", "vs")
+        )
+
+    pattern = re.compile(
+        r"(?:([A-Za-z]+)\s+)?(?<![\w'-])" + re.escape(word) + r"(?![\w'-])(?:\s+([A-Za-z]+))?", re.IGNORECASE
+    )
+    for bullet in bullets:
+        for match in pattern.finditer(bullet):
+            before, after = match.group(1) or "", match.group(2) or ""
+            said = match.group(0)[len(before) :].strip().split()[0]
+            if after and noun(after) and after[:1].islower():
+                return _capitalized(f"{said} {after}")
+            if before and noun(before) and not _WHEN_WORD.fullmatch(word):
+                return _capitalized(f"{before} {said}")
+    return ""
 
 
 def _zh_word_after(word: str, bullets: Sequence[str], context: TitleContext) -> str:
@@ -203,7 +299,7 @@ def _title(
     avoided = {a.casefold() for a in avoid}
     if NoteKind.OWNER in kinds:
         owned = _owned(text)
-        subject = owned or _subject(text, set(ids), language, context, avoided)
+        subject = _numbered_name(owned, context) or _subject(text, set(ids), language, context, avoided)
         if not subject:
             return "负责人" if language == "zh" else "Owner"
         return f"{subject} 负责人" if language == "zh" else f"Owner of {subject}"
@@ -650,6 +746,15 @@ def _owned(text: str) -> str:
     return ""
 
 
+def _numbered_name(subject: str, context: TitleContext) -> str:
+    """A bare number the chat uses for a name it said in full ("Priyanka owns 01" after
+    `kiln-stg-01`): the one identifier of the chat that ends in it; else the subject as it is."""
+    if not re.fullmatch(r"\d+", subject):
+        return subject
+    names = set(re.findall(r"(?<![\w.-])[A-Za-z][\w.-]*[-_]" + subject + r"(?![\w-])", context.raw))
+    return names.pop() if len(names) == 1 else subject
+
+
 def _kind(kinds: set[str]) -> str:
     if {NoteKind.ROOT_CAUSE, NoteKind.FIX} <= kinds:
         return "incident"
@@ -915,7 +1020,7 @@ _ZH_CLAUSE = re.compile(
 )
 # A Chinese title opening with an adverb or a negation is a predicate cut from a sentence ("只允许",
 # "不发私聊", "已经办了"), not a name; the few nouns that begin so ("只读", "不锈钢", "别名") stay.
-_ZH_ADVERB_LEAD = re.compile(r"^(?:只(?!读)|不(?!锈|动产)|别(?!名|墅|针)|没(?!药)|也|已|仍|均|才)")
+_ZH_ADVERB_LEAD = re.compile(r"^(?:只(?!读)|不(?!锈|动产)|别(?!名|墅|针)|没(?!药)|也|已|仍|均|才|是(?!否))")
 # Common two-character words no title may end inside ("房贷利率现" cut from "房贷利率现在是…").
 _ZH_COMMON_WORDS = frozenset(
     (
@@ -926,7 +1031,7 @@ _ZH_COMMON_WORDS = frozenset(
 )  # fmt: skip
 _WORD_LATIN = re.compile(r"[A-Za-z][A-Za-z'-]*")
 # A plain English word, not an identifier ("vps-hk", "ledger-etl", "fsn-web-1" are names in any language).
-_PLAIN_WORD = re.compile(r"(?<![\w.@/-])[a-z]{2,}(?![\w.@/-])")
+_PLAIN_WORD = re.compile(r"(?<![\w.@/:-])[a-z]{2,}(?![\w.@/:-])")
 
 
 def note_language(bullets: Sequence[str], conversation: str) -> str:
@@ -963,8 +1068,8 @@ def title_faults(title: str, bullets: Sequence[str], language: str) -> list[str]
         or _ZH_ADVERB_LEAD.match(bare)
     ):
         faults.append("clause")
-    if _cut_inside(bare, bullets):
-        faults.append("cut")
+    if _cut_inside(bare, bullets) or re.search(r"[&+/]$|\s(?:and|or|of|&)$|[和与及或]$", bare):
+        faults.append("cut")  # "Smith&" / "X and": a name cut where it goes on
     if re.match(r"^-|.*\s--?\w|.*=", bare):
         faults.append("command")  # "-p gpu-a40 --gres=gpu" is a command line, not a subject
     share = _han_share(" ".join(bullets))
