@@ -139,12 +139,6 @@ WRAP_UP = Rule(
 )
 WRAP_UP_CONFIRMED = Rule("wrap_up_confirmed", 1.5, "… right after the user said it works")
 
-STATED_VALUE = Rule(
-    "stated_value",
-    2.0,
-    "a user sentence with a value answering the assistant's question, not repeated back (below an acknowledgement)",
-)
-
 # Penalties.
 HEDGED = Rule("hedged", -1.5, 'hedges ("maybe", "可能") and nobody accepted it')
 NOT_CHOSEN = Rule("not_chosen", -2.0, "says it was not chosen")

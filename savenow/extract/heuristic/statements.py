@@ -381,7 +381,6 @@ def _message_statements(chat: list[Message], index: int) -> list[Statement]:
             NoteKind.NOTE in carried or bool(LEX.NOTE.search(sentence)) or context.explicit_ack
         )
         statement.score = _score(statement, context, carried, label)
-        statement.score += _stated_value(chat, index, statement)
         if (
             LEX.PRIOR.search(sentence)
             and not statement.ids
@@ -415,53 +414,6 @@ def _message_statements(chat: list[Message], index: int) -> list[Statement]:
             statement.score = 0.0
         result.append(statement)
     return result
-
-
-_STATED_VALUE = re.compile(r"\d")  # a port, time, date, amount, version or phone number
-
-
-def _stated_value(chat: list[Message], index: int, statement: Statement) -> float:
-    """A user sentence carrying a value, stated as a fact in answer to the assistant's question
-    ("Host name?" — "pine-nuc"; "订单号呢？" — "PNR 是 K7QW2M"): a candidate even when the
-    assistant does not repeat it. Weaker than an acknowledgement, so acknowledged facts rank first."""
-    if statement.role != "user" or index == 0 or chat[index - 1].role != "assistant":
-        return 0.0
-    if not (statement.ids or _STATED_VALUE.search(statement.bullet)):
-        return 0.0
-    if not _fact_question(chat[index - 1]) or not any(m.role == "assistant" for m in chat[: index - 1]):
-        return 0.0  # the assistant's opening "What's up?" / "今天弄点什么？" invites the problem, not a fact
-    text = statement.text
-    if is_machine_line(text) or _symptom_only(statement):
-        return 0.0  # "Browser shows `413 …`": what the user sees, not a fact to keep
-    if signals.is_question(text) or LEX.HEDGE.search(text) or LEX.ONE_OFF.search(text):
-        return 0.0
-    if LEX.STATUS.search(text) or LEX.RULED_OUT.search(text) or LEX.CHITCHAT.search(text):
-        return 0.0
-    return rules.STATED_VALUE.weight
-
-
-_FACT_QUESTION_MAX = 60  # characters: "Host name?", "订单号呢？" — not a diagnostic step with a command in it
-# A yes/no question checks a guess ("did it go red?", "是不是填了 dns.google？"): its answer is a finding.
-_YES_NO = re.compile(
-    r"^\s*(?:and\s+|so\s+|but\s+)?(?:is|are|was|were|do|does|did|have|has|had|can|could|should|will|would)\b"
-    r"|吗\s*[？?]?\s*$|是不是|有没有|对不对|[了过]没",
-    re.IGNORECASE,
-)
-
-
-def _fact_question(message: Message) -> bool:
-    """An assistant message ending in an open question for a property."""
-    return message.role == "assistant" and bool(message.items) and _asks_for_a_fact(message.items[-1][1])
-
-
-def _asks_for_a_fact(sentence: str) -> bool:
-    """A short open question for a property ("Ports?", "备份怎么做？"): no yes/no check, no command in it."""
-    return (
-        signals.is_question(sentence)
-        and len(sentence) <= _FACT_QUESTION_MAX
-        and "`" not in sentence
-        and not _YES_NO.search(sentence)
-    )
 
 
 def _marker_score(statement: Statement, context: SentenceContext, carried: set[str]) -> float:
