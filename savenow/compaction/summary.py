@@ -35,6 +35,7 @@ from typing import Protocol
 from ..text.cjk import HAN
 from ..text.identifiers import CURRENCY_CODE, INLINE_CODE, identifiers, written_values
 from ..text.normalize import compact_similarity
+from ..text.patterns import en_words
 from ..text.stopwords import EN_COMMON_WORDS, EN_NOT_NAMES
 from ..text.tokens import count_cjk, estimate_tokens
 from .changes import setting_key, settings_changed, settings_rewritten
@@ -104,7 +105,7 @@ def _words(*parts: str) -> re.Pattern[str]:
     return re.compile("|".join(parts), re.IGNORECASE)
 
 
-_EN = "(?<![A-Za-z])(?:{})(?![A-Za-z])".format
+_EN = en_words
 REQUEST = _words(
     _EN(
         "please|can you|could you|would you|help me|i want|i'd like|i need|we need|make sure|set up|write me"

@@ -55,13 +55,14 @@ from dataclasses import dataclass, field
 from ..models import ChatMessage
 from ..text.cjk import HAN, han_ngrams
 from ..text.normalize import has_cjk, normalize
+from ..text.patterns import en_words as _en
 from .extract import Candidate, Proposed
 from .model import SELF_KEYS, MemoryObject, near_name, norm_name
 from .store import Stored
 from .wording import CHANGED, RESTATE, UNCHANGED, contains_stored, salient_tokens
-from .wording import IGNORECASE as _I
-from .wording import en_words as _en
 from .wording import pattern as _rx
+
+_I = re.IGNORECASE
 
 # -- lexicons: kinds of language, never the facts of one chat --------------------------------
 

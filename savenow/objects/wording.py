@@ -9,17 +9,11 @@ from __future__ import annotations
 import re
 
 from ..text.cjk import han_ngrams
+from ..text.patterns import en_words
 from .model import norm_name
 
-IGNORECASE = re.IGNORECASE
 
-
-def en_words(*words: str) -> str:
-    """English words not inside a longer Latin word (``\\b`` fails next to Chinese)."""
-    return "(?<![A-Za-z])(?:" + "|".join(words) + ")(?![A-Za-z])"
-
-
-def pattern(*parts: str, flags: int = IGNORECASE) -> re.Pattern[str]:
+def pattern(*parts: str, flags: int = re.IGNORECASE) -> re.Pattern[str]:
     return re.compile("|".join(parts), flags)
 
 

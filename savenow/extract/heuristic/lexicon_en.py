@@ -9,11 +9,7 @@ would not match inside ``用emoji了``.
 
 from __future__ import annotations
 
-
-def words(*alternatives: str) -> str:
-    """English words/phrases, not inside a longer Latin word."""
-    return "(?<![A-Za-z])(?:" + "|".join(alternatives) + ")(?![A-Za-z])"
-
+from ...text.patterns import en_words as words
 
 # "remember (this)", never in "I don't remember that", "you never remember": the same guard in
 # NOTE and in KEEP_THAT.
