@@ -50,14 +50,18 @@ class FilesKey:
 
 
 def store_bytes(path: Path, data: bytes) -> bool:
-    """Write ``data`` atomically (temp + rename), private to the user; False when the folder
-    cannot be written — a cache that cannot be written is simply not used."""
+    """Write ``data`` atomically (temp + fsync + rename), private to the user; False when the
+    folder cannot be written — a cache that cannot be written is simply not used. The fsync is
+    paid only on a cache miss, and keeps a crash from leaving an empty file under the final name
+    (readers treat an unreadable cache as a miss anyway)."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
         os.replace(tmp, path)
     except OSError:
         try:
