@@ -179,3 +179,19 @@ def test_the_lexicon_files_are_twins_and_every_marker_joins_both() -> None:
         assert getattr(LEX, name).pattern == "|".join(
             [*getattr(lexicon_en, name), *getattr(lexicon_zh, name)]
         )
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "subs@raman-lit.co.uk is the billing address",
+        "study_motion is the env name",
+        "nas-01 runs restic nightly",
+    ],
+)
+def test_a_bullet_that_opens_with_an_identifier_keeps_its_case(sentence: str) -> None:
+    assert signals.clean_bullet(sentence) == sentence
+
+
+def test_an_english_sentence_still_gets_its_capital() -> None:
+    assert signals.clean_bullet("the backup runs at 02:00") == "The backup runs at 02:00"

@@ -612,7 +612,12 @@ def clean_bullet(sentence: str) -> str:
         text = text.rstrip("，,")
     if has_cjk(text) or not text[:1].isascii() or text.startswith("`"):
         return text  # "etl 的事…" stays as written; only English sentences get a capital
+    if _IDENTIFIER_CHAR.search(text.split(" ", 1)[0]):
+        return text  # "subs@raman-lit.co.uk", "study_motion": an identifier is kept exactly
     return text[:1].upper() + text[1:]
+
+
+_IDENTIFIER_CHAR = re.compile(r"[\d_./:@-]")
 
 
 def conversation_language(texts: Iterable[str]) -> str:
