@@ -389,3 +389,88 @@ def test_who_repaired_it_finds_the_chinese_repair_note(tmp_path: Path) -> None:
     )
     assert _paths(search, "who repaired the washing machine")[:1] == ["memory/2026-05-01.md"]
     assert _paths(search, "洗衣机谁修的")[:1] == ["memory/2026-05-01.md"]
+
+
+# -- round twelve: a change said in the other language, a thing's name left out ---------------
+
+# Other ways of saying a word are tried only for words few notes hold (EXPAND_AT_MOST): a
+# workspace of fifty other sections, as a real memory has.
+_OTHER_SECTIONS = "".join(f"## 杂事 {i}\n- 第 {i} 次买菜，记账 {i} 元。\n\n" for i in range(50))
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "query"),
+    [
+        (
+            "## NAS 照片备份\n- Synology Photos 每晚 01:30 备份到外接硬盘，保留最近 30 个版本。",
+            "## Photo backup policy change\n- Changed the USB photo backup to keep 60 versions instead of 30.",
+            "照片备份保留几个版本",
+        ),
+        (
+            "## Photo backup\n- Synology Photos backs up nightly to the USB disk and keeps 30 versions.",
+            "## 照片备份调整\n- 外接硬盘的照片备份改成保留 60 个版本。",
+            "how many versions does the photo backup keep",
+        ),
+    ],
+)
+def test_a_change_said_in_the_other_language_supersedes(
+    tmp_path: Path, old: str, new: str, query: str
+) -> None:
+    search = _search(
+        tmp_path,
+        {
+            "memory/2026-03-01.md": f"# 2026-03-01\n\n{old}\n",
+            "memory/2026-05-20.md": f"# 2026-05-20\n\n{new}\n",
+            "memory/2026-04-02.md": f"# 2026-04-02\n\n{_OTHER_SECTIONS}",
+        },
+    )
+    paths = _paths(search, query)
+    assert paths.index("memory/2026-05-20.md") < paths.index("memory/2026-03-01.md")
+
+
+def test_a_same_language_synonym_in_a_change_line_says_nothing_changed() -> None:
+    # "server" may stand for "host", but "ClickHouse moved to clickhouse-server" is no news of
+    # where a service is hosted: only a translation names the query word in a change line.
+    from savenow.search.engine import _forms, _named
+
+    forms = _forms({"host": {"server"}, "版本": {"version"}}, ["host", "版本"])
+    assert forms == {"host": {"host"}, "版本": {"版本", "version"}}
+    assert _named(forms, ["clickhouse", "move", "server"]) == set()
+    assert _named(forms, ["keep", "60", "version"]) == {"版本"}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "query"),
+    [
+        (
+            "## Postgres connections\n- db-main Postgres `max_connections` 100; four workers fit.",
+            "## Sale prep\n- Scaled the workers from 4 to 6; Postgres `max_connections` raised to 150.",
+            "Postgres max_connections on db-main",
+        ),
+        (
+            "## 数据库连接数\n- db-main 上 Postgres 的 `max_connections` 是 100。",
+            "## 大促准备\n- worker 从 4 个加到 6 个，Postgres `max_connections` 提高到 150。",
+            "db-main 的 max_connections 设的多少",
+        ),
+    ],
+)
+def test_a_newer_note_that_leaves_out_the_host_name_still_supersedes(
+    tmp_path: Path, old: str, new: str, query: str
+) -> None:
+    search = _search(
+        tmp_path,
+        {
+            "memory/2026-03-01.md": f"# 2026-03-01\n\n{old}\n",
+            "memory/2026-05-20.md": f"# 2026-05-20\n\n{new}\n",
+            "memory/2026-04-02.md": "# 2026-04-02\n\n## db-main\n- db-main 磁盘 80 GB。\n",
+        },
+    )
+    paths = _paths(search, query)
+    assert paths.index("memory/2026-05-20.md") < paths.index("memory/2026-03-01.md")
+
+
+def test_an_older_note_holding_the_asked_version_still_wins() -> None:
+    from savenow.search.engine import _names_a_value
+
+    assert _names_a_value("clickhouse-server:24.8") and _names_a_value("10.8.3.1")
+    assert not _names_a_value("db-main") and not _names_a_value("tidepool-api")
