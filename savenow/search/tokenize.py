@@ -51,7 +51,7 @@ _EN_STOP = frozenset(
         "time use using need say said thing something anything somebody someone "
         # words that name the kind of answer, not the subject ("the cholesterol result", "the name
         # of the teacher"): a note gives the value and rarely says "result" (Chinese: below)
-        "name value result detail info "
+        "name value result detail info whether "
     )
 )
 # Han characters that only ask or bind ("which", "what", particles): a query bigram holding one
@@ -76,7 +76,7 @@ _ZH_STOP_WORDS = frozenset(
         "需要 怎么 后来 以后 之前 之后 多久 回事 已经 还是 就是 但是 一般 记得 知道 告诉 在哪 "
         # Words that name the kind of answer, not the subject (尿酸指标多少, 体检结果, 叫什么名字):
         # a note gives the value ("尿酸 520") and rarely says 指标.
-        "指标 数值 读数 结果 情况 名字 名称 具体 "
+        "指标 数值 读数 结果 情况 名字 名称 具体 比例 占比 原因 "
     )
 )
 

@@ -474,3 +474,11 @@ def test_an_older_note_holding_the_asked_version_still_wins() -> None:
 
     assert _names_a_value("clickhouse-server:24.8") and _names_a_value("10.8.3.1")
     assert not _names_a_value("db-main") and not _names_a_value("tidepool-api")
+
+
+def test_a_possessive_finds_the_word_in_the_thesaurus() -> None:
+    from savenow.search.expand import concept_expansions
+
+    assert "妈妈" in {e.related for e in concept_expansions("mom's travel insurance")}
+    assert "保险" in {e.related for e in concept_expansions("my parents' insurance")}
+    assert query_terms("whether it passed")[0].weight == 0.0  # a function word, like "if"
