@@ -482,3 +482,58 @@ def test_a_possessive_finds_the_word_in_the_thesaurus() -> None:
     assert "妈妈" in {e.related for e in concept_expansions("mom's travel insurance")}
     assert "保险" in {e.related for e in concept_expansions("my parents' insurance")}
     assert query_terms("whether it passed")[0].weight == 0.0  # a function word, like "if"
+
+
+# -- round twelve vocabulary: everyday words in both languages reach each other ---------------
+
+
+@pytest.mark.parametrize(
+    ("query", "related"),
+    [
+        ("when does her flight arrive", "落地"),
+        ("妈妈几点到达", "arrival"),
+        ("by what date must she depart", "出发"),
+        ("what is the VAT on tea", "iva"),
+        ("茶叶的增值税", "iva"),
+        ("exercises for the joint", "膝盖"),
+        ("膝盖康复", "physio"),
+        ("radiator in the living room", "油汀"),
+        ("electricity overnight", "一晚上"),
+        ("一晚上用多少度电", "overnight"),
+        ("did I pass the language test", "语言考试"),
+        ("考试及格了吗", "passed"),
+        ("what made the solver go down", "求解器"),
+        ("作息怎么样", "jet-lagged"),
+        ("托管费用", "after-school care"),
+        ("who is the team lead", "组长"),
+        ("清关找谁", "customs broker"),
+    ],
+)
+def test_round_twelve_everyday_words_reach_the_other_language(query: str, related: str) -> None:
+    from savenow.search.expand import concept_expansions
+
+    assert related in {e.related for e in concept_expansions(query)}
+
+
+@pytest.mark.parametrize(
+    ("note", "query"),
+    [
+        (
+            "## 家里的暖气\n- 客厅的油汀开一晚上大概 4 度电。",
+            "how much electricity does the living room radiator use overnight",
+        ),
+        (
+            "## Heating\n- The oil heater in the lounge uses about 4 kWh overnight.",
+            "客厅的油汀一晚上用多少度电",
+        ),
+    ],
+)
+def test_a_cross_language_paraphrase_through_everyday_words(tmp_path: Path, note: str, query: str) -> None:
+    search = _search(
+        tmp_path,
+        {
+            "memory/2026-05-01.md": f"# 2026-05-01\n\n{note}\n",
+            "memory/2026-04-02.md": f"# 2026-04-02\n\n{_OTHER_SECTIONS}",
+        },
+    )
+    assert _paths(search, query)[:1] == ["memory/2026-05-01.md"]
