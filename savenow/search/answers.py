@@ -143,6 +143,7 @@ def holds_kind(text: str, kinds: frozenset[str]) -> bool:
 _FRAME_WORDS: dict[str, frozenset[str]] = {
     "money": frozenset(["cost", "charge", "price", "pay", "paid", "spend", "spent", "fee"]),
     "date": frozenset(["date", "day"]),
+    "duration": frozenset(["long"]),  # "how long": the note gives "2s", "5 分钟"
     "cause": frozenset(["cause", "caus", "reason", "made", "make", "root"]),
 }
 

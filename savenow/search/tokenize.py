@@ -51,7 +51,7 @@ _EN_STOP = frozenset(
         "time use using need say said thing something anything somebody someone "
         # words that name the kind of answer, not the subject ("the cholesterol result", "the name
         # of the teacher"): a note gives the value and rarely says "result" (Chinese: below)
-        "name value result detail info whether "
+        "name value result detail info whether before after another other again still ever "
     )
 )
 # Han characters that only ask or bind ("which", "what", particles): a query bigram holding one
@@ -68,7 +68,9 @@ _ZH_COVERB_WORDS = frozenset(
     )
 )
 # 几/哪 with a measure word is one question word (几号, 几点, 哪天, 哪台, 哪款): 号交 in 房租几号交 is no word.
-_ZH_WHICH = frozenset("几哪")
+# So is 这/那 with one ("that one": 那台, 这家, 那次): 家里那台服务器 asks about 家里 and 服务器, and
+# 里那 / 台服 are seams, not words.
+_ZH_WHICH = frozenset("几哪这那")
 _ZH_MEASURE_WORDS = frozenset("号点天个岁次年月周台家款种位条本件块张只首句")
 _ZH_STOP_WORDS = frozenset(
     _words(

@@ -537,3 +537,37 @@ def test_a_cross_language_paraphrase_through_everyday_words(tmp_path: Path, note
         },
     )
     assert _paths(search, query)[:1] == ["memory/2026-05-01.md"]
+
+
+def test_this_or_that_with_a_measure_word_is_a_function_word() -> None:
+    weights = {t.term: t.weight for t in query_terms("家里那台服务器一个月耗多少电")}
+    assert weights["服务"] == 1.0 and weights["家里"] == 1.0
+    assert not {"里那", "台服"} & set(weights) and weights.get("那台", 0.0) == 0.0
+    assert {t.term: t.weight for t in query_terms("这家店的电话")}.get("这家", 0.0) == 0.0
+
+
+def test_english_function_words_and_how_long_score_nothing() -> None:
+    from savenow.search.answers import asked_kinds
+
+    query = "how long do rejected jobs wait before another attempt"
+    weights = {t.term: t.weight for t in engine._without_frame_words(asked_kinds(query), query_terms(query))}
+    assert weights["long"] == weights["before"] == weights["another"] == 0.0
+    assert weights["job"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("query", "related"),
+    [
+        ("when do I renew the store's web address", "域名"),
+        ("网址什么时候续费", "domain"),
+        ("which machine builds the release binaries", "安装包"),
+        ("how do I reach it remotely from outside the house", "远程访问"),
+        ("远程访问家里的 NAS", "remote access"),
+        ("when will my parents visit", "探望"),
+        ("卖出了多少", "sold"),
+    ],
+)
+def test_round_twelve_more_everyday_words(query: str, related: str) -> None:
+    from savenow.search.expand import concept_expansions
+
+    assert related in {e.related for e in concept_expansions(query)}
