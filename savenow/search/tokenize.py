@@ -51,7 +51,7 @@ _EN_STOP = frozenset(
         "time use using need say said thing something anything somebody someone "
         # words that name the kind of answer, not the subject ("the cholesterol result", "the name
         # of the teacher"): a note gives the value and rarely says "result" (Chinese: below)
-        "name value result detail info whether before after another other again still ever "
+        "name value result detail info whether before after another other again still ever while during "
     )
 )
 # Han characters that only ask or bind ("which", "what", particles): a query bigram holding one
@@ -97,8 +97,14 @@ def _fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold()
 
 
+# Irregular forms the suffix rules would get wrong ("goes" is not the plural of "goe").
+_IRREGULAR = {"goes": "go", "going": "go", "gone": "go", "went": "go"}
+
+
 def _stem(word: str) -> str:
     """A deliberately light English stemmer: only endings that never change the subject."""
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
     if not word.isalpha() or len(word) <= 3:
         return word
     for suffix, keep in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):

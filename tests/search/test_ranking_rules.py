@@ -571,3 +571,11 @@ def test_round_twelve_more_everyday_words(query: str, related: str) -> None:
     from savenow.search.expand import concept_expansions
 
     assert related in {e.related for e in concept_expansions(query)}
+
+
+def test_goes_and_went_are_forms_of_go() -> None:
+    from savenow.search.tokenize import document_terms
+
+    assert {t.term for t in query_terms("when a site goes down") if t.weight > 0} == {"site", "go"}
+    assert "go" in document_terms("the site went down at 3 am")
+    assert query_terms("while traveling")[0].weight == 0.0
