@@ -2,7 +2,8 @@
 
 A question names its subject *and* the kind of answer it wants: 什么时候 / "when" a date, 几点 /
 "what time" a clock time, 多少钱 / "how much … cost" an amount of money, 多久 / "how long" a
-duration, 多少 / 几 / "how many" a number. The question words themselves score nothing (they are
+duration, 多少 / 几 / "how many" a number, 比例 / "what percentage" a share (``60%``), 为什么 / 原因 /
+"why" / "what made" a cause (the note says 因为, 原因：, "root cause", "due to"). The question words themselves score nothing (they are
 stop words: every note could hold them), but the *value* they ask for is evidence a chunk is the
 answer and not a note that only mentions the subject: "疫苗几号打" is answered by the note with the
 date of the jab, not the one that says a jab is due; "when does the lease end" by the line with
@@ -48,6 +49,18 @@ _ASKS: dict[str, str] = {
         + _EN_WORD
         + r"(?:how many|how much|what number)(?![a-z])"
     ),
+    # A share of a whole: 报销比例, 占比, 几成, "what percentage", "what share of".
+    "share": (
+        r"比例|占比|百分比|百分之几|几成|多少成|"
+        + _EN_WORD
+        + r"(?:percentage|what percent|how many percent|what share|what proportion|what ratio)(?![a-z])"
+    ),
+    # A cause: 为什么 / 原因 / "why" / "what caused" / "what made … go down".
+    "cause": (
+        r"为什么|为啥|原因|怎么回事|怎么会|何故|起因|根因|"
+        + _EN_WORD
+        + r"(?:why|what caused|what made|what makes|how come|cause|causes|reason|reasons|root cause)(?![a-z])"
+    ),
 }
 
 # -- the values ------------------------------------------------------------------------------------
@@ -61,7 +74,7 @@ _WEEKDAYS = (
 _HOLDS: dict[str, str] = {
     "date": (
         r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|(?<![\d.:/])\d{1,2}/\d{1,2}(?![\d/.:])|"
-        r"\d{1,2}\s*月\s*(?:\d{1,2}\s*[日号]|底|初|中旬|上旬|下旬|末)|\d{4}\s*年\s*\d{1,2}\s*月|"
+        r"\d{1,2}\s*月\s*(?:\d{1,2}\s*[日号]|底|初|中旬|上旬|下旬|末|中)|\d{4}\s*年\s*\d{1,2}\s*月|"
         r"(?<!\d)\d{1,2}\s*号|[周星期礼拜]+[一二三四五六日天]|下周|下个月|明天|后天|"
         r"(?<![a-z])(?:(?:" + _MONTHS + r")\.?\s+\d{1,2}(?:st|nd|rd|th)?|\d{1,2}\s+(?:" + _MONTHS + r")|"
         r"(?:" + _WEEKDAYS + r")(?:s)?|tomorrow|next week|next month)(?![a-z])"
@@ -80,6 +93,13 @@ _HOLDS: dict[str, str] = {
     ),
     "number": (
         r"(?<![a-z\d._:/-])\d+(?:[.,]\d+)?(?![a-z\d._:/-])|(?<![a-z\d._:/-])\d+(?:[.,]\d+)?\s*[^\x00-\x7f\s]"
+    ),
+    "share": r"\d+(?:[.,]\d+)?\s*%|百分之|[一二三四五六七八九]成(?![员为功绩本品])|(?<![a-z])\d+(?:\.\d+)?\s*percent(?![a-z])",
+    # The words that say *why*: a note gives the cause with them (原因：…, 因为, "root cause", "due to").
+    "cause": (
+        r"因为|由于|原因|导致|造成|起因|根因|所以|"
+        r"(?<![a-z])(?:because|due to|caused by|cause|causes|root cause|reason|owing to|thanks to|"
+        r"turned out|traced to)(?![a-z])"
     ),
 }
 
@@ -100,8 +120,8 @@ def asked_kinds(query: str) -> frozenset[str]:
     """The kinds of value ``query`` asks for (empty when it asks for none: a name, a place, a how)."""
     folded = query.casefold()
     kinds = {kind for kind in _ASKS if _ask(kind).search(folded)}
-    if "money" in kinds or "duration" in kinds or "clock" in kinds:
-        kinds.discard("number")  # 多少钱 asks for money, 几点 for a time, not for any number
+    if kinds & {"money", "duration", "clock", "share"}:
+        kinds.discard("number")  # 多少钱 asks for money, 几点 for a time, 比例 a share, not any number
     return frozenset(kinds)
 
 
@@ -122,6 +142,9 @@ def holds_kind(text: str, kinds: frozenset[str]) -> bool:
 # drops by position (多少钱, 花了多少), and zeroing a bigram afterwards would leave its seams.
 _FRAME_WORDS: dict[str, frozenset[str]] = {
     "money": frozenset(["cost", "charge", "price", "pay", "paid", "spend", "spent", "fee"]),
+    "date": frozenset(["date", "day"]),
+    "duration": frozenset(["long"]),  # "how long": the note gives "2s", "5 分钟"
+    "cause": frozenset(["cause", "caus", "reason", "made", "make", "root"]),
 }
 
 

@@ -23,7 +23,7 @@ import operator
 import re
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -117,7 +117,7 @@ class SearchResponse:
 class _Candidate:
     """A chunk being ranked: its scores and which query words (groups) it matched, for how much."""
 
-    __slots__ = ("chunk_id", "matched", "shown", "text_score", "vector_score")
+    __slots__ = ("chunk_id", "matched", "said", "shown", "text_score", "vector_score")
 
     def __init__(self, chunk_id: int, text_score: float = 0.0) -> None:
         self.chunk_id = chunk_id
@@ -125,6 +125,9 @@ class _Candidate:
         self.vector_score = 0.0
         self.matched: dict[str, float] = {}
         self.shown: set[str] = set()  # the index terms it matched (snippets)
+        # Per group, the index terms that said it here: the words themselves, or a translation
+        # (a Chinese question's 版本 said as "versions" in an English note).
+        self.said: dict[str, set[str]] = {}
 
 
 def build_embedder(options: SearchOptions) -> Embedder | None:
@@ -355,7 +358,7 @@ class MemorySearch:
 
             synonyms = [(a.stands_for, a.terms) for a in out if a.same]
             out.extend(
-                Alternative(stands_for, index_terms, ALIAS_FACTOR)
+                Alternative(stands_for, index_terms, ALIAS_FACTOR, alias=True)
                 for stands_for, index_terms in alias_alternatives(asked, groups, synonyms)
             )
         return out
@@ -441,7 +444,7 @@ class MemorySearch:
                 continue
             share = alternative.factor * stands_for / len(alternative.terms)
             group = group_of.get(alternative.stands_for[0], alternative.stands_for[0])
-            way = f"alt{n}" if alternative.same else f"narrower{n}"
+            way = f"{'alias' if alternative.alias else 'alt'}{n}" if alternative.same else f"narrower{n}"
             need = len(set(alternative.terms))
             plan.extend(_Planned(term, share, True, group, way, need) for term in set(alternative.terms))
         if not plan:
@@ -536,10 +539,12 @@ class MemorySearch:
         hits: list[SearchHit] = []
         others: list[SearchHit] = []
         matched_of: dict[tuple[str, int], dict[str, float]] = {}
+        said_of: dict[tuple[str, int], dict[str, set[str]]] = {}
         sections: dict[tuple[str, int], tuple[str, str]] = {}
         for cid, path, source, start, end, text, day, heading in rows:
             score = score_of[cid]
             matched_of[(path, start)] = candidates[cid].matched if cid in candidates else {}
+            said_of[(path, start)] = candidates[cid].said if cid in candidates else {}
             sections[(path, start)] = (heading, text)
             matched = sorted(candidates[cid].shown) if cid in candidates else []
             hit = SearchHit(
@@ -564,7 +569,8 @@ class MemorySearch:
             # "Immich 升到 v1.120，升级前先备份了…" says nothing changed about 备份). Only for
             # the few pairs that get here.
             _heading, text = sections.get(key, ("", ""))
-            wanted = set(terms)
+            forms = _forms(said_of.get(key, {}), terms)
+            wanted = set().union(*forms.values()) if forms else set()
             named: set[str] = set()
             lines = text.split("\n")
             for number, line in enumerate(lines):
@@ -576,7 +582,7 @@ class MemorySearch:
                     # backups are kept).
                     if _body_gives_a_value(lines[number + 1 :]):
                         title = HEADING_PREFIX.sub("", line)
-                        named_here = wanted & set(document_terms(title, segmenter))
+                        named_here = _named(forms, document_terms(title, segmenter))
                         if len(named_here) >= HEADING_CHANGE_WORDS and states_a_change(title):
                             named |= named_here
                     continue
@@ -586,16 +592,17 @@ class MemorySearch:
                     states_a_change(clause) and not wanted.isdisjoint(document_terms(clause, segmenter))
                     for clause in _CLAUSE_BREAK.split(line)
                 ):
-                    named |= wanted & set(document_terms(line, segmenter))
+                    named |= _named(forms, document_terms(line, segmenter))
             return named
 
         def versions_of(key: tuple[str, int], terms: set[str]) -> set[str]:
             # Dotted numbers (versions, addresses) on the lines that name one of ``terms``.
             _heading, text = sections.get(key, ("", ""))
+            forms = _forms(said_of.get(key, {}), terms)
             return {
                 version
                 for line in text.split("\n")
-                if not terms.isdisjoint(document_terms(line, segmenter))
+                if _named(forms, document_terms(line, segmenter))
                 for version in _DOTTED.findall(line)
             }
 
@@ -649,6 +656,9 @@ class Alternative(NamedTuple):
     terms: tuple[str, ...]
     factor: float
     same: bool = True  # the same word said otherwise (alias, synonym); False: a narrower term
+    # A label of the same person or thing (晓晓 for "wife"): it says who, not what about them, so
+    # a line that names it says nothing of the query's subject changing (see _forms).
+    alias: bool = False
 
 
 class _Planned(NamedTuple):
@@ -748,10 +758,12 @@ def _fill_matched(
             way[3].append(term)
     for cid, per_way in ways.items():
         candidate = candidates[cid]
-        for (group, _way), (value, count, need, shown) in per_way.items():
+        for (group, way_name), (value, count, need, shown) in per_way.items():
             if count >= need:  # the same rule as _score_rows: a way counts when all of it is there
                 candidate.matched[group] = max(candidate.matched.get(group, 0.0), value)
                 candidate.shown.update(shown)
+                if way_name.startswith("alt"):  # a synonym or translation (not an alias, not a back-off)
+                    candidate.said.setdefault(group, set()).update(shown)
 
 
 SPELLING_FACTOR = 0.9  # "stored" (stemmed stor) and "store" are one word
@@ -789,7 +801,7 @@ def _unknown_words(
     # terms): an alias, a synonym, a translation, or a narrower term — a kind of it, so 儿子 makes
     # 孩子 known and "孩子对什么过敏" may be answered by a note on the son. (Broader terms are never
     # alternatives: 证件 does not make 护照 known.)
-    answered_groups = {p.group for p in plan if p.way.startswith(("alt", "narrower"))}
+    answered_groups = {p.group for p in plan if p.way.startswith(("alt", "alias", "narrower"))}
     return [term for term in candidates if group_of.get(term) not in answered_groups]
 
 
@@ -959,7 +971,7 @@ def _supersedes(
     close = coverage >= SUPERSEDE_COVERAGE and new.score >= SUPERSEDE_SCORE * old.score
     if not below_min and close and (common or changed):
         return True
-    if changed and not any(is_identifier(term) and term not in new_terms for term in old_terms):
+    if changed and not any(_names_a_value(term) and term not in new_terms for term in old_terms):
         units = _units(old_terms)
         covered = _units({term: old_terms[term] for term in changed})
         if sum(units[u] for u in covered) >= CHANGE_SHARED * sum(units.values()):
@@ -980,6 +992,38 @@ def _supersedes(
     if excused <= 0 or excused >= old_weight:
         return False
     return coverage * old_weight / (old_weight - excused) >= SUPERSEDE_COVERAGE
+
+
+def _forms(said: dict[str, set[str]], groups: Iterable[str]) -> dict[str, set[str]]:
+    """Each query word (group) with the ways a chunk said it: the word itself and, when the chunk
+    said it in the other language, that translation (照片备份 … 版本 said as "photo backup … 60
+    versions"), so a change written in the other language still names the word. Same-language
+    synonyms are left out: "server" in "ClickHouse moved to clickhouse-server" says nothing of
+    where a thing is *hosted*."""
+    return {
+        group: {group} | {term for term in said.get(group, ()) if _is_han(term) != _is_han(group)}
+        for group in groups
+    }
+
+
+def _is_han(term: str) -> bool:
+    return HAN_RUN.match(term) is not None
+
+
+def _named(forms: dict[str, set[str]], line_terms: Iterable[str]) -> set[str]:
+    """The query words (groups of ``forms``) that a line's terms say in some way."""
+    present = set(line_terms)
+    return {group for group, ways in forms.items() if not ways.isdisjoint(present)}
+
+
+def _names_a_value(term: str) -> bool:
+    """An identifier that is a value the query asks for exactly (``clickhouse-server:24.8``, an
+    address, a version: it holds a digit), not the name of the thing (``douro-vps``,
+    ``tidepool-api``). An older note holding such a value that the newer one lacks answers a
+    question about *that* value; a newer note that leaves out the thing's name ("Postgres
+    ``max_connections`` raised to 150" after "douro-vps Postgres ``max_connections`` 100") still
+    says the thing changed."""
+    return is_identifier(term) and any(ch.isdigit() for ch in term)
 
 
 def _units(matched: dict[str, float]) -> dict[str, float]:

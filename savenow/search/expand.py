@@ -133,7 +133,7 @@ def _stretches(query: str) -> Iterable[str]:
             current.append(char)
             continue
         if current:
-            words.append("".join(current).strip("'-"))
+            words.append(_without_possessive("".join(current).strip("'-")))
             current = []
         if not char.isascii() and char.isalpha():
             words.append(char)  # one Han character per slot; joined below
@@ -157,6 +157,11 @@ def _stretches(query: str) -> Iterable[str]:
             for i in range(len(text) - size + 1):
                 yield text[i : i + size]
         run = []
+
+
+def _without_possessive(word: str) -> str:
+    """The word without an English possessive (mom's → mom): the thesaurus lists the word."""
+    return word[:-2] if word.endswith("'s") and len(word) > 2 else word
 
 
 def _plural(stretch: str) -> str:

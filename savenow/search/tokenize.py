@@ -51,7 +51,7 @@ _EN_STOP = frozenset(
         "time use using need say said thing something anything somebody someone "
         # words that name the kind of answer, not the subject ("the cholesterol result", "the name
         # of the teacher"): a note gives the value and rarely says "result" (Chinese: below)
-        "name value result detail info "
+        "name value result detail info whether before after another other again still ever while during "
     )
 )
 # Han characters that only ask or bind ("which", "what", particles): a query bigram holding one
@@ -68,7 +68,9 @@ _ZH_COVERB_WORDS = frozenset(
     )
 )
 # 几/哪 with a measure word is one question word (几号, 几点, 哪天, 哪台, 哪款): 号交 in 房租几号交 is no word.
-_ZH_WHICH = frozenset("几哪")
+# So is 这/那 with one ("that one": 那台, 这家, 那次): 家里那台服务器 asks about 家里 and 服务器, and
+# 里那 / 台服 are seams, not words.
+_ZH_WHICH = frozenset("几哪这那")
 _ZH_MEASURE_WORDS = frozenset("号点天个岁次年月周台家款种位条本件块张只首句")
 _ZH_STOP_WORDS = frozenset(
     _words(
@@ -76,7 +78,7 @@ _ZH_STOP_WORDS = frozenset(
         "需要 怎么 后来 以后 之前 之后 多久 回事 已经 还是 就是 但是 一般 记得 知道 告诉 在哪 "
         # Words that name the kind of answer, not the subject (尿酸指标多少, 体检结果, 叫什么名字):
         # a note gives the value ("尿酸 520") and rarely says 指标.
-        "指标 数值 读数 结果 情况 名字 名称 具体 "
+        "指标 数值 读数 结果 情况 名字 名称 具体 比例 占比 原因 "
     )
 )
 
@@ -95,8 +97,14 @@ def _fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold()
 
 
+# Irregular forms the suffix rules would get wrong ("goes" is not the plural of "goe").
+_IRREGULAR = {"goes": "go", "going": "go", "gone": "go", "went": "go"}
+
+
 def _stem(word: str) -> str:
     """A deliberately light English stemmer: only endings that never change the subject."""
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
     if not word.isalpha() or len(word) <= 3:
         return word
     for suffix, keep in (("ies", "y"), ("sses", "ss"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):

@@ -160,3 +160,75 @@ def test_the_sum_is_found_though_the_note_never_says_the_verb(tmp_path: Path, no
         "memory/2026-05-02.md": "# 2026-05-02\n\n## 杂事\n- 交了水费 80 元。\n- Paid the water bill.\n",
     }
     assert _first(tmp_path, files, query) == "memory/2026-05-01.md"
+
+
+# -- round twelve: a share of a whole and a cause are kinds of answer too ----------------------
+
+
+@pytest.mark.parametrize(
+    ("query", "kinds"),
+    [
+        ("牙冠报销比例是多少", {"share"}),
+        ("what percentage does the insurer cover", {"share"}),
+        ("游戏卡顿的原因找到了吗", {"cause"}),
+        ("为什么备份失败", {"cause"}),
+        ("why did the nas get so slow", {"cause"}),
+        ("what made the web shop go down", {"cause"}),
+    ],
+)
+def test_a_question_for_a_share_or_a_cause(query: str, kinds: set[str]) -> None:
+    assert asked_kinds(query) == frozenset(kinds)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "holds"),
+    [
+        ("- 医保报 60%", "share", True),
+        ("- the insurer covers 80 percent", "share", True),
+        ("- 打七成", "share", True),
+        ("- 七成员工", "share", False),
+        ("- 1 月中出成绩", "date", True),
+        ("- 原因：硬盘是 SMR 的", "cause", True),
+        ("- slow because the drives are SMR", "cause", True),
+        ("- Root cause: the cache key missed the tenant", "cause", True),
+        ("- 换了一块新硬盘", "cause", False),
+    ],
+)
+def test_a_chunk_holds_a_share_or_a_cause(text: str, kind: str, holds: bool) -> None:
+    assert holds_kind(text, frozenset([kind])) is holds
+
+
+@pytest.mark.parametrize(
+    ("query", "frame", "kept"),
+    [
+        ("what made the web shop go down", "made", "shop"),
+        ("what was the reason the import failed", "reason", "import"),
+        ("by what date must the visa be renewed", "date", "visa"),
+    ],
+)
+def test_a_word_that_restates_a_share_cause_or_date_scores_nothing(query: str, frame: str, kept: str) -> None:
+    terms = {t.term: t.weight for t in engine._without_frame_words(asked_kinds(query), query_terms(query))}
+    assert terms[frame] == 0.0 and terms[kept] == 1.0
+
+
+def test_chinese_share_and_cause_words_name_the_kind_not_the_subject() -> None:
+    weights = {t.term: t.weight for t in query_terms("燕麦皂的油脂比例和失败原因")}
+    assert weights["油脂"] == 1.0 and weights.get("比例", 0.0) == 0.0 and weights.get("原因", 0.0) == 0.0
+
+
+@pytest.mark.parametrize(
+    ("note", "query"),
+    [
+        ("## 服务器宕机\n- 网店挂了 40 分钟。\n- 原因：证书过期，Caddy 没续上。", "网店为什么挂了"),
+        (
+            "## Shop outage\n- The web shop was down for 40 minutes.\n- Root cause: the TLS cert expired.",
+            "why was the web shop down",
+        ),
+    ],
+)
+def test_the_note_giving_the_cause_is_found(tmp_path: Path, note: str, query: str) -> None:
+    files = {
+        "memory/2026-05-01.md": f"# 2026-05-01\n\n{note}\n",
+        "memory/2026-05-02.md": "# 2026-05-02\n\n## 杂事\n- 交了水费 80 元。\n- Paid the water bill.\n",
+    }
+    assert _first(tmp_path, files, query) == "memory/2026-05-01.md"

@@ -389,3 +389,193 @@ def test_who_repaired_it_finds_the_chinese_repair_note(tmp_path: Path) -> None:
     )
     assert _paths(search, "who repaired the washing machine")[:1] == ["memory/2026-05-01.md"]
     assert _paths(search, "洗衣机谁修的")[:1] == ["memory/2026-05-01.md"]
+
+
+# -- round twelve: a change said in the other language, a thing's name left out ---------------
+
+# Other ways of saying a word are tried only for words few notes hold (EXPAND_AT_MOST): a
+# workspace of fifty other sections, as a real memory has.
+_OTHER_SECTIONS = "".join(f"## 杂事 {i}\n- 第 {i} 次买菜，记账 {i} 元。\n\n" for i in range(50))
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "query"),
+    [
+        (
+            "## NAS 照片备份\n- Synology Photos 每晚 01:30 备份到外接硬盘，保留最近 30 个版本。",
+            "## Photo backup policy change\n- Changed the USB photo backup to keep 60 versions instead of 30.",
+            "照片备份保留几个版本",
+        ),
+        (
+            "## Photo backup\n- Synology Photos backs up nightly to the USB disk and keeps 30 versions.",
+            "## 照片备份调整\n- 外接硬盘的照片备份改成保留 60 个版本。",
+            "how many versions does the photo backup keep",
+        ),
+    ],
+)
+def test_a_change_said_in_the_other_language_supersedes(
+    tmp_path: Path, old: str, new: str, query: str
+) -> None:
+    search = _search(
+        tmp_path,
+        {
+            "memory/2026-03-01.md": f"# 2026-03-01\n\n{old}\n",
+            "memory/2026-05-20.md": f"# 2026-05-20\n\n{new}\n",
+            "memory/2026-04-02.md": f"# 2026-04-02\n\n{_OTHER_SECTIONS}",
+        },
+    )
+    paths = _paths(search, query)
+    assert paths.index("memory/2026-05-20.md") < paths.index("memory/2026-03-01.md")
+
+
+def test_a_same_language_synonym_in_a_change_line_says_nothing_changed() -> None:
+    # "server" may stand for "host", but "ClickHouse moved to clickhouse-server" is no news of
+    # where a service is hosted: only a translation names the query word in a change line.
+    from savenow.search.engine import _forms, _named
+
+    forms = _forms({"host": {"server"}, "版本": {"version"}}, ["host", "版本"])
+    assert forms == {"host": {"host"}, "版本": {"版本", "version"}}
+    assert _named(forms, ["clickhouse", "move", "server"]) == set()
+    assert _named(forms, ["keep", "60", "version"]) == {"版本"}
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "query"),
+    [
+        (
+            "## Postgres connections\n- db-main Postgres `max_connections` 100; four workers fit.",
+            "## Sale prep\n- Scaled the workers from 4 to 6; Postgres `max_connections` raised to 150.",
+            "Postgres max_connections on db-main",
+        ),
+        (
+            "## 数据库连接数\n- db-main 上 Postgres 的 `max_connections` 是 100。",
+            "## 大促准备\n- worker 从 4 个加到 6 个，Postgres `max_connections` 提高到 150。",
+            "db-main 的 max_connections 设的多少",
+        ),
+    ],
+)
+def test_a_newer_note_that_leaves_out_the_host_name_still_supersedes(
+    tmp_path: Path, old: str, new: str, query: str
+) -> None:
+    search = _search(
+        tmp_path,
+        {
+            "memory/2026-03-01.md": f"# 2026-03-01\n\n{old}\n",
+            "memory/2026-05-20.md": f"# 2026-05-20\n\n{new}\n",
+            "memory/2026-04-02.md": "# 2026-04-02\n\n## db-main\n- db-main 磁盘 80 GB。\n",
+        },
+    )
+    paths = _paths(search, query)
+    assert paths.index("memory/2026-05-20.md") < paths.index("memory/2026-03-01.md")
+
+
+def test_an_older_note_holding_the_asked_version_still_wins() -> None:
+    from savenow.search.engine import _names_a_value
+
+    assert _names_a_value("clickhouse-server:24.8") and _names_a_value("10.8.3.1")
+    assert not _names_a_value("db-main") and not _names_a_value("tidepool-api")
+
+
+def test_a_possessive_finds_the_word_in_the_thesaurus() -> None:
+    from savenow.search.expand import concept_expansions
+
+    assert "妈妈" in {e.related for e in concept_expansions("mom's travel insurance")}
+    assert "保险" in {e.related for e in concept_expansions("my parents' insurance")}
+    assert query_terms("whether it passed")[0].weight == 0.0  # a function word, like "if"
+
+
+# -- round twelve vocabulary: everyday words in both languages reach each other ---------------
+
+
+@pytest.mark.parametrize(
+    ("query", "related"),
+    [
+        ("when does her flight arrive", "落地"),
+        ("妈妈几点到达", "arrival"),
+        ("by what date must she depart", "出发"),
+        ("what is the VAT on tea", "iva"),
+        ("茶叶的增值税", "iva"),
+        ("exercises for the joint", "膝盖"),
+        ("膝盖康复", "physio"),
+        ("radiator in the living room", "油汀"),
+        ("electricity overnight", "一晚上"),
+        ("一晚上用多少度电", "overnight"),
+        ("did I pass the language test", "语言考试"),
+        ("考试及格了吗", "passed"),
+        ("what made the solver go down", "求解器"),
+        ("作息怎么样", "jet-lagged"),
+        ("托管费用", "after-school care"),
+        ("who is the team lead", "组长"),
+        ("清关找谁", "customs broker"),
+    ],
+)
+def test_round_twelve_everyday_words_reach_the_other_language(query: str, related: str) -> None:
+    from savenow.search.expand import concept_expansions
+
+    assert related in {e.related for e in concept_expansions(query)}
+
+
+@pytest.mark.parametrize(
+    ("note", "query"),
+    [
+        (
+            "## 家里的暖气\n- 客厅的油汀开一晚上大概 4 度电。",
+            "how much electricity does the living room radiator use overnight",
+        ),
+        (
+            "## Heating\n- The oil heater in the lounge uses about 4 kWh overnight.",
+            "客厅的油汀一晚上用多少度电",
+        ),
+    ],
+)
+def test_a_cross_language_paraphrase_through_everyday_words(tmp_path: Path, note: str, query: str) -> None:
+    search = _search(
+        tmp_path,
+        {
+            "memory/2026-05-01.md": f"# 2026-05-01\n\n{note}\n",
+            "memory/2026-04-02.md": f"# 2026-04-02\n\n{_OTHER_SECTIONS}",
+        },
+    )
+    assert _paths(search, query)[:1] == ["memory/2026-05-01.md"]
+
+
+def test_this_or_that_with_a_measure_word_is_a_function_word() -> None:
+    weights = {t.term: t.weight for t in query_terms("家里那台服务器一个月耗多少电")}
+    assert weights["服务"] == 1.0 and weights["家里"] == 1.0
+    assert not {"里那", "台服"} & set(weights) and weights.get("那台", 0.0) == 0.0
+    assert {t.term: t.weight for t in query_terms("这家店的电话")}.get("这家", 0.0) == 0.0
+
+
+def test_english_function_words_and_how_long_score_nothing() -> None:
+    from savenow.search.answers import asked_kinds
+
+    query = "how long do rejected jobs wait before another attempt"
+    weights = {t.term: t.weight for t in engine._without_frame_words(asked_kinds(query), query_terms(query))}
+    assert weights["long"] == weights["before"] == weights["another"] == 0.0
+    assert weights["job"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("query", "related"),
+    [
+        ("when do I renew the store's web address", "域名"),
+        ("网址什么时候续费", "domain"),
+        ("which machine builds the release binaries", "安装包"),
+        ("how do I reach it remotely from outside the house", "远程访问"),
+        ("远程访问家里的 NAS", "remote access"),
+        ("when will my parents visit", "探望"),
+        ("卖出了多少", "sold"),
+    ],
+)
+def test_round_twelve_more_everyday_words(query: str, related: str) -> None:
+    from savenow.search.expand import concept_expansions
+
+    assert related in {e.related for e in concept_expansions(query)}
+
+
+def test_goes_and_went_are_forms_of_go() -> None:
+    from savenow.search.tokenize import document_terms
+
+    assert {t.term for t in query_terms("when a site goes down") if t.weight > 0} == {"site", "go"}
+    assert "go" in document_terms("the site went down at 3 am")
+    assert query_terms("while traveling")[0].weight == 0.0
