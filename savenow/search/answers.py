@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-__all__ = ["asked_kinds", "frame_words", "holds_kind"]
+__all__ = ["asked_kinds", "frame_words", "holds_kind", "question_phrases"]
 
 # -- what the question asks for --------------------------------------------------------------------
 _EN_WORD = r"(?<![a-z])"
@@ -94,7 +94,7 @@ _HOLDS: dict[str, str] = {
     "number": (
         r"(?<![a-z\d._:/-])\d+(?:[.,]\d+)?(?![a-z\d._:/-])|(?<![a-z\d._:/-])\d+(?:[.,]\d+)?\s*[^\x00-\x7f\s]"
     ),
-    "share": r"\d+(?:[.,]\d+)?\s*%|百分之|[一二三四五六七八九]成(?![员为功绩本品])|(?<![a-z])\d+(?:\.\d+)?\s*percent(?![a-z])",
+    "share": r"\d+(?:[.,]\d+)?\s*%|百分之|[一二三四五六七八九]成(?:(?=左右|以上|以下|的)|(?![\u4e00-\u9fff]))|(?<![a-z])\d+(?:\.\d+)?\s*percent(?![a-z])",
     # The words that say *why*: a note gives the cause with them (原因：…, 因为, "root cause", "due to").
     "cause": (
         r"因为|由于|原因|导致|造成|起因|根因|所以|"
@@ -144,8 +144,16 @@ _FRAME_WORDS: dict[str, frozenset[str]] = {
     "money": frozenset(["cost", "charge", "price", "pay", "paid", "spend", "spent", "fee"]),
     "date": frozenset(["date", "day"]),
     "duration": frozenset(["long"]),  # "how long": the note gives "2s", "5 分钟"
-    "cause": frozenset(["cause", "caus", "reason", "made", "make", "root"]),
+    "cause": frozenset(["cause", "reason", "made", "make", "root"]),
 }
+
+
+def question_phrases(query: str, kinds: frozenset[str]) -> list[str]:
+    """The phrases of ``query`` that ask for one of ``kinds`` ("what made", "how much did the
+    voice actor charge", "root cause"): a frame word says the kind again only inside one of them;
+    elsewhere it is the subject ("why is the *root* partition full", "when is the *day* trip")."""
+    folded = query.casefold()
+    return [match.group(0) for kind in sorted(kinds) for match in _ask(kind).finditer(folded)]
 
 
 def frame_words(kinds: frozenset[str]) -> frozenset[str]:

@@ -261,7 +261,7 @@ class MemorySearch:
 
         kinds = asked_kinds(query)
         response = SearchResponse(results=[])
-        terms = _without_frame_words(kinds, query_terms(query, self.options.segmenter))
+        terms = _without_frame_words(query, kinds, query_terms(query, self.options.segmenter))
         if not terms or not self.options.enabled:
             response.fallback = self._fallback(report)
             response.fallback_notice = self._fallback_notice(report) if response.fallback else None
@@ -891,13 +891,17 @@ ANSWER_TYPE_SHARE = 0.2  # how much of the way to a full score a value of the as
 ANSWER_TYPE_FLOOR = 0.15  # ... for a chunk that already answers this much of the question's words
 
 
-def _without_frame_words(kinds: frozenset[str], terms: list[QueryTerm]) -> list[QueryTerm]:
+def _without_frame_words(query: str, kinds: frozenset[str], terms: list[QueryTerm]) -> list[QueryTerm]:
     """A question's words that only restate the kind of value it asks for ("charge" in "how much
     did the voice actor charge") score nothing, like the question words (search/answers.py);
-    ``kinds`` are the kinds of value the question asks for (``answers.asked_kinds``)."""
-    from .answers import frame_words
+    ``kinds`` are the kinds of value the question asks for (``answers.asked_kinds``). Only a frame
+    word inside the phrase that asks goes: "root" in "root cause", not in "why is the root partition full"."""
+    from .answers import frame_words, question_phrases
 
     frame = frame_words(kinds)
+    if frame:
+        said = {t.term for phrase in question_phrases(query, kinds) for t in query_terms(phrase)}
+        frame = frame & said
     if not frame or all(t.term in frame or t.weight <= 0 for t in terms):
         return terms
     return [QueryTerm(t.term, 0.0, t.han, t.whole) if t.term in frame else t for t in terms]
@@ -1018,12 +1022,17 @@ def _named(forms: dict[str, set[str]], line_terms: Iterable[str]) -> set[str]:
 
 def _names_a_value(term: str) -> bool:
     """An identifier that is a value the query asks for exactly (``clickhouse-server:24.8``, an
-    address, a version: it holds a digit), not the name of the thing (``douro-vps``,
-    ``tidepool-api``). An older note holding such a value that the newer one lacks answers a
+    address, a version, a port: dotted digits or ``:digits``), not the name of the thing
+    (``douro-vps``, ``tidepool-api``, ``nas01``). An older note holding such a value that the newer one lacks answers a
     question about *that* value; a newer note that leaves out the thing's name ("Postgres
     ``max_connections`` raised to 150" after "douro-vps Postgres ``max_connections`` 100") still
     says the thing changed."""
-    return is_identifier(term) and any(ch.isdigit() for ch in term)
+    return is_identifier(term) and (_DOTTED.search(term) is not None or _PORT_OR_TAG.search(term) is not None)
+
+
+# a port or an image tag after a name: ``redis:6380``, ``clickhouse-server:24`` (``nas01``, ``m4-studio``, ``ec2``
+# are names that hold a digit, not values)
+_PORT_OR_TAG = re.compile(r":\d+")
 
 
 def _units(matched: dict[str, float]) -> dict[str, float]:

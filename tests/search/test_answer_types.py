@@ -128,21 +128,25 @@ def test_a_value_alone_answers_nothing(tmp_path: Path) -> None:
     ],
 )
 def test_a_word_that_only_restates_the_asked_kind_scores_nothing(query: str, frame: str, kept: str) -> None:
-    terms = {t.term: t.weight for t in engine._without_frame_words(asked_kinds(query), query_terms(query))}
+    terms = {
+        t.term: t.weight for t in engine._without_frame_words(query, asked_kinds(query), query_terms(query))
+    }
     assert terms[frame] == 0.0 and terms[kept] == 1.0
 
 
 def test_a_frame_word_in_a_question_for_no_sum_is_a_word() -> None:
     query = "which card do I pay the gym with"
-    assert {t.term: t.weight for t in engine._without_frame_words(asked_kinds(query), query_terms(query))}[
-        "pay"
-    ] == 1.0
+    assert {
+        t.term: t.weight for t in engine._without_frame_words(query, asked_kinds(query), query_terms(query))
+    }["pay"] == 1.0
 
 
 def test_a_chinese_money_question_says_its_kind_with_question_words() -> None:
     weights = {
         t.term: t.weight
-        for t in engine._without_frame_words(asked_kinds("配音花了多少钱"), query_terms("配音花了多少钱"))
+        for t in engine._without_frame_words(
+            "配音花了多少钱", asked_kinds("配音花了多少钱"), query_terms("配音花了多少钱")
+        )
     }
     assert weights["配音"] == 1.0 and weights.get("多少", 0.0) == 0.0 and weights.get("花了", 0.0) == 0.0
 
@@ -207,7 +211,9 @@ def test_a_chunk_holds_a_share_or_a_cause(text: str, kind: str, holds: bool) -> 
     ],
 )
 def test_a_word_that_restates_a_share_cause_or_date_scores_nothing(query: str, frame: str, kept: str) -> None:
-    terms = {t.term: t.weight for t in engine._without_frame_words(asked_kinds(query), query_terms(query))}
+    terms = {
+        t.term: t.weight for t in engine._without_frame_words(query, asked_kinds(query), query_terms(query))
+    }
     assert terms[frame] == 0.0 and terms[kept] == 1.0
 
 
