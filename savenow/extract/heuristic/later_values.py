@@ -181,6 +181,7 @@ def drop_old_values(chat: Sequence[Message], scored: Sequence[Statement], change
             kept = without_value(statement.bullet, change.old)
             if kept is None:
                 statement.score = 0.0
+                statement.dismissed = True
             else:
                 statement.bullet = kept
 
