@@ -317,9 +317,18 @@ def _with_interviews(notes: list[Note], subjects: list[list[Exchange]]) -> list[
             and (n.seed.message in inside or any(_says_again(n.seed, a) for a in answers))
         ]
         members = list(bullets)
+        near = inside | {e.reply for e in subject}
+        released: list[Statement] = []
         for note in taken:
-            members.extend(m for m in note.members if m not in members)
+            for member in note.members:
+                if member.message in near:
+                    members.append(member)
+                elif member.score >= SEED_MIN:
+                    released.append(member)  # a strong fact said after the interview, grouped in by a word
             result.remove(note)
+        if released:
+            lead = max(released, key=lambda m: (m.score, -m.message))
+            result.append(Note(seed=lead, members=released))
         seed = bullets[0]
         seed.score = max(seed.score, rules.INTERVIEW_ANSWER.weight)
         interview = Note(seed=seed, members=members, interview=bullets)
