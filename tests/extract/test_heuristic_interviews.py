@@ -167,3 +167,24 @@ def test_handles_are_things_with_one_name() -> None:
     assert _handles("priya@ledgerwell.co.uk") == {"priya@ledgerwell.co.uk"}
     assert _handles("documents by 10 January 2027") == frozenset()
     assert _handles("tuesdays 17:30, 1/8 到 1/14") == frozenset()
+
+
+def test_a_yes_with_its_detail_stays_with_the_subject_zh_en() -> None:
+    zh = chat(
+        "u: 帮我记一下论文的编译设置",
+        "a: 好的！编译用哪个引擎？",
+        "u: xelatex，overleaf 上编译超时 所以本地编",
+        "a: 明白，本地 XeLaTeX。用 latexmk 吗？",
+        "u: 嗯 latexmk -xelatex main.tex",
+        "a: 好的～",
+    )
+    assert len(_subjects(zh)) == 1
+    en = chat(
+        "u: please note my backup setup",
+        "a: Sure. Which tool do you use?",
+        "u: restic, to the NAS over sftp",
+        "a: Got it, restic over sftp. Is it scheduled?",
+        "u: yes, restic-backup.timer daily at 02:00",
+        "a: Noted.",
+    )
+    assert len(_subjects(en)) == 1

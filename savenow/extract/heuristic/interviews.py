@@ -233,6 +233,10 @@ def _yes_no(question: str) -> bool:
     return bool(_YES_NO.search(last))
 
 
+# An answer opening with a yes ("嗯 …", "对 …", "yes, …").
+_OPENS_YES = re.compile(r"^\W*(?:嗯|对|是的|是|没错|yes|yep|yeah|right|correct)(?![A-Za-z])", re.IGNORECASE)
+
+
 def _has_content(text: str) -> bool:
     """Two words or more (or four Chinese characters): "every other day", "按月"; not "ok"."""
     latin = re.findall(r"[A-Za-z0-9@._/:+-]+", text)
@@ -295,6 +299,8 @@ def _starts_subject(exchange: Exchange, subject: list[Exchange], last: Exchange)
         )
     if not _handles(exchange.answer_text):
         return False  # a detail without a handle of its own belongs to what is being talked about
+    if _yes_no(question) and _OPENS_YES.match(exchange.answer_text):
+        return False  # "用 latexmk 吗？" — "嗯 latexmk -xelatex main.tex": a yes, with the detail of it
     known = frozenset().union(*(_terms(e.question) | _terms(e.answer_text) for e in subject))
     new = _terms(question) - known
     if not new:
