@@ -175,3 +175,41 @@ def test_a_changed_value_is_replaced_only_where_it_stands_whole_never_inside_a_l
     text = _all_text(messages)
     assert "1800" not in text  # the 600 inside 1600 is not the value that changed
     assert "600" not in text.replace("1600", "")
+
+
+def test_a_measure_corrected_without_naming_the_old_one_replaces_it_en() -> None:
+    messages = chat(
+        "u: mum saw the GP today, meds changed",
+        "a: What changed?",
+        "u: amlodipine stays 5mg in the morning",
+        "a: OK, amlodipine 5mg mornings, unchanged.",
+        "u: new one, atorvastatin 20mg at night",
+        "a: Got it: atorvastatin 20mg, evenings.",
+        "u: sorry, 10mg. I misread the box",
+        "a: No problem — atorvastatin 10mg at night.",
+    )
+    text = _all_text(messages)
+    assert "20mg" not in text and "10mg" in text
+    assert "5mg" in text or "amlodipine" not in text.casefold()  # the other drug's dose is not touched
+
+
+def test_a_measure_corrected_without_naming_the_old_one_replaces_it_zh() -> None:
+    from savenow.extract.heuristic.chat import read_chat
+    from savenow.extract.heuristic.later_values import find_corrections
+
+    messages = chat(
+        "u: 医生说维生素 D 每天吃 2 片",
+        "a: 好的：维生素 D 每天 2 片。",
+        "u: 不对，是 1 片，我看错了",
+        "a: 好的，每天 1 片。",
+    )
+    changes = find_corrections(read_chat(messages))
+    assert [(c.old, c.new) for c in changes] == [("2 片", "1 片")]
+
+
+def test_a_correction_with_two_old_measures_of_its_unit_changes_nothing() -> None:
+    from savenow.extract.heuristic.chat import read_chat
+    from savenow.extract.heuristic.later_values import find_corrections
+
+    messages = chat("u: 早上 20mg，晚上 40mg", "a: 好的。", "u: sorry, 10mg")
+    assert find_corrections(read_chat(messages)) == []

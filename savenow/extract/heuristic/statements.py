@@ -48,7 +48,7 @@ from .chat import (
     user_reply,
     values_of,
 )
-from .later_values import drop_old_values, find_changes, rewrite_before_changes
+from .later_values import drop_old_values, find_changes, find_corrections, rewrite_before_changes
 from .machine import is_machine_line
 from .rules import (
     CHOICE_MAX_CHARS,
@@ -114,6 +114,7 @@ def statements(messages: Sequence[ChatMessage]) -> list[Statement]:
     chat = read_chat(messages)
     # A value the chat changes later is read as it stands (:mod:`.later_values`).
     changes = find_changes(chat)
+    changes += find_corrections(chat)  # "sorry, 10mg": a measure corrected without naming the old one
     rewrite_before_changes(chat, changes)
     result: list[Statement] = []
     items = item_of_messages(chat)
