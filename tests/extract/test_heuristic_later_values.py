@@ -213,3 +213,28 @@ def test_a_correction_with_two_old_measures_of_its_unit_changes_nothing() -> Non
 
     messages = chat("u: 早上 20mg，晚上 40mg", "a: 好的。", "u: sorry, 10mg")
     assert find_corrections(read_chat(messages)) == []
+
+
+def test_the_value_of_a_guess_the_user_turns_down_is_not_saved_zh() -> None:
+    messages = chat(
+        "u: ssh 我开了，端口改成了 2202",
+        "a: 收到，那加上 `-e \"ssh -p 2202\"`。我猜你之前连不上可能是因为防火墙没放行 873 端口？",
+        "u: 不是，rsync 走 ssh 根本不用 873，我之前是用户没加到 administrators 组",
+        "a: 抱歉，你说得对，走 ssh 的话确实跟 873 无关。",
+    )
+    assert "873" not in _all_text(messages)
+
+
+def test_the_value_of_a_guess_the_user_turns_down_is_not_saved_en() -> None:
+    from savenow.extract.heuristic.chat import read_chat
+    from savenow.extract.heuristic.later_values import find_refuted
+
+    messages = chat(
+        "u: the queue consumer keeps dropping",
+        "a: Maybe it's the RabbitMQ 3.12 heartbeat default of 60 seconds?",
+        "u: no, it was never 60 here, heartbeat is 30 already",
+        "a: Sorry — then it isn't the heartbeat.",
+    )
+    assert [(c.old, c.new) for c in find_refuted(read_chat(messages))] == [("60", None)]
+    # a plain statement (no guess) that the user corrects is no refuted hypothesis
+    assert find_refuted(read_chat(chat("a: It runs on port 8080.", "u: no, 8080 is the admin port"))) == []

@@ -97,6 +97,33 @@ _CORRECTION = re.compile(
 _CORRECTION_REACH = 3  # messages back in which the corrected measure was said
 
 
+def find_refuted(chat: Sequence[Message]) -> list[Change]:
+    """ "我猜你之前连不上可能是因为防火墙没放行 873 端口？" — "不是，rsync 走 ssh 根本不用 873，…": a value the
+    assistant named in a guess that the user's next message turns down, naming it again, is a disproven
+    hypothesis: it is withdrawn (no new value), and the clauses naming it leave every bullet."""
+    from .signals import LEX
+
+    changes: list[Change] = []
+    for index, message in enumerate(chat):
+        if index == 0 or message.role != "user" or message.is_paste or not _REFUSAL.search(message.prose):
+            continue
+        guess = chat[index - 1]
+        if guess.role != "assistant" or guess.is_paste:
+            continue
+        guessed = {
+            value
+            for _, sentence in guess.items
+            if LEX.HEDGE.search(sentence)
+            for value in chat_values(sentence)
+        }
+        changes.extend(Change(index, value, None) for value in sorted(guessed) if value in chat_values(message.prose))
+    return changes
+
+
+# The user turns the assistant's guess down: "不是，…", "不对，…", "no, …", "nope", "not that".
+_REFUSAL = re.compile(r"^\W*(?:不是|不对|并不是|no|nope|not (?:that|it))(?![A-Za-z])", re.IGNORECASE)
+
+
 def find_corrections(chat: Sequence[Message]) -> list[Change]:
     """ "new one, atorvastatin 20mg at night" — "Got it: atorvastatin 20mg" — "sorry, 10mg. I misread
     the box": a user message that opens by correcting and gives one measure replaces the one measure of

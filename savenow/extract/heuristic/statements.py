@@ -48,7 +48,7 @@ from .chat import (
     user_reply,
     values_of,
 )
-from .later_values import drop_old_values, find_changes, find_corrections, rewrite_before_changes
+from .later_values import drop_old_values, find_changes, find_corrections, find_refuted, rewrite_before_changes
 from .machine import is_machine_line
 from .rules import (
     CHOICE_MAX_CHARS,
@@ -115,6 +115,7 @@ def statements(messages: Sequence[ChatMessage]) -> list[Statement]:
     # A value the chat changes later is read as it stands (:mod:`.later_values`).
     changes = find_changes(chat)
     changes += find_corrections(chat)  # "sorry, 10mg": a measure corrected without naming the old one
+    changes += find_refuted(chat)  # "不是，…根本不用 873": the value of a guess the user turned down
     rewrite_before_changes(chat, changes)
     result: list[Statement] = []
     items = item_of_messages(chat)
