@@ -238,3 +238,20 @@ def test_the_value_of_a_guess_the_user_turns_down_is_not_saved_en() -> None:
     assert [(c.old, c.new) for c in find_refuted(read_chat(messages))] == [("60", None)]
     # a plain statement (no guess) that the user corrects is no refuted hypothesis
     assert find_refuted(read_chat(chat("a: It runs on port 8080.", "u: no, 8080 is the admin port"))) == []
+
+
+def test_the_assistant_taking_its_guess_back_is_no_fact_zh_en() -> None:
+    from savenow.extract.heuristic.signals import LEX
+
+    assert LEX.RULED_OUT.search("你说得对，字体缺失的话会在 xelatex 阶段报错，我刚才判断错了。")
+    assert LEX.RULED_OUT.search("Sorry, I was wrong about the heartbeat.")
+    assert not LEX.RULED_OUT.search("不对，是 1 片，我看错了")  # the user's own correction stays a fact
+    messages = chat(
+        "u: 论文编译又炸了，biber 报 Text::BibTeX 的错",
+        "a: 我猜可能是字体缺失？",
+        "u: 不是吧 这是 biber 报的",
+        "a: 你说得对，字体缺失的话会在 xelatex 阶段报 `fontspec error`，我刚才判断错了。这个报错常见原因是 biber 的缓存坏了。",
+        "a: 运行 `biber --cache` 看看缓存目录，然后把它整个删掉。",
+        "u: 好了！！参考文献出来了",
+    )
+    assert "字体缺失" not in _all_text(messages)

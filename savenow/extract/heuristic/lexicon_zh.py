@@ -179,6 +179,9 @@ REJECT = (
 # The assistant rules something out or corrects itself.
 RULED_OUT = (
     "判断不对",
+    "判断错了",  # "…，我刚才判断错了": the assistant takes its guess back
+    "猜错了",
+    "理解错了",
     "不是(?:[^，。,]{0,8})(?:问题|原因)",
     "没关系",
     "排除",
