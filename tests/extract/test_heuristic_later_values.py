@@ -175,3 +175,83 @@ def test_a_changed_value_is_replaced_only_where_it_stands_whole_never_inside_a_l
     text = _all_text(messages)
     assert "1800" not in text  # the 600 inside 1600 is not the value that changed
     assert "600" not in text.replace("1600", "")
+
+
+def test_a_measure_corrected_without_naming_the_old_one_replaces_it_en() -> None:
+    messages = chat(
+        "u: mum saw the GP today, meds changed",
+        "a: What changed?",
+        "u: amlodipine stays 5mg in the morning",
+        "a: OK, amlodipine 5mg mornings, unchanged.",
+        "u: new one, atorvastatin 20mg at night",
+        "a: Got it: atorvastatin 20mg, evenings.",
+        "u: sorry, 10mg. I misread the box",
+        "a: No problem — atorvastatin 10mg at night.",
+    )
+    text = _all_text(messages)
+    assert "20mg" not in text and "10mg" in text
+    assert "5mg" in text or "amlodipine" not in text.casefold()  # the other drug's dose is not touched
+
+
+def test_a_measure_corrected_without_naming_the_old_one_replaces_it_zh() -> None:
+    from savenow.extract.heuristic.chat import read_chat
+    from savenow.extract.heuristic.later_values import find_corrections
+
+    messages = chat(
+        "u: 医生说维生素 D 每天吃 2 片",
+        "a: 好的：维生素 D 每天 2 片。",
+        "u: 不对，是 1 片，我看错了",
+        "a: 好的，每天 1 片。",
+    )
+    changes = find_corrections(read_chat(messages))
+    assert [(c.old, c.new) for c in changes] == [("2 片", "1 片")]
+
+
+def test_a_correction_with_two_old_measures_of_its_unit_changes_nothing() -> None:
+    from savenow.extract.heuristic.chat import read_chat
+    from savenow.extract.heuristic.later_values import find_corrections
+
+    messages = chat("u: 早上 20mg，晚上 40mg", "a: 好的。", "u: sorry, 10mg")
+    assert find_corrections(read_chat(messages)) == []
+
+
+def test_the_value_of_a_guess_the_user_turns_down_is_not_saved_zh() -> None:
+    messages = chat(
+        "u: ssh 我开了，端口改成了 2202",
+        "a: 收到，那加上 `-e \"ssh -p 2202\"`。我猜你之前连不上可能是因为防火墙没放行 873 端口？",
+        "u: 不是，rsync 走 ssh 根本不用 873，我之前是用户没加到 administrators 组",
+        "a: 抱歉，你说得对，走 ssh 的话确实跟 873 无关。",
+    )
+    assert "873" not in _all_text(messages)
+
+
+def test_the_value_of_a_guess_the_user_turns_down_is_not_saved_en() -> None:
+    from savenow.extract.heuristic.chat import read_chat
+    from savenow.extract.heuristic.later_values import find_refuted
+
+    messages = chat(
+        "u: the queue consumer keeps dropping",
+        "a: Maybe it's the RabbitMQ 3.12 heartbeat default of 60 seconds?",
+        "u: no, it was never 60 here, heartbeat is 30 already",
+        "a: Sorry — then it isn't the heartbeat.",
+    )
+    assert [(c.old, c.new) for c in find_refuted(read_chat(messages))] == [("60", None)]
+    # a plain statement (no guess) that the user corrects is no refuted hypothesis
+    assert find_refuted(read_chat(chat("a: It runs on port 8080.", "u: no, 8080 is the admin port"))) == []
+
+
+def test_the_assistant_taking_its_guess_back_is_no_fact_zh_en() -> None:
+    from savenow.extract.heuristic.signals import LEX
+
+    assert LEX.RULED_OUT.search("你说得对，字体缺失的话会在 xelatex 阶段报错，我刚才判断错了。")
+    assert LEX.RULED_OUT.search("Sorry, I was wrong about the heartbeat.")
+    assert not LEX.RULED_OUT.search("不对，是 1 片，我看错了")  # the user's own correction stays a fact
+    messages = chat(
+        "u: 论文编译又炸了，biber 报 Text::BibTeX 的错",
+        "a: 我猜可能是字体缺失？",
+        "u: 不是吧 这是 biber 报的",
+        "a: 你说得对，字体缺失的话会在 xelatex 阶段报 `fontspec error`，我刚才判断错了。这个报错常见原因是 biber 的缓存坏了。",
+        "a: 运行 `biber --cache` 看看缓存目录，然后把它整个删掉。",
+        "u: 好了！！参考文献出来了",
+    )
+    assert "字体缺失" not in _all_text(messages)

@@ -14,6 +14,9 @@ precise notes rather than many. The pipeline, in order:
 2. **Notes** — statements are grouped around the strongest ones (shared
    identifiers or near-identical wording), so the same fix said three times
    becomes one note; the best 1–3 sentences of a group are its bullets.
+   An interview (:mod:`.interviews`: the assistant asks, the user answers
+   with values, the assistant takes the answers in) gives one note per
+   subject asked about, its answers or their restatements as bullets.
 3. **Placement** (:mod:`.placement`) — a note already in today's file becomes
    ``skip``, a note that extends an existing section's topic ``merge``, the
    rest ``add``. The comparer (``savenow.memory.compare.plan``) still has the

@@ -74,11 +74,80 @@ def chat_values(text: str) -> list[str]:
 
 def _value_at(text: str, value: str) -> int:
     """Where ``value`` stands in ``text`` as a whole value (600 is not inside 1600 or 18:30's 8:30), or -1."""
-    return next((m.start() for m in _VALUE.finditer(text) if m.group(0) == value), -1)
+    pattern = _MEASURE if _MEASURE.fullmatch(value) else _VALUE
+    return next((m.start() for m in pattern.finditer(text) if m.group(0) == value), -1)
 
 
 def _replace_value(text: str, old: str, new: str) -> str:
-    return _VALUE.sub(lambda m: new if m.group(0) == old else m.group(0), text)
+    pattern = _MEASURE if _MEASURE.fullmatch(old) else _VALUE
+    return pattern.sub(lambda m: new if m.group(0) == old else m.group(0), text)
+
+
+# A measure: a number with its unit ("20mg", "10 mg", "3 km", "45 秒"). A correction that gives one
+# replaces the one of the same unit said just before.
+_MEASURE = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s?(mg|mcg|µg|ml|kg|km|cm|mm|gb|mb|tb|g|l|m|%|元|块|刀|公里|分钟|小时|秒|次|片|粒)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+# A user message opening by correcting what it said: "sorry, 10mg", "actually 3 km", "不对，是 2 片".
+_CORRECTION = re.compile(
+    r"^\W*(?:哦|噢|啊|呃)?\s*(?:不对|说错了|错了|更正|sorry|oops|correction|actually|my (?:bad|mistake))(?![A-Za-z])",
+    re.IGNORECASE,
+)
+_CORRECTION_REACH = 3  # messages back in which the corrected measure was said
+
+
+def find_refuted(chat: Sequence[Message]) -> list[Change]:
+    """ "我猜你之前连不上可能是因为防火墙没放行 873 端口？" — "不是，rsync 走 ssh 根本不用 873，…": a value the
+    assistant named in a guess that the user's next message turns down, naming it again, is a disproven
+    hypothesis: it is withdrawn (no new value), and the clauses naming it leave every bullet."""
+    from .signals import LEX
+
+    changes: list[Change] = []
+    for index, message in enumerate(chat):
+        if index == 0 or message.role != "user" or message.is_paste or not _REFUSAL.search(message.prose):
+            continue
+        guess = chat[index - 1]
+        if guess.role != "assistant" or guess.is_paste:
+            continue
+        guessed = {
+            value
+            for _, sentence in guess.items
+            if LEX.HEDGE.search(sentence)
+            for value in chat_values(sentence)
+        }
+        changes.extend(Change(index, value, None) for value in sorted(guessed) if value in chat_values(message.prose))
+    return changes
+
+
+# The user turns the assistant's guess down: "不是，…", "不对，…", "no, …", "nope", "not that".
+_REFUSAL = re.compile(r"^\W*(?:不是|不对|并不是|no|nope|not (?:that|it))(?![A-Za-z])", re.IGNORECASE)
+
+
+def find_corrections(chat: Sequence[Message]) -> list[Change]:
+    """ "new one, atorvastatin 20mg at night" — "Got it: atorvastatin 20mg" — "sorry, 10mg. I misread
+    the box": a user message that opens by correcting and gives one measure replaces the one measure of
+    that unit said in the few messages before, though it does not name the old one."""
+    changes: list[Change] = []
+    for index, message in enumerate(chat):
+        if message.role != "user" or message.is_paste or not _CORRECTION.search(message.prose):
+            continue
+        given = list(_MEASURE.finditer(message.prose))
+        if len(given) != 1:
+            continue
+        amount, unit = given[0].group(1), given[0].group(2).casefold()
+        for before in reversed(chat[max(0, index - _CORRECTION_REACH) : index]):
+            # the latest message naming a measure of that unit is the one corrected
+            earlier = [
+                m.group(0)
+                for m in _MEASURE.finditer("" if before.is_paste else before.prose)
+                if m.group(2).casefold() == unit and m.group(1) != amount
+            ]
+            if earlier:
+                if len(set(earlier)) == 1:
+                    changes.append(Change(index, earlier[0], given[0].group(0)))
+                break
+    return changes
 
 
 def _shape(value: str) -> str:
@@ -181,6 +250,7 @@ def drop_old_values(chat: Sequence[Message], scored: Sequence[Statement], change
             kept = without_value(statement.bullet, change.old)
             if kept is None:
                 statement.score = 0.0
+                statement.dismissed = True
             else:
                 statement.bullet = kept
 

@@ -488,3 +488,57 @@ WRAP_UP = (
         "i'll note(?: (?:that|it|this|down))?",
     ),
 )
+
+
+# The assistant offers to do something or proposes an option ("Do you want me to …?", "Shall I …?"):
+# a proposal, not a request for the user's facts.
+OFFER = (
+    words(
+        "do you want",
+        "want me to",
+        "would you like",
+        "shall i",
+        "should i",
+        "shall we",
+        "how about",
+        "what about",
+    ),
+)
+
+# The user gives up an idea while telling it ("I was going to …", "originally …", "never mind").
+WITHDRAWN = (
+    words(
+        "was going to",
+        "were going to",
+        "originally",
+        "at first i",
+        "never mind",
+        "scrap that",
+        "changed my mind",
+    ),
+)
+
+# The user says not to keep it ("no need to note", "don't save that").
+NOT_TO_NOTE = (
+    words(
+        "no need to (?:note|save|record|remember)",
+        "(?:don't|do not|no need to) (?:note|save|record|write)(?: (?:it|that|this))?(?: down)?",
+        "not worth (?:noting|saving)",
+    ),
+)
+
+# The user's value is a first try, not a decision ("to start with", "as a test").
+TENTATIVE = (words("to start with", "for a start", "as a test", "let's say", "tentatively"),)
+
+# The assistant opens the conversation or asks what it is about ("What's up?", "How did it go?").
+OPENER = (
+    words(
+        "what's up",
+        "what is up",
+        "how can i help",
+        "what can i do for you",
+        "what's going on",
+        "what happened",
+        "how (?:did|was|is|are) (?:it|the|your|things)",
+    ),
+)

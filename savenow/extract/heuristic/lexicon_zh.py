@@ -179,6 +179,9 @@ REJECT = (
 # The assistant rules something out or corrects itself.
 RULED_OUT = (
     "判断不对",
+    "判断错了",  # "…，我刚才判断错了": the assistant takes its guess back
+    "猜错了",
+    "理解错了",
     "不是(?:[^，。,]{0,8})(?:问题|原因)",
     "没关系",
     "排除",
@@ -467,4 +470,29 @@ WRAP_UP = (
     "最终[:：]",
     "(?:^|(?<=[，,。\\s]))确认[:：]",  # "确认：…", not the label of "根因确认："
     "定下来[:：]",
+)
+
+
+# The assistant offers to do something or proposes an option ("要不要我…？", "需要我…吗？").
+OFFER = ("要不要", "需不需要", "需要我", "要我", "我帮你", "我来帮你", "用不用")
+
+# The user gives up an idea while telling it ("本来想…", "原本打算…", "算了").
+WITHDRAWN = ("本来想", "本来打算", "原本想", "原本打算", "原来想", "算了")
+
+# The user says not to keep it ("不用记", "别记").
+NOT_TO_NOTE = ("不用记", "别记", "不必记", "不要记", "无需记")
+
+# The user's value is a first try, not a decision ("先放 … 吧", "暂时").
+TENTATIVE = ("先[^，。,；;]{0,24}吧", "暂时", "暂定")
+
+# The assistant opens the conversation or asks what it is about ("今天弄点啥？", "怎么了？").
+OPENER = (
+    "(?:今天|今儿)?(?:弄|做|干|搞|聊)点?(?:啥|什么)",
+    "怎么了",
+    "什么事",
+    "过得怎么样",
+    "怎么样了",
+    "卡在哪",
+    "有什么(?:可以|能)帮",
+    "发生了什么",
 )

@@ -9,6 +9,8 @@ from ...models import ChatMessage
 from ...text.normalize import compact_similarity, dice
 from ...text.sentences import is_question
 from ...vocabulary import NoteKind
+from . import rules
+from .interviews import Exchange, interview_subjects
 from .rules import (
     BULLET_RATIO,
     CAUSE_FIX_SAME_TEXT,
@@ -17,6 +19,7 @@ from .rules import (
     FOLLOW_UP_DISTANCE,
     INCIDENT,
     INCIDENT_WINDOW,
+    INTERVIEW_BULLETS,
     MAX_BULLETS,
     MEMBER_MIN,
     SAME_TEXT,
@@ -35,6 +38,8 @@ class Note:
     seed: Statement
     members: list[Statement] = field(default_factory=list)
     companions: list[Statement] = field(default_factory=list)  # seeds of notes joined to this one
+    # an interview subject's bullets, in the order they were asked about (:mod:`.interviews`)
+    interview: list[Statement] | None = None
 
     @property
     def score(self) -> float:
@@ -51,6 +56,8 @@ class Note:
         return set().union(*(m.kinds for m in self.bullets()))
 
     def bullets(self) -> list[Statement]:
+        if self.interview is not None:
+            return self.interview
         incident = self._incident_bullets()
         chosen: list[Statement] = incident or [self._named_lead()]
         for companion in self.companions:
@@ -246,12 +253,9 @@ def find_notes(messages: Sequence[ChatMessage], scored: list[Statement] | None =
     (its seed plus support from other sentences and from both speakers)
     reaches ``SEED_MIN``.
     """
+    every = statements(messages) if scored is None else scored
     ranked = sorted(
-        (
-            s
-            for s in (statements(messages) if scored is None else scored)
-            if s.score >= MEMBER_MIN or (s.prior and s.score > 0)
-        ),
+        (s for s in every if s.score >= MEMBER_MIN or (s.prior and s.score > 0)),
         key=lambda s: (-s.score, s.message),
     )
     notes: list[Note] = []
@@ -283,7 +287,54 @@ def find_notes(messages: Sequence[ChatMessage], scored: list[Statement] | None =
     # A user fact the assistant acknowledged can carry a note together; a lone weak sentence cannot.
     kept = [note for note in notes if note.score >= SEED_MIN or (note.seed.prior and note.seed.score >= 1.0)]
     kept.sort(key=lambda note: -note.score)
-    return _join_details(kept, follow_up_questions(messages))
+    joined = _join_details(kept, follow_up_questions(messages))
+    return _with_interviews(joined, interview_subjects(messages, every))
+
+
+def _says_again(ack: Statement, answer: Statement) -> bool:
+    """The assistant's "记下了：跑步单次不超过 5 公里。" right after the answer it says back."""
+    return ack.role == "assistant" and ack.message == answer.message + 1 and _alike(ack, answer) >= SAME_TEXT
+
+
+def _with_interviews(notes: list[Note], subjects: list[list[Exchange]]) -> list[Note]:
+    """One note per interview subject: it takes in the notes started inside it (an acknowledgement
+    of one of its answers is that answer's note) and keeps its place among the others by score."""
+    result = list(notes)
+    for subject in subjects:
+        bullets: list[Statement] = []
+        for exchange in subject:
+            for statement in exchange.bullets:
+                if len(bullets) < INTERVIEW_BULLETS and not any(_same_fact(statement, b) for b in bullets):
+                    bullets.append(statement)
+        if not bullets:
+            continue
+        inside = {s.message for e in subject for s in [*e.answers, *e.restated]}
+        answers = [a for e in subject for a in e.answers]
+        taken = [
+            n
+            for n in result
+            if n.interview is None
+            and (n.seed.message in inside or any(_says_again(n.seed, a) for a in answers))
+        ]
+        members = list(bullets)
+        near = inside | {e.reply for e in subject}
+        released: list[Statement] = []
+        for note in taken:
+            for member in note.members:
+                if member.message in near:
+                    members.append(member)
+                elif member.score >= SEED_MIN:
+                    released.append(member)  # a strong fact said after the interview, grouped in by a word
+            result.remove(note)
+        if released:
+            lead = max(released, key=lambda m: (m.score, -m.message))
+            result.append(Note(seed=lead, members=released))
+        seed = bullets[0]
+        seed.score = max(seed.score, rules.INTERVIEW_ANSWER.weight)
+        interview = Note(seed=seed, members=members, interview=bullets)
+        at = next((i for i, n in enumerate(result) if n.score < interview.score), len(result))
+        result.insert(at, interview)
+    return result
 
 
 def follow_up_questions(messages: Sequence[ChatMessage]) -> frozenset[int]:
@@ -313,6 +364,9 @@ def _join_details(notes: list[Note], asked: frozenset[int] = frozenset()) -> lis
     over one after another about one subject (a lesson's slot, place and fee) are one note, not two."""
     result: list[Note] = []
     for note in notes:
+        if note.interview is not None:
+            result.append(note)
+            continue
         host = next(
             (
                 kept

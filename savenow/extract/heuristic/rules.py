@@ -46,6 +46,11 @@ DETAIL_DISTANCE = 2  # messages between two acknowledgements of details about on
 FOLLOW_UP_DISTANCE = (
     3  # an acknowledgement's follow-up question, the user's answer (one or two messages), its ack
 )
+INTERVIEW_BULLETS = 5  # bullets of one interview subject: one per answer, a person's list of what was asked
+ATTRIBUTE_QUESTION_CHARS = 16  # "Firm?" / "订单号呢？" — a question this short asks for an attribute …
+ATTRIBUTE_ANSWER_CHARS = 24  # … answered this briefly ("PNR 是 K7QW2M"): one more detail, not a new subject
+INTERVIEWER_LEAD_CHARS = 80  # what an interviewer says before its question, unless it acknowledges
+SUBSTANTIVE_HAN = 6  # Chinese characters an answer without values needs to open a subject
 RESTATED_MIN_IDS = 2  # identifiers a chat sentence must share with a saved bullet to restate it
 RESTATED_MIN_TERMS = 4  # words a sentence without identifiers must share with a saved bullet …
 RESTATED_TERM_SHARE = 0.6  # … making up this share of the shorter of the two
@@ -138,6 +143,12 @@ WRAP_UP = Rule(
     'the assistant answers the user with what now holds ("So: …", "Confirmed: …", "所以：…"), with a value or name',
 )
 WRAP_UP_CONFIRMED = Rule("wrap_up_confirmed", 1.5, "… right after the user said it works")
+
+INTERVIEW_ANSWER = Rule(
+    "interview_answer",
+    4.0,
+    "the answers to the assistant's questions about one subject, in a run of two or more",
+)
 
 # Penalties.
 HEDGED = Rule("hedged", -1.5, 'hedges ("maybe", "可能") and nobody accepted it')

@@ -317,6 +317,14 @@ class Lexicon:
     CAUSAL = _any(*en.CAUSAL, *zh.CAUSAL)
     MINOR = _any(*en.MINOR, *zh.MINOR)
     ANOTHER_ITEM = _any(*en.ANOTHER_ITEM, *zh.ANOTHER_ITEM)
+    # The assistant offers or proposes ("要不要我…？", "Do you want me to …?"): no request for facts.
+    OFFER = _any(*en.OFFER, *zh.OFFER)
+    # The user gives up an idea as it is told ("本来想…", "I was going to …"); and "不用记" / "don't note it".
+    WITHDRAWN = _any(*en.WITHDRAWN, *zh.WITHDRAWN)
+    NOT_TO_NOTE = _any(*en.NOT_TO_NOTE, *zh.NOT_TO_NOTE)
+    TENTATIVE = _any(*en.TENTATIVE, *zh.TENTATIVE)
+    # The assistant opens the conversation ("What's up?", "今天弄点啥？"): it asks for no fact.
+    OPENER = _any(*en.OPENER, *zh.OPENER)
     PROMISE = _any(*en.PROMISE, *zh.PROMISE)
     KEEP_THAT = _any(*en.KEEP_THAT, *zh.KEEP_THAT)
     # Diagnostics the assistant asks the user to run: steps, not facts.

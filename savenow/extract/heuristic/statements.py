@@ -48,7 +48,7 @@ from .chat import (
     user_reply,
     values_of,
 )
-from .later_values import drop_old_values, find_changes, rewrite_before_changes
+from .later_values import drop_old_values, find_changes, find_corrections, find_refuted, rewrite_before_changes
 from .machine import is_machine_line
 from .rules import (
     CHOICE_MAX_CHARS,
@@ -86,6 +86,9 @@ class Statement:
     item: int | None = None  # the user's numbered item (message index) this sentence is about, in a dump
     part: int | None = None  # the item number of a numbered list inside one user message it belongs to
     step: bool = False  # an item of an assistant's numbered plan (not a recap): one step of one procedure
+    # what it says rules it out, whoever acknowledges it: chit-chat, a deferral, a one-off, a status, a
+    # withdrawn or replaced value (an interview's answers are taken only when not dismissed)
+    dismissed: bool = False
     _compact: str | None = field(default=None, repr=False)
 
     _grams: frozenset[str] | None = field(default=None, repr=False)
@@ -111,6 +114,8 @@ def statements(messages: Sequence[ChatMessage]) -> list[Statement]:
     chat = read_chat(messages)
     # A value the chat changes later is read as it stands (:mod:`.later_values`).
     changes = find_changes(chat)
+    changes += find_corrections(chat)  # "sorry, 10mg": a measure corrected without naming the old one
+    changes += find_refuted(chat)  # "不是，…根本不用 873": the value of a guess the user turned down
     rewrite_before_changes(chat, changes)
     result: list[Statement] = []
     items = item_of_messages(chat)
@@ -284,6 +289,7 @@ def _mark_superseded(
             own = values_of(statement.text)
             if own & stopped and (statement.message < index or own <= earlier):
                 statement.score = max(0.0, statement.score + rules.SUPERSEDED.weight)
+                statement.dismissed = True
 
 
 # "那现在 … 监听 6380" / "so now it runs on …" / "那 runner-03 这边就是：…" / "To recap: …":
@@ -556,9 +562,11 @@ def _score(statement: Statement, context: SentenceContext, carried: set[str], la
     if len(statement.bullet) < 6 or not _TWO_WORD_CHARS.search(statement.bullet):
         return 0.0
     if LEX.CHITCHAT.search(text) or LEX.DEFERRAL.search(text):
-        return 0.0
+        return _dismissed(statement)
     if LEX.ONE_OFF.search(text) and NoteKind.FUTURE not in statement.kinds and not LEX.RECURRING.search(text):
-        return 0.0  # "Added: dentist Thursday 3 Dec, 15:00" — an appointment, however acknowledged
+        return _dismissed(
+            statement
+        )  # "Added: dentist Thursday 3 Dec, 15:00" — an appointment, however acknowledged
     if (
         LEX.STATUS.search(text)
         and not statement.kinds & {NoteKind.FUTURE, NoteKind.NOTE}
@@ -566,19 +574,21 @@ def _score(statement: Statement, context: SentenceContext, carried: set[str], la
         and not quantities(text)
         & context.said_quantities  # "好的，抽成 18%": a rate handed over and taken down
     ):
-        return 0.0  # "72% done" is a status; "at most 10% after 23:00, always" is a rule
+        return _dismissed(statement)  # "72% done" is a status; "at most 10% after 23:00, always" is a rule
     if LEX.RULED_OUT.search(text) or LEX.RECOMMENDS_ITEM.search(statement.bullet):
-        return 0.0
+        return _dismissed(statement)
     if context.announces:
-        return 0.0  # "帮我记一下医生说的": points at the facts the user hands over next
+        return _dismissed(statement)  # "帮我记一下医生说的": points at the facts the user hands over next
     if statement.role == "assistant" and not statement.ids and LEX.PROMISE.search(statement.bullet):
-        return 0.0  # "这个我记下来，以后你要请假我提醒你": the assistant's own task, not a fact to keep
+        return _dismissed(
+            statement
+        )  # "这个我记下来，以后你要请假我提醒你": the assistant's own task, not a fact to keep
     if (
         statement.role == "user"
         and LEX.REQUEST.search(statement.bullet)
         and NoteKind.FUTURE not in statement.kinds
     ):
-        return 0.0
+        return _dismissed(statement)
     confirmed_question = False
     if signals.is_question(text):
         reply = context.reply
@@ -645,6 +655,12 @@ def _score(statement: Statement, context: SentenceContext, carried: set[str], la
     if context.rejected:
         score += rules.REJECTED.weight
     return max(score, 0.0)
+
+
+def _dismissed(statement: Statement) -> float:
+    """The sentence says something no note keeps (chit-chat, a status, a one-off …): it scores nothing."""
+    statement.dismissed = True
+    return 0.0
 
 
 _WRAP_UP_HEAD = 30  # characters of a sentence in which "So:" / "所以：" opens a summary
