@@ -4,8 +4,10 @@ rules out (a withdrawn idea, a value corrected later, an offer turned down, chit
 
 from __future__ import annotations
 
+import pytest
+
 from savenow.extract.heuristic import signals
-from savenow.extract.heuristic.interviews import interview_subjects
+from savenow.extract.heuristic.interviews import _repriced_later, _taken_back_next, interview_subjects
 from savenow.extract.heuristic.statements import statements
 from tests.extract.support import chat, extract, saved, text_of
 
@@ -188,3 +190,38 @@ def test_a_yes_with_its_detail_stays_with_the_subject_zh_en() -> None:
         "a: Noted.",
     )
     assert len(_subjects(en)) == 1
+
+
+def test_an_idea_taken_back_in_the_next_answer_is_no_note_en() -> None:
+    messages = chat(
+        "u: call with the agent went well",
+        "a: Great! What did she say about the draft?",
+        "u: she wants the full draft by march 3",
+        "a: March 3 for the full draft. Any format requirements?",
+        "u: docx, 12pt, double spaced",
+        "a: Got it: docx, 12pt, double spaced. Title ideas?",
+        "u: I was thinking Glass Harbour",
+        "a: Glass Harbour is strong. Want to go with it?",
+        "u: hmm actually no. she said the publisher decides the title",
+        "a: Makes sense.",
+    )
+    bullets = [s.text for subject in _subjects(messages) for e in subject for s in e.bullets]
+    assert any("March 3" in b for b in bullets)
+    assert not any("Glass Harbour" in b or "actually no" in b for b in bullets)
+
+
+@pytest.mark.parametrize(
+    ("reply", "taken_back"),
+    [("算了 还是等合伙人回来再定", True), ("还是不要了", True), ("嗯 就这个", False), ("对 就叫这个", False)],
+)
+def test_a_take_back_opens_the_next_answer_zh(reply: str, taken_back: bool) -> None:
+    messages = chat("a: 山茶小馆挺好听的。就定这个？", f"u: {reply}")
+    assert _taken_back_next(messages, 0) is taken_back
+
+
+def test_a_price_given_again_with_another_number_replaces_the_first() -> None:
+    messages = chat("u: 我先报了 US$90/hour", "a: 好的。", "u: 他们加了需求 我把 rate 提到 US$110/hour 了")
+    first = statements(messages)[0]
+    assert _repriced_later(messages, 1, first)
+    other = chat("u: 先付 30% deposit", "a: 好的。", "u: 尾款 70% 交付时付")
+    assert not _repriced_later(other, 1, statements(other)[0])  # two shares of one sum

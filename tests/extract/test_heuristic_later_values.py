@@ -218,7 +218,7 @@ def test_a_correction_with_two_old_measures_of_its_unit_changes_nothing() -> Non
 def test_the_value_of_a_guess_the_user_turns_down_is_not_saved_zh() -> None:
     messages = chat(
         "u: ssh 我开了，端口改成了 2202",
-        "a: 收到，那加上 `-e \"ssh -p 2202\"`。我猜你之前连不上可能是因为防火墙没放行 873 端口？",
+        'a: 收到，那加上 `-e "ssh -p 2202"`。我猜你之前连不上可能是因为防火墙没放行 873 端口？',
         "u: 不是，rsync 走 ssh 根本不用 873，我之前是用户没加到 administrators 组",
         "a: 抱歉，你说得对，走 ssh 的话确实跟 873 无关。",
     )

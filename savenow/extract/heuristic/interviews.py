@@ -138,7 +138,19 @@ def _runs(messages: Sequence[ChatMessage], by_message: dict[int, list[Statement]
         if _yes_no(question):
             # "密码也改了吗？" — "密码没改": only an answer that hands a value over says more than yes or no
             answers = [s for s in answers if _handles(s.text) or values(s.text) or quantities(s.text)]
-        answers = [s for s in answers if not _corrected_later(messages, end, s)]
+        answers = [
+            s
+            for s in answers
+            if not _corrected_later(messages, end, s) and not _repriced_later(messages, end, s)
+        ]
+        if _taken_back_next(messages, index):
+            # "I was thinking Salt Year" — "Salt Year is punchy. Go with it?" — "hmm actually no": the
+            # answer takes back what the question was about, and says nothing to keep itself
+            answers = []
+            if run:
+                run[-1].answers, run[-1].restated = [], []
+        elif _taken_back_next(messages, end):
+            answers = []  # the user's next message takes this answer back
         if any(LEX.NOT_TO_NOTE.search(messages[m].text or "") for m in range(index + 1, end)):
             answers = []  # "解决了 … 不用记": the user says it is not to be kept
         restated = _restatement(by_message.get(end, []), answers) if end < len(messages) else []
@@ -168,6 +180,54 @@ def _corrected_later(messages: Sequence[ChatMessage], after: int, answer: Statem
 
 # Chinese days and clock times ("周四", "星期六", "七点", "10 点"): values a correction replaces.
 _ZH_WHEN = re.compile(r"(?:周|星期|礼拜)[一二三四五六日天]|[一二三四五六七八九十两\d]{1,3}\s*点")
+
+
+def _taken_back_next(messages: Sequence[ChatMessage], reply: int) -> bool:
+    """The user's message right after the assistant's message ``reply`` opens by taking back what was just said."""
+    following = reply + 1
+    if following >= len(messages) or messages[following].role != "user":
+        return False
+    return bool(_TAKES_BACK.search(prose(messages[following].text or "")))
+
+
+# "hmm actually no", "no wait", "never mind", "算了", "还是不要了", "当我没说": the idea just given is dropped.
+_TAKES_BACK = re.compile(
+    r"^\W*(?:hmm+|嗯+|呃|啊)?[\s,，.。…]*"
+    r"(?:actually,?\s+no|no,?\s+wait|never\s?mind|scratch that|forget (?:it|that)|"
+    r"算了|还是算了|不要了|还是不要|还是不用|当我没说)",
+    re.IGNORECASE,
+)
+
+
+def _repriced_later(messages: Sequence[ChatMessage], after: int, answer: Statement) -> bool:
+    """ "我先报了 HK$650/hour" … "rate 提到 HK$720/hour": a later message of the user's giving a price or
+    a rate of the same form (a currency, a per-unit) with another number replaces this one. Plain
+    numbers, shares and units ("10mg", "30%", "3 个") are left alone: two of them are as often two things."""
+    own = _rate_forms(answer.text)
+    if not own:
+        return False
+    for message in messages[after:]:
+        if message.role != "user":
+            continue
+        later = _rate_forms(prose(message.text or ""))
+        if any(form in later and not numbers & later[form] for form, numbers in own.items()):
+            return True
+    return False
+
+
+def _rate_forms(text: str) -> dict[str, set[str]]:
+    """The prices and rates a text gives, by form ("hk$#/hour", "€#") → their numbers."""
+    forms: dict[str, set[str]] = {}
+    for token in _VALUE_TOKEN.findall(text):
+        token = token.rstrip(".,，。;；:：)）").casefold()
+        if _RATE_MARK.search(token):
+            forms.setdefault(_NUMBERS.sub("#", token), set()).update(_NUMBERS.findall(token))
+    return forms
+
+
+_VALUE_TOKEN = re.compile(r"[^\s" + HAN + r"，。；：、（）]*\d[^\s" + HAN + r"，。；：、（）]*")
+_RATE_MARK = re.compile(r"[$¥€£/]")  # not "%": a deposit of 30% and a balance of 70% are two shares
+_NUMBERS = re.compile(r"\d+(?:[.,]\d+)*")
 
 
 def _value_words(text: str) -> frozenset[str]:
@@ -367,10 +427,14 @@ def _handles(text: str) -> frozenset[str]:
         token = token.lstrip(".:,-").rstrip(".:,-/")  # a path keeps its leading slash
         if not token:
             continue
-        if _EMAIL.match(token) or _PATH.match(token) or _IP.match(token) or _CODE.match(token):
-            found.add(token)
-        elif _DOMAIN.match(token) and not token.replace(".", "").isdigit():
-            found.add(token)
-        elif any(not _YEAR.match(n) for n in _LONG_NUMBER.findall(token)):
+        if (
+            _EMAIL.match(token)
+            or _PATH.match(token)
+            or _IP.match(token)
+            or _CODE.match(token)
+            or _DOMAIN.match(token)
+            and not token.replace(".", "").isdigit()
+            or any(not _YEAR.match(n) for n in _LONG_NUMBER.findall(token))
+        ):
             found.add(token)
     return frozenset(found)

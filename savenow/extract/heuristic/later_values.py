@@ -116,7 +116,9 @@ def find_refuted(chat: Sequence[Message]) -> list[Change]:
             if LEX.HEDGE.search(sentence)
             for value in chat_values(sentence)
         }
-        changes.extend(Change(index, value, None) for value in sorted(guessed) if value in chat_values(message.prose))
+        changes.extend(
+            Change(index, value, None) for value in sorted(guessed) if value in chat_values(message.prose)
+        )
     return changes
 
 

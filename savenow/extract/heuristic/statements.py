@@ -48,7 +48,13 @@ from .chat import (
     user_reply,
     values_of,
 )
-from .later_values import drop_old_values, find_changes, find_corrections, find_refuted, rewrite_before_changes
+from .later_values import (
+    drop_old_values,
+    find_changes,
+    find_corrections,
+    find_refuted,
+    rewrite_before_changes,
+)
 from .machine import is_machine_line
 from .rules import (
     CHOICE_MAX_CHARS,
