@@ -126,10 +126,15 @@ def _without_requests(bullet: str) -> str:
     return kept or bullet
 
 
-def tidy_bullet(text: str, day: date | None = None, role: str = "user") -> str:
+def tidy_bullet(text: str, day: date | None = None, role: str = "user", chat: str = "") -> str:
     """``text`` without the chat's lead-ins, its relative dates resolved against ``day`` (or dropped);
     "" for a line that states nothing (a table's header row). A line the assistant said speaks of
-    the owner in the owner's voice (:func:`owner_voice`)."""
+    the owner in the owner's voice (:func:`owner_voice`). An identifier that opens the line is
+    written as ``chat`` writes it ("v1.8.1", "db-lax-1", not "V1.8.1")."""
+    return _as_written(_tidy(text, day, role), chat)
+
+
+def _tidy(text: str, day: date | None, role: str) -> str:
     bullet = text.strip()
     if _TABLE_HEADER.match(bullet):
         return ""  # a table's header row or rule line says nothing on its own
@@ -160,6 +165,29 @@ def tidy_bullet(text: str, day: date | None = None, role: str = "user") -> str:
         and text.strip()[:1].isupper()
     ):
         bullet = bullet[:1].upper() + bullet[1:]  # the sentence now starts where the lead-in ended
+    return bullet
+
+
+# An identifier: a word with a digit or a joining mark in it ("v1.8.1", "db-lax-1", "requires-python");
+# "down/outage" is two words.
+_OPENING_IDENTIFIER = re.compile(r"^([A-Z][a-z0-9]*(?:[-_.:@][A-Za-z0-9]+|\d[\w]*)+)(?=['’\s:,.;)]|$)")
+
+
+def _as_written(bullet: str, chat: str) -> str:
+    """A sentence's first letter is made a capital upstream; an identifier that opens the line keeps
+    the case the chat writes it in ("V1.8.1 → b77d03f" is "v1.8.1 → b77d03f"), a name the chat
+    capitalizes ("Pi-hole", "Nas-01" if so written) stays."""
+    match = _OPENING_IDENTIFIER.match(bullet)
+    if not chat or match is None:
+        return bullet
+    word = match.group(1)
+    lower = word[:1].lower() + word[1:]
+
+    def said(form: str) -> bool:
+        return re.search(r"(?<![\w.-])" + re.escape(form) + r"(?![\w-])", chat) is not None
+
+    if said(lower) and not said(word):
+        return lower + bullet[len(word) :]
     return bullet
 
 
