@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from datetime import date
 
+import pytest
+
 from savenow.extract.heuristic.form import tidy_bullet
 from savenow.extract.heuristic.titles import TitleContext, note_title, title_faults
 from savenow.vocabulary import NoteKind
@@ -58,3 +60,66 @@ def test_an_identifier_opening_a_bullet_keeps_the_chats_case() -> None:
     assert tidy_bullet("Db-lax-1 is now on PostgreSQL 16.", DAY, chat=chat).startswith("db-lax-1")
     assert tidy_bullet("Pi-hole moved to 10.0.20.3.", DAY, chat=chat).startswith("Pi-hole")
     assert tidy_bullet("Down/outage alerts → priority 8.", DAY, chat="down/outage alerts").startswith("Down")
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("算了，不用 zotero 了，导师让用 JabRef 统一管理", "不用 zotero 了，导师让用 JabRef 统一管理。"),
+        ("大体照着来，但 2 号机上 8443 被别的服务占了，用 9443", "2 号机上 8443 被别的服务占了，用 9443"),
+        ("是 pm2 里残留了一个 order-api 进程", "pm2 里残留了一个 order-api 进程。"),
+        ("rsync 走 ssh 根本不用 873", "rsync 走 ssh 不用 873"),
+        ("记下甜甜芒果过敏。", "甜甜芒果过敏。"),
+        ("那就这样，你也记一下：周三奶奶接", "周三奶奶接。"),
+        ("建议根策略的 receiver 改成 Slack `#alerts-unrouted`", "根策略的 receiver 改成 Slack `#alerts-unrouted`"),
+        (
+            "Note it only applies to containers created after the change.",
+            "It only applies to containers created after the change.",
+        ),
+        (
+            "There's a compose file at /srv/jellyfin/compose.yaml. convert the whole thing please",
+            "There's a compose file at /srv/jellyfin/compose.yaml.",
+        ),
+    ],
+)
+def test_chat_particles_advice_and_requests_leave_the_bullet(said: str, kept: str) -> None:
+    assert tidy_bullet(said, DAY) == kept
+
+
+def test_a_contrast_inside_a_statement_stays() -> None:
+    said = "index 可以放 `uv.toml`，但 `[tool.uv.sources]` 只能写在项目里。"
+    assert "但" in tidy_bullet(said, DAY)
+    assert tidy_bullet("是否开启要看情况", DAY) == "是否开启要看情况"
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [  # DAY is Friday 2026-05-15
+        ("Kai 从下周起加入值班轮换。", "Kai 从 2026-05-18 起加入值班轮换。"),
+        ("钢琴课每周四 17:30，下周四开始。", "钢琴课每周四 17:30，2026-05-21 开始。"),
+        ("三个月以后复查。", "2026-08-15 复查。"),
+        ("每 3 个月复查一次。", "每 3 个月复查一次。"),
+        ("Winter hours apply from Monday.", "Winter hours apply from 2026-05-18."),
+        ("The review is next Tuesday.", "The review is on 2026-05-19."),
+        ("Rates go up from next month.", "Rates go up from 2026-06-01."),
+        ("Recheck in 3 months.", "Recheck on 2026-08-15."),
+    ],
+)
+def test_relative_dates_resolve_against_the_chats_day(said: str, kept: str) -> None:
+    assert tidy_bullet(said, DAY) == kept
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        (
+            "`compactor:`; `working_directory: /var/lib/loki`; `retention_enabled: true`",
+            "`compactor: {working_directory: /var/lib/loki, retention_enabled: true}`",
+        ),
+        ("Fix: `mode: nftables`; `nftables_hooks:`; `- input`; `- forward`", "Fix: `mode: nftables`; `nftables_hooks: [input, forward]`"),
+        ("前端改成 frontend:；port: 8485", "前端改成 frontend: {port: 8485}"),
+        ("`LISTEN 127.0.0.1 3493`; `LISTEN 192.168.1.10 3493`", "`LISTEN 127.0.0.1 3493`; `LISTEN 192.168.1.10 3493`"),
+    ],
+)
+def test_a_flattened_config_block_keeps_what_belongs_to_what(said: str, kept: str) -> None:
+    assert tidy_bullet(said, DAY) == kept
