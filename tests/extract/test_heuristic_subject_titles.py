@@ -123,3 +123,21 @@ def test_relative_dates_resolve_against_the_chats_day(said: str, kept: str) -> N
 )
 def test_a_flattened_config_block_keeps_what_belongs_to_what(said: str, kept: str) -> None:
     assert tidy_bullet(said, DAY) == kept
+
+
+@pytest.mark.parametrize(
+    ("echo", "chat", "kept"),
+    [
+        ("好的，TN-2448。", "另外 硒鼓型号记一下 TN-2448 下次淘宝直接买\n好的，TN-2448。", "TN-2448"),
+        ("TP409218773.", "found it. TP409218773. keep that\nTAP Miles&Go: TP409218773.", "TAP Miles&Go: TP409218773."),
+    ],
+)
+def test_a_bare_value_takes_back_the_words_the_chat_said_it_with(echo: str, chat: str, kept: str) -> None:
+    got = tidy_bullet(echo, DAY, chat=chat)
+    assert kept in got and len(got) > len(kept) + 2 or got == kept
+    assert got not in ("TN-2448。", "TP409218773.")
+
+
+def test_a_value_with_words_is_left_as_it_is() -> None:
+    chat = "Booking ref HMZ-55310 for the flat\nBooking ref HMZ-55310"
+    assert tidy_bullet("Booking ref HMZ-55310", DAY, chat=chat) == "Booking ref HMZ-55310"

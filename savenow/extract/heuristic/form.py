@@ -149,7 +149,45 @@ def tidy_bullet(text: str, day: date | None = None, role: str = "user", chat: st
     "" for a line that states nothing (a table's header row). A line the assistant said speaks of
     the owner in the owner's voice (:func:`owner_voice`). An identifier that opens the line is
     written as ``chat`` writes it ("v1.8.1", "db-lax-1", not "V1.8.1")."""
-    return _as_written(_tidy(text, day, role), chat)
+    tidy = _tidy(text, day, role)
+    if chat and _bare_value(tidy):
+        said = _said_with_context(tidy, chat)
+        if said:
+            tidy = _tidy(said, day, "user")
+    return _as_written(tidy, chat)
+
+
+# "TN-2448。", "TP409218773.", "510300 和 513500。": values with no word saying what they are — most
+# often the assistant echoing what the user had just said in full.
+_BARE_JOINERS = re.compile(r"(?<![\w])(?:and|or|和|或|及|与|、)(?![\w])", re.IGNORECASE)
+
+
+def _bare_value(bullet: str) -> bool:
+    rest = re.sub(r"`[^`]*`", " ", bullet)
+    rest = _BARE_JOINERS.sub(" ", rest)
+    words = [w for w in re.split(r"[\s,，;；:：。.!！?？()（）]+", rest) if w]
+    return bool(words) and len(words) <= 3 and all(re.search(r"\d|[_@#]|[A-Za-z]+-[A-Za-z0-9]", w) for w in words)
+
+
+def _said_with_context(bullet: str, chat: str) -> str:
+    """The chat's own sentence that says the bullet's values with words around them ("硒鼓型号 TN-2448
+    下次淘宝直接买", "TAP Miles&Go: TP409218773"): the shortest one that holds them all and is no
+    bare value itself."""
+    wanted = [v for v in values(bullet)] or [w.strip(".") for w in re.findall(r"[\w@#.-]*[\d_@#][\w@#.-]*", bullet)]
+    if not wanted:
+        return ""
+    sentences = (
+        s.strip()
+        for line in chat.split("\n")
+        for s in re.split(r"(?<=[。！？!?])|(?<=[.])\s+", line)
+        if s.strip()
+    )
+    fitting = [
+        s
+        for s in sentences
+        if all(w.casefold() in s.casefold() for w in wanted) and not _bare_value(_tidy(s, None, "user")) and len(s) <= 160
+    ]
+    return min(fitting, key=len) if fitting else ""
 
 
 def _tidy(text: str, day: date | None, role: str) -> str:
