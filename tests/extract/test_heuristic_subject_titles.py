@@ -141,3 +141,17 @@ def test_a_bare_value_takes_back_the_words_the_chat_said_it_with(echo: str, chat
 def test_a_value_with_words_is_left_as_it_is() -> None:
     chat = "Booking ref HMZ-55310 for the flat\nBooking ref HMZ-55310"
     assert tidy_bullet("Booking ref HMZ-55310", DAY, chat=chat) == "Booking ref HMZ-55310"
+
+
+def test_a_chinese_owner_title_has_no_space_inside_chinese() -> None:
+    assert title(["举报由周宁负责审核。"], {NoteKind.OWNER}, "zh", ["举报由周宁负责审核。", "举报找周宁"]) == "举报负责人"
+
+
+def test_a_chinese_name_with_its_number_is_one_name() -> None:
+    chat = ["沪深300 定投加一点", "沪深300 指数基金定投从每月 2000 改成 3000。"]
+    assert title(["沪深300 指数基金定投从每月 2000 改成 3000。"], {NoteKind.CHANGE}, "zh", chat).startswith("沪深300")
+
+
+def test_a_monthly_amount_is_no_schedule() -> None:
+    chat = ["定投的事", "513500 改为每月 2000。", "513500 每月 2000"]
+    assert not title(["513500 改为每月 2000。"], {NoteKind.CHANGE}, "zh", chat).endswith("时间")

@@ -207,11 +207,14 @@ def clean_zh_statement(text: str) -> str:
         for c, sep in _split(original)
         if not (_SPARED.search(c) and not _VALUE.search(c))
     ]
-    if pieces:
-        # "记下甜甜芒果过敏", "你也记一下：周三奶奶接": the request to keep what the sentence then states
-        # (a later "记一下医生说的" points elsewhere and goes as a remark).
-        first = _KEEP_REQUEST.sub("", pieces[0][0], count=1)
-        pieces[0] = (first if len(first) >= 2 else pieces[0][0], pieces[0][1])
+    # "记下甜甜芒果过敏", "好的，你也记一下：周三奶奶接": the request to keep what the sentence then
+    # states, in its first clause after the fillers (a later "记一下医生说的" points elsewhere and
+    # goes as a remark).
+    opening = next((i for i, (c, _) in enumerate(pieces) if c and not _chat_only(c)), None)
+    if opening is not None:
+        clause, sep = pieces[opening]
+        stated = _KEEP_REQUEST.sub("", clause, count=1)
+        pieces[opening] = (stated if len(stated) >= 2 else clause, sep)
     kept = [(c, sep) for c, sep in pieces if c and not _chat_only(c)]
     if not kept:
         return original

@@ -401,7 +401,9 @@ def _title(
         subject = _numbered_name(owned, context) or _subject(text, set(ids), language, context, avoided)
         if not subject:
             return "负责人" if language == "zh" else "Owner"
-        return f"{subject} 负责人" if language == "zh" else f"Owner of {subject}"
+        if language == "zh":
+            return _joined(subject, "负责人", language)  # "举报负责人", "etl 负责人": no space inside Chinese
+        return f"Owner of {subject}"
     if kind in (NoteKind.PREFERENCE, "rule", NoteKind.NOTE) and _about_replies(text):
         return "回复风格偏好" if language == "zh" else "Reply style"
     topic = (
@@ -505,7 +507,7 @@ _FACETS: tuple[tuple[re.Pattern[str], str, str], ...] = (
     ),
     (
         re.compile(
-            r"每(?:周|天|日|月)|周[一二三四五六日天]|星期[一二三四五六日天]|(?<!\d)\d{1,2}:\d{2}(?!\d)"
+            r"每(?:周|天|日)|每月\s*\d{1,2}\s*[号日]|周[一二三四五六日天]|星期[一二三四五六日天]|(?<!\d)\d{1,2}:\d{2}(?!\d)"
             r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:daily|weekly|nightly)\b",
             re.IGNORECASE,
         ),
@@ -905,7 +907,7 @@ def _subject(text: str, ids: set[str], language: str, context: TitleContext, avo
                 continue
             if context.chat.count(gram) < 2:
                 continue
-            term = _whole_term(run, i, context)
+            term = _with_number(_whole_term(run, i, context), text)
             if (
                 _after_number(term, text)
                 or _ZH_WHEN_IN_TERM.search(term)
@@ -1056,6 +1058,15 @@ def _first_term(text: str) -> str:
             ):
                 return term
     return ""
+
+
+def _with_number(term: str, text: str) -> str:
+    """ "沪深" of "沪深300", "一号" of "一号楼": a Chinese term the note always writes with the
+    number or letters right after it is that whole name."""
+    tails = {m.group(1) for m in re.finditer(re.escape(term) + r"([A-Za-z0-9]*)", text)}
+    if len(tails) == 1 and (tail := tails.pop()) and len(tail) <= 6:
+        return term + tail
+    return term
 
 
 def _after_number(term: str, text: str) -> bool:
