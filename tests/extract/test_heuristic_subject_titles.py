@@ -172,3 +172,10 @@ def test_two_facts_about_one_name_both_stay() -> None:
 
     bullets = ["Jellyfin is at media-01:8096.", "Jellyfin transcodes with VAAPI on /dev/dri/renderD128."]
     assert once_each(bullets, [set(), set()]) == bullets
+
+
+def test_a_note_with_no_subject_takes_the_chats_opening_term_not_an_empty_label() -> None:
+    chat = ["乐乐的钢琴课改时间了", "钢琴课改到周六", "钢琴课每节 220 元"]
+    context = TitleContext(chat, [*chat, "每节 220 元。"])
+    got = note_title(["每节 220 元。"], {NoteKind.NOTE}, (), "zh", context)
+    assert got not in ("笔记", "老师", "")

@@ -417,7 +417,9 @@ def _title(
     subject = topic or _subject(text, set(ids), language, context, avoided)
     if not subject:
         lead = (_first_clause(bullets[0]) if bullets and not from_terms else "") or context.opening_topic
-        return lead or _KIND_NOUN[kind][language] or ("笔记" if language == "zh" else "Note")
+        return lead or _KIND_NOUN[kind][language] or _opening_term(language, context, avoided) or (
+            "笔记" if language == "zh" else "Note"
+        )
     # A plain fact's subject says it; a rule's values are its conditions ("每天最多 2 条" is no
     # schedule), so neither takes a facet.
     facet = _facet(text, language) if kind not in _RULE_KINDS and kind != NoteKind.NOTE else ""
@@ -430,6 +432,19 @@ def _title(
     if language == "zh" or _in_code(subject, text):
         return subject  # `gpu`, `ffmpeg` in code are names, kept as written ("Gpu" is no word)
     return _capitalized(subject)
+
+
+def _opening_term(language: str, context: TitleContext, avoid: set[str]) -> str:
+    """The term the user's opening messages are most about ("钢琴课" over "每节 220 元。"): a subject
+    of last resort, before an empty "笔记"."""
+    opening = " ".join(signals.prose(t) for t in context.first_user_texts)
+    avoided = set(avoid)
+    for _ in range(3):  # a field or role word ("老师", "价格") is no subject alone: the next term
+        term = _subject(opening, set(), language, context, avoided).split(" ")[0] if opening.strip() else ""
+        if not term or not _FIELD_WORD.fullmatch(term):
+            break
+        avoided.add(term.casefold())
+    return term if term and not _names_nothing(term) and not _EMPTY_TITLE.match(term) else ""
 
 
 def _in_code(subject: str, text: str) -> bool:
