@@ -179,3 +179,8 @@ def test_a_note_with_no_subject_takes_the_chats_opening_term_not_an_empty_label(
     context = TitleContext(chat, [*chat, "每节 220 元。"])
     got = note_title(["每节 220 元。"], {NoteKind.NOTE}, (), "zh", context)
     assert got not in ("笔记", "老师", "")
+
+
+def test_a_bare_value_never_takes_a_question_or_a_guess_as_its_words() -> None:
+    chat = "我猜你之前连不上可能是因为防火墙没放行 873 端口？\n873。"
+    assert tidy_bullet("873。", DAY, chat=chat) == "873。"

@@ -169,6 +169,11 @@ def _bare_value(bullet: str) -> bool:
     return bool(words) and len(words) <= 3 and all(re.search(r"\d|[_@#]|[A-Za-z]+-[A-Za-z0-9]", w) for w in words)
 
 
+_ASKED_OR_GUESSED = re.compile(
+    r"[?？]\s*$|我猜|可能是|也许|是不是|(?<![\w'])(?:i guess|maybe|perhaps|probably|might be)(?![\w'])", re.IGNORECASE
+)
+
+
 def _said_with_context(bullet: str, chat: str) -> str:
     """The chat's own sentence that says the bullet's values with words around them ("硒鼓型号 TN-2448
     下次淘宝直接买", "TAP Miles&Go: TP409218773"): the shortest one that holds them all and is no
@@ -185,7 +190,10 @@ def _said_with_context(bullet: str, chat: str) -> str:
     fitting = [
         s
         for s in sentences
-        if all(w.casefold() in s.casefold() for w in wanted) and not _bare_value(_tidy(s, None, "user")) and len(s) <= 160
+        if all(w.casefold() in s.casefold() for w in wanted)
+        and not _bare_value(_tidy(s, None, "user"))
+        and len(s) <= 160
+        and not _ASKED_OR_GUESSED.search(s)  # a question or a guess states no fact
     ]
     return min(fitting, key=len) if fitting else ""
 
