@@ -184,3 +184,12 @@ def test_a_note_with_no_subject_takes_the_chats_opening_term_not_an_empty_label(
 def test_a_bare_value_never_takes_a_question_or_a_guess_as_its_words() -> None:
     chat = "我猜你之前连不上可能是因为防火墙没放行 873 端口？\n873。"
     assert tidy_bullet("873。", DAY, chat=chat) == "873。"
+
+
+def test_a_predicate_is_no_part_of_a_title() -> None:
+    assert "clause" in title_faults("Mudguards mandatory", ["Mudguards mandatory on winter rides."], "en")
+    assert "clause" in title_faults("Dario's off", ["Dario's off on wednesdays"], "en")
+    assert "clause" not in title_faults("Family group's ID", ["The family group's ID is -100187."], "en")
+    assert "clause" in title_faults("全部 @dcloudio", ["一次性升全部 @dcloudio 包"], "zh")
+    chat = ["Mudguards mandatory on winter rides.", "mudguards on every bike"]
+    assert title(["Mudguards mandatory on winter rides."], {NoteKind.FUTURE}, "en", chat) == "Mudguards"

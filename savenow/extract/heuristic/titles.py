@@ -1149,7 +1149,9 @@ _WHEN_OR_AMOUNT = re.compile(
 # A clause's verbs and adverbs: a title holding one is a sentence ("Order is", "Vzdump backups now").
 _EN_CLAUSE = re.compile(
     r"(?<![\w'-])(?:is|are|was|were|be|been|has|have|had|get|gets|got|goes|went|will|would|should|must|can"
-    r"|could|says|said|now|only|ever|moved|changed|expires|lands|needs)(?![\w'-])",
+    r"|could|says|said|now|only|ever|moved|changed|expires|lands|needs"
+    r"|mandatory|required|optional|forbidden|allowed|compulsory)(?![\w'-])"  # "Mudguards mandatory"
+    r"|'s\s+(?:off|out|away|back|closed|open|done|gone|free|busy|sick)$",  # "Dario's off": "'s" is "is"
     re.IGNORECASE,
 )
 _ZH_CLAUSE = re.compile(
@@ -1158,7 +1160,7 @@ _ZH_CLAUSE = re.compile(
 )
 # A Chinese title opening with an adverb or a negation is a predicate cut from a sentence ("只允许",
 # "不发私聊", "已经办了"), not a name; the few nouns that begin so ("只读", "不锈钢", "别名") stay.
-_ZH_ADVERB_LEAD = re.compile(r"^(?:只(?!读)|不(?!锈|动产)|别(?!名|墅|针)|没(?!药)|也|已|仍|均|才|是(?!否))")
+_ZH_ADVERB_LEAD = re.compile(r"^(?:全部|所有|每个|只(?!读)|不(?!锈|动产)|别(?!名|墅|针)|没(?!药)|也|已|仍|均|才|是(?!否))")
 # Common two-character words no title may end inside ("房贷利率现" cut from "房贷利率现在是…").
 _ZH_COMMON_WORDS = frozenset(
     (
