@@ -71,6 +71,7 @@ def test_an_identifier_opening_a_bullet_keeps_the_chats_case() -> None:
         ("rsync 走 ssh 根本不用 873", "rsync 走 ssh 不用 873"),
         ("记下甜甜芒果过敏。", "甜甜芒果过敏。"),
         ("那就这样，你也记一下：周三奶奶接", "周三奶奶接。"),
+        ("硒鼓型号记一下 TN-2448 下次淘宝直接买", "硒鼓型号 TN-2448 下次淘宝直接买。"),
         ("建议根策略的 receiver 改成 Slack `#alerts-unrouted`", "根策略的 receiver 改成 Slack `#alerts-unrouted`"),
         (
             "Note it only applies to containers created after the change.",

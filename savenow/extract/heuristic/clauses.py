@@ -89,6 +89,7 @@ _ABOUT_REPLIES = (
     (re.compile(rf"(?<![发交寄递])(?<=给)我(?=[{HAN}A-Za-z\s])"), ""),
     (re.compile(rf"(?<=[{HAN}])(?:跟|帮)我(?=[{HAN}A-Za-z\s])"), ""),
     (re.compile(rf"(?<=[{HAN}])一下(?=[：:]|$)"), ""),  # "作者名统一一下：" states "作者名统一："
+    (re.compile(rf"(?<=[{HAN}])\s*(?:记一下|记下来?|记住)\s+(?=[A-Za-z0-9`])"), " "),  # "硒鼓型号记一下 TN-2448"
     (re.compile(r"我把(?=\S)"), ""),  # "我把所有 cron job 的目标都改成…" → "所有 cron job 的目标都改成…"
     (re.compile(r"我(?=再|自己|来|会|都|也|先|去|查|看|对比|检查|只会)"), ""),  # the assistant narrating
 )
