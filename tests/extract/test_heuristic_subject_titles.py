@@ -42,7 +42,10 @@ def test_a_field_word_takes_the_name_it_belongs_to() -> None:
     bullet = "When you pull CI logs for me, only show the failing step."
     assert title([bullet], {NoteKind.PREFERENCE}, "en", en_chat) == "CI logs"
     zh_chat = ["书库在 NAS 上", "书库备份每天 4 点跑", "书库备份用 rsync"]
-    assert title(["备份：书库备份每天 04:00 rsync 到 /mnt/nas/books-backup/。"], {NoteKind.NOTE}, "zh", zh_chat) == "书库备份"
+    assert (
+        title(["备份：书库备份每天 04:00 rsync 到 /mnt/nas/books-backup/。"], {NoteKind.NOTE}, "zh", zh_chat)
+        == "书库备份"
+    )
 
 
 def test_a_field_word_with_no_owner_in_the_note_stays_plain() -> None:
@@ -72,7 +75,10 @@ def test_an_identifier_opening_a_bullet_keeps_the_chats_case() -> None:
         ("记下甜甜芒果过敏。", "甜甜芒果过敏。"),
         ("那就这样，你也记一下：周三奶奶接", "周三奶奶接。"),
         ("硒鼓型号记一下 TN-2448 下次淘宝直接买", "硒鼓型号 TN-2448 下次淘宝直接买。"),
-        ("建议根策略的 receiver 改成 Slack `#alerts-unrouted`", "根策略的 receiver 改成 Slack `#alerts-unrouted`"),
+        (
+            "建议根策略的 receiver 改成 Slack `#alerts-unrouted`",
+            "根策略的 receiver 改成 Slack `#alerts-unrouted`",
+        ),
         (
             "Note it only applies to containers created after the change.",
             "It only applies to containers created after the change.",
@@ -117,9 +123,15 @@ def test_relative_dates_resolve_against_the_chats_day(said: str, kept: str) -> N
             "`compactor:`; `working_directory: /var/lib/loki`; `retention_enabled: true`",
             "`compactor: {working_directory: /var/lib/loki, retention_enabled: true}`",
         ),
-        ("Fix: `mode: nftables`; `nftables_hooks:`; `- input`; `- forward`", "Fix: `mode: nftables`; `nftables_hooks: [input, forward]`"),
+        (
+            "Fix: `mode: nftables`; `nftables_hooks:`; `- input`; `- forward`",
+            "Fix: `mode: nftables`; `nftables_hooks: [input, forward]`",
+        ),
         ("前端改成 frontend:；port: 8485", "前端改成 frontend: {port: 8485}"),
-        ("`LISTEN 127.0.0.1 3493`; `LISTEN 192.168.1.10 3493`", "`LISTEN 127.0.0.1 3493`; `LISTEN 192.168.1.10 3493`"),
+        (
+            "`LISTEN 127.0.0.1 3493`; `LISTEN 192.168.1.10 3493`",
+            "`LISTEN 127.0.0.1 3493`; `LISTEN 192.168.1.10 3493`",
+        ),
     ],
 )
 def test_a_flattened_config_block_keeps_what_belongs_to_what(said: str, kept: str) -> None:
@@ -130,7 +142,11 @@ def test_a_flattened_config_block_keeps_what_belongs_to_what(said: str, kept: st
     ("echo", "chat", "kept"),
     [
         ("好的，TN-2448。", "另外 硒鼓型号记一下 TN-2448 下次淘宝直接买\n好的，TN-2448。", "TN-2448"),
-        ("TP409218773.", "found it. TP409218773. keep that\nTAP Miles&Go: TP409218773.", "TAP Miles&Go: TP409218773."),
+        (
+            "TP409218773.",
+            "found it. TP409218773. keep that\nTAP Miles&Go: TP409218773.",
+            "TAP Miles&Go: TP409218773.",
+        ),
     ],
 )
 def test_a_bare_value_takes_back_the_words_the_chat_said_it_with(echo: str, chat: str, kept: str) -> None:
@@ -145,12 +161,17 @@ def test_a_value_with_words_is_left_as_it_is() -> None:
 
 
 def test_a_chinese_owner_title_has_no_space_inside_chinese() -> None:
-    assert title(["举报由周宁负责审核。"], {NoteKind.OWNER}, "zh", ["举报由周宁负责审核。", "举报找周宁"]) == "举报负责人"
+    assert (
+        title(["举报由周宁负责审核。"], {NoteKind.OWNER}, "zh", ["举报由周宁负责审核。", "举报找周宁"])
+        == "举报负责人"
+    )
 
 
 def test_a_chinese_name_with_its_number_is_one_name() -> None:
     chat = ["沪深300 定投加一点", "沪深300 指数基金定投从每月 2000 改成 3000。"]
-    assert title(["沪深300 指数基金定投从每月 2000 改成 3000。"], {NoteKind.CHANGE}, "zh", chat).startswith("沪深300")
+    assert title(["沪深300 指数基金定投从每月 2000 改成 3000。"], {NoteKind.CHANGE}, "zh", chat).startswith(
+        "沪深300"
+    )
 
 
 def test_a_monthly_amount_is_no_schedule() -> None:

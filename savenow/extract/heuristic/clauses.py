@@ -89,7 +89,10 @@ _ABOUT_REPLIES = (
     (re.compile(rf"(?<![发交寄递])(?<=给)我(?=[{HAN}A-Za-z\s])"), ""),
     (re.compile(rf"(?<=[{HAN}])(?:跟|帮)我(?=[{HAN}A-Za-z\s])"), ""),
     (re.compile(rf"(?<=[{HAN}])一下(?=[：:]|$)"), ""),  # "作者名统一一下：" states "作者名统一："
-    (re.compile(rf"(?<=[{HAN}])\s*(?:记一下|记下来?|记住)\s+(?=[A-Za-z0-9`])"), " "),  # "硒鼓型号记一下 TN-2448"
+    (
+        re.compile(rf"(?<=[{HAN}])\s*(?:记一下|记下来?|记住)\s+(?=[A-Za-z0-9`])"),
+        " ",
+    ),  # "硒鼓型号记一下 TN-2448"
     (re.compile(r"我把(?=\S)"), ""),  # "我把所有 cron job 的目标都改成…" → "所有 cron job 的目标都改成…"
     (re.compile(r"我(?=再|自己|来|会|都|也|先|去|查|看|对比|检查|只会)"), ""),  # the assistant narrating
 )
@@ -249,7 +252,9 @@ def clean_zh_statement(text: str) -> str:
 
 
 _SENTENCE_END = ("。", "！", "？", "!", "?", ".")
-_KEEP_REQUEST = re.compile(r"^(?:你也|你|也|帮我|麻烦你?)?(?:记下来?|记一下|记住|记着|记好)\s*(?:[：:]\s*|(?=\S{2}))")
+_KEEP_REQUEST = re.compile(
+    r"^(?:你也|你|也|帮我|麻烦你?)?(?:记下来?|记一下|记住|记着|记好)\s*(?:[：:]\s*|(?=\S{2}))"
+)
 _SPEAKER_ONLY = re.compile(rf"([{HAN}A-Za-z0-9 .·]{{1,12}}?)\s*说(?:了|过)?")
 
 

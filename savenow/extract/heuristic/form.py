@@ -129,7 +129,9 @@ _EN_ASK = re.compile(
     re.IGNORECASE,
 )
 # "Note it only applies to …", "Note that …": the reminder is the chat's; the note states the fact.
-_EN_NOTE_THAT = re.compile(r"^(?:note|remember|keep in mind)(?: that)?\s+(?=(?:it|this|these|they|the|there)\b)", re.IGNORECASE)
+_EN_NOTE_THAT = re.compile(
+    r"^(?:note|remember|keep in mind)(?: that)?\s+(?=(?:it|this|these|they|the|there)\b)", re.IGNORECASE
+)
 
 
 def _without_requests(bullet: str) -> str:
@@ -166,11 +168,16 @@ def _bare_value(bullet: str) -> bool:
     rest = re.sub(r"`[^`]*`", " ", bullet)
     rest = _BARE_JOINERS.sub(" ", rest)
     words = [w for w in re.split(r"[\s,，;；:：。.!！?？()（）]+", rest) if w]
-    return bool(words) and len(words) <= 3 and all(re.search(r"\d|[_@#]|[A-Za-z]+-[A-Za-z0-9]", w) for w in words)
+    return (
+        bool(words)
+        and len(words) <= 3
+        and all(re.search(r"\d|[_@#]|[A-Za-z]+-[A-Za-z0-9]", w) for w in words)
+    )
 
 
 _ASKED_OR_GUESSED = re.compile(
-    r"[?？]\s*$|我猜|可能是|也许|是不是|(?<![\w'])(?:i guess|maybe|perhaps|probably|might be)(?![\w'])", re.IGNORECASE
+    r"[?？]\s*$|我猜|可能是|也许|是不是|(?<![\w'])(?:i guess|maybe|perhaps|probably|might be)(?![\w'])",
+    re.IGNORECASE,
 )
 
 
@@ -178,7 +185,9 @@ def _said_with_context(bullet: str, chat: str) -> str:
     """The chat's own sentence that says the bullet's values with words around them ("硒鼓型号 TN-2448
     下次淘宝直接买", "TAP Miles&Go: TP409218773"): the shortest one that holds them all and is no
     bare value itself."""
-    wanted = [v for v in values(bullet)] or [w.strip(".") for w in re.findall(r"[\w@#.-]*[\d_@#][\w@#.-]*", bullet)]
+    wanted = [v for v in values(bullet)] or [
+        w.strip(".") for w in re.findall(r"[\w@#.-]*[\d_@#][\w@#.-]*", bullet)
+    ]
     if not wanted:
         return ""
     sentences = (
@@ -461,15 +470,32 @@ _EN_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturda
 _ZH_WEEKDAY = re.compile(r"(上|这|本|下)(?:周|个?星期)([一二三四五六日天])")
 _ZH_WEEK_START = re.compile(r"(这|本|下)(?:周|个?星期)(?=起|开始)|(这|本|下)个?月(?=起|开始)")
 _EN_WEEKDAY = re.compile(
-    r"(?<![\w'])(?:(next|this|last)|(from|starting|until|till|by))\s+(" + "|".join(_EN_WEEKDAYS) + r")(?![\w'])",
+    r"(?<![\w'])(?:(next|this|last)|(from|starting|until|till|by))\s+("
+    + "|".join(_EN_WEEKDAYS)
+    + r")(?![\w'])",
     re.IGNORECASE,
 )
 _EN_WEEK_START = re.compile(r"(?<![\w'])(from|starting)\s+next\s+(week|month)(?![\w'])", re.IGNORECASE)
-_ZH_COUNT = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
-_ZH_SPAN = re.compile(r"(?<![每隔\d一二两三四五六七八九十])(\d{1,2}|[一两二三四五六七八九十])\s*(个月|周|个?星期|天)(?:以后|之后|后)")
+_ZH_COUNT = {
+    "一": 1,
+    "两": 2,
+    "二": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+    "十": 10,
+}
+_ZH_SPAN = re.compile(
+    r"(?<![每隔\d一二两三四五六七八九十])(\d{1,2}|[一两二三四五六七八九十])\s*(个月|周|个?星期|天)(?:以后|之后|后)"
+)
 _EN_COUNT = {"one": 1, "a": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10}
 _EN_SPAN = re.compile(
-    r"(?<![\w'])in\s+(\d{1,2}|one|a|two|three|four|five|six|ten)\s+(days?|weeks?|months?)(?![\w'])", re.IGNORECASE
+    r"(?<![\w'])in\s+(\d{1,2}|one|a|two|three|four|five|six|ten)\s+(days?|weeks?|months?)(?![\w'])",
+    re.IGNORECASE,
 )
 
 
@@ -624,7 +650,9 @@ def _nested(match: re.Match[str]) -> str:
             out.append(line)
     close()
     if quoted:
-        return "；".join(f"`{line}`" for line in out) if "；" in raw else "; ".join(f"`{line}`" for line in out)
+        return (
+            "；".join(f"`{line}`" for line in out) if "；" in raw else "; ".join(f"`{line}`" for line in out)
+        )
     return "；".join(out) if "；" in raw else "; ".join(out)
 
 
@@ -666,7 +694,9 @@ def once_each(bullets: list[str], kinds: Sequence[AbstractSet[str]]) -> list[str
         # "可报销的支出 category 记 `REIMB`…"): a name or value of both, and a third of the words.
         named = _shared_names(bullets[i], bullets[j])
         restated = bool(named) and shared >= RESTATED_NAMED_MIN and shared / small >= RESTATED_NAMED_SHARE
-        if not (contained or reworded or restated) and (small < RESTATED_MIN_TERMS or shared / small < RESTATED_SHARE):
+        if not (contained or reworded or restated) and (
+            small < RESTATED_MIN_TERMS or shared / small < RESTATED_SHARE
+        ):
             continue
         loser = _chattier(bullets, i, j)
         keeper = j if loser == i else i
@@ -687,14 +717,18 @@ _NAMED = re.compile(r"`[^`]+`|[A-Za-z][\w.@/-]*[\d_./@-][\w.@/-]*|[A-Z][A-Za-z]{
 
 def _shared_names(first: str, second: str) -> set[str]:
     """The identifiers and capitalized names two bullets both say ("REIMB", "register_new_matrix_user")."""
+
     def names(text: str) -> set[str]:
         return {n.strip("`").casefold() for n in _NAMED.findall(text)} - {"i", "ok"}
+
     return names(first) & names(second)
 
 
 def _chattier(bullets: list[str], i: int, j: int) -> int:
     """The one of two wordings that reads more like chat; of two alike, the shorter (it says less)."""
-    marks = [len(_CHAT_MARKS.findall(re.sub(r"`[^`]*`", "", bullets[k]))) + _unfinished(bullets[k]) for k in (i, j)]
+    marks = [
+        len(_CHAT_MARKS.findall(re.sub(r"`[^`]*`", "", bullets[k]))) + _unfinished(bullets[k]) for k in (i, j)
+    ]
     if marks[0] != marks[1]:
         return i if marks[0] > marks[1] else j
     return i if len(bullets[i]) < len(bullets[j]) else j

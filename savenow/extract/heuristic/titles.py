@@ -237,7 +237,9 @@ def _bare_word(title: str, context: TitleContext) -> bool:
     return not context.names(bare)
 
 
-def _qualified(title: str, bullets: Sequence[str], ids: set[str], language: str, context: TitleContext) -> str:
+def _qualified(
+    title: str, bullets: Sequence[str], ids: set[str], language: str, context: TitleContext
+) -> str:
     """A field word alone ("价格", "目标", "老师", "Alerts", "Partition") names no subject: it is
     said of what the note says it belongs to, the name right before it ("Ridgeway 面粉的价格" →
     "Ridgeway 面粉价格", "the gpu partition" → "Gpu partition"). Without one the word stands: a
@@ -259,7 +261,8 @@ def _owner_before(field: str, bullets: Sequence[str], context: TitleContext) -> 
     """The name a note puts right before a field word, with at most 的 / 's / a space between: a
     name the chat uses again, not a verb, a number or a function word."""
     pattern = re.compile(
-        rf"([A-Za-z][\w.-]*[A-Za-z0-9]|[{HAN}]{{2,6}})(?:\s*的\s*|'s\s+|\s+|)(?={re.escape(field)})", re.IGNORECASE
+        rf"([A-Za-z][\w.-]*[A-Za-z0-9]|[{HAN}]{{2,6}})(?:\s*的\s*|'s\s+|\s+|)(?={re.escape(field)})",
+        re.IGNORECASE,
     )
     for bullet in bullets:
         for match in pattern.finditer(bullet):
@@ -267,7 +270,13 @@ def _owner_before(field: str, bullets: Sequence[str], context: TitleContext) -> 
             if is_cjk(owner[0]):
                 # the last word of the Chinese run: "统一用书库" names 书库
                 owner = next(
-                    (owner[i:] for i in range(len(owner) - 1) if context.chat.count(owner[i:]) >= 2 and not _zh_action(owner[i:]) and not set(owner[i:]) & ZH_FUNCTION_HAN),
+                    (
+                        owner[i:]
+                        for i in range(len(owner) - 1)
+                        if context.chat.count(owner[i:]) >= 2
+                        and not _zh_action(owner[i:])
+                        and not set(owner[i:]) & ZH_FUNCTION_HAN
+                    ),
                     "",
                 )
             if (
@@ -417,8 +426,11 @@ def _title(
     subject = topic or _subject(text, set(ids), language, context, avoided)
     if not subject:
         lead = (_first_clause(bullets[0]) if bullets and not from_terms else "") or context.opening_topic
-        return lead or _KIND_NOUN[kind][language] or _opening_term(language, context, avoided) or (
-            "笔记" if language == "zh" else "Note"
+        return (
+            lead
+            or _KIND_NOUN[kind][language]
+            or _opening_term(language, context, avoided)
+            or ("笔记" if language == "zh" else "Note")
         )
     # A plain fact's subject says it; a rule's values are its conditions ("每天最多 2 条" is no
     # schedule), so neither takes a facet.
@@ -1090,7 +1102,9 @@ def _after_number(term: str, text: str) -> bool:
     if not term or not is_cjk(term[0]):
         return False
     starts = [m.start() for m in re.finditer(re.escape(term), text)]
-    return bool(starts) and all(re.search(r"(?<![\d.,])\d{1,3} ?$", text[max(0, at - 5) : at]) for at in starts)
+    return bool(starts) and all(
+        re.search(r"(?<![\d.,])\d{1,3} ?$", text[max(0, at - 5) : at]) for at in starts
+    )
 
 
 def _edged_by_stop_word(piece: str) -> bool:
@@ -1160,7 +1174,9 @@ _ZH_CLAUSE = re.compile(
 )
 # A Chinese title opening with an adverb or a negation is a predicate cut from a sentence ("只允许",
 # "不发私聊", "已经办了"), not a name; the few nouns that begin so ("只读", "不锈钢", "别名") stay.
-_ZH_ADVERB_LEAD = re.compile(r"^(?:全部|所有|每个|只(?!读)|不(?!锈|动产)|别(?!名|墅|针)|没(?!药)|也|已|仍|均|才|是(?!否))")
+_ZH_ADVERB_LEAD = re.compile(
+    r"^(?:全部|所有|每个|只(?!读)|不(?!锈|动产)|别(?!名|墅|针)|没(?!药)|也|已|仍|均|才|是(?!否))"
+)
 # Common two-character words no title may end inside ("房贷利率现" cut from "房贷利率现在是…").
 _ZH_COMMON_WORDS = frozenset(
     (
