@@ -179,23 +179,6 @@ def test_a_monthly_amount_is_no_schedule() -> None:
     assert not title(["513500 改为每月 2000。"], {NoteKind.CHANGE}, "zh", chat).endswith("时间")
 
 
-def test_a_rule_restated_in_other_words_with_its_name_is_said_once() -> None:
-    from savenow.extract.heuristic.form import once_each
-
-    bullets = [
-        "可报销的支出 category 记 `REIMB`（负数）；到账后在同一行 F 列标 ✅，不再单独记收入。",
-        "报销的都记 REIMB，也是负数。等钱到账了在同一行 F 列打 ✅，不要另记一笔收入",
-    ]
-    assert once_each(bullets, [set(), set()]) == bullets[:1]
-
-
-def test_two_facts_about_one_name_both_stay() -> None:
-    from savenow.extract.heuristic.form import once_each
-
-    bullets = ["Jellyfin is at media-01:8096.", "Jellyfin transcodes with VAAPI on /dev/dri/renderD128."]
-    assert once_each(bullets, [set(), set()]) == bullets
-
-
 def test_a_note_with_no_subject_takes_the_chats_opening_term_not_an_empty_label() -> None:
     chat = ["乐乐的钢琴课改时间了", "钢琴课改到周六", "钢琴课每节 220 元"]
     context = TitleContext(chat, [*chat, "每节 220 元。"])

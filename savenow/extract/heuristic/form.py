@@ -690,13 +690,7 @@ def once_each(bullets: list[str], kinds: Sequence[AbstractSet[str]]) -> list[str
         # are one fact at a lower share of words: the user said it, the assistant said it back.
         same_values = bool(values(bullets[i])) and values(bullets[i]) == values(bullets[j])
         reworded = same_values and shared >= SAME_VALUES_MIN_TERMS and shared / small >= SAME_VALUES_SHARE
-        # The owner's rule and the assistant's restatement in other words ("报销的都记 REIMB…" /
-        # "可报销的支出 category 记 `REIMB`…"): a name or value of both, and a third of the words.
-        named = _shared_names(bullets[i], bullets[j])
-        restated = bool(named) and shared >= RESTATED_NAMED_MIN and shared / small >= RESTATED_NAMED_SHARE
-        if not (contained or reworded or restated) and (
-            small < RESTATED_MIN_TERMS or shared / small < RESTATED_SHARE
-        ):
+        if not (contained or reworded) and (small < RESTATED_MIN_TERMS or shared / small < RESTATED_SHARE):
             continue
         loser = _chattier(bullets, i, j)
         keeper = j if loser == i else i
@@ -705,30 +699,9 @@ def once_each(bullets: list[str], kinds: Sequence[AbstractSet[str]]) -> list[str
     return [b for k, b in enumerate(bullets) if k not in dropped]
 
 
-def _unfinished(bullet: str) -> int:
-    """A Chinese line typed as chat stops without its full stop ("…不开邀请码那些"); a written one ends."""
-    return int(has_cjk(bullet) and not bullet.rstrip().endswith(("。", "！", "？", ".", "）", ")", "`")))
-
-
-RESTATED_NAMED_MIN = 3
-RESTATED_NAMED_SHARE = 0.3
-_NAMED = re.compile(r"`[^`]+`|[A-Za-z][\w.@/-]*[\d_./@-][\w.@/-]*|[A-Z][A-Za-z]{2,}|[A-Z]{2,}")
-
-
-def _shared_names(first: str, second: str) -> set[str]:
-    """The identifiers and capitalized names two bullets both say ("REIMB", "register_new_matrix_user")."""
-
-    def names(text: str) -> set[str]:
-        return {n.strip("`").casefold() for n in _NAMED.findall(text)} - {"i", "ok"}
-
-    return names(first) & names(second)
-
-
 def _chattier(bullets: list[str], i: int, j: int) -> int:
     """The one of two wordings that reads more like chat; of two alike, the shorter (it says less)."""
-    marks = [
-        len(_CHAT_MARKS.findall(re.sub(r"`[^`]*`", "", bullets[k]))) + _unfinished(bullets[k]) for k in (i, j)
-    ]
+    marks = [len(_CHAT_MARKS.findall(re.sub(r"`[^`]*`", "", bullets[k]))) for k in (i, j)]
     if marks[0] != marks[1]:
         return i if marks[0] > marks[1] else j
     return i if len(bullets[i]) < len(bullets[j]) else j
