@@ -44,7 +44,9 @@ _OPENER = re.compile(
     r"^(?:也就是说|就是说|换句话说|那就是|那就|那么|所以说|所以|然后|而且|还有就是|还有(?:一|个|一个|件|一件)事(?:情)?|"
     r"还有(?![一二两三四五六七八九十几\d多少])|就是(?![的说这那])|另外|对了|等下|等等|"
     r"定了|最终(?![版稿价值结果方案报告])|就(?![是的业医诊近餐绪读职任地算像要会能可])|"  # "定了 TTL 48 小时", "就用 A"
-    r"但是|不过|可是|这样的话|这样一来|这样(?=每|就|以后|下次|才)|其实|反正|总之|总之就是|顺便说一下|顺便确认一下|顺便确认下|确认一下|确认下|顺便|话说|说实话|我想想|嗯+|哦+|噢|诶|欸|"
+    r"算了|但是|不过|可是|大体上|基本上|(?<![\w])是(?=\s)|"  # "是 pm2 里残留了…": a spoken "it is"
+    r"(?:建议|推荐)(?:你|您)?(?=[^，。；\s]{2})(?![的是])|"  # the assistant's advice states the fix itself
+    r"这样的话|这样一来|这样(?=每|就|以后|下次|才)|其实|反正|总之|总之就是|顺便说一下|顺便确认一下|顺便确认下|确认一下|确认下|顺便|话说|说实话|我想想|嗯+|哦+|噢|诶|欸|"
     r"(?:好的?|行|收到了?|明白了?|OK|ok|Ok)(?=\s)|"
     r"那(?![边里个些天时会样么种位次份件条])"
     r")\s*"
@@ -87,6 +89,10 @@ _ABOUT_REPLIES = (
     (re.compile(rf"(?<![发交寄递])(?<=给)我(?=[{HAN}A-Za-z\s])"), ""),
     (re.compile(rf"(?<=[{HAN}])(?:跟|帮)我(?=[{HAN}A-Za-z\s])"), ""),
     (re.compile(rf"(?<=[{HAN}])一下(?=[：:]|$)"), ""),  # "作者名统一一下：" states "作者名统一："
+    (
+        re.compile(rf"(?<=[{HAN}])\s*(?:记一下|记下来?|记住)\s+(?=[A-Za-z0-9`])"),
+        " ",
+    ),  # "硒鼓型号记一下 TN-2448"
     (re.compile(r"我把(?=\S)"), ""),  # "我把所有 cron job 的目标都改成…" → "所有 cron job 的目标都改成…"
     (re.compile(r"我(?=再|自己|来|会|都|也|先|去|查|看|对比|检查|只会)"), ""),  # the assistant narrating
 )
@@ -150,6 +156,7 @@ def _chat_only(clause: str) -> bool:
 # A clause that only points back at the fact said before it ("以后都用这个", "这个不变", "以后都按
 # 这个来"): without a value of its own it says nothing a note reader could follow.
 _POINTS_BACK = re.compile(
+    r"^(?:大体|基本|大致|就)?(?:照着|照此|照这个|按这个|照样)(?:来|做|办|弄)$|"  # "大体照着来": follow what was said
     r"(?:这个|那个|这样|这些|这条|这么办|这么来|这么做)(?:来|为准|吧|了)?$|^(?:这个|这样|这些|这条)[不没也都就还]?[^，。]{0,3}$"
 )
 # "以后" / "今后" opening a clause is when the chat said it, not part of the rule: a note states
@@ -159,7 +166,7 @@ _FROM_NOW_ON = re.compile(r"^(?:从今以后|从现在起|从今天起|今后|�
 
 
 # "千万别贴出来": the emphasis is the chat's; the note says "别贴出来".
-_EMPHASIS = re.compile(r"千万(?=别|不要|不能|记得|要)")
+_EMPHASIS = re.compile(r"千万(?=别|不要|不能|记得|要)|根本(?=不|没|用不着)")
 
 
 # "这个报错常见原因是…", "这类 BME280 模块地址是 0x76": the demonstrative points into the chat; the
@@ -204,6 +211,14 @@ def clean_zh_statement(text: str) -> str:
         for c, sep in _split(original)
         if not (_SPARED.search(c) and not _VALUE.search(c))
     ]
+    # "记下甜甜芒果过敏", "好的，你也记一下：周三奶奶接": the request to keep what the sentence then
+    # states, in its first clause after the fillers (a later "记一下医生说的" points elsewhere and
+    # goes as a remark).
+    opening = next((i for i, (c, _) in enumerate(pieces) if c and not _chat_only(c)), None)
+    if opening is not None:
+        clause, sep = pieces[opening]
+        stated = _KEEP_REQUEST.sub("", clause, count=1)
+        pieces[opening] = (stated if len(stated) >= 2 else clause, sep)
     kept = [(c, sep) for c, sep in pieces if c and not _chat_only(c)]
     if not kept:
         return original
@@ -221,6 +236,8 @@ def clean_zh_statement(text: str) -> str:
         if number < len(joined) - 1 or sep in _SENTENCE_END:
             statement += sep  # between clauses as said; at the end only a full stop or mark
     statement = re.sub(r"\s*：\s*", "：", statement).strip(" ，,")
+    # "大体照着来，但 2 号机上…" without its first clause: a statement never opens with a "but".
+    statement = re.sub(r"^(?:但是?|不过|可是)\s*(?=\S.)", "", statement)
     if not statement:
         return original
     if (
@@ -235,6 +252,9 @@ def clean_zh_statement(text: str) -> str:
 
 
 _SENTENCE_END = ("。", "！", "？", "!", "?", ".")
+_KEEP_REQUEST = re.compile(
+    r"^(?:你也|你|也|帮我|麻烦你?)?(?:记下来?|记一下|记住|记着|记好)\s*(?:[：:]\s*|(?=\S{2}))"
+)
 _SPEAKER_ONLY = re.compile(rf"([{HAN}A-Za-z0-9 .·]{{1,12}}?)\s*说(?:了|过)?")
 
 

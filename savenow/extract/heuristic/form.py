@@ -121,15 +121,93 @@ _EN_SPARED = re.compile(
 )
 
 
+# A sentence that asks the assistant to do something ("convert the whole thing please", "Can you
+# check it?"): the conversation's request, not the fact around it.
+_EN_ASK = re.compile(
+    r"(?:^|(?<=[.!?])\s+)(?:(?:can|could|would) you|please|pls)\b[^.!?]*[.!?]*\s*$"
+    r"|(?:^|(?<=[.!?])\s+)[^.!?`]*\b(?:please|pls|thanks|thank you)\s*[.!?]*\s*$",
+    re.IGNORECASE,
+)
+# "Note it only applies to …", "Note that …": the reminder is the chat's; the note states the fact.
+_EN_NOTE_THAT = re.compile(
+    r"^(?:note|remember|keep in mind)(?: that)?\s+(?=(?:it|this|these|they|the|there)\b)", re.IGNORECASE
+)
+
+
 def _without_requests(bullet: str) -> str:
     kept = _EN_SPARED.sub("", _EN_KEEP_REQUEST.sub("", bullet)).strip()
+    if not has_cjk(kept):
+        asked = _EN_ASK.sub("", kept).strip()
+        if len(asked) >= 12 and asked != kept:
+            kept = asked  # the request goes when a statement is left
+        noted = _EN_NOTE_THAT.sub("", kept)
+        if noted != kept and len(noted) >= 12:
+            kept = noted[:1].upper() + noted[1:]
     return kept or bullet
 
 
-def tidy_bullet(text: str, day: date | None = None, role: str = "user") -> str:
+def tidy_bullet(text: str, day: date | None = None, role: str = "user", chat: str = "") -> str:
     """``text`` without the chat's lead-ins, its relative dates resolved against ``day`` (or dropped);
     "" for a line that states nothing (a table's header row). A line the assistant said speaks of
-    the owner in the owner's voice (:func:`owner_voice`)."""
+    the owner in the owner's voice (:func:`owner_voice`). An identifier that opens the line is
+    written as ``chat`` writes it ("v1.8.1", "db-lax-1", not "V1.8.1")."""
+    tidy = _tidy(text, day, role)
+    if chat and _bare_value(tidy):
+        said = _said_with_context(tidy, chat)
+        if said:
+            tidy = _tidy(said, day, "user")
+    return _as_written(tidy, chat)
+
+
+# "TN-2448。", "TP409218773.", "510300 和 513500。": values with no word saying what they are — most
+# often the assistant echoing what the user had just said in full.
+_BARE_JOINERS = re.compile(r"(?<![\w])(?:and|or|和|或|及|与|、)(?![\w])", re.IGNORECASE)
+
+
+def _bare_value(bullet: str) -> bool:
+    rest = re.sub(r"`[^`]*`", " ", bullet)
+    rest = _BARE_JOINERS.sub(" ", rest)
+    words = [w for w in re.split(r"[\s,，;；:：。.!！?？()（）]+", rest) if w]
+    return (
+        bool(words)
+        and len(words) <= 3
+        and all(re.search(r"\d|[_@#]|[A-Za-z]+-[A-Za-z0-9]", w) for w in words)
+    )
+
+
+_ASKED_OR_GUESSED = re.compile(
+    r"[?？]\s*$|我猜|可能是|也许|是不是|(?<![\w'])(?:i guess|maybe|perhaps|probably|might be)(?![\w'])",
+    re.IGNORECASE,
+)
+
+
+def _said_with_context(bullet: str, chat: str) -> str:
+    """The chat's own sentence that says the bullet's values with words around them ("硒鼓型号 TN-2448
+    下次淘宝直接买", "TAP Miles&Go: TP409218773"): the shortest one that holds them all and is no
+    bare value itself."""
+    wanted = [v for v in values(bullet)] or [
+        w.strip(".") for w in re.findall(r"[\w@#.-]*[\d_@#][\w@#.-]*", bullet)
+    ]
+    if not wanted:
+        return ""
+    sentences = (
+        s.strip()
+        for line in chat.split("\n")
+        for s in re.split(r"(?<=[。！？!?])|(?<=[.])\s+", line)
+        if s.strip()
+    )
+    fitting = [
+        s
+        for s in sentences
+        if all(w.casefold() in s.casefold() for w in wanted)
+        and not _bare_value(_tidy(s, None, "user"))
+        and len(s) <= 160
+        and not _ASKED_OR_GUESSED.search(s)  # a question or a guess states no fact
+    ]
+    return min(fitting, key=len) if fitting else ""
+
+
+def _tidy(text: str, day: date | None, role: str) -> str:
     bullet = text.strip()
     if _TABLE_HEADER.match(bullet):
         return ""  # a table's header row or rule line says nothing on its own
@@ -144,7 +222,7 @@ def tidy_bullet(text: str, day: date | None = None, role: str = "user") -> str:
     bullet = _without_mark(clean_zh_statement(bullet))  # spoken Chinese as a statement (:mod:`.clauses`)
     bullet = _SPOKEN_COPULA.sub("：", bullet)
     bullet = without_withdrawn(bullet)  # "旧的 6140 作废", "(was $95)": what no longer holds
-    bullet = _dates(bullet, day)
+    bullet = _dates(unflattened_config(bullet), day)
     bullet = _without_asides(_ADDRESS.sub(_unaddress, bullet))
     bullet = _en_second_person(_without_from_now_on(bullet))
     if role == "assistant":
@@ -160,6 +238,29 @@ def tidy_bullet(text: str, day: date | None = None, role: str = "user") -> str:
         and text.strip()[:1].isupper()
     ):
         bullet = bullet[:1].upper() + bullet[1:]  # the sentence now starts where the lead-in ended
+    return bullet
+
+
+# An identifier: a word with a digit or a joining mark in it ("v1.8.1", "db-lax-1", "requires-python");
+# "down/outage" is two words.
+_OPENING_IDENTIFIER = re.compile(r"^([A-Z][a-z0-9]*(?:[-_.:@][A-Za-z0-9]+|\d[\w]*)+)(?=['’\s:,.;)]|$)")
+
+
+def _as_written(bullet: str, chat: str) -> str:
+    """A sentence's first letter is made a capital upstream; an identifier that opens the line keeps
+    the case the chat writes it in ("V1.8.1 → b77d03f" is "v1.8.1 → b77d03f"), a name the chat
+    capitalizes ("Pi-hole", "Nas-01" if so written) stays."""
+    match = _OPENING_IDENTIFIER.match(bullet)
+    if not chat or match is None:
+        return bullet
+    word = match.group(1)
+    lower = word[:1].lower() + word[1:]
+
+    def said(form: str) -> bool:
+        return re.search(r"(?<![\w.-])" + re.escape(form) + r"(?![\w-])", chat) is not None
+
+    if said(lower) and not said(word):
+        return lower + bullet[len(word) :]
     return bullet
 
 
@@ -361,8 +462,119 @@ def _day_text(match: re.Match[str], day: date, text: str) -> str:
     return resolved
 
 
+# A weekday counted from the message's week ("下周四", "这周五", "next Monday", "from Monday"), a week
+# or month something starts from ("从下周起", "from next month"), a span from the message's day
+# ("三个月以后", "in two weeks"): each is one date, the note says it.
+_ZH_WEEKDAYS = "一二三四五六日"
+_EN_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_ZH_WEEKDAY = re.compile(r"(上|这|本|下)(?:周|个?星期)([一二三四五六日天])")
+_ZH_WEEK_START = re.compile(r"(这|本|下)(?:周|个?星期)(?=起|开始)|(这|本|下)个?月(?=起|开始)")
+_EN_WEEKDAY = re.compile(
+    r"(?<![\w'])(?:(next|this|last)|(from|starting|until|till|by))\s+("
+    + "|".join(_EN_WEEKDAYS)
+    + r")(?![\w'])",
+    re.IGNORECASE,
+)
+_EN_WEEK_START = re.compile(r"(?<![\w'])(from|starting)\s+next\s+(week|month)(?![\w'])", re.IGNORECASE)
+_ZH_COUNT = {
+    "一": 1,
+    "两": 2,
+    "二": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+    "十": 10,
+}
+_ZH_SPAN = re.compile(
+    r"(?<![每隔\d一二两三四五六七八九十])(\d{1,2}|[一两二三四五六七八九十])\s*(个月|周|个?星期|天)(?:以后|之后|后)"
+)
+_EN_COUNT = {"one": 1, "a": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10}
+_EN_SPAN = re.compile(
+    r"(?<![\w'])in\s+(\d{1,2}|one|a|two|three|four|five|six|ten)\s+(days?|weeks?|months?)(?![\w'])",
+    re.IGNORECASE,
+)
+
+
+def _plus_months(day: date, months: int) -> date:
+    year, month = divmod(day.month - 1 + months, 12)
+    target_year, target_month = day.year + year, month + 1
+    for last in (31, 30, 29, 28):
+        try:
+            return date(target_year, target_month, min(day.day, last))
+        except ValueError:
+            continue
+    return day
+
+
+def _span_date(day: date, count: int, unit: str) -> date:
+    unit = unit.casefold()
+    if unit.startswith(("个月", "month")):
+        return _plus_months(day, count)
+    if unit.startswith(("周", "星期", "个星期", "week")):
+        return day + timedelta(weeks=count)
+    return day + timedelta(days=count)
+
+
+def _counted_dates(text: str, day: date) -> str:
+    """The weekdays, week starts and spans counted from ``day`` as the dates they are."""
+    monday = day - timedelta(days=day.weekday())
+    shift = {"上": -7, "这": 0, "本": 0, "下": 7}
+
+    def zh_weekday(m: re.Match[str]) -> str:
+        index = _ZH_WEEKDAYS.index("日" if m.group(2) == "天" else m.group(2))
+        return (monday + timedelta(days=shift[m.group(1)] + index)).isoformat()
+
+    def zh_start(m: re.Match[str]) -> str:
+        if m.group(1):
+            return (monday + timedelta(days=shift[m.group(1)])).isoformat() + " "
+        first = _plus_months(day.replace(day=1), 1 if m.group(2) == "下" else 0)
+        return first.isoformat() + " "
+
+    def en_weekday(m: re.Match[str]) -> str:
+        index = _EN_WEEKDAYS.index(m.group(3).casefold())
+        if m.group(1):
+            relative = m.group(1).casefold()
+            offset = {"last": -7, "this": 0, "next": 7}[relative]
+            return f"on {(monday + timedelta(days=offset + index)).isoformat()}"
+        ahead = (index - day.weekday()) % 7 or 7  # the next such day after the message's
+        return f"{m.group(2)} {(day + timedelta(days=ahead)).isoformat()}"
+
+    def en_start(m: re.Match[str]) -> str:
+        if m.group(2).casefold() == "week":
+            start = monday + timedelta(days=7)
+        else:
+            start = _plus_months(day.replace(day=1), 1)
+        return f"{m.group(1)} {start.isoformat()}"
+
+    def zh_span(m: re.Match[str]) -> str:
+        count = int(m.group(1)) if m.group(1).isdigit() else _ZH_COUNT[m.group(1)]
+        return _span_date(day, count, m.group(2)).isoformat()
+
+    def en_span(m: re.Match[str]) -> str:
+        number = m.group(1).casefold()
+        count = int(number) if number.isdigit() else _EN_COUNT[number]
+        return f"on {_span_date(day, count, m.group(2)).isoformat()}"
+
+    pieces = re.split(r"(`[^`]*`)", text)  # never inside a code span
+    for index, piece in enumerate(pieces):
+        if piece.startswith("`"):
+            continue
+        piece = _ZH_WEEKDAY.sub(zh_weekday, piece)
+        piece = _ZH_WEEK_START.sub(zh_start, piece)
+        piece = _ZH_SPAN.sub(zh_span, piece)
+        piece = _EN_WEEK_START.sub(en_start, piece)
+        piece = _EN_WEEKDAY.sub(en_weekday, piece)
+        pieces[index] = _EN_SPAN.sub(en_span, piece)
+    return re.sub(rf"(?<=[{HAN}])(?=\d{{4}}-\d{{2}}-\d{{2}})", " ", "".join(pieces))
+
+
 def _dates(text: str, day: date | None) -> str:
     if day is not None:
+        text = _counted_dates(text, day)
         text = _DAY.sub(lambda m: _day_text(m, day, text), text)
         # "2026-05-14 换了" reads better with a space before Chinese text after a date
         text = re.sub(r"(\d{4}-\d{2}-\d{2})(?=[^\W\d_])", r"\1 ", text)
@@ -376,6 +588,72 @@ def _dates(text: str, day: date | None) -> str:
     # Runs of spaces collapse outside code spans only: a pasted line keeps its indentation.
     pieces = re.split(r"(`[^`]*`)", text)
     return "".join(p if p.startswith("`") else re.sub(r"\s+", " ", p) for p in pieces).strip()
+
+
+# --------------------------------------------------------------------------- flattened config
+
+# A pasted YAML block arrives as one line of its lines joined by "；" ("`compactor:`; `retention_enabled:
+# true`", "frontend:；port: 8485"): the parent key lost its children. The note says the block in YAML's
+# flow form on one line — "`compactor: {working_directory: /var/lib/loki, retention_enabled: true}`",
+# "`nftables_hooks: [input, forward]`" — so what belongs to what stays readable.
+_CONFIG_SEGMENT = r"(?:`[^`\n]+`|-\s+[^;；`\s][^;；`]*|[A-Za-z_][\w.-]*:(?:\s+[^;；`]+)?)"
+_CONFIG_RUN = re.compile(rf"{_CONFIG_SEGMENT}(?:\s*[;；]\s*{_CONFIG_SEGMENT})+")
+_PARENT_KEY = re.compile(r"^([A-Za-z_][\w.-]*):$")
+_KEY_VALUE = re.compile(r"^([A-Za-z_][\w.-]*):\s+(\S.*)$")
+
+
+def unflattened_config(bullet: str) -> str:
+    """``bullet`` with each run of flattened YAML lines under a parent key written in flow form."""
+    return _CONFIG_RUN.sub(_nested, bullet)
+
+
+def _nested(match: re.Match[str]) -> str:
+    raw = match.group(0)
+    segments = [p.strip() for p in re.split(r"\s*[;；]\s*", raw) if p.strip()]
+    quoted = all(p.startswith("`") for p in segments)
+    lines = [p.strip("`").strip() for p in segments]
+    if not any(_PARENT_KEY.match(line) for line in lines[:-1]):
+        return raw  # no parent key with children: plain settings side by side
+    out: list[str] = []
+    parent: str | None = None
+    items: list[list[str]] = []  # a list's items, each its "k: v" lines or one scalar
+    mapping: list[str] = []
+
+    def close() -> None:
+        nonlocal parent, items, mapping
+        if parent is None:
+            return
+        if items:
+            rendered = ", ".join(i[0] if len(i) == 1 else "{" + ", ".join(i) + "}" for i in items)
+            out.append(f"{parent}: [{rendered}]")
+        elif mapping:
+            out.append(f"{parent}: {{{', '.join(mapping)}}}")
+        else:
+            out.append(f"{parent}:")
+        parent, items, mapping = None, [], []
+
+    for line in lines:
+        key = _PARENT_KEY.match(line)
+        if key and not (items and parent):
+            close()
+            parent = key.group(1)
+            continue
+        if parent is None:
+            out.append(line)
+        elif line.startswith("-"):
+            items.append([line[1:].strip()])
+        elif items and _KEY_VALUE.match(line):
+            items[-1].append(line)
+        elif _KEY_VALUE.match(line) or key:
+            mapping.append(line)
+        else:
+            out.append(line)
+    close()
+    if quoted:
+        return (
+            "；".join(f"`{line}`" for line in out) if "；" in raw else "; ".join(f"`{line}`" for line in out)
+        )
+    return "；".join(out) if "；" in raw else "; ".join(out)
 
 
 # --------------------------------------------------------------------------- one fact once

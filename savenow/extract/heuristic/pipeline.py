@@ -213,7 +213,9 @@ def _entry(
     chosen = note.bullets()
     bullets = [s.bullet for s in chosen]
     if placement.action != "skip":  # a skip shows the saved wording or the chat's, as it was
-        bullets = _tidy(bullets, [_day(days, s.message) for s in chosen], [s.role for s in chosen])
+        bullets = _tidy(
+            bullets, [_day(days, s.message) for s in chosen], [s.role for s in chosen], titles.raw
+        )
         if len(bullets) == len(chosen):
             bullets = once_each(bullets, [s.kinds for s in chosen])
     title = placement.section_title if placement.action == "skip" and placement.section_title else None
@@ -245,11 +247,13 @@ def _day(days: Sequence[date | None], message: int) -> date | None:
     return days[message] if 0 <= message < len(days) else None
 
 
-def _tidy(bullets: list[str], days: list[date | None], roles: Sequence[str] = ()) -> list[str]:
+def _tidy(
+    bullets: list[str], days: list[date | None], roles: Sequence[str] = (), chat: str = ""
+) -> list[str]:
     """The bullets as a note states them (:mod:`.form`), each once."""
     result: list[str] = []
     for index, (bullet, day) in enumerate(zip(bullets, days, strict=True)):
-        tidy = tidy_bullet(bullet, day, roles[index] if index < len(roles) else "user")
+        tidy = tidy_bullet(bullet, day, roles[index] if index < len(roles) else "user", chat)
         if tidy and tidy not in result:
             result.append(tidy)
     return result

@@ -140,13 +140,43 @@ def note_title(
     A title that fails :func:`title_faults` (an empty kind word, a clause, the other language,
     cut inside a word) is repaired where a noun phrase is left ("Noor's birthday 19 March" →
     "Noor's birthday", "房贷利率现" → "房贷利率"), else made from the note's terms instead of
-    its opening words; when neither passes, the first title stands."""
+    its opening words; when neither passes, the first title stands.
+
+    A word that names no subject alone — a weekday, a unit, a reply, a common word the chat never
+    writes as a name — gives way to the note's terms or the chat's opening topic; a field word
+    alone ("价格", "目标", "Alerts") is said of what it belongs to (:func:`_qualified`)."""
     ids = set(ids)
-    avoid = set(avoid)
+    title = _chosen_title(bullets, kinds, ids, language, context, set(avoid))
+    return _qualified(title, bullets, ids, language, context)
+
+
+def _chosen_title(
+    bullets: Sequence[str],
+    kinds: set[str],
+    ids: set[str],
+    language: str,
+    context: TitleContext,
+    avoid: set[str],
+) -> str:
     first = _title(bullets, kinds, ids, language, context, avoid)
     if not title_faults(first, bullets, language):
-        if _bare_word(first, context):
-            return _instead_of_word(first, bullets, language)
+        if not _bare_word(first, context):
+            return first
+        phrase = _instead_of_word(first, bullets, language)
+        if phrase != first or not _names_nothing(first):
+            return phrase
+        # A weekday, a unit or a reply alone names nothing ("Wednesdays", "合理"): the note's other
+        # terms, else the subject the conversation opened with; the word only when there is neither.
+        # (A common word keeps its place: its note's other terms are as often a nearby word.)
+        instead = _title(bullets, kinds, ids, language, context, avoid | {first.casefold()}, from_terms=True)
+        for candidate in (instead, context.opening_topic):
+            if (
+                candidate
+                and candidate.casefold() != first.casefold()
+                and not _names_nothing(candidate)
+                and not title_faults(candidate, bullets, language)
+            ):
+                return _capitalized(candidate) if language == "en" else candidate
         return first
     repaired = _repaired(first, bullets)
     if _PLAIN_WORD.fullmatch(first) and language == "zh":
@@ -202,9 +232,87 @@ def _bare_word(title: str, context: TitleContext) -> bool:
         return True
     if not re.fullmatch(r"[A-Za-z]+", bare):
         return False
-    if _WHEN_WORD.fullmatch(bare):
+    if _WHEN_WORD.fullmatch(bare) or _WEEKDAY_SHORT.fullmatch(bare):
         return True
     return not context.names(bare)
+
+
+def _qualified(
+    title: str, bullets: Sequence[str], ids: set[str], language: str, context: TitleContext
+) -> str:
+    """A field word alone ("价格", "目标", "老师", "Alerts", "Partition") names no subject: it is
+    said of what the note says it belongs to, the name right before it ("Ridgeway 面粉的价格" →
+    "Ridgeway 面粉价格", "the gpu partition" → "Gpu partition"). Without one the word stands: a
+    guessed owner ("Splitwise tablet") is worse than a plain word."""
+    field = title.strip()
+    if not _FIELD_WORD.fullmatch(field):
+        return title
+    owner = _owner_before(field, bullets, context)
+    if not owner:
+        return title
+    noun = field if language == "zh" or not field[:1].isupper() else field[:1].lower() + field[1:]
+    qualified = _joined(owner, noun, language)
+    if title_faults(qualified, bullets, language) or _negated(" ".join(bullets), owner):
+        return title  # "not physical pin positions" is no "Physical pin"
+    return qualified
+
+
+def _owner_before(field: str, bullets: Sequence[str], context: TitleContext) -> str:
+    """The name a note puts right before a field word, with at most 的 / 's / a space between: a
+    name the chat uses again, not a verb, a number or a function word."""
+    pattern = re.compile(
+        rf"([A-Za-z][\w.-]*[A-Za-z0-9]|[{HAN}]{{2,6}})(?:\s*的\s*|'s\s+|\s+|)(?={re.escape(field)})",
+        re.IGNORECASE,
+    )
+    for bullet in bullets:
+        for match in pattern.finditer(bullet):
+            owner = match.group(1)
+            if is_cjk(owner[0]):
+                # the last word of the Chinese run: "统一用书库" names 书库
+                owner = next(
+                    (
+                        owner[i:]
+                        for i in range(len(owner) - 1)
+                        if context.chat.count(owner[i:]) >= 2
+                        and not _zh_action(owner[i:])
+                        and not set(owner[i:]) & ZH_FUNCTION_HAN
+                    ),
+                    "",
+                )
+            if (
+                owner
+                and len(owner) >= 2
+                and owner.casefold() not in EN_TITLE_STOPWORDS
+                and not _EN_TOPIC_STOP.fullmatch(owner)
+                and not _EN_IMPERATIVE.fullmatch(owner)
+                and not _DEICTIC.search(owner)
+                and not _FIELD_WORD.fullmatch(owner)
+                and not _ZH_PREDICATE.search(owner)
+                and not _ZH_WHEN_OR_HOW_MANY.match(owner)
+                and context.uses(owner.casefold()) >= 2
+            ):
+                return owner
+    return ""
+
+
+def _names_nothing(word: str) -> bool:
+    """A reply, a unit, a weekday or a month: never a subject in any note."""
+    return bool(_NEVER_ALONE.fullmatch(word) or _WHEN_WORD.fullmatch(word) or _WEEKDAY_SHORT.fullmatch(word))
+
+
+_WEEKDAY_SHORT = re.compile(r"mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun", re.IGNORECASE)
+
+
+# Words that name a field of something, not a thing of its own: what it is the price, the target,
+# the teacher, the alerts of. General language of both languages, not words of a case.
+_FIELD_WORD = re.compile(
+    r"目标|价格|单价|费率|费用|价钱|地址|端口|版本|配置|设置|许可证?|授权|时间|日程|密码|账号|账户|路径|目录|文件|脚本"
+    r"|项目|仓库|老师|医生|团队|客户|告警|日志|任务|节点|服务|备份|提醒|规则|策略|权限|额度|上限|门槛"
+    r"|(?i:rates?|prices?|fees?|licen[cs]es?|targets?|address|ports?|versions?|config|settings?|schedule|passwords?"
+    r"|accounts?|paths?|folders?|files?|scripts?|projects?|repos?|teachers?|doctors?|team|clients?|alerts?|logs?"
+    r"|jobs?|tasks?|nodes?|services?|backups?|reminders?|rules?|polic(?:y|ies)|permissions?|limits?|thresholds?"
+    r"|partitions?|pins?|builds?|invoices?|secrets?|plugins?|cameras?|tablets?|rotas?)"
+)
 
 
 def _instead_of_word(word: str, bullets: Sequence[str], language: str) -> str:
@@ -302,7 +410,9 @@ def _title(
         subject = _numbered_name(owned, context) or _subject(text, set(ids), language, context, avoided)
         if not subject:
             return "负责人" if language == "zh" else "Owner"
-        return f"{subject} 负责人" if language == "zh" else f"Owner of {subject}"
+        if language == "zh":
+            return _joined(subject, "负责人", language)  # "举报负责人", "etl 负责人": no space inside Chinese
+        return f"Owner of {subject}"
     if kind in (NoteKind.PREFERENCE, "rule", NoteKind.NOTE) and _about_replies(text):
         return "回复风格偏好" if language == "zh" else "Reply style"
     topic = (
@@ -316,7 +426,12 @@ def _title(
     subject = topic or _subject(text, set(ids), language, context, avoided)
     if not subject:
         lead = (_first_clause(bullets[0]) if bullets and not from_terms else "") or context.opening_topic
-        return lead or _KIND_NOUN[kind][language] or ("笔记" if language == "zh" else "Note")
+        return (
+            lead
+            or _KIND_NOUN[kind][language]
+            or _opening_term(language, context, avoided)
+            or ("笔记" if language == "zh" else "Note")
+        )
     # A plain fact's subject says it; a rule's values are its conditions ("每天最多 2 条" is no
     # schedule), so neither takes a facet.
     facet = _facet(text, language) if kind not in _RULE_KINDS and kind != NoteKind.NOTE else ""
@@ -329,6 +444,19 @@ def _title(
     if language == "zh" or _in_code(subject, text):
         return subject  # `gpu`, `ffmpeg` in code are names, kept as written ("Gpu" is no word)
     return _capitalized(subject)
+
+
+def _opening_term(language: str, context: TitleContext, avoid: set[str]) -> str:
+    """The term the user's opening messages are most about ("钢琴课" over "每节 220 元。"): a subject
+    of last resort, before an empty "笔记"."""
+    opening = " ".join(signals.prose(t) for t in context.first_user_texts)
+    avoided = set(avoid)
+    for _ in range(3):  # a field or role word ("老师", "价格") is no subject alone: the next term
+        term = _subject(opening, set(), language, context, avoided).split(" ")[0] if opening.strip() else ""
+        if not term or not _FIELD_WORD.fullmatch(term):
+            break
+        avoided.add(term.casefold())
+    return term if term and not _names_nothing(term) and not _EMPTY_TITLE.match(term) else ""
 
 
 def _in_code(subject: str, text: str) -> bool:
@@ -406,7 +534,7 @@ _FACETS: tuple[tuple[re.Pattern[str], str, str], ...] = (
     ),
     (
         re.compile(
-            r"每(?:周|天|日|月)|周[一二三四五六日天]|星期[一二三四五六日天]|(?<!\d)\d{1,2}:\d{2}(?!\d)"
+            r"每(?:周|天|日)|每月\s*\d{1,2}\s*[号日]|周[一二三四五六日天]|星期[一二三四五六日天]|(?<!\d)\d{1,2}:\d{2}(?!\d)"
             r"|\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|\b(?:daily|weekly|nightly)\b",
             re.IGNORECASE,
         ),
@@ -569,6 +697,8 @@ _ZH_ACTION_LEAD = re.compile(
 def _zh_action(topic: str) -> bool:
     """An action, not a name: opens with a verb of doing, or ends in one lone character after a
     space ("Python repo 迁")."""
+    if re.fullmatch(rf"[A-Z0-9]{{1,3}}\s[{HAN}]", topic):
+        return False  # "B 组", "A 栋": a lettered thing, named by its letter
     return bool(_ZH_ACTION_LEAD.match(topic) or re.search(rf"\s[{HAN}]$", topic))
 
 
@@ -804,9 +934,10 @@ def _subject(text: str, ids: set[str], language: str, context: TitleContext, avo
                 continue
             if context.chat.count(gram) < 2:
                 continue
-            term = _whole_term(run, i, context)
+            term = _with_number(_whole_term(run, i, context), text)
             if (
-                _ZH_WHEN_IN_TERM.search(term)
+                _after_number(term, text)
+                or _ZH_WHEN_IN_TERM.search(term)
                 or term[-1] in _ZH_NUMERALS
                 or _zh_action(term)
                 or _ZH_CLAUSE.search(term)  # "至少提前" is half a clause, not a name
@@ -947,12 +1078,33 @@ def _first_term(text: str) -> str:
                 continue  # never cut a word to fit ("检测到运"), never a verb
             if (
                 len(term) >= 2
+                and not _after_number(term, text)
                 and piece[:2] not in ZH_TITLE_STOPWORDS
                 and not _ZH_WHEN_IN_TERM.search(term)
                 and not _ZH_WHEN_OR_HOW_MANY.match(term)
             ):
                 return term
     return ""
+
+
+def _with_number(term: str, text: str) -> str:
+    """ "沪深" of "沪深300", "一号" of "一号楼": a Chinese term the note always writes with the
+    number or letters right after it is that whole name."""
+    tails = {m.group(1) for m in re.finditer(re.escape(term) + r"([A-Za-z0-9]*)", text)}
+    if len(tails) == 1 and (tail := tails.pop()) and len(tail) <= 6:
+        return term + tail
+    return term
+
+
+def _after_number(term: str, text: str) -> bool:
+    """A Chinese term the note only ever says right after a number ("2 号机", "6 天一循环") is the
+    measure word of a count, cut from it: no name of a subject."""
+    if not term or not is_cjk(term[0]):
+        return False
+    starts = [m.start() for m in re.finditer(re.escape(term), text)]
+    return bool(starts) and all(
+        re.search(r"(?<![\d.,])\d{1,3} ?$", text[max(0, at - 5) : at]) for at in starts
+    )
 
 
 def _edged_by_stop_word(piece: str) -> bool:
@@ -1011,7 +1163,9 @@ _WHEN_OR_AMOUNT = re.compile(
 # A clause's verbs and adverbs: a title holding one is a sentence ("Order is", "Vzdump backups now").
 _EN_CLAUSE = re.compile(
     r"(?<![\w'-])(?:is|are|was|were|be|been|has|have|had|get|gets|got|goes|went|will|would|should|must|can"
-    r"|could|says|said|now|only|ever|moved|changed|expires|lands|needs)(?![\w'-])",
+    r"|could|says|said|now|only|ever|moved|changed|expires|lands|needs"
+    r"|mandatory|required|optional|forbidden|allowed|compulsory)(?![\w'-])"  # "Mudguards mandatory"
+    r"|'s\s+(?:off|out|away|back|closed|open|done|gone|free|busy|sick)$",  # "Dario's off": "'s" is "is"
     re.IGNORECASE,
 )
 _ZH_CLAUSE = re.compile(
@@ -1020,7 +1174,9 @@ _ZH_CLAUSE = re.compile(
 )
 # A Chinese title opening with an adverb or a negation is a predicate cut from a sentence ("只允许",
 # "不发私聊", "已经办了"), not a name; the few nouns that begin so ("只读", "不锈钢", "别名") stay.
-_ZH_ADVERB_LEAD = re.compile(r"^(?:只(?!读)|不(?!锈|动产)|别(?!名|墅|针)|没(?!药)|也|已|仍|均|才|是(?!否))")
+_ZH_ADVERB_LEAD = re.compile(
+    r"^(?:全部|所有|每个|只(?!读)|不(?!锈|动产)|别(?!名|墅|针)|没(?!药)|也|已|仍|均|才|是(?!否))"
+)
 # Common two-character words no title may end inside ("房贷利率现" cut from "房贷利率现在是…").
 _ZH_COMMON_WORDS = frozenset(
     (
@@ -1068,7 +1224,12 @@ def title_faults(title: str, bullets: Sequence[str], language: str) -> list[str]
         or _ZH_ADVERB_LEAD.match(bare)
     ):
         faults.append("clause")
-    if _cut_inside(bare, bullets) or re.search(r"[&+/]$|\s(?:and|or|of|&)$|[和与及或]$", bare):
+    lead = re.match(rf"[{HAN}]{{2}}", bare)
+    if (
+        _cut_inside(bare, bullets)
+        or (lead is not None and _after_number(lead.group(0), " ".join(bullets)))
+        or re.search(r"[&+/]$|\s(?:and|or|of|&)$|[和与及或]$", bare)
+    ):
         faults.append("cut")  # "Smith&" / "X and": a name cut where it goes on
     if re.match(r"^-|.*\s--?\w|.*=", bare):
         faults.append("command")  # "-p gpu-a40 --gres=gpu" is a command line, not a subject
