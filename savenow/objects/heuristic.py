@@ -701,6 +701,31 @@ _VALUE = re.compile(
 )
 _LASTING_IDENTITY = ("occupation", "name", "nickname")  # "my new job at X starts Monday": still the job
 
+# Why the user wants a rule, said after it ("别加 emoji 了 看着幼稚", "no calls before 8, I'm usually asleep"):
+# a reason or the user's own state, which is no part of the rule.
+_REASON = _rx(
+    r"^(?:because|since|cause|cos|as i|so that|so i|otherwise|i'm|i am|i've|i was|i get|i read|i find|my eyes)\b",
+    r"^(?:因为|所以|方便|免得|省得|不然|否则|看着|看得|我想|我在|我要|我眼睛|我是)",
+)
+# A Chinese chat separates its clauses with spaces as often as with commas.
+_PIECE_BREAK = re.compile(r"\s*[，,;；]\s*|(?<=\S)\s+(?=[" + HAN + r"])|(?<=[.!])\s+")
+
+
+def _without_reason(value: str, key: str) -> str:
+    """The rule without the reason given after it: after the last piece that states the rule (it names the
+    key, says it is standing or carries a value), the first reason and what follows it are cut."""
+    rule = SELF_RULES[key][0]
+    starts = [0, *(m.end() for m in _PIECE_BREAK.finditer(value))]
+    ends = [*(m.start() for m in _PIECE_BREAK.finditer(value)), len(value)]
+    pieces = [value[a:b] for a, b in zip(starts, ends, strict=True)]
+    core = [i for i, p in enumerate(pieces) if rule.search(p) or STANDING.search(p) or re.search(r"\d", p)]
+    if not core:
+        return value
+    for i in range(core[-1] + 1, len(pieces)):
+        if _REASON.search(pieces[i].strip()):
+            return value[: ends[i - 1]].rstrip(" ，,;；.")
+    return value
+
 
 # A question without its question mark ("为什么 DE 的数字少了一截", "how do I write a window function").
 ASKS = _rx(
@@ -941,6 +966,30 @@ def _answers_value_question(msgs: list[_Msg], pos: int, said_at: int) -> bool:
     )
 
 
+def _previous_statement(msgs: list[_Msg], pos: int) -> _Msg | None:
+    """The user's message just before msgs[pos], with at most the assistant's one reply between — a reply
+    that asks nothing: after "要我帮你排点什么吗？", "不用管" declines the offer, it takes nothing back."""
+    if pos and msgs[pos - 1].user:
+        return msgs[pos - 1]
+    if pos < 2 or not msgs[pos - 2].user or QUESTION.search(msgs[pos - 1].text):
+        return None
+    return msgs[pos - 2]
+
+
+# Words a withdrawal and the statement it withdraws share without naming the same thing.
+_SHARED_STOP = frozenset({"这个", "那个", "就这", "不用", "一下", "我这", "that", "this", "just", "about", "don't"})
+
+
+def _withdraws(dismissal: str, said: str) -> bool:
+    """u: "对了 我最近在减脂 晚上不吃主食…" — a: "…" — u: "算了 我这个减脂就这两周 不用管": a dismissal that names
+    what the user just said (a shared word) takes that statement back; it was never to be kept."""
+    pairs = (han_ngrams(norm_name(dismissal)) & han_ngrams(norm_name(said))) - _SHARED_STOP
+    if pairs:
+        return True
+    words = {w for w in re.findall(r"[a-z]{4,}", normalize(dismissal)) if w not in _SHARED_STOP}
+    return bool(words & set(re.findall(r"[a-z]{4,}", normalize(said))))
+
+
 def _user_turns_between(msgs: list[_Msg], start: int, end: int) -> int:
     return sum(1 for m in msgs if m.user and start < m.index < end)
 
@@ -1074,6 +1123,9 @@ class OfflineObjectExtractor:
         for pos, msg in enumerate(msgs):
             if msg.user and DISMISS.search(msg.text) and not REMEMBER.search(msg.text):
                 msg.dismissed = DISMISS.search(msg.text) is not None
+                said = _previous_statement(msgs, pos)
+                if said is not None and _withdraws(msg.text, said.text):
+                    said.dismissed = True
         # "要我把这个记下来吗？" — "先别": the statement before the offer is not to be kept.
         for pos in range(2, len(msgs)):
             answer, offer, said = msgs[pos], msgs[pos - 1], msgs[pos - 2]
@@ -1408,6 +1460,8 @@ class OfflineObjectExtractor:
                         asked_for.add(key)  # asked for and given: as deliberate as a rule under the cap
                     said_in[key] = msg.index
                     value = _clean(_CORRECTION_START.sub("", value) if correcting else value)
+                    if not identity:
+                        value = _without_reason(value, key)
                     if value not in [v for v, _ in values[key]]:
                         values[key].append((value, msg.at))
         # "我叫许嘉文 叫我嘉文就行", "I'm Theodore, call me Theo": a nickname said with the name is part of the
