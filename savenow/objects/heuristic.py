@@ -78,6 +78,8 @@ STANDING = _rx(
     _en(r"from (?:the )?\d{1,2}(?:st|nd|rd|th)", "from then on"), r"从 ?\d{1,2} ?[号日](?:开始|起)",
     # an imperative about how the assistant answers ("please reply in English", "be more casual", "no emoji")
     r"^\s*(?:(?:please|pls|and|so|also|oh)\s+)*(?:no|reply|answer|respond|write|talk|speak|be|use|keep|give|put)\s",
+    # an order to follow each time ("先贴代码 再解释", "命令都放代码块里")
+    r"(?:^|\s)先[^，。\s]{1,8}\s*(?:再|然后)|都[放写发加]", r"(?<![A-Za-z])first,? (?:and )?then(?![A-Za-z])",
     "以后|今后|往后|一直|永远|总是|每次|默认|都用|都按|别|(?<!要)不要|记着|记住|我喜欢|我习惯|我讨厌|改成|还是|就行|不吃|不能|"
     "尽量|统一|一律|麻烦|请用|都给我|给我用|最多|不超过|以内|少用|不用",
 )  # fmt: skip
@@ -459,7 +461,9 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                                 r"(?:use|keep|prefer|switch to|stick (?:to|with)|back to) (?:English|Chinese|Mandarin|"
                                 r"Cantonese|Spanish|French|German|Japanese|Korean)",
                                 r"(?:English|Chinese|Mandarin|Cantonese|Spanish|French|German|Japanese|Korean) is "
-                                r"(?:better|fine|easier)"), True),
+                                r"(?:better|fine|easier)",
+                                r"(?:English|Chinese|Mandarin|Cantonese|Spanish|French|German|Japanese|Korean) "
+                                r"(?:replies|answers|messages)"), True),
     "diet": (_rx(_en("vegetarian", "vegan", "pescatarian", "halal", "kosher", "allergic", "gluten", "lactose",
                      "don't eat", "do not eat", "can't eat", "i avoid", "i can't have", "don't drink", "no alcohol",
                      "no (?:pork|beef|meat|dairy|nuts|seafood|spicy)"),
@@ -494,7 +498,9 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                      "sugarcoat", "straight", "direct with me", "friendly", "professional"),
                  "正式|口语化|客气|客套|委婉|幽默|语气|官腔|啰嗦|废话|直接[点些]|直接一点|说人话|别绕"), True),
     "formatting": (_rx(_en("tables?", "bullet points?", "bullets", "code blocks?", "fenced", "markdown", "headings",
-                           "numbered lists?", "bold"), "表格|列表|代码块|分点|加粗|markdown|编号"), True),
+                           "numbered lists?", "bold", "code first", "paste the code",
+                           "commands? (?:on (?:its|their) own line|in (?:a )?code)"),
+                       "表格|列表|代码块|分点|加粗|markdown|编号|贴代码|代码(?:放|贴)|命令(?:单独|放)"), True),
     "work_hours": (_rx(r"I (?:usually |normally |mostly )?work (?:from|between|until|till|\d)",
                        _en("working hours", "office hours", "night shifts?", "early shifts?", "i work nights",
                            "i work weekends", "i'm (?:usually )?online", "i start work", "my hours"),
@@ -955,13 +961,14 @@ def _decides(text: str) -> bool:
     )
 
 
-def _answers_value_question(msgs: list[_Msg], pos: int, said_at: int) -> bool:
-    """msgs[pos] answers the assistant's "how many / which …?" asked right after the user's msgs[said_at]."""
+def _answers_value_question(msgs: list[_Msg], pos: int, said_at: int, *, any_question: bool = False) -> bool:
+    """msgs[pos] answers the assistant's "how many / which …?" (with ``any_question``, any question: "是全职吗？")
+    asked right after the user's msgs[said_at]."""
     prev = msgs[pos - 1] if pos else None
+    asked = _last_question(prev.text) if prev is not None and not prev.user else ""
     return (
-        prev is not None
-        and not prev.user
-        and VALUE_ASK.search(_last_question(prev.text)) is not None
+        bool(asked)
+        and (any_question or VALUE_ASK.search(asked) is not None)
         and said_at == _prev_user_index(msgs, pos)
     )
 
@@ -1302,7 +1309,12 @@ class OfflineObjectExtractor:
             if len(norm_name(value)) < 2:
                 return False
             values[key] = [(value, msg.at)]
-        elif _answers_value_question(msgs, pos, said_in[key]) and len(msg.text) <= 40:
+        elif (
+            # "Is it remote?" — "yes, remote, from March" completes the identity fact ("还行，航班延误了" does not)
+            _answers_value_question(msgs, pos, said_in[key], any_question=SELF_KEYS[key] == "identity" and
+                                    YES.match(msg.text) is not None)
+            and len(msg.text) <= 40
+        ):  # fmt: skip
             answer = _clean(YES.sub("", msg.text, count=1))
             if len(norm_name(answer)) < 2 or ACK.match(msg.text):
                 return False
@@ -1348,6 +1360,10 @@ class OfflineObjectExtractor:
             )
             if not named_keys and self._self_follow_up(msgs, pos, values, said_in, mentioned_in):
                 continue
+            # u: "英文回复看技术问题有点累" (the key again, no rule) — u: "这样吧 技术问题用中文…": the user settles the
+            # rule they came back to; it replaces the old one without a standing word
+            reopened = {k for k in named_keys if values.get(k) and said_in.get(k, -1) < mentioned_in.get(k, -1)
+                        == _prev_user_index(msgs, pos)}  # fmt: skip
             for key in named_keys:
                 mentioned_in[key] = msg.index
             for sentence in sentences(msg.text):
@@ -1381,6 +1397,7 @@ class OfflineObjectExtractor:
                         or not SELF_RULES[key][1]
                         or (correcting and bool(values.get(key)))
                         or _spells_out(SELF_RULES[key][0], sentence)
+                        or (key in reopened and _SETTLES.match(sentence) is not None)
                     )
 
                 about_topic = topics.find(sentence) is not None or _answers_about_a_thing(msgs, pos, topics)
@@ -1439,10 +1456,12 @@ class OfflineObjectExtractor:
                     if len(norm_name(value)) < 3:
                         continue
                     replacing = bool(values.get(key)) and said_in.get(key) != msg.index
-                    if replacing and not correcting and _answers_value_question(msgs, pos, said_in[key]):
+                    if replacing and not correcting and _answers_value_question(msgs, pos, said_in[key],
+                                                                                 any_question=identity):  # fmt: skip
+                        # (an identity fact asked about — "新工作在 X" — "是全职吗？" — "对 全职…入职" — is completed too)
                         # "以后交房租前提醒我" — "提前几天？" — "提前三天吧": the answer completes the rule
                         old = values[key][-1][0]
-                        answer = _clean(value)
+                        answer = _clean(_ACK_LEAD.sub("", value)) or _clean(value)
                         values[key][-1] = (f"{old}：{answer}" if has_cjk(old) else f"{old}: {answer}", msg.at)
                         said_in[key] = msg.index
                         continue
@@ -1652,6 +1671,7 @@ class OfflineObjectExtractor:
         topics = finder.topics
         people = people or _PeopleFinder(stored)
         self_texts = [f"{s.obj.summary} {s.obj.detail or ''}" for s in stored if s.obj.type == "self"]
+        notes_kept = [s.obj for s in stored if s.obj.type == "saved"]
         notes: dict[str, _TopicNote] = {}
         thread: _TopicNote | None = None
         answers: set[int] = set()  # the user's answers to the assistant's follow-ups on the mention
@@ -1714,8 +1734,8 @@ class OfflineObjectExtractor:
                     mode = "answer" if _decides(sentence) or mode == "answer" else "value"
                     # an answer to the assistant's follow-up stays one when it names the topic again
                     self._topic_sentence(thread, sentence, "answer" if answering else "mention")
-                elif not _restates_self(sentence, self_texts):
-                    self._topic_sentence(thread, sentence, mode)
+                elif not _restates_self(sentence, self_texts) and not any(_names_note(sentence, n) for n in notes_kept):
+                    self._topic_sentence(thread, sentence, mode)  # a stored note named again is the note's skip
             thread.status = thread.status or (_confirmed_status(msgs, [msg]) if asked else None)
             thread.at = msg.at
         out = []
@@ -1833,11 +1853,18 @@ class OfflineObjectExtractor:
                 hits = len(pairs & user_pairs)
                 restated = hits >= 3 and hits * 2 >= len(pairs)
             restated = restated or any(_repeats_stored(text, item.obj.summary) for text in unchanged)
+            restated = restated or _names_note(said, item.obj)
             if restated:
                 out.append(
                     Candidate(obj=MemoryObject(**item.obj.__dict__), reason="restated, already stored")
                 )
         return out
+
+
+def _names_note(said: str, obj: MemoryObject) -> bool:
+    """ "路由器后台密码规则还是那个", "the wifi note still holds": the user names a stored note by its title."""
+    title = norm_name(obj.title or "") if obj.type == "saved" else ""
+    return len(title) >= 4 and title in norm_name(said)
 
 
 def _all_work_on(named: list[tuple[str, Stored | None, str | None]], topic: Stored) -> bool:

@@ -66,3 +66,67 @@ def test_a_piece_that_states_the_rule_is_never_cut() -> None:
 def test_a_self_rule_keeps_no_reason(tmp_path: Path, chat: list[str], reason: str) -> None:
     [rule] = [o for o in _writes_of(_extract(tmp_path, chat), "self") if o["key"] in ("emoji_use", "quiet_hours")]
     assert reason not in _text(rule)
+
+
+# -- a stored note named by its title again is a skip, not a topic's conclusion -----------------------------
+
+
+@pytest.mark.parametrize(
+    ("title", "chat"),
+    [("储物间门锁密码", ["家里装修项目继续", "好的。", "储物间门锁密码还是那个 你存过的", "对，存过。"]),
+     ("Storage unit code", ["back on the house refit", "Great.", "the storage unit code is the same, you have it", "Yes."])],
+)  # fmt: skip
+def test_a_stored_note_named_by_its_title_is_a_skip(tmp_path: Path, title: str, chat: list[str]) -> None:
+    topic = {"type": "topic", "name": "家里装修" if "家" in chat[0] else "house refit", "status": "active",
+             "summary": "s"}  # fmt: skip
+    note = {"type": "saved", "saved_kind": "text_note", "title": title, "summary": "7 3 1 9 then the key"}
+    objects = _extract(tmp_path, chat, [topic, note])
+    assert [o["op"] for o in objects if o["type"] == "saved"] == ["skip"]
+    assert not any(title.casefold() in _text(o).casefold() for o in _writes_of(objects, "topic"))
+
+
+# -- a rule the user came back to and then settles is replaced ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("chat", "new", "old"),
+    [(["以后都用英文回复我", "好的。", "嗯 英文回复看长文章有点慢", "要换回中文吗？", "这样吧 长文章用中文 短消息用英文", "好的。"],
+      "长文章用中文", "以后都用英文"),
+     (["from now on reply in Spanish", "¡Claro!", "hm, Spanish replies are slow for me on work stuff", "Switch back?",
+       "ok: work stuff in English, the rest in Spanish", "Sure."], "work stuff in English", "from now on")],
+)  # fmt: skip
+def test_a_reopened_rule_settled_without_a_standing_word_replaces_the_old(
+    tmp_path: Path, chat: list[str], new: str, old: str
+) -> None:
+    [rule] = [o for o in _writes_of(_extract(tmp_path, chat), "self") if o["key"] == "language_preference"]
+    assert new in _text(rule) and old not in _text(rule)
+
+
+# -- an order to follow every time is a standing rule ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("chat", "kept"),
+    [(["解释脚本的时候 先贴代码 再讲思路", "好的。"], "先贴代码"),
+     (["报错信息都放代码块里", "好的。"], "代码块"),
+     (["when you explain a script, code first, then the idea", "OK."], "code first")],
+)  # fmt: skip
+def test_an_order_to_follow_is_a_formatting_rule(tmp_path: Path, chat: list[str], kept: str) -> None:
+    [rule] = _writes_of(_extract(tmp_path, chat), "self")
+    assert rule["key"] == "formatting" and kept in _text(rule)
+
+
+# -- the answer to the assistant's yes/no question completes an identity fact --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("chat", "first", "then"),
+    [(["新工作是在 青禾医疗 做产品经理", "恭喜！是远程吗？", "对 远程 下个月入职", "好的。"], "青禾医疗", "远程"),
+     (["new job: I'm joining Fernhill Labs as a data engineer", "Congrats! Is it remote?", "yes, remote, starting in March",
+       "Nice."], "Fernhill Labs", "remote")],
+)  # fmt: skip
+def test_an_answer_to_a_yes_no_question_completes_the_identity_fact(
+    tmp_path: Path, chat: list[str], first: str, then: str
+) -> None:
+    [job] = [o for o in _writes_of(_extract(tmp_path, chat), "self") if o["key"] == "occupation"]
+    assert first in _text(job) and then in _text(job)
