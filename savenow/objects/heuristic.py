@@ -399,6 +399,12 @@ _ROLES_ZH = (
     "学生|工程师|老师|教师|医生|设计师|分析师|程序员|经理|护士|律师|会计|研究生|博士|产品经理|运营|销售|翻译|编辑|记者|"
     "摄影师|厨师|药剂师|建筑师|自由职业|店主|老板娘|创业|实习生|教授|主播|博主|司机"
 )
+# "she's a nurse in Cork", "他是牙医": what a person does for a living is a fact about them.
+_PERSON_JOB = re.compile(
+    rf"(?:(?<![A-Za-z])is|'s) an? (?:[a-z-]+ )?(?:{_ROLES_EN}|[a-z]+(?:ologist|ician|ographer|ist))s?(?![a-z])"
+    rf"|[他她]是(?:一名|一个|个)?[^，。\s]{{0,6}}(?:{_ROLES_ZH})",
+    _I,
+)
 _TIMED_KEYS = ("city", "timezone", "work_hours", "quiet_hours", "birthday")  # times are their values
 CLOCK_OR_DAY = _rx(
     _en(r"\d{1,2}(?::\d\d)?\s?(?:am|pm)", "today", "tonight", "tomorrow"),
@@ -419,6 +425,8 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                  "我在[" + HAN + "]{2,3}(?:市)?(?:开|经营)了?[^，。]{0,8}(?:店|公司|工作室|诊所)",
                  _en("i live in", "i'm based in", "i am based in", "i've moved to", "we moved to", "i moved to", "i (?:just|recently) moved to", "just moved to",
                      "living in", "i'm in [A-Z][a-z]+ now", "our home in"),
+                 # chat drops the "I" at a message's start ("live in Galway", "based in Porto these days")
+                 r"^\s*(?:now\s+)?(?:live|based) in (?-i:[A-Z])",
                  # "在成都 高新区", "我现在在杭州，滨江区": the user placing themselves in a city and its district
                  "^\\s*(?:我)?(?:现在|目前)?(?:人)?在\\s?[" + HAN + "]{2,4}(?:市)?[\\s，,]*[" + HAN + "]{0,4}(?:区|县)(?=[\\s，,。]|$)",
                  r"我住在|我住(?![的了过])\s?(?:[A-Z]|[" + HAN + r"]{1,6}(?:区|市|县|镇|村|路|街|小区|附近))|(?:^|[，,\s])住(?:在)?\s*(?:[A-Z][a-z]|[" + HAN + "]{2}市)|我家在|我[^，。的]{0,6}(?:搬到|搬过来|搬家到)|(?:^|[，,\\s])(?:刚|已经|最近|正式|终于|总算|上个?月|去年)?(?:搬到|搬过来|搬家到)|定居|我现在住|人在[" + HAN + "]{2,4}(?:工作|生活)|常住"), False),
@@ -435,6 +443,8 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                            "restaurant|agency|startup|clinic|practice|brand|label|farm|firm)",
                            "i work (?:as|at|for|in)", f"i'm an? (?:[a-z-]+ ){{0,2}}(?:{_ROLES_EN})s?",
                            f"i am an? (?:[a-z-]+ ){{0,2}}(?:{_ROLES_EN})s?", "my job", "i study", "i'm studying",
+                           # a job named by its kind of word ("a marine biologist", "a paediatrician")
+                           r"(?:i'm|i am) an? (?:[a-z-]+ ){0,2}[a-z]+(?:ologist|ician|ographer|ist)(?![a-z])",
                            "i teach", "i'm doing (?:a|my) (?:phd|masters?|degree)", "i'm retired", "i retired", "retired (?:from|as|last)",
                            r"(?:doing|studying|in) (?:a |my )?(?:bachelor|master|phd|msc|bsc|ma|ba)'?s?", "(?:my )?new job", "got a job",
                            "(?:i|i've|i have) (?:just )?joined", "i own (?:a|an|my)",
@@ -717,13 +727,31 @@ _REASON = _rx(
 _PIECE_BREAK = re.compile(r"\s*[，,;；]\s*|(?<=\S)\s+(?=[" + HAN + r"])|(?<=[.!])\s+")
 
 
+def _piece_spans(text: str) -> list[tuple[int, int]]:
+    breaks = list(_PIECE_BREAK.finditer(text))
+    starts = [0, *(m.end() for m in breaks)]
+    ends = [*(m.start() for m in breaks), len(text)]
+    return list(zip(starts, ends, strict=True))
+
+
+def _without_pieces(text: str, rx: re.Pattern[str]) -> str:
+    """``text`` without its pieces (clauses, or a Chinese chat's space-separated runs) that match ``rx``."""
+    spans = _piece_spans(text)
+    kept: list[str] = []
+    for n, (a, b) in enumerate(spans):
+        if not rx.search(text[a:b]):
+            separator = text[spans[n - 1][1] : a] if kept else ""  # the break before this piece
+            kept.append(separator + text[a:b])
+    return "".join(kept).strip(" ，,;；")
+
+
 def _without_reason(value: str, key: str) -> str:
     """The rule without the reason given after it: after the last piece that states the rule (it names the
     key, says it is standing or carries a value), the first reason and what follows it are cut."""
     rule = SELF_RULES[key][0]
-    starts = [0, *(m.end() for m in _PIECE_BREAK.finditer(value))]
-    ends = [*(m.start() for m in _PIECE_BREAK.finditer(value)), len(value)]
-    pieces = [value[a:b] for a, b in zip(starts, ends, strict=True)]
+    spans = _piece_spans(value)
+    ends = [b for _, b in spans]
+    pieces = [value[a:b] for a, b in spans]
     core = [i for i, p in enumerate(pieces) if rule.search(p) or STANDING.search(p) or re.search(r"\d", p)]
     if not core:
         return value
@@ -1502,7 +1530,8 @@ class OfflineObjectExtractor:
             # always / 以后 / every time) outlasts a person mentioned in passing; a bare habit ("I start
             # at 4am", said as a reason) does not.
             ruled = SELF_RULES[key][1] or LASTING.search(joined) is not None or key in asked_for
-            priority = 6 if SELF_KEYS[key] == "identity" else 5.6 if ruled else 5
+            # what the user eats or must avoid is a fact about them, as stable as who they are
+            priority = 6 if SELF_KEYS[key] == "identity" else 5.8 if key == "diet" else 5.6 if ruled else 5
             out.append(Candidate(obj=MemoryObject(type="self", category=SELF_KEYS[key], key=key, summary=joined),
                                  priority=priority, reason=f"the user's {key.replace('_', ' ')}", at=items[-1][1]))  # fmt: skip
         return out
@@ -1602,7 +1631,10 @@ class OfflineObjectExtractor:
             # a stored person outlasts a style preference; a new one who does something for the user (handles
             # bookings, supplies the flour) outlasts a rule too, one mentioned in passing does not
             working = person.relation == "contact" or PERSON_DUTY.search(" ".join(person.facts)) is not None
-            priority = 7 if person.stored else 5.7 if working else 5.5
+            # "my sister Aoife … she's a nurse in Cork": someone the user says who they are outlasts a rule
+            # too, a taste said in passing ("she loves pistachio") does not
+            known = _PERSON_JOB.search(" ".join(person.facts)) is not None
+            priority = 7 if person.stored else 5.7 if working or known else 5.5
             out.append(Candidate(obj=obj, priority=priority - person.order * 0.01, reason="a durable fact about a person",
                                  at=person.at, variant=person.variant))  # fmt: skip
         return out
@@ -1629,20 +1661,22 @@ class OfflineObjectExtractor:
             return
 
     def _person_fact(self, sentence: str, person: _Person) -> str | None:
-        if (
-            REQUEST.search(sentence)
-            or QUESTION.search(sentence)
-            or JOKE.search(sentence)
-            or ASK_WORD.search(sentence)
-        ):
-            return None  # questions, requests and jokes are not facts about a person
+        if REQUEST.search(sentence) or QUESTION.search(sentence) or ASK_WORD.search(sentence):
+            return None  # questions and requests are not facts about a person
+        if JOKE.search(sentence):  # "she's a nurse in Cork, very bossy haha": the joke's piece goes, the fact stays;
+            # a laugh on its own ("他不爱看电影 哈哈") makes the whole sentence a passing remark
+            if any(not norm_name(JOKE.sub("", sentence[a:b])) for a, b in _piece_spans(sentence)):
+                return None
+            sentence = _without_pieces(sentence, JOKE)
+            if not sentence:
+                return None
         # Clauses that are one-off, or a request to the assistant ("帮我留意下票"), are not about the person.
         if FOR_A_WHILE.search(sentence):
             return None  # "坐月子这段时间不能吃辣": for a while, not what the person is like
         kept = [c for c in clauses(sentence)
                 if not (ONE_OFF.search(c) and not STANDING.search(c) and not _lasting_change(c))
                 and not REQUEST_CLAUSE.search(c) and not ASK.search(c)]  # fmt: skip
-        start = next((i for i, c in enumerate(kept) if PERSON_DURABLE.search(c)), None)
+        start = next((i for i, c in enumerate(kept) if PERSON_DURABLE.search(c) or _PERSON_JOB.search(c)), None)
         if start is None:
             return None
         joiner = "" if has_cjk(sentence) else " "

@@ -130,3 +130,49 @@ def test_an_answer_to_a_yes_no_question_completes_the_identity_fact(
 ) -> None:
     [job] = [o for o in _writes_of(_extract(tmp_path, chat), "self") if o["key"] == "occupation"]
     assert first in _text(job) and then in _text(job)
+
+
+# -- who the user is, said the way chat says it -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("chat", "key", "kept"),
+    [(["live in Tromsø these days", "Nice."], "city", "Tromsø"),
+     (["based in Porto now", "Cool."], "city", "Porto"),
+     (["I'm a wildlife ecologist at the institute", "Great."], "occupation", "ecologist"),
+     (["I'm a paediatrician, mostly night shifts", "OK."], "occupation", "paediatrician")],
+)  # fmt: skip
+def test_a_dropped_i_and_a_job_word_still_say_who_the_user_is(
+    tmp_path: Path, chat: list[str], key: str, kept: str
+) -> None:
+    [fact] = [o for o in _writes_of(_extract(tmp_path, chat), "self") if o["key"] == key]
+    assert kept in _text(fact)
+
+
+# -- a person's job is a fact about them; a joke beside it is not ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("chat", "kept", "joke"),
+    [(["my brother Oskar set this up for me", "Kind of him!", "he's a pharmacist in Bergen, super nerdy lol", "Ha."],
+      "pharmacist", "nerdy"),
+     (["我表姐王梦琪说这个好用", "好的！", "她是一名护士 在武汉 特别啰嗦哈哈", "哈哈。"], "护士", "啰嗦")],
+)  # fmt: skip
+def test_a_persons_job_is_kept_without_the_joke(tmp_path: Path, chat: list[str], kept: str, joke: str) -> None:
+    [person] = _writes_of(_extract(tmp_path, chat), "relationship")
+    assert kept in _text(person) and joke not in _text(person)
+
+
+# -- under the cap: what the user eats, and a person the user says who they are, outlast reply rules ------------
+
+
+def test_under_the_cap_diet_and_a_described_person_outrank_reply_rules(tmp_path: Path) -> None:
+    chat = [
+        "I'm Mirela", "Hi Mirela.", "I live in Lyon", "Lovely.", "I'm a structural engineer at a small firm", "Nice.",
+        "I'm vegetarian, so no meat in recipes", "Noted.", "keep replies short please", "Sure.",
+        "don't message me before 9am", "OK.", "my brother Tibor set you up", "Kind of him.",
+        "he's a dentist in Cluj", "Great.",
+    ]  # fmt: skip
+    objects = _writes_of(_extract(tmp_path, chat), "self") + _writes_of(_extract(tmp_path, chat), "relationship")
+    kinds = {o.get("key") or o.get("name") for o in objects}
+    assert kinds == {"name", "city", "occupation", "diet", "Tibor"}
