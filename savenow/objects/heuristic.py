@@ -2026,7 +2026,10 @@ class _PeopleFinder:
     def _variant(self, text: str, name: str) -> str | None:
         if has_cjk(name):
             given = _given_name(name)
-            if given and given in text:
+            if given and any(  # 李雨桐 is not 周雨桐: a surname of their own makes another person
+                at == 0 or text[at - 1] == name[0] or text[at - 1] not in _SURNAMES
+                for at in (m.start() for m in re.finditer(re.escape(given), text))
+            ):
                 return given  # 雨桐 for 周雨桐: the given name alone is how family and friends say it
             for size in range(max(2, len(name) - 2), len(name) + 3):
                 for start in range(len(text) - size + 1):
@@ -2040,6 +2043,8 @@ class _PeopleFinder:
             if word[0].islower() and not _LOWER_NAME_CONTEXT.match(text, match.end()):
                 continue  # chat is often lowercase ("ben's taking over"), but a lowercase word is a name
                 # only where a subject stands: before 's, "and I", or a verb
+            if _other_surname(text, match.end(), name):
+                continue  # "Daniel Park" is not "Daniel Ho": a surname of their own makes another person
             if near_name(word, name):
                 return word
             if _pet_form(word.casefold(), first):
@@ -2180,6 +2185,18 @@ _LOWER_NAME_CONTEXT = re.compile(
     r"['’]s\s|\s+and (?:i|me)\b|\s+(?:is|was|has|had|says|said|will|can|can't|won't|does|doesn't|did|didn't|"
     r"takes|took|wants|asked|told|thinks|likes|hates|moved|joined|started|got|came|comes)\b"
 )
+
+
+_NEXT_WORD = re.compile(r" ([A-Z][a-z]+)(?![A-Za-z'])")
+
+
+def _other_surname(text: str, end: int, name: str) -> bool:
+    """The first name at ``text[:end]`` is followed by a surname that is not the stored person's."""
+    match = _NEXT_WORD.match(text, end)
+    if not match or match.group(1).casefold() in NAME_STOP:
+        return False
+    words = normalize(name).split()
+    return len(words) >= 2 and match.group(1).casefold() != words[-1]
 
 
 def _given_name(name: str) -> str | None:

@@ -176,3 +176,40 @@ def test_under_the_cap_diet_and_a_described_person_outrank_reply_rules(tmp_path:
     objects = _writes_of(_extract(tmp_path, chat), "self") + _writes_of(_extract(tmp_path, chat), "relationship")
     kinds = {o.get("key") or o.get("name") for o in objects}
     assert kinds == {"name", "city", "occupation", "diet", "Tibor"}
+
+
+# -- a name with a surname of its own is another person, never a variant -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("stored", "said", "near"),
+    [("Daniel Ho", "Daniel Park", False), ("Daniel Ho", "Dan", True), ("Daniel Ho", "Dan H.", True),
+     ("Daniel Ho", "Dan Ho", True), ("Margaret Lowe", "Margaret Quinn", False)],
+)  # fmt: skip
+def test_two_full_names_with_different_surnames_are_two_people(stored: str, said: str, near: bool) -> None:
+    from savenow.objects.model import near_name
+
+    assert near_name(said, stored) is near
+
+
+@pytest.mark.parametrize(
+    ("stored", "chat"),
+    [("Daniel Ho", ["Daniel Park from the lab is allergic to nuts", "Noted."]),
+     ("周雨桐", ["李雨桐以后负责我们的报销", "好的。"])],
+)  # fmt: skip
+def test_a_name_with_another_surname_is_not_the_stored_person(
+    tmp_path: Path, stored: str, chat: list[str]
+) -> None:
+    person = {"type": "relationship", "name": stored, "relation": "friend", "summary": "s"}
+    updates = [o for o in _extract(tmp_path, chat, [person]) if o["type"] == "relationship" and o["op"] == "update"]
+    assert updates == []
+
+
+@pytest.mark.parametrize(
+    ("stored", "chat"),
+    [("Daniel Ho", ["Dan is allergic to nuts now", "Noted."]), ("周雨桐", ["雨桐以后负责我们的报销", "好的。"])],
+)  # fmt: skip
+def test_a_short_form_is_still_the_stored_person(tmp_path: Path, stored: str, chat: list[str]) -> None:
+    person = {"type": "relationship", "name": stored, "relation": "friend", "summary": "s"}
+    [update] = [o for o in _extract(tmp_path, chat, [person]) if o["type"] == "relationship"]
+    assert update["op"] == "update" and update["name"] == stored
