@@ -187,12 +187,15 @@ PERSON_DURABLE = _rx(
         "blood pressure", "leads", "will lead", "is leading", "manages", "starting (?:next|from|in)",
         "from next (?:week|month|year)", "won't fly", "doesn't fly", "can't fly", "only takes",
         "only (?:uses|answers|reads|replies)", "don't bother with", "reach (?:him|her|them) (?:on|by|via)",
-        "raised (?:the |his |her |their )?(?:price|rate|fee)s?", "now charges", *_DIET_EN),
+        "raised (?:the |his |her |their )?(?:price|rate|fee)s?", "now charges", *_DIET_EN,
+        # a changed way to reach them ("he's got a new number", "her email is now …")
+        "new (?:number|phone(?: number)?|mobile|email|address)", "(?:number|email|address) is now",
+        "changed (?:his|her|their) (?:number|email|address)"),
     "调去|调到|搬到|升职|现在是|负责|过敏|不吃|不喝|不喜欢|讨厌|喜欢|永远|从来|一直|以后|每周|每天|每月|改成|入职|"
     "离职|换工作|生日|大寿|寿辰|住在|提前|退休|结婚|订婚|怀孕|接手|接替|开始|换了|考上|毕业|在读|上学|上班|工作|报了|爱吃|爱喝|"
     "不爱|最爱|受不了|怕|不能|只吃|只喝|习惯|平时|总是|经常|每次|不再|现在在|现在做|当了|成了|转岗|搬去|回国|出国|"
     "去[^，。]{0,6}(?:读|工作|上班|上学)|读 ?(?:MBA|研|博|书|大学)|预产期|生了|"
-    "(?:调|去|到)[^，。]{0,8}(?:office|办公室|分公司|总部|分部|分店)|涨到|降到|涨价|降价|要求|只用|确诊|查出|诊断|糖尿病|高血压|心脏病|不坐|只坐|坐不了|晕车|晕机|结婚|搬回|搬进|住进|"
+    "(?:调|去|到)[^，。]{0,8}(?:office|办公室|分公司|总部|分部|分店)|新号码|新手机号|换号|换了号|新电话|新地址|新邮箱|涨到|降到|涨价|降价|要求|只用|确诊|查出|诊断|糖尿病|高血压|心脏病|不坐|只坐|坐不了|晕车|晕机|结婚|搬回|搬进|住进|"
     + _DIET_ZH,
 )  # fmt: skip
 # What a person is like for good (a preference, a condition, a channel): such a clause stays a fact even
@@ -385,7 +388,7 @@ NEW_TOPIC = _rx(
         "side project", "new venture", "new initiative", "main thing", "(?:i'm|i am|we're) (?:currently |mostly |now )?working on",
         "my (?:main|current|big) project", "next (?:big )?(?:thing|project) is",
         "(?:big|main|current) (?:project|thing) (?:right now |now |at the moment )?is"),
-    "最大的事|手上最[^，。]{0,4}的(?:事|活)|主要在忙|在忙一个|开了个新|新开了?个|新项目|在做一个|搞了个|新建了?一个|启动了?一个|在搞一个|打算做一个|准备做一个|新坑|开坑|立项",
+    "开(?:个|一个)[^，。\s]{0,4}(?:计划|项目|专栏|系列)|最大的事|手上最[^，。]{0,4}的(?:事|活)|主要在忙|在忙一个|开了个新|新开了?个|新项目|在做一个|搞了个|新建了?一个|启动了?一个|在搞一个|打算做一个|准备做一个|新坑|开坑|立项",
 )  # fmt: skip
 TOPIC_GENERIC = {"project", "plan", "app", "the", "a", "of", "and", "final", "new", "my", "项目", "计划"}
 
@@ -531,10 +534,11 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                          "先问我|问过我|经过我|我同意|征得|先跟我确认|别擅自|不要擅自|我确认之前|先确认",
                          "先[^，。]{0,4}(?:让|等|跟|和|找)我[^，。]{0,2}(?:确认|同意|点头|批准)|(?:让|等|经)我(?:确认|同意)(?:后|之后|再|了再)"), False),
     "study_method": (_rx(_en("i learn (?:much )?(?:better|best|more)", "learn better", "study best", "quiz me",
+                             r"(?:remember|memori[sz]e|retain) (?:\w+ ){0,6}best", "sticks best", "works best for me",
                              "flashcards?", "when i'm learning", "when i study", "i learn by",
                              "(?:examples|exercises|practice|problems) first", "(?:show|give) me an? (?:example|photo|picture|demo)[^.]{0,20} first",
                              "explain (?:things|stuff) to me"),
-                         "我学[^，。]{0,6}(?:更快|更好)|学习方法|先[^，。]{0,8}(?:例子|示例|例题|做题|练习)|(?:给我|跟我|教我)(?:讲|教|解释)?[^，。]{0,4}的时候|学东西的时候|我学习|再看讲解"), False),
+                         "我学[^，。]{0,6}(?:更快|更好)|(?:背|记|学)[^，。]{0,16}(?:记得最牢|最牢|最有效|效果最好)|学习方法|先[^，。]{0,8}(?:例子|示例|例题|做题|练习)|(?:给我|跟我|教我)(?:讲|教|解释)?[^，。]{0,4}的时候|学东西的时候|我学习|再看讲解"), False),
 }  # fmt: skip
 # A Chinese sentence the user opens on a habit word has dropped its subject, the speaker: "平时用 VS Code",
 # "一般早上写代码" (someone else would be named first: "他平时用…", "Kestrel 一般…").
@@ -1808,6 +1812,7 @@ class OfflineObjectExtractor:
             or JOKE.search(sentence)
             or REQUEST.search(sentence)
             or THIRD_PERSON_START.search(sentence)
+            or _pronoun_fact_at(sentence) >= 0  # "oh and he's got a new number": the person's fact, not the topic's
         ):
             return
         if OPEN_QUESTION.search(sentence):
@@ -1839,11 +1844,16 @@ class OfflineObjectExtractor:
         for pos, msg in enumerate(msgs):
             if not msg.user or msg.dismissed or not NEW_TOPIC.search(msg.text):
                 continue
-            name = _project_name(msg.text)
+            follow = self._follow_ups(msgs, pos)
+            # "开个学习计划" — a: "有名字吗？" — u: "就叫 SQL 补课 吧": the name given in the answer
+            name = (
+                _project_name(msg.text, loose=False)
+                or next((n for m in follow[:1] if (n := _named(m.text)) is not None), None)
+                or _project_name(msg.text)
+            )
             if not name or any(norm_name(name) == norm_name(t.obj.name or "") for t in topics):
                 continue
             parts = [s for s in sentences(msg.text)]
-            follow = self._follow_ups(msgs, pos)
             texts = [_clean(_drop_clauses(s, HARD_ONE_OFF)) for s in parts]
             # answers to the assistant's questions about it count when they decide or carry a value
             # ("target is end of Q1", "billing-api first"), not "later, lunch now"
@@ -2494,7 +2504,8 @@ def _short_head(token: str, tokens: list[str]) -> bool:
 
 _NAME_AFTER = re.compile(
     r"(?:called|named|叫做?|名字是|名叫|名为|project[:：]|项目[:：])\s*[「“\"']?"
-    r"([A-Za-z0-9][\w.\-]*(?: [A-Z][\w\-]*)*|[" + HAN + r"]{2,8})"
+    # "就叫 SQL 补课 吧": a Latin name may go on in Chinese
+    r"([A-Za-z0-9][\w.\-]*(?: [A-Z][\w\-]*| [" + HAN + r"]{2,6}(?=\s|$|[，。,.吧]))*|[" + HAN + r"]{2,8})"
 )
 _QUOTED = re.compile(r"[「“\"']([^」”\"']{2,40})[」”\"']")
 _TITLE_CASE = re.compile(
@@ -2515,8 +2526,16 @@ _NAME_IS = re.compile(
 )
 
 
-def _project_name(text: str) -> str | None:
-    for rx in (_NAME_AFTER, _QUOTED, _NAME_IS, _TITLE_CASE, _IDENTIFIER_NAME):
+def _named(text: str) -> str | None:
+    """The name a message gives with "called / 叫 …" ("就叫 SQL 补课 吧", "call it Larkspur")."""
+    match = _NAME_AFTER.search(text) or re.search(r"(?<![A-Za-z])(?:call|name) it ([A-Z][\w.\-]*(?: [A-Z][\w\-]*)*)", text)
+    name = match.group(1).strip(" ,.，。") if match else ""
+    return name if name and name.casefold() not in NAME_STOP else None
+
+
+def _project_name(text: str, *, loose: bool = True) -> str | None:
+    """The name the user gives a project; ``loose`` also takes a capitalised phrase or a hyphenated word."""
+    for rx in (_NAME_AFTER, _QUOTED, _NAME_IS, *((_TITLE_CASE, _IDENTIFIER_NAME) if loose else ())):
         match = rx.search(text)
         if match:
             name = match.group(1).strip(" ,.，。")

@@ -213,3 +213,49 @@ def test_a_short_form_is_still_the_stored_person(tmp_path: Path, stored: str, ch
     person = {"type": "relationship", "name": stored, "relation": "friend", "summary": "s"}
     [update] = [o for o in _extract(tmp_path, chat, [person]) if o["type"] == "relationship"]
     assert update["op"] == "update" and update["name"] == stored
+
+
+# -- a new way to reach a person is a fact about them, not a topic's conclusion -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("chat", "kept"),
+    [(["Marek was great on the loft job", "Good to hear.", "oh and he's got a new number, 071 220 4413", "Noted."],
+      "071 220 4413"),
+     (["老周那边的活干完了", "好的。", "对了 他换了新号码 139 0012 7788", "收到。"], "139 0012 7788")],
+)  # fmt: skip
+def test_a_new_number_is_the_persons_fact(tmp_path: Path, chat: list[str], kept: str) -> None:
+    name = "Marek" if "Marek" in chat[0] else "老周"
+    topic = {"type": "topic", "name": "loft job" if name == "Marek" else "老房翻新", "status": "active", "summary": "s"}
+    person = {"type": "relationship", "name": name, "relation": "builder", "summary": f"builder on the {topic['name']}"}
+    objects = _extract(tmp_path, chat, [topic, person])
+    [update] = _writes_of(objects, "relationship")
+    assert kept in _text(update)
+    assert not any(kept in _text(o) for o in _writes_of(objects, "topic"))
+
+
+# -- how the user learns best --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("chat", "kept"),
+    [(["我发现我记公式 先推导一遍再默写 记得最牢", "好方法。"], "先推导"),
+     (["I remember vocab best when I write it out by hand", "Nice."], "by hand")],
+)  # fmt: skip
+def test_what_the_user_remembers_best_is_their_study_method(tmp_path: Path, chat: list[str], kept: str) -> None:
+    [method] = [o for o in _writes_of(_extract(tmp_path, chat), "self") if o["key"] == "study_method"]
+    assert kept in _text(method)
+
+
+# -- a new project named in the answer to the assistant's "what's it called?" --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("chat", "name"),
+    [(["我想把吉他捡起来 开个练习计划", "好呀，有名字吗？", "就叫 指弹入门 吧 每天半小时", "好的。"], "指弹入门"),
+     (["I'm starting a new project for the allotment co-op", "Nice! What's it called?", "call it Seedbank, a seed swap site",
+       "Great."], "Seedbank")],
+)  # fmt: skip
+def test_a_new_project_named_in_the_answer(tmp_path: Path, chat: list[str], name: str) -> None:
+    [topic] = _writes_of(_extract(tmp_path, chat), "topic")
+    assert topic["op"] == "create" and topic["name"] == name
