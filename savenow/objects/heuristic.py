@@ -117,6 +117,8 @@ HARD_ONE_OFF = _rx(
     _en(r"\d{1,2}(?::\d\d)?\s?(?:am|pm)", "remind me", "eta"),
     r"\d{1,2}:\d\d|提醒我|\d+ ?点",
     r"(?<![\w&])#\d{2,}",
+    # how many are left today ("还有 12 包", "剩 3 箱", "only 4 left", "6 in stock"): a count that changes daily
+    r"(?:还有|还剩|剩下?|库存)\s?\d+\s?[包个件瓶箱盒袋张台份]|(?<![\w.])\d+ (?:\w+ )?(?:left|remaining|in stock)(?![A-Za-z])",
 )
 ASK = _rx(
     _en("what", "how much", "how many", "when does", "which", "where", "can you", "could you"),

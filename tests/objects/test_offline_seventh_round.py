@@ -259,3 +259,19 @@ def test_what_the_user_remembers_best_is_their_study_method(tmp_path: Path, chat
 def test_a_new_project_named_in_the_answer(tmp_path: Path, chat: list[str], name: str) -> None:
     [topic] = _writes_of(_extract(tmp_path, chat), "topic")
     assert topic["op"] == "create" and topic["name"] == name
+
+
+# -- how many are left today is no conclusion --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("chat", "count"),
+    [(["手作皂小店 先暂停了", "好的。还剩多少货？", "薰衣草的 还剩 14 块 柠檬的 还有 6 盒", "好的。"], "6 盒"),
+     (["pausing the candle shop for now", "OK. How much stock is left?", "about 9 jars left, 3 tins in stock", "OK."],
+      "9 jars")],
+)  # fmt: skip
+def test_a_stock_count_is_not_a_topic_conclusion(tmp_path: Path, chat: list[str], count: str) -> None:
+    name = "手作皂小店" if "手作皂" in chat[0] else "candle shop"
+    [topic] = _writes_of(_extract(tmp_path, chat, [{"type": "topic", "name": name, "status": "active",
+                                                    "summary": "s"}]), "topic")  # fmt: skip
+    assert topic["status"] == "paused" and count not in _text(topic)
