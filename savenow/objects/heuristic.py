@@ -430,6 +430,8 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                  "我在[" + HAN + "]{2,3}(?:市)?(?:开|经营)了?[^，。]{0,8}(?:店|公司|工作室|诊所)",
                  _en("i live in", "i'm based in", "i am based in", "i've moved to", "we moved to", "i moved to", "i (?:just|recently) moved to", "just moved to",
                      "living in", "i'm in [A-Z][a-z]+ now", "our home in"),
+                 # "我在宁波，天气默认按宁波来": a place the user says they are in and names again in the message
+                 "我在([" + HAN + r"]{2,3})[，,\s][^。]*\1",
                  # chat drops the "I" at a message's start ("live in Galway", "based in Porto these days")
                  r"^\s*(?:now\s+)?(?:live|based) in (?-i:[A-Z])",
                  # "在成都 高新区", "我现在在杭州，滨江区": the user placing themselves in a city and its district
@@ -507,7 +509,8 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                              "keep it brief", "shorter", "get to the point", "one-liners?"),
                          "(?:回复|回答|答复|消息)[^，。]{0,8}(?:太长|太短|长|短|简洁|简短|啰嗦)", "句话(?:以内|之内|就好|就行|就够)", "最多[^，。]{0,4}句",
                          r"(?:\d+|one|two|three|four|five) (?:sentences|lines) (?:max|at most|tops)", r"\d+ ?字",
-                         "字数", "先[^，。]{0,6}结论|结论先|别太长|短一点|简短点|说重点"), True),
+                         "字数", "先[^，。]{0,6}结论|结论先|别太长|短一点|简短点|说重点",
+                         "[0-9一二两三四五六七八九十]+ ?行(?:以内|之内)"), True),
     "emoji_use": (_rx(_en("emojis?", "emoticons?", "smileys?"), "表情|颜文字"), True),
     "tone": (_rx(_en("formal", "casual", "jargon", "sarcasm", "humou?r", "blunt", "polite", "plain english",
                      "sugarcoat", "straight", "direct with me", "friendly", "professional"),
@@ -611,7 +614,15 @@ def _self_hits(sentence: str, allowed: Callable[[str], bool]) -> list[tuple[str,
         at = next((i for i, part in enumerate(parts) if pattern.search(part)), -1)
         first.setdefault(key, at)
     categories = {SELF_KEYS[key] for key in first}
-    one_category = len(categories) == 1 and categories != {"identity"}  # identity keys are separate facts
+    # one style said in several words stays one object ("keep it short and plain"), unless each key has a
+    # clause of its own ("十行以内吧，命令单独放代码块"); identity keys are separate facts
+    own_clauses = len(set(first.values())) == len(first) and not any(
+        at >= 0 and SELF_RULES[other][0].search(parts[at])  # "代码块不算字数" is still about the length
+        for key, at in first.items()
+        for other, other_at in first.items()
+        if other != key and 0 <= other_at < at
+    )
+    one_category = len(categories) == 1 and categories != {"identity"} and not own_clauses
     if len(first) <= 1 or one_category or any(at < 0 for at in first.values()):
         return [(key, sentence) for key in list(first)[:1]]
     starts: dict[int, list[str]] = {}

@@ -275,3 +275,39 @@ def test_a_stock_count_is_not_a_topic_conclusion(tmp_path: Path, chat: list[str]
     [topic] = _writes_of(_extract(tmp_path, chat, [{"type": "topic", "name": name, "status": "active",
                                                     "summary": "s"}]), "topic")  # fmt: skip
     assert topic["status"] == "paused" and count not in _text(topic)
+
+
+# -- two style keys, each in a clause of its own, are two objects -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("chat", "length", "formatting"),
+    [(["以后回复八行以内，表格用 markdown", "好的。"], "八行以内", "markdown"),
+     (["from now on keep replies to five lines at most, tables in markdown", "OK."], "five lines", "markdown")],
+)  # fmt: skip
+def test_two_style_keys_in_their_own_clauses_are_two_objects(
+    tmp_path: Path, chat: list[str], length: str, formatting: str
+) -> None:
+    rules = {o["key"]: _text(o) for o in _writes_of(_extract(tmp_path, chat), "self")}
+    assert length in rules["reply_length"] and formatting not in rules["reply_length"]
+    assert formatting in rules["formatting"]
+
+
+def test_a_clause_about_the_first_key_stays_with_it(tmp_path: Path) -> None:
+    chat = ["以后回复别超过 300 字，代码块不算字数", "好的。"]
+    rules = {o["key"]: _text(o) for o in _writes_of(_extract(tmp_path, chat), "self")}
+    assert set(rules) == {"reply_length"} and "代码块不算字数" in rules["reply_length"]
+
+
+# -- a place the user says they are in and names again is their city ---------------------------------------------
+
+
+def test_a_place_named_twice_is_the_users_city(tmp_path: Path) -> None:
+    chat = ["我在绍兴，天气默认按绍兴查", "好的。"]
+    [city] = [o for o in _writes_of(_extract(tmp_path, chat), "self") if o["key"] == "city"]
+    assert "绍兴" in _text(city)
+
+
+def test_being_somewhere_once_is_no_city(tmp_path: Path) -> None:
+    chat = ["我在开会，等下再说", "好的。"]
+    assert _writes_of(_extract(tmp_path, chat), "self") == []
