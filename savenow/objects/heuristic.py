@@ -1156,9 +1156,7 @@ class OfflineObjectExtractor:
         stored_self = {s.obj.key or "": s.obj.summary for s in stored if s.obj.type == "self"}
         candidates += self._self(msgs, people, _TopicFinder(stored), stored_self)
         if any(c.obj.type == "self" for c in candidates):  # a stable fact about the user is not a saved note
-            self_texts = [norm_name(c.obj.summary) for c in candidates if c.obj.type == "self"]
-            candidates = [c for c in candidates if c.obj.type != "saved" or
-                          not any(t and (t in norm_name(c.obj.summary) or norm_name(c.obj.summary) in t) for t in self_texts)]  # fmt: skip
+            candidates = _saved_or_self(candidates)
         candidates += self._people(msgs, people)
         candidates += _without_self_rules(self._topics(msgs, stored, people), candidates)
         candidates += self._restated(msgs, stored, candidates)
@@ -1916,6 +1914,34 @@ class OfflineObjectExtractor:
                     Candidate(obj=MemoryObject(**item.obj.__dict__), reason="restated, already stored")
                 )
         return out
+
+
+# A rule for how the user treats others ("以后给客户报价一律按含税价", "quotes to clients always include VAT").
+_FOR_OTHERS = _rx(
+    _en("to (?:clients|customers|students|guests)", "for (?:clients|customers|students|guests)"),
+    "给(?:客户|顾客|学生|客人|他们|她们)",
+)
+
+
+def _saved_or_self(candidates: list[Candidate]) -> list[Candidate]:
+    """A note the user asked to remember that is also a self value is one or the other: a stable fact about
+    the user is their self object; a rule for how they treat others (clients, customers) stays a note."""
+    def same(a: Candidate, b: Candidate) -> bool:
+        x, y = norm_name(a.obj.summary), norm_name(b.obj.summary)
+        return bool(x and y) and (x in y or y in x)
+
+    notes = [c for c in candidates if c.obj.type == "saved"]
+    selves = [c for c in candidates if c.obj.type == "self"]
+    dropped: set[int] = set()
+    for note in notes:
+        twins = [s for s in selves if same(note, s)]
+        if not twins:
+            continue
+        if _FOR_OTHERS.search(note.obj.summary) and all(SELF_KEYS[s.obj.key or ""] != "identity" for s in twins):
+            dropped.update(id(s) for s in twins)
+        else:
+            dropped.add(id(note))
+    return [c for c in candidates if id(c) not in dropped]
 
 
 def _names_note(said: str, obj: MemoryObject) -> bool:

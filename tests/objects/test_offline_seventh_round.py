@@ -311,3 +311,25 @@ def test_a_place_named_twice_is_the_users_city(tmp_path: Path) -> None:
 def test_being_somewhere_once_is_no_city(tmp_path: Path) -> None:
     chat = ["我在开会，等下再说", "好的。"]
     assert _writes_of(_extract(tmp_path, chat), "self") == []
+
+
+# -- a rule for how the user treats others, asked to be remembered, stays a note ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("chat", "kept"),
+    [(["帮我记一下 以后给客户报价一律按含税价报", "好的。"], "含税价"),
+     (["remember this: quotes to clients are always in EUR incl. VAT", "Noted."], "EUR")],
+)  # fmt: skip
+def test_a_rule_toward_clients_is_a_saved_note(tmp_path: Path, chat: list[str], kept: str) -> None:
+    objects = _extract(tmp_path, chat)
+    [note] = _writes_of(objects, "saved")
+    assert kept in _text(note) and _writes_of(objects, "self") == []
+
+
+@pytest.mark.parametrize(
+    "chat", [["帮我记住 以后价格都用欧元给我看", "好的。"], ["remember this: always show me prices in EUR", "Noted."]]
+)
+def test_a_rule_for_the_user_remembered_is_their_self_object(tmp_path: Path, chat: list[str]) -> None:
+    objects = _extract(tmp_path, chat)
+    assert [o["key"] for o in _writes_of(objects, "self")] == ["units"] and _writes_of(objects, "saved") == []
