@@ -559,9 +559,10 @@ REQUEST = _rx(
     r"^\s*(?:帮我(?!记)|给我(?:写|查|找|算|订|做|发|看|翻译)|can you|could you|please (?:draft|write|check|find|look|tell|calculate))",
     flags=_I,
 )
-# a title's dot ("Dr. Halvorsen", "Mr. Okafor") ends no sentence
+# a title's or an abbreviation's dot ("Dr. Halvorsen", "incl. VAT", "e.g. this") ends no sentence
 _SENTENCE_END = re.compile(
-    r"(?<=[。！？!?；;\n])|(?<=[.])(?<!Dr\.)(?<!Mr\.)(?<!Ms\.)(?<!Mrs\.)(?<!Prof\.)\s+(?=[A-Za-z"
+    r"(?<=[。！？!?；;\n])|(?<=[.])(?<!Dr\.)(?<!Mr\.)(?<!Ms\.)(?<!Mrs\.)(?<!Prof\.)"
+    r"(?<!incl\.)(?<!excl\.)(?<!approx\.)(?<!e\.g\.)(?<!i\.e\.)(?<!vs\.)\s+(?=[A-Za-z"
     + HAN
     + r"])"
 )

@@ -333,3 +333,25 @@ def test_a_rule_toward_clients_is_a_saved_note(tmp_path: Path, chat: list[str], 
 def test_a_rule_for_the_user_remembered_is_their_self_object(tmp_path: Path, chat: list[str]) -> None:
     objects = _extract(tmp_path, chat)
     assert [o["key"] for o in _writes_of(objects, "self")] == ["units"] and _writes_of(objects, "saved") == []
+
+
+# -- an abbreviation's dot ends no sentence ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [("i want all prices shown incl. VAT in your answers", 1), ("commits: scope required, e.g. fix(api)", 1),
+     ("以后报价都写 excl. VAT 的价格", 1), ("Prices incl. VAT. Thanks for that", 2)],
+)  # fmt: skip
+def test_an_abbreviation_does_not_end_a_sentence(text: str, count: int) -> None:
+    from savenow.objects.heuristic import sentences
+
+    assert len(sentences(text)) == count
+
+
+@pytest.mark.parametrize(
+    "chat", [["i want all prices shown incl. VAT in your answers", "OK."], ["以后价格都显示 incl. VAT 的", "好的。"]]
+)
+def test_a_rule_with_an_abbreviation_is_kept_whole(tmp_path: Path, chat: list[str]) -> None:
+    [rule] = _writes_of(_extract(tmp_path, chat), "self")
+    assert rule["key"] == "units" and "VAT" in _text(rule)
