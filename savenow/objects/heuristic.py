@@ -390,7 +390,7 @@ NEW_TOPIC = _rx(
         "side project", "new venture", "new initiative", "main thing", "(?:i'm|i am|we're) (?:currently |mostly |now )?working on",
         "my (?:main|current|big) project", "next (?:big )?(?:thing|project) is",
         "(?:big|main|current) (?:project|thing) (?:right now |now |at the moment )?is"),
-    "开(?:个|一个)[^，。\s]{0,4}(?:计划|项目|专栏|系列)|最大的事|手上最[^，。]{0,4}的(?:事|活)|主要在忙|在忙一个|开了个新|新开了?个|新项目|在做一个|搞了个|新建了?一个|启动了?一个|在搞一个|打算做一个|准备做一个|新坑|开坑|立项",
+    r"开(?:个|一个)[^，。\s]{0,4}(?:计划|项目|专栏|系列)|最大的事|手上最[^，。]{0,4}的(?:事|活)|主要在忙|在忙一个|开了个新|新开了?个|新项目|在做一个|搞了个|新建了?一个|启动了?一个|在搞一个|打算做一个|准备做一个|新坑|开坑|立项",
 )  # fmt: skip
 TOPIC_GENERIC = {"project", "plan", "app", "the", "a", "of", "and", "final", "new", "my", "项目", "计划"}
 
@@ -562,9 +562,7 @@ REQUEST = _rx(
 # a title's or an abbreviation's dot ("Dr. Halvorsen", "incl. VAT", "e.g. this") ends no sentence
 _SENTENCE_END = re.compile(
     r"(?<=[。！？!?；;\n])|(?<=[.])(?<!Dr\.)(?<!Mr\.)(?<!Ms\.)(?<!Mrs\.)(?<!Prof\.)"
-    r"(?<!incl\.)(?<!excl\.)(?<!approx\.)(?<!e\.g\.)(?<!i\.e\.)(?<!vs\.)\s+(?=[A-Za-z"
-    + HAN
-    + r"])"
+    r"(?<!incl\.)(?<!excl\.)(?<!approx\.)(?<!e\.g\.)(?<!i\.e\.)(?<!vs\.)\s+(?=[A-Za-z" + HAN + r"])"
 )
 _CLAUSE_END = re.compile(r"(?<=，)\s*|(?<=,)(?!\d{3}(?!\d))\s*")  # 38,000 is one number, not two clauses
 _FENCED = re.compile(r"```.*?(?:```|$)", re.DOTALL)
@@ -1030,7 +1028,9 @@ def _previous_statement(msgs: list[_Msg], pos: int) -> _Msg | None:
 
 
 # Words a withdrawal and the statement it withdraws share without naming the same thing.
-_SHARED_STOP = frozenset({"这个", "那个", "就这", "不用", "一下", "我这", "that", "this", "just", "about", "don't"})
+_SHARED_STOP = frozenset(
+    {"这个", "那个", "就这", "不用", "一下", "我这", "that", "this", "just", "about", "don't"}
+)
 
 
 def _withdraws(dismissal: str, said: str) -> bool:
@@ -1435,6 +1435,7 @@ class OfflineObjectExtractor:
                     sentence: str = sentence,
                     standing: bool = standing,
                     correcting: bool = correcting,
+                    reopened: set[str] = reopened,
                 ) -> bool:
                     return (
                         standing
@@ -1679,7 +1680,9 @@ class OfflineObjectExtractor:
     def _person_fact(self, sentence: str, person: _Person) -> str | None:
         if REQUEST.search(sentence) or QUESTION.search(sentence) or ASK_WORD.search(sentence):
             return None  # questions and requests are not facts about a person
-        if JOKE.search(sentence):  # "she's a nurse in Cork, very bossy haha": the joke's piece goes, the fact stays;
+        if JOKE.search(
+            sentence
+        ):  # "she's a nurse in Cork, very bossy haha": the joke's piece goes, the fact stays;
             # a laugh on its own ("他不爱看电影 哈哈") makes the whole sentence a passing remark
             if any(not norm_name(JOKE.sub("", sentence[a:b])) for a, b in _piece_spans(sentence)):
                 return None
@@ -1692,7 +1695,9 @@ class OfflineObjectExtractor:
         kept = [c for c in clauses(sentence)
                 if not (ONE_OFF.search(c) and not STANDING.search(c) and not _lasting_change(c))
                 and not REQUEST_CLAUSE.search(c) and not ASK.search(c)]  # fmt: skip
-        start = next((i for i, c in enumerate(kept) if PERSON_DURABLE.search(c) or _PERSON_JOB.search(c)), None)
+        start = next(
+            (i for i, c in enumerate(kept) if PERSON_DURABLE.search(c) or _PERSON_JOB.search(c)), None
+        )
         if start is None:
             return None
         joiner = "" if has_cjk(sentence) else " "
@@ -1784,8 +1789,12 @@ class OfflineObjectExtractor:
                     mode = "answer" if _decides(sentence) or mode == "answer" else "value"
                     # an answer to the assistant's follow-up stays one when it names the topic again
                     self._topic_sentence(thread, sentence, "answer" if answering else "mention")
-                elif not _restates_self(sentence, self_texts) and not any(_names_note(sentence, n) for n in notes_kept):
-                    self._topic_sentence(thread, sentence, mode)  # a stored note named again is the note's skip
+                elif not _restates_self(sentence, self_texts) and not any(
+                    _names_note(sentence, n) for n in notes_kept
+                ):
+                    self._topic_sentence(
+                        thread, sentence, mode
+                    )  # a stored note named again is the note's skip
             thread.status = thread.status or (_confirmed_status(msgs, [msg]) if asked else None)
             thread.at = msg.at
         out = []
@@ -1824,7 +1833,8 @@ class OfflineObjectExtractor:
             or JOKE.search(sentence)
             or REQUEST.search(sentence)
             or THIRD_PERSON_START.search(sentence)
-            or _pronoun_fact_at(sentence) >= 0  # "oh and he's got a new number": the person's fact, not the topic's
+            or _pronoun_fact_at(sentence)
+            >= 0  # "oh and he's got a new number": the person's fact, not the topic's
         ):
             return
         if OPEN_QUESTION.search(sentence):
@@ -1927,6 +1937,7 @@ _FOR_OTHERS = _rx(
 def _saved_or_self(candidates: list[Candidate]) -> list[Candidate]:
     """A note the user asked to remember that is also a self value is one or the other: a stable fact about
     the user is their self object; a rule for how they treat others (clients, customers) stays a note."""
+
     def same(a: Candidate, b: Candidate) -> bool:
         x, y = norm_name(a.obj.summary), norm_name(b.obj.summary)
         return bool(x and y) and (x in y or y in x)
@@ -1938,7 +1949,9 @@ def _saved_or_self(candidates: list[Candidate]) -> list[Candidate]:
         twins = [s for s in selves if same(note, s)]
         if not twins:
             continue
-        if _FOR_OTHERS.search(note.obj.summary) and all(SELF_KEYS[s.obj.key or ""] != "identity" for s in twins):
+        if _FOR_OTHERS.search(note.obj.summary) and all(
+            SELF_KEYS[s.obj.key or ""] != "identity" for s in twins
+        ):
             dropped.update(id(s) for s in twins)
         else:
             dropped.add(id(note))
@@ -2568,7 +2581,9 @@ _NAME_IS = re.compile(
 
 def _named(text: str) -> str | None:
     """The name a message gives with "called / 叫 …" ("就叫 SQL 补课 吧", "call it Larkspur")."""
-    match = _NAME_AFTER.search(text) or re.search(r"(?<![A-Za-z])(?:call|name) it ([A-Z][\w.\-]*(?: [A-Z][\w\-]*)*)", text)
+    match = _NAME_AFTER.search(text) or re.search(
+        r"(?<![A-Za-z])(?:call|name) it ([A-Z][\w.\-]*(?: [A-Z][\w\-]*)*)", text
+    )
     name = match.group(1).strip(" ,.，。") if match else ""
     return name if name and name.casefold() not in NAME_STOP else None
 

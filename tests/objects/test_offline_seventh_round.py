@@ -54,7 +54,10 @@ def test_the_reason_after_a_rule_is_cut(value: str, key: str, kept: str) -> None
 
 
 def test_a_piece_that_states_the_rule_is_never_cut() -> None:
-    assert _without_reason("I'm vegan, so recipes should be vegan", "diet") == "I'm vegan, so recipes should be vegan"
+    assert (
+        _without_reason("I'm vegan, so recipes should be vegan", "diet")
+        == "I'm vegan, so recipes should be vegan"
+    )
     assert _without_reason("以后回复短一点 我在地铁上看 最多三句", "reply_length").endswith("最多三句")
 
 
@@ -64,7 +67,9 @@ def test_a_piece_that_states_the_rule_is_never_cut() -> None:
      (["please don't text me before 8am, I'm usually asleep after the night shift", "OK."], "asleep")],
 )  # fmt: skip
 def test_a_self_rule_keeps_no_reason(tmp_path: Path, chat: list[str], reason: str) -> None:
-    [rule] = [o for o in _writes_of(_extract(tmp_path, chat), "self") if o["key"] in ("emoji_use", "quiet_hours")]
+    [rule] = [
+        o for o in _writes_of(_extract(tmp_path, chat), "self") if o["key"] in ("emoji_use", "quiet_hours")
+    ]
     assert reason not in _text(rule)
 
 
@@ -158,7 +163,9 @@ def test_a_dropped_i_and_a_job_word_still_say_who_the_user_is(
       "pharmacist", "nerdy"),
      (["我表姐王梦琪说这个好用", "好的！", "她是一名护士 在武汉 特别啰嗦哈哈", "哈哈。"], "护士", "啰嗦")],
 )  # fmt: skip
-def test_a_persons_job_is_kept_without_the_joke(tmp_path: Path, chat: list[str], kept: str, joke: str) -> None:
+def test_a_persons_job_is_kept_without_the_joke(
+    tmp_path: Path, chat: list[str], kept: str, joke: str
+) -> None:
     [person] = _writes_of(_extract(tmp_path, chat), "relationship")
     assert kept in _text(person) and joke not in _text(person)
 
@@ -173,7 +180,9 @@ def test_under_the_cap_diet_and_a_described_person_outrank_reply_rules(tmp_path:
         "don't message me before 9am", "OK.", "my brother Tibor set you up", "Kind of him.",
         "he's a dentist in Cluj", "Great.",
     ]  # fmt: skip
-    objects = _writes_of(_extract(tmp_path, chat), "self") + _writes_of(_extract(tmp_path, chat), "relationship")
+    objects = _writes_of(_extract(tmp_path, chat), "self") + _writes_of(
+        _extract(tmp_path, chat), "relationship"
+    )
     kinds = {o.get("key") or o.get("name") for o in objects}
     assert kinds == {"name", "city", "occupation", "diet", "Tibor"}
 
@@ -201,7 +210,9 @@ def test_a_name_with_another_surname_is_not_the_stored_person(
     tmp_path: Path, stored: str, chat: list[str]
 ) -> None:
     person = {"type": "relationship", "name": stored, "relation": "friend", "summary": "s"}
-    updates = [o for o in _extract(tmp_path, chat, [person]) if o["type"] == "relationship" and o["op"] == "update"]
+    updates = [
+        o for o in _extract(tmp_path, chat, [person]) if o["type"] == "relationship" and o["op"] == "update"
+    ]
     assert updates == []
 
 
@@ -226,8 +237,18 @@ def test_a_short_form_is_still_the_stored_person(tmp_path: Path, stored: str, ch
 )  # fmt: skip
 def test_a_new_number_is_the_persons_fact(tmp_path: Path, chat: list[str], kept: str) -> None:
     name = "Marek" if "Marek" in chat[0] else "老周"
-    topic = {"type": "topic", "name": "loft job" if name == "Marek" else "老房翻新", "status": "active", "summary": "s"}
-    person = {"type": "relationship", "name": name, "relation": "builder", "summary": f"builder on the {topic['name']}"}
+    topic = {
+        "type": "topic",
+        "name": "loft job" if name == "Marek" else "老房翻新",
+        "status": "active",
+        "summary": "s",
+    }
+    person = {
+        "type": "relationship",
+        "name": name,
+        "relation": "builder",
+        "summary": f"builder on the {topic['name']}",
+    }
     objects = _extract(tmp_path, chat, [topic, person])
     [update] = _writes_of(objects, "relationship")
     assert kept in _text(update)
@@ -242,7 +263,9 @@ def test_a_new_number_is_the_persons_fact(tmp_path: Path, chat: list[str], kept:
     [(["我发现我记公式 先推导一遍再默写 记得最牢", "好方法。"], "先推导"),
      (["I remember vocab best when I write it out by hand", "Nice."], "by hand")],
 )  # fmt: skip
-def test_what_the_user_remembers_best_is_their_study_method(tmp_path: Path, chat: list[str], kept: str) -> None:
+def test_what_the_user_remembers_best_is_their_study_method(
+    tmp_path: Path, chat: list[str], kept: str
+) -> None:
     [method] = [o for o in _writes_of(_extract(tmp_path, chat), "self") if o["key"] == "study_method"]
     assert kept in _text(method)
 
@@ -328,7 +351,11 @@ def test_a_rule_toward_clients_is_a_saved_note(tmp_path: Path, chat: list[str], 
 
 
 @pytest.mark.parametrize(
-    "chat", [["帮我记住 以后价格都用欧元给我看", "好的。"], ["remember this: always show me prices in EUR", "Noted."]]
+    "chat",
+    [
+        ["帮我记住 以后价格都用欧元给我看", "好的。"],
+        ["remember this: always show me prices in EUR", "Noted."],
+    ],
 )
 def test_a_rule_for_the_user_remembered_is_their_self_object(tmp_path: Path, chat: list[str]) -> None:
     objects = _extract(tmp_path, chat)
@@ -350,7 +377,8 @@ def test_an_abbreviation_does_not_end_a_sentence(text: str, count: int) -> None:
 
 
 @pytest.mark.parametrize(
-    "chat", [["i want all prices shown incl. VAT in your answers", "OK."], ["以后价格都显示 incl. VAT 的", "好的。"]]
+    "chat",
+    [["i want all prices shown incl. VAT in your answers", "OK."], ["以后价格都显示 incl. VAT 的", "好的。"]],
 )
 def test_a_rule_with_an_abbreviation_is_kept_whole(tmp_path: Path, chat: list[str]) -> None:
     [rule] = _writes_of(_extract(tmp_path, chat), "self")
