@@ -78,6 +78,8 @@ STANDING = _rx(
     _en(r"from (?:the )?\d{1,2}(?:st|nd|rd|th)", "from then on"), r"从 ?\d{1,2} ?[号日](?:开始|起)",
     # an imperative about how the assistant answers ("please reply in English", "be more casual", "no emoji")
     r"^\s*(?:(?:please|pls|and|so|also|oh)\s+)*(?:no|reply|answer|respond|write|talk|speak|be|use|keep|give|put)\s",
+    # an order to follow each time ("先贴代码 再解释", "命令都放代码块里")
+    r"(?:^|\s)先[^，。\s]{1,8}\s*(?:再|然后)|都[放写发加]", r"(?<![A-Za-z])first,? (?:and )?then(?![A-Za-z])",
     "以后|今后|往后|一直|永远|总是|每次|默认|都用|都按|别|(?<!要)不要|记着|记住|我喜欢|我习惯|我讨厌|改成|还是|就行|不吃|不能|"
     "尽量|统一|一律|麻烦|请用|都给我|给我用|最多|不超过|以内|少用|不用",
 )  # fmt: skip
@@ -115,6 +117,8 @@ HARD_ONE_OFF = _rx(
     _en(r"\d{1,2}(?::\d\d)?\s?(?:am|pm)", "remind me", "eta"),
     r"\d{1,2}:\d\d|提醒我|\d+ ?点",
     r"(?<![\w&])#\d{2,}",
+    # how many are left today ("还有 12 包", "剩 3 箱", "only 4 left", "6 in stock"): a count that changes daily
+    r"(?:还有|还剩|剩下?|库存)\s?\d+\s?[包个件瓶箱盒袋张台份]|(?<![\w.])\d+ (?:\w+ )?(?:left|remaining|in stock)(?![A-Za-z])",
 )
 ASK = _rx(
     _en("what", "how much", "how many", "when does", "which", "where", "can you", "could you"),
@@ -185,12 +189,15 @@ PERSON_DURABLE = _rx(
         "blood pressure", "leads", "will lead", "is leading", "manages", "starting (?:next|from|in)",
         "from next (?:week|month|year)", "won't fly", "doesn't fly", "can't fly", "only takes",
         "only (?:uses|answers|reads|replies)", "don't bother with", "reach (?:him|her|them) (?:on|by|via)",
-        "raised (?:the |his |her |their )?(?:price|rate|fee)s?", "now charges", *_DIET_EN),
+        "raised (?:the |his |her |their )?(?:price|rate|fee)s?", "now charges", *_DIET_EN,
+        # a changed way to reach them ("he's got a new number", "her email is now …")
+        "new (?:number|phone(?: number)?|mobile|email|address)", "(?:number|email|address) is now",
+        "changed (?:his|her|their) (?:number|email|address)"),
     "调去|调到|搬到|升职|现在是|负责|过敏|不吃|不喝|不喜欢|讨厌|喜欢|永远|从来|一直|以后|每周|每天|每月|改成|入职|"
     "离职|换工作|生日|大寿|寿辰|住在|提前|退休|结婚|订婚|怀孕|接手|接替|开始|换了|考上|毕业|在读|上学|上班|工作|报了|爱吃|爱喝|"
     "不爱|最爱|受不了|怕|不能|只吃|只喝|习惯|平时|总是|经常|每次|不再|现在在|现在做|当了|成了|转岗|搬去|回国|出国|"
     "去[^，。]{0,6}(?:读|工作|上班|上学)|读 ?(?:MBA|研|博|书|大学)|预产期|生了|"
-    "(?:调|去|到)[^，。]{0,8}(?:office|办公室|分公司|总部|分部|分店)|涨到|降到|涨价|降价|要求|只用|确诊|查出|诊断|糖尿病|高血压|心脏病|不坐|只坐|坐不了|晕车|晕机|结婚|搬回|搬进|住进|"
+    "(?:调|去|到)[^，。]{0,8}(?:office|办公室|分公司|总部|分部|分店)|新号码|新手机号|换号|换了号|新电话|新地址|新邮箱|涨到|降到|涨价|降价|要求|只用|确诊|查出|诊断|糖尿病|高血压|心脏病|不坐|只坐|坐不了|晕车|晕机|结婚|搬回|搬进|住进|"
     + _DIET_ZH,
 )  # fmt: skip
 # What a person is like for good (a preference, a condition, a channel): such a clause stays a fact even
@@ -383,7 +390,7 @@ NEW_TOPIC = _rx(
         "side project", "new venture", "new initiative", "main thing", "(?:i'm|i am|we're) (?:currently |mostly |now )?working on",
         "my (?:main|current|big) project", "next (?:big )?(?:thing|project) is",
         "(?:big|main|current) (?:project|thing) (?:right now |now |at the moment )?is"),
-    "最大的事|手上最[^，。]{0,4}的(?:事|活)|主要在忙|在忙一个|开了个新|新开了?个|新项目|在做一个|搞了个|新建了?一个|启动了?一个|在搞一个|打算做一个|准备做一个|新坑|开坑|立项",
+    r"开(?:个|一个)[^，。\s]{0,4}(?:计划|项目|专栏|系列)|最大的事|手上最[^，。]{0,4}的(?:事|活)|主要在忙|在忙一个|开了个新|新开了?个|新项目|在做一个|搞了个|新建了?一个|启动了?一个|在搞一个|打算做一个|准备做一个|新坑|开坑|立项",
 )  # fmt: skip
 TOPIC_GENERIC = {"project", "plan", "app", "the", "a", "of", "and", "final", "new", "my", "项目", "计划"}
 
@@ -396,6 +403,12 @@ _ROLES_EN = (
 _ROLES_ZH = (
     "学生|工程师|老师|教师|医生|设计师|分析师|程序员|经理|护士|律师|会计|研究生|博士|产品经理|运营|销售|翻译|编辑|记者|"
     "摄影师|厨师|药剂师|建筑师|自由职业|店主|老板娘|创业|实习生|教授|主播|博主|司机"
+)
+# "she's a nurse in Cork", "他是牙医": what a person does for a living is a fact about them.
+_PERSON_JOB = re.compile(
+    rf"(?:(?<![A-Za-z])is|'s) an? (?:[a-z-]+ )?(?:{_ROLES_EN}|[a-z]+(?:ologist|ician|ographer|ist))s?(?![a-z])"
+    rf"|[他她]是(?:一名|一个|个)?[^，。\s]{{0,6}}(?:{_ROLES_ZH})",
+    _I,
 )
 _TIMED_KEYS = ("city", "timezone", "work_hours", "quiet_hours", "birthday")  # times are their values
 CLOCK_OR_DAY = _rx(
@@ -417,6 +430,10 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                  "我在[" + HAN + "]{2,3}(?:市)?(?:开|经营)了?[^，。]{0,8}(?:店|公司|工作室|诊所)",
                  _en("i live in", "i'm based in", "i am based in", "i've moved to", "we moved to", "i moved to", "i (?:just|recently) moved to", "just moved to",
                      "living in", "i'm in [A-Z][a-z]+ now", "our home in"),
+                 # "我在宁波，天气默认按宁波来": a place the user says they are in and names again in the message
+                 "我在([" + HAN + r"]{2,3})[，,\s][^。]*\1",
+                 # chat drops the "I" at a message's start ("live in Galway", "based in Porto these days")
+                 r"^\s*(?:now\s+)?(?:live|based) in (?-i:[A-Z])",
                  # "在成都 高新区", "我现在在杭州，滨江区": the user placing themselves in a city and its district
                  "^\\s*(?:我)?(?:现在|目前)?(?:人)?在\\s?[" + HAN + "]{2,4}(?:市)?[\\s，,]*[" + HAN + "]{0,4}(?:区|县)(?=[\\s，,。]|$)",
                  r"我住在|我住(?![的了过])\s?(?:[A-Z]|[" + HAN + r"]{1,6}(?:区|市|县|镇|村|路|街|小区|附近))|(?:^|[，,\s])住(?:在)?\s*(?:[A-Z][a-z]|[" + HAN + "]{2}市)|我家在|我[^，。的]{0,6}(?:搬到|搬过来|搬家到)|(?:^|[，,\\s])(?:刚|已经|最近|正式|终于|总算|上个?月|去年)?(?:搬到|搬过来|搬家到)|定居|我现在住|人在[" + HAN + "]{2,4}(?:工作|生活)|常住"), False),
@@ -433,6 +450,8 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                            "restaurant|agency|startup|clinic|practice|brand|label|farm|firm)",
                            "i work (?:as|at|for|in)", f"i'm an? (?:[a-z-]+ ){{0,2}}(?:{_ROLES_EN})s?",
                            f"i am an? (?:[a-z-]+ ){{0,2}}(?:{_ROLES_EN})s?", "my job", "i study", "i'm studying",
+                           # a job named by its kind of word ("a marine biologist", "a paediatrician")
+                           r"(?:i'm|i am) an? (?:[a-z-]+ ){0,2}[a-z]+(?:ologist|ician|ographer|ist)(?![a-z])",
                            "i teach", "i'm doing (?:a|my) (?:phd|masters?|degree)", "i'm retired", "i retired", "retired (?:from|as|last)",
                            r"(?:doing|studying|in) (?:a |my )?(?:bachelor|master|phd|msc|bsc|ma|ba)'?s?", "(?:my )?new job", "got a job",
                            "(?:i|i've|i have) (?:just )?joined", "i own (?:a|an|my)",
@@ -459,7 +478,9 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                                 r"(?:use|keep|prefer|switch to|stick (?:to|with)|back to) (?:English|Chinese|Mandarin|"
                                 r"Cantonese|Spanish|French|German|Japanese|Korean)",
                                 r"(?:English|Chinese|Mandarin|Cantonese|Spanish|French|German|Japanese|Korean) is "
-                                r"(?:better|fine|easier)"), True),
+                                r"(?:better|fine|easier)",
+                                r"(?:English|Chinese|Mandarin|Cantonese|Spanish|French|German|Japanese|Korean) "
+                                r"(?:replies|answers|messages)"), True),
     "diet": (_rx(_en("vegetarian", "vegan", "pescatarian", "halal", "kosher", "allergic", "gluten", "lactose",
                      "don't eat", "do not eat", "can't eat", "i avoid", "i can't have", "don't drink", "no alcohol",
                      "no (?:pork|beef|meat|dairy|nuts|seafood|spicy)"),
@@ -488,13 +509,16 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                              "keep it brief", "shorter", "get to the point", "one-liners?"),
                          "(?:回复|回答|答复|消息)[^，。]{0,8}(?:太长|太短|长|短|简洁|简短|啰嗦)", "句话(?:以内|之内|就好|就行|就够)", "最多[^，。]{0,4}句",
                          r"(?:\d+|one|two|three|four|five) (?:sentences|lines) (?:max|at most|tops)", r"\d+ ?字",
-                         "字数", "先[^，。]{0,6}结论|结论先|别太长|短一点|简短点|说重点"), True),
+                         "字数", "先[^，。]{0,6}结论|结论先|别太长|短一点|简短点|说重点",
+                         "[0-9一二两三四五六七八九十]+ ?行(?:以内|之内)"), True),
     "emoji_use": (_rx(_en("emojis?", "emoticons?", "smileys?"), "表情|颜文字"), True),
     "tone": (_rx(_en("formal", "casual", "jargon", "sarcasm", "humou?r", "blunt", "polite", "plain english",
                      "sugarcoat", "straight", "direct with me", "friendly", "professional"),
                  "正式|口语化|客气|客套|委婉|幽默|语气|官腔|啰嗦|废话|直接[点些]|直接一点|说人话|别绕"), True),
     "formatting": (_rx(_en("tables?", "bullet points?", "bullets", "code blocks?", "fenced", "markdown", "headings",
-                           "numbered lists?", "bold"), "表格|列表|代码块|分点|加粗|markdown|编号"), True),
+                           "numbered lists?", "bold", "code first", "paste the code",
+                           "commands? (?:on (?:its|their) own line|in (?:a )?code)"),
+                       "表格|列表|代码块|分点|加粗|markdown|编号|贴代码|代码(?:放|贴)|命令(?:单独|放)"), True),
     "work_hours": (_rx(r"I (?:usually |normally |mostly )?work (?:from|between|until|till|\d)",
                        _en("working hours", "office hours", "night shifts?", "early shifts?", "i work nights",
                            "i work weekends", "i'm (?:usually )?online", "i start work", "my hours"),
@@ -515,10 +539,11 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                          "先问我|问过我|经过我|我同意|征得|先跟我确认|别擅自|不要擅自|我确认之前|先确认",
                          "先[^，。]{0,4}(?:让|等|跟|和|找)我[^，。]{0,2}(?:确认|同意|点头|批准)|(?:让|等|经)我(?:确认|同意)(?:后|之后|再|了再)"), False),
     "study_method": (_rx(_en("i learn (?:much )?(?:better|best|more)", "learn better", "study best", "quiz me",
+                             r"(?:remember|memori[sz]e|retain) (?:\w+ ){0,6}best", "sticks best", "works best for me",
                              "flashcards?", "when i'm learning", "when i study", "i learn by",
                              "(?:examples|exercises|practice|problems) first", "(?:show|give) me an? (?:example|photo|picture|demo)[^.]{0,20} first",
                              "explain (?:things|stuff) to me"),
-                         "我学[^，。]{0,6}(?:更快|更好)|学习方法|先[^，。]{0,8}(?:例子|示例|例题|做题|练习)|(?:给我|跟我|教我)(?:讲|教|解释)?[^，。]{0,4}的时候|学东西的时候|我学习|再看讲解"), False),
+                         "我学[^，。]{0,6}(?:更快|更好)|(?:背|记|学)[^，。]{0,16}(?:记得最牢|最牢|最有效|效果最好)|学习方法|先[^，。]{0,8}(?:例子|示例|例题|做题|练习)|(?:给我|跟我|教我)(?:讲|教|解释)?[^，。]{0,4}的时候|学东西的时候|我学习|再看讲解"), False),
 }  # fmt: skip
 # A Chinese sentence the user opens on a habit word has dropped its subject, the speaker: "平时用 VS Code",
 # "一般早上写代码" (someone else would be named first: "他平时用…", "Kestrel 一般…").
@@ -534,11 +559,10 @@ REQUEST = _rx(
     r"^\s*(?:帮我(?!记)|给我(?:写|查|找|算|订|做|发|看|翻译)|can you|could you|please (?:draft|write|check|find|look|tell|calculate))",
     flags=_I,
 )
-# a title's dot ("Dr. Halvorsen", "Mr. Okafor") ends no sentence
+# a title's or an abbreviation's dot ("Dr. Halvorsen", "incl. VAT", "e.g. this") ends no sentence
 _SENTENCE_END = re.compile(
-    r"(?<=[。！？!?；;\n])|(?<=[.])(?<!Dr\.)(?<!Mr\.)(?<!Ms\.)(?<!Mrs\.)(?<!Prof\.)\s+(?=[A-Za-z"
-    + HAN
-    + r"])"
+    r"(?<=[。！？!?；;\n])|(?<=[.])(?<!Dr\.)(?<!Mr\.)(?<!Ms\.)(?<!Mrs\.)(?<!Prof\.)"
+    r"(?<!incl\.)(?<!excl\.)(?<!approx\.)(?<!e\.g\.)(?<!i\.e\.)(?<!vs\.)\s+(?=[A-Za-z" + HAN + r"])"
 )
 _CLAUSE_END = re.compile(r"(?<=，)\s*|(?<=,)(?!\d{3}(?!\d))\s*")  # 38,000 is one number, not two clauses
 _FENCED = re.compile(r"```.*?(?:```|$)", re.DOTALL)
@@ -589,7 +613,15 @@ def _self_hits(sentence: str, allowed: Callable[[str], bool]) -> list[tuple[str,
         at = next((i for i, part in enumerate(parts) if pattern.search(part)), -1)
         first.setdefault(key, at)
     categories = {SELF_KEYS[key] for key in first}
-    one_category = len(categories) == 1 and categories != {"identity"}  # identity keys are separate facts
+    # one style said in several words stays one object ("keep it short and plain"), unless each key has a
+    # clause of its own ("十行以内吧，命令单独放代码块"); identity keys are separate facts
+    own_clauses = len(set(first.values())) == len(first) and not any(
+        at >= 0 and SELF_RULES[other][0].search(parts[at])  # "代码块不算字数" is still about the length
+        for key, at in first.items()
+        for other, other_at in first.items()
+        if other != key and 0 <= other_at < at
+    )
+    one_category = len(categories) == 1 and categories != {"identity"} and not own_clauses
     if len(first) <= 1 or one_category or any(at < 0 for at in first.values()):
         return [(key, sentence) for key in list(first)[:1]]
     starts: dict[int, list[str]] = {}
@@ -700,6 +732,49 @@ _VALUE = re.compile(
     _I,
 )
 _LASTING_IDENTITY = ("occupation", "name", "nickname")  # "my new job at X starts Monday": still the job
+
+# Why the user wants a rule, said after it ("别加 emoji 了 看着幼稚", "no calls before 8, I'm usually asleep"):
+# a reason or the user's own state, which is no part of the rule.
+_REASON = _rx(
+    r"^(?:because|since|cause|cos|as i|so that|so i|otherwise|i'm|i am|i've|i was|i get|i read|i find|my eyes)\b",
+    r"^(?:因为|所以|方便|免得|省得|不然|否则|看着|看得|我想|我在|我要|我眼睛|我是)",
+)
+# A Chinese chat separates its clauses with spaces as often as with commas.
+_PIECE_BREAK = re.compile(r"\s*[，,;；]\s*|(?<=\S)\s+(?=[" + HAN + r"])|(?<=[.!])\s+")
+
+
+def _piece_spans(text: str) -> list[tuple[int, int]]:
+    breaks = list(_PIECE_BREAK.finditer(text))
+    starts = [0, *(m.end() for m in breaks)]
+    ends = [*(m.start() for m in breaks), len(text)]
+    return list(zip(starts, ends, strict=True))
+
+
+def _without_pieces(text: str, rx: re.Pattern[str]) -> str:
+    """``text`` without its pieces (clauses, or a Chinese chat's space-separated runs) that match ``rx``."""
+    spans = _piece_spans(text)
+    kept: list[str] = []
+    for n, (a, b) in enumerate(spans):
+        if not rx.search(text[a:b]):
+            separator = text[spans[n - 1][1] : a] if kept else ""  # the break before this piece
+            kept.append(separator + text[a:b])
+    return "".join(kept).strip(" ，,;；")
+
+
+def _without_reason(value: str, key: str) -> str:
+    """The rule without the reason given after it: after the last piece that states the rule (it names the
+    key, says it is standing or carries a value), the first reason and what follows it are cut."""
+    rule = SELF_RULES[key][0]
+    spans = _piece_spans(value)
+    ends = [b for _, b in spans]
+    pieces = [value[a:b] for a, b in spans]
+    core = [i for i, p in enumerate(pieces) if rule.search(p) or STANDING.search(p) or re.search(r"\d", p)]
+    if not core:
+        return value
+    for i in range(core[-1] + 1, len(pieces)):
+        if _REASON.search(pieces[i].strip()):
+            return value[: ends[i - 1]].rstrip(" ，,;；.")
+    return value
 
 
 # A question without its question mark ("为什么 DE 的数字少了一截", "how do I write a window function").
@@ -930,15 +1005,42 @@ def _decides(text: str) -> bool:
     )
 
 
-def _answers_value_question(msgs: list[_Msg], pos: int, said_at: int) -> bool:
-    """msgs[pos] answers the assistant's "how many / which …?" asked right after the user's msgs[said_at]."""
+def _answers_value_question(msgs: list[_Msg], pos: int, said_at: int, *, any_question: bool = False) -> bool:
+    """msgs[pos] answers the assistant's "how many / which …?" (with ``any_question``, any question: "是全职吗？")
+    asked right after the user's msgs[said_at]."""
     prev = msgs[pos - 1] if pos else None
+    asked = _last_question(prev.text) if prev is not None and not prev.user else ""
     return (
-        prev is not None
-        and not prev.user
-        and VALUE_ASK.search(_last_question(prev.text)) is not None
+        bool(asked)
+        and (any_question or VALUE_ASK.search(asked) is not None)
         and said_at == _prev_user_index(msgs, pos)
     )
+
+
+def _previous_statement(msgs: list[_Msg], pos: int) -> _Msg | None:
+    """The user's message just before msgs[pos], with at most the assistant's one reply between — a reply
+    that asks nothing: after "要我帮你排点什么吗？", "不用管" declines the offer, it takes nothing back."""
+    if pos and msgs[pos - 1].user:
+        return msgs[pos - 1]
+    if pos < 2 or not msgs[pos - 2].user or QUESTION.search(msgs[pos - 1].text):
+        return None
+    return msgs[pos - 2]
+
+
+# Words a withdrawal and the statement it withdraws share without naming the same thing.
+_SHARED_STOP = frozenset(
+    {"这个", "那个", "就这", "不用", "一下", "我这", "that", "this", "just", "about", "don't"}
+)
+
+
+def _withdraws(dismissal: str, said: str) -> bool:
+    """u: "对了 我最近在减脂 晚上不吃主食…" — a: "…" — u: "算了 我这个减脂就这两周 不用管": a dismissal that names
+    what the user just said (a shared word) takes that statement back; it was never to be kept."""
+    pairs = (han_ngrams(norm_name(dismissal)) & han_ngrams(norm_name(said))) - _SHARED_STOP
+    if pairs:
+        return True
+    words = {w for w in re.findall(r"[a-z]{4,}", normalize(dismissal)) if w not in _SHARED_STOP}
+    return bool(words & set(re.findall(r"[a-z]{4,}", normalize(said))))
 
 
 def _user_turns_between(msgs: list[_Msg], start: int, end: int) -> int:
@@ -1055,9 +1157,7 @@ class OfflineObjectExtractor:
         stored_self = {s.obj.key or "": s.obj.summary for s in stored if s.obj.type == "self"}
         candidates += self._self(msgs, people, _TopicFinder(stored), stored_self)
         if any(c.obj.type == "self" for c in candidates):  # a stable fact about the user is not a saved note
-            self_texts = [norm_name(c.obj.summary) for c in candidates if c.obj.type == "self"]
-            candidates = [c for c in candidates if c.obj.type != "saved" or
-                          not any(t and (t in norm_name(c.obj.summary) or norm_name(c.obj.summary) in t) for t in self_texts)]  # fmt: skip
+            candidates = _saved_or_self(candidates)
         candidates += self._people(msgs, people)
         candidates += _without_self_rules(self._topics(msgs, stored, people), candidates)
         candidates += self._restated(msgs, stored, candidates)
@@ -1074,6 +1174,9 @@ class OfflineObjectExtractor:
         for pos, msg in enumerate(msgs):
             if msg.user and DISMISS.search(msg.text) and not REMEMBER.search(msg.text):
                 msg.dismissed = DISMISS.search(msg.text) is not None
+                said = _previous_statement(msgs, pos)
+                if said is not None and _withdraws(msg.text, said.text):
+                    said.dismissed = True
         # "要我把这个记下来吗？" — "先别": the statement before the offer is not to be kept.
         for pos in range(2, len(msgs)):
             answer, offer, said = msgs[pos], msgs[pos - 1], msgs[pos - 2]
@@ -1250,7 +1353,12 @@ class OfflineObjectExtractor:
             if len(norm_name(value)) < 2:
                 return False
             values[key] = [(value, msg.at)]
-        elif _answers_value_question(msgs, pos, said_in[key]) and len(msg.text) <= 40:
+        elif (
+            # "Is it remote?" — "yes, remote, from March" completes the identity fact ("还行，航班延误了" does not)
+            _answers_value_question(msgs, pos, said_in[key], any_question=SELF_KEYS[key] == "identity" and
+                                    YES.match(msg.text) is not None)
+            and len(msg.text) <= 40
+        ):  # fmt: skip
             answer = _clean(YES.sub("", msg.text, count=1))
             if len(norm_name(answer)) < 2 or ACK.match(msg.text):
                 return False
@@ -1296,6 +1404,10 @@ class OfflineObjectExtractor:
             )
             if not named_keys and self._self_follow_up(msgs, pos, values, said_in, mentioned_in):
                 continue
+            # u: "英文回复看技术问题有点累" (the key again, no rule) — u: "这样吧 技术问题用中文…": the user settles the
+            # rule they came back to; it replaces the old one without a standing word
+            reopened = {k for k in named_keys if values.get(k) and said_in.get(k, -1) < mentioned_in.get(k, -1)
+                        == _prev_user_index(msgs, pos)}  # fmt: skip
             for key in named_keys:
                 mentioned_in[key] = msg.index
             for sentence in sentences(msg.text):
@@ -1323,12 +1435,14 @@ class OfflineObjectExtractor:
                     sentence: str = sentence,
                     standing: bool = standing,
                     correcting: bool = correcting,
+                    reopened: set[str] = reopened,
                 ) -> bool:
                     return (
                         standing
                         or not SELF_RULES[key][1]
                         or (correcting and bool(values.get(key)))
                         or _spells_out(SELF_RULES[key][0], sentence)
+                        or (key in reopened and _SETTLES.match(sentence) is not None)
                     )
 
                 about_topic = topics.find(sentence) is not None or _answers_about_a_thing(msgs, pos, topics)
@@ -1387,10 +1501,12 @@ class OfflineObjectExtractor:
                     if len(norm_name(value)) < 3:
                         continue
                     replacing = bool(values.get(key)) and said_in.get(key) != msg.index
-                    if replacing and not correcting and _answers_value_question(msgs, pos, said_in[key]):
+                    if replacing and not correcting and _answers_value_question(msgs, pos, said_in[key],
+                                                                                 any_question=identity):  # fmt: skip
+                        # (an identity fact asked about — "新工作在 X" — "是全职吗？" — "对 全职…入职" — is completed too)
                         # "以后交房租前提醒我" — "提前几天？" — "提前三天吧": the answer completes the rule
                         old = values[key][-1][0]
-                        answer = _clean(value)
+                        answer = _clean(_ACK_LEAD.sub("", value)) or _clean(value)
                         values[key][-1] = (f"{old}：{answer}" if has_cjk(old) else f"{old}: {answer}", msg.at)
                         said_in[key] = msg.index
                         continue
@@ -1408,6 +1524,8 @@ class OfflineObjectExtractor:
                         asked_for.add(key)  # asked for and given: as deliberate as a rule under the cap
                     said_in[key] = msg.index
                     value = _clean(_CORRECTION_START.sub("", value) if correcting else value)
+                    if not identity:
+                        value = _without_reason(value, key)
                     if value not in [v for v, _ in values[key]]:
                         values[key].append((value, msg.at))
         # "我叫许嘉文 叫我嘉文就行", "I'm Theodore, call me Theo": a nickname said with the name is part of the
@@ -1429,7 +1547,8 @@ class OfflineObjectExtractor:
             # always / 以后 / every time) outlasts a person mentioned in passing; a bare habit ("I start
             # at 4am", said as a reason) does not.
             ruled = SELF_RULES[key][1] or LASTING.search(joined) is not None or key in asked_for
-            priority = 6 if SELF_KEYS[key] == "identity" else 5.6 if ruled else 5
+            # what the user eats or must avoid is a fact about them, as stable as who they are
+            priority = 6 if SELF_KEYS[key] == "identity" else 5.8 if key == "diet" else 5.6 if ruled else 5
             out.append(Candidate(obj=MemoryObject(type="self", category=SELF_KEYS[key], key=key, summary=joined),
                                  priority=priority, reason=f"the user's {key.replace('_', ' ')}", at=items[-1][1]))  # fmt: skip
         return out
@@ -1529,7 +1648,10 @@ class OfflineObjectExtractor:
             # a stored person outlasts a style preference; a new one who does something for the user (handles
             # bookings, supplies the flour) outlasts a rule too, one mentioned in passing does not
             working = person.relation == "contact" or PERSON_DUTY.search(" ".join(person.facts)) is not None
-            priority = 7 if person.stored else 5.7 if working else 5.5
+            # "my sister Aoife … she's a nurse in Cork": someone the user says who they are outlasts a rule
+            # too, a taste said in passing ("she loves pistachio") does not
+            known = _PERSON_JOB.search(" ".join(person.facts)) is not None
+            priority = 7 if person.stored else 5.7 if working or known else 5.5
             out.append(Candidate(obj=obj, priority=priority - person.order * 0.01, reason="a durable fact about a person",
                                  at=person.at, variant=person.variant))  # fmt: skip
         return out
@@ -1556,20 +1678,26 @@ class OfflineObjectExtractor:
             return
 
     def _person_fact(self, sentence: str, person: _Person) -> str | None:
-        if (
-            REQUEST.search(sentence)
-            or QUESTION.search(sentence)
-            or JOKE.search(sentence)
-            or ASK_WORD.search(sentence)
-        ):
-            return None  # questions, requests and jokes are not facts about a person
+        if REQUEST.search(sentence) or QUESTION.search(sentence) or ASK_WORD.search(sentence):
+            return None  # questions and requests are not facts about a person
+        if JOKE.search(
+            sentence
+        ):  # "she's a nurse in Cork, very bossy haha": the joke's piece goes, the fact stays;
+            # a laugh on its own ("他不爱看电影 哈哈") makes the whole sentence a passing remark
+            if any(not norm_name(JOKE.sub("", sentence[a:b])) for a, b in _piece_spans(sentence)):
+                return None
+            sentence = _without_pieces(sentence, JOKE)
+            if not sentence:
+                return None
         # Clauses that are one-off, or a request to the assistant ("帮我留意下票"), are not about the person.
         if FOR_A_WHILE.search(sentence):
             return None  # "坐月子这段时间不能吃辣": for a while, not what the person is like
         kept = [c for c in clauses(sentence)
                 if not (ONE_OFF.search(c) and not STANDING.search(c) and not _lasting_change(c))
                 and not REQUEST_CLAUSE.search(c) and not ASK.search(c)]  # fmt: skip
-        start = next((i for i, c in enumerate(kept) if PERSON_DURABLE.search(c)), None)
+        start = next(
+            (i for i, c in enumerate(kept) if PERSON_DURABLE.search(c) or _PERSON_JOB.search(c)), None
+        )
         if start is None:
             return None
         joiner = "" if has_cjk(sentence) else " "
@@ -1598,6 +1726,7 @@ class OfflineObjectExtractor:
         topics = finder.topics
         people = people or _PeopleFinder(stored)
         self_texts = [f"{s.obj.summary} {s.obj.detail or ''}" for s in stored if s.obj.type == "self"]
+        notes_kept = [s.obj for s in stored if s.obj.type == "saved"]
         notes: dict[str, _TopicNote] = {}
         thread: _TopicNote | None = None
         answers: set[int] = set()  # the user's answers to the assistant's follow-ups on the mention
@@ -1660,8 +1789,12 @@ class OfflineObjectExtractor:
                     mode = "answer" if _decides(sentence) or mode == "answer" else "value"
                     # an answer to the assistant's follow-up stays one when it names the topic again
                     self._topic_sentence(thread, sentence, "answer" if answering else "mention")
-                elif not _restates_self(sentence, self_texts):
-                    self._topic_sentence(thread, sentence, mode)
+                elif not _restates_self(sentence, self_texts) and not any(
+                    _names_note(sentence, n) for n in notes_kept
+                ):
+                    self._topic_sentence(
+                        thread, sentence, mode
+                    )  # a stored note named again is the note's skip
             thread.status = thread.status or (_confirmed_status(msgs, [msg]) if asked else None)
             thread.at = msg.at
         out = []
@@ -1700,6 +1833,8 @@ class OfflineObjectExtractor:
             or JOKE.search(sentence)
             or REQUEST.search(sentence)
             or THIRD_PERSON_START.search(sentence)
+            or _pronoun_fact_at(sentence)
+            >= 0  # "oh and he's got a new number": the person's fact, not the topic's
         ):
             return
         if OPEN_QUESTION.search(sentence):
@@ -1731,11 +1866,16 @@ class OfflineObjectExtractor:
         for pos, msg in enumerate(msgs):
             if not msg.user or msg.dismissed or not NEW_TOPIC.search(msg.text):
                 continue
-            name = _project_name(msg.text)
+            follow = self._follow_ups(msgs, pos)
+            # "开个学习计划" — a: "有名字吗？" — u: "就叫 SQL 补课 吧": the name given in the answer
+            name = (
+                _project_name(msg.text, loose=False)
+                or next((n for m in follow[:1] if (n := _named(m.text)) is not None), None)
+                or _project_name(msg.text)
+            )
             if not name or any(norm_name(name) == norm_name(t.obj.name or "") for t in topics):
                 continue
             parts = [s for s in sentences(msg.text)]
-            follow = self._follow_ups(msgs, pos)
             texts = [_clean(_drop_clauses(s, HARD_ONE_OFF)) for s in parts]
             # answers to the assistant's questions about it count when they decide or carry a value
             # ("target is end of Q1", "billing-api first"), not "later, lunch now"
@@ -1779,11 +1919,49 @@ class OfflineObjectExtractor:
                 hits = len(pairs & user_pairs)
                 restated = hits >= 3 and hits * 2 >= len(pairs)
             restated = restated or any(_repeats_stored(text, item.obj.summary) for text in unchanged)
+            restated = restated or _names_note(said, item.obj)
             if restated:
                 out.append(
                     Candidate(obj=MemoryObject(**item.obj.__dict__), reason="restated, already stored")
                 )
         return out
+
+
+# A rule for how the user treats others ("以后给客户报价一律按含税价", "quotes to clients always include VAT").
+_FOR_OTHERS = _rx(
+    _en("to (?:clients|customers|students|guests)", "for (?:clients|customers|students|guests)"),
+    "给(?:客户|顾客|学生|客人|他们|她们)",
+)
+
+
+def _saved_or_self(candidates: list[Candidate]) -> list[Candidate]:
+    """A note the user asked to remember that is also a self value is one or the other: a stable fact about
+    the user is their self object; a rule for how they treat others (clients, customers) stays a note."""
+
+    def same(a: Candidate, b: Candidate) -> bool:
+        x, y = norm_name(a.obj.summary), norm_name(b.obj.summary)
+        return bool(x and y) and (x in y or y in x)
+
+    notes = [c for c in candidates if c.obj.type == "saved"]
+    selves = [c for c in candidates if c.obj.type == "self"]
+    dropped: set[int] = set()
+    for note in notes:
+        twins = [s for s in selves if same(note, s)]
+        if not twins:
+            continue
+        if _FOR_OTHERS.search(note.obj.summary) and all(
+            SELF_KEYS[s.obj.key or ""] != "identity" for s in twins
+        ):
+            dropped.update(id(s) for s in twins)
+        else:
+            dropped.add(id(note))
+    return [c for c in candidates if id(c) not in dropped]
+
+
+def _names_note(said: str, obj: MemoryObject) -> bool:
+    """ "路由器后台密码规则还是那个", "the wifi note still holds": the user names a stored note by its title."""
+    title = norm_name(obj.title or "") if obj.type == "saved" else ""
+    return len(title) >= 4 and title in norm_name(said)
 
 
 def _all_work_on(named: list[tuple[str, Stored | None, str | None]], topic: Stored) -> bool:
@@ -1911,7 +2089,10 @@ class _PeopleFinder:
     def _variant(self, text: str, name: str) -> str | None:
         if has_cjk(name):
             given = _given_name(name)
-            if given and given in text:
+            if given and any(  # 李雨桐 is not 周雨桐: a surname of their own makes another person
+                at == 0 or text[at - 1] == name[0] or text[at - 1] not in _SURNAMES
+                for at in (m.start() for m in re.finditer(re.escape(given), text))
+            ):
                 return given  # 雨桐 for 周雨桐: the given name alone is how family and friends say it
             for size in range(max(2, len(name) - 2), len(name) + 3):
                 for start in range(len(text) - size + 1):
@@ -1925,6 +2106,8 @@ class _PeopleFinder:
             if word[0].islower() and not _LOWER_NAME_CONTEXT.match(text, match.end()):
                 continue  # chat is often lowercase ("ben's taking over"), but a lowercase word is a name
                 # only where a subject stands: before 's, "and I", or a verb
+            if _other_surname(text, match.end(), name):
+                continue  # "Daniel Park" is not "Daniel Ho": a surname of their own makes another person
             if near_name(word, name):
                 return word
             if _pet_form(word.casefold(), first):
@@ -2065,6 +2248,18 @@ _LOWER_NAME_CONTEXT = re.compile(
     r"['’]s\s|\s+and (?:i|me)\b|\s+(?:is|was|has|had|says|said|will|can|can't|won't|does|doesn't|did|didn't|"
     r"takes|took|wants|asked|told|thinks|likes|hates|moved|joined|started|got|came|comes)\b"
 )
+
+
+_NEXT_WORD = re.compile(r" ([A-Z][a-z]+)(?![A-Za-z'])")
+
+
+def _other_surname(text: str, end: int, name: str) -> bool:
+    """The first name at ``text[:end]`` is followed by a surname that is not the stored person's."""
+    match = _NEXT_WORD.match(text, end)
+    if not match or match.group(1).casefold() in NAME_STOP:
+        return False
+    words = normalize(name).split()
+    return len(words) >= 2 and match.group(1).casefold() != words[-1]
 
 
 def _given_name(name: str) -> str | None:
@@ -2362,7 +2557,8 @@ def _short_head(token: str, tokens: list[str]) -> bool:
 
 _NAME_AFTER = re.compile(
     r"(?:called|named|叫做?|名字是|名叫|名为|project[:：]|项目[:：])\s*[「“\"']?"
-    r"([A-Za-z0-9][\w.\-]*(?: [A-Z][\w\-]*)*|[" + HAN + r"]{2,8})"
+    # "就叫 SQL 补课 吧": a Latin name may go on in Chinese
+    r"([A-Za-z0-9][\w.\-]*(?: [A-Z][\w\-]*| [" + HAN + r"]{2,6}(?=\s|$|[，。,.吧]))*|[" + HAN + r"]{2,8})"
 )
 _QUOTED = re.compile(r"[「“\"']([^」”\"']{2,40})[」”\"']")
 _TITLE_CASE = re.compile(
@@ -2383,8 +2579,18 @@ _NAME_IS = re.compile(
 )
 
 
-def _project_name(text: str) -> str | None:
-    for rx in (_NAME_AFTER, _QUOTED, _NAME_IS, _TITLE_CASE, _IDENTIFIER_NAME):
+def _named(text: str) -> str | None:
+    """The name a message gives with "called / 叫 …" ("就叫 SQL 补课 吧", "call it Larkspur")."""
+    match = _NAME_AFTER.search(text) or re.search(
+        r"(?<![A-Za-z])(?:call|name) it ([A-Z][\w.\-]*(?: [A-Z][\w\-]*)*)", text
+    )
+    name = match.group(1).strip(" ,.，。") if match else ""
+    return name if name and name.casefold() not in NAME_STOP else None
+
+
+def _project_name(text: str, *, loose: bool = True) -> str | None:
+    """The name the user gives a project; ``loose`` also takes a capitalised phrase or a hyphenated word."""
+    for rx in (_NAME_AFTER, _QUOTED, _NAME_IS, *((_TITLE_CASE, _IDENTIFIER_NAME) if loose else ())):
         match = rx.search(text)
         if match:
             name = match.group(1).strip(" ,.，。")

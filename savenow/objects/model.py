@@ -300,6 +300,12 @@ def _surname_form(short: str, long: str) -> bool:
     return short[0] == surname and short[1:] in _CJK_SHORT_SUFFIX and len(long) in (2, 3)
 
 
+def _same_surname(a: str, b: str) -> bool:
+    """ "Ho" / "Ho", or an initial for it ("H." / "Ho")."""
+    a, b = a.rstrip("."), b.rstrip(".")
+    return a == b or (min(len(a), len(b)) == 1 and a[:1] == b[:1])
+
+
 def near_name(a: str, b: str) -> bool:
     """Another form of the same name: a short form, a nickname stem, a full name (张姐 / 张姐姐,
     王姨 / 王阿姨, Dan / Daniel Ho). Never equal names: those are the same identity."""
@@ -312,6 +318,8 @@ def near_name(a: str, b: str) -> bool:
         words_b = [w for w in normalize(b).split() if w not in _TITLES] or normalize(b).split()
         if set(words_a) & set(words_b) and min(len(words_a), len(words_b)) == 1:
             return True  # "Daniel" / "Daniel Ho"
+        if min(len(words_a), len(words_b)) >= 2 and not _same_surname(words_a[-1], words_b[-1]):
+            return False  # "Daniel Park" / "Daniel Ho": two full names, two people
         first_a, first_b = sorted((words_a[0], words_b[0]), key=len)
         if _NICKNAMES.get(first_a) == first_b:
             return True
