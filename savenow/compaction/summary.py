@@ -229,8 +229,8 @@ _MONTH = (
 )
 _EN_DATE = re.compile(rf"(?<![A-Za-z]){_MONTH}\.? \d{{1,2}}(?:st|nd|rd|th)?(?!\d)")
 _EN_DAY_FIRST = re.compile(
-    rf"(?<![\w.:/-])\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}(?![A-Za-z])"
-)  # 27 Nov, 5th December
+    rf"(?<![\w.:/-])\d{{1,2}}(?:st|nd|rd|th)? (?i:{_MONTH})(?![A-Za-z])"
+)  # 27 Nov, 5th December, and as typed in a chat: "off on the 22nd dec till 2nd jan"
 # Values the summary needs on top of the toolkit's (:func:`written_values`), each tried only when a
 # cheap test says the text may hold one: a plain literal search the pattern's own match needs
 # (the patterns open with a lookbehind, which makes `re` try them at every character).
@@ -251,8 +251,19 @@ _SUMMARY_VALUES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         re.compile(r"(?<![\w.])\d{1,2}(?:st|nd|rd|th)(?![A-Za-z])"),
     ),
     (  # January 9, Dec 18th; 27 Nov, 5th December (the day first, as much of the world writes it)
-        re.compile("Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"),
+        re.compile("(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"),
         re.compile(_EN_DATE.pattern + "|" + _EN_DAY_FIRST.pattern),
+    ),
+    (  # a version in three parts (release 0.5.0, nginx 1.25.3, 2.0.0-rc.1): the toolkit lists only v-prefixed ones
+        re.compile(r"\d\.\d+\.\d"),
+        re.compile(r"(?<![\w.-])\d{1,4}\.\d{1,4}\.\d{1,6}(?:-[A-Za-z][\w.]*)?(?![\w-]|\.\d)"),
+    ),
+    (  # a phone number in groups is one value, not its groups: +65 9123 7781, 139 1766 2084, (212) 555-0199
+        re.compile(r"\+\d|\d{3}[ -]\d{4}[ -]\d{4}|\d{3}\)? ?\d{3}-\d{4}"),
+        re.compile(
+            r"(?<![\w+.-])(?:\+\d{1,3}[ -]?(?:\(\d{1,4}\)[ -]?)?\d{2,4}(?:[ -]\d{3,6}){1,3}"
+            r"|1[3-9]\d[ -]\d{4}[ -]\d{4}|(?:\(\d{3}\) ?|\d{3}[ -])\d{3}-\d{4})(?![\w-])"
+        ),
     ),
     (  # a number in scientific notation: a learning rate 2e-4, a tolerance 1e-6
         re.compile(r"\d[eE][-+]\d"),
