@@ -251,15 +251,17 @@ _SUMMARY_VALUES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         re.compile(r"(?<![\w.])\d{1,2}(?:st|nd|rd|th)(?![A-Za-z])"),
     ),
     (  # January 9, Dec 18th; 27 Nov, 5th December (the day first, as much of the world writes it)
-        re.compile("(?i:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"),
+        re.compile(
+            "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
+        ),
         re.compile(_EN_DATE.pattern + "|" + _EN_DAY_FIRST.pattern),
     ),
     (  # a version in three parts (release 0.5.0, nginx 1.25.3, 2.0.0-rc.1): the toolkit lists only v-prefixed ones
-        re.compile(r"\d\.\d+\.\d"),
+        re.compile(r"\.\d+\.\d"),
         re.compile(r"(?<![\w.-])\d{1,4}\.\d{1,4}\.\d{1,6}(?:-[A-Za-z][\w.]*)?(?![\w-]|\.\d)"),
     ),
     (  # a phone number in groups is one value, not its groups: +65 9123 7781, 139 1766 2084, (212) 555-0199
-        re.compile(r"\+\d|\d{3}[ -]\d{4}[ -]\d{4}|\d{3}\)? ?\d{3}-\d{4}"),
+        re.compile(r"\+\d| \d{4}[ -]\d{4}|-\d{3}-\d{4}|\) ?\d{3}-\d{4}"),  # each opens with a literal: fast
         re.compile(
             r"(?<![\w+.-])(?:\+\d{1,3}[ -]?(?:\(\d{1,4}\)[ -]?)?\d{2,4}(?:[ -]\d{3,6}){1,3}"
             r"|1[3-9]\d[ -]\d{4}[ -]\d{4}|(?:\(\d{3}\) ?|\d{3}[ -])\d{3}-\d{4})(?![\w-])"
@@ -272,9 +274,29 @@ _SUMMARY_VALUES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
 )
 
 
+# A measure with its unit (the toolkit's values carry money, sizes and durations): 25 kg, 50cm, 1 米,
+# 3 公斤. Single letters (g, L, W) are left out: "5g network", "size L". The unit is looked for first
+# (a pattern opening with a digit is tried at every character), then the number right before it.
+_UNIT = re.compile(
+    r"(?:kg|mg|lbs?|oz|km|cm|mm|mi|ft|ml|mL|kWh|kW|mAh|Ah|GHz|MHz|kHz|Hz|dBm|dB|°C|°F|℃"
+    r"|公斤|千克|公里|千米|厘米|毫米|毫升|斤|克|米|升|瓦|伏)(?![A-Za-z])"
+)
+_NUMBER_BEFORE_UNIT = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?$")
+
+
+def _measures(text: str) -> list[str]:
+    found = []
+    for unit in _UNIT.finditer(text):
+        number = _NUMBER_BEFORE_UNIT.search(text, max(0, unit.start() - 12), unit.start())
+        if number:
+            found.append(text[number.start() : unit.end()])
+    return found
+
+
 def _values(text: str) -> list[str]:
-    """The values in ``text`` as written: the toolkit's, plus dates and schedule steps."""
-    found = written_values(text)
+    """The values in ``text`` as written: the toolkit's, plus dates, schedule steps, measures, versions,
+    phone numbers."""
+    found = written_values(text) + _measures(text)
     for hint, pattern in _SUMMARY_VALUES:
         if hint.search(text):
             found += [m.group(0) for m in pattern.finditer(text)]
@@ -393,6 +415,9 @@ _EN_NAME = re.compile(
     r"|(?<![A-Za-z])(?P<s>[A-Z][a-z]{2,})(?=(?:'s|’s)?\s+(?:asked|said|says|wants|wanted|thinks|told|tells|is doing|will do|"
     r"hasn't|doesn't|gets|needs|can't|offered|agreed|prefers|likes|hates|reviews|reviewed|sent|owns|runs|hosts|"
     r"loves|is obsessed|is allergic|is vegetarian|is vegan|just told|"
+    r"rang|called|emailed|texted|messaged|replied|confirmed|mentioned|suggested|recommended|"
+    # who they are with: "Marcus from Bean There rang"
+    r"from (?:[A-Z][\w'’&.-]* ){1,4}(?:rang|called|emailed|texted|messaged|said|says|asked|wants|wrote)|"
     r"is (?:my|our|the|a|your))|,? (?:my|our|the|a|your) (?:friend|wife|husband|accountant|designer|reviewer|boss|colleague)"
     r"|(?:'s|’s) (?:wife|husband|sister|brother|mum|mom|dad|son|daughter|kids?|partner|cousin|friend|boss)\b"
     r"| \(\d{1,2}\))"  # a name with an age: "Layla (9)"
@@ -599,6 +624,8 @@ def proper_nouns(text: str) -> list[str]:
             words = words[1:]
         while words and words[0].casefold() in _NOT_PROPER:
             words = words[1:]
+        while words and words[-1] == "I":  # "Shall I send it?": the pronoun names nothing
+            words = words[:-1]
         if len(words) >= 2 and not any(w.casefold().rstrip(".") in _CALENDAR_AND_KIN for w in words):
             nouns.append(" ".join(words))
     if _HAN.search(text):
@@ -730,7 +757,7 @@ def _kind(text: str, role: str, has_ids: bool, marks: _Marks | None = None) -> s
     has = marks or _Marks(text)
     if has.question:  # a question asks; it has not decided, preferred or failed anything yet
         if role == "user":
-            return "requests"
+            return "requests" if has_ids or has(REQUEST) else None
         return "context" if has_ids else None
     # the cheap tests of role and identifiers go first: a lexicon is searched only when it can decide
     if (has_ids or role == "user") and has(ERROR):
@@ -1747,6 +1774,12 @@ _SET_VALUE = re.compile(
     + r")(?P<zvalue>.+)",
     re.IGNORECASE,
 )
+# The value before "now", or after "make the …": "butter is 25 kg now", "make the butter 25kg then".
+_SET_VALUE_BEFORE = re.compile(
+    r"(?:(?<![A-Za-z])make\s+(?:the\s+)?|(?<![\w-]))(?P<subject2>(?:[A-Za-z][\w-]*\s+){1,3}?)(?:(?:is|are)\s+)?"
+    r"(?P<value2>[£$€¥]?\d[\d,.]*\s?[^\W\d_]{0,4})(?=\s+(?:now|then|instead)\b)",
+    re.IGNORECASE,
+)
 _SET_HINT = re.compile(
     r"now|bump|rais|increas|lower|reduc|cut|chang|mov|set|push|postpon|delay|" + _ZH_SET_VERBS, re.IGNORECASE
 )
@@ -1780,33 +1813,55 @@ def _superseded_by_subject(lines: Sequence[Line]) -> dict[str, int]:
     drops the values of the same kind that earlier lines gave that thing ("budget … CAD 14,000")."""
     dropped: dict[str, int] = {}
     for index, line in enumerate(lines):
-        match = _SET_VALUE.search(line.text) if line.ids and _fast(_SET_HINT).search(line.text) else None
-        if not match:
+        change = _set_value(line)
+        if change is None:
             continue
-        rest = (match.group("value") or match.group("zvalue") or "").strip()
-        new = [v for v in line.ids if rest.startswith(v) or rest.lstrip("~≈约").startswith(v)]
-        if not new or not _DIGIT.search(new[0]):
-            continue
-        if match.group("zh") and _HAN.match(match.group("zh")):
-            subjects = [match.group("zh")[-2:]]
-        elif match.group("zh"):
-            subjects = [
-                w for w in match.group("zh").casefold().split() if w not in _SUBJECT_STOP and len(w) >= 4
-            ]
+        if change.zh and _HAN.match(change.zh):
+            subjects = [change.zh[-2:]]
+        elif change.zh:
+            subjects = [w for w in change.zh.casefold().split() if w not in _SUBJECT_STOP and len(w) >= 4]
         else:
-            words = f"{match.group('subject') or ''} {match.group('object') or ''}".casefold().split()
-            subjects = [w for w in words if w not in _SUBJECT_STOP and len(w) >= 4]
+            subjects = [w for w in change.words.casefold().split() if w not in _SUBJECT_STOP and len(w) >= 4]
         if _fast(RESCHEDULE).search(line.text):  # "12月8号 那周他另一个工地收尾，开工推到 12月15号"
-            before = line.text[: match.start("value") if match.group("value") else match.start("zvalue")]
+            before = line.text[: change.at]
             for value in line.ids:
-                if value in before and value not in rest and _same_amount_kind(value, new[0]):
+                if value in before and value not in change.rest and _same_amount_kind(value, change.new):
                     dropped.setdefault(value, line.order)
         if not subjects:
             continue
-        _drop_earlier_values(lines[:index], subjects, new[0], line, dropped)
+        _drop_earlier_values(lines[:index], subjects, change.new, line, dropped)
     for index, line in enumerate(lines):
         _drop_final_values(lines[:index], line, dropped)
     return dropped
+
+
+@dataclass(frozen=True)
+class _SetValue:
+    """A change of a value a line states: the thing's words, the new value, where it is written."""
+
+    zh: str  # the thing, as the Chinese pattern read it ("" for the English ones)
+    words: str  # the thing, as the English patterns read it
+    new: str
+    rest: str  # the text from the new value on
+    at: int  # where ``rest`` starts
+
+
+def _set_value(line: Line) -> _SetValue | None:
+    """The change of a value ``line`` states ("budget … to 14,500", "butter is 25 kg now", "预算提到 1.5 万")."""
+    if not line.ids or not _fast(_SET_HINT).search(line.text):
+        return None
+    for pattern in (_SET_VALUE, _SET_VALUE_BEFORE):
+        match = pattern.search(line.text)
+        if not match:
+            continue
+        found = {k: v for k, v in match.groupdict().items() if v}
+        group = next((g for g in ("value", "value2", "zvalue") if g in found), "")
+        rest = found.get(group, "").strip()
+        new = [v for v in line.ids if rest.startswith(v) or rest.lstrip("~≈约").startswith(v)]
+        if new and _DIGIT.search(new[0]):
+            words = f"{found.get('subject') or found.get('subject2') or ''} {found.get('object', '')}"
+            return _SetValue(found.get("zh", ""), words, new[0], rest, match.start(group))
+    return None
 
 
 def _drop_earlier_values(
@@ -1824,7 +1879,7 @@ def _drop_earlier_values(
         clauses = [c for c in _VALUE_CLAUSE.split(folded) if any(subject in c for subject in subjects)]
         for value in old.ids:
             if (
-                value not in line.text
+                not _mention(value).search(line.text)
                 and _same_amount_kind(value, new)
                 and any(value.casefold() in c for c in clauses)
             ):
@@ -1872,7 +1927,10 @@ def _same_amount_kind(a: str, b: str) -> bool:
     """Two values of one kind once currency marks are set aside: 'CAD 14,000' and '14,500'."""
     if _is_en_date(a) and _is_en_date(b):
         return True  # Dec 18 and Dec 20
-    a_core, b_core = _MONEY_MARK.sub("", a).strip(), _MONEY_MARK.sub("", b).strip()
+    a_core, b_core = (
+        _MONEY_MARK.sub("", a).replace(" ", ""),
+        _MONEY_MARK.sub("", b).replace(" ", ""),
+    )  # 20kg, 25 kg
     if not (_AMOUNT_CORE.fullmatch(a_core) and _AMOUNT_CORE.fullmatch(b_core)):
         return False
     return _DIGITS.sub("0", a_core) == _DIGITS.sub("0", b_core)
@@ -1905,7 +1963,18 @@ def _mention(value: str) -> re.Pattern[str]:
     """``value`` as a whole token: ``CACHE_TTL=30`` is not in ``CACHE_TTL=300``."""
     head = r"(?<![A-Za-z0-9_.-])" if _WORD_CHAR.match(value) else ""
     tail = r"(?![A-Za-z0-9_])" if _WORD_CHAR_END.search(value) else ""
+    measure = _MEASURE.fullmatch(value)
+    if measure:  # an amount is the same written with or without a space: "20 kg" is "20kg"
+        return re.compile(head + re.escape(measure.group(1)) + r"\s?" + re.escape(measure.group(2)) + tail)
     return re.compile(head + re.escape(value) + tail)
+
+
+def _may_mention(text: str, value: str) -> bool:
+    """A cheap test before :func:`_mention`: ``value`` as written, or its number for a measure."""
+    return value in text or (" " in value and value.split(" ", 1)[0] in text)
+
+
+_MEASURE = re.compile(r"([£$€¥]?\d[\d,.]*)\s?([A-Za-z°℃]{1,4}|[" + HAN + r"]{1,2})")
 
 
 _WORD_CHAR = re.compile(r"[A-Za-z0-9_]")
@@ -1926,7 +1995,7 @@ def _strip_abandoned(
     result = []
     patterns = {v: _mention(v) for v in dropped}
     for line in lines:
-        hit = [v for v in dropped if v in line.text and patterns[v].search(line.text)]
+        hit = [v for v in dropped if _may_mention(line.text, v) and patterns[v].search(line.text)]
         if not hit:
             result.append(line)
             continue

@@ -10,7 +10,6 @@ from savenow.compaction.summary import verbatim_ids
 
 from .test_summary_rules import chat, summarize
 
-
 # ---------------------------------------------------------------- a title's full stop ends no sentence
 
 
@@ -44,7 +43,10 @@ def test_a_replaced_phone_number_goes_whole_and_the_new_one_stays_whole():
         chat(
             ("user", "Lena's number is +44 7700 900123"),
             ("assistant", "Saved."),
-            ("user", "she changed it, the new one is +44 7700 955410, the old +44 7700 900123 no longer works"),
+            (
+                "user",
+                "she changed it, the new one is +44 7700 955410, the old +44 7700 900123 no longer works",
+            ),
         )
     )
     assert "+44 7700 955410" in en
@@ -83,3 +85,73 @@ def test_a_day_first_date_in_lower_case_is_a_value():
     assert verbatim_ids("I'm away from the 23rd dec till 3rd jan") == ["23rd dec", "3rd jan"]
     assert verbatim_ids("店里 20 dec 到 2 jan 不营业") == ["20 dec", "2 jan"]
     assert verbatim_ids("I have 5 marbles and 3 decks") == []  # a count before a word is no date
+
+
+# ---------------------------------------------------------------- a measure with its unit
+
+
+def test_a_measure_with_its_unit_is_a_value():
+    assert verbatim_ids("order 18 kg of flour and 500 ml of cream") == ["500 ml", "18 kg"]
+    assert verbatim_ids("a 5g network, size L") == []  # a single letter is too often no unit
+    assert verbatim_ids("路由器离墙至少 40cm，网线买 3 米的") == ["40cm", "3 米"]
+    assert verbatim_ids("I have 5 marbles") == []
+
+
+def test_a_new_measure_for_a_thing_drops_its_old_one_written_with_or_without_a_space():
+    en = summarize(
+        chat(
+            ("user", "flour from Millers as usual. 18kg."),
+            ("assistant", "Millers order: bread flour 18 kg."),
+            ("user", "make the flour 22kg then"),
+            ("assistant", "Updated the order: flour is 22 kg now."),
+        )
+    )
+    assert "22kg" in en or "22 kg" in en
+    assert "18kg" not in en and "18 kg" not in en
+    zh = summarize(
+        chat(
+            ("user", "面粉还是老样子订 18 公斤"),
+            ("assistant", "好的，面粉 18 公斤。"),
+            ("user", "面粉改成 22 公斤"),
+        )
+    )
+    assert "22 公斤" in zh
+    assert "18 公斤" not in zh
+
+
+# ---------------------------------------------------------------- a user's question asks; the answer says
+
+
+def test_a_users_question_without_a_request_or_an_identifier_is_no_line():
+    en = summarize(
+        chat(
+            ("user", "how's the weather looking for the weekend?"),
+            ("assistant", "Dry on Saturday, rain on Sunday."),
+            ("user", "can you book the Saturday trail permit for 2 people?"),
+        )
+    )
+    assert "weather" not in en
+    assert "trail permit" in en  # a request put as a question stays
+    zh = summarize(
+        chat(
+            ("user", "空调开了以后会自己关吗？"),
+            ("assistant", "会，按你设的定时 23:00 关。"),
+            ("user", "能不能帮我把定时改到 23:30？"),
+        )
+    )
+    assert "自己关吗" not in zh
+    assert "23:30" in zh
+
+
+# ---------------------------------------------------------------- people by who they are with, not pronouns
+
+
+def test_a_person_introduced_by_where_they_are_from_is_a_name():
+    from savenow.compaction.summary import people_names, proper_nouns
+
+    assert people_names("Marcus from Bean There rang — they want more croissants") == ["Marcus"]
+    assert people_names("Marcus from Bean There called，说每周要加量") == ["Marcus"]  # a mixed chat
+    assert people_names("Python from Debian is too old") == []  # no one rang: a product
+    assert people_names("Dana called, she wants the quartet") == ["Dana"]
+    assert proper_nouns("Shall I send it?") == []  # the pronoun is no part of a name
+    assert proper_nouns("要我发给 Harbor View Lodge 吗？Shall I send it?") == ["Harbor View Lodge"]
