@@ -204,8 +204,9 @@ DECISION = re.compile(f"{DECISION.pattern}|{RESCHEDULE.pattern}", re.IGNORECASE)
 GUESS = _words(
     _EN(
         "maybe|might|perhaps|probably|possibly|could it be|i guess|i suspect|my guess|should be fine|i think|i bet|first thought"
+        "|pretty sure|i reckon|could be|sounds like|seems like|my money's on|i wonder if|wonder if"
     ),
-    "会不会|是不是|可能|也许|估计|怀疑|猜|大概|或许|难道|第一反应|感觉是|应该是",
+    "会不会|是不是|可能|也许|估计|怀疑|猜|大概|或许|难道|第一反应|感觉是|应该是|好像|八成|多半|没准|搞不好|说不定",
 )
 ACK = re.compile(
     r"^(?:ok(?:ay)?|k|yes|yep|yeah|sure|great|good|fine|done|right|cool|nice|perfect|got it|sounds good|thanks?(?: you)?"
@@ -840,6 +841,10 @@ def _noise(text: str, role: str, has_ids: bool, ids: Sequence[str] = (), marks: 
             return True  # "哈哈…", "haha Tom just sent me a meme about …"
     if has.question and (has(GUESS) or has(_CAUSE_QUESTION)):
         return True  # a guess put as a question: later confirmed or dropped, never a fact yet
+    if _GUESS_LEAD.match(stripped):
+        return (
+            True  # "My guess is … instead of guessing", "我猜是…改成…": a guess first, whatever words follow
+        )
     if role == "user" and not has(DECISION) and has(GUESS):
         return True  # "probably just a loose cable": a theory, not a fact
     if role == "assistant" and has.question and not has_ids:
@@ -851,6 +856,14 @@ def _noise(text: str, role: str, has_ids: bool, ids: Sequence[str] = (), marks: 
     if not has_ids and _substance(stripped) < 12 and not (has(DECISION) or has(PREFERENCE)):
         return True  # "ok next.", "yes please, short", "先这样"
     return not has_ids and len(stripped) < 8
+
+
+# A sentence that opens by calling itself a guess is one, whatever decision words it goes on to use.
+_GUESS_LEAD = re.compile(
+    r"^\W*(?:(?:so |and |but )?(?:my (?:guess|hunch|bet)|i bet|i suspect|my money's on|first thought)(?![A-Za-z])"
+    r"|我猜|我怀疑|我估计|第一反应|我的猜测)",
+    re.IGNORECASE,
+)
 
 
 # 排除 is "rule out" and "exclude": before a name ("排除 build-01", "排除掉 `@eaDir`") it is an

@@ -155,3 +155,49 @@ def test_a_person_introduced_by_where_they_are_from_is_a_name():
     assert people_names("Dana called, she wants the quartet") == ["Dana"]
     assert proper_nouns("Shall I send it?") == []  # the pronoun is no part of a name
     assert proper_nouns("要我发给 Harbor View Lodge 吗？Shall I send it?") == ["Harbor View Lodge"]
+
+
+# ---------------------------------------------------------------- guesses, however they are hedged
+
+
+def test_a_hedged_theory_is_no_line():
+    en = summarize(
+        chat(
+            ("user", "pretty sure it's the router dropping the lease again"),
+            ("assistant", "The lease table is fine; port 3 on sw-core-02 is flapping."),
+        )
+    )
+    assert "pretty sure" not in en
+    assert "sw-core-02" in en
+    zh = summarize(
+        chat(
+            ("user", "之前那台机器 NTP 好像有点问题"),
+            ("assistant", "查了，时钟偏差 0.2 秒，NTP 正常；是证书在 2026-12-01 过期了。"),
+        )
+    )
+    assert "好像" not in zh
+    assert "2026-12-01" in zh
+
+
+def test_a_sentence_that_opens_as_a_guess_is_one_whatever_follows():
+    en = summarize(
+        chat(
+            ("user", "which hotel near the station?"),
+            (
+                "assistant",
+                "My guess is Harbor Inn has a branch there too, but let me check instead of guessing.",
+            ),
+            ("assistant", "Checked: Harbor Inn Central is 200 m from the station, ¥9,800 a night."),
+        )
+    )
+    assert "My guess" not in en
+    assert "Harbor Inn Central" in en
+    zh = summarize(
+        chat(
+            ("user", "备份为什么没跑"),
+            ("assistant", "我猜是 cron 的时区不对，改成 UTC 试试。"),
+            ("assistant", "查到了：/etc/cron.d/backup 少了换行，补上后 02:00 正常跑了。"),
+        )
+    )
+    assert "我猜" not in zh
+    assert "/etc/cron.d/backup" in zh
