@@ -1257,6 +1257,32 @@ def tool_hosts(messages: Sequence[SessionMessage], start_order: int) -> list[tup
     return list(found.items())
 
 
+_FENCED = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
+# a path, a camelCase key
+_CODE_KEY = re.compile(r"(?<![\w./~-])(?:~?/[\w.@-]+(?:/[\w.@-]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)(?![\w/])")
+MAX_CODE_IDS = 3
+MAX_CODE_LINES = 12
+
+
+def code_ids(messages: Sequence[SessionMessage], start_order: int) -> list[tuple[str, int]]:
+    """Paths and camelCase keys of the short code an assistant proposes ("加一个 deploy hook：" and a
+    block that writes /etc/letsencrypt/renewal-hooks/deploy/reload-nginx.sh, a lifecycle rule with
+    ``daysFromHidingToDeleting``), for the identifier line: the sentence before the block keeps only
+    its words. Not what a user pastes (logs, output), not what the prose names already."""
+    found: dict[str, int] = {}
+    for index, message in enumerate(messages):
+        if message.role != "assistant" or "```" not in message.content:
+            continue
+        prose = _FENCED.sub(" ", message.content)
+        for block in _FENCED.findall(message.content):
+            if block.count("\n") >= MAX_CODE_LINES:
+                continue
+            keys = [v for v in dict.fromkeys(_CODE_KEY.findall(block)) if v not in prose and v not in found]
+            for value in keys[:MAX_CODE_IDS]:
+                found[value] = start_order + index
+    return list(found.items())
+
+
 # A name a command works on: a repository (owner/name), a branch (fix/x-y), a namespace path.
 _TARGET = re.compile(r"^[A-Za-z][\w.-]*(?:/[\w.-]+)+$")
 _TOKEN_SPLIT = re.compile(r"[\s'\"`=;|&()<>]+")
@@ -2205,6 +2231,7 @@ class OfflineSummarizer:
         loose += withdrawn_loose
         loose += tool_hosts(removed, start_order=len(before.lines) + 1000 * (before.messages + 1))
         loose += tool_targets(removed, start_order=len(before.lines) + 1000 * (before.messages + 1))
+        loose += code_ids(removed, start_order=len(before.lines) + 1000 * (before.messages + 1))
         files = dict(before.files)
         for path, how in new_files.items():
             if how == SET:

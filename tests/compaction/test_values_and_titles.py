@@ -201,3 +201,50 @@ def test_a_sentence_that_opens_as_a_guess_is_one_whatever_follows():
     )
     assert "我猜" not in zh
     assert "/etc/cron.d/backup" in zh
+
+
+# ---------------------------------------------------------------- what an assistant's short code names
+
+
+def test_paths_and_keys_of_the_code_an_assistant_proposes_reach_the_identifier_line():
+    en = summarize(
+        chat(
+            ("user", "the bucket keeps growing"),
+            (
+                "assistant",
+                'Fix: switch the lifecycle rule to this:\n```json\n[{"fileNamePrefix": "", "daysFromHidingToDeleting": 1}]\n```',
+            ),
+        )
+    )
+    assert "daysFromHidingToDeleting" in en
+    zh = summarize(
+        chat(
+            ("user", "证书续期以后 nginx 没有 reload"),
+            (
+                "assistant",
+                "加一个 deploy hook：\n```\nsudo tee /etc/letsencrypt/renewal-hooks/deploy/reload.sh <<'X'\nsystemctl reload nginx\nX\n```",
+            ),
+        )
+    )
+    assert "/etc/letsencrypt/renewal-hooks/deploy/reload.sh" in zh
+
+
+def test_what_a_user_pastes_in_code_is_no_identifier():
+    from savenow.compaction import SessionMessage
+    from savenow.compaction.summary import code_ids
+
+    pasted = [
+        SessionMessage(
+            id="0", role="user", content="log:\n```\nopen /var/cache/app/x.lock: permission denied\n```"
+        ),
+        SessionMessage(id="1", role="user", content="日志如下：\n```\n打开 /srv/data/tmp/42.part 失败\n```"),
+    ]
+    assert code_ids(pasted, 0) == []
+    proposed = [
+        SessionMessage(
+            id="0", role="assistant", content="改成：\n```\ncp /srv/data/a.conf /srv/data/b.conf\n```"
+        )
+    ]
+    assert [v for v, _ in code_ids(proposed, 0)] == ["/srv/data/a.conf", "/srv/data/b.conf"]
+    named = [SessionMessage(id="0", role="assistant", content="Edit `/etc/x.conf`:\n```\n/etc/x.conf\n```")]
+    assert code_ids(named, 0) == []  # the prose names it already
