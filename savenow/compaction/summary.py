@@ -933,6 +933,7 @@ def statements(
     clipped: dict[str, str] = {}
     shown: dict[str, str] = {}  # path → the content a read showed or a write gave it
     reading_path = ""
+    proposals: list[int] = []  # the lines of the last assistant message that propose or ask
     for message in messages:
         if message.role == "system":
             continue
@@ -940,6 +941,9 @@ def statements(
         was_offered, offered = offered, False
         if message.role == "user":
             turn += 1
+            if proposals and _DECLINE_LEAD.match(message.content):
+                lines = _without_declined(lines, proposals)  # "…on load_bq? I can override it." → "no, don't"
+            proposals = []
             answer = _answer_line(asked, message.content, order + 1, turn, was_offered)
             if answer is not None:
                 order += 1
@@ -1009,6 +1013,8 @@ def statements(
             text = _strip_ack_lead(text) or text
             if first_opener:  # "刚才说的不算，桶是 …": what follows the opening words is the line
                 text = without_take_back(text) or text
+            if message.role == "assistant" and (is_question(text) or _fast(OFFER).search(text)):
+                proposals.append(order)
             lines.append(
                 Line(
                     kind,
@@ -1040,6 +1046,36 @@ def statements(
 
 PLAIN_WEIGHT = 0.6
 ONE_OFF_WEIGHT = 0.3
+
+
+def _without_declined(lines: list[Line], proposals: Sequence[int]) -> list[Line]:
+    """The assistant's proposals and questions the user's next message turns down ("Simplest: add
+    `on_failure_callback=None` on load_bq? … I can override it." → "no, don't change the DAG again
+    today"): what was offered did not happen; the user's words say what does."""
+    declined = set(proposals)
+    kept = []
+    for line in lines:
+        if line.order not in declined:
+            kept.append(line)
+            continue
+        before = _before_offer(line.text)  # "按规矩要 7:30 前私信，要不要我明早提醒你？": the rule stays
+        if before:
+            kept.append(replace(line, text=before, ids=frozenset(v for v in line.ids if v in before)))
+    return kept
+
+
+_OFFER_CLAUSE = re.compile(r"[，,;；:：]\s*")
+
+
+def _before_offer(text: str) -> str:
+    """The clauses of ``text`` before the one that offers ("I can …", "要不要我 …"), when they say
+    something of their own; "" otherwise (a proposal put as a question goes whole)."""
+    offer = _fast(OFFER).search(text)
+    if offer is None:
+        return ""
+    cut = max((m.start() for m in _OFFER_CLAUSE.finditer(text, 0, offer.start())), default=0)
+    before = text[:cut].strip(" ,，;；:：")
+    return before if _substance(before) >= 12 else ""
 
 
 def _one_offs_weigh_less(lines: list[Line], messages: Sequence[SessionMessage]) -> list[Line]:

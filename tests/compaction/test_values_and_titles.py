@@ -248,3 +248,30 @@ def test_what_a_user_pastes_in_code_is_no_identifier():
     assert [v for v, _ in code_ids(proposed, 0)] == ["/srv/data/a.conf", "/srv/data/b.conf"]
     named = [SessionMessage(id="0", role="assistant", content="Edit `/etc/x.conf`:\n```\n/etc/x.conf\n```")]
     assert code_ids(named, 0) == []  # the prose names it already
+
+
+# ---------------------------------------------------------------- a proposal the user turns down
+
+
+def test_a_proposal_the_user_turns_down_is_no_line_but_a_fact_before_the_offer_stays():
+    en = summarize(
+        chat(
+            ("user", "mute the alert channel for now"),
+            (
+                "assistant",
+                "Simplest: add `notify_on_failure=False` on sync_job? I can override it on sync_job only.",
+            ),
+            ("user", "no, don't touch the DAG today. I'll mute the channel myself"),
+        )
+    )
+    assert "notify_on_failure=False" not in en
+    assert "mute the channel myself" in en
+    zh = summarize(
+        chat(
+            ("user", "帮我写条请假消息给班主任"),
+            ("assistant", "按王老师的规矩要 7:30 前私信 WeChat，要不要我明早 7:00 提醒你发？"),
+            ("user", "不用 我现在就私信她"),
+        )
+    )
+    assert "7:00" not in zh
+    assert "7:30 前私信" in zh
