@@ -230,8 +230,11 @@ _MONTH = (
 )
 _EN_DATE = re.compile(rf"(?<![A-Za-z]){_MONTH}\.? \d{{1,2}}(?:st|nd|rd|th)?(?!\d)")
 _EN_DAY_FIRST = re.compile(
-    rf"(?<![\w.:/-])\d{{1,2}}(?:st|nd|rd|th)? (?i:{_MONTH})(?![A-Za-z])"
-)  # 27 Nov, 5th December, and as typed in a chat: "off on the 22nd dec till 2nd jan"
+    rf"(?<![\w.:/-])\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}(?![A-Za-z])"
+)  # 27 Nov, 5th December
+_EN_DAY_FIRST_LOWER = re.compile(
+    rf"(?<![\w.:/-])\d{{1,2}}(?:st|nd|rd|th)? {_MONTH.lower()}(?![A-Za-z])"
+)  # as typed in a chat: "off on the 22nd dec till 2nd jan"
 # Values the summary needs on top of the toolkit's (:func:`written_values`), each tried only when a
 # cheap test says the text may hold one: a plain literal search the pattern's own match needs
 # (the patterns open with a lookbehind, which makes `re` try them at every character).
@@ -252,10 +255,12 @@ _SUMMARY_VALUES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         re.compile(r"(?<![\w.])\d{1,2}(?:st|nd|rd|th)(?![A-Za-z])"),
     ),
     (  # January 9, Dec 18th; 27 Nov, 5th December (the day first, as much of the world writes it)
-        re.compile(
-            "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec"
-        ),
+        re.compile("Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"),
         re.compile(_EN_DATE.pattern + "|" + _EN_DAY_FIRST.pattern),
+    ),
+    (  # …and as typed in a chat, the month in lower case: "off on the 22nd dec till 2nd jan"
+        re.compile(" (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"),
+        _EN_DAY_FIRST_LOWER,
     ),
     (  # a version in three parts (release 0.5.0, nginx 1.25.3, 2.0.0-rc.1): the toolkit lists only v-prefixed ones
         re.compile(r"\.\d+\.\d"),
@@ -1294,8 +1299,10 @@ def tool_hosts(messages: Sequence[SessionMessage], start_order: int) -> list[tup
 
 
 _FENCED = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
-# a path, a camelCase key
-_CODE_KEY = re.compile(r"(?<![\w./~-])(?:~?/[\w.@-]+(?:/[\w.@-]+)+|[a-z]+(?:[A-Z][a-z0-9]+)+)(?![\w/])")
+# a path, a camelCase key (each looked for only where its cheap sign is: a slash, a capital after a letter)
+_CODE_PATH = re.compile(r"(?<![\w./~-])~?/[\w.@-]+(?:/[\w.@-]+)+(?![\w/])")
+_CAMEL_SIGN = re.compile(r"[a-z][A-Z]")
+_CODE_CAMEL = re.compile(r"(?<![\w./~-])[a-z]+(?:[A-Z][a-z0-9]+)+(?![\w/])")
 MAX_CODE_IDS = 3
 MAX_CODE_LINES = 12
 
@@ -1306,17 +1313,31 @@ def code_ids(messages: Sequence[SessionMessage], start_order: int) -> list[tuple
     ``daysFromHidingToDeleting``), for the identifier line: the sentence before the block keeps only
     its words. Not what a user pastes (logs, output), not what the prose names already."""
     found: dict[str, int] = {}
+    read: dict[str, list[list[str]]] = {}  # a long session repeats its messages: each text once
     for index, message in enumerate(messages):
         if message.role != "assistant" or "```" not in message.content:
             continue
-        prose = _FENCED.sub(" ", message.content)
-        for block in _FENCED.findall(message.content):
-            if block.count("\n") >= MAX_CODE_LINES:
-                continue
-            keys = [v for v in dict.fromkeys(_CODE_KEY.findall(block)) if v not in prose and v not in found]
-            for value in keys[:MAX_CODE_IDS]:
+        blocks = read.get(message.content)
+        if blocks is None:
+            blocks = read[message.content] = _code_keys(message.content)
+        for keys in blocks:
+            for value in [v for v in keys if v not in found][:MAX_CODE_IDS]:
                 found[value] = start_order + index
     return list(found.items())
+
+
+def _code_keys(content: str) -> list[list[str]]:
+    """Per short code block of ``content``, its paths and camelCase keys its prose does not name."""
+    prose = _FENCED.sub(" ", content)
+    result = []
+    for block in _FENCED.findall(content):
+        if block.count("\n") >= MAX_CODE_LINES:
+            continue
+        keys = _CODE_PATH.findall(block) if "/" in block else []
+        if _CAMEL_SIGN.search(block):
+            keys += _CODE_CAMEL.findall(block)
+        result.append([v for v in dict.fromkeys(keys) if v not in prose])
+    return result
 
 
 # A name a command works on: a repository (owner/name), a branch (fix/x-y), a namespace path.
@@ -1995,7 +2016,9 @@ _MONEY_MARK = re.compile(CURRENCY_CODE + r"|[£$¥€]|yen|dollars?|euros?|円|�
 
 
 def _is_en_date(value: str) -> bool:
-    return bool(_EN_DATE.fullmatch(value) or _EN_DAY_FIRST.fullmatch(value))
+    return bool(
+        _EN_DATE.fullmatch(value) or _EN_DAY_FIRST.fullmatch(value) or _EN_DAY_FIRST_LOWER.fullmatch(value)
+    )
 
 
 def _same_amount_kind(a: str, b: str) -> bool:
