@@ -938,7 +938,7 @@ def statements(
     clipped: dict[str, str] = {}
     shown: dict[str, str] = {}  # path → the content a read showed or a write gave it
     reading_path = ""
-    proposals: list[int] = []  # the lines of the last assistant message that propose or ask
+    proposals: list[int] = []  # the lines of the last assistant message (what a decline may turn down)
     for message in messages:
         if message.role == "system":
             continue
@@ -1018,8 +1018,8 @@ def statements(
             text = _strip_ack_lead(text) or text
             if first_opener:  # "刚才说的不算，桶是 …": what follows the opening words is the line
                 text = without_take_back(text) or text
-            if message.role == "assistant" and (is_question(text) or _fast(OFFER).search(text)):
-                proposals.append(order)
+            if message.role == "assistant":
+                proposals.append(order)  # whether it proposes is asked only if the user declines
             lines.append(
                 Line(
                     kind,
@@ -1060,7 +1060,7 @@ def _without_declined(lines: list[Line], proposals: Sequence[int]) -> list[Line]
     declined = set(proposals)
     kept = []
     for line in lines:
-        if line.order not in declined:
+        if line.order not in declined or not (is_question(line.text) or _fast(OFFER).search(line.text)):
             kept.append(line)
             continue
         before = _before_offer(line.text)  # "按规矩要 7:30 前私信，要不要我明早提醒你？": the rule stays
