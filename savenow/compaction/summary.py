@@ -204,8 +204,9 @@ DECISION = re.compile(f"{DECISION.pattern}|{RESCHEDULE.pattern}", re.IGNORECASE)
 GUESS = _words(
     _EN(
         "maybe|might|perhaps|probably|possibly|could it be|i guess|i suspect|my guess|should be fine|i think|i bet|first thought"
+        "|pretty sure|i reckon|could be|sounds like|seems like|my money's on|i wonder if|wonder if"
     ),
-    "会不会|是不是|可能|也许|估计|怀疑|猜|大概|或许|难道|第一反应|感觉是|应该是",
+    "会不会|是不是|可能|也许|估计|怀疑|猜|大概|或许|难道|第一反应|感觉是|应该是|好像|八成|多半|没准|搞不好|说不定",
 )
 ACK = re.compile(
     r"^(?:ok(?:ay)?|k|yes|yep|yeah|sure|great|good|fine|done|right|cool|nice|perfect|got it|sounds good|thanks?(?: you)?"
@@ -231,6 +232,9 @@ _EN_DATE = re.compile(rf"(?<![A-Za-z]){_MONTH}\.? \d{{1,2}}(?:st|nd|rd|th)?(?!\d
 _EN_DAY_FIRST = re.compile(
     rf"(?<![\w.:/-])\d{{1,2}}(?:st|nd|rd|th)? {_MONTH}(?![A-Za-z])"
 )  # 27 Nov, 5th December
+_EN_DAY_FIRST_LOWER = re.compile(
+    rf"(?<![\w.:/-])\d{{1,2}}(?:st|nd|rd|th)? {_MONTH.lower()}(?![A-Za-z])"
+)  # as typed in a chat: "off on the 22nd dec till 2nd jan"
 # Values the summary needs on top of the toolkit's (:func:`written_values`), each tried only when a
 # cheap test says the text may hold one: a plain literal search the pattern's own match needs
 # (the patterns open with a lookbehind, which makes `re` try them at every character).
@@ -254,6 +258,21 @@ _SUMMARY_VALUES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         re.compile("Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"),
         re.compile(_EN_DATE.pattern + "|" + _EN_DAY_FIRST.pattern),
     ),
+    (  # …and as typed in a chat, the month in lower case: "off on the 22nd dec till 2nd jan"
+        re.compile(" (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"),
+        _EN_DAY_FIRST_LOWER,
+    ),
+    (  # a version in three parts (release 0.5.0, nginx 1.25.3, 2.0.0-rc.1): the toolkit lists only v-prefixed ones
+        re.compile(r"\.\d+\.\d"),
+        re.compile(r"(?<![\w.-])\d{1,4}\.\d{1,4}\.\d{1,6}(?:-[A-Za-z][\w.]*)?(?![\w-]|\.\d)"),
+    ),
+    (  # a phone number in groups is one value, not its groups: +65 9123 7781, 139 1766 2084, (212) 555-0199
+        re.compile(r"\+\d| \d{4}[ -]\d{4}|-\d{3}-\d{4}|\) ?\d{3}-\d{4}"),  # each opens with a literal: fast
+        re.compile(
+            r"(?<![\w+.-])(?:\+\d{1,3}[ -]?(?:\(\d{1,4}\)[ -]?)?\d{2,4}(?:[ -]\d{3,6}){1,3}"
+            r"|1[3-9]\d[ -]\d{4}[ -]\d{4}|(?:\(\d{3}\) ?|\d{3}[ -])\d{3}-\d{4})(?![\w-])"
+        ),
+    ),
     (  # a number in scientific notation: a learning rate 2e-4, a tolerance 1e-6
         re.compile(r"\d[eE][-+]\d"),
         re.compile(r"(?<![\w.])\d(?:\.\d+)?[eE][-+]\d{1,3}(?![\w.])"),
@@ -261,9 +280,29 @@ _SUMMARY_VALUES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
 )
 
 
+# A measure with its unit (the toolkit's values carry money, sizes and durations): 25 kg, 50cm, 1 米,
+# 3 公斤. Single letters (g, L, W) are left out: "5g network", "size L". The unit is looked for first
+# (a pattern opening with a digit is tried at every character), then the number right before it.
+_UNIT = re.compile(
+    r"(?:kg|mg|lbs?|oz|km|cm|mm|mi|ft|ml|mL|kWh|kW|mAh|Ah|GHz|MHz|kHz|Hz|dBm|dB|°C|°F|℃"
+    r"|公斤|千克|公里|千米|厘米|毫米|毫升|斤|克|米|升|瓦|伏)(?![A-Za-z])"
+)
+_NUMBER_BEFORE_UNIT = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?$")
+
+
+def _measures(text: str) -> list[str]:
+    found = []
+    for unit in _UNIT.finditer(text):
+        number = _NUMBER_BEFORE_UNIT.search(text, max(0, unit.start() - 12), unit.start())
+        if number:
+            found.append(text[number.start() : unit.end()])
+    return found
+
+
 def _values(text: str) -> list[str]:
-    """The values in ``text`` as written: the toolkit's, plus dates and schedule steps."""
-    found = written_values(text)
+    """The values in ``text`` as written: the toolkit's, plus dates, schedule steps, measures, versions,
+    phone numbers."""
+    found = written_values(text) + _measures(text)
     for hint, pattern in _SUMMARY_VALUES:
         if hint.search(text):
             found += [m.group(0) for m in pattern.finditer(text)]
@@ -382,6 +421,9 @@ _EN_NAME = re.compile(
     r"|(?<![A-Za-z])(?P<s>[A-Z][a-z]{2,})(?=(?:'s|’s)?\s+(?:asked|said|says|wants|wanted|thinks|told|tells|is doing|will do|"
     r"hasn't|doesn't|gets|needs|can't|offered|agreed|prefers|likes|hates|reviews|reviewed|sent|owns|runs|hosts|"
     r"loves|is obsessed|is allergic|is vegetarian|is vegan|just told|"
+    r"rang|called|emailed|texted|messaged|replied|confirmed|mentioned|suggested|recommended|"
+    # who they are with: "Marcus from Bean There rang"
+    r"from (?:[A-Z][\w'’&.-]* ){1,4}(?:rang|called|emailed|texted|messaged|said|says|asked|wants|wrote)|"
     r"is (?:my|our|the|a|your))|,? (?:my|our|the|a|your) (?:friend|wife|husband|accountant|designer|reviewer|boss|colleague)"
     r"|(?:'s|’s) (?:wife|husband|sister|brother|mum|mom|dad|son|daughter|kids?|partner|cousin|friend|boss)\b"
     r"| \(\d{1,2}\))"  # a name with an age: "Layla (9)"
@@ -588,6 +630,8 @@ def proper_nouns(text: str) -> list[str]:
             words = words[1:]
         while words and words[0].casefold() in _NOT_PROPER:
             words = words[1:]
+        while words and words[-1] == "I":  # "Shall I send it?": the pronoun names nothing
+            words = words[:-1]
         if len(words) >= 2 and not any(w.casefold().rstrip(".") in _CALENDAR_AND_KIN for w in words):
             nouns.append(" ".join(words))
     if _HAN.search(text):
@@ -719,7 +763,7 @@ def _kind(text: str, role: str, has_ids: bool, marks: _Marks | None = None) -> s
     has = marks or _Marks(text)
     if has.question:  # a question asks; it has not decided, preferred or failed anything yet
         if role == "user":
-            return "requests"
+            return "requests" if has_ids or has(REQUEST) else None
         return "context" if has_ids else None
     # the cheap tests of role and identifiers go first: a lexicon is searched only when it can decide
     if (has_ids or role == "user") and has(ERROR):
@@ -802,6 +846,10 @@ def _noise(text: str, role: str, has_ids: bool, ids: Sequence[str] = (), marks: 
             return True  # "哈哈…", "haha Tom just sent me a meme about …"
     if has.question and (has(GUESS) or has(_CAUSE_QUESTION)):
         return True  # a guess put as a question: later confirmed or dropped, never a fact yet
+    if _GUESS_LEAD.match(stripped):
+        return (
+            True  # "My guess is … instead of guessing", "我猜是…改成…": a guess first, whatever words follow
+        )
     if role == "user" and not has(DECISION) and has(GUESS):
         return True  # "probably just a loose cable": a theory, not a fact
     if role == "assistant" and has.question and not has_ids:
@@ -813,6 +861,14 @@ def _noise(text: str, role: str, has_ids: bool, ids: Sequence[str] = (), marks: 
     if not has_ids and _substance(stripped) < 12 and not (has(DECISION) or has(PREFERENCE)):
         return True  # "ok next.", "yes please, short", "先这样"
     return not has_ids and len(stripped) < 8
+
+
+# A sentence that opens by calling itself a guess is one, whatever decision words it goes on to use.
+_GUESS_LEAD = re.compile(
+    r"^\W*(?:(?:so |and |but )?(?:my (?:guess|hunch|bet)|i bet|i suspect|my money's on|first thought)(?![A-Za-z])"
+    r"|我猜|我怀疑|我估计|第一反应|我的猜测)",
+    re.IGNORECASE,
+)
 
 
 # 排除 is "rule out" and "exclude": before a name ("排除 build-01", "排除掉 `@eaDir`") it is an
@@ -882,6 +938,7 @@ def statements(
     clipped: dict[str, str] = {}
     shown: dict[str, str] = {}  # path → the content a read showed or a write gave it
     reading_path = ""
+    proposals: list[int] = []  # the lines of the last assistant message (what a decline may turn down)
     for message in messages:
         if message.role == "system":
             continue
@@ -889,6 +946,9 @@ def statements(
         was_offered, offered = offered, False
         if message.role == "user":
             turn += 1
+            if proposals and _DECLINE_LEAD.match(message.content):
+                lines = _without_declined(lines, proposals)  # "…on load_bq? I can override it." → "no, don't"
+            proposals = []
             answer = _answer_line(asked, message.content, order + 1, turn, was_offered)
             if answer is not None:
                 order += 1
@@ -958,6 +1018,8 @@ def statements(
             text = _strip_ack_lead(text) or text
             if first_opener:  # "刚才说的不算，桶是 …": what follows the opening words is the line
                 text = without_take_back(text) or text
+            if message.role == "assistant":
+                proposals.append(order)  # whether it proposes is asked only if the user declines
             lines.append(
                 Line(
                     kind,
@@ -989,6 +1051,36 @@ def statements(
 
 PLAIN_WEIGHT = 0.6
 ONE_OFF_WEIGHT = 0.3
+
+
+def _without_declined(lines: list[Line], proposals: Sequence[int]) -> list[Line]:
+    """The assistant's proposals and questions the user's next message turns down ("Simplest: add
+    `on_failure_callback=None` on load_bq? … I can override it." → "no, don't change the DAG again
+    today"): what was offered did not happen; the user's words say what does."""
+    declined = set(proposals)
+    kept = []
+    for line in lines:
+        if line.order not in declined or not (is_question(line.text) or _fast(OFFER).search(line.text)):
+            kept.append(line)
+            continue
+        before = _before_offer(line.text)  # "按规矩要 7:30 前私信，要不要我明早提醒你？": the rule stays
+        if before:
+            kept.append(replace(line, text=before, ids=frozenset(v for v in line.ids if v in before)))
+    return kept
+
+
+_OFFER_CLAUSE = re.compile(r"[，,;；:：]\s*")
+
+
+def _before_offer(text: str) -> str:
+    """The clauses of ``text`` before the one that offers ("I can …", "要不要我 …"), when they say
+    something of their own; "" otherwise (a proposal put as a question goes whole)."""
+    offer = _fast(OFFER).search(text)
+    if offer is None:
+        return ""
+    cut = max((m.start() for m in _OFFER_CLAUSE.finditer(text, 0, offer.start())), default=0)
+    before = text[:cut].strip(" ,，;；:：")
+    return before if _substance(before) >= 12 else ""
 
 
 def _one_offs_weigh_less(lines: list[Line], messages: Sequence[SessionMessage]) -> list[Line]:
@@ -1204,6 +1296,48 @@ def tool_hosts(messages: Sequence[SessionMessage], start_order: int) -> list[tup
             if _HOST_MARK.search(host) and not host.startswith("-"):
                 found.setdefault(host, start_order + index)
     return list(found.items())
+
+
+_FENCED = re.compile(r"```[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
+# a path, a camelCase key (each looked for only where its cheap sign is: a slash, a capital after a letter)
+_CODE_PATH = re.compile(r"(?<![\w./~-])~?/[\w.@-]+(?:/[\w.@-]+)+(?![\w/])")
+_CAMEL_SIGN = re.compile(r"[a-z][A-Z]")
+_CODE_CAMEL = re.compile(r"(?<![\w./~-])[a-z]+(?:[A-Z][a-z0-9]+)+(?![\w/])")
+MAX_CODE_IDS = 3
+MAX_CODE_LINES = 12
+
+
+def code_ids(messages: Sequence[SessionMessage], start_order: int) -> list[tuple[str, int]]:
+    """Paths and camelCase keys of the short code an assistant proposes ("加一个 deploy hook：" and a
+    block that writes /etc/letsencrypt/renewal-hooks/deploy/reload-nginx.sh, a lifecycle rule with
+    ``daysFromHidingToDeleting``), for the identifier line: the sentence before the block keeps only
+    its words. Not what a user pastes (logs, output), not what the prose names already."""
+    found: dict[str, int] = {}
+    read: dict[str, list[list[str]]] = {}  # a long session repeats its messages: each text once
+    for index, message in enumerate(messages):
+        if message.role != "assistant" or "```" not in message.content:
+            continue
+        blocks = read.get(message.content)
+        if blocks is None:
+            blocks = read[message.content] = _code_keys(message.content)
+        for keys in blocks:
+            for value in [v for v in keys if v not in found][:MAX_CODE_IDS]:
+                found[value] = start_order + index
+    return list(found.items())
+
+
+def _code_keys(content: str) -> list[list[str]]:
+    """Per short code block of ``content``, its paths and camelCase keys its prose does not name."""
+    prose = _FENCED.sub(" ", content)
+    result = []
+    for block in _FENCED.findall(content):
+        if block.count("\n") >= MAX_CODE_LINES:
+            continue
+        keys = _CODE_PATH.findall(block) if "/" in block else []
+        if _CAMEL_SIGN.search(block):
+            keys += _CODE_CAMEL.findall(block)
+        result.append([v for v in dict.fromkeys(keys) if v not in prose])
+    return result
 
 
 # A name a command works on: a repository (owner/name), a branch (fix/x-y), a namespace path.
@@ -1736,6 +1870,12 @@ _SET_VALUE = re.compile(
     + r")(?P<zvalue>.+)",
     re.IGNORECASE,
 )
+# The value before "now", or after "make the …": "butter is 25 kg now", "make the butter 25kg then".
+_SET_VALUE_BEFORE = re.compile(
+    r"(?:(?<![A-Za-z])make\s+(?:the\s+)?|(?<![\w-]))(?P<subject2>(?:[A-Za-z][\w-]*\s+){1,3}?)(?:(?:is|are)\s+)?"
+    r"(?P<value2>[£$€¥]?\d[\d,.]*\s?[^\W\d_]{0,4})(?=\s+(?:now|then|instead)\b)",
+    re.IGNORECASE,
+)
 _SET_HINT = re.compile(
     r"now|bump|rais|increas|lower|reduc|cut|chang|mov|set|push|postpon|delay|" + _ZH_SET_VERBS, re.IGNORECASE
 )
@@ -1769,33 +1909,55 @@ def _superseded_by_subject(lines: Sequence[Line]) -> dict[str, int]:
     drops the values of the same kind that earlier lines gave that thing ("budget … CAD 14,000")."""
     dropped: dict[str, int] = {}
     for index, line in enumerate(lines):
-        match = _SET_VALUE.search(line.text) if line.ids and _fast(_SET_HINT).search(line.text) else None
-        if not match:
+        change = _set_value(line)
+        if change is None:
             continue
-        rest = (match.group("value") or match.group("zvalue") or "").strip()
-        new = [v for v in line.ids if rest.startswith(v) or rest.lstrip("~≈约").startswith(v)]
-        if not new or not _DIGIT.search(new[0]):
-            continue
-        if match.group("zh") and _HAN.match(match.group("zh")):
-            subjects = [match.group("zh")[-2:]]
-        elif match.group("zh"):
-            subjects = [
-                w for w in match.group("zh").casefold().split() if w not in _SUBJECT_STOP and len(w) >= 4
-            ]
+        if change.zh and _HAN.match(change.zh):
+            subjects = [change.zh[-2:]]
+        elif change.zh:
+            subjects = [w for w in change.zh.casefold().split() if w not in _SUBJECT_STOP and len(w) >= 4]
         else:
-            words = f"{match.group('subject') or ''} {match.group('object') or ''}".casefold().split()
-            subjects = [w for w in words if w not in _SUBJECT_STOP and len(w) >= 4]
+            subjects = [w for w in change.words.casefold().split() if w not in _SUBJECT_STOP and len(w) >= 4]
         if _fast(RESCHEDULE).search(line.text):  # "12月8号 那周他另一个工地收尾，开工推到 12月15号"
-            before = line.text[: match.start("value") if match.group("value") else match.start("zvalue")]
+            before = line.text[: change.at]
             for value in line.ids:
-                if value in before and value not in rest and _same_amount_kind(value, new[0]):
+                if value in before and value not in change.rest and _same_amount_kind(value, change.new):
                     dropped.setdefault(value, line.order)
         if not subjects:
             continue
-        _drop_earlier_values(lines[:index], subjects, new[0], line, dropped)
+        _drop_earlier_values(lines[:index], subjects, change.new, line, dropped)
     for index, line in enumerate(lines):
         _drop_final_values(lines[:index], line, dropped)
     return dropped
+
+
+@dataclass(frozen=True)
+class _SetValue:
+    """A change of a value a line states: the thing's words, the new value, where it is written."""
+
+    zh: str  # the thing, as the Chinese pattern read it ("" for the English ones)
+    words: str  # the thing, as the English patterns read it
+    new: str
+    rest: str  # the text from the new value on
+    at: int  # where ``rest`` starts
+
+
+def _set_value(line: Line) -> _SetValue | None:
+    """The change of a value ``line`` states ("budget … to 14,500", "butter is 25 kg now", "预算提到 1.5 万")."""
+    if not line.ids or not _fast(_SET_HINT).search(line.text):
+        return None
+    for pattern in (_SET_VALUE, _SET_VALUE_BEFORE):
+        match = pattern.search(line.text)
+        if not match:
+            continue
+        found = {k: v for k, v in match.groupdict().items() if v}
+        group = next((g for g in ("value", "value2", "zvalue") if g in found), "")
+        rest = found.get(group, "").strip()
+        new = [v for v in line.ids if rest.startswith(v) or rest.lstrip("~≈约").startswith(v)]
+        if new and _DIGIT.search(new[0]):
+            words = f"{found.get('subject') or found.get('subject2') or ''} {found.get('object', '')}"
+            return _SetValue(found.get("zh", ""), words, new[0], rest, match.start(group))
+    return None
 
 
 def _drop_earlier_values(
@@ -1813,7 +1975,7 @@ def _drop_earlier_values(
         clauses = [c for c in _VALUE_CLAUSE.split(folded) if any(subject in c for subject in subjects)]
         for value in old.ids:
             if (
-                value not in line.text
+                not _mention(value).search(line.text)
                 and _same_amount_kind(value, new)
                 and any(value.casefold() in c for c in clauses)
             ):
@@ -1854,14 +2016,19 @@ _MONEY_MARK = re.compile(CURRENCY_CODE + r"|[£$¥€]|yen|dollars?|euros?|円|�
 
 
 def _is_en_date(value: str) -> bool:
-    return bool(_EN_DATE.fullmatch(value) or _EN_DAY_FIRST.fullmatch(value))
+    return bool(
+        _EN_DATE.fullmatch(value) or _EN_DAY_FIRST.fullmatch(value) or _EN_DAY_FIRST_LOWER.fullmatch(value)
+    )
 
 
 def _same_amount_kind(a: str, b: str) -> bool:
     """Two values of one kind once currency marks are set aside: 'CAD 14,000' and '14,500'."""
     if _is_en_date(a) and _is_en_date(b):
         return True  # Dec 18 and Dec 20
-    a_core, b_core = _MONEY_MARK.sub("", a).strip(), _MONEY_MARK.sub("", b).strip()
+    a_core, b_core = (
+        _MONEY_MARK.sub("", a).replace(" ", ""),
+        _MONEY_MARK.sub("", b).replace(" ", ""),
+    )  # 20kg, 25 kg
     if not (_AMOUNT_CORE.fullmatch(a_core) and _AMOUNT_CORE.fullmatch(b_core)):
         return False
     return _DIGITS.sub("0", a_core) == _DIGITS.sub("0", b_core)
@@ -1894,7 +2061,18 @@ def _mention(value: str) -> re.Pattern[str]:
     """``value`` as a whole token: ``CACHE_TTL=30`` is not in ``CACHE_TTL=300``."""
     head = r"(?<![A-Za-z0-9_.-])" if _WORD_CHAR.match(value) else ""
     tail = r"(?![A-Za-z0-9_])" if _WORD_CHAR_END.search(value) else ""
+    measure = _MEASURE.fullmatch(value)
+    if measure:  # an amount is the same written with or without a space: "20 kg" is "20kg"
+        return re.compile(head + re.escape(measure.group(1)) + r"\s?" + re.escape(measure.group(2)) + tail)
     return re.compile(head + re.escape(value) + tail)
+
+
+def _may_mention(text: str, value: str) -> bool:
+    """A cheap test before :func:`_mention`: ``value`` as written, or its number for a measure."""
+    return value in text or (" " in value and value.split(" ", 1)[0] in text)
+
+
+_MEASURE = re.compile(r"([£$€¥]?\d[\d,.]*)\s?([A-Za-z°℃]{1,4}|[" + HAN + r"]{1,2})")
 
 
 _WORD_CHAR = re.compile(r"[A-Za-z0-9_]")
@@ -1915,7 +2093,7 @@ def _strip_abandoned(
     result = []
     patterns = {v: _mention(v) for v in dropped}
     for line in lines:
-        hit = [v for v in dropped if v in line.text and patterns[v].search(line.text)]
+        hit = [v for v in dropped if _may_mention(line.text, v) and patterns[v].search(line.text)]
         if not hit:
             result.append(line)
             continue
@@ -2112,6 +2290,7 @@ class OfflineSummarizer:
         loose += withdrawn_loose
         loose += tool_hosts(removed, start_order=len(before.lines) + 1000 * (before.messages + 1))
         loose += tool_targets(removed, start_order=len(before.lines) + 1000 * (before.messages + 1))
+        loose += code_ids(removed, start_order=len(before.lines) + 1000 * (before.messages + 1))
         files = dict(before.files)
         for path, how in new_files.items():
             if how == SET:
