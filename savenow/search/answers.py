@@ -96,7 +96,9 @@ _HOLDS: dict[str, str] = {
     "number": (
         r"(?<![a-z\d._:/-])\d+(?:[.,]\d+)?(?![a-z\d._:/-])|(?<![a-z\d._:/-])\d+(?:[.,]\d+)?\s*[^\x00-\x7f\s]"
     ),
-    "share": r"\d+(?:[.,]\d+)?\s*%|百分之|[一二三四五六七八九]成(?:(?=左右|以上|以下|的)|(?![" + HAN + r"]))|(?<![a-z])\d+(?:\.\d+)?\s*percent(?![a-z])",
+    "share": r"\d+(?:[.,]\d+)?\s*%|百分之|[一二三四五六七八九]成(?:(?=左右|以上|以下|的)|(?!["
+    + HAN
+    + r"]))|(?<![a-z])\d+(?:\.\d+)?\s*percent(?![a-z])",
     # The words that say *why*: a note gives the cause with them (原因：…, 因为, "root cause", "due to").
     "cause": (
         r"因为|由于|原因|导致|造成|起因|根因|所以|"

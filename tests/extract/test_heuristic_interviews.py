@@ -7,7 +7,13 @@ from __future__ import annotations
 import pytest
 
 from savenow.extract.heuristic import signals
-from savenow.extract.heuristic.interviews import _repriced_later, _taken_back_next, interview_subjects
+from savenow.extract.heuristic.interviews import (
+    _corrected_later,
+    _kept_answer,
+    _repriced_later,
+    _taken_back_next,
+    interview_subjects,
+)
 from savenow.extract.heuristic.statements import statements
 from tests.extract.support import chat, extract, saved, text_of
 
@@ -106,8 +112,12 @@ def test_a_value_corrected_later_is_not_kept_zh() -> None:
         "u: 哦不对 葛老师刚发消息 周四她有别的学生 改成周六上午十点",
         "a: 那以周六 10:00 为准。",
     )
-    for subject in _subjects(messages):
-        assert all("周四晚上" not in s.text for e in subject for s in e.bullets)
+    answer = next(s for s in statements(messages) if "周四晚上" in s.text)
+    assert _corrected_later(messages, 5, answer)  # names 周四 again and gives 周六
+    asked = chat(*[m.role[0] + ": " + (m.text or "") for m in messages[:6]], "u: 等等 周四晚上几点下课？")
+    assert not _corrected_later(asked, 5, next(s for s in statements(asked) if "周四晚上" in s.text))
+    again = chat(*[m.role[0] + ": " + (m.text or "") for m in messages[:6]], "u: 等等 周四晚上七点 没错")
+    assert not _corrected_later(again, 5, next(s for s in statements(again) if "周四晚上" in s.text))
 
 
 def test_a_withdrawn_idea_and_a_declined_answer_are_not_kept_en_zh() -> None:
@@ -119,7 +129,9 @@ def test_a_withdrawn_idea_and_a_declined_answer_are_not_kept_en_zh() -> None:
         "u: 本来想住鼓浪屿上的民宿",
         "a: 好的。",
     )
-    assert all("民宿" not in s.text for subject in _subjects(withdrawn) for e in subject for s in e.bullets)
+    idea = next(s for s in statements(withdrawn) if "民宿" in s.text)
+    assert not _kept_answer(idea)
+    assert _kept_answer(next(s for s in statements(withdrawn) if "1月4号" in s.text))
     declined = chat(
         "u: new accountant this year",
         "a: Got it. What's her name?",

@@ -205,3 +205,13 @@ def test_a_lowercase_tool_name_over_a_chinese_note_takes_a_noun() -> None:
 )
 def test_a_note_is_titled_in_its_own_language(bullets: list[str], conversation: str, language: str) -> None:
     assert note_language(bullets, conversation) == language
+
+
+def test_words_that_only_look_like_a_span_from_now_stay_as_written() -> None:
+    from savenow.extract.heuristic import form
+
+    for text in ("前两天后端挂了", "康复计划：第三周后开始加量", "疗程第 2 周后复查一次"):
+        assert form._ZH_SPAN.search(text) is None, text
+    assert form._ZH_SPAN.search("两周后复查") and form._ZH_SPAN.search("三个月以后复诊")
+    assert form._EN_SPAN.search("call back in a day or two") is None
+    assert form._EN_SPAN.search("renew in 3 months")

@@ -255,3 +255,33 @@ def test_the_assistant_taking_its_guess_back_is_no_fact_zh_en() -> None:
         "u: 好了！！参考文献出来了",
     )
     assert "字体缺失" not in _all_text(messages)
+
+
+def test_surprise_and_agreement_do_not_turn_a_guess_down() -> None:
+    from savenow.extract.heuristic.later_values import _REFUSAL
+
+    assert _REFUSAL.search("不是，rsync 走 ssh 根本不用 873") and _REFUSAL.search("no, it was the cable")
+    for reply in ("不是吧，还真是 873 没开", "No doubt, 873 was closed", "no problem, opened it"):
+        assert not _REFUSAL.search(reply)
+
+
+def test_a_fact_added_with_actually_corrects_nothing() -> None:
+    messages = chat(
+        "u: invoice terms for Brightline: deposit 30% upfront",
+        "a: Noted, 30% deposit upfront.",
+        "u: actually, VAT is 13% on top of that",
+        "a: Got it, 13% VAT on top.",
+    )
+    text = " ".join(text_of(n) for n in saved(extract(messages)))
+    assert "13% deposit" not in text
+
+
+def test_a_correction_still_replaces_the_measure_before_it() -> None:
+    messages = chat(
+        "u: new prescription, atorvastatin 20mg at night",
+        "a: Got it: atorvastatin 20mg at night.",
+        "u: sorry, 10mg. I misread the box",
+        "a: Noted, 10mg.",
+    )
+    text = " ".join(text_of(n) for n in saved(extract(messages)))
+    assert "20mg" not in text

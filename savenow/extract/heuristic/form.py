@@ -490,11 +490,14 @@ _ZH_COUNT = {
     "十": 10,
 }
 _ZH_SPAN = re.compile(
-    r"(?<![每隔\d一二两三四五六七八九十])(\d{1,2}|[一两二三四五六七八九十])\s*(个月|周|个?星期|天)(?:以后|之后|后)"
+    # not "第三周后" (a week of a plan), "前两天" (the past), "后端" (a backend): only a span from now
+    r"(?<![每隔第前近头\d一二两三四五六七八九十])(?<![每隔第前近头]\s)(\d{1,2}|[一两二三四五六七八九十])\s*(个月|周|个?星期|天)"
+    r"(?:以后|之后|后(?![端台面续来]))"
 )
 _EN_COUNT = {"one": 1, "a": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "ten": 10}
 _EN_SPAN = re.compile(
-    r"(?<![\w'])in\s+(\d{1,2}|one|a|two|three|four|five|six|ten)\s+(days?|weeks?|months?)(?![\w'])",
+    r"(?<![\w'])in\s+(\d{1,2}|one|a|two|three|four|five|six|ten)\s+(days?|weeks?|months?)(?![\w'])"
+    r"(?!\s*(?:or|to|-|–)\s*(?:\d|one|two|three|four|five|six|ten|a\b))",  # "in a day or two" is no date
     re.IGNORECASE,
 )
 

@@ -169,13 +169,19 @@ def _corrected_later(messages: Sequence[ChatMessage], after: int, answer: Statem
     user's that opens by correcting and names what this answer named replaces it: the old value is
     not kept (the correction, acknowledged, is a fact of its own)."""
     own = _value_words(answer.text)
-    for message in messages[after:]:
+    for message in messages[after : after + _CORRECTION_REACH]:
         if message.role != "user":
             continue
         text = prose(message.text or "")
-        if _CORRECTS.search(text) and own & _value_words(text):
-            return True
+        if is_question(text):
+            continue  # "wait, does CA981 land at T3?" asks about the value, it replaces nothing
+        said = _value_words(text)
+        if _CORRECTS.search(text) and own & said and said - own:
+            return True  # names the old value and gives another
     return False
+
+
+_CORRECTION_REACH = 10  # messages after the answer in which a correction still replaces it
 
 
 # Chinese days and clock times ("周四", "星期六", "七点", "10 点"): values a correction replaces.

@@ -84,14 +84,15 @@ def _replace_value(text: str, old: str, new: str) -> str:
 
 
 # A measure: a number with its unit ("20mg", "10 mg", "3 km", "45 秒"). A correction that gives one
-# replaces the one of the same unit said just before.
+# replaces the one of the same unit said just before. Not a share ("30%"): a deposit and a tax are two.
 _MEASURE = re.compile(
-    r"(?<![\w.])(\d+(?:\.\d+)?)\s?(mg|mcg|µg|ml|kg|km|cm|mm|gb|mb|tb|g|l|m|%|元|块|刀|公里|分钟|小时|秒|次|片|粒)(?![A-Za-z])",
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s?(mg|mcg|µg|ml|kg|km|cm|mm|gb|mb|tb|g|l|m|元|块|刀|公里|分钟|小时|秒|次|片|粒)(?![A-Za-z])",
     re.IGNORECASE,
 )
 # A user message opening by correcting what it said: "sorry, 10mg", "actually 3 km", "不对，是 2 片".
 _CORRECTION = re.compile(
-    r"^\W*(?:哦|噢|啊|呃)?\s*(?:不对|说错了|错了|更正|sorry|oops|correction|actually|my (?:bad|mistake))(?![A-Za-z])",
+    # not "actually": "actually, VAT is 13% on top" adds a fact, it corrects none
+    r"^\W*(?:哦|噢|啊|呃)?\s*(?:不对|说错了|错了|更正|sorry|oops|correction|my (?:bad|mistake))(?![A-Za-z])",
     re.IGNORECASE,
 )
 _CORRECTION_REACH = 3  # messages back in which the corrected measure was said
@@ -123,7 +124,11 @@ def find_refuted(chat: Sequence[Message]) -> list[Change]:
 
 
 # The user turns the assistant's guess down: "不是，…", "不对，…", "no, …", "nope", "not that".
-_REFUSAL = re.compile(r"^\W*(?:不是|不对|并不是|no|nope|not (?:that|it))(?![A-Za-z])", re.IGNORECASE)
+# Not "不是吧" / "no doubt" / "no problem": surprise and agreement open like a refusal.
+_REFUSAL = re.compile(
+    r"^\W*(?:不是(?![吧说啊呀])|不对|并不是|no(?!\s+(?:doubt|problem|worries|way\b))|nope|not (?:that|it))(?![A-Za-z])",
+    re.IGNORECASE,
+)
 
 
 def find_corrections(chat: Sequence[Message]) -> list[Change]:
