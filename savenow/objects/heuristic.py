@@ -56,6 +56,7 @@ from ..models import ChatMessage
 from ..text.cjk import HAN, han_ngrams
 from ..text.normalize import has_cjk, normalize
 from ..text.patterns import en_words as _en
+from ..text.stopwords import EN_KEYWORD_STOPWORDS
 from .extract import Candidate, Proposed
 from .model import SELF_KEYS, MemoryObject, near_name, norm_name
 from .store import Stored
@@ -79,7 +80,7 @@ STANDING = _rx(
     # an imperative about how the assistant answers ("please reply in English", "be more casual", "no emoji")
     r"^\s*(?:(?:please|pls|and|so|also|oh)\s+)*(?:no|reply|answer|respond|write|talk|speak|be|use|keep|give|put)\s",
     # an order to follow each time ("先贴代码 再解释", "命令都放代码块里")
-    r"(?:^|\s)先[^，。\s]{1,8}\s*(?:再|然后)|都[放写发加]", r"(?<![A-Za-z])first,? (?:and )?then(?![A-Za-z])",
+    r"(?:^|\s)先[^，。\s]{1,8}\s*(?:再|然后)|都(?:放|写|发|加)(?![了好完])[^，。]{0,6}(?:里|在|成|到)", r"(?<![A-Za-z])first,? (?:and )?then(?![A-Za-z])",
     "以后|今后|往后|一直|永远|总是|每次|默认|都用|都按|别|(?<!要)不要|记着|记住|我喜欢|我习惯|我讨厌|改成|还是|就行|不吃|不能|"
     "尽量|统一|一律|麻烦|请用|都给我|给我用|最多|不超过|以内|少用|不用",
 )  # fmt: skip
@@ -390,7 +391,7 @@ NEW_TOPIC = _rx(
         "side project", "new venture", "new initiative", "main thing", "(?:i'm|i am|we're) (?:currently |mostly |now )?working on",
         "my (?:main|current|big) project", "next (?:big )?(?:thing|project) is",
         "(?:big|main|current) (?:project|thing) (?:right now |now |at the moment )?is"),
-    r"开(?:个|一个)[^，。\s]{0,4}(?:计划|项目|专栏|系列)|最大的事|手上最[^，。]{0,4}的(?:事|活)|主要在忙|在忙一个|开了个新|新开了?个|新项目|在做一个|搞了个|新建了?一个|启动了?一个|在搞一个|打算做一个|准备做一个|新坑|开坑|立项",
+    r"开(?:个|一个)(?:新的?)?[^，。\s会聊谈]{0,3}(?:计划|项目|专栏|系列)|最大的事|手上最[^，。]{0,4}的(?:事|活)|主要在忙|在忙一个|开了个新|新开了?个|新项目|在做一个|搞了个|新建了?一个|启动了?一个|在搞一个|打算做一个|准备做一个|新坑|开坑|立项",
 )  # fmt: skip
 TOPIC_GENERIC = {"project", "plan", "app", "the", "a", "of", "and", "final", "new", "my", "项目", "计划"}
 
@@ -404,9 +405,15 @@ _ROLES_ZH = (
     "学生|工程师|老师|教师|医生|设计师|分析师|程序员|经理|护士|律师|会计|研究生|博士|产品经理|运营|销售|翻译|编辑|记者|"
     "摄影师|厨师|药剂师|建筑师|自由职业|店主|老板娘|创业|实习生|教授|主播|博主|司机"
 )
+# A job named by its kind of word ("a marine biologist", "a paediatrician"), not an attitude
+# ("an optimist", "a perfectionist") nor a plain word ending so ("a list", "a twist").
+_JOB_BY_ENDING = (
+    r"(?!(?:optim|pessim|perfection|real|minimal|ideal|fatal|natural|alarm|extrem)ists?(?![a-z]))"
+    r"[a-z]{3,}(?:ologist|ician|ographer|ist)"
+)
 # "she's a nurse in Cork", "他是牙医": what a person does for a living is a fact about them.
 _PERSON_JOB = re.compile(
-    rf"(?:(?<![A-Za-z])is|'s) an? (?:[a-z-]+ )?(?:{_ROLES_EN}|[a-z]+(?:ologist|ician|ographer|ist))s?(?![a-z])"
+    rf"(?:(?<![A-Za-z])is|'s) an? (?:[a-z-]+ )?(?:{_ROLES_EN}|{_JOB_BY_ENDING})s?(?![a-z])"
     rf"|[他她]是(?:一名|一个|个)?[^，。\s]{{0,6}}(?:{_ROLES_ZH})",
     _I,
 )
@@ -431,7 +438,7 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                  _en("i live in", "i'm based in", "i am based in", "i've moved to", "we moved to", "i moved to", "i (?:just|recently) moved to", "just moved to",
                      "living in", "i'm in [A-Z][a-z]+ now", "our home in"),
                  # "我在宁波，天气默认按宁波来": a place the user says they are in and names again in the message
-                 "我在([" + HAN + r"]{2,3})[，,\s][^。]*\1",
+                 "我在([" + HAN + r"]{2,3})[，,\s][^。]*(?:按|以|用)\1(?:来|为准|的)?",
                  # chat drops the "I" at a message's start ("live in Galway", "based in Porto these days")
                  r"^\s*(?:now\s+)?(?:live|based) in (?-i:[A-Z])",
                  # "在成都 高新区", "我现在在杭州，滨江区": the user placing themselves in a city and its district
@@ -451,7 +458,7 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                            "i work (?:as|at|for|in)", f"i'm an? (?:[a-z-]+ ){{0,2}}(?:{_ROLES_EN})s?",
                            f"i am an? (?:[a-z-]+ ){{0,2}}(?:{_ROLES_EN})s?", "my job", "i study", "i'm studying",
                            # a job named by its kind of word ("a marine biologist", "a paediatrician")
-                           r"(?:i'm|i am) an? (?:[a-z-]+ ){0,2}[a-z]+(?:ologist|ician|ographer|ist)(?![a-z])",
+                           rf"(?:i'm|i am) an? (?:[a-z-]+ ){{0,2}}{_JOB_BY_ENDING}(?![a-z])",
                            "i teach", "i'm doing (?:a|my) (?:phd|masters?|degree)", "i'm retired", "i retired", "retired (?:from|as|last)",
                            r"(?:doing|studying|in) (?:a |my )?(?:bachelor|master|phd|msc|bsc|ma|ba)'?s?", "(?:my )?new job", "got a job",
                            "(?:i|i've|i have) (?:just )?joined", "i own (?:a|an|my)",
@@ -518,7 +525,7 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
     "formatting": (_rx(_en("tables?", "bullet points?", "bullets", "code blocks?", "fenced", "markdown", "headings",
                            "numbered lists?", "bold", "code first", "paste the code",
                            "commands? (?:on (?:its|their) own line|in (?:a )?code)"),
-                       "表格|列表|代码块|分点|加粗|markdown|编号|贴代码|代码(?:放|贴)|命令(?:单独|放)"), True),
+                       "表格|列表|代码块|分点|加粗|markdown|编号|先贴代码|代码(?:放|贴)(?:在|到)|命令(?:单独|放)"), True),
     "work_hours": (_rx(r"I (?:usually |normally |mostly )?work (?:from|between|until|till|\d)",
                        _en("working hours", "office hours", "night shifts?", "early shifts?", "i work nights",
                            "i work weekends", "i'm (?:usually )?online", "i start work", "my hours"),
@@ -740,7 +747,7 @@ _REASON = _rx(
     r"^(?:因为|所以|方便|免得|省得|不然|否则|看着|看得|我想|我在|我要|我眼睛|我是)",
 )
 # A Chinese chat separates its clauses with spaces as often as with commas.
-_PIECE_BREAK = re.compile(r"\s*[，,;；]\s*|(?<=\S)\s+(?=[" + HAN + r"])|(?<=[.!])\s+")
+_PIECE_BREAK = re.compile(r"\s*(?:[，;；]|,(?!\d{3}(?!\d)))\s*|(?<=\S)\s+(?=[" + HAN + r"])|(?<=[.!])\s+")
 
 
 def _piece_spans(text: str) -> list[tuple[int, int]]:
@@ -1039,7 +1046,11 @@ def _withdraws(dismissal: str, said: str) -> bool:
     pairs = (han_ngrams(norm_name(dismissal)) & han_ngrams(norm_name(said))) - _SHARED_STOP
     if pairs:
         return True
-    words = {w for w in re.findall(r"[a-z]{4,}", normalize(dismissal)) if w not in _SHARED_STOP}
+    words = {
+        w
+        for w in re.findall(r"[a-z]{4,}", normalize(dismissal))
+        if w not in _SHARED_STOP | EN_KEYWORD_STOPWORDS
+    }
     return bool(words & set(re.findall(r"[a-z]{4,}", normalize(said))))
 
 
@@ -2089,9 +2100,15 @@ class _PeopleFinder:
     def _variant(self, text: str, name: str) -> str | None:
         if has_cjk(name):
             given = _given_name(name)
-            if given and any(  # 李雨桐 is not 周雨桐: a surname of their own makes another person
-                at == 0 or text[at - 1] == name[0] or text[at - 1] not in _SURNAMES
-                for at in (m.start() for m in re.finditer(re.escape(given), text))
+            if (
+                given
+                and any(  # 李雨桐 is not 周雨桐: a surname of their own makes another person
+                    at == 0
+                    or text[at - 1] == name[0]
+                    or text[at - 1] not in _SURNAMES
+                    or text[max(0, at - 2) : at] in _WORDS_ENDING_IN_A_SURNAME
+                    for at in (m.start() for m in re.finditer(re.escape(given), text))
+                )
             ):
                 return given  # 雨桐 for 周雨桐: the given name alone is how family and friends say it
             for size in range(max(2, len(name) - 2), len(name) + 3):
@@ -2260,6 +2277,12 @@ def _other_surname(text: str, end: int, name: str) -> bool:
         return False
     words = normalize(name).split()
     return len(words) >= 2 and match.group(1).casefold() != words[-1]
+
+
+# Words whose last character is also a surname: "关于雨桐" is about 雨桐, not a 于雨桐.
+_WORDS_ENDING_IN_A_SURNAME = frozenset(
+    {"关于", "对于", "由于", "至于", "等于", "属于", "一向", "方向", "走向", "提高"}
+)
 
 
 def _given_name(name: str) -> str | None:

@@ -383,3 +383,33 @@ def test_an_abbreviation_does_not_end_a_sentence(text: str, count: int) -> None:
 def test_a_rule_with_an_abbreviation_is_kept_whole(tmp_path: Path, chat: list[str]) -> None:
     [rule] = _writes_of(_extract(tmp_path, chat), "self")
     assert rule["key"] == "units" and "VAT" in _text(rule)
+
+
+# -- review mends: ordinary chat that the seventh round's cues misread --------------------------------------
+
+
+@pytest.mark.parametrize(
+    "chat",
+    [["我在开会，开会结束再回你。以后回复短一点", "好的。"],
+     ["这个函数我都写好了 贴代码给你看看", "好的，发过来吧。"],
+     ["honestly I'm an eternal optimist about deadlines", "Ha, noted."]],
+)  # fmt: skip
+def test_a_busy_place_a_finished_task_or_an_attitude_is_no_self_fact(tmp_path: Path, chat: list[str]) -> None:
+    keys = {o["key"] for o in _writes_of(_extract(tmp_path, chat), "self")}
+    assert not keys & {"city", "formatting", "occupation"}
+
+
+def test_a_meeting_is_no_new_project(tmp_path: Path) -> None:
+    chat = ["明天开个会聊项目进度", "好的，要准备什么？", "叫上小王一起"]
+    assert _writes_of(_extract(tmp_path, chat), "topic") == []
+
+
+def test_a_thousands_separator_stays_inside_the_fact(tmp_path: Path) -> None:
+    chat = ["my cousin Mei is a tutor now, she charges 1,200 a month haha", "Nice."]
+    texts = [_text(o) for o in _extract(tmp_path, chat)]
+    assert not any("charges 1" in t and "1,200" not in t for t in texts)
+
+
+def test_a_dismissal_sharing_only_a_common_word_takes_nothing_back(tmp_path: Path) -> None:
+    chat = ["I'm vegetarian, have been for years", "Got it.", "never mind, I have the menu already"]
+    assert [o["key"] for o in _writes_of(_extract(tmp_path, chat), "self")] == ["diet"]
