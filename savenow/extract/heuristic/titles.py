@@ -63,6 +63,11 @@ _ZH_REQUEST = re.compile(
 _ZH_MATTER = re.compile(r"(?:的事情?|的问题|这件事|那件事)$")
 
 
+def _word_char(char: str) -> bool:
+    """What ``\\w`` matches (in a str pattern): a letter or digit of any script, or "_"."""
+    return char.isalnum() or char == "_"
+
+
 class TitleContext:
     """What the whole conversation says about terms: how often each is used, and in the opening."""
 
@@ -112,9 +117,20 @@ class TitleContext:
     def uses(self, folded: str) -> int:
         """How often the chat says a term; a Latin word only as a whole word ("list" is not said by
         "whitelist", "port" not by "support"), a Chinese one wherever it stands (no spaces)."""
+        chat = self.chat
         if not folded[:1].isascii() or not folded[-1:].isascii():
-            return self.chat.count(folded)
-        return len(re.findall(r"(?<![\w])" + re.escape(folded) + r"(?![\w])", self.chat))
+            return chat.count(folded)
+        # = len(re.findall(r"(?<!\w)TERM(?!\w)", chat)) without compiling a pattern per term and
+        # scanning the whole chat with it (str.find is the C loop; \w is isalnum() or "_")
+        count, start, size = 0, 0, len(folded)
+        while (at := chat.find(folded, start)) >= 0:
+            end = at + size
+            if not (at and _word_char(chat[at - 1])) and not (end < len(chat) and _word_char(chat[end])):
+                count += 1
+                start = end
+            else:
+                start = at + 1
+        return count
 
     @staticmethod
     def _said(folded: str, text: str) -> bool:
