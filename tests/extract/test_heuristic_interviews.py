@@ -12,6 +12,7 @@ from savenow.extract.heuristic.interviews import (
     _kept_answer,
     _repriced_later,
     _taken_back_next,
+    asked_subject,
     interview_subjects,
 )
 from savenow.extract.heuristic.statements import statements
@@ -237,3 +238,44 @@ def test_a_price_given_again_with_another_number_replaces_the_first() -> None:
     assert _repriced_later(messages, 1, first)
     other = chat("u: 先付 30% deposit", "a: 好的。", "u: 尾款 70% 交付时付")
     assert not _repriced_later(other, 1, statements(other)[0])  # two shares of one sum
+
+
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        ("Sounds good. New VM name?", "New VM name"),
+        ("Which address is that?", "address"),
+        ("订单号呢？", "订单号"),
+        ("明白了。时间呢？", "时间"),
+        ("And it'll listen on the default 6432?", ""),  # a guess of its own: the answer may turn it down
+        ("Who owns each?", ""),
+        ("What are they called?", ""),
+        ("How much?", ""),
+        ("要不要我每天晚上提醒？", ""),
+    ],
+)
+def test_what_a_short_question_asks_about(question: str, subject: str) -> None:
+    assert asked_subject(question) == subject
+
+
+def test_a_bare_answer_says_what_it_answers_en_zh() -> None:
+    english = chat(
+        "u: moving the queue off the db box",
+        "a: Sounds good. New VM name?",
+        "u: mq-7.harbor.internal",
+        "a: Got it. Port?",
+        "u: 5673",
+        "a: Noted.",
+    )
+    bullets = [s.bullet for subject in _subjects(english) for e in subject for s in e.bullets]
+    assert "New VM name: mq-7.harbor.internal" in bullets
+    chinese = chat(
+        "u: 机票订好了 帮我记下",
+        "a: 好的！航班号和时间？",
+        "u: 去程 CA 921，首都 09:10 飞成田",
+        "a: 收到：去程 CA 921 09:10。订单号呢？",
+        "u: PNR 是 Q8ZT4L",
+        "a: 好的，Q8ZT4L。",
+    )
+    bullets = [s.bullet for subject in _subjects(chinese) for e in subject for s in e.bullets]
+    assert any(b.startswith("订单号：") or "Q8ZT4L" in b for b in bullets)

@@ -26,13 +26,14 @@ Each subject's bullets are its exchanges' restatements where the assistant confi
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ...models import ChatMessage
 from ...text.cjk import HAN
-from ...text.identifiers import values
+from ...text.identifiers import identifiers, values
 from ...text.sentences import is_question
 from ...text.stopwords import EN_COMMON_WORDS
 from .chat import ACK_START
@@ -54,7 +55,10 @@ class Exchange:
 
     @property
     def bullets(self) -> list[Statement]:
-        return self.restated or self.answers
+        if self.restated:
+            return self.restated
+        subject = "" if _yes_no(self.question) else asked_subject(self.question)
+        return [_with_subject(answer, subject) for answer in self.answers] if subject else self.answers
 
     @property
     def answer_text(self) -> str:
@@ -444,3 +448,98 @@ def _handles(text: str) -> frozenset[str]:
         ):
             found.add(token)
     return frozenset(found)
+
+
+# -- a bare answer says what it answers ---------------------------------------------------------------
+
+
+def asked_subject(question: str) -> str:
+    """What a short question asks about, as a noun phrase: "New VM name?" → "New VM name",
+    "订单号呢？" → "订单号", "Which address is that?" → "address"; "" when the question is long,
+    holds a value of its own (a guess the answer may turn down), or leaves nothing."""
+    last = sentences(question)[-1].strip() if question else ""
+    last = last.rstrip("?？ ").strip()
+    if not last or values(last) or identifiers(last):
+        return ""
+    if re.search("[" + HAN + "]", last):
+        subject = _ZH_ASKING.sub("", last).strip(" ，,")
+        return subject if 2 <= len(subject) <= 8 and not _ZH_NOT_SUBJECT.search(subject) else ""
+    words = last.split()
+    if words and words[0].casefold() in _EN_NOT_A_THING:
+        return ""  # "Who owns each?", "How often?": the answer is a person, a manner, a place, a time
+    while words and words[0].casefold().strip(",.") in _EN_LEAD:
+        words = words[1:]
+    while words and words[-1].casefold() in _EN_TAIL:
+        words = words[:-1]
+    if any(word.casefold() in _EN_POINTERS for word in words):
+        return ""  # "What are they called?": the subject is said elsewhere
+    return " ".join(words) if 1 <= len(words) <= 4 else ""
+
+
+def _with_subject(answer: Statement, subject: str) -> Statement:
+    """ "pool-1.fenwick.internal" → "New VM name: pool-1.fenwick.internal": an answer of a few words
+    is no fact on its own; with the question's subject it is one. A longer answer says its subject."""
+    bullet = answer.bullet
+    chinese = bool(re.search("[" + HAN + "]", bullet + subject))
+    short = len(re.findall("[" + HAN + "]", bullet)) <= 6 if chinese else len(bullet.split()) <= 3
+    if not short or subject.casefold() in bullet.casefold():
+        return answer
+    named = copy.copy(answer)
+    named.bullet = f"{subject}：{bullet}" if chinese else f"{subject}: {bullet}"
+    return named
+
+
+# Question words and particles around a Chinese question's subject ("…呢", "…是多少", "叫什么").
+_ZH_ASKING = re.compile(
+    r"^(?:那|那么|好的|好|嗯|对了|还有|然后)[，,\s]*|(?:是|叫|在|有)?(?:什么|多少|几点|几号|哪里|哪儿|哪|啥|怎么样|如何|多久)[^，。]*$|[呢吗啊呀吧]+$"
+)
+# A question about the chat itself, not about a thing ("要不要", "怎么办", "可以吗").
+_ZH_NOT_SUBJECT = re.compile(r"要不要|怎么|可以|需要|你|我")
+_EN_LEAD = frozenset(
+    [
+        "and",
+        "so",
+        "ok",
+        "okay",
+        "great",
+        "got",
+        "it",
+        "noted",
+        "what",
+        "what's",
+        "whats",
+        "which",
+        "where",
+        "when",
+        "who",
+        "how",
+        "is",
+        "are",
+        "was",
+        "were",
+        "the",
+        "your",
+        "her",
+        "his",
+        "their",
+        "its",
+        "it",
+        "any",
+        "do",
+        "does",
+        "did",
+        "you",
+        "have",
+        "about",
+        "for",
+        "much",
+        "many",
+        "often",
+        "long",
+    ]
+)
+_EN_TAIL = frozenset(["is", "that", "it", "are", "they", "then", "there", "again", "one"])
+_EN_NOT_A_THING = frozenset(["who", "whom", "whose", "how", "where", "when", "why"])
+_EN_POINTERS = frozenset(
+    ["they", "them", "it", "he", "she", "him", "each", "this", "that", "these", "those", "called"]
+)
