@@ -249,6 +249,7 @@ def test_a_price_given_again_with_another_number_replaces_the_first() -> None:
         ("明白了。时间呢？", "时间"),
         ("And it'll listen on the default 6432?", ""),  # a guess of its own: the answer may turn it down
         ("Who owns each?", ""),
+        ("Want her contact saved?", ""),  # an offer
         ("What are they called?", ""),
         ("How much?", ""),
         ("要不要我每天晚上提醒？", ""),

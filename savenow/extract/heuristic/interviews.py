@@ -539,7 +539,24 @@ _EN_LEAD = frozenset(
     ]
 )
 _EN_TAIL = frozenset(["is", "that", "it", "are", "they", "then", "there", "again", "one"])
-_EN_NOT_A_THING = frozenset(["who", "whom", "whose", "how", "where", "when", "why"])
+# who / how / where …: the answer is a person, a manner, a place; want / shall …: an offer
+_EN_NOT_A_THING = frozenset(
+    [
+        "who",
+        "whom",
+        "whose",
+        "how",
+        "where",
+        "when",
+        "why",
+        "want",
+        "wanna",
+        "shall",
+        "should",
+        "need",
+        "mind",
+    ]
+)
 _EN_POINTERS = frozenset(
     ["they", "them", "it", "he", "she", "him", "each", "this", "that", "these", "those", "called"]
 )
