@@ -392,3 +392,16 @@ def test_each_sense_of_a_word_has_a_group_of_its_own() -> None:
 )
 def test_round_eleven_general_vocabulary_is_known(term: str, concept: str) -> None:
     assert concept in concepts_of(term)
+
+
+def test_no_term_is_copied_into_a_second_group() -> None:
+    """A word in two groups gets both groups' expansions; a new word joins the group that has its
+    meaning. The shared words are homonyms or predate this check; their number only shrinks."""
+    from savenow.text.concepts import _parse_lines
+
+    owners: dict[str, set[str]] = {}
+    for line in _parse_lines(CONCEPTS_PATH.read_text(encoding="utf-8"), "concepts.txt"):
+        for term in line.terms:
+            owners.setdefault(term.casefold(), set()).add(line.id)
+    shared = sorted(term for term, groups in owners.items() if len(groups) > 1)
+    assert len(shared) <= 65, shared
