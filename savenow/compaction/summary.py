@@ -105,9 +105,8 @@ def _words(*parts: str) -> re.Pattern[str]:
     return re.compile("|".join(parts), re.IGNORECASE)
 
 
-_EN = en_words
 REQUEST = _words(
-    _EN(
+    en_words(
         "please|can you|could you|would you|help me|i want|i'd like|i need|we need|make sure|set up|write me"
         "|let's|go ahead|set it|add (?:a|an|the)|send me|remind me"
     ),
@@ -118,7 +117,7 @@ REQUEST = _words(
     + "]",
 )
 DECISION = _words(
-    _EN(
+    en_words(
         "decided|decision|go with|we'll use|use (?:the|a)|switch(?:ed)? to|chang(?:e|ed) (?:it )?to|mov(?:e|ed) (?:it )?to"
         "|pinn?(?:ed)?|final(?:ly)?|settled|stick with|stay with|keep (?:the|it)|instead|from now on|set to|is now|are now|now runs"
         "|skip(?:ping)? (?:the|it|that)|book (?:it|that|this)|make it|bump(?:ed)?"
@@ -131,20 +130,20 @@ DECISION = _words(
     "|我自己",  # who does what: "homebrew 那边我自己更新", "瓷砖我自己去看"  # keeping what is there is a decision too: "那算了，铝扣板留着"
 )
 OPEN = _words(
-    _EN(
+    en_words(
         "todo|to do|next|later|tomorrow|tonight|next week|this weekend|weekend|pending|follow up|not yet|still (?:need|have|open)"
         "|remind|by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|the \\d+)|before|after|will|need to|haven't|hasn't|open"
     ),
     "待办|还没|还要|回头|明天|后天|下周|周末|稍后|之后|以后再|记得|未完成|没做|要做|得去|需要|准备|打算|计划|等|前要|之前|提醒|记下",
 )
 ERROR = _words(
-    _EN(
+    en_words(
         "error|errors|failed|failing|fails|fatal|exception|traceback|denied|refused|timed? ?out|no space|unresolved|broken|crash(?:es|ed)?|flaky"
     ),
     r"报错|失败|错误|异常|拒绝|超时|挂了|不通|报锁|满了|告警|起不来|找不到|连不上|掉线|崩了|(?:http|status|code|退出码|错误码)\s*[:：]?\s*\d{1,3}|\b[45]\d\d:",
 )
 PERSON = _words(
-    _EN(
+    en_words(
         "wife|husband|mum|mom|dad|friend|boss|colleague|coworker|contractor|designer|accountant|reviewer|customer|client"
         "|supplier|neighbou?r|baker|owner|manager|admin|teacher|doctor|driver|roommate|partner|cousin|brother|sister"
     ),
@@ -153,7 +152,7 @@ PERSON = _words(
 # More roles at work, at home, at school (general vocabulary). Words like 物业, 儿子, owns are
 # about people only next to a name: "房东王阿姨", "Priya owns ingestion", not "问了物业".
 ROLE = _words(
-    _EN(
+    en_words(
         "landlord|landlady|tenant|advisor|adviser|supervisor|tutor|professor|mentor|lawyer|solicitor|realtor|plumber"
         "|electrician|mechanic|builder|vet|dentist|nurse|nanny|babysitter|planner|caterer|florist|photographer|officiant"
         "|best man|maid of hono(?:u)?r|bridesmaid|fianc[ée]e?|in-laws?|son|daughter|kids?|grandma|grandpa|aunt|uncle"
@@ -165,7 +164,7 @@ ROLE = _words(
     "|外公|外婆|姥姥|姥爷|舅舅|姑姑|岳母|岳父|伴郎|伴娘|司仪|摄影师|厨师|教练|兽医|产品经理|运维",
 )
 PREFERENCE = _words(
-    _EN(
+    en_words(
         "always|never|prefer|preference|don't (?:want|like|use)|do not|rule|every time|from now on|i like|i hate|style"
         "|max(?:imum)? \\d+|at most|no more than"  # a limit the user sets: "max 2 activities per day"
         "|as usual|as always|like always|per usual"  # a habit named as one: "conventional commits as usual"
@@ -174,7 +173,7 @@ PREFERENCE = _words(
     "|喜欢|不喜欢|不吃|习惯|规矩|偏好|只要|不想|最多|不超过|老规矩|照例|照常|跟以前一样|和以前一样|跟平时一样|和平时一样",
 )
 ABANDON = _words(
-    _EN(
+    en_words(
         "dropped|abandon(?:ed)?|scrap(?:ped)?|no longer|instead of|rather than|not going with|obsolete|superseded"
         "|not worth(?: it)?|no point|pointless|won't work|doesn't work for|forget (?:the|that|about)|scratch (?:that|the)|never mind"
     ),
@@ -184,15 +183,15 @@ ABANDON = _words(
 # A date or an amount moved: "开工推到 12月15号", "pushed the launch to Dec 5", "设备费砍到 8万".
 _ZH_RESCHEDULE = "推到|推迟到|延到|延后到|延期到|提前到|改期到|砍到|压到|缩到|调整为|调整到|定在"
 RESCHEDULE = _words(
-    _EN(
+    en_words(
         "push(?:ed|ing)? (?:it |back |out )?to|postpon(?:e|ed|ing) (?:it )?to|delay(?:ed|ing)? (?:it )?to|reschedul(?:e|ed|ing) (?:it )?(?:to|for)"
     ),
     _ZH_RESCHEDULE,
 )
 # The value a chat ends on: "最终定 12月5号", "最终总预算 8.8万", "final answer: 12 people".
-FINAL = _words(_EN("final(?:ly)?|in the end|settled on"), "最终|最后定|最后改")
+FINAL = _words(en_words("final(?:ly)?|in the end|settled on"), "最终|最后定|最后改")
 CHANGE_TO = _words(
-    _EN(
+    en_words(
         # not "instead": its value comes before it ("6 instead") or after "of" (an abandon marker)
         "chang(?:e|ed|ing) (?:it |that |this )?to|switch(?:ed|ing)? to|mov(?:e|ed|ing) (?:it )?to|replac(?:e|ed) (?:it )?with|now"
         "|make it|(?:bump|rais|increas|lower|reduc|cut)(?:e|ed|ing|s)?(?: [\\w-]+){0,3} to"
@@ -202,7 +201,7 @@ CHANGE_TO = _words(
 )
 DECISION = re.compile(f"{DECISION.pattern}|{RESCHEDULE.pattern}", re.IGNORECASE)
 GUESS = _words(
-    _EN(
+    en_words(
         "maybe|might|perhaps|probably|possibly|could it be|i guess|i suspect|my guess|should be fine|i think|i bet|first thought"
         "|pretty sure|i reckon|could be|sounds like|seems like|my money's on|i wonder if|wonder if"
     ),
@@ -214,7 +213,7 @@ ACK = re.compile(
     re.IGNORECASE,
 )
 GREETING = _words(
-    _EN(
+    en_words(
         "hi|hello|hey|hi again|good (?:morning|afternoon|evening|night)|have a (?:good|nice|great) \\w+|see you|bye|"
         "night|morning|evening|welcome back|you're welcome|no worries|np|you saved|you're a star|amazing|awesome"
         "|g'day|gday|howdy|chat later|talk (?:to you )?later|ttyl|gotta go"
@@ -802,7 +801,7 @@ _NAME = re.compile(
 # A question that offers a cause ("那是路由器转发没弄对？", "is it the DNS?"): a guess, not a request.
 _CAUSE_QUESTION = _words(
     # …or doubts a value the chat already has: "actually wait, was it $2,000?"
-    _EN("is it (?:the|a|because)|because of|due to|caused by|was it|wasn't it|did (?:i|we|you) say"),
+    en_words("is it (?:the|a|because)|because of|due to|caused by|was it|wasn't it|did (?:i|we|you) say"),
     "^(?:那|这)?是因为|^(?:那|这)是|难道",
 )
 # An interjection that opens a remark ("oh god it's 6:30", "no way, …我会疯的", "外面好冷啊"): chatter.
@@ -1127,7 +1126,7 @@ _DECLINE_LEAD = re.compile(
     r"^\W*(?:no|nope|nah|not|don't|never)(?![A-Za-z'])|^\W*(?:不|别|没有|没)(?![错过久少同])", re.IGNORECASE
 )
 OFFER = _words(
-    _EN("i can|i could|want me to|should i|shall i|do you want|would you like|let me|i'll"),
+    en_words("i can|i could|want me to|should i|shall i|do you want|would you like|let me|i'll"),
     "要不要|需要我|要我|我可以|我来|我帮你|是否需要|我先",
 )
 _ANSWER_LEAD = re.compile(
@@ -1388,6 +1387,7 @@ _WRITES = re.compile(
 
 
 _READ_TOOLS = ("read_file", "read", "view", "cat")
+# whole-file writes only (edits and patches are not the file's text): what the chat showed can be compared
 _WRITE_TOOLS = ("write_file", "write", "create_file")
 
 
@@ -1414,7 +1414,7 @@ def _rewritten(message: SessionMessage, shown: dict[str, str]) -> list[tuple[str
 def _tool_files(name: str, value: str, files: dict[str, str]) -> list[tuple[str, str]]:
     """Notes the files a tool call read or wrote; returns the settings its command line changed."""
     lowered = name.lower()
-    if lowered in ("read_file", "read", "view", "cat"):
+    if lowered in _READ_TOOLS:
         _note_file(files, value.strip().splitlines()[0] if value.strip() else "", "read")
         return []
     if lowered in ("write_file", "write", "edit", "edit_file", "apply_patch", "create_file"):
@@ -1483,7 +1483,7 @@ def _note_file(files: dict[str, str], path: str, how: str) -> None:
 _AFTER_MARKERS = ("instead of", "rather than", "而不是", "别用", "不再")
 # "not worth it / 不划算 / 不行": a judgement on a value (a setting, a time, a price), never on where things live
 _SOFT_MARKERS = _words(
-    _EN("not worth(?: it)?|no point|pointless|won't work|doesn't work for"),
+    en_words("not worth(?: it)?|no point|pointless|won't work|doesn't work for"),
     "不行|没意义|没必要|不划算|不值得|行不通|不合适",
 )
 _PLACE = re.compile(r"/|@|^\d{1,3}(?:\.\d{1,3}){3}|^[\w-]+(?:\.[\w-]+)+$")
@@ -1587,7 +1587,9 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
 
 
 # A typo owned up to: "oops, typo", "i typed … gmial", "打错了", "写错了".
-TYPO = _words(_EN("typo|typos|typed|mistyped|misspel+ed|misspelt|spelling"), "打错|写错|拼错|输错|笔误|手滑")
+TYPO = _words(
+    en_words("typo|typos|typed|mistyped|misspel+ed|misspelt|spelling"), "打错|写错|拼错|输错|笔误|手滑"
+)
 
 
 def _one_typo_apart(a: str, b: str, swap_only: bool) -> bool:
@@ -1717,7 +1719,7 @@ _COUNT_GIVEN_UP = re.compile(
 )
 # A line that gives a new count: "16 guests now", "make it 6", "现在是 16 个人", "改成 6 个".
 _RECOUNT = _words(
-    _EN("now|make it|instead|update(?:d)?|actually|change(?:d)? (?:it )?to|bump(?:ed)?|raise|lower"),
+    en_words("now|make it|instead|update(?:d)?|actually|change(?:d)? (?:it )?to|bump(?:ed)?|raise|lower"),
     "现在是|现在改|现在要|改成|改为|变成|更新|调到|加到|减到|增加到|减少到|换成",
 )
 
@@ -2272,9 +2274,10 @@ class OfflineSummarizer:
 
     def _summarize(self, previous: str | None, removed: Sequence[SessionMessage], max_tokens: int) -> str:
         before = parse_summary(previous)
-        new_lines, new_files, changes, withdrawing = statements(
-            removed, start_order=len(before.lines) + 1000 * (before.messages + 1)
-        )
+        start = len(before.lines) + 1000 * (
+            before.messages + 1
+        )  # this round's lines order after the kept ones
+        new_lines, new_files, changes, withdrawing = statements(removed, start_order=start)
         messages = before.messages + len(removed)
         tokens = before.tokens + sum(estimate_tokens(m.text()) for m in removed)
         budget = min(max_tokens, max(self.floor_tokens, int(tokens * self.ratio)))
@@ -2288,9 +2291,9 @@ class OfflineSummarizer:
         lines, withdrawn_loose = cancel_withdrawn(lines, withdrawing)
         lines, loose = _strip_abandoned(lines, dropped)
         loose += withdrawn_loose
-        loose += tool_hosts(removed, start_order=len(before.lines) + 1000 * (before.messages + 1))
-        loose += tool_targets(removed, start_order=len(before.lines) + 1000 * (before.messages + 1))
-        loose += code_ids(removed, start_order=len(before.lines) + 1000 * (before.messages + 1))
+        loose += tool_hosts(removed, start_order=start)
+        loose += tool_targets(removed, start_order=start)
+        loose += code_ids(removed, start_order=start)
         files = dict(before.files)
         for path, how in new_files.items():
             if how == SET:
@@ -2303,7 +2306,7 @@ class OfflineSummarizer:
 
 # A later line says an item is done: "待办「约王阿姨签字」完成", "booked it, done", "补 BM25 这个待办算完成了".
 DONE = _words(
-    _EN("done|finished|completed|fixed|resolved|sorted|paid|sent|submitted|merged|booked"),
+    en_words("done|finished|completed|fixed|resolved|sorted|paid|sent|submitted|merged|booked"),
     "完成|搞定|做完|弄完|弄好|改好|签了|交了|已交|已付|付了|发了|已发|订好|办好|已经好了",
 )
 CLOSED = 0.5
