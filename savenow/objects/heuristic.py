@@ -1040,17 +1040,16 @@ _SHARED_STOP = frozenset(
 )
 
 
+_WITHDRAW_STOP = _SHARED_STOP | EN_KEYWORD_STOPWORDS
+
+
 def _withdraws(dismissal: str, said: str) -> bool:
     """u: "对了 我最近在减脂 晚上不吃主食…" — a: "…" — u: "算了 我这个减脂就这两周 不用管": a dismissal that names
     what the user just said (a shared word) takes that statement back; it was never to be kept."""
     pairs = (han_ngrams(norm_name(dismissal)) & han_ngrams(norm_name(said))) - _SHARED_STOP
     if pairs:
         return True
-    words = {
-        w
-        for w in re.findall(r"[a-z]{4,}", normalize(dismissal))
-        if w not in _SHARED_STOP | EN_KEYWORD_STOPWORDS
-    }
+    words = {w for w in re.findall(r"[a-z]{4,}", normalize(dismissal)) if w not in _WITHDRAW_STOP}
     return bool(words & set(re.findall(r"[a-z]{4,}", normalize(said))))
 
 
@@ -1166,11 +1165,12 @@ class OfflineObjectExtractor:
         candidates: list[Candidate] = []
         candidates += self._saved(msgs, people)
         stored_self = {s.obj.key or "": s.obj.summary for s in stored if s.obj.type == "self"}
-        candidates += self._self(msgs, people, _TopicFinder(stored), stored_self)
+        finder = _TopicFinder(stored)  # built once: its pairs of topics grow with the square of their number
+        candidates += self._self(msgs, people, finder, stored_self)
         if any(c.obj.type == "self" for c in candidates):  # a stable fact about the user is not a saved note
             candidates = _saved_or_self(candidates)
         candidates += self._people(msgs, people)
-        candidates += _without_self_rules(self._topics(msgs, stored, people), candidates)
+        candidates += _without_self_rules(self._topics(msgs, stored, finder, people), candidates)
         candidates += self._restated(msgs, stored, candidates)
         return candidates
 
@@ -1283,7 +1283,8 @@ class OfflineObjectExtractor:
             title = subject or _lead_subject(lead, _title(content, kind_word, window), points_back)
             obj = MemoryObject(type="saved", saved_kind="text_note", title=title,
                                summary=content, detail="；".join(extra) if has_cjk(content) else " ".join(extra) or None)  # fmt: skip
-            obj.detail = _with_referent(obj.detail, content, self._last_named(msgs, pos, people)) or None
+            named = self._last_named(msgs, pos, people) if _NOTE_PRONOUN.search(content) else None
+            obj.detail = _with_referent(obj.detail, content, named) or None
             if points_back:
                 for i in range(source, pos + 1):  # the messages the note is made of are not also facts
                     msgs[i].noted = True
@@ -1727,13 +1728,16 @@ class OfflineObjectExtractor:
     # -- topics --------------------------------------------------------------------------------------
 
     def _topics(
-        self, msgs: list[_Msg], stored: Sequence[Stored], people: _PeopleFinder | None = None
+        self,
+        msgs: list[_Msg],
+        stored: Sequence[Stored],
+        finder: _TopicFinder,
+        people: _PeopleFinder | None = None,
     ) -> list[Candidate]:
         """A stored topic's thread: from the user's message about it (or their "yes" to the assistant's
         "is this about <topic>?") through the user's later messages, until they switch subject, start
         a new project or name another topic. Its conclusions are the sentences that decide, change or
         state a value; chit-chat, questions, one-off plans and superseded values stay out."""
-        finder = _TopicFinder(stored)
         topics = finder.topics
         people = people or _PeopleFinder(stored)
         self_texts = [f"{s.obj.summary} {s.obj.detail or ''}" for s in stored if s.obj.type == "self"]

@@ -19,49 +19,39 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from ..text.cjk import HAN
+from ..text.patterns import en_words
 
 __all__ = ["asked_kinds", "frame_words", "holds_kind", "question_phrases"]
 
 # -- what the question asks for --------------------------------------------------------------------
-_EN_WORD = r"(?<![a-z])"
+# (queries are casefolded before these run: en_words' [A-Za-z] guard is the [a-z] one here)
 _ASKS: dict[str, str] = {
     "date": (
         r"什么时候|啥时候|哪天|哪一天|几号|几月|何时|日期|哪年|"
-        + _EN_WORD
-        + r"(?:when|what date|which day|what day|which date|how soon)(?![a-z])"
+        + en_words(r"when|what date|which day|what day|which date|how soon")
     ),
-    "clock": (
-        r"几点|什么时候|啥时候|什么时间|啥时间|几时|"
-        + _EN_WORD
-        + r"(?:what time|when|how early|how late)(?![a-z])"
-    ),
+    "clock": (r"几点|什么时候|啥时候|什么时间|啥时间|几时|" + en_words(r"what time|when|how early|how late")),
     "money": (
         r"多少钱|几块钱|价格|价钱|费用|花了多少|多少元|收费|报价|"
-        + _EN_WORD
         # "how much … cost/pay/charge", "how much is a …" (the price of a thing); not "how much
         # memory is free", which asks for a number
-        + r"(?:how much (?:\w+ ){0,6}?(?:cost|costs|pay|paid|charge|charged|spend|spent)|"
-        r"how much (?:is|are|was|were) (?:a|an|the|it|one)|"
-        r"what(?:'s| is| was) the (?:price|cost|fee)|price|fee|fees)(?![a-z])"
+        + en_words(
+            r"how much (?:\w+ ){0,6}?(?:cost|costs|pay|paid|charge|charged|spend|spent)",
+            r"how much (?:is|are|was|were) (?:a|an|the|it|one)",
+            r"what(?:'s| is| was) the (?:price|cost|fee)|price|fee|fees",
+        )
     ),
-    "duration": (r"多久|多长时间|多长|几天|几分钟|几小时|" + _EN_WORD + r"(?:how long)(?![a-z])"),
-    "number": (
-        r"多少|几[个次份单件台位岁斤公里档级类]|第几|"
-        + _EN_WORD
-        + r"(?:how many|how much|what number)(?![a-z])"
-    ),
+    "duration": (r"多久|多长时间|多长|几天|几分钟|几小时|" + en_words(r"how long")),
+    "number": (r"多少|几[个次份单件台位岁斤公里档级类]|第几|" + en_words(r"how many|how much|what number")),
     # A share of a whole: 报销比例, 占比, 几成, "what percentage", "what share of".
     "share": (
         r"比例|占比|百分比|百分之几|几成|多少成|"
-        + _EN_WORD
-        + r"(?:percentage|what percent|how many percent|what share|what proportion|what ratio)(?![a-z])"
+        + en_words(r"percentage|what percent|how many percent|what share|what proportion|what ratio")
     ),
     # A cause: 为什么 / 原因 / "why" / "what caused" / "what made … go down".
     "cause": (
         r"为什么|为啥|原因|怎么回事|怎么会|何故|起因|根因|"
-        + _EN_WORD
-        + r"(?:why|what caused|what made|what makes|how come|cause|causes|reason|reasons|root cause)(?![a-z])"
+        + en_words(r"why|what caused|what made|what makes|how come|cause|causes|reason|reasons|root cause")
     ),
 }
 
@@ -96,9 +86,7 @@ _HOLDS: dict[str, str] = {
     "number": (
         r"(?<![a-z\d._:/-])\d+(?:[.,]\d+)?(?![a-z\d._:/-])|(?<![a-z\d._:/-])\d+(?:[.,]\d+)?\s*[^\x00-\x7f\s]"
     ),
-    "share": r"\d+(?:[.,]\d+)?\s*%|百分之|[一二三四五六七八九]成(?:(?=左右|以上|以下|的)|(?!["
-    + HAN
-    + r"]))|(?<![a-z])\d+(?:\.\d+)?\s*percent(?![a-z])",
+    "share": r"\d+(?:[.,]\d+)?\s*%|百分之|[一二三四五六七八九]成(?:(?=左右|以上|以下|的)|(?![{HAN}]))|(?<![a-z])\d+(?:\.\d+)?\s*percent(?![a-z])",
     # The words that say *why*: a note gives the cause with them (原因：…, 因为, "root cause", "due to").
     "cause": (
         r"因为|由于|原因|导致|造成|起因|根因|所以|"
@@ -117,7 +105,10 @@ def _ask(kind: str) -> re.Pattern[str]:
 
 @cache
 def _hold(kind: str) -> re.Pattern[str]:
-    return re.compile(_HOLDS[kind])
+    # the Han class is filled in here, not at import: a search that asks for no kind loads no text.cjk
+    from ..text.cjk import HAN
+
+    return re.compile(_HOLDS[kind].replace("{HAN}", HAN))
 
 
 def asked_kinds(query: str) -> frozenset[str]:

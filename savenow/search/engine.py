@@ -915,11 +915,13 @@ def _with_answer_types(store: IndexStore, kinds: frozenset[str], candidates: dic
     alone answers nothing), and never lowering one that holds no such value. Near a full score
     it moves a chunk little (a bonus in the order as well, like recency, was measured: no dev set
     gained)."""
+    if not kinds:  # most questions ask for no kind of value
+        return
+    eligible = [cid for cid, c in candidates.items() if c.text_score >= ANSWER_TYPE_FLOOR]
+    if not eligible:
+        return
     from .answers import holds_kind
 
-    eligible = [cid for cid, c in candidates.items() if c.text_score >= ANSWER_TYPE_FLOOR]
-    if not kinds or not eligible:
-        return
     marks = ",".join("?" * len(eligible))
     for cid, text in store.db.execute(f"SELECT id, text FROM chunks WHERE id IN ({marks})", eligible):
         if holds_kind(text, kinds):
@@ -991,7 +993,7 @@ def _supersedes(
     excused = sum(
         weight
         for term, weight in old_terms.items()
-        if term not in new_terms and _is_word(term) and bool(HAN_RUN.match(term)) != new_is_han
+        if term not in new_terms and _is_word(term) and _is_han(term) != new_is_han
     )
     if excused <= 0 or excused >= old_weight:
         return False

@@ -114,7 +114,8 @@ def test_a_question_that_asks_for_no_value_changes_nothing() -> None:
     assert candidates[1].text_score == 0.25
 
 
-def test_a_value_alone_answers_nothing(tmp_path: Path) -> None:
+def test_a_note_sharing_no_word_with_the_question_is_no_answer_for_its_value(tmp_path: Path) -> None:
+    # end to end: a date or an amount alone never brings a note in (the lift applies to candidates only)
     files = {"memory/2026-05-02.md": "# 2026-05-02\n\n## 杂事\n- 6 月 12 日交水费，花了 80 元。\n"}
     assert _first(tmp_path, files, "护照什么时候到期") == ""
     assert _first(tmp_path / "en", files, "when does my passport expire") == ""
