@@ -137,11 +137,14 @@ def test_a_withdrawn_idea_and_a_declined_answer_are_not_kept_en_zh() -> None:
         "u: new accountant this year",
         "a: Got it. What's her name?",
         "u: Priya Nandakumar at Ledgerwell",
-        "a: Noted. And the gpg error from before?",
-        "u: solved it, no need to note that",
+        "a: Noted. Her email?",
+        "u: priya@ledgerwell.co.uk",
+        "a: Noted: priya@ledgerwell.co.uk. And the gpg error from before?",
+        "u: gpg key 5F3A91C2 expired, I renewed it. no need to note that",
         "a: OK.",
     )
-    assert all("gpg" not in s.text for subject in _subjects(declined) for e in subject for s in e.bullets)
+    bullets = [s.text for subject in _subjects(declined) for e in subject for s in e.bullets]
+    assert bullets and not any("gpg" in b for b in bullets)
 
 
 def test_chit_chat_and_diagnostic_questions_are_no_interview_zh_en() -> None:

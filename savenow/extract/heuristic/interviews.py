@@ -37,7 +37,13 @@ from ...text.identifiers import identifiers, values
 from ...text.sentences import is_question
 from ...text.stopwords import EN_COMMON_WORDS
 from .chat import ACK_START
-from .rules import ATTRIBUTE_ANSWER_CHARS, ATTRIBUTE_QUESTION_CHARS, INTERVIEWER_LEAD_CHARS, SUBSTANTIVE_HAN
+from .rules import (
+    ANSWER_CORRECTION_REACH,
+    ATTRIBUTE_ANSWER_CHARS,
+    ATTRIBUTE_QUESTION_CHARS,
+    INTERVIEWER_LEAD_CHARS,
+    SUBSTANTIVE_HAN,
+)
 from .signals import LEX, prose, sentences
 from .statements import Statement
 from .words import cjk_bigrams, quantities
@@ -173,7 +179,7 @@ def _corrected_later(messages: Sequence[ChatMessage], after: int, answer: Statem
     user's that opens by correcting and names what this answer named replaces it: the old value is
     not kept (the correction, acknowledged, is a fact of its own)."""
     own = _value_words(answer.text)
-    for message in messages[after : after + _CORRECTION_REACH]:
+    for message in messages[after : after + ANSWER_CORRECTION_REACH]:
         if message.role != "user":
             continue
         text = prose(message.text or "")
@@ -183,9 +189,6 @@ def _corrected_later(messages: Sequence[ChatMessage], after: int, answer: Statem
         if _CORRECTS.search(text) and own & said and said - own:
             return True  # names the old value and gives another
     return False
-
-
-_CORRECTION_REACH = 10  # messages after the answer in which a correction still replaces it
 
 
 # Chinese days and clock times ("周四", "星期六", "七点", "10 点"): values a correction replaces.
@@ -342,7 +345,7 @@ def _restatement(reply: list[Statement], answers: list[Statement]) -> list[State
 def _subjects(run: list[Exchange]) -> list[list[Exchange]]:
     subjects: list[list[Exchange]] = []
     for exchange in run:
-        if subjects and not _starts_subject(exchange, subjects[-1], subjects[-1][-1]):
+        if subjects and not _starts_subject(exchange, subjects[-1]):
             subjects[-1].append(exchange)
         elif subjects or _substantive(exchange):
             subjects.append([exchange])
@@ -359,8 +362,9 @@ def _substantive(exchange: Exchange) -> bool:
     )
 
 
-def _starts_subject(exchange: Exchange, subject: list[Exchange], last: Exchange) -> bool:
+def _starts_subject(exchange: Exchange, subject: list[Exchange]) -> bool:
     question = exchange.question
+    last = subject[-1]
     if LEX.ANOTHER_ITEM.search(question):
         return True  # "Anything else?" asks for another item
     if last.restated and not _yes_no(question):
@@ -523,7 +527,6 @@ _EN_LEAD = frozenset(
         "his",
         "their",
         "its",
-        "it",
         "any",
         "do",
         "does",

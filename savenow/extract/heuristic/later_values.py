@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from ...text.identifiers import identifiers
 from ...vocabulary import NoteKind
+from .rules import MEASURE_CORRECTION_REACH
 
 if TYPE_CHECKING:
     from .chat import Message
@@ -95,7 +96,6 @@ _CORRECTION = re.compile(
     r"^\W*(?:哦|噢|啊|呃)?\s*(?:不对|说错了|错了|更正|sorry|oops|correction|my (?:bad|mistake))(?![A-Za-z])",
     re.IGNORECASE,
 )
-_CORRECTION_REACH = 3  # messages back in which the corrected measure was said
 
 
 def find_refuted(chat: Sequence[Message]) -> list[Change]:
@@ -143,7 +143,7 @@ def find_corrections(chat: Sequence[Message]) -> list[Change]:
         if len(given) != 1:
             continue
         amount, unit = given[0].group(1), given[0].group(2).casefold()
-        for before in reversed(chat[max(0, index - _CORRECTION_REACH) : index]):
+        for before in reversed(chat[max(0, index - MEASURE_CORRECTION_REACH) : index]):
             # the latest message naming a measure of that unit is the one corrected
             earlier = [
                 m.group(0)

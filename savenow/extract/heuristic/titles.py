@@ -68,6 +68,22 @@ def _word_char(char: str) -> bool:
     return char.isalnum() or char == "_"
 
 
+def _whole_word_uses(term: str, text: str, stop_at: int = 0) -> int:
+    """= ``len(re.findall(r"(?<!\\w)TERM(?!\\w)", text))`` (up to ``stop_at`` when given), without
+    compiling a pattern per term and scanning the text with it: str.find is the C loop."""
+    count, start, size = 0, 0, len(term)
+    while (at := text.find(term, start)) >= 0:
+        end = at + size
+        if not (at and _word_char(text[at - 1])) and not (end < len(text) and _word_char(text[end])):
+            count += 1
+            if count == stop_at:
+                break
+            start = end
+        else:
+            start = at + 1
+    return count
+
+
 class TitleContext:
     """What the whole conversation says about terms: how often each is used, and in the opening."""
 
@@ -117,26 +133,15 @@ class TitleContext:
     def uses(self, folded: str) -> int:
         """How often the chat says a term; a Latin word only as a whole word ("list" is not said by
         "whitelist", "port" not by "support"), a Chinese one wherever it stands (no spaces)."""
-        chat = self.chat
         if not folded[:1].isascii() or not folded[-1:].isascii():
-            return chat.count(folded)
-        # = len(re.findall(r"(?<!\w)TERM(?!\w)", chat)) without compiling a pattern per term and
-        # scanning the whole chat with it (str.find is the C loop; \w is isalnum() or "_")
-        count, start, size = 0, 0, len(folded)
-        while (at := chat.find(folded, start)) >= 0:
-            end = at + size
-            if not (at and _word_char(chat[at - 1])) and not (end < len(chat) and _word_char(chat[end])):
-                count += 1
-                start = end
-            else:
-                start = at + 1
-        return count
+            return self.chat.count(folded)
+        return _whole_word_uses(folded, self.chat)
 
     @staticmethod
     def _said(folded: str, text: str) -> bool:
         if not folded[:1].isascii() or not folded[-1:].isascii():
             return folded in text
-        return re.search(r"(?<![\w])" + re.escape(folded) + r"(?![\w])", text) is not None
+        return _whole_word_uses(folded, text, stop_at=1) > 0
 
 
 def note_title(
