@@ -30,13 +30,13 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _import_nodes(tree: ast.AST, *, typing_only: bool) -> list[ast.Import | ast.ImportFrom]:
+def _import_nodes(tree: ast.AST, *, with_type_checking: bool) -> list[ast.Import | ast.ImportFrom]:
     """Every import statement, or only those that run (not under ``if TYPE_CHECKING:``)."""
     found: list[ast.Import | ast.ImportFrom] = []
     stack = [tree]
     while stack:
         node = stack.pop()
-        if not typing_only and isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
+        if not with_type_checking and isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
             stack.extend(node.orelse)
             continue
         if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -45,13 +45,15 @@ def _import_nodes(tree: ast.AST, *, typing_only: bool) -> list[ast.Import | ast.
     return found
 
 
-def _imports(path: Path, *, typing_only: bool = True) -> set[str]:
+def _imports(path: Path, *, with_type_checking: bool = True) -> set[str]:
     """Absolute names of every module ``path`` imports (relative imports resolved); with
-    ``typing_only=False``, only the imports that run."""
+    ``with_type_checking=False``, only the imports that run."""
     module = _module_name(path)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     names: set[str] = set()
-    for node in _import_nodes(ast.parse(path.read_text(encoding="utf-8")), typing_only=typing_only):
+    for node in _import_nodes(
+        ast.parse(path.read_text(encoding="utf-8")), with_type_checking=with_type_checking
+    ):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         else:
@@ -126,7 +128,7 @@ def test_no_cycle_between_modules() -> None:
     edges = {
         module: {
             name
-            for name in _imports(path, typing_only=False)
+            for name in _imports(path, with_type_checking=False)
             if name in sources and name != module and sources[name].name != "__init__.py"
         }
         for module, path in sources.items()
