@@ -1,0 +1,88 @@
+"""Round 13 rules pass (issue 15): values a later message changes, and names that are no names.
+
+Each rule has a test in English and in Chinese. The chats are invented for the rule; none comes
+from an evaluation set.
+"""
+
+from __future__ import annotations
+
+from savenow.compaction.summary import proper_nouns, verbatim_ids
+
+from .test_summary_rules import chat, summarize
+
+# ---------------------------------------------------------------- a date typed with spaces is one value
+
+
+def test_a_chinese_date_typed_with_spaces_is_one_value():
+    assert "12 月 18 号" in verbatim_ids("评审定在 12 月 18 号，还有三周")
+    assert "2027 年 3 月" in verbatim_ids("合同到 2027 年 3 月")
+    assert "Dec 18" in verbatim_ids("the review is on Dec 18, three weeks out")
+
+
+def test_a_moved_date_typed_with_spaces_drops_the_old_one():
+    zh = summarize(
+        chat(
+            ("user", "好。评审定在 12 月 18 号，还有三周"),
+            ("assistant", "收到，评审 12 月 18 日。"),
+            ("user", "刚收到通知，评审改到 12 月 22 号了，会议室冲突"),
+        )
+    )
+    assert "12 月 22 号" in zh
+    assert "12 月 18" not in zh
+    en = summarize(
+        chat(
+            ("user", "ok. the review is set for Dec 18"),
+            ("assistant", "Noted, review on Dec 18."),
+            ("user", "just heard the review moved to Dec 22, room clash"),
+        )
+    )
+    assert "Dec 22" in en
+    assert "Dec 18" not in en
+
+
+# ---------------------------------------------------------------- a change that opens its clause
+
+
+def test_a_change_opening_its_clause_drops_the_time_of_the_clause_before():
+    zh = summarize(
+        chat(
+            ("user", "备份每天晚上 23:30 跑吧"),
+            ("assistant", "好，先按 23:30。"),
+            ("user", "还有时间，23:30 有时候我们还在对账，改成凌晨 1 点 15 吧"),
+        )
+    )
+    assert "1 点 15" in zh
+    assert "23:30" not in zh
+    en = summarize(
+        chat(
+            ("user", "run the backup nightly at 23:30"),
+            ("assistant", "OK, 23:30 for now."),
+            ("user", "one more thing, 23:30 we are often still counting the till, change it to 01:15"),
+        )
+    )
+    assert "01:15" in en
+    assert "23:30" not in en
+
+
+def test_a_change_opening_its_clause_keeps_a_value_of_another_kind_before_it():
+    zh = summarize(chat(("user", "备份脚本是 /opt/shop/backup.sh，改成每天 2 点跑")))
+    assert "/opt/shop/backup.sh" in zh
+    en = summarize(chat(("user", "the script is /opt/shop/backup.sh, change it to 02:00 nightly")))
+    assert "/opt/shop/backup.sh" in en
+
+
+# ---------------------------------------------------------------- what one does at a place names no place
+
+
+def test_eating_or_fearing_something_at_a_kind_of_place_names_no_place():
+    assert proper_nouns("我老婆说今晚吃火锅") == []
+    assert proper_nouns("我妈说她不怕开刀 就怕吃医院的饭") == []
+    assert proper_nouns("晚饭订在巷子深火锅") == ["巷子深火锅"]
+    assert proper_nouns("dinner is at Lotus Garden tonight") == ["Lotus Garden"]
+
+
+def test_a_joke_about_a_kind_of_place_is_chatter():
+    zh = summarize(chat(("user", "哈哈 我妈说她不怕开刀 就怕吃医院的饭"), ("assistant", "哈哈，阿姨很实在")))
+    assert "医院的饭" not in zh
+    en = summarize(chat(("user", "haha mum says she's not scared of surgery, only of hospital food")))
+    assert "hospital food" not in en
