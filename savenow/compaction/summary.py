@@ -1570,7 +1570,11 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
                     # "23:30 有时候我们还在对账，改成凌晨 1 点 15 吧": the change opens its clause, so
                     # what it changes is in the clause before
                     before = [v for v in ids_in(clauses[index - 1]) if v not in later]
-                old += [value for value in before if value not in new and any(_same_shape(value, other) for other in new)]
+                old += [
+                    value
+                    for value in before
+                    if value not in new and any(_same_shape(value, other) for other in new)
+                ]
             for value in old:
                 if (
                     not _PLAIN_QUANTITY.match(value)

@@ -86,3 +86,49 @@ def test_a_joke_about_a_kind_of_place_is_chatter():
     assert "医院的饭" not in zh
     en = summarize(chat(("user", "haha mum says she's not scared of surgery, only of hospital food")))
     assert "hospital food" not in en
+
+
+# ---------------------------------------------------------------- what a sed replacement sets
+
+
+def test_a_sed_replacement_sets_an_options_value_and_a_later_one_replaces_it():
+    zh = summarize(
+        chat(
+            ("user", "接口太慢了，worker 加到 5 个"),
+            ("assistant", "", "bash", "sudo sed -i 's/-w 3/-w 5/' /etc/systemd/system/shop-api.service"),
+            ("assistant", "改好了，已重启。"),
+        )
+    )
+    assert "`-w 5`" in zh
+    en = summarize(
+        chat(
+            ("user", "raise the go test timeout in ci.yml"),
+            ("assistant", "", "bash", "sed -i 's/-timeout 10m/-timeout 20m/' .github/workflows/ci.yml"),
+            ("user", "too long, it hides hangs. 12m"),
+            ("assistant", "", "bash", "sed -i 's/-timeout 20m/-timeout 12m/' .github/workflows/ci.yml"),
+        )
+    )
+    assert "`-timeout 12m`" in en
+    assert "-timeout 20m`" not in en
+
+
+def test_a_sed_replacement_that_adds_a_keyword_argument_sets_it():
+    zh = summarize(
+        chat(
+            ("user", "读出来全是乱码"),
+            (
+                "assistant",
+                "",
+                "bash",
+                "sed -i \"s/pd.read_csv(path)/pd.read_csv(path, encoding='gbk')/\" settle.py",
+            ),
+        )
+    )
+    assert "encoding='gbk'" in zh
+    en = summarize(
+        chat(
+            ("user", "the worker can't reach the database over the VPN"),
+            ("assistant", "", "bash", "sed -i \"s/connect(dsn)/connect(dsn, sslmode='require')/\" db.py"),
+        )
+    )
+    assert "sslmode='require'" in en
