@@ -2403,16 +2403,19 @@ def _fit(
     then identifiers (oldest first). So the identifiers go last.
     """
     candidates: dict[str, int] = {}  # identifier -> the order of the oldest place it came from
+    offered: set[str] = set()  # casefolded: "12 December" and "12 december" are one value, listed once
 
     def offer(value: str, order: int) -> None:
         listed_before = order < 0  # on the previous summary's identifier line: listable then, listable now
-        if value in candidates or value in files or _home_form_listed(value, files):
+        folded = value.casefold()
+        if folded in offered or value in files or _home_form_listed(value, files):
             return
         if not listed_before and not _listable(value):
             return
         if any(value in gone for gone in dropped):
             return
         candidates[value] = order
+        offered.add(folded)
 
     for value in old_ids:
         offer(value, -1)

@@ -132,3 +132,31 @@ def test_a_sed_replacement_that_adds_a_keyword_argument_sets_it():
         )
     )
     assert "sslmode='require'" in en
+
+
+# ---------------------------------------------------------------- the identifier line lists a value once
+
+
+def _identifier_line(*lines: tuple[str, list[str]]) -> str:
+    from savenow.compaction.summary import Line, _fit
+
+    long = " and then a long stretch of words that cannot fit in the budget at all" * 3
+    candidates = [
+        Line("context", text + long, order, frozenset(ids)) for order, (text, ids) in enumerate(lines)
+    ]
+    summary = _fit(candidates, [], {}, {}, messages=10, tokens=400, budget=60)
+    return next(line for line in summary.splitlines() if line.startswith("- `"))
+
+
+def test_a_value_written_in_two_cases_is_listed_once():
+    en = _identifier_line(
+        ("movers on 12 December, ref PS-2026-118734", ["12 December", "PS-2026-118734"]),
+        ("pack the kitchen before 12 december", ["12 december"]),
+    )
+    assert en.casefold().count("12 december") == 1
+    assert "PS-2026-118734" in en
+    zh = _identifier_line(
+        ("搬家公司 12 月 18 号来，车牌 沪A·K8Q21", ["12 月 18 号", "沪A·K8Q21"]),
+        ("12 月 18 号前把厨房收好，车牌 沪a·k8q21", ["沪a·k8q21"]),
+    )
+    assert zh.casefold().count("沪a·k8q21") == 1
