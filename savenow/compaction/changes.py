@@ -21,21 +21,35 @@ _INSTALL = re.compile(
 _PINNED = re.compile(r"^(?P<key>@?[\w./-]+?)(?:@|==|>=|~=)v?\d[\w.+-]*$")
 _ASSIGNMENT = re.compile(r"(?:^|(?<=[\s;&|(]))(?P<key>[A-Z][A-Z0-9_]{2,})=(?P<value>[^\s;&|'\"`*]+)")
 _SETTING = re.compile(r"^\s*(?P<key>[\w.\[\]-]{2,60}?)\s*(?:=|:)\s*\S")
+# What else a sed replacement can set: an option with its value ("s/-w 3/-w 5/"), or a keyword argument
+# it adds to a call ("s/read_csv(f)/read_csv(f, encoding='gbk')/").
+_OPTION_VALUE = re.compile(r"^(?P<key>--?[A-Za-z][\w-]*)(?:=| )[\w.:/@+-]+$")
+_KEYWORD_ARGUMENT = re.compile(r"(?<![\w.])(?P<key>[a-z_][a-z0-9_]{2,30})=(?P<q>['\"])[^'\"\s]{1,30}(?P=q)")
 _UNESCAPE = re.compile(r"\\(.)")
 _BACKREFERENCE = re.compile(r"\\\d")
 MAX_CHANGE_CHARS = 80
 
 
 def settings_changed(command: str) -> list[tuple[str, str]]:
-    """The settings a shell command line sets, in order: sed replacements that assign a key,
-    pinned package versions, and ``NAME=value`` environment assignments."""
+    """The settings a shell command line sets, in order: sed replacements that assign a key, set an
+    option's value or add a keyword argument, pinned package versions, and ``NAME=value`` environment
+    assignments."""
     changes: list[tuple[str, str]] = []
     rest = command
     for match in _SED_SUBSTITUTION.finditer(command):
         new = _UNESCAPE.sub(r"\1", match.group("new")).strip()
         setting = _SETTING.match(new)
-        if setting and len(new) <= MAX_CHANGE_CHARS and "&" not in new and not _BACKREFERENCE.search(new):
+        plain = len(new) <= MAX_CHANGE_CHARS and "&" not in new and not _BACKREFERENCE.search(new)
+        option = _OPTION_VALUE.match(new)
+        if setting and plain:
             changes.append((setting.group("key").casefold(), new))
+        elif option and plain:
+            changes.append((option.group("key"), new))
+        else:
+            old = _UNESCAPE.sub(r"\1", match.group("old"))
+            changes += [
+                (k.group("key"), k.group(0)) for k in _KEYWORD_ARGUMENT.finditer(new) if k.group(0) not in old
+            ]
         rest = rest.replace(match.group(0), " ")
     for match in _INSTALL.finditer(rest):
         for arg in match.group("args").split():
@@ -50,10 +64,14 @@ def settings_changed(command: str) -> list[tuple[str, str]]:
 
 
 def setting_key(text: str) -> str:
-    """The key of a setting as rendered (``concurrent = 6`` → ``concurrent``; ``pkg@1.2`` → ``pkg``)."""
+    """The key of a setting as rendered (``concurrent = 6`` → ``concurrent``; ``pkg@1.2`` → ``pkg``;
+    ``-w 5`` → ``-w``)."""
     pinned = _PINNED.match(text)
     if pinned:
         return pinned.group("key").casefold()
+    option = _OPTION_VALUE.match(text)
+    if option:
+        return option.group("key")  # -w 5 → -w (an option's case counts: -w is not -W)
     setting = _SETTING.match(text)
     return setting.group("key").casefold() if setting else text.casefold()
 

@@ -241,7 +241,8 @@ _EN_DAY_FIRST_LOWER = re.compile(
 _SUMMARY_VALUES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
     (  # a date as written: 12月15号, 2027年3月, 3月20日 (one value, not 15号)
         re.compile("[月年]"),
-        re.compile(r"(?<!\d)(?:\d{4}年)?\d{1,2}月(?:\d{1,2}[日号])?|(?<!\d)\d{4}年"),
+        # as typed with spaces too ("12 月 18 号": one date, not "18 号" alone)
+        re.compile(r"(?<!\d)(?:\d{4} ?年 ?)?\d{1,2} ?月(?: ?\d{1,2} ?[日号])?|(?<!\d)\d{4}年"),
     ),
     (  # a step of a schedule: day 7, week 2, phase 3
         re.compile(r"(?:day|Day|week|Week|month|Month|phase|Phase|step|Step|round|Round) \d"),
@@ -581,6 +582,7 @@ _ZH_PLACE_KIND = re.compile(
 )
 _ZH_NAME_STOP = frozenset(
     "的一家个了是在去到和跟住订约那这边旁附近推荐位间我你他她们也就还先再把被给让从离回来过说刚找问对"
+    "吃喝怕想要看"  # what one does at a place ends its name: "今晚吃火锅", "就怕吃医院的饭" name none
 )
 
 
@@ -1563,9 +1565,14 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
             change = _fast(CHANGE_TO).search(clause) if change_in_line else None
             if change:
                 new = ids_in(clause[change.end() :])
+                before = ids_in(clause[: change.start()])
+                if not before and index > 0 and len(clause[: change.start()].strip()) <= 4:
+                    # "23:30 有时候我们还在对账，改成凌晨 1 点 15 吧": the change opens its clause, so
+                    # what it changes is in the clause before
+                    before = [v for v in ids_in(clauses[index - 1]) if v not in later]
                 old += [
                     value
-                    for value in ids_in(clause[: change.start()])
+                    for value in before
                     if value not in new and any(_same_shape(value, other) for other in new)
                 ]
             for value in old:
@@ -2023,10 +2030,15 @@ def _is_en_date(value: str) -> bool:
     )
 
 
+# A date in Chinese (12月18号, 12 月 22 日) and a clock time in either notation (23:30, 凌晨 1 点 15, 8 点半).
+_ZH_DATE = re.compile(r"(?:\d{4} ?年 ?)?\d{1,2} ?月 ?\d{1,2} ?[日号]")
+_CLOCK = re.compile(r"\d{1,2}(?::\d{2}| ?点(?:半| ?\d{1,2} ?分?)?)")
+
+
 def _same_amount_kind(a: str, b: str) -> bool:
     """Two values of one kind once currency marks are set aside: 'CAD 14,000' and '14,500'."""
-    if _is_en_date(a) and _is_en_date(b):
-        return True  # Dec 18 and Dec 20
+    if (_is_en_date(a) and _is_en_date(b)) or (_ZH_DATE.fullmatch(a) and _ZH_DATE.fullmatch(b)):
+        return True  # Dec 18 and Dec 20; 12 月 18 号 and 12 月 22 日
     a_core, b_core = (
         _MONEY_MARK.sub("", a).replace(" ", ""),
         _MONEY_MARK.sub("", b).replace(" ", ""),
@@ -2044,7 +2056,10 @@ _VALUE_CLAUSE = re.compile(r"[，、；;。!！?？]|,(?!\d{3})")  # 14,000 is o
 
 
 def _same_shape(a: str, b: str) -> bool:
-    """Two values of one kind: both carry digits and share their non-digit frame, or a 3-character prefix."""
+    """Two values of one kind: both carry digits and share their non-digit frame, or a 3-character prefix,
+    or both are clock times (however written: "23:30 … 改成凌晨 1 点 15")."""
+    if _CLOCK.fullmatch(a) and _CLOCK.fullmatch(b):
+        return True
     if a[:3].casefold() == b[:3].casefold() and len(a) >= 3:
         return True
     frame_a, frame_b = _DIGITS.sub("0", a), _DIGITS.sub("0", b)
@@ -2388,16 +2403,19 @@ def _fit(
     then identifiers (oldest first). So the identifiers go last.
     """
     candidates: dict[str, int] = {}  # identifier -> the order of the oldest place it came from
+    offered: set[str] = set()  # casefolded: "12 December" and "12 december" are one value, listed once
 
     def offer(value: str, order: int) -> None:
         listed_before = order < 0  # on the previous summary's identifier line: listable then, listable now
-        if value in candidates or value in files or _home_form_listed(value, files):
+        folded = value.casefold()
+        if folded in offered or value in files or _home_form_listed(value, files):
             return
         if not listed_before and not _listable(value):
             return
         if any(value in gone for gone in dropped):
             return
         candidates[value] = order
+        offered.add(folded)
 
     for value in old_ids:
         offer(value, -1)
