@@ -388,14 +388,29 @@ class MemorySearch:
         wanted |= {ch for t in terms if t.han and len(t.term) == 2 for ch in t.term}
         df = _frequencies(store, df_memo, sorted(wanted))
         terms = _pieces_stand_in(terms, df)
+        alternatives = alternatives or []
+        alt_df = _frequencies(store, df_memo, sorted({term for a in alternatives for term in a.terms}))
+        # Query bigrams memory knows only in another way (冲凉 said as 淋浴, 老爸 as "dad"): words
+        # all the same, so a bigram between two of them (爸冲 in 老爸冲凉) is a seam. Synonyms and
+        # translations only: a narrower term or an alias says less than the word (measured: with
+        # them a question nothing answers found a note), and such words do not feed the edge rule
+        # (_half_seams: 猫 in 猫打疫苗 is not made a half-weight word because 打疫苗 is "vaccine").
+        said_otherwise = {
+            term
+            for a in alternatives
+            if a.same and not a.alias and a.terms and all(alt_df.get(x) for x in a.terms)
+            for term in a.stands_for
+            if not df.get(term)
+        }
         # Characters some other query word accounts for (a word the index has, or a stop word).
         seen_chars = {ch for t in terms if t.han and (t.weight == 0 or df.get(t.term)) for ch in t.term}
         terms = _half_seams(terms, df, seen_chars)
+        # ... or a word it knows in another way: a bigram between two such words is a seam.
+        seen_chars |= {ch for t in terms if t.han and t.term in said_otherwise for ch in t.term}
 
         def idf(term: str) -> float:
             return _idf(count, df.get(term, 0))
 
-        alternatives = alternatives or []
         group_of = _groups(terms, alternatives)
         plan: list[_Planned] = []
         budget = 0.0
@@ -404,7 +419,13 @@ class MemorySearch:
             if t.weight <= 0:
                 continue
             present = df.get(t.term, 0) > 0
-            if not present and t.han and len(t.term) == 2 and all(ch in seen_chars for ch in t.term):
+            if (
+                not present
+                and t.han
+                and len(t.term) == 2
+                and t.term not in said_otherwise
+                and all(ch in seen_chars for ch in t.term)
+            ):
                 continue  # "书什" in 证书什么: a seam between two words, not a word
             weight = t.weight * idf(t.term)
             budget += weight
@@ -421,7 +442,6 @@ class MemorySearch:
                 )
         if budget <= 0:
             return {}
-        alt_df = _frequencies(store, df_memo, sorted({term for a in alternatives for term in a.terms}))
         for n, alternative in enumerate(alternatives):
             # Another way to say some query words: a chunk earns ``factor`` of their weight through
             # it, never more than once (the best way counts, see _score_rows); it adds nothing to
@@ -1098,9 +1118,7 @@ def _newer_first(
     def supersedes(new: SearchHit, old: SearchHit, below_min: bool) -> bool:
         key = (id(new), id(old), below_min)
         if key not in verdicts:
-            verdicts[key] = _supersedes(
-                new, old, matched_of, subject_of, changes_of, versions_of, below_min
-            )
+            verdicts[key] = _supersedes(new, old, matched_of, subject_of, changes_of, versions_of, below_min)
         return verdicts[key]
 
     for _round in range(len(ordered) + len(spare) + 1):
