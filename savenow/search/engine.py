@@ -17,6 +17,7 @@ query's median chunk (:func:`_calibrated`). docs/search.md has the reasoning and
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import operator
@@ -387,14 +388,29 @@ class MemorySearch:
         wanted |= {ch for t in terms if t.han and len(t.term) == 2 for ch in t.term}
         df = _frequencies(store, df_memo, sorted(wanted))
         terms = _pieces_stand_in(terms, df)
+        alternatives = alternatives or []
+        alt_df = _frequencies(store, df_memo, sorted({term for a in alternatives for term in a.terms}))
+        # Query bigrams memory knows only in another way (冲凉 said as 淋浴, 老爸 as "dad"): words
+        # all the same, so a bigram between two of them (爸冲 in 老爸冲凉) is a seam. Synonyms and
+        # translations only: a narrower term or an alias says less than the word (measured: with
+        # them a question nothing answers found a note), and such words do not feed the edge rule
+        # (_half_seams: 猫 in 猫打疫苗 is not made a half-weight word because 打疫苗 is "vaccine").
+        said_otherwise = {
+            term
+            for a in alternatives
+            if a.same and not a.alias and a.terms and all(alt_df.get(x) for x in a.terms)
+            for term in a.stands_for
+            if not df.get(term)
+        }
         # Characters some other query word accounts for (a word the index has, or a stop word).
         seen_chars = {ch for t in terms if t.han and (t.weight == 0 or df.get(t.term)) for ch in t.term}
         terms = _half_seams(terms, df, seen_chars)
+        # ... or a word it knows in another way: a bigram between two such words is a seam.
+        seen_chars |= {ch for t in terms if t.han and t.term in said_otherwise for ch in t.term}
 
         def idf(term: str) -> float:
             return _idf(count, df.get(term, 0))
 
-        alternatives = alternatives or []
         group_of = _groups(terms, alternatives)
         plan: list[_Planned] = []
         budget = 0.0
@@ -403,7 +419,13 @@ class MemorySearch:
             if t.weight <= 0:
                 continue
             present = df.get(t.term, 0) > 0
-            if not present and t.han and len(t.term) == 2 and all(ch in seen_chars for ch in t.term):
+            if (
+                not present
+                and t.han
+                and len(t.term) == 2
+                and t.term not in said_otherwise
+                and all(ch in seen_chars for ch in t.term)
+            ):
                 continue  # "书什" in 证书什么: a seam between two words, not a word
             weight = t.weight * idf(t.term)
             budget += weight
@@ -420,7 +442,6 @@ class MemorySearch:
                 )
         if budget <= 0:
             return {}
-        alt_df = _frequencies(store, df_memo, sorted({term for a in alternatives for term in a.terms}))
         for n, alternative in enumerate(alternatives):
             # Another way to say some query words: a chunk earns ``factor`` of their weight through
             # it, never more than once (the best way counts, see _score_rows); it adds nothing to
@@ -563,47 +584,46 @@ class MemorySearch:
                 cache[key] = subject_terms(heading, text, segmenter)
             return cache[key]
 
+        facts: dict[tuple[str, int], _LineFacts] = {}
+
+        def facts_of(key: tuple[str, int]) -> _LineFacts:
+            # Each chunk's lines tokenized once per search: the supersession pairs ask about the
+            # same few chunks again and again, with different query words.
+            if key not in facts:
+                facts[key] = _line_facts(sections.get(key, ("", ""))[1], segmenter)
+            return facts[key]
+
         def changes_of(key: tuple[str, int], terms: list[str]) -> set[str]:
             # Which of ``terms`` a line that gives a new value names, when one of its clauses says
             # one of them changed ("排行榜 API 已迁到 Hetzner, 新 IP …": the line's IP too; but
             # "Immich 升到 v1.120，升级前先备份了…" says nothing changed about 备份). Only for
             # the few pairs that get here.
-            _heading, text = sections.get(key, ("", ""))
             forms = _forms(said_of.get(key, {}), terms)
             wanted = set().union(*forms.values()) if forms else set()
             named: set[str] = set()
-            lines = text.split("\n")
-            for number, line in enumerate(lines):
-                if line.startswith("#"):
-                    # A heading that says its subject changed ("皂坊 快递换了", "SSH port changed")
-                    # speaks for the note, when the note under it gives a value (the new one)
-                    # and the heading names two of the question's words: one alone may be another
-                    # property of the thing ("restic 备份迁到 R2" says nothing new about how long
-                    # backups are kept).
-                    if _body_gives_a_value(lines[number + 1 :]):
-                        title = HEADING_PREFIX.sub("", line)
-                        named_here = _named(forms, document_terms(title, segmenter))
-                        if len(named_here) >= HEADING_CHANGE_WORDS and states_a_change(title):
-                            named |= named_here
-                    continue
-                if not any(ch.isdigit() for ch in line):
-                    continue
-                if any(
-                    states_a_change(clause) and not wanted.isdisjoint(document_terms(clause, segmenter))
-                    for clause in _CLAUSE_BREAK.split(line)
-                ):
-                    named |= _named(forms, document_terms(line, segmenter))
+            chunk = facts_of(key)
+            for title_terms, title_changes in chunk.headings:
+                # A heading that says its subject changed ("皂坊 快递换了", "SSH port changed")
+                # speaks for the note, when the note under it gives a value (the new one)
+                # and the heading names two of the question's words: one alone may be another
+                # property of the thing ("restic 备份迁到 R2" says nothing new about how long
+                # backups are kept).
+                named_here = _named(forms, title_terms)
+                if len(named_here) >= HEADING_CHANGE_WORDS and title_changes:
+                    named |= named_here
+            for line_terms, changing_clauses in chunk.valued:
+                if any(not wanted.isdisjoint(clause) for clause in changing_clauses):
+                    named |= _named(forms, line_terms)
             return named
 
         def versions_of(key: tuple[str, int], terms: set[str]) -> set[str]:
             # Dotted numbers (versions, addresses) on the lines that name one of ``terms``.
-            _heading, text = sections.get(key, ("", ""))
             forms = _forms(said_of.get(key, {}), terms)
             return {
                 version
-                for line in text.split("\n")
-                if _named(forms, document_terms(line, segmenter))
-                for version in _DOTTED.findall(line)
+                for line_terms, versions in facts_of(key).lines
+                if versions and _named(forms, line_terms)
+                for version in versions
             }
 
         return _newer_first(hits, others, matched_of, subject_of, changes_of, versions_of, max_results)[
@@ -966,16 +986,19 @@ def _supersedes(
     coverage = sum(old_terms[term] for term in shared_terms) / old_weight
     # The query's own change words (改成 in 端口改成多少了) say nothing about which note is newer.
     changed = (
-        changes_of((new.path, new.start_line), [t for t in shared_terms if not states_a_change(t)])
+        changes_of((new.path, new.start_line), [t for t in shared_terms if not _is_change_word(t)])
         if shared_terms and coverage >= VERSION_SHARED
         else set()
     )
-    common = subject_of((old.path, old.start_line)) & subject_of((new.path, new.start_line))
+
+    def common() -> frozenset[str]:  # tokenizes both notes: only for the pairs that need it
+        return subject_of((old.path, old.start_line)) & subject_of((new.path, new.start_line))
+
     # Matching the same query words is not enough on its own: "我 过敏 打喷嚏" on a trip does not
     # replace "allergic to peanuts". The newer note must also be about the same thing (a shared
     # subject term) or say that something the query asks about changed.
     close = coverage >= SUPERSEDE_COVERAGE and new.score >= SUPERSEDE_SCORE * old.score
-    if not below_min and close and (common or changed):
+    if not below_min and close and (changed or common()):
         return True
     if changed and not any(_names_a_value(term) and term not in new_terms for term in old_terms):
         units = _units(old_terms)
@@ -985,8 +1008,6 @@ def _supersedes(
         old_versions = versions_of((old.path, old.start_line), changed)
         if old_versions and versions_of((new.path, new.start_line), changed) - old_versions:
             return True  # "升级到 Godot 4.3" after "锁定 Godot 4.2.2": a new version of the same thing
-    if len(common) < SUBJECT_SHARED or not any(term in common for term in shared_terms):
-        return False
     # Same subject: query words the newer note lacks only because it is written in the other
     # language do not count against it (it may say 上游 where the older one said "upstream").
     new_is_han = _mostly_han(new.snippet)
@@ -997,7 +1018,17 @@ def _supersedes(
     )
     if excused <= 0 or excused >= old_weight:
         return False
+    same_subject = common()
+    if len(same_subject) < SUBJECT_SHARED or not any(term in same_subject for term in shared_terms):
+        return False
     return coverage * old_weight / (old_weight - excused) >= SUPERSEDE_COVERAGE
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_change_word(term: str) -> bool:
+    """Whether a query term is itself a word of changing (改成 in 端口改成多少了); asked for the
+    same few terms by every result pair, so remembered."""
+    return states_a_change(term)
 
 
 def _forms(said: dict[str, set[str]], groups: Iterable[str]) -> dict[str, set[str]]:
@@ -1080,18 +1111,22 @@ def _newer_first(
     """
     ordered = list(hits)
     spare = list(spare)
+    # Each round starts over after a move, so the same pairs come up again: the verdict on a pair
+    # depends only on the two notes and whether the newer one comes from below min_score.
+    verdicts: dict[tuple[int, int, bool], bool] = {}
+
+    def supersedes(new: SearchHit, old: SearchHit, below_min: bool) -> bool:
+        key = (id(new), id(old), below_min)
+        if key not in verdicts:
+            verdicts[key] = _supersedes(new, old, matched_of, subject_of, changes_of, versions_of, below_min)
+        return verdicts[key]
+
     for _round in range(len(ordered) + len(spare) + 1):
         moved = False
         for i, old in enumerate(ordered[:max_results]):
             for pool, start in ((ordered, i + 1), (spare, 0)):
                 j = next(
-                    (
-                        k
-                        for k in range(start, len(pool))
-                        if _supersedes(
-                            pool[k], old, matched_of, subject_of, changes_of, versions_of, pool is spare
-                        )
-                    ),
+                    (k for k in range(start, len(pool)) if supersedes(pool[k], old, pool is spare)),
                     None,
                 )
                 if j is not None:
@@ -1145,6 +1180,49 @@ def _snippet(text: str, matched_terms: list[str]) -> str:
         if not grown:
             break
     return "\n".join(lines[low : high + 1])[:SNIPPET_CHARS]
+
+
+@dataclass(frozen=True)
+class _LineFacts:
+    """What the supersession rules read from one chunk's lines, tokenized once: the lines that
+    hold dotted numbers (versions, addresses), with their terms and those numbers; the headings whose section gives a value, with their title's
+    terms and whether the title says a change; and the lines holding a digit, with their terms
+    and the terms of each clause that says a change."""
+
+    lines: list[tuple[frozenset[str], list[str]]]
+    headings: list[tuple[frozenset[str], bool]]
+    valued: list[tuple[frozenset[str], list[frozenset[str]]]]
+
+
+def _line_facts(text: str, segmenter: str) -> _LineFacts:
+    lines = text.split("\n")
+    every: list[tuple[frozenset[str], list[str]]] = []
+    headings: list[tuple[frozenset[str], bool]] = []
+    valued: list[tuple[frozenset[str], list[frozenset[str]]]] = []
+    for number, line in enumerate(lines):
+        if line.startswith("#") and _body_gives_a_value(lines[number + 1 :]):
+            title = HEADING_PREFIX.sub("", line)
+            headings.append((frozenset(document_terms(title, segmenter)), states_a_change(title)))
+        if not any(ch.isdigit() for ch in line):
+            continue  # no value and no dotted number: nothing the rules read (most lines)
+        versions = _DOTTED.findall(line)
+        changing = (
+            []
+            if line.startswith("#")
+            else [
+                frozenset(document_terms(clause, segmenter))
+                for clause in _CLAUSE_BREAK.split(line)
+                if states_a_change(clause)
+            ]
+        )
+        if not versions and not changing:
+            continue
+        line_terms = frozenset(document_terms(line, segmenter))
+        if versions:
+            every.append((line_terms, versions))
+        if changing:
+            valued.append((line_terms, changing))
+    return _LineFacts(every, headings, valued)
 
 
 def _body_gives_a_value(lines: list[str]) -> bool:

@@ -265,9 +265,19 @@ def subject_terms(heading: str, text: str, segmenter: str = "bigram") -> frozens
         for t in query_terms(HEADING_PREFIX.sub("", heading), segmenter)
         if t.weight > 0 and t.whole is None
     }
-    words |= {
-        term
-        for term, _w, han, whole in _scan(text, segmenter)
-        if not han and whole is None and is_identifier(term)
-    }
-    return frozenset(words)
+    return frozenset(words | _identifiers(text))
+
+
+def _identifiers(text: str) -> set[str]:
+    """The whole identifiers of ``text`` (what :func:`_scan` gives as a token's first term when
+    :func:`is_identifier` holds), without segmenting its Han runs or splitting its plain words:
+    neither can be an identifier, and the supersession rules ask this of every result pair."""
+    out: set[str] = set()
+    for match in _SCAN.finditer(_fold(text)):
+        token = match.group()
+        if token.isalpha():
+            continue  # a Han run or a plain word
+        terms = _word_terms(token)
+        if terms and is_identifier(terms[0][0]):
+            out.add(terms[0][0])
+    return out

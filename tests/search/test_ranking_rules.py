@@ -574,3 +574,32 @@ def test_goes_and_went_are_forms_of_go() -> None:
     assert {t.term for t in query_terms("when a site goes down") if t.weight > 0} == {"site", "go"}
     assert "go" in document_terms("the site went down at 3 am")
     assert query_terms("while traveling")[0].weight == 0.0
+
+
+# -- a word memory knows only in another language is a word: the bigram across its edge is a seam --
+
+
+def test_a_seam_between_two_words_said_in_the_other_language_does_not_count(tmp_path: Path) -> None:
+    """外婆冲凉坐的凳子在哪订: memory says 外婆 as "grandma", 冲凉 as "shower", 凳子 as "stool"; 婆冲
+    straddles two of those words and is no word, so it no longer counts against the note that
+    answers two of the three."""
+    search = _search(
+        tmp_path,
+        {
+            "memory/2026-05-01.md": "# 2026-05-01\n\n## Bathroom\n- The shower stool came from the hardware shop on Elm Road.\n",
+            "memory/2026-05-02.md": "# 2026-05-02\n\n## Visit\n- Grandma stays with us until Friday.\n",
+            "memory/2026-05-03.md": "# 2026-05-03\n\n## 周末\n- 公园散步，买了一袋橘子。\n",
+        },
+    )
+    assert _paths(search, "外婆冲凉坐的凳子在哪订")[:1] == ["memory/2026-05-01.md"]
+
+
+def test_one_word_said_in_the_other_language_still_answers_nothing(tmp_path: Path) -> None:
+    search = _search(
+        tmp_path,
+        {
+            "memory/2026-05-01.md": "# 2026-05-01\n\n## Car-free Sunday\n- Took the metro and a bus to the museum.\n",
+            "memory/2026-05-02.md": "# 2026-05-02\n\n## 保险\n- 妈妈的医疗保险单放在书房抽屉。\n",
+        },
+    )
+    assert search.search("汽车保险什么时候续").results == []

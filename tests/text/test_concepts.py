@@ -405,3 +405,29 @@ def test_no_term_is_copied_into_a_second_group() -> None:
             owners.setdefault(term.casefold(), set()).add(line.id)
     shared = sorted(term for term, groups in owners.items() if len(groups) > 1)
     assert len(shared) <= 65, shared
+
+
+@pytest.mark.parametrize(
+    ("term", "concept"),
+    [
+        ("oolong", "tea_oolong"),
+        ("乌龙茶", "tea_oolong"),
+        ("interest", "interest"),
+        ("twice", "twice"),
+        ("两次", "twice"),
+        ("permit", "permit"),
+        ("许可", "permit"),
+        ("冲凉", "bathing"),
+        ("stool", "chair"),
+        ("汽车保险", "car_insurance"),
+        ("January 1st", "new_year"),
+    ],
+)
+def test_round_thirteen_general_vocabulary_is_known(term: str, concept: str) -> None:
+    assert concept in concepts_of(term)
+
+
+def test_oolong_is_a_kind_of_tea_not_another_word_for_tea() -> None:
+    related = related_terms("oolong")
+    assert any(item.term == "单丛" and item.relation == "synonym" for item in related)
+    assert not any(item.term == "绿茶" and item.relation == "synonym" for item in related)
