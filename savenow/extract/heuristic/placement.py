@@ -8,9 +8,10 @@
   (an owner under a team/owners section, a preference under a preferences one).
 * **topic home** — a section whose distinctive terms (heading words,
   identifiers and names in its bullets) recur in the conversation, clearly more
-  than any other section's, is what the chat is about: a fix or root cause
-  found there merges under it, and so does a standing rule that shares a term
-  with it. Owners and notes closer to another section keep their own place.
+  than any other section's, is what the chat is about: a note of that chat
+  merges under it unless it names a product or host the section never does
+  (then it must share a term with it). Owners, reply styles and notes closer
+  to another section keep their own place.
 * **local topic** — the section the few messages before a note were about: a
   user's standing rule that names no system of its own merges there, and when
   the chat covers two sections in different parts, a word-only link to the
@@ -398,10 +399,11 @@ def _belongs_home(text: str, note_ids: frozenset[str], kinds: set[str], home: Me
         return False
     if USER_RULE in kinds:
         return True  # a rule the user set while the chat is about this section's subject belongs to it
-    if OPENING_TOPIC in kinds and kinds & _EPISODE and not _other_system(text, home):
-        return True  # "vaultwarden 发不出邮件" … the cause and fix found are that system's
-    if OPENING_TOPIC in kinds and OPENING_SUBJECT in kinds and not _other_system(text, home):
-        return True  # "terraform is stuck … can I force-unlock it" … a rule on force-unlock is Terraform's
+    if not _other_system(text, home):
+        # The chat is about this section's subject and the note names nothing else: it is a detail
+        # of that subject (its key, its port, a step, a fee) however few words it shares with the
+        # saved bullets ("timestamp 用秒" under the alert bot the whole chat was fixing).
+        return True
     if NoteKind.FUTURE in kinds and not kinds & _EPISODE and _PREFERENCE_SECTION.search(home.title):
         return True  # the chat is about a section of conventions, and this is one more convention
     folded = text.casefold()
