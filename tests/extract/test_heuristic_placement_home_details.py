@@ -65,3 +65,68 @@ def test_a_note_naming_another_product_is_added_en() -> None:
     notes = [n for n in saved(extract(messages, [CACHE, EXPENSES])) if "uploads.direct.shop.dev" in text_of(n)]
     assert len(notes) == 1
     assert notes[0].action == "add"
+
+
+QUOTES = MemorySection("摄影报价", ("婚纱照：半天 3000 元，全天 5000 元。", "开票加 3% 税点。"))
+CLIENTS = MemorySection("摄影客户", ("青禾婚庆：长期合作，走对公转账。", "小鹿工作室：按单结算。"))
+
+
+def test_a_note_opening_on_a_name_another_section_lists_goes_there_zh() -> None:
+    messages = chat(
+        "u: 帮我算下这单怎么报价",
+        "a: 好的，是哪个客户？半天还是全天？",
+        "u: 青禾婚庆那边的，全天，两套服装",
+        "a: 按你的报价全天 5000 元，开票再加 3% 税点。",
+        "u: 以后全天统一 5500 元",
+        "a: 明白，全天改为 5500 元。",
+        "u: 对了青禾婚庆的对接人换了，以后找策划部的周宁，微信 zhouning_qh",
+        "a: 好的，青禾婚庆对接人：周宁，微信 zhouning_qh。",
+        "u: 好",
+    )
+    notes = [n for n in saved(extract(messages, [QUOTES, CLIENTS])) if "zhouning_qh" in text_of(n)]
+    assert len(notes) == 1
+    assert notes[0].action == "merge" and notes[0].merge_target_title == "摄影客户"
+
+
+PRICING = MemorySection("Print pricing", ("Business cards: 45 per 500.", "Rush jobs add 20%."))
+PRINT_CLIENTS = MemorySection(
+    "Print clients", ("Harbor Books: paperback covers, pays by bank transfer.", "Lumen Cafe: menus, pays on pickup.")
+)
+
+
+def test_a_note_opening_on_a_name_another_section_lists_goes_there_en() -> None:
+    messages = chat(
+        "u: need a quote for a rush order of business cards",
+        "a: Sure. Who is it for, and how many?",
+        "u: Harbor Books, 1000 cards",
+        "a: That is 90 for 1000, plus 20% for the rush: 108.",
+        "u: from now on rush jobs add 25%, 20% barely covers the overtime",
+        "a: Noted: rush jobs add 25%.",
+        "u: oh and their contact changed, now it is Dana Whitfield, dana@harborbooks.example",
+        "a: Harbor Books contact: Dana Whitfield, dana@harborbooks.example.",
+        "u: Harbor Books pays monthly now, on the 25th",
+        "a: Got it: Harbor Books pays monthly, on the 25th.",
+    )
+    notes = [n for n in saved(extract(messages, [PRICING, PRINT_CLIENTS])) if "25th" in text_of(n)]
+    assert len(notes) == 1
+    assert notes[0].action == "merge" and notes[0].merge_target_title == "Print clients"
+
+
+THESIS = MemorySection("毕业论文", ("学校模板，用 LaTeX 写。", "导师每两周看一次进度。"))
+INTERNET = MemorySection("家里网费", ("电信宽带，每月 100 元。",))
+
+
+def test_the_only_section_a_chat_touches_is_its_home_on_less_evidence_zh() -> None:
+    messages = chat(
+        "u: 论文模板要换了，学校出了新版",
+        "a: 新版模板在哪下载？版本号是多少？",
+        "u: thuthesis v7.6，学校官网有",
+        "a: 好的。迁移的话把各章 `.tex` 拷过去，在 `main.tex` 里 `\\include` 就行。",
+        "u: 拷过去了 编译通过",
+        "a: 参考文献怎么处理？",
+        "u: 记一下：新模板是 thuthesis v7.6，参考文献用模板自带的 `biblatex` + `gb7714-2015` 样式",
+        "a: 好的，记下了。",
+    )
+    notes = [n for n in saved(extract(messages, [THESIS, INTERNET])) if "gb7714-2015" in text_of(n)]
+    assert len(notes) == 1
+    assert notes[0].action == "merge" and notes[0].merge_target_title == "毕业论文"

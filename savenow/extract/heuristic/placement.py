@@ -4,11 +4,13 @@
   refers to earlier notes ("as we saved", 按之前的约定) and matches a bullet, or
   its wording nearly duplicates one.
 * **merge** — the note extends a section's topic: it shares identifiers with
-  the section, names the section's subject, or is the same kind of fact
+  the section, names the section's subject, opens on someone or something the
+  section's bullets list (a client, a person), or is the same kind of fact
   (an owner under a team/owners section, a preference under a preferences one).
 * **topic home** — a section whose distinctive terms (heading words,
   identifiers and names in its bullets) recur in the conversation, clearly more
-  than any other section's, is what the chat is about: a note of that chat
+  than any other section's (on less evidence when the chat uses no other
+  section's terms at all), is what the chat is about: a note of that chat
   merges under it unless it names a product or host the section never does
   (then it must share a term with it). Owners, reply styles and notes closer
   to another section keep their own place.
@@ -94,11 +96,13 @@ def place(
             bullet,
             f'Already in today\'s memory under "{section.title}" (same values).',
         )
-    text = " ".join(b.bullet for b in bullets)
+    sentences = tuple(b.bullet for b in bullets)
+    text = " ".join(sentences)
     note_ids = frozenset().union(*(b.ids for b in bullets)) if bullets else ids
     best: tuple[float, MemorySection] | None = None
     for section in sections:
-        affinity = _affinity(text, note_ids, kinds, section, bullets[0].ids if bullets else frozenset())
+        lead_ids = bullets[0].ids if bullets else frozenset()
+        affinity = _affinity(text, note_ids, kinds, section, lead_ids, sentences)
         if affinity >= MERGE_MIN and (best is None or affinity > best[0]):
             best = (affinity, section)
     if (
@@ -113,6 +117,7 @@ def place(
             text, best[1].bullets
         )  # a new value of one of its bullets is no word-only link
         and not _names_heading(text, best[1])  # "以后升级 Immich …" names the section's subject itself
+        and not _opens_on_a_name_of(sentences, best[1])  # "蓝鲸法务的对接人换了" under the section listing it
     ):
         # The chat covers both sections in different parts and only a word links the note to the
         # other one ("a 45-minute travel block" in the calendar part): the part it came from decides.
@@ -137,6 +142,7 @@ def place(
 
 HOME_MIN = 4.0  # how much of a section's vocabulary the chat must use to be about it
 HOME_LEAD = 2.0  # … and how many times more than the next section's
+HOME_ALONE_MIN = 3.0  # … or this much when the chat touches no other section at all
 _EPISODE = frozenset({NoteKind.FIX, NoteKind.ROOT_CAUSE, NoteKind.CHANGE})
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]{4,}")
 
@@ -153,7 +159,7 @@ def topic_home(texts: Iterable[str], sections: Sequence[MemorySection]) -> Memor
     )
     best, number = scored[0]
     runner_up = scored[1][0] if len(scored) > 1 else 0.0
-    if best >= HOME_MIN and best >= HOME_LEAD * runner_up:
+    if best >= (HOME_MIN if runner_up else HOME_ALONE_MIN) and best >= HOME_LEAD * runner_up:
         return sections[number]
     return None
 
@@ -490,7 +496,12 @@ def _adds_words(text: str, saved: str) -> bool:
 
 
 def _affinity(
-    text: str, note_ids: frozenset[str], kinds: set[str], section: MemorySection, lead_ids: frozenset[str]
+    text: str,
+    note_ids: frozenset[str],
+    kinds: set[str],
+    section: MemorySection,
+    lead_ids: frozenset[str],
+    sentences: Sequence[str] = (),
 ) -> float:
     section_text = " ".join([section.title, *section.bullets])
     section_ids = identifiers(section_text)
@@ -515,7 +526,7 @@ def _affinity(
     if (
         score < MERGE_MIN
         and NoteKind.OWNER not in kinds  # who owns a system the section names is a fact of its own
-        and _names_of_bullets(tuple(section.bullets)) & _names_in(_opening_words(text))
+        and _opens_on_a_name_of(sentences, section)
     ):
         score += 2.0  # the note opens on someone or something the section's bullets name ("王师傅说…")
     if _changes_bullet(text, section.bullets):
@@ -622,6 +633,13 @@ def _names_in(text: str) -> frozenset[str]:
     without a particle or pronoun in them (王师傅, 林老师, 全合成)."""
     words = {w.casefold() for w in _LATIN_WORD.findall(text) if w[:1].isupper() and not w.isupper()}
     return frozenset(words - EN_LONG_COMMON_WORDS) | _zh_terms(text, 3)
+
+
+def _opens_on_a_name_of(sentences: Sequence[str], section: MemorySection) -> bool:
+    """A bullet of the note opens on someone or something the section's bullets name ("蓝鲸法务月结…"
+    under a section listing 蓝鲸法务): what the bullet is about is one of that section's things."""
+    names = _names_of_bullets(tuple(section.bullets))
+    return bool(names) and any(names & _names_in(_opening_words(s)) for s in sentences)
 
 
 def _opening_words(text: str) -> str:
