@@ -8,7 +8,10 @@ from tests.extract.support import chat, extract, saved, text_of
 
 BOT = MemorySection(
     "钉钉告警机器人",
-    ("alert-relay 把 Alertmanager 的告警转发到钉钉群「线上告警」。", "webhook 地址放在 `DINGTALK_WEBHOOK_URL`。"),
+    (
+        "alert-relay 把 Alertmanager 的告警转发到钉钉群「线上告警」。",
+        "webhook 地址放在 `DINGTALK_WEBHOOK_URL`。",
+    ),
 )
 CHORES = MemorySection("家务分工", ("周六大扫除，我负责厨房。",))
 
@@ -62,7 +65,9 @@ def test_a_note_naming_another_product_is_added_en() -> None:
         "u: ok so large uploads always go through uploads.direct.shop.dev",
         "a: Noted.",
     )
-    notes = [n for n in saved(extract(messages, [CACHE, EXPENSES])) if "uploads.direct.shop.dev" in text_of(n)]
+    notes = [
+        n for n in saved(extract(messages, [CACHE, EXPENSES])) if "uploads.direct.shop.dev" in text_of(n)
+    ]
     assert len(notes) == 1
     assert notes[0].action == "add"
 
@@ -90,7 +95,8 @@ def test_a_note_opening_on_a_name_another_section_lists_goes_there_zh() -> None:
 
 PRICING = MemorySection("Print pricing", ("Business cards: 45 per 500.", "Rush jobs add 20%."))
 PRINT_CLIENTS = MemorySection(
-    "Print clients", ("Harbor Books: paperback covers, pays by bank transfer.", "Lumen Cafe: menus, pays on pickup.")
+    "Print clients",
+    ("Harbor Books: paperback covers, pays by bank transfer.", "Lumen Cafe: menus, pays on pickup."),
 )
 
 
@@ -130,3 +136,41 @@ def test_the_only_section_a_chat_touches_is_its_home_on_less_evidence_zh() -> No
     notes = [n for n in saved(extract(messages, [THESIS, INTERNET])) if "gb7714-2015" in text_of(n)]
     assert len(notes) == 1
     assert notes[0].action == "merge" and notes[0].merge_target_title == "毕业论文"
+
+
+CARE = MemorySection(
+    "Dad's health",
+    ("GP: Dr Mensah at Northgate Surgery.", "Repeat prescriptions via Lloyds pharmacy."),
+)
+CAR = MemorySection("Car", ("MOT due in March.",))
+
+
+def test_a_bullet_with_a_name_the_saved_one_lacks_is_no_duplicate_en() -> None:
+    messages = chat(
+        "u: Dr Mensah rang about dad",
+        "a: What did she say?",
+        "u: repeat prescriptions via Boots pharmacy from now on",
+        "a: Noted: repeat prescriptions via Boots pharmacy.",
+        "u: thanks",
+    )
+    entries = extract(messages, [CARE, CAR])
+    notes = [n for n in entries if "boots" in text_of(n)]
+    assert len(notes) == 1
+    assert notes[0].action != "skip"
+
+
+PHARMACY = MemorySection("爸爸的药", ("降压药：氨氯地平 5mg，每天早上。", "以后处方药都在 Mannings 拿。"))
+FEES = MemorySection("家里网费", ("电信宽带，每月 100 元。",))
+
+
+def test_a_bullet_with_a_name_the_saved_one_lacks_is_no_duplicate_zh() -> None:
+    messages = chat(
+        "u: 爸爸的药 以后换地方拿了",
+        "a: 换到哪家？",
+        "u: 以后处方药都在 Watsons 拿",
+        "a: 好的，以后处方药都在 Watsons 拿。",
+        "u: 嗯",
+    )
+    notes = [n for n in extract(messages, [PHARMACY, FEES]) if "watsons" in text_of(n)]
+    assert len(notes) == 1
+    assert notes[0].action != "skip"

@@ -31,7 +31,7 @@ from typing import Literal, Protocol
 from ...models import MemorySection
 from ...text.cjk import HAN, han_ngrams, han_runs, has_cjk, is_cjk
 from ...text.concepts import ancestors, concepts_in, get_concept
-from ...text.identifiers import identifiers
+from ...text.identifiers import identifiers, values
 from ...text.normalize import compact
 from ...text.stopwords import EN_HEADING_FILLER, EN_LONG_COMMON_WORDS, ZH_FUNCTION_HAN
 from ...vocabulary import NoteKind
@@ -442,9 +442,19 @@ def _duplicate(
                     continue  # new identifiers mean new information, however alike the wording
                 if not prior and quantities(bullet.bullet) - quantities(existing):
                     continue  # … and so do new amounts and times ("850mg" beside "500mg", "now 09:40")
+                if not prior and _new_names(bullet.bullet, existing):
+                    continue  # … and new names ("via Boots" beside "via Lloyds pharmacy"): DESIGN §7
                 if best is None or score > best[0]:
                     best = (score, section, existing)
     return None if best is None else (best[1], best[2])
+
+
+def _new_names(text: str, saved: str) -> bool:
+    """The sentence names someone or something the saved bullet does not (a capitalized word inside a
+    sentence, a Latin name in Chinese text, as :func:`values` finds them): another pharmacy, another
+    contact — a fact of its own however alike the wording."""
+    folded = saved.casefold()
+    return any(value.isalpha() and value not in folded for value in values(text))
 
 
 # "不是 8080" / "not 8080" / "instead of 8080": a value named only to be denied is not part of the fact.
