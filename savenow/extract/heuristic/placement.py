@@ -4,13 +4,16 @@
   refers to earlier notes ("as we saved", 按之前的约定) and matches a bullet, or
   its wording nearly duplicates one.
 * **merge** — the note extends a section's topic: it shares identifiers with
-  the section, names the section's subject, or is the same kind of fact
+  the section, names the section's subject, opens on someone or something the
+  section's bullets list (a client, a person), or is the same kind of fact
   (an owner under a team/owners section, a preference under a preferences one).
 * **topic home** — a section whose distinctive terms (heading words,
   identifiers and names in its bullets) recur in the conversation, clearly more
-  than any other section's, is what the chat is about: a fix or root cause
-  found there merges under it, and so does a standing rule that shares a term
-  with it. Owners and notes closer to another section keep their own place.
+  than any other section's (on less evidence when the chat uses no other
+  section's terms at all), is what the chat is about: a note of that chat
+  merges under it unless it names a product or host the section never does
+  (then it must share a term with it). Owners, reply styles and notes closer
+  to another section keep their own place.
 * **local topic** — the section the few messages before a note were about: a
   user's standing rule that names no system of its own merges there, and when
   the chat covers two sections in different parts, a word-only link to the
@@ -28,7 +31,7 @@ from typing import Literal, Protocol
 from ...models import MemorySection
 from ...text.cjk import HAN, han_ngrams, han_runs, has_cjk, is_cjk
 from ...text.concepts import ancestors, concepts_in, get_concept
-from ...text.identifiers import identifiers
+from ...text.identifiers import identifiers, values
 from ...text.normalize import compact
 from ...text.stopwords import EN_HEADING_FILLER, EN_LONG_COMMON_WORDS, ZH_FUNCTION_HAN
 from ...vocabulary import NoteKind
@@ -93,11 +96,13 @@ def place(
             bullet,
             f'Already in today\'s memory under "{section.title}" (same values).',
         )
-    text = " ".join(b.bullet for b in bullets)
+    sentences = tuple(b.bullet for b in bullets)
+    text = " ".join(sentences)
     note_ids = frozenset().union(*(b.ids for b in bullets)) if bullets else ids
     best: tuple[float, MemorySection] | None = None
     for section in sections:
-        affinity = _affinity(text, note_ids, kinds, section, bullets[0].ids if bullets else frozenset())
+        lead_ids = bullets[0].ids if bullets else frozenset()
+        affinity = _affinity(text, note_ids, kinds, section, lead_ids, sentences)
         if affinity >= MERGE_MIN and (best is None or affinity > best[0]):
             best = (affinity, section)
     if (
@@ -112,6 +117,7 @@ def place(
             text, best[1].bullets
         )  # a new value of one of its bullets is no word-only link
         and not _names_heading(text, best[1])  # "以后升级 Immich …" names the section's subject itself
+        and not _opens_on_a_name_of(sentences, best[1])  # "蓝鲸法务的对接人换了" under the section listing it
     ):
         # The chat covers both sections in different parts and only a word links the note to the
         # other one ("a 45-minute travel block" in the calendar part): the part it came from decides.
@@ -136,6 +142,7 @@ def place(
 
 HOME_MIN = 4.0  # how much of a section's vocabulary the chat must use to be about it
 HOME_LEAD = 2.0  # … and how many times more than the next section's
+HOME_ALONE_MIN = 3.0  # … or this much when the chat touches no other section at all
 _EPISODE = frozenset({NoteKind.FIX, NoteKind.ROOT_CAUSE, NoteKind.CHANGE})
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]{4,}")
 
@@ -152,7 +159,7 @@ def topic_home(texts: Iterable[str], sections: Sequence[MemorySection]) -> Memor
     )
     best, number = scored[0]
     runner_up = scored[1][0] if len(scored) > 1 else 0.0
-    if best >= HOME_MIN and best >= HOME_LEAD * runner_up:
+    if best >= (HOME_MIN if runner_up else HOME_ALONE_MIN) and best >= HOME_LEAD * runner_up:
         return sections[number]
     return None
 
@@ -398,10 +405,11 @@ def _belongs_home(text: str, note_ids: frozenset[str], kinds: set[str], home: Me
         return False
     if USER_RULE in kinds:
         return True  # a rule the user set while the chat is about this section's subject belongs to it
-    if OPENING_TOPIC in kinds and kinds & _EPISODE and not _other_system(text, home):
-        return True  # "vaultwarden 发不出邮件" … the cause and fix found are that system's
-    if OPENING_TOPIC in kinds and OPENING_SUBJECT in kinds and not _other_system(text, home):
-        return True  # "terraform is stuck … can I force-unlock it" … a rule on force-unlock is Terraform's
+    if not _other_system(text, home):
+        # The chat is about this section's subject and the note names nothing else: it is a detail
+        # of that subject (its key, its port, a step, a fee) however few words it shares with the
+        # saved bullets ("timestamp 用秒" under the alert bot the whole chat was fixing).
+        return True
     if NoteKind.FUTURE in kinds and not kinds & _EPISODE and _PREFERENCE_SECTION.search(home.title):
         return True  # the chat is about a section of conventions, and this is one more convention
     folded = text.casefold()
@@ -434,9 +442,19 @@ def _duplicate(
                     continue  # new identifiers mean new information, however alike the wording
                 if not prior and quantities(bullet.bullet) - quantities(existing):
                     continue  # … and so do new amounts and times ("850mg" beside "500mg", "now 09:40")
+                if not prior and _new_names(bullet.bullet, existing):
+                    continue  # … and new names ("via Boots" beside "via Lloyds pharmacy"): DESIGN §7
                 if best is None or score > best[0]:
                     best = (score, section, existing)
     return None if best is None else (best[1], best[2])
+
+
+def _new_names(text: str, saved: str) -> bool:
+    """The sentence names someone or something the saved bullet does not (a capitalized word inside a
+    sentence, a Latin name in Chinese text, as :func:`values` finds them): another pharmacy, another
+    contact — a fact of its own however alike the wording."""
+    folded = saved.casefold()
+    return any(value.isalpha() and value not in folded for value in values(text))
 
 
 # "不是 8080" / "not 8080" / "instead of 8080": a value named only to be denied is not part of the fact.
@@ -488,7 +506,12 @@ def _adds_words(text: str, saved: str) -> bool:
 
 
 def _affinity(
-    text: str, note_ids: frozenset[str], kinds: set[str], section: MemorySection, lead_ids: frozenset[str]
+    text: str,
+    note_ids: frozenset[str],
+    kinds: set[str],
+    section: MemorySection,
+    lead_ids: frozenset[str],
+    sentences: Sequence[str] = (),
 ) -> float:
     section_text = " ".join([section.title, *section.bullets])
     section_ids = identifiers(section_text)
@@ -513,7 +536,7 @@ def _affinity(
     if (
         score < MERGE_MIN
         and NoteKind.OWNER not in kinds  # who owns a system the section names is a fact of its own
-        and _names_of_bullets(tuple(section.bullets)) & _names_in(_opening_words(text))
+        and _opens_on_a_name_of(sentences, section)
     ):
         score += 2.0  # the note opens on someone or something the section's bullets name ("王师傅说…")
     if _changes_bullet(text, section.bullets):
@@ -620,6 +643,13 @@ def _names_in(text: str) -> frozenset[str]:
     without a particle or pronoun in them (王师傅, 林老师, 全合成)."""
     words = {w.casefold() for w in _LATIN_WORD.findall(text) if w[:1].isupper() and not w.isupper()}
     return frozenset(words - EN_LONG_COMMON_WORDS) | _zh_terms(text, 3)
+
+
+def _opens_on_a_name_of(sentences: Sequence[str], section: MemorySection) -> bool:
+    """A bullet of the note opens on someone or something the section's bullets name ("蓝鲸法务月结…"
+    under a section listing 蓝鲸法务): what the bullet is about is one of that section's things."""
+    names = _names_of_bullets(tuple(section.bullets))
+    return bool(names) and any(names & _names_in(_opening_words(s)) for s in sentences)
 
 
 def _opening_words(text: str) -> str:
