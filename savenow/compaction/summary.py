@@ -36,6 +36,7 @@ from ..text.cjk import HAN
 from ..text.identifiers import CURRENCY_CODE, INLINE_CODE, identifiers, written_values
 from ..text.normalize import compact_similarity
 from ..text.patterns import en_words
+from ..text.script import ScriptRestorer, fold_traditional
 from ..text.stopwords import EN_COMMON_WORDS, EN_NOT_NAMES
 from ..text.tokens import count_cjk, estimate_tokens
 from .changes import setting_key, settings_changed, settings_rewritten
@@ -2270,6 +2271,19 @@ def _render(lines: list[Line], ids: list[str], files: dict[str, str], messages: 
 # --------------------------------------------------------------------------- the offline summarizer
 
 
+def _restored(summary: str, restorer: ScriptRestorer) -> str:
+    """The summary's lines in the session's characters; its headings stay as the format writes them
+    (``parse_summary`` finds the sections of the next round by them)."""
+    return "\n".join(
+        line if line.startswith(("#", "_")) else restorer.text(line) for line in summary.split("\n")
+    )
+
+
+def _read_folded(message: SessionMessage) -> SessionMessage:
+    tool_input = fold_traditional(message.tool_input) if message.tool_input else message.tool_input
+    return replace(message, content=fold_traditional(message.content), tool_input=tool_input)
+
+
 class OfflineSummarizer:
     """Deterministic, no network. ``ratio`` bounds a summary by the size of what it stands for."""
 
@@ -2280,12 +2294,19 @@ class OfflineSummarizer:
         self.floor_tokens = floor_tokens
 
     def summarize(self, previous: str | None, removed: Sequence[SessionMessage], *, max_tokens: int) -> str:
+        # The rules' word lists are Simplified: they read a Traditional session folded (text/script.py),
+        # and the summary goes back into the characters the session wrote.
+        restorer = ScriptRestorer([previous or "", *(m.text() for m in removed)])
+        if restorer:
+            previous = fold_traditional(previous) if previous else previous
+            removed = [_read_folded(m) for m in removed]
         token = _NAMES.set(set())
         try:
             with chat_memo():  # each sentence lowercased once, searched once per lexicon
-                return self._summarize(previous, removed, max_tokens)
+                summary = self._summarize(previous, removed, max_tokens)
         finally:
             _NAMES.reset(token)
+        return _restored(summary, restorer) if restorer else summary
 
     def _summarize(self, previous: str | None, removed: Sequence[SessionMessage], max_tokens: int) -> str:
         before = parse_summary(previous)

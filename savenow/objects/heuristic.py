@@ -58,6 +58,7 @@ from ..text.normalize import has_cjk, normalize
 from ..text.patterns import en_words as _en
 from ..text.stopwords import EN_KEYWORD_STOPWORDS
 from .extract import Candidate, Proposed
+from .folding import folded_view
 from .model import SELF_KEYS, MemoryObject, near_name, norm_name
 from .store import Stored
 from .wording import CHANGED, RESTATE, UNCHANGED, contains_stored, salient_tokens
@@ -1157,7 +1158,12 @@ class OfflineObjectExtractor:
     name = "offline"
 
     def propose(self, messages: Sequence[ChatMessage], stored: Sequence[Stored]) -> Proposed:
-        return Proposed(candidates=self.candidates(messages, stored), extractor=self.name)
+        folded_messages, folded_stored, restorer = folded_view(messages, stored)  # the rules read Simplified
+        candidates = self.candidates(folded_messages, folded_stored)
+        for candidate in candidates:
+            candidate.obj = restorer.restore(candidate.obj)
+            candidate.variant = restorer.text(candidate.variant) if candidate.variant else candidate.variant
+        return Proposed(candidates=candidates, extractor=self.name)
 
     def candidates(self, messages: Sequence[ChatMessage], stored: Sequence[Stored]) -> list[Candidate]:
         msgs = self._messages(messages)

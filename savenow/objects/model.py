@@ -107,19 +107,20 @@ _FIELDS_BY_TYPE: dict[str, tuple[str, ...]] = {
 # -- identity ----------------------------------------------------------------------------------
 
 
-def norm_name(text: str) -> str:
-    """A name as identity compares it: NFKC, case-folded, punctuation and spaces removed."""
-    return normalize(text).replace(" ", "")
+def norm_name(text: str, *, fold_script: bool = True) -> str:
+    """A name as identity compares it: NFKC, case-folded, Traditional Chinese folded onto
+    Simplified (a name written in either script is one name), punctuation and spaces removed."""
+    return normalize(text, fold_script=fold_script).replace(" ", "")
 
 
-def identity_keys(obj: MemoryObject) -> list[str]:
+def identity_keys(obj: MemoryObject, *, fold_script: bool = True) -> list[str]:
     """Every normalized identity this object answers to (its name and its aliases)."""
     if obj.type == "self":
         return [f"self:{obj.category}:{obj.key}"]
     if obj.type == "saved":
-        return [f"saved:{norm_name(obj.title or '')}"]
-    names = [obj.name or "", *obj.aliases]
-    return [f"{obj.type}:{norm_name(n)}" for n in names if norm_name(n)]
+        return [f"saved:{norm_name(obj.title or '', fold_script=fold_script)}"]
+    names = [norm_name(n, fold_script=fold_script) for n in [obj.name or "", *obj.aliases]]
+    return [f"{obj.type}:{name}" for name in names if name]
 
 
 def identity_hash(key: str) -> str:

@@ -138,10 +138,10 @@ def same_note(a: MemoryObject, b: MemoryObject) -> bool:
     return similarity(a.summary, b.summary) >= 0.75
 
 
-def shingles(text: str) -> set[str]:
+def shingles(text: str, *, fold_script: bool = True) -> set[str]:
     """Hashed character trigrams of normalized text: lets a tombstone recognise a re-worded
     saved note without keeping a word of it."""
-    compact = norm_name(text)
+    compact = norm_name(text, fold_script=fold_script)
     grams = {compact[i : i + 3] for i in range(max(1, len(compact) - 2))}
     return {hashlib.sha256(g.encode("utf-8")).hexdigest()[:12] for g in grams if g}
 
@@ -221,15 +221,19 @@ class ObjectStore:
         self, obj: MemoryObject, tombstones: list[dict[str, Any]] | None = None
     ) -> dict[str, Any] | None:
         tombstones = self.tombstones() if tombstones is None else tombstones
-        hashes = {identity_hash(k) for k in identity_keys(obj)}
-        grams = shingles(f"{obj.title or ''} {obj.summary}") if obj.type == "saved" else set()
+        # A tombstone written before Traditional characters were folded holds the hashes of the
+        # name as written: both forms are asked (they are the same for any other name).
+        forms = (True, False)
+        hashes = {identity_hash(k) for fold in forms for k in identity_keys(obj, fold_script=fold)}
+        said = f"{obj.title or ''} {obj.summary}"
+        grams = [shingles(said, fold_script=fold) for fold in forms] if obj.type == "saved" else []
         for stone in tombstones:
             if stone.get("type") != obj.type:
                 continue
             if hashes & set(stone.get("hashes", [])):
                 return stone
             theirs = set(stone.get("shingles", []))
-            if grams and theirs and len(grams & theirs) / len(grams | theirs) >= 0.5:
+            if theirs and any(ours and len(ours & theirs) / len(ours | theirs) >= 0.5 for ours in grams):
                 return stone
         return None
 

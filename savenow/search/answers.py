@@ -20,6 +20,7 @@ import re
 from functools import cache
 
 from ..text.patterns import en_words
+from ..text.script import fold_traditional
 
 __all__ = ["asked_kinds", "frame_words", "holds_kind", "question_phrases"]
 
@@ -126,7 +127,7 @@ _HEADING_TIME = re.compile(r"^(#+\s*)\d{1,2}:\d{2}", re.MULTILINE)
 
 def holds_kind(text: str, kinds: frozenset[str]) -> bool:
     """Whether ``text`` (a chunk, its headings' clock times left out) holds a value of one of ``kinds``."""
-    body = _HEADING_TIME.sub(r"\1", text.casefold())
+    body = _HEADING_TIME.sub(r"\1", fold_traditional(text.casefold()))
     return any(_hold(kind).search(body) is not None for kind in kinds)
 
 

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Self
 
 from ..messages import Localized, Text
 from ..text.changes import states_a_change
+from ..text.script import fold_traditional
 from ..text.segment import HAN_RUN
 from .embedder import Embedder, EmbeddingError, OpenAIEmbedder, normalized
 from .index import IndexSync, blob_vector
@@ -255,6 +256,7 @@ class MemorySearch:
                 return self._search(query, max_results, min_score)
 
     def _search(self, query: str, max_results: int | None, min_score: float | None) -> SearchResponse:
+        said, query = query, fold_traditional(query)  # the lexical side compares Simplified (text/script.py)
         max_results = self.options.max_results if max_results is None else max(1, max_results)
         min_score = self.options.min_score if min_score is None else min_score
         report = self._fresh()
@@ -277,7 +279,7 @@ class MemorySearch:
         failure: EmbeddingError | None = None
         if self.embedder is not None and fallback is None:
             try:
-                query_vector = normalized(self.embedder.embed([query], "query")[0])
+                query_vector = normalized(self.embedder.embed([said], "query")[0])
             except EmbeddingError as exc:
                 fallback = {"mode": "lexical", "reason": "provider_error", "message": str(exc)}
                 failure = exc
@@ -1164,7 +1166,7 @@ def _snippet(text: str, matched_terms: list[str]) -> str:
     lines = text.split("\n")
 
     def hits(line: str) -> int:
-        folded = line.casefold()
+        folded = fold_traditional(line.casefold())
         return sum(1 for term in matched_terms if term in folded)
 
     best = max(range(len(lines)), key=lambda i: hits(lines[i])) if matched_terms else 0

@@ -38,7 +38,9 @@ if TYPE_CHECKING:
 
 __all__ = ["IndexSync", "Scan", "SourceFile", "SyncReport", "scan_sources"]
 
-TOKENIZER_VERSION = 5  # 3: the alias table is filled; 4: with label terms; 5: goes/went → go
+TOKENIZER_VERSION = (
+    6  # 3: the alias table is filled; 4: with label terms; 5: goes/went → go; 6: Traditional folded
+)
 _DAY_IN_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 _MAX_FILE_BYTES = 8 * 1024 * 1024  # a Markdown note larger than this is not a note
 # A file changed within RACY_NS of a scan may change again without its times moving (a clock

@@ -17,6 +17,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 
+from ..text.script import fold_traditional
 from ..text.segment import HAN_RUN, bigram_words, get_segmenter
 
 __all__ = ["QueryTerm", "document_terms", "is_identifier", "query_terms", "subject_terms"]
@@ -94,7 +95,9 @@ class QueryTerm:
 
 
 def _fold(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).casefold()
+    """What documents and queries are compared as: NFKC, case-folded, Traditional Chinese folded
+    onto Simplified (one character for one, so a note in either script answers a question in the other)."""
+    return fold_traditional(unicodedata.normalize("NFKC", text).casefold())
 
 
 # Irregular forms the suffix rules would get wrong ("goes" is not the plural of "goe").

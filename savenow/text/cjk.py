@@ -28,6 +28,7 @@ __all__ = [
     "char_class",
     "cjk_ratio",
     "han_ngrams",
+    "han_run_pattern",
     "han_runs",
     "has_cjk",
     "is_cjk",
@@ -88,6 +89,11 @@ def cjk_ratio(text: str) -> float:
 @cache
 def _han_run(shortest: int) -> re.Pattern[str]:
     return re.compile(f"[{HAN}]{{{shortest},}}")  # compiled on first use: the drop-ins never need it
+
+
+def han_run_pattern(shortest: int = 1) -> re.Pattern[str]:
+    """The pattern of a run of at least ``shortest`` Chinese characters (compiled once, on first use)."""
+    return _han_run(shortest)
 
 
 def han_runs(text: str, shortest: int = 1) -> list[str]:

@@ -22,6 +22,7 @@ from collections import Counter
 from functools import lru_cache
 
 from .cjk import cjk_ratio, has_cjk  # noqa: F401  (re-exported: callers of the old textnorm)
+from .script import fold_traditional
 
 __all__ = [
     "bigrams",
@@ -46,9 +47,13 @@ _SPACES = re.compile(r"\s+")
 _SPACE_NEXT_TO_CJK = re.compile("(?<=[^\\x00-\u2fff]) | (?=[^\\x00-\u2fff])")
 
 
-def normalize(text: str) -> str:
-    """NFKC, case-folded, punctuation/Markdown/backticks removed, whitespace collapsed."""
+def normalize(text: str, *, fold_script: bool = True) -> str:
+    """NFKC, case-folded, Traditional Chinese folded onto Simplified, punctuation/Markdown/backticks
+    removed, whitespace collapsed. ``fold_script=False`` keeps Traditional characters: what
+    savenow 0.2 compared (a tombstone written then holds the hash of that form)."""
     folded = unicodedata.normalize("NFKC", text).casefold()
+    if fold_script:
+        folded = fold_traditional(folded)
     return _SPACES.sub(" ", _NOT_WORD.sub(" ", folded)).strip()
 
 

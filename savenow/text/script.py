@@ -22,11 +22,16 @@ folding never moves a word away from them.
 
 from __future__ import annotations
 
+import re
 import sys
+from collections import Counter
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
-__all__ = ["TABLE_PATH", "fold_traditional"]
+from .cjk import han_run_pattern
+
+__all__ = ["TABLE_PATH", "ScriptRestorer", "fold_traditional"]
 
 TABLE_PATH = Path(__file__).with_name("t2s.txt")
 _FIRST_HAN = "\u3400"  # no character below extension A is folded
@@ -42,6 +47,40 @@ def fold_traditional(text: str) -> str:
     if text.isascii() or max(text) < _FIRST_HAN:
         return text
     return text.translate(_table())
+
+
+class ScriptRestorer:
+    """The way back from folded text into the characters the given texts were written in.
+
+    Rules that read a conversation folded build their output from it. :meth:`text` puts a run of
+    Chinese characters back as the texts wrote it where they hold that run (the same positions
+    of the original: the fold keeps them), and otherwise character by character, each folded
+    character becoming the Traditional one the texts wrote most often for it. Text the texts
+    never wrote in Traditional stays as it is."""
+
+    def __init__(self, texts: Iterable[str]) -> None:
+        originals = [text for text in texts if fold_traditional(text) != text]
+        seen: dict[str, Counter[str]] = {}
+        for text in originals:
+            for original, simple in zip(text, fold_traditional(text)):
+                if original != simple:
+                    seen.setdefault(simple, Counter())[original] += 1
+        self._back = {ord(simple): counts.most_common(1)[0][0] for simple, counts in seen.items()}
+        self._original = "\0".join(originals)
+        self._folded = fold_traditional(self._original)
+
+    def __bool__(self) -> bool:
+        return bool(self._back)
+
+    def text(self, value: str) -> str:
+        if not self._back:
+            return value
+        return han_run_pattern().sub(self._run_back, value)
+
+    def _run_back(self, match: re.Match[str]) -> str:
+        run = match.group()
+        at = self._folded.find(run)
+        return self._original[at : at + len(run)] if at >= 0 else run.translate(self._back)
 
 
 @cache

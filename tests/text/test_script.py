@@ -60,3 +60,17 @@ def test_the_shipped_table_is_what_opencc_gives() -> None:
     pairs = script.opencc_pairs()
     assert len(pairs) > 4000
     assert script._table() == {ord(a): ord(b) for a, b in pairs}
+
+
+def test_the_restorer_puts_folded_runs_back_as_the_texts_wrote_them() -> None:
+    said = ["我的頭髮剪短了", "週末發貨，記得提醒我"]
+    restorer = script.ScriptRestorer(said)
+    assert restorer.text(fold_traditional("頭髮剪短了")) == "頭髮剪短了"  # the run is in the texts
+    assert restorer.text("提醒 发货") == "提醒 發貨"  # built from pieces: character by character
+    assert restorer.text("Redis 6380 ok") == "Redis 6380 ok"
+
+
+def test_a_restorer_of_simplified_texts_changes_nothing() -> None:
+    restorer = script.ScriptRestorer(["记住这个", "plain English"])
+    assert not restorer
+    assert restorer.text("记住这个 头发") == "记住这个 头发"

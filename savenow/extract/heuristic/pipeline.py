@@ -28,6 +28,7 @@ from .placement import (
     topic_home,
 )
 from .rules import RESTATED_MIN_IDS, RESTATED_MIN_TERMS, RESTATED_TERM_SHARE, SEED_MIN
+from .script_view import folded_input, restored_result
 from .statements import Statement, keywords, statements
 from .titles import TitleContext, heading_subject, note_language, note_title
 from .words import WORD, fact_terms
@@ -39,8 +40,10 @@ class HeuristicExtractor:
     name = "heuristic"
 
     def extract(self, messages: Sequence[ChatMessage], sections: Sequence[MemorySection]) -> ExtractionResult:
+        read_messages, read_sections, restorer = folded_input(messages, sections)  # the rules read Simplified
         with signals.chat_memo():  # what the lexicons remember is this chat's, in this thread
-            return self._extract(messages, sections)
+            result = self._extract(read_messages, read_sections)
+        return restored_result(result, restorer, sections)
 
     def _extract(self, messages: Sequence[ChatMessage], saved: Sequence[MemorySection]) -> ExtractionResult:
         # Placement judges a section by its subject and bullets, never by the kind label savenow
