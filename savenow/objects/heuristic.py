@@ -60,7 +60,7 @@ from ..text.stopwords import EN_KEYWORD_STOPWORDS
 from .extract import Candidate, Proposed
 from .model import SELF_KEYS, MemoryObject, near_name, norm_name
 from .store import Stored
-from .wording import CHANGED, RESTATE, UNCHANGED, contains_stored, salient_tokens
+from .wording import CHANGED, RESTATE, SAME_AGAIN, UNCHANGED, contains_stored, salient_tokens
 from .wording import pattern as _rx
 
 _I = re.IGNORECASE
@@ -1166,12 +1166,13 @@ class OfflineObjectExtractor:
         candidates += self._saved(msgs, people)
         stored_self = {s.obj.key or "": s.obj.summary for s in stored if s.obj.type == "self"}
         finder = _TopicFinder(stored)  # built once: its pairs of topics grow with the square of their number
-        candidates += self._self(msgs, people, finder, stored_self)
+        restated_keys: set[str] = set()
+        candidates += self._self(msgs, people, finder, stored_self, restated_keys)
         if any(c.obj.type == "self" for c in candidates):  # a stable fact about the user is not a saved note
             candidates = _saved_or_self(candidates)
         candidates += self._people(msgs, people)
         candidates += _without_self_rules(self._topics(msgs, stored, finder, people), candidates)
-        candidates += self._restated(msgs, stored, candidates)
+        candidates += self._restated(msgs, stored, candidates, restated_keys)
         return candidates
 
     # -- messages --------------------------------------------------------------------------------
@@ -1401,7 +1402,9 @@ class OfflineObjectExtractor:
         people: _PeopleFinder,
         topics: _TopicFinder,
         stored_self: dict[str, str],
+        restated: set[str],
     ) -> list[Candidate]:
+        """The user's own facts and rules; the stored keys the user only said again go into ``restated``."""
         values: dict[str, list[tuple[str, str | None]]] = {}
         said_in: dict[str, int] = {}
         mentioned_in: dict[str, int] = {}  # the last user message naming a key (a rule or not)
@@ -1481,7 +1484,10 @@ class OfflineObjectExtractor:
                     correcting = bool(values.get(key)) and bool(
                         CORRECTION.search(sentence) or CORRECTION.search(msg.text[:12])
                     )
-                    if key in stored_self and _says_again(sentence, stored_self[key]):
+                    if key in stored_self and (
+                        _says_again(sentence, stored_self[key]) or _same_as_stored(msgs, pos, sentence, stored_self[key])
+                    ):
+                        restated.add(key)
                         continue  # "还是老样子 靠窗座位": the stored value said again is a skip, not an update
                     if not identity and _group_decision(sentence):
                         continue  # "我们决定 fct_ 开头的都用 incremental": the team's decision, not the user's style
@@ -1910,7 +1916,7 @@ class OfflineObjectExtractor:
     # -- skips: restated, already stored ------------------------------------------------------------
 
     def _restated(
-        self, msgs: list[_Msg], stored: Sequence[Stored], candidates: list[Candidate]
+        self, msgs: list[_Msg], stored: Sequence[Stored], candidates: list[Candidate], self_keys: set[str]
     ) -> list[Candidate]:
         # "the vet's number" restates "Vets": a possessive is the same word
         said = " ".join(m.text for m in msgs if m.user)
@@ -1925,6 +1931,8 @@ class OfflineObjectExtractor:
             tokens = [
                 t for t in salient_tokens(f"{item.obj.summary} {item.obj.detail or ''}") if not t.isdigit()
             ]
+            # "Europe/Lisbon" is said as "Lisbon time": a zone's city names it
+            tokens += [t.rsplit("/", 1)[1].replace("_", " ") for t in tokens if "/" in t and not t[0].isdigit()]
             if tokens:
                 restated = any(_word_in(normalize(t), user_text) for t in tokens)
             elif not has_cjk(item.obj.summary):  # "still vegetarian, as usual" for "vegetarian"
@@ -1935,6 +1943,7 @@ class OfflineObjectExtractor:
                 restated = hits >= 3 and hits * 2 >= len(pairs)
             restated = restated or any(_repeats_stored(text, item.obj.summary) for text in unchanged)
             restated = restated or _names_note(said, item.obj)
+            restated = restated or (item.obj.type == "self" and item.obj.key in self_keys)
             if restated:
                 out.append(
                     Candidate(obj=MemoryObject(**item.obj.__dict__), reason="restated, already stored")
@@ -1990,6 +1999,27 @@ def _all_work_on(named: list[tuple[str, Stored | None, str | None]], topic: Stor
         and name in norm_name(" ".join([stored.obj.summary, stored.obj.detail or "", *stored.obj.facts]))
         for _, stored, _ in named
     )
+
+
+def _same_as_stored(msgs: list[_Msg], pos: int, sentence: str, stored: str) -> bool:
+    """A stored self value said again, not changed: the user marks it as the same ("keep answers short
+    like usual", "时区一样"), or the assistant's reply says it holds ("一直是这么叫的") or repeats the
+    stored value ("好的，00:00–07:30 不发消息")."""
+    if QUESTION.search(sentence):
+        return False
+    marked = bool(SAME_AGAIN.search(sentence) or UNCHANGED.search(sentence))
+    rest = UNCHANGED.sub(" ", SAME_AGAIN.sub(" ", sentence))  # "跟之前一样" names the past to say it holds
+    if CHANGED.search(rest):
+        return False
+    if marked and not LASTING.search(rest):
+        return True  # (not "以后技术问题用英文，其他的照旧中文": a new rule beside the old one)
+    reply = msgs[pos + 1].text if pos + 1 < len(msgs) and not msgs[pos + 1].user else ""
+    if not reply or CHANGED.search(reply):
+        return False
+    if SAME_AGAIN.search(reply):
+        return True
+    tokens = [normalize(t) for t in salient_tokens(stored) if any(ch.isdigit() for ch in t)]
+    return bool(tokens) and all(t in normalize(reply) for t in tokens)
 
 
 def _says_again(text: str, stored: str) -> bool:

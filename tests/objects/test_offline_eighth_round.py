@@ -1,0 +1,64 @@
+"""Eighth-round rules of the offline extractor (found by reading the untuned sets' failures by category),
+each in Chinese and in English with made-up phrasings (people, places and values of no evaluation case)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .test_offline_rules import _extract
+
+
+def _self(key: str, category: str, summary: str) -> dict[str, Any]:
+    return {"type": "self", "category": category, "key": key, "summary": summary}
+
+
+def _ops(objects: list[dict[str, Any]], key: str) -> list[str]:
+    return [o["op"] for o in objects if o["type"] == "self" and o.get("key") == key]
+
+
+# -- a stored self value said again is a skip, never an update ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("chat", "before"),
+    [
+        # the user marks it as the same
+        (["回复还是简短点 跟之前一样", "好的。", "帮我算下 37 乘 12", "444。"],
+         _self("reply_length", "communication_style", "用户喜欢简短的回复")),
+        (["and keep replies brief like usual", "Sure.", "what's 37 times 12", "444."],
+         _self("reply_length", "communication_style", "Brief replies")),
+        # the assistant's reply says it holds, or repeats the stored value
+        (["以后还是叫我阿澜就行", "好的阿澜，一直是这么叫的。"], _self("nickname", "identity", "用户希望被叫作阿澜")),
+        (["don't message me after 23:30", "OK, nothing between 23:30 and 06:45."],
+         _self("quiet_hours", "preference", "No messages 23:30–06:45")),
+    ],
+)  # fmt: skip
+def test_a_stored_value_said_again_is_a_skip(tmp_path: Path, chat: list[str], before: dict[str, Any]) -> None:
+    assert _ops(_extract(tmp_path, chat, [before]), before["key"]) == ["skip"]
+
+
+@pytest.mark.parametrize(
+    ("chat", "before"),
+    [
+        (["以后技术问题用英文回答，其他的照旧中文", "好的。"],
+         _self("language_preference", "preference", "用户希望用中文回复")),
+        (["from now on quiet hours start at 22:00, not 23:30", "OK, nothing after 22:00."],
+         _self("quiet_hours", "preference", "No messages 23:30–06:45")),
+    ],
+)  # fmt: skip
+def test_a_new_rule_beside_the_stored_one_is_still_an_update(
+    tmp_path: Path, chat: list[str], before: dict[str, Any]
+) -> None:
+    assert _ops(_extract(tmp_path, chat, [before]), before["key"]) == ["update"]
+
+
+@pytest.mark.parametrize(
+    "chat",
+    [["对了 我还是按 Porto time 对吧", "对，Europe/Porto。"], ["I'm still on Porto time, right?", "Yes, Europe/Porto."]],
+)  # fmt: skip
+def test_a_zone_said_by_its_city_is_a_restated_timezone(tmp_path: Path, chat: list[str]) -> None:
+    before = _self("timezone", "identity", "Europe/Porto")
+    assert _ops(_extract(tmp_path, chat, [before]), "timezone") == ["skip"]
