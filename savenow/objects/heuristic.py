@@ -422,16 +422,8 @@ CLOCK_OR_DAY = _rx(
     _en(r"\d{1,2}(?::\d\d)?\s?(?:am|pm)", "today", "tonight", "tomorrow"),
     r"\d{1,2}:\d\d|\d+ ?点|今天|明天|今晚",
 )
-SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
-    # key: (pattern, needs a standing cue)
-    "name": (re.compile(r"(?<![A-Za-z])(?:I'm|I am|[Mm]y name is|[Mm]y name's|[Tt]his is)\s+[A-Z][a-z]+(?![a-z])"
-                        r"|我叫[" + HAN + r"]{1,3}|我的名字|我姓[" + HAN + r"]"
-                        r"|^\s*我是(?:[小阿老][" + HAN + r"]|[王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟][" + HAN + r"]{1,2})(?=[，,。！!\s]|$)"), False),
-    "nickname": (_rx(r"(?:^|[,.;!]\s*|\b(?:please|pls|you can|you may|just|do|can you)\s+)call me(?![A-Za-z])",
-                     _en("address me as"),
-                     "(?:^|[，,。；！]|你|请|可以|就)(?:叫|喊|称呼)我[" + HAN + "A-Za-z]{1,4}"
-                     "|(?:叫|喊|称呼)我[" + HAN + "A-Za-z]{1,4}(?:就行|就好|吧|就可以)"), False),
-    "city": (_rx(r"(?<![A-Za-z])(?:studio|shop|store|practice|clinic|bakery|caf[eé]|restaurant|salon|workshop) "
+# Where the user lives, said with a verb of living or a district ("我住在…", "I live in…", "在成都 高新区").
+_CITY_SAID = _rx(r"(?<![A-Za-z])(?:studio|shop|store|practice|clinic|bakery|caf[eé]|restaurant|salon|workshop) "
                  r"(?:is )?(?:in|based in) (?-i:[A-Z])",
                  "(?:店|工作室|公司|诊所)(?:开)?在[" + HAN + "]{2,3}(?:市|[，,。 ]|$)",
                  "我在[" + HAN + "]{2,3}(?:市)?(?:开|经营)了?[^，。]{0,8}(?:店|公司|工作室|诊所)",
@@ -442,8 +434,21 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                  # chat drops the "I" at a message's start ("live in Galway", "based in Porto these days")
                  r"^\s*(?:now\s+)?(?:live|based) in (?-i:[A-Z])",
                  # "在成都 高新区", "我现在在杭州，滨江区": the user placing themselves in a city and its district
-                 "^\\s*(?:我)?(?:现在|目前)?(?:人)?在\\s?[" + HAN + "]{2,4}(?:市)?[\\s，,]*[" + HAN + "]{0,4}(?:区|县)(?=[\\s，,。]|$)",
-                 r"我住在|我住(?![的了过])\s?(?:[A-Z]|[" + HAN + r"]{1,6}(?:区|市|县|镇|村|路|街|小区|附近))|(?:^|[，,\s])住(?:在)?\s*(?:[A-Z][a-z]|[" + HAN + "]{2}市)|我家在|我[^，。的]{0,6}(?:搬到|搬过来|搬家到)|(?:^|[，,\\s])(?:刚|已经|最近|正式|终于|总算|上个?月|去年)?(?:搬到|搬过来|搬家到)|定居|我现在住|人在[" + HAN + "]{2,4}(?:工作|生活)|常住"), False),
+                 "^\\s*(?:我)?(?:现在|目前)?(?:人|住)?在\\s?[" + HAN + "]{2,4}(?:市)?[\\s，,]*[" + HAN + "]{0,4}(?:区|县)(?=[\\s，,。]|$)",
+                 r"我住在|我住(?![的了过])\s?(?:[A-Z]|[" + HAN + r"]{1,6}(?:区|市|县|镇|村|路|街|小区|附近))|(?:^|[，,\s])住(?:在)?\s*(?:[A-Z][a-z]|[" + HAN + "]{2}市)|我家在|我[^，。的]{0,6}(?:搬到|搬过来|搬家到)|(?:^|[，,\\s])(?:刚|已经|最近|正式|终于|总算|上个?月|去年)?(?:搬到|搬过来|搬家到)|定居|我现在住|人在[" + HAN + "]{2,4}(?:工作|生活)|常住")
+# "在西安", "…，在成都，…": a clause that is only a place; a city only in an introduction the assistant
+# echoes (checked in _self: "在开会" is no place).
+_BARE_PLACE = re.compile(r"(?:^|[，,])\s*(?:我)?(?:住)?在\s?(?P<place>[" + HAN + "]{2,3})(?:市)?\\s*(?=[，,。]|$)")
+SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
+    # key: (pattern, needs a standing cue)
+    "name": (re.compile(r"(?<![A-Za-z])(?:I'm|I am|[Mm]y name is|[Mm]y name's|[Tt]his is)\s+[A-Z][a-z]+(?![a-z])"
+                        r"|我叫[" + HAN + r"]{1,3}|我的名字|我姓[" + HAN + r"]"
+                        r"|^\s*我是(?:[小阿老][" + HAN + r"]|[王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟][" + HAN + r"]{1,2})(?=[，,。！!\s]|$)"), False),
+    "nickname": (_rx(r"(?:^|[,.;!]\s*|\b(?:please|pls|you can|you may|just|do|can you)\s+)call me(?![A-Za-z])",
+                     _en("address me as"),
+                     "(?:^|[，,。；！]|你|请|可以|就)(?:叫|喊|称呼)我[" + HAN + "A-Za-z]{1,4}"
+                     "|(?:叫|喊|称呼)我[" + HAN + "A-Za-z]{1,4}(?:就行|就好|吧|就可以)"), False),
+    "city": (_rx(_CITY_SAID.pattern, _BARE_PLACE.pattern), False),
     "timezone": (_rx(r"(?<![A-Za-z])(?:Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific)/[A-Z][A-Za-z_]+",
                      # the user placing themselves on a clock ("I'm in Warsaw, so CET"; "I mean Warsaw time")
                      r"(?:I'm|I am|we're|we are) in [A-Z][a-z]+,? (?:so )?(?:PST|PDT|EST|EDT|CET|CEST|BST|JST|KST|AEST|SGT|HKT)",
@@ -470,9 +475,13 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                        "在[^，。]{1,20}读[^，。]{0,20}(?:master|bachelor|phd|硕士|本科|博士|研究生|研|大学)|读[^，。]{0,16}(?:master|bachelor|phd|硕士|本科|博士)",
                        f"(?:^|[，,])\\s*(?:做|当)[^，。]{{0,8}}(?:{_ROLES_ZH})",
                        f"我是[^，。]{{0,12}}(?:{_ROLES_ZH})", f"我(?:在[^，。]{{1,8}})?(?:做|当)[^，。]{{0,8}}(?:{_ROLES_ZH})", "我在[^，。]{1,12}(?:工作|上班|实习|读书|读研|读博)",
-                       "我是做[^，。]{1,10}的", "^\\s*(?:我)?做[^，。\\s]{1,8}的(?=[\\s，,。]|$)",
+                       "我是做[^，。]{1,10}的",
+                       # "在南京，做前端开发": a field of work, said without the "我" an introduction drops
+                       "(?:^|[，,])\\s*(?:我)?(?:做|搞)[^，。\\s]{1,6}(?:开发|研发|设计)(?=[，,。\\s]|$)", "^\\s*(?:我)?做[^，。\\s]{1,8}的(?=[\\s，,。]|$)",
                        "(?:^|[\\s，,])(?:我)?在一家[^，。]{0,16}(?:公司|工作室|医院|学校|银行|事务所|店)", "我(?:在|读)[^，。]{0,8}(?:大学|研究生|博士|大[一二三四]|研[一二三])",
-                       "我(?:在[^，。]{1,6})?(?:开|经营)了?[^，。]{0,10}(?:店|公司|工作室)", "我的工作是", "我做[^，。]{1,8}(?:工作|行业)"), False),
+                       "我(?:在[^，。]{1,6})?(?:开|经营)了?[^，。]{0,10}(?:店|公司|工作室|诊所)",
+                       # "…，开了家口腔诊所": the clause after the user's name or city drops the "我"
+                       "(?:^|[，,])\\s*(?:开|经营)了(?:一?家|个)[^，。]{0,10}(?:店|公司|工作室|诊所)", "我的工作是", "我做[^，。]{1,8}(?:工作|行业)"), False),
     "birthday": (_rx(_en("my birthday", "i was born", "born on"), "我的?生日"), False),
     "code_style": (_rx(_en("commit messages?", "commits", "conventional commits", "code style", "naming conventions?",
                            "type hints", "docstrings", "indentation", "snake_case", "camelcase", "tabs", "semicolons",
@@ -504,7 +513,7 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                             "leave me alone (?:after|on|during)", "don't (?:bother|disturb) me"),
                         r"(?<![A-Za-z])(?:anything|nothing|no (?:messages?|pings?)) (?:after|before) \d",
                         "别[^，。]{0,14}(?:发[^，。]{0,6}消息|打扰|找我|提醒我)|免打扰|不要在[^，。]{0,12}(?:发|打扰|找)|"
-                        "[0-9一二三四五六七八九十]+ ?点(?:以后|之后|后|前|以前)[^，。]{0,6}(?:别|不要)"), True),
+                        "(?:[0-9一二三四五六七八九十]+ ?点|\\d{1,2}:\\d\\d) ?(?:以后|之后|后|前|以前)[^，。]{0,6}(?:别|不要)"), True),
     "reminders": (_rx(r"remind(?:ers?)? (?:me )?[^.]{0,30}(?:before|ahead|in advance|early|the day before)",
                       _en("reminders? should"), r"(?:\d+|an?|one|two|half an?) (?:minutes?|mins?|hours?|days?) "
                       r"(?:before|ahead|in advance|early)", "提前[^，。]{0,8}提醒|提醒[^，。]{0,8}提前|提醒我的时候",
@@ -701,8 +710,11 @@ def _drop_clauses(sentence: str, rx: re.Pattern[str]) -> str:
 # Temporary arrangements are not standing preferences ("no dairy this month, just to see").
 TEMPORARY = _rx(
     _en("this month", "for now", "for the time being", "just to see", "trying (?:out )?(?:no|to|a|out)",
+        "on a diet", "trying to lose weight",
         "temporarily", "for a (?:week|few days|couple of weeks)", "this week"),
-    "这个月|这周|暂时|先试试|试一下|试试看|最近在试|这段时间",
+    "这个月|这周|暂时|先试试|试一下|试试看|最近在试|这段时间|"
+    # a diet to lose weight is a phase, not what the user eats ("最近在减脂 晚饭不吃")
+    "在减肥|在减脂|在节食|在控糖",
 )  # fmt: skip
 # Words that make a rule outlast the day it is said in.
 LASTING = _rx(
@@ -795,7 +807,7 @@ ASKS = _rx(
 VALUE_ASK = _rx(
     _en("how many", "how much", "how long", "how early", "how far", "how often", "what time", "which", "what (?:should|do|would)",
         r"[a-z]+ or [a-z]+\?"),
-    "几|多少|多久|多长|多早|哪个|哪种|哪家|哪天|什么时候|还是[^？?]{1,12}[？?]",
+    "几|多少|多久|多长|多早|哪个|哪些|哪种|哪家|哪天|什么时候|还是[^？?]{1,12}[？?]",
 )  # fmt: skip
 
 
@@ -1354,7 +1366,8 @@ class OfflineObjectExtractor:
             return True
         if not recent:
             return False
-        key = max(recent, key=lambda k: said_in[k])
+        # of keys said in one message ("在成都，做自由翻译"), the answer completes the one said last
+        key = max(reversed(recent), key=lambda k: said_in[k])
         old = values[key][-1][0]
         if CORRECTION.match(msg.text) or _CORRECTION_START.match(msg.text):
             value = (
@@ -1417,6 +1430,13 @@ class OfflineObjectExtractor:
                 if _SELF_GATE.search(msg.text)
                 else []
             )
+            asked = _asked_key(msgs, pos)
+            if asked and asked not in values and asked not in stored_self and _plain_answer(msg.text, people):
+                # "做什么工作呀？" — "建筑设计 在一个设计院": the answer is the value, whatever its words
+                values[asked] = [(_clean(msg.text), msg.at)]
+                said_in[asked] = mentioned_in[asked] = msg.index
+                asked_for.add(asked)
+                continue
             if not named_keys and self._self_follow_up(msgs, pos, values, said_in, mentioned_in):
                 continue
             # u: "英文回复看技术问题有点累" (the key again, no rule) — u: "这样吧 技术问题用中文…": the user settles the
@@ -1462,8 +1482,11 @@ class OfflineObjectExtractor:
 
                 about_topic = topics.find(sentence) is not None or _answers_about_a_thing(msgs, pos, topics)
                 # a link is a reference, never a preference ("1kM-…" in a URL is no unit)
-                for key, part in _self_hits(_LINK.sub(" ", sentence), allowed):
+                hits = _self_hits(_LINK.sub(" ", sentence), allowed)
+                for key, part in hits:
                     identity = SELF_KEYS[key] == "identity"
+                    if key == "city" and not _CITY_SAID.search(part) and not _introduced_place(msgs, pos, part, values, hits):
+                        continue
                     if (
                         not identity
                         and not FIRST_PERSON.search(sentence)
@@ -1999,6 +2022,60 @@ def _all_work_on(named: list[tuple[str, Stored | None, str | None]], topic: Stor
         and name in norm_name(" ".join([stored.obj.summary, stored.obj.detail or "", *stored.obj.facts]))
         for _, stored, _ in named
     )
+
+
+# The assistant asking for one of the user's identity facts ("做什么工作呀？", "where are you based?").
+_ASKS_FOR: dict[str, re.Pattern[str]] = {
+    "occupation": _rx(
+        _en(r"what do you do(?: for (?:a living|work))?", r"what(?:'s| is) your (?:job|work|line of work)",
+            "where do you work", "what (?:kind of )?work do you"),
+        "做什么工作|什么工作|做哪行|哪个行业|干什么的|做什么的|从事什么|在哪(?:里|儿)?(?:上班|工作)|在哪高就",
+    ),
+    "city": _rx(
+        _en("where do you live", "where are you based", "which city", "where(?:'s| is) home"),
+        "住(?:在)?哪|哪个城市|在哪(?:里|儿)?(?:住|生活)|哪里人",
+    ),
+}  # fmt: skip
+
+
+def _asked_key(msgs: list[_Msg], pos: int) -> str | None:
+    """The identity key the assistant's question right before msgs[pos] asks for."""
+    prev = msgs[pos - 1] if pos else None
+    asked = _last_question(prev.text) if prev is not None and not prev.user else ""
+    return next((key for key, rx in _ASKS_FOR.items() if asked and rx.search(asked)), None)
+
+
+def _plain_answer(text: str, people: _PeopleFinder) -> bool:
+    """A short statement about the speaker: no question, no other person, no one-off day."""
+    return (
+        len(text) <= 60
+        and len(norm_name(text)) >= 2
+        and not QUESTION.search(text)
+        and not THIRD_PERSON_START.search(text)
+        and not THIRD_PARTY.search(text)
+        and not people.names_in(text)
+        and not people.new_person(text)
+        and not ONE_OFF_DAY.search(text)
+        and not ACK.match(text)
+    )
+
+
+def _introduced_place(
+    msgs: list[_Msg],
+    pos: int,
+    part: str,
+    values: dict[str, list[tuple[str, str | None]]],
+    hits: list[tuple[str, str]],
+) -> bool:
+    """ "在西安" is the user's city when they are introducing themselves (their name is said) and either
+    the assistant's reply names the place again ("西安好地方") or the same sentence gives another fact of
+    who they are ("在成都，做自由翻译"); "在开会" is a doing, not a place."""
+    found = _BARE_PLACE.search(part)
+    if found is None or not values.get("name"):
+        return False
+    reply = msgs[pos + 1].text if pos + 1 < len(msgs) and not msgs[pos + 1].user else ""
+    beside = any(key != "city" and SELF_KEYS[key] == "identity" for key, _ in hits)
+    return beside or found.group("place") in reply
 
 
 def _same_as_stored(msgs: list[_Msg], pos: int, sentence: str, stored: str) -> bool:

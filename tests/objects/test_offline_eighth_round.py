@@ -62,3 +62,47 @@ def test_a_new_rule_beside_the_stored_one_is_still_an_update(
 def test_a_zone_said_by_its_city_is_a_restated_timezone(tmp_path: Path, chat: list[str]) -> None:
     before = _self("timezone", "identity", "Europe/Porto")
     assert _ops(_extract(tmp_path, chat, [before]), "timezone") == ["skip"]
+
+
+# -- an introduction: answers to the assistant's questions and a bare place ---------------------------------
+
+
+def _value(objects: list[dict[str, Any]], key: str) -> str:
+    [obj] = [o for o in objects if o["type"] == "self" and o.get("key") == key and o["op"] != "skip"]
+    return str(obj["summary"])
+
+
+@pytest.mark.parametrize(
+    ("chat", "kept"),
+    [(["我叫宋知微", "你好知微！做什么工作呀？", "室内设计 在一家小事务所"], "室内设计"),
+     (["I'm Oskar", "Hi Oskar! What do you do for a living?", "landscape gardening, mostly private clients"],
+      "landscape gardening")],
+)  # fmt: skip
+def test_the_answer_to_what_the_user_does_is_their_occupation(tmp_path: Path, chat: list[str], kept: str) -> None:
+    assert kept in _value(_extract(tmp_path, chat), "occupation")
+
+
+@pytest.mark.parametrize(
+    "chat",
+    [["我叫宋知微", "你好！", "在洛阳", "洛阳好地方。"],
+     ["我叫宋知微，在洛阳，做室内设计", "了解。"]],
+)  # fmt: skip
+def test_a_bare_place_in_an_introduction_is_the_users_city(tmp_path: Path, chat: list[str]) -> None:
+    assert "洛阳" in _value(_extract(tmp_path, chat), "city")
+
+
+@pytest.mark.parametrize(
+    "chat",
+    [["我叫宋知微", "你好！", "在开会 晚点说", "好的。"],  # a doing, not a place
+     ["在洛阳", "洛阳好地方。"]],  # no introduction
+)  # fmt: skip
+def test_a_bare_place_elsewhere_is_no_city(tmp_path: Path, chat: list[str]) -> None:
+    assert not [o for o in _extract(tmp_path, chat) if o.get("key") == "city"]
+
+
+@pytest.mark.parametrize(
+    "chat",
+    [["最近在减脂 晚饭不吃", "加油！"], ["I'm on a diet, no dairy at dinner", "Good luck!"]],
+)  # fmt: skip
+def test_a_weight_loss_diet_is_a_phase_not_a_diet(tmp_path: Path, chat: list[str]) -> None:
+    assert not [o for o in _extract(tmp_path, chat) if o.get("key") == "diet"]
