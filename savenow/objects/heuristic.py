@@ -1445,7 +1445,11 @@ class OfflineObjectExtractor:
                         == _prev_user_index(msgs, pos)}  # fmt: skip
             for key in named_keys:
                 mentioned_in[key] = msg.index
+            said_before = ""
             for sentence in sentences(msg.text):
+                earlier, said_before = said_before, sentence
+                if _continues_someone_else(msgs, pos, earlier, sentence):
+                    continue  # "she's moving to Lisbon. got a job at …": still about her
                 if (
                     (
                         REQUEST.search(sentence) and not STANDING.search(sentence)
@@ -1541,6 +1545,8 @@ class OfflineObjectExtractor:
                         value = _clean(part)
                     if len(norm_name(value)) < 3:
                         continue
+                    if key == "occupation" and not _says_what_job(value):
+                        continue  # "the new job eats my evenings": a job mentioned, not what it is
                     replacing = bool(values.get(key)) and said_in.get(key) != msg.index
                     if replacing and not correcting and _answers_value_question(msgs, pos, said_in[key],
                                                                                  any_question=identity):  # fmt: skip
@@ -1615,7 +1621,9 @@ class OfflineObjectExtractor:
                 continue
             unassigned: list[str] = []  # this message's sentences about no one yet
             offered = msgs[pos - 1].text if pos and not msgs[pos - 1].user else ""
+            said_before = ""
             for sentence in sentences(msg.text):
+                earlier, said_before = said_before, sentence
                 if DISMISS.search(sentence) or _picks_offer(sentence, offered):
                     continue
                 named = people.names_in(sentence)
@@ -1641,6 +1649,7 @@ class OfflineObjectExtractor:
                     THIRD_PERSON_START.search(sentence)
                     or re.search(r"^\s*对，?\s*(他|她)", sentence)
                     or _pronoun_fact_at(sentence) >= 0
+                    or _continues_someone_else(msgs, pos, earlier, sentence)  # "… got a job at X"
                 ):
                     person = last
                 elif (
@@ -2039,10 +2048,51 @@ _ASKS_FOR: dict[str, re.Pattern[str]] = {
 
 
 def _asked_key(msgs: list[_Msg], pos: int) -> str | None:
-    """The identity key the assistant's question right before msgs[pos] asks for."""
+    """The identity key the assistant's question right before msgs[pos] asks the user for ("她做什么工作？"
+    asks about someone else)."""
+    asked = _assistant_question(msgs, pos)
+    if not asked or _THIRD_PERSON_WORD.search(asked):
+        return None
+    return next((key for key, rx in _ASKS_FOR.items() if rx.search(asked)), None)
+
+
+def _assistant_question(msgs: list[_Msg], pos: int) -> str:
     prev = msgs[pos - 1] if pos else None
-    asked = _last_question(prev.text) if prev is not None and not prev.user else ""
-    return next((key for key, rx in _ASKS_FOR.items() if asked and rx.search(asked)), None)
+    return _last_question(prev.text) if prev is not None and not prev.user else ""
+
+
+_THIRD_PERSON_WORD = _rx(r"(?<![A-Za-z])(?:he|she|his|her|him|they|their|them)(?![A-Za-z'])", "他|她")
+# "got a job at …", "明年 7 月入职": a clause that drops its subject keeps the one before it
+_NO_SUBJECT = _rx(r"^\s*(?:got|moved|moving|started|starting|works?|working|lives?|living|is|was|has|had)(?![A-Za-z])",
+                  r"^\s*(?:对|是的?|嗯)?[，,\s]*(?!我)[^，。]{0,8}(?:入职|上班|工作|搬|调|去)")
+
+
+_JOB_MENTION = _rx(_en("(?:my |the )?new job", "job change"), "新工作|换工作|换了工作")
+_JOB_NAMED = _rx(
+    rf"(?<![A-Za-z])(?:at|for|with|as|in) |(?<![A-Za-z])(?:{_ROLES_EN}|{_JOB_BY_ENDING})s?(?![a-z])",
+    rf"在|去|进|到|做|当|{_ROLES_ZH}",
+)
+
+
+def _says_what_job(value: str) -> bool:
+    """An occupation value says what the work is (an employer, a role, a field); "新工作稳定下来了 想把 X
+    捡起来" only mentions that there is a new job."""
+    if not _JOB_MENTION.search(value):
+        return True
+    rest = _JOB_MENTION.sub(" ", value)
+    return bool(_JOB_NAMED.search(rest) or [t for t in salient_tokens(rest) if not t.isdigit()])
+
+
+def _continues_someone_else(msgs: list[_Msg], pos: int, earlier: str, sentence: str) -> bool:
+    """A sentence with no subject of its own that goes on about another person: the sentence before it in
+    the message opens on "she"/"他", or it answers the assistant's question about him or her ("恭喜她！是明年
+    入职吗？" — "对，明年 7 月入职")."""
+    if FIRST_PERSON.search(sentence) or not _NO_SUBJECT.search(sentence):
+        return False
+    if earlier:
+        return THIRD_PERSON_START.search(earlier) is not None or _pronoun_fact_at(earlier) >= 0
+    prev = msgs[pos - 1] if pos else None
+    return bool(_assistant_question(msgs, pos)) and prev is not None and bool(_THIRD_PERSON_WORD.search(prev.text))
 
 
 def _plain_answer(text: str, people: _PeopleFinder) -> bool:

@@ -106,3 +106,38 @@ def test_a_bare_place_elsewhere_is_no_city(tmp_path: Path, chat: list[str]) -> N
 )  # fmt: skip
 def test_a_weight_loss_diet_is_a_phase_not_a_diet(tmp_path: Path, chat: list[str]) -> None:
     assert not [o for o in _extract(tmp_path, chat) if o.get("key") == "diet"]
+
+
+# -- someone else's news is theirs, and a job mentioned is not yet an occupation ------------------------------
+
+
+@pytest.mark.parametrize(
+    "chat",
+    [["Ines called. she's moving to Ghent in May. got a job at Sint-Jan, radiographer", "Great news!"],
+     ["表姐要去苏州了", "恭喜她！是下个月入职吗？", "对，下个月入职，做软件测试"]],
+)  # fmt: skip
+def test_a_sentence_without_its_own_subject_stays_with_the_person(tmp_path: Path, chat: list[str]) -> None:
+    before = [{"type": "relationship", "name": "Ines", "relation": "family", "summary": "User's cousin"},
+              {"type": "relationship", "name": "表姐", "relation": "family", "summary": "用户的表姐"}]  # fmt: skip
+    objects = _extract(tmp_path, chat, before)
+    assert not [o for o in objects if o.get("key") == "occupation"]
+
+
+def test_the_carried_sentence_is_the_persons_fact(tmp_path: Path) -> None:
+    chat = ["Ines called. she's moving to Ghent in May. got a job at Sint-Jan, radiographer", "Great news!"]
+    before = [{"type": "relationship", "name": "Ines", "relation": "family", "summary": "User's cousin"}]
+    [ines] = [o for o in _extract(tmp_path, chat, before) if o["type"] == "relationship"]
+    assert any("Sint-Jan" in fact for fact in ines["facts"])
+
+
+@pytest.mark.parametrize(
+    ("chat", "kept"),
+    [(["新工作稳定下来了 想把博客捡起来", "好呀。"], False),
+     (["the new job eats all my evenings", "Sounds busy."], False),
+     (["新工作在一家券商 做风控", "不错。"], True),
+     (["my new job is at Halden Bank, risk analyst", "Congrats!"], True)],
+)  # fmt: skip
+def test_a_new_job_is_an_occupation_only_when_it_says_what_it_is(
+    tmp_path: Path, chat: list[str], kept: bool
+) -> None:
+    assert bool([o for o in _extract(tmp_path, chat) if o.get("key") == "occupation"]) is kept
