@@ -86,11 +86,11 @@ STANDING = _rx(
 )  # fmt: skip
 ADDITIVE = _rx(r"^\s*(?:also|and|plus|oh and|another thing|还有|另外|而且|再加上|顺便)", flags=_I)
 CORRECTION = _rx(
-    _en("actually", "instead", "scratch that", "change (?:that|it) to", "on second thought", "rather", "no wait",
+    _en("actually", "instead", "scratch that", "scrap that", "change (?:that|it) to", "on second thought", "rather", "no wait",
         "let's do", "go back to", "switch back",
         "make (?:that|it)",
         "let's go back", "go back to"),
-    "改成|算了|还是|不对|换成|重新说|更正|太死了|改一下|纠正|换回|改回",
+    "改成|算了|还是|不对|换成|重新说|更正|太死了|改一下|纠正|换回|改回|想了(?:下|想|一下)",
 )  # fmt: skip
 ONE_OFF = _rx(
     _en("today", "tonight", "tomorrow", "yesterday", "this (?:morning|afternoon|evening|weekend|week)",
@@ -531,7 +531,7 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
     "tone": (_rx(_en("formal", "casual", "jargon", "sarcasm", "humou?r", "blunt", "polite", "plain english",
                      "sugarcoat", "straight", "direct with me", "friendly", "professional"),
                  "正式|口语化|客气|客套|委婉|幽默|语气|官腔|啰嗦|废话|直接[点些]|直接一点|说人话|别绕"), True),
-    "formatting": (_rx(_en("tables?", "bullet points?", "bullets", "code blocks?", "fenced", "markdown", "headings",
+    "formatting": (_rx(_en("tables?", "bullet (?:points?|lists?)", "bullets", "code blocks?", "fenced", "markdown", "headings",
                            "numbered lists?", "bold", "code first", "paste the code",
                            "commands? (?:on (?:its|their) own line|in (?:a )?code)"),
                        "表格|列表|代码块|分点|加粗|markdown|编号|先贴代码|代码(?:放|贴)(?:在|到)|命令(?:单独|放)"), True),
@@ -1422,9 +1422,11 @@ class OfflineObjectExtractor:
         said_in: dict[str, int] = {}
         mentioned_in: dict[str, int] = {}  # the last user message naming a key (a rule or not)
         asked_for: set[str] = set()
+        corrected: dict[str, int] = {}  # key -> the user message (position) that corrected it
         for pos, msg in enumerate(msgs):
             if not msg.user or msg.dismissed:
                 continue
+            going_on = _continued_correction(msgs, pos, corrected)
             named_keys = (
                 [k for k, (rx, _) in SELF_RULES.items() if rx.search(msg.text)]
                 if _SELF_GATE.search(msg.text)
@@ -1437,7 +1439,16 @@ class OfflineObjectExtractor:
                 said_in[asked] = mentioned_in[asked] = msg.index
                 asked_for.add(asked)
                 continue
+            if not named_keys and going_on and values.get(going_on) and _goes_on_with_rule(msg, people):
+                # "hmm actually drop the scopes" — "just `type: subject`, max 60 chars": the correction goes on
+                old = values[going_on][-1][0]
+                joiner = "；" if has_cjk(old) else "; "
+                values[going_on][-1] = (f"{old}{joiner}{_clean(msg.text)}", msg.at)
+                said_in[going_on] = msg.index
+                continue
             if not named_keys and self._self_follow_up(msgs, pos, values, said_in, mentioned_in):
+                if CORRECTION.search(msg.text[:16]):  # "hmm actually drop the scopes" corrects the rule just given
+                    corrected.update({k: pos for k, at in said_in.items() if at == msg.index})
                 continue
             # u: "英文回复看技术问题有点累" (the key again, no rule) — u: "这样吧 技术问题用中文…": the user settles the
             # rule they came back to; it replaces the old one without a standing word
@@ -1475,11 +1486,13 @@ class OfflineObjectExtractor:
                     standing: bool = standing,
                     correcting: bool = correcting,
                     reopened: set[str] = reopened,
+                    going_on: str | None = going_on,
                 ) -> bool:
                     return (
                         standing
                         or not SELF_RULES[key][1]
                         or (correcting and bool(values.get(key)))
+                        or key == going_on  # "多行的才用 code block", right after the user corrected it
                         or _spells_out(SELF_RULES[key][0], sentence)
                         or (key in reopened and _SETTLES.match(sentence) is not None)
                     )
@@ -1560,6 +1573,9 @@ class OfflineObjectExtractor:
                     if CORRECTION.search(sentence) or CORRECTION.search(msg.text[:12]):
                         values[key] = []
                         value = _from_replacement(value)
+                        corrected[key] = pos
+                    elif key == going_on:
+                        pass  # the correction goes on: its parts are one rule
                     elif replacing and not ADDITIVE.match(sentence):
                         values[key] = []  # said again later: only the final value counts
                     if (
@@ -2126,6 +2142,28 @@ def _introduced_place(
     reply = msgs[pos + 1].text if pos + 1 < len(msgs) and not msgs[pos + 1].user else ""
     beside = any(key != "city" and SELF_KEYS[key] == "identity" for key, _ in hits)
     return beside or found.group("place") in reply
+
+
+def _goes_on_with_rule(msg: _Msg, people: _PeopleFinder) -> bool:
+    """A short plain statement, not a new subject: no acknowledgement, one-off, other person, switch or note
+    to keep ("今天又忘带伞", "also new sponsor…" start something else)."""
+    text = msg.text
+    return (
+        _plain_answer(text, people)
+        and not _ACK_LEAD.match(text)  # "ok now. the tokenizer test…": an acknowledgement closes the correction
+        and not ONE_OFF.search(text)
+        and not SWITCH.match(text)
+        and not REMEMBER.search(text)
+        and not msg.saved
+        and len(sentences(text)) <= 2
+    )
+
+
+def _continued_correction(msgs: list[_Msg], pos: int, corrected: dict[str, int]) -> str | None:
+    """The key the user corrected in their message just before msgs[pos] (at most the assistant's reply
+    between): this message goes on with the new rule."""
+    last = _prev_user_index(msgs, pos)
+    return next((key for key, at in corrected.items() if msgs[at].index == last), None)
 
 
 def _same_as_stored(msgs: list[_Msg], pos: int, sentence: str, stored: str) -> bool:

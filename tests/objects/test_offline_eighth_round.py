@@ -141,3 +141,23 @@ def test_a_new_job_is_an_occupation_only_when_it_says_what_it_is(
     tmp_path: Path, chat: list[str], kept: bool
 ) -> None:
     assert bool([o for o in _extract(tmp_path, chat) if o.get("key") == "occupation"]) is kept
+
+
+# -- a correction goes on in the user's next message ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("chat", "final", "dropped"),
+    [(["from now on give me lists as numbered lists", "Will do.", "hmm actually drop the numbers", "OK.",
+       "just plain dashes, one line each", "Got it."], "plain dashes", None),
+     (["以后给我命令都用代码块", "好的。", "其实想了下 单行命令 inline 就行了 代码块太占地方", "那多行的呢？", "多行的才用代码块",
+       "好的。"], "多行", None),
+     (["from now on give me lists as numbered lists", "Will do.", "hmm actually drop the numbers", "Sure.",
+       "ok now. the build is failing on arm64", "Let's look."], "drop the numbers", "arm64")],
+)  # fmt: skip
+def test_the_message_after_a_correction_completes_the_new_rule(
+    tmp_path: Path, chat: list[str], final: str, dropped: str | None
+) -> None:
+    value = _value(_extract(tmp_path, chat), "formatting")
+    assert final in value
+    assert dropped is None or dropped not in value
