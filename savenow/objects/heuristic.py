@@ -1293,7 +1293,7 @@ class OfflineObjectExtractor:
             msg.saved = True
             extra = [_clean(m.text) for m in self._follow_ups(msgs, pos)[:2] if not ACK.match(m.text)]
             window = " ".join([content, *(m.text for m in msgs[max(0, source - 1) : source] if not m.user)])
-            title = subject or _lead_subject(lead, _title(content, kind_word, window), points_back)
+            title = _with_own_head(subject, content) if subject else _lead_subject(lead, _title(content, kind_word, window), points_back)
             obj = MemoryObject(type="saved", saved_kind="text_note", title=title,
                                summary=content, detail="；".join(extra) if has_cjk(content) else " ".join(extra) or None)  # fmt: skip
             named = self._last_named(msgs, pos, people) if _NOTE_PRONOUN.search(content) else None
@@ -2862,6 +2862,8 @@ def _lead_subject(lead: str, title: str, points_back: bool) -> str:
     """ "礼盒定价我想了个公式 你帮我记住：零售价 = …" → "礼盒定价：零售价": the subject the user names before the
     remember cue (up to their first "I"/"you") leads the title, when the note itself follows the cue."""
     parts = _PERSON_WORD.split(lead, maxsplit=1) if lead else []
+    if len(parts) == 1 and not points_back:
+        parts = [parts[0], ""]  # "老房子的燃气户号帮我记住 …": the whole lead names what is kept
     if points_back or len(parts) < 2 or re.search(r"[，,。.;；:：]", parts[0]):
         # no "I"/"you" after it, or a clause break: no subject named ("还有个工作的，帮我存一下")
         return title
@@ -2874,6 +2876,16 @@ def _lead_subject(lead: str, title: str, points_back: bool) -> str:
     ):
         return title
     return f"{subject}：{title}" if has_cjk(subject + title) else f"{subject}: {title}"
+
+
+def _with_own_head(noun: str, content: str) -> str:
+    """ "记住这个公式：报价 = 成本 × 1.35" → "公式：报价": a note called by its kind keeps the subject its own
+    text names before "=" or a colon (a short one, not already in the noun)."""
+    body = re.sub(r"^\s*(?:这个|这条|这些|这套|那个|this|that|these)?\s*" + re.escape(noun) + r"\s*[:：]?\s*", "", content, flags=_I)
+    head = re.split(r"\s*(?:=|：|:)\s*", body, maxsplit=1)
+    if len(head) < 2 or not 2 <= len(norm_name(head[0])) <= 12 or norm_name(head[0]) in norm_name(noun):
+        return noun
+    return f"{noun}：{head[0]}" if has_cjk(noun + head[0]) else f"{noun}: {head[0]}"
 
 
 def _cue_noun(tail: str) -> str | None:
@@ -2950,6 +2962,9 @@ def _title(content: str, kind: str | None, window: str) -> str:
         not head
         or len(norm_name(head)) < 2
         or re.fullmatch(r"(?:so )?(?:the )?(?:rule|formula|thing)( is)?", head, _I)
+        # "这个规则：一线城市住宿上限 550", "这个公式：报价 = …": a bare label or kind is titled by what follows
+        or _EMPTY_LABEL.fullmatch(head) is not None
+        or (kind is not None and norm_name(head) == norm_name(kind))
     )
     terms: dict[str, int] = {}
     for match in _TERM.finditer(window):

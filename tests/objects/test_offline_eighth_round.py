@@ -161,3 +161,22 @@ def test_the_message_after_a_correction_completes_the_new_rule(
     value = _value(_extract(tmp_path, chat), "formatting")
     assert final in value
     assert dropped is None or dropped not in value
+
+
+# -- a saved note's title names its subject, not its kind ------------------------------------------------
+
+
+def _title_of(objects: list[dict[str, Any]]) -> str:
+    [note] = [o for o in objects if o["type"] == "saved"]
+    return str(note["title"])
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [("记住这个公式：运费 = 重量 × 12 + 8，以后都按这个算", "运费"),
+     ("帮我记住这个规则：出差打车单次上限 120，超出自付", "打车"),
+     ("remember this formula: shipping = weight x 12 + 8", "shipping"),
+     ("对了 仓库那边的水表户号帮我记住 7731 0042 9918", "水表户号")],
+)  # fmt: skip
+def test_a_notes_title_names_its_subject(tmp_path: Path, text: str, subject: str) -> None:
+    assert subject in _title_of(_extract(tmp_path, [text, "OK."]))
