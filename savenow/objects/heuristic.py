@@ -61,7 +61,7 @@ from .extract import Candidate, Proposed
 from .folding import folded_view
 from .model import SELF_KEYS, MemoryObject, near_name, norm_name
 from .store import Stored
-from .wording import CHANGED, RESTATE, UNCHANGED, contains_stored, salient_tokens
+from .wording import CHANGED, RESTATE, SAME_AGAIN, UNCHANGED, contains_stored, salient_tokens
 from .wording import pattern as _rx
 
 _I = re.IGNORECASE
@@ -87,11 +87,11 @@ STANDING = _rx(
 )  # fmt: skip
 ADDITIVE = _rx(r"^\s*(?:also|and|plus|oh and|another thing|还有|另外|而且|再加上|顺便)", flags=_I)
 CORRECTION = _rx(
-    _en("actually", "instead", "scratch that", "change (?:that|it) to", "on second thought", "rather", "no wait",
+    _en("actually", "instead", "scratch that", "scrap that", "change (?:that|it) to", "on second thought", "rather", "no wait",
         "let's do", "go back to", "switch back",
         "make (?:that|it)",
         "let's go back", "go back to"),
-    "改成|算了|还是|不对|换成|重新说|更正|太死了|改一下|纠正|换回|改回",
+    "改成|算了|还是|不对|换成|重新说|更正|太死了|改一下|纠正|换回|改回|想了(?:下|想|一下)",
 )  # fmt: skip
 ONE_OFF = _rx(
     _en("today", "tonight", "tomorrow", "yesterday", "this (?:morning|afternoon|evening|weekend|week)",
@@ -423,16 +423,8 @@ CLOCK_OR_DAY = _rx(
     _en(r"\d{1,2}(?::\d\d)?\s?(?:am|pm)", "today", "tonight", "tomorrow"),
     r"\d{1,2}:\d\d|\d+ ?点|今天|明天|今晚",
 )
-SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
-    # key: (pattern, needs a standing cue)
-    "name": (re.compile(r"(?<![A-Za-z])(?:I'm|I am|[Mm]y name is|[Mm]y name's|[Tt]his is)\s+[A-Z][a-z]+(?![a-z])"
-                        r"|我叫[" + HAN + r"]{1,3}|我的名字|我姓[" + HAN + r"]"
-                        r"|^\s*我是(?:[小阿老][" + HAN + r"]|[王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟][" + HAN + r"]{1,2})(?=[，,。！!\s]|$)"), False),
-    "nickname": (_rx(r"(?:^|[,.;!]\s*|\b(?:please|pls|you can|you may|just|do|can you)\s+)call me(?![A-Za-z])",
-                     _en("address me as"),
-                     "(?:^|[，,。；！]|你|请|可以|就)(?:叫|喊|称呼)我[" + HAN + "A-Za-z]{1,4}"
-                     "|(?:叫|喊|称呼)我[" + HAN + "A-Za-z]{1,4}(?:就行|就好|吧|就可以)"), False),
-    "city": (_rx(r"(?<![A-Za-z])(?:studio|shop|store|practice|clinic|bakery|caf[eé]|restaurant|salon|workshop) "
+# Where the user lives, said with a verb of living or a district ("我住在…", "I live in…", "在成都 高新区").
+_CITY_SAID = _rx(r"(?<![A-Za-z])(?:studio|shop|store|practice|clinic|bakery|caf[eé]|restaurant|salon|workshop) "
                  r"(?:is )?(?:in|based in) (?-i:[A-Z])",
                  "(?:店|工作室|公司|诊所)(?:开)?在[" + HAN + "]{2,3}(?:市|[，,。 ]|$)",
                  "我在[" + HAN + "]{2,3}(?:市)?(?:开|经营)了?[^，。]{0,8}(?:店|公司|工作室|诊所)",
@@ -443,8 +435,21 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                  # chat drops the "I" at a message's start ("live in Galway", "based in Porto these days")
                  r"^\s*(?:now\s+)?(?:live|based) in (?-i:[A-Z])",
                  # "在成都 高新区", "我现在在杭州，滨江区": the user placing themselves in a city and its district
-                 "^\\s*(?:我)?(?:现在|目前)?(?:人)?在\\s?[" + HAN + "]{2,4}(?:市)?[\\s，,]*[" + HAN + "]{0,4}(?:区|县)(?=[\\s，,。]|$)",
-                 r"我住在|我住(?![的了过])\s?(?:[A-Z]|[" + HAN + r"]{1,6}(?:区|市|县|镇|村|路|街|小区|附近))|(?:^|[，,\s])住(?:在)?\s*(?:[A-Z][a-z]|[" + HAN + "]{2}市)|我家在|我[^，。的]{0,6}(?:搬到|搬过来|搬家到)|(?:^|[，,\\s])(?:刚|已经|最近|正式|终于|总算|上个?月|去年)?(?:搬到|搬过来|搬家到)|定居|我现在住|人在[" + HAN + "]{2,4}(?:工作|生活)|常住"), False),
+                 "^\\s*(?:我)?(?:现在|目前)?(?:人|住)?在\\s?[" + HAN + "]{2,4}(?:市)?[\\s，,]*[" + HAN + "]{0,4}(?:区|县)(?=[\\s，,。]|$)",
+                 r"我住在|我住(?![的了过])\s?(?:[A-Z]|[" + HAN + r"]{1,6}(?:区|市|县|镇|村|路|街|小区|附近))|(?:^|[，,\s])住(?:在)?\s*(?:[A-Z][a-z]|[" + HAN + "]{2}市)|我家在|我[^，。的]{0,6}(?:搬到|搬过来|搬家到)|(?:^|[，,\\s])(?:刚|已经|最近|正式|终于|总算|上个?月|去年)?(?:搬到|搬过来|搬家到)|定居|我现在住|人在[" + HAN + "]{2,4}(?:工作|生活)|常住")
+# "在西安", "…，在成都，…": a clause that is only a place; a city only in an introduction the assistant
+# echoes (checked in _self: "在开会" is no place).
+_BARE_PLACE = re.compile(r"(?:^|[，,])\s*(?:我)?(?:住)?在\s?(?P<place>[" + HAN + "]{2,3})(?:市)?\\s*(?=[，,。]|$)")
+SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
+    # key: (pattern, needs a standing cue)
+    "name": (re.compile(r"(?<![A-Za-z])(?:I'm|I am|[Mm]y name is|[Mm]y name's|[Tt]his is)\s+[A-Z][a-z]+(?![a-z])"
+                        r"|我叫[" + HAN + r"]{1,3}|我的名字|我姓[" + HAN + r"]"
+                        r"|^\s*我是(?:[小阿老][" + HAN + r"]|[王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟][" + HAN + r"]{1,2})(?=[，,。！!\s]|$)"), False),
+    "nickname": (_rx(r"(?:^|[,.;!]\s*|\b(?:please|pls|you can|you may|just|do|can you)\s+)call me(?![A-Za-z])",
+                     _en("address me as"),
+                     "(?:^|[，,。；！]|你|请|可以|就)(?:叫|喊|称呼)我[" + HAN + "A-Za-z]{1,4}"
+                     "|(?:叫|喊|称呼)我[" + HAN + "A-Za-z]{1,4}(?:就行|就好|吧|就可以)"), False),
+    "city": (_rx(_CITY_SAID.pattern, _BARE_PLACE.pattern), False),
     "timezone": (_rx(r"(?<![A-Za-z])(?:Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific)/[A-Z][A-Za-z_]+",
                      # the user placing themselves on a clock ("I'm in Warsaw, so CET"; "I mean Warsaw time")
                      r"(?:I'm|I am|we're|we are) in [A-Z][a-z]+,? (?:so )?(?:PST|PDT|EST|EDT|CET|CEST|BST|JST|KST|AEST|SGT|HKT)",
@@ -471,9 +476,13 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                        "在[^，。]{1,20}读[^，。]{0,20}(?:master|bachelor|phd|硕士|本科|博士|研究生|研|大学)|读[^，。]{0,16}(?:master|bachelor|phd|硕士|本科|博士)",
                        f"(?:^|[，,])\\s*(?:做|当)[^，。]{{0,8}}(?:{_ROLES_ZH})",
                        f"我是[^，。]{{0,12}}(?:{_ROLES_ZH})", f"我(?:在[^，。]{{1,8}})?(?:做|当)[^，。]{{0,8}}(?:{_ROLES_ZH})", "我在[^，。]{1,12}(?:工作|上班|实习|读书|读研|读博)",
-                       "我是做[^，。]{1,10}的", "^\\s*(?:我)?做[^，。\\s]{1,8}的(?=[\\s，,。]|$)",
+                       "我是做[^，。]{1,10}的",
+                       # "在南京，做前端开发": a field of work, said without the "我" an introduction drops
+                       "(?:^|[，,])\\s*(?:我)?(?:做|搞)[^，。\\s]{1,6}(?:开发|研发|设计)(?=[，,。\\s]|$)", "^\\s*(?:我)?做[^，。\\s]{1,8}的(?=[\\s，,。]|$)",
                        "(?:^|[\\s，,])(?:我)?在一家[^，。]{0,16}(?:公司|工作室|医院|学校|银行|事务所|店)", "我(?:在|读)[^，。]{0,8}(?:大学|研究生|博士|大[一二三四]|研[一二三])",
-                       "我(?:在[^，。]{1,6})?(?:开|经营)了?[^，。]{0,10}(?:店|公司|工作室)", "我的工作是", "我做[^，。]{1,8}(?:工作|行业)"), False),
+                       "我(?:在[^，。]{1,6})?(?:开|经营)了?[^，。]{0,10}(?:店|公司|工作室|诊所)",
+                       # "…，开了家口腔诊所": the clause after the user's name or city drops the "我"
+                       "(?:^|[，,])\\s*(?:开|经营)了(?:一?家|个)[^，。]{0,10}(?:店|公司|工作室|诊所)", "我的工作是", "我做[^，。]{1,8}(?:工作|行业)"), False),
     "birthday": (_rx(_en("my birthday", "i was born", "born on"), "我的?生日"), False),
     "code_style": (_rx(_en("commit messages?", "commits", "conventional commits", "code style", "naming conventions?",
                            "type hints", "docstrings", "indentation", "snake_case", "camelcase", "tabs", "semicolons",
@@ -505,7 +514,7 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                             "leave me alone (?:after|on|during)", "don't (?:bother|disturb) me"),
                         r"(?<![A-Za-z])(?:anything|nothing|no (?:messages?|pings?)) (?:after|before) \d",
                         "别[^，。]{0,14}(?:发[^，。]{0,6}消息|打扰|找我|提醒我)|免打扰|不要在[^，。]{0,12}(?:发|打扰|找)|"
-                        "[0-9一二三四五六七八九十]+ ?点(?:以后|之后|后|前|以前)[^，。]{0,6}(?:别|不要)"), True),
+                        "(?:[0-9一二三四五六七八九十]+ ?点|\\d{1,2}:\\d\\d) ?(?:以后|之后|后|前|以前)[^，。]{0,6}(?:别|不要)"), True),
     "reminders": (_rx(r"remind(?:ers?)? (?:me )?[^.]{0,30}(?:before|ahead|in advance|early|the day before)",
                       _en("reminders? should"), r"(?:\d+|an?|one|two|half an?) (?:minutes?|mins?|hours?|days?) "
                       r"(?:before|ahead|in advance|early)", "提前[^，。]{0,8}提醒|提醒[^，。]{0,8}提前|提醒我的时候",
@@ -523,7 +532,7 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
     "tone": (_rx(_en("formal", "casual", "jargon", "sarcasm", "humou?r", "blunt", "polite", "plain english",
                      "sugarcoat", "straight", "direct with me", "friendly", "professional"),
                  "正式|口语化|客气|客套|委婉|幽默|语气|官腔|啰嗦|废话|直接[点些]|直接一点|说人话|别绕"), True),
-    "formatting": (_rx(_en("tables?", "bullet points?", "bullets", "code blocks?", "fenced", "markdown", "headings",
+    "formatting": (_rx(_en("tables?", "bullet (?:points?|lists?)", "bullets", "code blocks?", "fenced", "markdown", "headings",
                            "numbered lists?", "bold", "code first", "paste the code",
                            "commands? (?:on (?:its|their) own line|in (?:a )?code)"),
                        "表格|列表|代码块|分点|加粗|markdown|编号|先贴代码|代码(?:放|贴)(?:在|到)|命令(?:单独|放)"), True),
@@ -702,8 +711,11 @@ def _drop_clauses(sentence: str, rx: re.Pattern[str]) -> str:
 # Temporary arrangements are not standing preferences ("no dairy this month, just to see").
 TEMPORARY = _rx(
     _en("this month", "for now", "for the time being", "just to see", "trying (?:out )?(?:no|to|a|out)",
+        "on a diet", "trying to lose weight",
         "temporarily", "for a (?:week|few days|couple of weeks)", "this week"),
-    "这个月|这周|暂时|先试试|试一下|试试看|最近在试|这段时间",
+    "这个月|这周|暂时|先试试|试一下|试试看|最近在试|这段时间|"
+    # a diet to lose weight is a phase, not what the user eats ("最近在减脂 晚饭不吃")
+    "在减肥|在减脂|在节食|在控糖",
 )  # fmt: skip
 # Words that make a rule outlast the day it is said in.
 LASTING = _rx(
@@ -796,7 +808,7 @@ ASKS = _rx(
 VALUE_ASK = _rx(
     _en("how many", "how much", "how long", "how early", "how far", "how often", "what time", "which", "what (?:should|do|would)",
         r"[a-z]+ or [a-z]+\?"),
-    "几|多少|多久|多长|多早|哪个|哪种|哪家|哪天|什么时候|还是[^？?]{1,12}[？?]",
+    "几|多少|多久|多长|多早|哪个|哪些|哪种|哪家|哪天|什么时候|还是[^？?]{1,12}[？?]",
 )  # fmt: skip
 
 
@@ -1172,12 +1184,13 @@ class OfflineObjectExtractor:
         candidates += self._saved(msgs, people)
         stored_self = {s.obj.key or "": s.obj.summary for s in stored if s.obj.type == "self"}
         finder = _TopicFinder(stored)  # built once: its pairs of topics grow with the square of their number
-        candidates += self._self(msgs, people, finder, stored_self)
+        restated_keys: set[str] = set()
+        candidates += self._self(msgs, people, finder, stored_self, restated_keys)
         if any(c.obj.type == "self" for c in candidates):  # a stable fact about the user is not a saved note
             candidates = _saved_or_self(candidates)
         candidates += self._people(msgs, people)
         candidates += _without_self_rules(self._topics(msgs, stored, finder, people), candidates)
-        candidates += self._restated(msgs, stored, candidates)
+        candidates += self._restated(msgs, stored, candidates, restated_keys)
         return candidates
 
     # -- messages --------------------------------------------------------------------------------
@@ -1286,7 +1299,7 @@ class OfflineObjectExtractor:
             msg.saved = True
             extra = [_clean(m.text) for m in self._follow_ups(msgs, pos)[:2] if not ACK.match(m.text)]
             window = " ".join([content, *(m.text for m in msgs[max(0, source - 1) : source] if not m.user)])
-            title = subject or _lead_subject(lead, _title(content, kind_word, window), points_back)
+            title = _with_own_head(subject, content) if subject else _lead_subject(lead, _title(content, kind_word, window), points_back)
             obj = MemoryObject(type="saved", saved_kind="text_note", title=title,
                                summary=content, detail="；".join(extra) if has_cjk(content) else " ".join(extra) or None)  # fmt: skip
             named = self._last_named(msgs, pos, people) if _NOTE_PRONOUN.search(content) else None
@@ -1359,7 +1372,8 @@ class OfflineObjectExtractor:
             return True
         if not recent:
             return False
-        key = max(recent, key=lambda k: said_in[k])
+        # of keys said in one message ("在成都，做自由翻译"), the answer completes the one said last
+        key = max(reversed(recent), key=lambda k: said_in[k])
         old = values[key][-1][0]
         if CORRECTION.match(msg.text) or _CORRECTION_START.match(msg.text):
             value = (
@@ -1407,20 +1421,40 @@ class OfflineObjectExtractor:
         people: _PeopleFinder,
         topics: _TopicFinder,
         stored_self: dict[str, str],
+        restated: set[str],
     ) -> list[Candidate]:
+        """The user's own facts and rules; the stored keys the user only said again go into ``restated``."""
         values: dict[str, list[tuple[str, str | None]]] = {}
         said_in: dict[str, int] = {}
         mentioned_in: dict[str, int] = {}  # the last user message naming a key (a rule or not)
         asked_for: set[str] = set()
+        corrected: dict[str, int] = {}  # key -> the user message (position) that corrected it
         for pos, msg in enumerate(msgs):
             if not msg.user or msg.dismissed:
                 continue
+            going_on = _continued_correction(msgs, pos, corrected)
             named_keys = (
                 [k for k, (rx, _) in SELF_RULES.items() if rx.search(msg.text)]
                 if _SELF_GATE.search(msg.text)
                 else []
             )
+            asked = _asked_key(msgs, pos)
+            if asked and asked not in values and asked not in stored_self and _plain_answer(msg.text, people):
+                # "做什么工作呀？" — "建筑设计 在一个设计院": the answer is the value, whatever its words
+                values[asked] = [(_clean(msg.text), msg.at)]
+                said_in[asked] = mentioned_in[asked] = msg.index
+                asked_for.add(asked)
+                continue
+            if not named_keys and going_on and values.get(going_on) and _goes_on_with_rule(msg, people):
+                # "hmm actually drop the scopes" — "just `type: subject`, max 60 chars": the correction goes on
+                old = values[going_on][-1][0]
+                joiner = "；" if has_cjk(old) else "; "
+                values[going_on][-1] = (f"{old}{joiner}{_clean(msg.text)}", msg.at)
+                said_in[going_on] = msg.index
+                continue
             if not named_keys and self._self_follow_up(msgs, pos, values, said_in, mentioned_in):
+                if CORRECTION.search(msg.text[:16]):  # "hmm actually drop the scopes" corrects the rule just given
+                    corrected.update({k: pos for k, at in said_in.items() if at == msg.index})
                 continue
             # u: "英文回复看技术问题有点累" (the key again, no rule) — u: "这样吧 技术问题用中文…": the user settles the
             # rule they came back to; it replaces the old one without a standing word
@@ -1428,7 +1462,11 @@ class OfflineObjectExtractor:
                         == _prev_user_index(msgs, pos)}  # fmt: skip
             for key in named_keys:
                 mentioned_in[key] = msg.index
+            said_before = ""
             for sentence in sentences(msg.text):
+                earlier, said_before = said_before, sentence
+                if _continues_someone_else(msgs, pos, earlier, sentence):
+                    continue  # "she's moving to Lisbon. got a job at …": still about her
                 if (
                     (
                         REQUEST.search(sentence) and not STANDING.search(sentence)
@@ -1454,19 +1492,24 @@ class OfflineObjectExtractor:
                     standing: bool = standing,
                     correcting: bool = correcting,
                     reopened: set[str] = reopened,
+                    going_on: str | None = going_on,
                 ) -> bool:
                     return (
                         standing
                         or not SELF_RULES[key][1]
                         or (correcting and bool(values.get(key)))
+                        or key == going_on  # "多行的才用 code block", right after the user corrected it
                         or _spells_out(SELF_RULES[key][0], sentence)
                         or (key in reopened and _SETTLES.match(sentence) is not None)
                     )
 
                 about_topic = topics.find(sentence) is not None or _answers_about_a_thing(msgs, pos, topics)
                 # a link is a reference, never a preference ("1kM-…" in a URL is no unit)
-                for key, part in _self_hits(_LINK.sub(" ", sentence), allowed):
+                hits = _self_hits(_LINK.sub(" ", sentence), allowed)
+                for key, part in hits:
                     identity = SELF_KEYS[key] == "identity"
+                    if key == "city" and not _CITY_SAID.search(part) and not _introduced_place(msgs, pos, part, values, hits):
+                        continue
                     if (
                         not identity
                         and not FIRST_PERSON.search(sentence)
@@ -1487,7 +1530,10 @@ class OfflineObjectExtractor:
                     correcting = bool(values.get(key)) and bool(
                         CORRECTION.search(sentence) or CORRECTION.search(msg.text[:12])
                     )
-                    if key in stored_self and _says_again(sentence, stored_self[key]):
+                    if key in stored_self and (
+                        _says_again(sentence, stored_self[key]) or _same_as_stored(msgs, pos, sentence, stored_self[key])
+                    ):
+                        restated.add(key)
                         continue  # "还是老样子 靠窗座位": the stored value said again is a skip, not an update
                     if not identity and _group_decision(sentence):
                         continue  # "我们决定 fct_ 开头的都用 incremental": the team's decision, not the user's style
@@ -1518,6 +1564,8 @@ class OfflineObjectExtractor:
                         value = _clean(part)
                     if len(norm_name(value)) < 3:
                         continue
+                    if key == "occupation" and not _says_what_job(value):
+                        continue  # "the new job eats my evenings": a job mentioned, not what it is
                     replacing = bool(values.get(key)) and said_in.get(key) != msg.index
                     if replacing and not correcting and _answers_value_question(msgs, pos, said_in[key],
                                                                                  any_question=identity):  # fmt: skip
@@ -1531,6 +1579,9 @@ class OfflineObjectExtractor:
                     if CORRECTION.search(sentence) or CORRECTION.search(msg.text[:12]):
                         values[key] = []
                         value = _from_replacement(value)
+                        corrected[key] = pos
+                    elif key == going_on:
+                        pass  # the correction goes on: its parts are one rule
                     elif replacing and not ADDITIVE.match(sentence):
                         values[key] = []  # said again later: only the final value counts
                     if (
@@ -1592,7 +1643,9 @@ class OfflineObjectExtractor:
                 continue
             unassigned: list[str] = []  # this message's sentences about no one yet
             offered = msgs[pos - 1].text if pos and not msgs[pos - 1].user else ""
+            said_before = ""
             for sentence in sentences(msg.text):
+                earlier, said_before = said_before, sentence
                 if DISMISS.search(sentence) or _picks_offer(sentence, offered):
                     continue
                 named = people.names_in(sentence)
@@ -1618,6 +1671,7 @@ class OfflineObjectExtractor:
                     THIRD_PERSON_START.search(sentence)
                     or re.search(r"^\s*对，?\s*(他|她)", sentence)
                     or _pronoun_fact_at(sentence) >= 0
+                    or _continues_someone_else(msgs, pos, earlier, sentence)  # "… got a job at X"
                 ):
                     person = last
                 elif (
@@ -1916,7 +1970,7 @@ class OfflineObjectExtractor:
     # -- skips: restated, already stored ------------------------------------------------------------
 
     def _restated(
-        self, msgs: list[_Msg], stored: Sequence[Stored], candidates: list[Candidate]
+        self, msgs: list[_Msg], stored: Sequence[Stored], candidates: list[Candidate], self_keys: set[str]
     ) -> list[Candidate]:
         # "the vet's number" restates "Vets": a possessive is the same word
         said = " ".join(m.text for m in msgs if m.user)
@@ -1931,6 +1985,8 @@ class OfflineObjectExtractor:
             tokens = [
                 t for t in salient_tokens(f"{item.obj.summary} {item.obj.detail or ''}") if not t.isdigit()
             ]
+            # "Europe/Lisbon" is said as "Lisbon time": a zone's city names it
+            tokens += [t.rsplit("/", 1)[1].replace("_", " ") for t in tokens if "/" in t and not t[0].isdigit()]
             if tokens:
                 restated = any(_word_in(normalize(t), user_text) for t in tokens)
             elif not has_cjk(item.obj.summary):  # "still vegetarian, as usual" for "vegetarian"
@@ -1941,6 +1997,7 @@ class OfflineObjectExtractor:
                 restated = hits >= 3 and hits * 2 >= len(pairs)
             restated = restated or any(_repeats_stored(text, item.obj.summary) for text in unchanged)
             restated = restated or _names_note(said, item.obj)
+            restated = restated or (item.obj.type == "self" and item.obj.key in self_keys)
             if restated:
                 out.append(
                     Candidate(obj=MemoryObject(**item.obj.__dict__), reason="restated, already stored")
@@ -1996,6 +2053,144 @@ def _all_work_on(named: list[tuple[str, Stored | None, str | None]], topic: Stor
         and name in norm_name(" ".join([stored.obj.summary, stored.obj.detail or "", *stored.obj.facts]))
         for _, stored, _ in named
     )
+
+
+# The assistant asking for one of the user's identity facts ("做什么工作呀？", "where are you based?").
+_ASKS_FOR: dict[str, re.Pattern[str]] = {
+    "occupation": _rx(
+        _en(r"what do you do(?: for (?:a living|work))?", r"what(?:'s| is) your (?:job|work|line of work)",
+            "where do you work", "what (?:kind of )?work do you"),
+        "做什么工作|什么工作|做哪行|哪个行业|干什么的|做什么的|从事什么|在哪(?:里|儿)?(?:上班|工作)|在哪高就",
+    ),
+    "city": _rx(
+        _en("where do you live", "where are you based", "which city", "where(?:'s| is) home"),
+        "住(?:在)?哪|哪个城市|在哪(?:里|儿)?(?:住|生活)|哪里人",
+    ),
+}  # fmt: skip
+
+
+def _asked_key(msgs: list[_Msg], pos: int) -> str | None:
+    """The identity key the assistant's question right before msgs[pos] asks the user for ("她做什么工作？"
+    asks about someone else)."""
+    asked = _assistant_question(msgs, pos)
+    if not asked or _THIRD_PERSON_WORD.search(asked):
+        return None
+    return next((key for key, rx in _ASKS_FOR.items() if rx.search(asked)), None)
+
+
+def _assistant_question(msgs: list[_Msg], pos: int) -> str:
+    prev = msgs[pos - 1] if pos else None
+    return _last_question(prev.text) if prev is not None and not prev.user else ""
+
+
+_THIRD_PERSON_WORD = _rx(r"(?<![A-Za-z])(?:he|she|his|her|him|they|their|them)(?![A-Za-z'])", "他|她")
+# "got a job at …", "明年 7 月入职": a clause that drops its subject keeps the one before it
+_NO_SUBJECT = _rx(r"^\s*(?:got|moved|moving|started|starting|works?|working|lives?|living|is|was|has|had)(?![A-Za-z])",
+                  r"^\s*(?:对|是的?|嗯)?[，,\s]*(?!我)[^，。]{0,8}(?:入职|上班|工作|搬|调|去)")
+
+
+_JOB_MENTION = _rx(_en("(?:my |the )?new job", "job change"), "新工作|换工作|换了工作")
+_JOB_NAMED = _rx(
+    rf"(?<![A-Za-z])(?:at|for|with|as|in) |(?<![A-Za-z])(?:{_ROLES_EN}|{_JOB_BY_ENDING})s?(?![a-z])",
+    rf"在|去|进|到|做|当|{_ROLES_ZH}",
+)
+
+
+def _says_what_job(value: str) -> bool:
+    """An occupation value says what the work is (an employer, a role, a field); "新工作稳定下来了 想把 X
+    捡起来" only mentions that there is a new job."""
+    if not _JOB_MENTION.search(value):
+        return True
+    rest = _JOB_MENTION.sub(" ", value)
+    return bool(_JOB_NAMED.search(rest) or [t for t in salient_tokens(rest) if not t.isdigit()])
+
+
+def _continues_someone_else(msgs: list[_Msg], pos: int, earlier: str, sentence: str) -> bool:
+    """A sentence with no subject of its own that goes on about another person: the sentence before it in
+    the message opens on "she"/"他", or it answers the assistant's question about him or her ("恭喜她！是明年
+    入职吗？" — "对，明年 7 月入职")."""
+    if FIRST_PERSON.search(sentence) or not _NO_SUBJECT.search(sentence):
+        return False
+    if earlier:
+        return THIRD_PERSON_START.search(earlier) is not None or _pronoun_fact_at(earlier) >= 0
+    prev = msgs[pos - 1] if pos else None
+    return bool(_assistant_question(msgs, pos)) and prev is not None and bool(_THIRD_PERSON_WORD.search(prev.text))
+
+
+def _plain_answer(text: str, people: _PeopleFinder) -> bool:
+    """A short statement about the speaker: no question, no other person, no one-off day."""
+    return (
+        len(text) <= 60
+        and len(norm_name(text)) >= 2
+        and not QUESTION.search(text)
+        and not THIRD_PERSON_START.search(text)
+        and not THIRD_PARTY.search(text)
+        and not people.names_in(text)
+        and not people.new_person(text)
+        and not ONE_OFF_DAY.search(text)
+        and not ACK.match(text)
+    )
+
+
+def _introduced_place(
+    msgs: list[_Msg],
+    pos: int,
+    part: str,
+    values: dict[str, list[tuple[str, str | None]]],
+    hits: list[tuple[str, str]],
+) -> bool:
+    """ "在西安" is the user's city when they are introducing themselves (their name is said) and either
+    the assistant's reply names the place again ("西安好地方") or the same sentence gives another fact of
+    who they are ("在成都，做自由翻译"); "在开会" is a doing, not a place."""
+    found = _BARE_PLACE.search(part)
+    if found is None or not values.get("name"):
+        return False
+    reply = msgs[pos + 1].text if pos + 1 < len(msgs) and not msgs[pos + 1].user else ""
+    beside = any(key != "city" and SELF_KEYS[key] == "identity" for key, _ in hits)
+    return beside or found.group("place") in reply
+
+
+def _goes_on_with_rule(msg: _Msg, people: _PeopleFinder) -> bool:
+    """A short plain statement, not a new subject: no acknowledgement, one-off, other person, switch or note
+    to keep ("今天又忘带伞", "also new sponsor…" start something else)."""
+    text = msg.text
+    return (
+        _plain_answer(text, people)
+        and not _ACK_LEAD.match(text)  # "ok now. the tokenizer test…": an acknowledgement closes the correction
+        and not ONE_OFF.search(text)
+        and not SWITCH.match(text)
+        and not REMEMBER.search(text)
+        and not msg.saved
+        and len(sentences(text)) <= 2
+    )
+
+
+def _continued_correction(msgs: list[_Msg], pos: int, corrected: dict[str, int]) -> str | None:
+    """The key the user corrected in their message just before msgs[pos] (at most the assistant's reply
+    between): this message goes on with the new rule."""
+    last = _prev_user_index(msgs, pos)
+    return next((key for key, at in corrected.items() if msgs[at].index == last), None)
+
+
+def _same_as_stored(msgs: list[_Msg], pos: int, sentence: str, stored: str) -> bool:
+    """A stored self value said again, not changed: the user marks it as the same ("keep answers short
+    like usual", "时区一样"), or the assistant's reply says it holds ("一直是这么叫的") or repeats the
+    stored value ("好的，00:00–07:30 不发消息")."""
+    if QUESTION.search(sentence):
+        return False
+    marked = bool(SAME_AGAIN.search(sentence) or UNCHANGED.search(sentence))
+    rest = UNCHANGED.sub(" ", SAME_AGAIN.sub(" ", sentence))  # "跟之前一样" names the past to say it holds
+    if CHANGED.search(rest):
+        return False
+    if marked and not LASTING.search(rest):
+        return True  # (not "以后技术问题用英文，其他的照旧中文": a new rule beside the old one)
+    reply = msgs[pos + 1].text if pos + 1 < len(msgs) and not msgs[pos + 1].user else ""
+    if not reply or CHANGED.search(reply):
+        return False
+    if SAME_AGAIN.search(reply):
+        return True
+    tokens = [normalize(t) for t in salient_tokens(stored) if any(ch.isdigit() for ch in t)]
+    return bool(tokens) and all(t in normalize(reply) for t in tokens)
 
 
 def _says_again(text: str, stored: str) -> bool:
@@ -2673,6 +2868,8 @@ def _lead_subject(lead: str, title: str, points_back: bool) -> str:
     """ "礼盒定价我想了个公式 你帮我记住：零售价 = …" → "礼盒定价：零售价": the subject the user names before the
     remember cue (up to their first "I"/"you") leads the title, when the note itself follows the cue."""
     parts = _PERSON_WORD.split(lead, maxsplit=1) if lead else []
+    if len(parts) == 1 and not points_back:
+        parts = [parts[0], ""]  # "老房子的燃气户号帮我记住 …": the whole lead names what is kept
     if points_back or len(parts) < 2 or re.search(r"[，,。.;；:：]", parts[0]):
         # no "I"/"you" after it, or a clause break: no subject named ("还有个工作的，帮我存一下")
         return title
@@ -2685,6 +2882,16 @@ def _lead_subject(lead: str, title: str, points_back: bool) -> str:
     ):
         return title
     return f"{subject}：{title}" if has_cjk(subject + title) else f"{subject}: {title}"
+
+
+def _with_own_head(noun: str, content: str) -> str:
+    """ "记住这个公式：报价 = 成本 × 1.35" → "公式：报价": a note called by its kind keeps the subject its own
+    text names before "=" or a colon (a short one, not already in the noun)."""
+    body = re.sub(r"^\s*(?:这个|这条|这些|这套|那个|this|that|these)?\s*" + re.escape(noun) + r"\s*[:：]?\s*", "", content, flags=_I)
+    head = re.split(r"\s*(?:=|：|:)\s*", body, maxsplit=1)
+    if len(head) < 2 or not 2 <= len(norm_name(head[0])) <= 12 or norm_name(head[0]) in norm_name(noun):
+        return noun
+    return f"{noun}：{head[0]}" if has_cjk(noun + head[0]) else f"{noun}: {head[0]}"
 
 
 def _cue_noun(tail: str) -> str | None:
@@ -2761,6 +2968,9 @@ def _title(content: str, kind: str | None, window: str) -> str:
         not head
         or len(norm_name(head)) < 2
         or re.fullmatch(r"(?:so )?(?:the )?(?:rule|formula|thing)( is)?", head, _I)
+        # "这个规则：一线城市住宿上限 550", "这个公式：报价 = …": a bare label or kind is titled by what follows
+        or _EMPTY_LABEL.fullmatch(head) is not None
+        or (kind is not None and norm_name(head) == norm_name(kind))
     )
     terms: dict[str, int] = {}
     for match in _TERM.finditer(window):
