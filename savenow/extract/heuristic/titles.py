@@ -1194,6 +1194,7 @@ _VAGUE_WORDS = (
     r"thing|things|anything|something|everything|nothing|stuff|step|item|part|way|one|case|point|bit|days?"
     r"|group|new|old|other|same|simple|all|each|every|some|first|last|next|main|default"
     r"|东西|事情|事|其他|其它|新|旧|所有|每个|默认"
+    r"|其余|剩下|剩余|大约|大概|左右|差不多"  # "其余 15:45", "大约 100 位": the rest, roughly — of what?
 )
 _MONTH_NAME = re.compile(
     r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august"
@@ -1228,6 +1229,8 @@ _EN_CLAUSE = re.compile(
 _ZH_CLAUSE = re.compile(
     r"说$|说[:：]|调去|调到|改成|改为|改到|换成|新增|增加|记下|提前|推迟|踩|作废|停用|不再|至少|最多|已经|刚|[，。；！？~～]"
     r"|走(?![廊势访路])"  # "欧元收款走 Wise": routing through something is the predicate
+    r"|(?<=[" + HAN + r"])了$"  # "付了": a done verb, not a name
+    r"|^[一两二三四五六七八九十几每半][" + HAN + r"]$"  # "一节 260 元", "两次": a count's measure word
 )
 # A Chinese title opening with an adverb or a negation is a predicate cut from a sentence ("只允许",
 # "不发私聊", "已经办了"), not a name; the few nouns that begin so ("只读", "不锈钢", "别名") stay.
