@@ -106,3 +106,39 @@ def test_a_done_verb_or_a_count_is_no_title(heading: str, bullet: str) -> None:
 @pytest.mark.parametrize("heading", ["一号楼", "游泳课", "了解渠道"])
 def test_names_with_numerals_or_le_inside_have_no_fault(heading: str) -> None:
     assert "clause" not in title_faults(heading, [f"{heading} 在东门。"], "zh")
+
+
+# ----------------------------------------------------------------------------- asides
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("爸爸的化验结果总结都用中文写，方便我转给妈妈。", "爸爸的化验结果总结都用中文写。"),
+        ("她们付款是月结，每月25号统一打款，别到时候我又催早了", "她们付款是月结，每月25号统一打款。"),
+        ("server 2 用 9101，ipmi_exporter 留在 9100，懒得动了。", "server 2 用 9101，ipmi_exporter 留在 9100。"),
+        ("加拿大的运费要设，最近好多加拿大客人。", "加拿大的运费要设。"),
+    ],
+)
+def test_the_speakers_reason_or_occasion_goes_when_the_fact_stands(said: str, kept: str) -> None:
+    assert clean_zh_statement(said) == kept
+
+
+@pytest.mark.parametrize("said", ["方便我 8 点前到", "最近早上血压老是 150 上下", "别到时候再改"])
+def test_a_reason_with_a_value_or_without_the_speaker_stays(said: str) -> None:
+    assert clean_zh_statement(said) == said
+
+
+# ----------------------------------------------------------------------------- one wording once
+
+
+def test_two_wordings_with_the_same_values_are_one_fact_at_four_shared_terms() -> None:
+    bullets = ["美团外卖谈下来抽成 18%，2027-03-16 再谈。", "美团抽成目前 18%，2027-03-16 重新谈。"]
+    assert len(once_each(bullets, [FACT] * 2)) == 1
+
+
+def test_a_value_written_otherwise_is_not_dropped_as_a_restatement() -> None:
+    bullets = ["她们付款是月结，每月25号统一打款。", "蓝鲸法务月结，每月 25 号统一付款。"]
+    assert once_each(bullets, [FACT] * 2) == bullets
+    english = ["Wall sits 3x30s, then step-downs.", "Wall sits 3 x 30s, then step-downs."]
+    assert once_each(english, [FACT] * 2) == english

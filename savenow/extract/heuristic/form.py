@@ -667,7 +667,7 @@ def _nested(match: re.Match[str]) -> str:
 RESTATED_SHARE = 0.6  # of the smaller bullet's terms that the other one holds too
 RESTATED_MIN_TERMS = 3
 SAME_VALUES_SHARE = 0.4  # of the smaller bullet's terms, when both hold the same values
-SAME_VALUES_MIN_TERMS = 5
+SAME_VALUES_MIN_TERMS = 4
 _INCIDENT_KINDS = frozenset({NoteKind.ROOT_CAUSE, NoteKind.FIX})
 # A rule or a choice may be said in two words ("Use tabs", "No running"): never a remark.
 _RULE_KINDS = frozenset({NoteKind.FUTURE, NoteKind.PREFERENCE, NoteKind.DECISION})
@@ -711,9 +711,20 @@ def once_each(bullets: list[str], kinds: Sequence[AbstractSet[str]]) -> list[str
             continue
         loser = _chattier(bullets, i, j)
         keeper = j if loser == i else i
-        if values(bullets[loser]) <= values(bullets[keeper]):
+        if values(bullets[loser]) <= values(bullets[keeper]) and _written_values_in(bullets[loser], bullets[keeper]):
             dropped.add(loser)
     return [b for k, b in enumerate(bullets) if k not in dropped]
+
+
+# A number as written, with the letter or character glued to it: "25号", "3x30s", "v2".
+_WRITTEN_NUMBER = re.compile(r"\d[\d.,:/-]*[^\W\d_]?")
+
+
+def _written_values_in(loser: str, keeper: str) -> bool:
+    """Every number the dropped wording writes is written so in the kept one too: "每月25号" is not
+    lost for "每月 25 号" (identifiers and values are kept exactly as said)."""
+    kept = keeper.casefold()
+    return all(number.casefold() in kept for number in _WRITTEN_NUMBER.findall(loser))
 
 
 # "Dr.", "Prof.": a title's abbreviation ends no sentence; the sentence splitter cut the name off it.
