@@ -142,3 +142,22 @@ def test_a_value_written_otherwise_is_not_dropped_as_a_restatement() -> None:
     assert once_each(bullets, [FACT] * 2) == bullets
     english = ["Wall sits 3x30s, then step-downs.", "Wall sits 3 x 30s, then step-downs."]
     assert once_each(english, [FACT] * 2) == english
+
+
+# ----------------------------------------------------------------------------- units are no subject
+
+
+def test_a_unit_written_after_a_number_is_no_title_term() -> None:
+    from savenow.extract.heuristic.titles import TitleContext, note_title
+
+    bullets = ["Levothyroxine 88 mcg from 2026-12-21."]
+    chat = ["Levothyroxine is now 88 mcg, not 100 mcg.", "So 88 mcg of Levothyroxine from the 21st, 88 mcg daily."]
+    heading = note_title(bullets, {NoteKind.CHANGE}, (), "en", TitleContext(chat, chat))
+    assert "mcg" not in heading.casefold()
+
+
+def test_a_decimal_count_before_a_chinese_unit_is_a_count() -> None:
+    from savenow.extract.heuristic.titles import _after_number
+
+    assert _after_number("微克", "每天 62.5 微克。")
+    assert not _after_number("微克", "微克单位换算。")

@@ -938,6 +938,7 @@ def _subject(text: str, ids: set[str], language: str, context: TitleContext, avo
             or len(term) > 28
             or key.isdigit()
             and len(key) < 4
+            or term.isalpha() and term.islower() and _unit_of_a_number(term, text)
         ):
             continue
         bonus = 2.0 if key in ids else 0.0
@@ -1151,7 +1152,16 @@ def _with_number(term: str, text: str) -> str:
 
 
 _ASCII_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-_COUNT_BEFORE = re.compile(r"(?<![\d.,])\d{1,3} ?$")  # "2 号机": a count right before a term
+_COUNT_BEFORE = re.compile(r"(?<![\d.,])\d{1,3}(?:\.\d{1,2})? ?$")  # "2 号机", "62.5 微克": a count right before a term
+# "88 mcg", "51871/udp", "3x30s": a Latin word the note only writes right after a number is its unit.
+_AMOUNT_BEFORE = re.compile(r"\d(?:[\d.,]*\d)?\s?/?$")
+
+
+def _unit_of_a_number(term: str, text: str) -> bool:
+    """A Latin word the note only ever says right after a number ("88 mcg", "51871/udp") is the
+    unit or protocol of a value, never the note's subject ("Mcg", "Udp")."""
+    starts = _starts(text, term)
+    return bool(starts) and all(_AMOUNT_BEFORE.search(text[max(0, at - 12) : at]) for at in starts)
 
 
 def _after_number(term: str, text: str) -> bool:
@@ -1160,7 +1170,7 @@ def _after_number(term: str, text: str) -> bool:
     if not term or not is_cjk(term[0]):
         return False
     starts = _starts(text, term)
-    return bool(starts) and all(_COUNT_BEFORE.search(text[max(0, at - 5) : at]) for at in starts)
+    return bool(starts) and all(_COUNT_BEFORE.search(text[max(0, at - 8) : at]) for at in starts)
 
 
 def _edged_by_stop_word(piece: str) -> bool:
