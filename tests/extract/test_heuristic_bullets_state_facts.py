@@ -118,6 +118,7 @@ def test_names_with_numerals_or_le_inside_have_no_fault(heading: str) -> None:
         ("她们付款是月结，每月25号统一打款，别到时候我又催早了", "她们付款是月结，每月25号统一打款。"),
         ("server 2 用 9101，ipmi_exporter 留在 9100，懒得动了。", "server 2 用 9101，ipmi_exporter 留在 9100。"),
         ("加拿大的运费要设，最近好多加拿大客人。", "加拿大的运费要设。"),
+        ("以后爸爸的化验结果总结都用中文写，方便你转给妈妈。", "爸爸的化验结果总结都用中文写。"),
     ],
 )
 def test_the_speakers_reason_or_occasion_goes_when_the_fact_stands(said: str, kept: str) -> None:
