@@ -60,7 +60,7 @@ _REQUEST_CLOSE = re.compile(r"(?<=\S)\s*(?:就行了?|就好了?|就可以了?|�
 
 # A clause that is a filler on its own: an acknowledgement, a pause, a "noted".
 _FILLER_CLAUSE = re.compile(
-    r"^(?:好的?|好吧|好嘞|行|行吧|可以|收到了?|明白了?|了解了?|懂了|嗯+|哦+|对的?|是的|没问题|OK|ok|okay"
+    r"^(?:好的?|好吧|好嘞|行|行吧|可以|收到了?|明白了?|了解了?|懂了|嗯+|哦+|对的?|是的|没错|要的?|没问题|OK|ok|okay"
     r"|等下|等等|我看看|我想想|这样啊|原来如此|记一下|记下来?|帮我记一下|记住了?"
     r"|(?:已经?)?(?:加|改|删|装|配|设|换|调|开|关|弄|搞|做|建|跑)(?:好|完)?了|搞定了?|弄好了?|你知道的|你懂的)$",
     re.IGNORECASE,
@@ -70,8 +70,14 @@ _SAVING_REMARK = re.compile(r"记一下|记下来|记住|记着|记好|备注一
 # What the fact spares the speaker ("这样就不用提前走了"): their plan, not the fact.
 _SPARED = re.compile(r"就(?:不用|不必|用不着|省得)|也就不用")
 # A remark on the fact rather than the fact: "看着很乱", "有点多", "太麻烦了".
-_COMMENT = re.compile(rf"有点[多少乱烦慢]|太[{HAN}]{{0,4}}了|看着|哈哈|烦死|累死|差点|我觉得")
+_COMMENT = re.compile(rf"有点[多少乱烦慢]|太[{HAN}]{{0,4}}了|看着|哈哈|烦死|累死|差点|我觉得|懒得")
 _FIRST_PERSON = re.compile(r"我(?![爸妈们家司])")
+# Why the speaker wants it, in their own person: "方便我转给妈妈" (the assistant's "方便你…"), "别到时候我又催早了",
+# "最近好多加拿大客人" is the occasion. The fact stands without it; a clause with a value stays (above).
+_SPEAKERS_REASON = re.compile(
+    r"^(?:方便|好让|免得|省得|以免|不然|要不然|别到时候|到时候|省得到时候)[^，。；]{0,4}?(?:我(?![爸妈们家司])|你|您)"
+    r"|^最近(?:好多|很多|老是|总是|经常)"
+)
 # The speaker as the clause's subject ("我差点忘了", "我自己会贴", "上次我发邮件…"): a remark
 # about the chat; "需要细节我再问" keeps its condition and only loses the 我.
 _SPEAKER_SUBJECT = re.compile(r"^(?:是|就是|上次|之前|刚才|刚刚)?我(?![爸妈们家司])")
@@ -145,7 +151,7 @@ def _chat_only(clause: str) -> bool:
         return True
     if _VALUE.search(clause) or _NAME.search(clause) or "：" in clause:
         return False  # a value, a name, or a label with its content is the fact
-    if _SAVING_REMARK.search(clause) or _POINTS_BACK.search(clause):
+    if _SAVING_REMARK.search(clause) or _POINTS_BACK.search(clause) or _SPEAKERS_REASON.search(clause):
         return True
     if _RULE_WORD.search(clause):
         return False

@@ -44,12 +44,15 @@ _EN_LEAD = (
     r"|the catch is|one more for you|one more|noted|got it|saved|added|updated|recorded|done deal|done|confirmed"
     r"|i'll note that|(?:a|one|the) (?:simple |small |quick |golden |general )?rule(?: of thumb)?"
     r"|no|yes|yeah|yep|nope|ok|okay|sure|alright|great|perfect|cool"  # a reply word before the fact
+    r"|thinking about it|on reflection|come to think of it|having thought about it"  # a second thought's lead
 )
 _ZH_LEAD = (
     r"原因找到了|找到原因了|问题找到了|找到问题了|找到了|就是这个|那就对了|这就对了|这就是原因|规则就是|结论就是|规矩就是"
     r"|就这么定了?|就这么办|那就这样|那就这么定|定了|抱歉|不好意思|对不起|小提醒|提醒一下|顺便记一下|顺便说一下|顺便|说实话|其实|果然|原来如此|你说得对|确实|懂了|搞定了?"
     r"|我看了一下|我查了一下|我从[^，。：:]{0,16}看到的是|还是同一个问题|同一个问题|这条值得记下来|值得记下来|还有一个事|还有件事"
     r"|还有一件事|改一下|更新一下|更正一下|补充一下|已更新|更新|已记录|已添加|改"
+    r"|决定了|要的?|对的?|是的|没错|嗯+"  # the reply to the assistant's question before the fact ("要，电信宽带账号 …")
+    r"|[一二两三四五六七八九十\d]+\s*条(?=\s*[:：])"  # "三条：" counts the rules that follow
 )
 _LEAD = re.compile(
     rf"^\s*(?:(?:{_EN_LEAD})\s*(?:[:,—–]|\s-\s)|(?:{_ZH_LEAD})\s*[:：，,—]|(?:顺便|另外)?(?:记一下|提醒一下)\s)\s*",
@@ -664,8 +667,10 @@ def _nested(match: re.Match[str]) -> str:
 RESTATED_SHARE = 0.6  # of the smaller bullet's terms that the other one holds too
 RESTATED_MIN_TERMS = 3
 SAME_VALUES_SHARE = 0.4  # of the smaller bullet's terms, when both hold the same values
-SAME_VALUES_MIN_TERMS = 5
+SAME_VALUES_MIN_TERMS = 4
 _INCIDENT_KINDS = frozenset({NoteKind.ROOT_CAUSE, NoteKind.FIX})
+# A rule or a choice may be said in two words ("Use tabs", "No running"): never a remark.
+_RULE_KINDS = frozenset({NoteKind.FUTURE, NoteKind.PREFERENCE, NoteKind.DECISION})
 # What makes one wording of a fact more of a chat line than another: the chat's persons, a
 # spoken imperative, a closing particle, "from now on" in English inside a Chinese line.
 _CHAT_MARKS = re.compile(
@@ -677,7 +682,16 @@ def once_each(bullets: list[str], kinds: Sequence[AbstractSet[str]]) -> list[str
     """The bullets without a second wording of a fact another bullet already states: the user's
     rule and the assistant's restatement of it ("以后回复里别用 emoji 了。" / "以后回复不用 emoji。")
     share most of their terms, and the one whose values the other holds and that reads more like
-    chat goes. A cause and its fix share terms too, and both stay."""
+    chat goes. A cause and its fix share terms too, and both stay.
+
+    A sentence cut after a title's abbreviation is one bullet again ("Draft to Prof." + "Okafor by
+    15 January."), and a bullet that states nothing on its own — a short remark with no value or
+    name ("My bad", "Reading it again", "Middle act.", a lone "Dr.") — goes while another stays."""
+    bullets, kinds = _rejoined(bullets, kinds)
+    said = [not (_says_nothing(b) and not k & _RULE_KINDS) for b, k in zip(bullets, kinds, strict=True)]
+    if any(said) and not all(said):
+        kinds = [k for k, keep in zip(kinds, said, strict=True) if keep]
+        bullets = [b for b, keep in zip(bullets, said, strict=True) if keep]
     dropped: set[int] = set()
     terms = [fact_terms(b) for b in bullets]  # the terms scoring uses
     pairs = [(a, b) for a in range(len(bullets)) for b in range(a + 1, len(bullets))]
@@ -697,9 +711,61 @@ def once_each(bullets: list[str], kinds: Sequence[AbstractSet[str]]) -> list[str
             continue
         loser = _chattier(bullets, i, j)
         keeper = j if loser == i else i
-        if values(bullets[loser]) <= values(bullets[keeper]):
+        if values(bullets[loser]) <= values(bullets[keeper]) and _written_values_in(bullets[loser], bullets[keeper]):
             dropped.add(loser)
     return [b for k, b in enumerate(bullets) if k not in dropped]
+
+
+# A number as written, with the letter or character glued to it: "25号", "3x30s", "v2".
+_WRITTEN_NUMBER = re.compile(r"\d[\d.,:/-]*[^\W\d_]?")
+
+
+def _written_values_in(loser: str, keeper: str) -> bool:
+    """Every number the dropped wording writes is written so in the kept one too: "每月25号" is not
+    lost for "每月 25 号" (identifiers and values are kept exactly as said)."""
+    kept = keeper.casefold()
+    return all(number.casefold() in kept for number in _WRITTEN_NUMBER.findall(loser))
+
+
+# "Dr.", "Prof.": a title's abbreviation ends no sentence; the sentence splitter cut the name off it.
+_TITLE_ABBREVIATION = re.compile(r"(?<![\w.])(?:Dr|Prof|Mr|Mrs|Ms|Mx|St|Mt|Sr|Jr|Rev|Capt|Gen|Lt|Sgt)\.$")
+
+
+def _rejoined(
+    bullets: list[str], kinds: Sequence[AbstractSet[str]]
+) -> tuple[list[str], list[AbstractSet[str]]]:
+    """A bullet ending in a title's abbreviation and the capitalized bullet after it as one sentence."""
+    out: list[str] = []
+    out_kinds: list[AbstractSet[str]] = []
+    for bullet, kind in zip(bullets, kinds, strict=True):
+        if out and _TITLE_ABBREVIATION.search(out[-1]) and bullet[:1].isupper():
+            out[-1] = f"{out[-1]} {bullet}"
+            out_kinds[-1] = out_kinds[-1] | kind
+            continue
+        out.append(bullet)
+        out_kinds.append(kind)
+    return out, out_kinds
+
+
+_REMARK_WORDS_MAX = 3
+_REMARK_VALUE = re.compile(r"\d|`|[A-Za-z]+[_./:@#-][A-Za-z0-9]|[:：]")
+
+
+def _says_nothing(bullet: str) -> bool:
+    """A lone title abbreviation ("Dr."), or an English remark of three words at most with no
+    value, identifier, label or name after its first word ("My bad", "Reading it again",
+    "Middle act."): the chat's own words, not a fact. Chinese lines are judged by the clause
+    cleaner (:mod:`.clauses`), never here."""
+    text = bullet.strip().rstrip(".!。！")
+    if _TITLE_ABBREVIATION.search(bullet.strip()) and len(text.split()) == 1:
+        return True
+    words = text.split()
+    return (
+        0 < len(words) <= _REMARK_WORDS_MAX
+        and not _REMARK_VALUE.search(text)
+        and not has_cjk(text)
+        and not any(w[:1].isupper() for w in words[1:])
+    )
 
 
 def _chattier(bullets: list[str], i: int, j: int) -> int:

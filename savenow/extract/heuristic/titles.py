@@ -938,6 +938,7 @@ def _subject(text: str, ids: set[str], language: str, context: TitleContext, avo
             or len(term) > 28
             or key.isdigit()
             and len(key) < 4
+            or term.isalpha() and term.islower() and _unit_of_a_number(term, text)
         ):
             continue
         bonus = 2.0 if key in ids else 0.0
@@ -1015,12 +1016,39 @@ def _adjacent(folded: str, first: str, second: str) -> str:
     it never does ("sudo xcode-select" holds no phrase "sudo xcode")."""
     for a, b in ((first, second), (second, first)):
         for glue in ("", " ", "的"):
-            phrase = re.escape(a + glue + b)
-            before = r"(?<![\w.-])" if a[0].isascii() else ""  # a Latin word is whole; Chinese has no spaces
-            after = r"(?![\w.-])" if b[-1].isascii() else ""
-            if re.search(before + phrase + after, folded):
+            # A Latin word is whole (no word character, "." or "-" on its outer side); Chinese has no spaces.
+            if _find_whole(folded, a + glue + b, a[0].isascii(), b[-1].isascii()):
                 return f"{a} {b}" if glue == " " or not (is_cjk(a[-1]) and is_cjk(b[0])) else a + glue + b
     return ""
+
+
+def _name_char(char: str) -> bool:
+    """What ``[\\w.-]`` matches: a character a name or identifier goes on with."""
+    return _word_char(char) or char in ".-"
+
+
+def _find_whole(text: str, phrase: str, whole_start: bool, whole_end: bool) -> bool:
+    """= ``re.search(r"(?<![\\w.-])" + re.escape(phrase) + r"(?![\\w.-])", text)`` (each side only when
+    asked), as a str.find loop: no pattern compiled per phrase."""
+    at = text.find(phrase)
+    while at >= 0:
+        end = at + len(phrase)
+        if not (whole_start and at and _name_char(text[at - 1])) and not (
+            whole_end and end < len(text) and _name_char(text[end])
+        ):
+            return True
+        at = text.find(phrase, at + 1)
+    return False
+
+
+def _starts(text: str, term: str) -> list[int]:
+    """= ``[m.start() for m in re.finditer(re.escape(term), text)]`` for a non-empty term: where it
+    stands, not overlapping, found by str.find."""
+    starts, at = [], text.find(term)
+    while at >= 0:
+        starts.append(at)
+        at = text.find(term, at + len(term))
+    return starts
 
 
 _NEGATION = re.compile(
@@ -1033,7 +1061,7 @@ _NEGATION = re.compile(
 def _negated(text: str, term: str) -> bool:
     """Every use of ``term`` in the note follows a negation: the note says it does NOT hold."""
     folded, key = text.casefold(), term.casefold()
-    starts = [m.start() for m in re.finditer(re.escape(key), folded)]
+    starts = _starts(folded, key) if key else []
     return bool(starts) and all(_NEGATION.search(folded[max(0, at - 12) : at]) for at in starts)
 
 
@@ -1111,10 +1139,29 @@ def _first_term(text: str) -> str:
 def _with_number(term: str, text: str) -> str:
     """ "沪深" of "沪深300", "一号" of "一号楼": a Chinese term the note always writes with the
     number or letters right after it is that whole name."""
-    tails = {m.group(1) for m in re.finditer(re.escape(term) + r"([A-Za-z0-9]*)", text)}
+    tails, at = set(), text.find(term) if term else -1
+    while at >= 0:  # each use and the ASCII letters and digits after it, uses not overlapping
+        end = at + len(term)
+        while end < len(text) and text[end] in _ASCII_ALNUM:
+            end += 1
+        tails.add(text[at + len(term) : end])
+        at = text.find(term, end)
     if len(tails) == 1 and (tail := tails.pop()) and len(tail) <= 6:
         return term + tail
     return term
+
+
+_ASCII_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_COUNT_BEFORE = re.compile(r"(?<![\d.,])\d{1,3}(?:\.\d{1,2})? ?$")  # "2 号机", "62.5 微克": a count right before a term
+# "88 mcg", "51871/udp", "3x30s": a Latin word the note only writes right after a number is its unit.
+_AMOUNT_BEFORE = re.compile(r"\d(?:[\d.,]*\d)?\s?/?$")
+
+
+def _unit_of_a_number(term: str, text: str) -> bool:
+    """A Latin word the note only ever says right after a number ("88 mcg", "51871/udp") is the
+    unit or protocol of a value, never the note's subject ("Mcg", "Udp")."""
+    starts = _starts(text, term)
+    return bool(starts) and all(_AMOUNT_BEFORE.search(text[max(0, at - 12) : at]) for at in starts)
 
 
 def _after_number(term: str, text: str) -> bool:
@@ -1122,10 +1169,8 @@ def _after_number(term: str, text: str) -> bool:
     measure word of a count, cut from it: no name of a subject."""
     if not term or not is_cjk(term[0]):
         return False
-    starts = [m.start() for m in re.finditer(re.escape(term), text)]
-    return bool(starts) and all(
-        re.search(r"(?<![\d.,])\d{1,3} ?$", text[max(0, at - 5) : at]) for at in starts
-    )
+    starts = _starts(text, term)
+    return bool(starts) and all(_COUNT_BEFORE.search(text[max(0, at - 8) : at]) for at in starts)
 
 
 def _edged_by_stop_word(piece: str) -> bool:
@@ -1159,6 +1204,7 @@ _VAGUE_WORDS = (
     r"thing|things|anything|something|everything|nothing|stuff|step|item|part|way|one|case|point|bit|days?"
     r"|group|new|old|other|same|simple|all|each|every|some|first|last|next|main|default"
     r"|东西|事情|事|其他|其它|新|旧|所有|每个|默认"
+    r"|其余|剩下|剩余|大约|大概|左右|差不多"  # "其余 15:45", "大约 100 位": the rest, roughly — of what?
 )
 _MONTH_NAME = re.compile(
     r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august"
@@ -1168,6 +1214,7 @@ _MONTH_NAME = re.compile(
 _WHEN_WORD = re.compile(
     rf"(?:{_MONTH_NAME.pattern})|(?:mon|tues|wednes|thurs|fri|satur|sun)days?", re.IGNORECASE
 )
+_WHEN_THEN_BOUNDARY = re.compile(rf"(?i:{_WHEN_WORD.pattern})\b")  # a month or weekday, whole
 _EMPTY_TITLE = re.compile(rf"^\s*(?:(?:{_VAGUE_WORDS})\s*)?(?:{_KIND_ONLY})?\s*$", re.IGNORECASE)
 _MONTHS = (
     r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august"
@@ -1192,6 +1239,8 @@ _EN_CLAUSE = re.compile(
 _ZH_CLAUSE = re.compile(
     r"说$|说[:：]|调去|调到|改成|改为|改到|换成|新增|增加|记下|提前|推迟|踩|作废|停用|不再|至少|最多|已经|刚|[，。；！？~～]"
     r"|走(?![廊势访路])"  # "欧元收款走 Wise": routing through something is the predicate
+    r"|(?<=[" + HAN + r"])了$"  # "付了": a done verb, not a name
+    r"|^[一两二三四五六七八九十几每半][" + HAN + r"]$"  # "一节 260 元", "两次": a count's measure word
 )
 # A Chinese title opening with an adverb or a negation is a predicate cut from a sentence ("只允许",
 # "不发私聊", "已经办了"), not a name; the few nouns that begin so ("只读", "不锈钢", "别名") stay.
@@ -1267,12 +1316,10 @@ def _cut_inside(title: str, bullets: Sequence[str]) -> bool:
     """The title stops inside a word of its bullet: "房贷利率现|在", or "Smart| Recycle" (a
     capitalized name goes on)."""
     if title and title[-1].isalpha() and title[-1].isascii():
-        after = re.compile(re.escape(title) + rf" (?!(?i:{_WHEN_WORD.pattern})\b)[A-Z][a-z]")
-        before = re.compile(r"(?<![\w'])([A-Z][a-z]+) " + re.escape(title) + r"(?![\w'-])")
-        return any(after.search(b) for b in bullets) or any(
-            m.group(1).casefold() not in EN_TITLE_STOPWORDS and not _EN_IMPERATIVE.fullmatch(m.group(1))
+        return any(_name_goes_on(title, b) for b in bullets) or any(
+            word.casefold() not in EN_TITLE_STOPWORDS and not _EN_IMPERATIVE.fullmatch(word)
             for b in bullets
-            for m in before.finditer(b)
+            for word in _names_before(title, b)
         )  # "Send Fenwick invoices": an instruction's verb is no part of the name it is about
     if not title or not is_cjk(title[-1]):
         return False
@@ -1284,6 +1331,49 @@ def _cut_inside(title: str, bullets: Sequence[str]) -> bool:
                 return True
             at = bullet.find(title, at + 1)
     return False
+
+
+def _name_goes_on(title: str, text: str) -> bool:
+    """= ``re.search(re.escape(title) + r" (?!(?i:WHEN)\\b)[A-Z][a-z]", text)``: a capitalized word
+    that is no month or weekday follows the title ("Smart Recycle")."""
+    at = text.find(title + " ")
+    while at >= 0:
+        word = at + len(title) + 1
+        if (
+            text[word : word + 1] in _ASCII_UPPER
+            and text[word + 1 : word + 2] in _ASCII_LOWER
+            and not _WHEN_THEN_BOUNDARY.match(text, word)
+        ):
+            return True
+        at = text.find(title + " ", at + 1)
+    return False
+
+
+def _names_before(title: str, text: str) -> list[str]:
+    """= the first groups of ``re.finditer(r"(?<![\\w'])([A-Z][a-z]+) " + re.escape(title) +
+    r"(?![\\w'-])", text)``: each capitalized word right before a whole use of the title."""
+    words, taken, at = [], 0, text.find(" " + title)
+    while at >= 0:
+        end = at + 1 + len(title)
+        start = at
+        while start and text[start - 1] in _ASCII_LOWER:
+            start -= 1
+        start -= 1  # the capital the lower-case letters follow
+        if (
+            start >= taken
+            and start < at - 1
+            and text[start] in _ASCII_UPPER
+            and not (start and (_word_char(text[start - 1]) or text[start - 1] == "'"))
+            and not (end < len(text) and (_word_char(text[end]) or text[end] in "'-"))
+        ):
+            words.append(text[start:at])
+            taken = end  # matches never overlap
+        at = text.find(" " + title, at + 1)
+    return words
+
+
+_ASCII_UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_ASCII_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
 
 
 def _whole_name(title: str, bullets: Sequence[str]) -> str:
