@@ -52,6 +52,7 @@ from .later_values import (
     drop_old_values,
     find_changes,
     find_corrections,
+    find_reassigned,
     find_refuted,
     rewrite_before_changes,
 )
@@ -122,6 +123,7 @@ def statements(messages: Sequence[ChatMessage]) -> list[Statement]:
     changes = find_changes(chat)
     changes += find_corrections(chat)  # "sorry, 10mg": a measure corrected without naming the old one
     changes += find_refuted(chat)  # "不是，…根本不用 873": the value of a guess the user turned down
+    changes += find_reassigned(chat)  # "`listen_port = 6432`" … "Updated: `listen_port = 6543`"
     rewrite_before_changes(chat, changes)
     result: list[Statement] = []
     items = item_of_messages(chat)
