@@ -60,3 +60,42 @@ def test_a_support_ticket_is_a_one_off_however_acknowledged_en() -> None:
         "a: Noted.",
     )
     assert not any("rc-77120" in t for t in _texts(messages))
+
+
+# --- the assistant's proposal, applied in the user's own words (rules.ADOPTED_OWN_WORDS)
+
+
+def test_a_proposal_the_user_applies_naming_its_setting_is_kept_en() -> None:
+    # a guard: the applied-later rule keeps this one too; the zh case below needs the adoption rule
+    messages = chat(
+        "u: the runner disk is full again, the pip cache was like 30gb",
+        "a: Point the uv cache to the big disk: set `UV_CACHE_DIR=/data/uv-cache` in the runner's `.env`.",
+        "u: ok set UV_CACHE_DIR=/data/uv-cache in the .env, changed and restarted",
+        "a: Does the job pass now?",
+        "u: not yet, still queued",
+    )
+    texts = _texts(messages)
+    assert any("uv_cache_dir" in t for t in texts)
+
+
+def test_a_proposal_the_user_applies_naming_its_setting_is_kept_zh() -> None:
+    messages = chat(
+        "u: cache-2 上的 redis 满了就拒写",
+        "a: 策略是 noeviction。缓存场景应该用 `allkeys-lru`。",
+        "u: 改了 CONFIG SET maxmemory-policy allkeys-lru，也写进 /etc/redis/redis.conf 了",
+        "a: 内存现在用了多少？",
+        "u: 7.8G",
+    )
+    texts = _texts(messages)
+    assert any("allkeys-lru" in t for t in texts)
+
+
+def test_a_name_the_user_turns_down_is_not_adopted() -> None:
+    from savenow.extract.heuristic.chat import adopted_ids, read_chat
+
+    messages = chat(
+        "u: KeyError: 'TW_BROKER'",
+        "a: 那要么改 .env 为 `TW_BROKER`，要么改代码。",
+        "u: 统一叫 TIDEWATCH_BROKER_URL 吧 TW_BROKER 太短了 代码和 .env 都改",
+    )
+    assert adopted_ids(read_chat(messages), 2) == frozenset()

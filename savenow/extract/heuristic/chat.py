@@ -248,6 +248,7 @@ class SentenceContext:
     answers_user: bool = False  # (assistant) the message right before it is the user's
     announces: bool = False  # (user) asks to note what the next user message hands over
     taken: bool = False  # (user) the assistant's next message takes the statement down as given
+    adopted: frozenset[str] = frozenset()  # (user) the assistant's proposed identifiers it applied / adopted
 
 
 def single_name(text: str) -> str | None:
@@ -520,6 +521,25 @@ def takes_fact(chat: list[Message], index: int) -> bool:
         and bool(ACK_START.search(answer) or LEX.RECORDED.search(answer))
         and not signals.is_question(answer)
     )
+
+
+def adopted_ids(chat: list[Message], index: int) -> frozenset[str]:
+    """ "set `UV_CACHE_DIR=/data/uv-cache` in the runner's `.env`" — "ok set UV_CACHE_DIR=/data/uv-cache":
+    the identifiers of the assistant's message just before that this user message takes up while it
+    says it applied or adopted them (改了 / 就用 / 以后都这样): the proposal, in the user's own words."""
+    message = chat[index]
+    if message.role != "user" or message.is_paste or index == 0 or signals.is_question(message.prose.strip()):
+        return frozenset()
+    before = chat[index - 1]
+    if before.role != "assistant" or before.is_paste:
+        return frozenset()
+    prose = message.prose
+    if not (LEX.APPLIED.search(prose) or LEX.AGREE.search(prose) or LEX.FUTURE.search(prose)):
+        return frozenset()
+    # only what the proposal brought in: "改 .env 为 `TW_BROKER`" repeats the name the error named, and
+    # "统一叫 TIDEWATCH_BROKER_URL 吧 TW_BROKER 太短了" turns that one down
+    named_earlier = frozenset().union(*(m.ids for m in chat[: index - 1]))
+    return message.ids & (before.ids - named_earlier)
 
 
 def echoed_ids(chat: list[Message], index: int) -> frozenset[str]:

@@ -46,6 +46,7 @@ from .chat import (
     single_name,
     stems,
     takes_fact,
+    adopted_ids,
     user_reply,
     values_of,
 )
@@ -359,6 +360,7 @@ def _message_statements(chat: list[Message], index: int) -> list[Statement]:
         answers_user=assistant and index > 0 and chat[index - 1].role == "user",
         announces=not assistant and announces_facts(chat, index),
         taken=not assistant and takes_fact(chat, index),
+        adopted=frozenset() if assistant else adopted_ids(chat, index),
     )
     if context.acknowledged:
         context.ack_words = ack_words(chat[index + 1].prose)
@@ -652,6 +654,8 @@ def _score(statement: Statement, context: SentenceContext, carried: set[str], la
         score += rules.HANDED_FACT.weight + rules.HANDED_VALUE.weight * min(
             3, len(_VALUE.findall(statement.bullet))
         )
+    if _names_something(context.adopted & statement.ids) and not statement.kinds & INCIDENT:
+        score += rules.ADOPTED_OWN_WORDS.weight
     if context.handed:
         score += rules.HANDED_ITEM.weight + rules.HANDED_VALUE.weight * min(
             3, len(_VALUE.findall(statement.bullet))
