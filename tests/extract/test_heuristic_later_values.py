@@ -330,3 +330,30 @@ def test_the_same_setting_for_two_hosts_without_a_change_word_is_no_change() -> 
         "a: 收到，db-2 端口 3307。",
     )
     assert find_reassigned(read_chat(messages)) == []
+
+
+# --- the assistant's acknowledgement corrects the value it took down ("好的，更正为 62 元/块")
+
+
+def test_an_acknowledgement_that_corrects_the_price_replaces_the_old_one_zh() -> None:
+    messages = chat(
+        "u: 黄油以后改从北区冻品老陈那拿总统黄油，他报价 58 元一块",
+        "a: 明白：总统黄油改由北区冻品（老陈）供货，58 元/块。送货时间定了吗？",
+        "u: 每周三上午送。老陈又说过完年涨价，以后按 62 元一块算",
+        "a: 好的，更正为 62 元/块，每周三上午送货。",
+    )
+    text = _all_text(messages)
+    assert "62 元" in text
+    assert "58 元" not in text
+
+
+def test_an_acknowledgement_that_corrects_the_dose_replaces_the_old_one_en() -> None:
+    messages = chat(
+        "u: new prescription for mum: amlodipine 5mg every morning, remember that",
+        "a: Noted: amlodipine 5mg every morning.",
+        "u: the pharmacist said the new box is the smaller tablet, half of what she had",
+        "a: OK, correction: amlodipine 2.5mg every morning.",
+    )
+    text = _all_text(messages)
+    assert "2.5mg" in text
+    assert "5mg every" not in text.replace("2.5mg every", "")

@@ -142,11 +142,12 @@ _REFUSAL = re.compile(
 
 def find_corrections(chat: Sequence[Message]) -> list[Change]:
     """ "new one, atorvastatin 20mg at night" — "Got it: atorvastatin 20mg" — "sorry, 10mg. I misread
-    the box": a user message that opens by correcting and gives one measure replaces the one measure of
-    that unit said in the few messages before, though it does not name the old one."""
+    the box": a user message that opens by correcting (or an acknowledgement that does: "好的，更正为 62
+    元/块") and gives one measure replaces the one measure of that unit said in the few messages before,
+    though it does not name the old one."""
     changes: list[Change] = []
     for index, message in enumerate(chat):
-        if message.role != "user" or message.is_paste or not _CORRECTION.search(message.prose):
+        if message.is_paste or not _corrects(message):
             continue
         given = list(_MEASURE.finditer(message.prose))
         if len(given) != 1:
@@ -226,6 +227,18 @@ def find_reassigned(chat: Sequence[Message]) -> list[Change]:
 def _value_part(assignment: str) -> str:
     match = _ASSIGNMENT.match(assignment)
     return match.group(3).strip() if match else assignment
+
+
+def _corrects(message: Message) -> bool:
+    """The user opens by correcting ("sorry, 10mg"), or the assistant's acknowledgement does ("好的，更正为
+    62 元/块", "OK, correction: 2.5mg") — it takes down a value that replaces the one it wrote before."""
+    if message.role == "user":
+        return bool(_CORRECTION.search(message.prose))
+    return bool(_CORRECTION.search(_ACK_OPENER.sub("", message.prose, count=1)))
+
+
+# An acknowledgement before the assistant's correction: "好的，" / "OK, " / "明白，".
+_ACK_OPENER = re.compile(r"^\W*(?:好的|好|明白|收到|ok(?:ay)?|got it|noted)[，,。.:：\s]+", re.IGNORECASE)
 
 
 def _shape(value: str) -> str:
