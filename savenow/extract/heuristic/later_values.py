@@ -172,7 +172,9 @@ def find_corrections(chat: Sequence[Message]) -> list[Change]:
 _ASSIGNMENT = re.compile(r"(?<![\w.-])([A-Za-z_][\w.-]*[\w])( ?= ?)(\S[^\n`]*)")
 _PROSE_VALUE_END = re.compile(r"[\s,;，。；、）)'\"]")
 # Words that settle on a value ("最终 …=6", "final", "instead") besides the change words.
-_SETTLES = re.compile(r"最终|最后定|(?<![A-Za-z])(?:final(?:ly)?|instead|let's go with)(?![A-Za-z])", re.IGNORECASE)
+_SETTLES = re.compile(
+    r"最终|最后定|(?<![A-Za-z])(?:final(?:ly)?|instead|let's go with)(?![A-Za-z])", re.IGNORECASE
+)
 
 
 def _assignments(message: Message) -> list[tuple[str, str]]:

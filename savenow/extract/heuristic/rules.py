@@ -121,7 +121,9 @@ HANDED_FACT = Rule(
     "handed_fact", 3.0, 'a value or identifier the user states and the assistant takes down ("Noted.", 好的)'
 )
 ADOPTED_OWN_WORDS = Rule(
-    "adopted_own_words", 2.5, 'the user applies the assistant\'s proposal naming its identifier ("改了 … allkeys-lru")'
+    "adopted_own_words",
+    2.5,
+    'the user applies the assistant\'s proposal naming its identifier ("改了 … allkeys-lru")',
 )
 HANDED_ITEM = Rule("handed_item", 3.0, "a numbered item of the user's dump")
 HANDED_VALUE = Rule("handed_value", 0.5, "… per number, time or name it holds (at most 3)")

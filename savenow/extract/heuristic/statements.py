@@ -26,6 +26,7 @@ from .chat import (
     ack_words,
     acknowledged,
     acknowledged_quantities,
+    adopted_ids,
     announces_facts,
     applied_later,
     applied_next,
@@ -46,7 +47,6 @@ from .chat import (
     single_name,
     stems,
     takes_fact,
-    adopted_ids,
     user_reply,
     values_of,
 )
