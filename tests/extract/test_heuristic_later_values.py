@@ -285,3 +285,75 @@ def test_a_correction_still_replaces_the_measure_before_it() -> None:
     )
     text = " ".join(text_of(n) for n in saved(extract(messages)))
     assert "20mg" not in text
+
+
+# --- a setting assigned again ("`listen_port = 6432`" … "Updated: `listen_port = 6543`")
+
+
+def test_a_setting_assigned_again_replaces_its_old_value_en() -> None:
+    messages = chat(
+        "u: new pooler VM is pool-1.example.internal, same subnet as the db",
+        "a: And it listens on the default port?",
+        "u: yes 6432",
+        "a: OK. Minimal config:\n```ini\n[pgbouncer]\nlisten_port = 6432\npool_mode = transaction\n```",
+        "u: hmm the security team wants a non-default port",
+        "u: 6543",
+        "a: Updated:\n```ini\nlisten_port = 6543\n```\nRemember to open 6543 in the firewall group, not 6432.",
+        "u: opened 6543, pooler is up",
+    )
+    text = _all_text(messages)
+    assert "6543" in text
+    assert "6432" not in text
+
+
+def test_a_setting_settled_on_again_replaces_the_first_assignment_zh() -> None:
+    messages = chat(
+        "u: pgBackRest 现在 full 留 7 个，太多了 磁盘贵，改成 repo1-retention-full=4",
+        "a: 好的，repo1-retention-full=4。",
+        "u: 等下，4 周不够，申诉一般一个月以后才来。还是 6 吧",
+        "a: 好的，最终 repo1-retention-full=6，以后 pgBackRest 保留 6 个 full。",
+        "u: 改好了",
+    )
+    text = _all_text(messages)
+    assert "repo1-retention-full=6" in text
+    assert "repo1-retention-full=4" not in text
+
+
+def test_the_same_setting_for_two_hosts_without_a_change_word_is_no_change() -> None:
+    from savenow.extract.heuristic.chat import read_chat
+    from savenow.extract.heuristic.later_values import find_reassigned
+
+    messages = chat(
+        "u: db-1 用 `port = 3306`",
+        "a: 好的，db-1 端口 3306。",
+        "u: db-2 是 `port = 3307`",
+        "a: 收到，db-2 端口 3307。",
+    )
+    assert find_reassigned(read_chat(messages)) == []
+
+
+# --- the assistant's acknowledgement corrects the value it took down ("好的，更正为 62 元/块")
+
+
+def test_an_acknowledgement_that_corrects_the_price_replaces_the_old_one_zh() -> None:
+    messages = chat(
+        "u: 黄油以后改从北区冻品老陈那拿总统黄油，他报价 58 元一块",
+        "a: 明白：总统黄油改由北区冻品（老陈）供货，58 元/块。送货时间定了吗？",
+        "u: 每周三上午送。老陈又说过完年涨价，以后按 62 元一块算",
+        "a: 好的，更正为 62 元/块，每周三上午送货。",
+    )
+    text = _all_text(messages)
+    assert "62 元" in text
+    assert "58 元" not in text
+
+
+def test_an_acknowledgement_that_corrects_the_dose_replaces_the_old_one_en() -> None:
+    messages = chat(
+        "u: new prescription for mum: amlodipine 5mg every morning, remember that",
+        "a: Noted: amlodipine 5mg every morning.",
+        "u: the pharmacist said the new box is the smaller tablet, half of what she had",
+        "a: OK, correction: amlodipine 2.5mg every morning.",
+    )
+    text = _all_text(messages)
+    assert "2.5mg" in text
+    assert "5mg every" not in text.replace("2.5mg every", "")

@@ -247,6 +247,8 @@ class SentenceContext:
     summary: bool = False  # (assistant) answers the user's "works now": the state as it is kept
     answers_user: bool = False  # (assistant) the message right before it is the user's
     announces: bool = False  # (user) asks to note what the next user message hands over
+    taken: bool = False  # (user) the assistant's next message takes the statement down as given
+    adopted: frozenset[str] = frozenset()  # (user) the assistant's proposed identifiers it applied / adopted
 
 
 def single_name(text: str) -> str | None:
@@ -501,6 +503,43 @@ def confirmed_fact(chat: list[Message], index: int) -> bool:
     if reply is None or chat[index].role != "assistant" or chat[index + 1] is not reply:
         return False
     return bool(LEX.YES.search(reply.prose)) and bool(reply.ids & chat[index].ids) and not reply.rejects
+
+
+def takes_fact(chat: list[Message], index: int) -> bool:
+    """ "peer for the new laptop is 10.8.0.14" — "Noted." / "好的。" / "记下了。": the assistant's next
+    message only acknowledges the user's statement — a bare "noted", nothing asked back, nothing added,
+    no value repeated. A fact handed over tersely is taken down so, with no marker to say it."""
+    message = chat[index]
+    if message.role != "user" or message.is_paste or _asks(message):
+        return False
+    if index + 1 >= len(chat) or chat[index + 1].role != "assistant" or chat[index + 1].is_paste:
+        return False
+    answer = chat[index + 1].prose.strip()
+    # "Okay, so the disk isn't the bottleneck …" answers a report; "好的，几天？" asks for what is missing
+    return (
+        len(answer) <= BARE_RULE_ACK_CHARS
+        and bool(ACK_START.search(answer) or LEX.RECORDED.search(answer))
+        and not signals.is_question(answer)
+    )
+
+
+def adopted_ids(chat: list[Message], index: int) -> frozenset[str]:
+    """ "set `UV_CACHE_DIR=/data/uv-cache` in the runner's `.env`" — "ok set UV_CACHE_DIR=/data/uv-cache":
+    the identifiers of the assistant's message just before that this user message takes up while it
+    says it applied or adopted them (改了 / 就用 / 以后都这样): the proposal, in the user's own words."""
+    message = chat[index]
+    if message.role != "user" or message.is_paste or index == 0 or signals.is_question(message.prose.strip()):
+        return frozenset()
+    before = chat[index - 1]
+    if before.role != "assistant" or before.is_paste:
+        return frozenset()
+    prose = message.prose
+    if not (LEX.APPLIED.search(prose) or LEX.AGREE.search(prose) or LEX.FUTURE.search(prose)):
+        return frozenset()
+    # only what the proposal brought in: "改 .env 为 `TW_BROKER`" repeats the name the error named, and
+    # "统一叫 TIDEWATCH_BROKER_URL 吧 TW_BROKER 太短了" turns that one down
+    named_earlier = frozenset().union(*(m.ids for m in chat[: index - 1]))
+    return message.ids & (before.ids - named_earlier)
 
 
 def echoed_ids(chat: list[Message], index: int) -> frozenset[str]:

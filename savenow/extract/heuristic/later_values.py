@@ -75,13 +75,22 @@ def chat_values(text: str) -> list[str]:
 
 def _value_at(text: str, value: str) -> int:
     """Where ``value`` stands in ``text`` as a whole value (600 is not inside 1600 or 18:30's 8:30), or -1."""
-    pattern = _MEASURE if _MEASURE.fullmatch(value) else _VALUE
+    pattern = _pattern_of(value)
     return next((m.start() for m in pattern.finditer(text) if m.group(0) == value), -1)
 
 
 def _replace_value(text: str, old: str, new: str) -> str:
-    pattern = _MEASURE if _MEASURE.fullmatch(old) else _VALUE
+    pattern = _pattern_of(old)
     return pattern.sub(lambda m: new if m.group(0) == old else m.group(0), text)
+
+
+def _pattern_of(value: str) -> re.Pattern[str]:
+    """The shape ``value`` is found by: a measure, a value, or (a reassigned setting) its own text."""
+    if _MEASURE.fullmatch(value):
+        return _MEASURE
+    if _VALUE.fullmatch(value) or not _ASSIGNMENT.fullmatch(value):
+        return _VALUE
+    return re.compile(r"(?<![\w.-])" + re.escape(value) + r"(?![\w.])")
 
 
 # A measure: a number with its unit ("20mg", "10 mg", "3 km", "45 秒"). A correction that gives one
@@ -133,11 +142,12 @@ _REFUSAL = re.compile(
 
 def find_corrections(chat: Sequence[Message]) -> list[Change]:
     """ "new one, atorvastatin 20mg at night" — "Got it: atorvastatin 20mg" — "sorry, 10mg. I misread
-    the box": a user message that opens by correcting and gives one measure replaces the one measure of
-    that unit said in the few messages before, though it does not name the old one."""
+    the box": a user message that opens by correcting (or an acknowledgement that does: "好的，更正为 62
+    元/块") and gives one measure replaces the one measure of that unit said in the few messages before,
+    though it does not name the old one."""
     changes: list[Change] = []
     for index, message in enumerate(chat):
-        if message.role != "user" or message.is_paste or not _CORRECTION.search(message.prose):
+        if message.is_paste or not _corrects(message):
             continue
         given = list(_MEASURE.finditer(message.prose))
         if len(given) != 1:
@@ -155,6 +165,82 @@ def find_corrections(chat: Sequence[Message]) -> list[Change]:
                     changes.append(Change(index, earlier[0], given[0].group(0)))
                 break
     return changes
+
+
+# A setting given a value: `listen_port = 6432`, `OnCalendar=*-*-* 03:00:00`, "改成 repo1-retention-full=4".
+# In code (a line of a block, an inline span) the value runs to the end; in prose it is one token.
+_ASSIGNMENT = re.compile(r"(?<![\w.-])([A-Za-z_][\w.-]*[\w])( ?= ?)(\S[^\n`]*)")
+_PROSE_VALUE_END = re.compile(r"[\s,;，。；、）)'\"]")
+# Words that settle on a value ("最终 …=6", "final", "instead") besides the change words.
+_SETTLES = re.compile(
+    r"最终|最后定|(?<![A-Za-z])(?:final(?:ly)?|instead|let's go with)(?![A-Za-z])", re.IGNORECASE
+)
+
+
+def _assignments(message: Message) -> list[tuple[str, str]]:
+    """The settings a message assigns, as (setting, "setting=value" as written)."""
+    found: list[tuple[str, str]] = []
+    code = [line for block in _code_of(message.text) for line in block.splitlines()]
+    for line in code:
+        match = _ASSIGNMENT.match(line.strip())
+        if match:
+            found.append((match.group(1), match.group(0).rstrip(" ;,")))
+    for match in _ASSIGNMENT.finditer(re.sub(r"```.*?```", " ", message.text, flags=re.DOTALL)):
+        value = _PROSE_VALUE_END.split(match.group(3), maxsplit=1)[0]
+        if value and not _inside_inline_code(message.text, match.start()):
+            found.append((match.group(1), match.group(1) + match.group(2) + value))
+    return found
+
+
+def _code_of(text: str) -> list[str]:
+    blocks = re.findall(r"```[^\n]*\n(.*?)```", text, flags=re.DOTALL)
+    return blocks + re.findall(r"`([^`\n]+)`", re.sub(r"```.*?```", " ", text, flags=re.DOTALL))
+
+
+def _inside_inline_code(text: str, at: int) -> bool:
+    return text.count("`", 0, at) % 2 == 1
+
+
+def find_reassigned(chat: Sequence[Message]) -> list[Change]:
+    """ "`listen_port = 6432`" … "6543" — "Updated: `listen_port = 6543`": a setting the chat assigns again,
+    to another value, in a turn that says it changes or settles ("make it 03:30", "还是 6 吧" — "最终
+    repo1-retention-full=6"), replaces its earlier value. Only the differing value is the change when it
+    is a plain value (6432 → 6543, so "yes 6432" reads 6543 too); otherwise the whole assignment is."""
+    changes: list[Change] = []
+    latest: dict[str, str] = {}  # setting → its assignment as last written
+    for index, message in enumerate(chat):
+        start = _turn_start(chat, index)
+        turn = " ".join(m.prose for m in chat[start : index + 1] if not m.is_paste)
+        says_change = bool(_CHANGE.search(turn) or _SETTLES.search(turn))
+        for setting, written in _assignments(message):
+            before = latest.get(setting)
+            latest[setting] = written
+            if before is None or _value_part(before) == _value_part(written) or not says_change:
+                continue
+            old_tokens = [t for t in _value_part(before).split() if t not in _value_part(written).split()]
+            new_tokens = [t for t in _value_part(written).split() if t not in _value_part(before).split()]
+            if len(old_tokens) == 1 and len(new_tokens) == 1 and chat_values(old_tokens[0]) == old_tokens:
+                changes.append(Change(index, old_tokens[0], new_tokens[0]))
+            else:
+                changes.append(Change(index, before, written))
+    return changes
+
+
+def _value_part(assignment: str) -> str:
+    match = _ASSIGNMENT.match(assignment)
+    return match.group(3).strip() if match else assignment
+
+
+def _corrects(message: Message) -> bool:
+    """The user opens by correcting ("sorry, 10mg"), or the assistant's acknowledgement does ("好的，更正为
+    62 元/块", "OK, correction: 2.5mg") — it takes down a value that replaces the one it wrote before."""
+    if message.role == "user":
+        return bool(_CORRECTION.search(message.prose))
+    return bool(_CORRECTION.search(_ACK_OPENER.sub("", message.prose, count=1)))
+
+
+# An acknowledgement before the assistant's correction: "好的，" / "OK, " / "明白，".
+_ACK_OPENER = re.compile(r"^\W*(?:好的|好|明白|收到|ok(?:ay)?|got it|noted)[，,。.:：\s]+", re.IGNORECASE)
 
 
 def _shape(value: str) -> str:

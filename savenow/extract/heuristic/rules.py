@@ -117,6 +117,14 @@ USER_DEFINITION = Rule("user_definition", 0.5, 'the user defines an identifier (
 PICKED_UP = Rule("picked_up", 2.0, "the user's identifiers, picked up by the assistant: a fact handed over")
 RECORDED = Rule("recorded", 2.0, 'a rule the user set that the assistant said it recorded ("记下了")')
 CORRECTED_VALUE = Rule("corrected_value", 4.0, "the user's corrected value, accepted by the assistant")
+HANDED_FACT = Rule(
+    "handed_fact", 3.0, 'a value or identifier the user states and the assistant takes down ("Noted.", 好的)'
+)
+ADOPTED_OWN_WORDS = Rule(
+    "adopted_own_words",
+    2.5,
+    'the user applies the assistant\'s proposal naming its identifier ("改了 … allkeys-lru")',
+)
 HANDED_ITEM = Rule("handed_item", 3.0, "a numbered item of the user's dump")
 HANDED_VALUE = Rule("handed_value", 0.5, "… per number, time or name it holds (at most 3)")
 CONFIRMED_FACT = Rule("confirmed_fact", 2.5, "the user agreed and repeated its value: a fact both sides hold")

@@ -26,6 +26,7 @@ from .chat import (
     ack_words,
     acknowledged,
     acknowledged_quantities,
+    adopted_ids,
     announces_facts,
     applied_later,
     applied_next,
@@ -45,6 +46,7 @@ from .chat import (
     rejected_after,
     single_name,
     stems,
+    takes_fact,
     user_reply,
     values_of,
 )
@@ -52,6 +54,7 @@ from .later_values import (
     drop_old_values,
     find_changes,
     find_corrections,
+    find_reassigned,
     find_refuted,
     rewrite_before_changes,
 )
@@ -122,6 +125,7 @@ def statements(messages: Sequence[ChatMessage]) -> list[Statement]:
     changes = find_changes(chat)
     changes += find_corrections(chat)  # "sorry, 10mg": a measure corrected without naming the old one
     changes += find_refuted(chat)  # "不是，…根本不用 873": the value of a guess the user turned down
+    changes += find_reassigned(chat)  # "`listen_port = 6432`" … "Updated: `listen_port = 6543`"
     rewrite_before_changes(chat, changes)
     result: list[Statement] = []
     items = item_of_messages(chat)
@@ -355,6 +359,8 @@ def _message_statements(chat: list[Message], index: int) -> list[Statement]:
         summary=assistant and confirmed_before(chat, index),
         answers_user=assistant and index > 0 and chat[index - 1].role == "user",
         announces=not assistant and announces_facts(chat, index),
+        taken=not assistant and takes_fact(chat, index),
+        adopted=frozenset() if assistant else adopted_ids(chat, index),
     )
     if context.acknowledged:
         context.ack_words = ack_words(chat[index + 1].prose)
@@ -644,6 +650,12 @@ def _score(statement: Statement, context: SentenceContext, carried: set[str], la
         score += rules.RECORDED.weight
     if context.corrected and _VALUE.search(statement.bullet):
         score += rules.CORRECTED_VALUE.weight
+    if context.taken and not context.handed and not statement.prior and _names_something(statement.ids):
+        score += rules.HANDED_FACT.weight + rules.HANDED_VALUE.weight * min(
+            3, len(_VALUE.findall(statement.bullet))
+        )
+    if _names_something(context.adopted & statement.ids) and not statement.kinds & INCIDENT:
+        score += rules.ADOPTED_OWN_WORDS.weight
     if context.handed:
         score += rules.HANDED_ITEM.weight + rules.HANDED_VALUE.weight * min(
             3, len(_VALUE.findall(statement.bullet))
@@ -661,6 +673,18 @@ def _score(statement: Statement, context: SentenceContext, carried: set[str], la
     if context.rejected:
         score += rules.REJECTED.weight
     return max(score, 0.0)
+
+
+# A measure, not a name: "12.4 GB", "220 MB/s", "45s" — how a run went, not where something is.
+_MEASURE_ID = re.compile(r"-?\d+(?:\.\d+)?\s?(?:[kmgt]i?b(?:/s)?|[kmg]|ms|s|%)", re.IGNORECASE)
+
+
+def _names_something(ids: frozenset[str]) -> bool:
+    """An identifier that names a thing — a host, a path, an address, an account, a version, an IP, a long
+    id — not a count or a measure ("导进去了 2381 笔", "未读变成 1391", "220 MB/s"): a status reports those."""
+    return any(
+        LONG_ID.fullmatch(i) or (not i.lstrip("-").isdigit() and not _MEASURE_ID.fullmatch(i)) for i in ids
+    )
 
 
 def _dismissed(statement: Statement) -> float:
