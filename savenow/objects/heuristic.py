@@ -61,7 +61,7 @@ from .extract import Candidate, Proposed
 from .folding import folded_view
 from .model import SELF_KEYS, MemoryObject, near_name, norm_name
 from .store import Stored
-from .wording import CHANGED, RESTATE, SAME_AGAIN, UNCHANGED, contains_stored, salient_tokens
+from .wording import CHANGED, RESTATE, SAME_AGAIN, SAME_IN_REPLY, UNCHANGED, contains_stored, salient_tokens
 from .wording import pattern as _rx
 
 _I = re.IGNORECASE
@@ -424,22 +424,47 @@ CLOCK_OR_DAY = _rx(
     r"\d{1,2}:\d\d|\d+ ?点|今天|明天|今晚",
 )
 # Where the user lives, said with a verb of living or a district ("我住在…", "I live in…", "在成都 高新区").
-_CITY_SAID = _rx(r"(?<![A-Za-z])(?:studio|shop|store|practice|clinic|bakery|caf[eé]|restaurant|salon|workshop) "
-                 r"(?:is )?(?:in|based in) (?-i:[A-Z])",
-                 "(?:店|工作室|公司|诊所)(?:开)?在[" + HAN + "]{2,3}(?:市|[，,。 ]|$)",
-                 "我在[" + HAN + "]{2,3}(?:市)?(?:开|经营)了?[^，。]{0,8}(?:店|公司|工作室|诊所)",
-                 _en("i live in", "i'm based in", "i am based in", "i've moved to", "we moved to", "i moved to", "i (?:just|recently) moved to", "just moved to",
-                     "living in", "i'm in [A-Z][a-z]+ now", "our home in"),
-                 # "我在宁波，天气默认按宁波来": a place the user says they are in and names again in the message
-                 "我在([" + HAN + r"]{2,3})[，,\s][^。]*(?:按|以|用)\1(?:来|为准|的)?",
-                 # chat drops the "I" at a message's start ("live in Galway", "based in Porto these days")
-                 r"^\s*(?:now\s+)?(?:live|based) in (?-i:[A-Z])",
-                 # "在成都 高新区", "我现在在杭州，滨江区": the user placing themselves in a city and its district
-                 "^\\s*(?:我)?(?:现在|目前)?(?:人|住)?在\\s?[" + HAN + "]{2,4}(?:市)?[\\s，,]*[" + HAN + "]{0,4}(?:区|县)(?=[\\s，,。]|$)",
-                 r"我住在|我住(?![的了过])\s?(?:[A-Z]|[" + HAN + r"]{1,6}(?:区|市|县|镇|村|路|街|小区|附近))|(?:^|[，,\s])住(?:在)?\s*(?:[A-Z][a-z]|[" + HAN + "]{2}市)|我家在|我[^，。的]{0,6}(?:搬到|搬过来|搬家到)|(?:^|[，,\\s])(?:刚|已经|最近|正式|终于|总算|上个?月|去年)?(?:搬到|搬过来|搬家到)|定居|我现在住|人在[" + HAN + "]{2,4}(?:工作|生活)|常住")
+_CITY_SAID = _rx(
+    r"(?<![A-Za-z])(?:studio|shop|store|practice|clinic|bakery|caf[eé]|restaurant|salon|workshop) "
+    r"(?:is )?(?:in|based in) (?-i:[A-Z])",
+    "(?:店|工作室|公司|诊所)(?:开)?在[" + HAN + "]{2,3}(?:市|[，,。 ]|$)",
+    "我在[" + HAN + "]{2,3}(?:市)?(?:开|经营)了?[^，。]{0,8}(?:店|公司|工作室|诊所)",
+    _en(
+        "i live in",
+        "i'm based in",
+        "i am based in",
+        "i've moved to",
+        "we moved to",
+        "i moved to",
+        "i (?:just|recently) moved to",
+        "just moved to",
+        "living in",
+        "i'm in [A-Z][a-z]+ now",
+        "our home in",
+    ),
+    # "我在宁波，天气默认按宁波来": a place the user says they are in and names again in the message
+    "我在([" + HAN + r"]{2,3})[，,\s][^。]*(?:按|以|用)\1(?:来|为准|的)?",
+    # chat drops the "I" at a message's start ("live in Galway", "based in Porto these days")
+    r"^\s*(?:now\s+)?(?:live|based) in (?-i:[A-Z])",
+    # "在成都 高新区", "我现在在杭州，滨江区": the user placing themselves in a city and its district
+    "^\\s*(?:我)?(?:现在|目前)?(?:人|住)?在\\s?["
+    + HAN
+    + "]{2,4}(?:市)?[\\s，,]*["
+    + HAN
+    + "]{0,4}(?:区|县)(?=[\\s，,。]|$)",
+    r"我住在|我住(?![的了过])\s?(?:[A-Z]|["
+    + HAN
+    + r"]{1,6}(?:区|市|县|镇|村|路|街|小区|附近))|(?:^|[，,\s])住(?:在)?\s*(?:[A-Z][a-z]|["
+    + HAN
+    + "]{2}市)|我家在|我[^，。的]{0,6}(?:搬到|搬过来|搬家到)|(?:^|[，,\\s])(?:刚|已经|最近|正式|终于|总算|上个?月|去年)?(?:搬到|搬过来|搬家到)|定居|我现在住|人在["
+    + HAN
+    + "]{2,4}(?:工作|生活)|常住",
+)
 # "在西安", "…，在成都，…": a clause that is only a place; a city only in an introduction the assistant
 # echoes (checked in _self: "在开会" is no place).
-_BARE_PLACE = re.compile(r"(?:^|[，,])\s*(?:我)?(?:住)?在\s?(?P<place>[" + HAN + "]{2,3})(?:市)?\\s*(?=[，,。]|$)")
+_BARE_PLACE = re.compile(
+    r"(?:^|[，,])\s*(?:我)?(?:住)?在\s?(?P<place>[" + HAN + "]{2,3})(?:市)?\\s*(?=[，,。]|$)"
+)
 SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
     # key: (pattern, needs a standing cue)
     "name": (re.compile(r"(?<![A-Za-z])(?:I'm|I am|[Mm]y name is|[Mm]y name's|[Tt]his is)\s+[A-Z][a-z]+(?![a-z])"
@@ -1299,7 +1324,11 @@ class OfflineObjectExtractor:
             msg.saved = True
             extra = [_clean(m.text) for m in self._follow_ups(msgs, pos)[:2] if not ACK.match(m.text)]
             window = " ".join([content, *(m.text for m in msgs[max(0, source - 1) : source] if not m.user)])
-            title = _with_own_head(subject, content) if subject else _lead_subject(lead, _title(content, kind_word, window), points_back)
+            title = (
+                _with_own_head(subject, content)
+                if subject
+                else _lead_subject(lead, _title(content, kind_word, window), points_back)
+            )
             obj = MemoryObject(type="saved", saved_kind="text_note", title=title,
                                summary=content, detail="；".join(extra) if has_cjk(content) else " ".join(extra) or None)  # fmt: skip
             named = self._last_named(msgs, pos, people) if _NOTE_PRONOUN.search(content) else None
@@ -1453,7 +1482,9 @@ class OfflineObjectExtractor:
                 said_in[going_on] = msg.index
                 continue
             if not named_keys and self._self_follow_up(msgs, pos, values, said_in, mentioned_in):
-                if CORRECTION.search(msg.text[:16]):  # "hmm actually drop the scopes" corrects the rule just given
+                if CORRECTION.search(
+                    msg.text[:16]
+                ):  # "hmm actually drop the scopes" corrects the rule just given
                     corrected.update({k: pos for k, at in said_in.items() if at == msg.index})
                 continue
             # u: "英文回复看技术问题有点累" (the key again, no rule) — u: "这样吧 技术问题用中文…": the user settles the
@@ -1508,7 +1539,11 @@ class OfflineObjectExtractor:
                 hits = _self_hits(_LINK.sub(" ", sentence), allowed)
                 for key, part in hits:
                     identity = SELF_KEYS[key] == "identity"
-                    if key == "city" and not _CITY_SAID.search(part) and not _introduced_place(msgs, pos, part, values, hits):
+                    if (
+                        key == "city"
+                        and not _CITY_SAID.search(part)
+                        and not _introduced_place(msgs, pos, part, values, hits)
+                    ):
                         continue
                     if (
                         not identity
@@ -1531,7 +1566,8 @@ class OfflineObjectExtractor:
                         CORRECTION.search(sentence) or CORRECTION.search(msg.text[:12])
                     )
                     if key in stored_self and (
-                        _says_again(sentence, stored_self[key]) or _same_as_stored(msgs, pos, sentence, stored_self[key])
+                        _says_again(sentence, stored_self[key])
+                        or _same_as_stored(msgs, pos, sentence, stored_self[key])
                     ):
                         restated.add(key)
                         continue  # "还是老样子 靠窗座位": the stored value said again is a skip, not an update
@@ -1986,7 +2022,9 @@ class OfflineObjectExtractor:
                 t for t in salient_tokens(f"{item.obj.summary} {item.obj.detail or ''}") if not t.isdigit()
             ]
             # "Europe/Lisbon" is said as "Lisbon time": a zone's city names it
-            tokens += [t.rsplit("/", 1)[1].replace("_", " ") for t in tokens if "/" in t and not t[0].isdigit()]
+            tokens += [
+                t.rsplit("/", 1)[1].replace("_", " ") for t in tokens if "/" in t and not t[0].isdigit()
+            ]
             if tokens:
                 restated = any(_word_in(normalize(t), user_text) for t in tokens)
             elif not has_cjk(item.obj.summary):  # "still vegetarian, as usual" for "vegetarian"
@@ -2064,7 +2102,7 @@ _ASKS_FOR: dict[str, re.Pattern[str]] = {
     ),
     "city": _rx(
         _en("where do you live", "where are you based", "which city", "where(?:'s| is) home"),
-        "住(?:在)?哪|哪个城市|在哪(?:里|儿)?(?:住|生活)|哪里人",
+        "住(?:在)?哪|哪个城市|在哪(?:里|儿)?(?:住|生活)",  # not 哪里人: where one is from
     ),
 }  # fmt: skip
 
@@ -2085,8 +2123,10 @@ def _assistant_question(msgs: list[_Msg], pos: int) -> str:
 
 _THIRD_PERSON_WORD = _rx(r"(?<![A-Za-z])(?:he|she|his|her|him|they|their|them)(?![A-Za-z'])", "他|她")
 # "got a job at …", "明年 7 月入职": a clause that drops its subject keeps the one before it
-_NO_SUBJECT = _rx(r"^\s*(?:got|moved|moving|started|starting|works?|working|lives?|living|is|was|has|had)(?![A-Za-z])",
-                  r"^\s*(?:对|是的?|嗯)?[，,\s]*(?!我)[^，。]{0,8}(?:入职|上班|工作|搬|调|去)")
+_NO_SUBJECT = _rx(
+    r"^\s*(?:got|moved|moving|started|starting|works?|working|lives?|living|is|was|has|had)(?![A-Za-z])",
+    r"^\s*(?:对|是的?|嗯)?[，,\s]*(?!我)[^，。]{0,8}(?:入职|上班|工作|搬|调)",
+)
 
 
 _JOB_MENTION = _rx(_en("(?:my |the )?new job", "job change"), "新工作|换工作|换了工作")
@@ -2109,12 +2149,16 @@ def _continues_someone_else(msgs: list[_Msg], pos: int, earlier: str, sentence: 
     """A sentence with no subject of its own that goes on about another person: the sentence before it in
     the message opens on "she"/"他", or it answers the assistant's question about him or her ("恭喜她！是明年
     入职吗？" — "对，明年 7 月入职")."""
-    if FIRST_PERSON.search(sentence) or not _NO_SUBJECT.search(sentence):
-        return False
+    if FIRST_PERSON.search(sentence) or QUESTION.search(sentence) or not _NO_SUBJECT.search(sentence):
+        return False  # ("is the cake ready?" asks; it tells nothing about her)
     if earlier:
         return THIRD_PERSON_START.search(earlier) is not None or _pronoun_fact_at(earlier) >= 0
     prev = msgs[pos - 1] if pos else None
-    return bool(_assistant_question(msgs, pos)) and prev is not None and bool(_THIRD_PERSON_WORD.search(prev.text))
+    return (
+        bool(_assistant_question(msgs, pos))
+        and prev is not None
+        and bool(_THIRD_PERSON_WORD.search(prev.text))
+    )
 
 
 def _plain_answer(text: str, people: _PeopleFinder) -> bool:
@@ -2156,7 +2200,9 @@ def _goes_on_with_rule(msg: _Msg, people: _PeopleFinder) -> bool:
     text = msg.text
     return (
         _plain_answer(text, people)
-        and not _ACK_LEAD.match(text)  # "ok now. the tokenizer test…": an acknowledgement closes the correction
+        and not _ACK_LEAD.match(
+            text
+        )  # "ok now. the tokenizer test…": an acknowledgement closes the correction
         and not ONE_OFF.search(text)
         and not SWITCH.match(text)
         and not REMEMBER.search(text)
@@ -2187,7 +2233,7 @@ def _same_as_stored(msgs: list[_Msg], pos: int, sentence: str, stored: str) -> b
     reply = msgs[pos + 1].text if pos + 1 < len(msgs) and not msgs[pos + 1].user else ""
     if not reply or CHANGED.search(reply):
         return False
-    if SAME_AGAIN.search(reply):
+    if SAME_IN_REPLY.search(reply):
         return True
     tokens = [normalize(t) for t in salient_tokens(stored) if any(ch.isdigit() for ch in t)]
     return bool(tokens) and all(t in normalize(reply) for t in tokens)
@@ -2887,7 +2933,12 @@ def _lead_subject(lead: str, title: str, points_back: bool) -> str:
 def _with_own_head(noun: str, content: str) -> str:
     """ "记住这个公式：报价 = 成本 × 1.35" → "公式：报价": a note called by its kind keeps the subject its own
     text names before "=" or a colon (a short one, not already in the noun)."""
-    body = re.sub(r"^\s*(?:这个|这条|这些|这套|那个|this|that|these)?\s*" + re.escape(noun) + r"\s*[:：]?\s*", "", content, flags=_I)
+    body = re.sub(
+        r"^\s*(?:这个|这条|这些|这套|那个|this|that|these)?\s*" + re.escape(noun) + r"\s*[:：]?\s*",
+        "",
+        content,
+        flags=_I,
+    )
     head = re.split(r"\s*(?:=|：|:)\s*", body, maxsplit=1)
     if len(head) < 2 or not 2 <= len(norm_name(head[0])) <= 12 or norm_name(head[0]) in norm_name(noun):
         return noun

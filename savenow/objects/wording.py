@@ -28,12 +28,22 @@ RESTATE = pattern(  # the user says a stored value again ("我自己还是老样
     ),
     "老样子|照旧|跟以前一样|和以前一样|还是一样|依旧|照样|仍然|一如既往",
 )
-# "keep answers short like usual", "时区一样", "好的老周，一直是这么叫的": a value said to be what it was
+# "keep answers short like usual", "时区一样": the user says a value is what it was (never 不一样)
 SAME_AGAIN = pattern(
-    en_words("like usual", "as usual", "as always", "like always", "you already know", "you know that",
-             "same as (?:mine|me|here|ever)", "that's unchanged"),
-    "你知道的|一直是|一直都是|(?:跟|和|同)[我你][^，。]{0,4}一样|[^，。\\s]{2}一样(?![的地得])|没变",
+    en_words(
+        "like usual",
+        "as usual",
+        "as always",
+        "like always",
+        "you already know",
+        "same as (?:mine|me|here|ever)",
+        "that's unchanged",
+    ),
+    "你知道的|(?:跟|和|同)[我你][^，。不没]{0,4}一样|[^，。\\s]{2}(?<![不没])一样(?![的地得])|没变",
 )
+# "好的老周，一直是这么叫的": the assistant's reply says the stored value holds ("我一直是夜猫子" from the
+# user is a fact about them, not a restatement)
+SAME_IN_REPLY = pattern(SAME_AGAIN.pattern, "一直是|一直都是")
 # "还是 2027 年 6 月，没变": the value said again, not a correction of the one before
 UNCHANGED = pattern(en_words("unchanged", "no change", "hasn't changed", "not changed", "same as before", "as planned"),
                 "没变|不变|没有变|照旧|跟之前一样|和之前一样")  # fmt: skip

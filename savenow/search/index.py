@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..disk_cache import RACY_NS
+from ..text.script import table_digest
 from .chunking import CHUNKER_VERSION, chunk_markdown
 from .embedder import Embedder, EmbeddingError, normalized
 from .options import SearchOptions
@@ -270,6 +271,7 @@ class IndexSync:
             {
                 "chunker": CHUNKER_VERSION,
                 "tokenizer": TOKENIZER_VERSION,
+                "script_fold": table_digest(),  # the tokens of Traditional text depend on the table
                 "segmenter": o.segmenter,
                 "tokens": o.chunk_tokens,
                 "overlap": o.chunk_overlap,

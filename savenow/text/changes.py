@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import itertools
 
+from .script import fold_traditional
+
 __all__ = ["states_a_change"]
 
 
@@ -54,7 +56,7 @@ def _english_words(folded: str) -> list[str]:
 
 def states_a_change(line: str) -> bool:
     """Whether ``line`` says a value or choice changed ("游泳课改到周日", "date moved to …")."""
-    folded = line.casefold()
+    folded = fold_traditional(line.casefold())  # the markers are written in Simplified
     if any(marker in folded for marker in _ZH_CHANGE) or "→" in folded or "->" in folded:
         return True
     words = _english_words(folded)

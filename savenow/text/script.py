@@ -22,6 +22,7 @@ folding never moves a word away from them.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections import Counter
@@ -31,7 +32,7 @@ from pathlib import Path
 
 from .cjk import han_run_pattern
 
-__all__ = ["TABLE_PATH", "ScriptRestorer", "fold_traditional"]
+__all__ = ["TABLE_PATH", "ScriptRestorer", "fold_traditional", "table_digest"]
 
 TABLE_PATH = Path(__file__).with_name("t2s.txt")
 _FIRST_HAN = "\u3400"  # no character below extension A is folded
@@ -52,35 +53,74 @@ def fold_traditional(text: str) -> str:
 class ScriptRestorer:
     """The way back from folded text into the characters the given texts were written in.
 
-    Rules that read a conversation folded build their output from it. :meth:`text` puts a run of
-    Chinese characters back as the texts wrote it where they hold that run (the same positions
-    of the original: the fold keeps them), and otherwise character by character, each folded
-    character becoming the Traditional one the texts wrote most often for it. Text the texts
-    never wrote in Traditional stays as it is."""
+    Rules that read a conversation folded build their output from it. :meth:`text` puts each run
+    of Chinese characters back: a run the texts hold as it stands stays (a path, a name typed in
+    Simplified); else each of its longest stretches the folded texts hold goes back as the texts
+    wrote it there (the fold keeps positions: a bullet whose lead-in was cut is two stretches);
+    else character by character, but only a character with one Traditional form (风 → 風; 发
+    stays, it may be 發 or 髮) that the texts wrote in Traditional. Texts without a
+    Traditional character restore nothing."""
 
     def __init__(self, texts: Iterable[str]) -> None:
-        originals = [text for text in texts if fold_traditional(text) != text]
+        written = list(texts)
+        originals = [text for text in written if fold_traditional(text) != text]
         seen: dict[str, Counter[str]] = {}
         for text in originals:
             for original, simple in zip(text, fold_traditional(text)):
                 if original != simple:
                     seen.setdefault(simple, Counter())[original] += 1
-        self._back = {ord(simple): counts.most_common(1)[0][0] for simple, counts in seen.items()}
+        single = _single_traditional_form()
+        self._on = bool(seen)
+        self._back = {
+            ord(simple): counts.most_common(1)[0][0]
+            for simple, counts in seen.items()
+            if ord(simple) in single
+        }
+        self._written = "\0".join(written) if originals else ""
         self._original = "\0".join(originals)
         self._folded = fold_traditional(self._original)
 
     def __bool__(self) -> bool:
-        return bool(self._back)
+        return self._on
 
     def text(self, value: str) -> str:
-        if not self._back:
+        if not self._on:
             return value
         return han_run_pattern().sub(self._run_back, value)
 
     def _run_back(self, match: re.Match[str]) -> str:
         run = match.group()
-        at = self._folded.find(run)
-        return self._original[at : at + len(run)] if at >= 0 else run.translate(self._back)
+        if run in self._written:
+            return run
+        pieces, start = [], 0
+        while start < len(run):  # the longest stretch the texts hold, then the next one
+            end = self._longest_held(run, start)
+            if end - start >= 2:
+                at = self._folded.find(run[start:end])
+                pieces.append(self._original[at : at + end - start])
+            else:  # one character: which Traditional one is in no text's words here
+                end = start + 1
+                pieces.append(run[start].translate(self._back))
+            start = end
+        return "".join(pieces)
+
+    def _longest_held(self, run: str, start: int) -> int:
+        """The end of the longest ``run[start:end]`` the folded texts hold (``start`` when none)."""
+        low, high = start, len(run)  # a stretch held has every shorter prefix held: bisect
+        while low < high:
+            middle = (low + high + 1) // 2
+            if run[start:middle] in self._folded:
+                low = middle
+            else:
+                high = middle - 1
+        return low
+
+
+@cache
+def _single_traditional_form() -> frozenset[int]:
+    """The Simplified characters only one Traditional character folds onto."""
+    sources = Counter(_table().values())
+    return frozenset(simplified for simplified, count in sources.items() if count == 1)
 
 
 @cache
@@ -89,6 +129,16 @@ def _table() -> dict[int, int]:
     lines = [line for line in TABLE_PATH.read_text(encoding="utf-8").splitlines() if not line.startswith("#")]
     traditional, simplified = lines[0], lines[1]
     return str.maketrans(traditional, simplified)
+
+
+@cache
+def table_digest() -> str:
+    """A short hash of the table: an index of folded text is rebuilt when the table changes."""
+    try:
+        from _blake2 import blake2b  # hashlib would load OpenSSL (≈ 15 ms) on the search path
+    except ImportError:  # pragma: no cover - another Python
+        from hashlib import blake2b
+    return blake2b(TABLE_PATH.read_bytes(), digest_size=6).hexdigest()
 
 
 def opencc_pairs() -> list[tuple[str, str]]:
@@ -132,7 +182,10 @@ def main() -> None:
 
     pairs = opencc_pairs()
     temp = TABLE_PATH.with_name(TABLE_PATH.name + ".tmp")
-    temp.write_text(_table_text(pairs, f"opencc {version('opencc')}"), encoding="utf-8")
+    with temp.open("w", encoding="utf-8") as handle:
+        handle.write(_table_text(pairs, f"opencc {version('opencc')}"))
+        handle.flush()
+        os.fsync(handle.fileno())
     temp.replace(TABLE_PATH)  # a package file is read by running processes: never half-written
     print(f"{len(pairs)} pairs written to {TABLE_PATH}", file=sys.stderr)
 

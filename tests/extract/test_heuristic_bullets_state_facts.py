@@ -76,7 +76,10 @@ def test_a_decision_or_count_lead_in_leaves_the_fact(said: str, kept: str) -> No
 @pytest.mark.parametrize(
     ("said", "kept"),
     [
-        ("要 电信宽带账号 028-66103321 迁移要提前 3 个工作日预约", "电信宽带账号 028-66103321 迁移要提前 3 个工作日预约。"),
+        (
+            "要 电信宽带账号 028-66103321 迁移要提前 3 个工作日预约",
+            "电信宽带账号 028-66103321 迁移要提前 3 个工作日预约。",
+        ),
         ("要 华西 app 上提前 7 天放号 早上 8 点", "华西 app 上提前 7 天放号，早上 8 点。"),
         ("没错 端口是 6432", "端口是 6432"),
     ],
@@ -98,7 +101,9 @@ def test_the_rest_or_roughly_names_nothing(heading: str) -> None:
     assert "empty" in title_faults(heading, ["周三 14:30，其余 15:45。"], "zh")
 
 
-@pytest.mark.parametrize(("heading", "bullet"), [("付了", "付了 200，尾款 680 现场付。"), ("一节", "一节 260 元。")])
+@pytest.mark.parametrize(
+    ("heading", "bullet"), [("付了", "付了 200，尾款 680 现场付。"), ("一节", "一节 260 元。")]
+)
 def test_a_done_verb_or_a_count_is_no_title(heading: str, bullet: str) -> None:
     assert "clause" in title_faults(heading, [bullet], "zh")
 
@@ -116,7 +121,10 @@ def test_names_with_numerals_or_le_inside_have_no_fault(heading: str) -> None:
     [
         ("爸爸的化验结果总结都用中文写，方便我转给妈妈。", "爸爸的化验结果总结都用中文写。"),
         ("她们付款是月结，每月25号统一打款，别到时候我又催早了", "她们付款是月结，每月25号统一打款。"),
-        ("server 2 用 9101，ipmi_exporter 留在 9100，懒得动了。", "server 2 用 9101，ipmi_exporter 留在 9100。"),
+        (
+            "server 2 用 9101，ipmi_exporter 留在 9100，懒得动了。",
+            "server 2 用 9101，ipmi_exporter 留在 9100。",
+        ),
         ("加拿大的运费要设，最近好多加拿大客人。", "加拿大的运费要设。"),
         ("以后爸爸的化验结果总结都用中文写，方便你转给妈妈。", "爸爸的化验结果总结都用中文写。"),
     ],
@@ -152,7 +160,10 @@ def test_a_unit_written_after_a_number_is_no_title_term() -> None:
     from savenow.extract.heuristic.titles import TitleContext, note_title
 
     bullets = ["Levothyroxine 88 mcg from 2026-12-21."]
-    chat = ["Levothyroxine is now 88 mcg, not 100 mcg.", "So 88 mcg of Levothyroxine from the 21st, 88 mcg daily."]
+    chat = [
+        "Levothyroxine is now 88 mcg, not 100 mcg.",
+        "So 88 mcg of Levothyroxine from the 21st, 88 mcg daily.",
+    ]
     heading = note_title(bullets, {NoteKind.CHANGE}, (), "en", TitleContext(chat, chat))
     assert "mcg" not in heading.casefold()
 

@@ -22,8 +22,23 @@ TEXTS = [
     "a-b a.b a_b ab aab abb 的的 a的b",
     "",
 ]
-TERMS = ["gateway", "token", "gateway token", "沪深", "一号", "号机", "天", "Smart", "Fenwick invoices",
-         "email", "发邮件", "a", "b", "ab", "的"]
+TERMS = [
+    "gateway",
+    "token",
+    "gateway token",
+    "沪深",
+    "一号",
+    "号机",
+    "天",
+    "Smart",
+    "Fenwick invoices",
+    "email",
+    "发邮件",
+    "a",
+    "b",
+    "ab",
+    "的",
+]
 
 
 def test_find_whole_is_the_bounded_search() -> None:

@@ -78,7 +78,9 @@ def _value(objects: list[dict[str, Any]], key: str) -> str:
      (["I'm Oskar", "Hi Oskar! What do you do for a living?", "landscape gardening, mostly private clients"],
       "landscape gardening")],
 )  # fmt: skip
-def test_the_answer_to_what_the_user_does_is_their_occupation(tmp_path: Path, chat: list[str], kept: str) -> None:
+def test_the_answer_to_what_the_user_does_is_their_occupation(
+    tmp_path: Path, chat: list[str], kept: str
+) -> None:
     assert kept in _value(_extract(tmp_path, chat), "occupation")
 
 

@@ -18,3 +18,33 @@ def test_an_unusable_llm_object_is_reported_in_the_readers_language() -> None:
     (reason,) = dropped
     assert "object 1" in reason.message("en")
     assert "对象 1" in reason.message("zh") and "object 1" not in reason.message("zh")
+
+
+# -- session 13 review mends -------------------------------------------------------------------
+
+
+def test_not_the_same_is_no_restatement() -> None:
+    from savenow.objects.wording import SAME_AGAIN, SAME_IN_REPLY
+
+    for changed in ("时区不一样，我在伦敦", "我跟你想的不一样，我是做后端的", "commit 格式不一样了"):
+        assert not SAME_AGAIN.search(changed), changed
+    assert SAME_AGAIN.search("时区一样 方便") and SAME_AGAIN.search("跟我之前一样")
+    # "一直是" restates only in the assistant's reply: from the user it is a fact about them
+    assert not SAME_AGAIN.search("我一直是夜猫子，最近早睡了")
+    assert SAME_IN_REPLY.search("好的老周，一直是这么叫的")
+
+
+def test_the_users_own_plan_or_question_does_not_go_on_about_someone_else() -> None:
+    from savenow.objects.heuristic import _continues_someone_else, _Msg
+
+    msgs = [_Msg(index=0, role="user", text="", at=None)]
+    assert not _continues_someone_else(msgs, 0, "她下周生日。", "周末去买蛋糕")
+    assert not _continues_someone_else(msgs, 0, "She is coming over Saturday.", "is the cake ready?")
+    assert _continues_someone_else(msgs, 0, "她找到新工作了。", "下个月入职")
+
+
+def test_where_someone_is_from_is_not_where_they_live() -> None:
+    from savenow.objects.heuristic import _ASKS_FOR
+
+    assert not _ASKS_FOR["city"].search("你是哪里人？")
+    assert _ASKS_FOR["city"].search("你现在住在哪里？")

@@ -35,3 +35,16 @@ def test_a_traditional_question_finds_a_simplified_note(tmp_path: Path) -> None:
         assert top.path == "memory/2026-05-02.md" and "2026-09-01" in top.snippet
     finally:
         engine.close()
+
+
+def test_a_newer_traditional_note_that_states_a_change_ranks_first(tmp_path: Path) -> None:
+    files = {
+        "memory/2026-02-01.md": "# 2026-02-01\n\n## 專案設定\n- 專案鎖定 Godot 4.2.2-stable，不升級\n",
+        "memory/2026-04-01.md": "# 2026-04-01\n\n## 引擎\n- 升級到 Godot 4.3-stable，模板重新下載了\n",
+    }
+    engine = MemorySearch(write_files(tmp_path / "ws", files), SearchOptions(), today=TODAY)
+    try:
+        results = engine.search("專案現在用哪個 Godot 版本").results
+        assert [r.path for r in results][:1] == ["memory/2026-04-01.md"]
+    finally:
+        engine.close()

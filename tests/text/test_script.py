@@ -63,11 +63,22 @@ def test_the_shipped_table_is_what_opencc_gives() -> None:
 
 
 def test_the_restorer_puts_folded_runs_back_as_the_texts_wrote_them() -> None:
-    said = ["我的頭髮剪短了", "週末發貨，記得提醒我"]
-    restorer = script.ScriptRestorer(said)
-    assert restorer.text(fold_traditional("頭髮剪短了")) == "頭髮剪短了"  # the run is in the texts
-    assert restorer.text("提醒 发货") == "提醒 發貨"  # built from pieces: character by character
+    restorer = script.ScriptRestorer(["我的頭髮剪短了", "週末發貨，記得提醒我"])
+    assert restorer.text(fold_traditional("頭髮剪短了")) == "頭髮剪短了"  # a stretch of the texts
+    assert restorer.text("发货提醒") == "發貨提醒"  # two stretches the texts hold, in another order
     assert restorer.text("Redis 6380 ok") == "Redis 6380 ok"
+
+
+def test_character_by_character_only_where_a_character_has_one_traditional_form() -> None:
+    restorer = script.ScriptRestorer(["週末發貨", "風很大", "頭髮"])
+    # not held by the texts as a stretch: 风 has one Traditional form, 发 has two (發 / 髮) and stays
+    assert restorer.text("风发") == "風发"
+
+
+def test_a_run_the_texts_wrote_as_it_stands_is_kept() -> None:
+    # a path typed in Simplified inside a Traditional session is a real path: never "restored"
+    restorer = script.ScriptRestorer(["改好了，發布腳本在下面", "read scripts/发布.sh"])
+    assert restorer.text("scripts/发布.sh") == "scripts/发布.sh"
 
 
 def test_a_restorer_of_simplified_texts_changes_nothing() -> None:

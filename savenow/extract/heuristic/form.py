@@ -711,7 +711,9 @@ def once_each(bullets: list[str], kinds: Sequence[AbstractSet[str]]) -> list[str
             continue
         loser = _chattier(bullets, i, j)
         keeper = j if loser == i else i
-        if values(bullets[loser]) <= values(bullets[keeper]) and _written_values_in(bullets[loser], bullets[keeper]):
+        if values(bullets[loser]) <= values(bullets[keeper]) and _written_values_in(
+            bullets[loser], bullets[keeper]
+        ):
             dropped.add(loser)
     return [b for k, b in enumerate(bullets) if k not in dropped]
 

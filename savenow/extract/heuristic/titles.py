@@ -938,7 +938,9 @@ def _subject(text: str, ids: set[str], language: str, context: TitleContext, avo
             or len(term) > 28
             or key.isdigit()
             and len(key) < 4
-            or term.isalpha() and term.islower() and _unit_of_a_number(term, text)
+            or term.isalpha()
+            and term.islower()
+            and _unit_of_a_number(term, text)
         ):
             continue
         bonus = 2.0 if key in ids else 0.0
@@ -1152,7 +1154,9 @@ def _with_number(term: str, text: str) -> str:
 
 
 _ASCII_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-_COUNT_BEFORE = re.compile(r"(?<![\d.,])\d{1,3}(?:\.\d{1,2})? ?$")  # "2 号机", "62.5 微克": a count right before a term
+_COUNT_BEFORE = re.compile(
+    r"(?<![\d.,])\d{1,3}(?:\.\d{1,2})? ?$"
+)  # "2 号机", "62.5 微克": a count right before a term
 # "88 mcg", "51871/udp", "3x30s": a Latin word the note only writes right after a number is its unit.
 _AMOUNT_BEFORE = re.compile(r"\d(?:[\d.,]*\d)?\s?/?$")
 
