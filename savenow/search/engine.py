@@ -477,7 +477,7 @@ class MemorySearch:
         _fill_matched(store, plan, avgdl, candidates)
         unknown = _unknown_words(terms, df, plan, group_of, weight_of)
         if unknown:
-            _demand_two_words(candidates, terms, group_of, weight_of)
+            _demand_two_words(candidates, terms, df, group_of, weight_of)
         return candidates
 
     def _hybrid(
@@ -830,6 +830,7 @@ def _unknown_words(
 def _demand_two_words(
     candidates: dict[int, _Candidate],
     terms: list[QueryTerm],
+    df: dict[str, int],
     group_of: dict[str, str],
     weight_of: dict[str, float],
 ) -> None:
@@ -843,13 +844,23 @@ def _demand_two_words(
         group_weight[group] = group_weight.get(group, 0.0) + weight
     whole_words = {group_of.get(t.term, t.term) for t in terms if t.weight >= 1 and t.whole is None}
     identifiers = {group_of.get(t.term, t.term) for t in terms if t.whole is None and is_identifier(t.term)}
+    # A group answered through another way of saying it stands for as many words as it holds:
+    # "home loan" said as "mortgage" answers two words, as a note saying "home loan" would. A Han
+    # bigram counts as a word only if the index holds it: 身房 in 健身房 or 打疫 in 打疫苗 is the
+    # inside of one word, not a second one (counting them emptied two negatives, two authors).
+    words_in: dict[str, int] = {}
+    for t in terms:
+        if t.weight >= 1 and t.whole is None and t.term in weight_of and (not t.han or df.get(t.term)):
+            group = group_of.get(t.term, t.term)
+            words_in[group] = words_in.get(group, 0) + 1
     for candidate in candidates.values():
         answered = [
             group
             for group, value in candidate.matched.items()
             if group in whole_words and value >= WORD_ANSWERED * group_weight.get(group, 1.0)
         ]
-        if len(answered) < 2 and not any(group in identifiers for group in answered):
+        words = sum(words_in.get(group, 1) for group in answered)
+        if words < 2 and not any(group in identifiers for group in answered):
             candidate.text_score = 0.0
 
 
