@@ -268,6 +268,22 @@ def test_a_group_of_several_words_answers_as_many_words(tmp_path: Path) -> None:
     assert search.search("basil penalty").results == []  # one word alone still is no answer
 
 
+def test_the_head_word_said_another_way_may_answer_alone(tmp_path: Path) -> None:
+    """The question's first word, the thing it asks about, said another way by a note (物理治疗师
+    as "physio") answers on its own; another word said otherwise, or the head unknown, does not."""
+    search = _search(
+        tmp_path,
+        {
+            "memory/2026-05-01.md": "# 2026-05-01\n\n## Knee\n- Physio says: ice the knee twice a day.\n",
+            "memory/2026-05-02.md": "# 2026-05-02\n\n## Garden\n- Planted basil and mint.\n",
+            **{f"memory/2026-{m:02d}-{d:02d}.md": f"# x\n\n## Walk\n- Walked {m * d} steps.\n" for m in (3, 4) for d in range(1, 29)},
+        },
+    )
+    assert _paths(search, "物理治疗师 建议")[:1] == ["memory/2026-05-01.md"]
+    assert search.search("建议 物理治疗师").results == []  # only the first word may answer alone
+    assert search.search("护照 物理治疗师").results == []
+
+
 # -- a singular query word finds a term the thesaurus lists only in the plural -------------------
 
 
