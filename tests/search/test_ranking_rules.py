@@ -251,6 +251,39 @@ def test_a_note_that_answers_the_rest_is_no_longer_held_to_two_words(tmp_path: P
     assert search.search("Redis 护照设的多少").results == []  # a real unknown word still is one
 
 
+def test_a_group_of_several_words_answers_as_many_words(tmp_path: Path) -> None:
+    """ "home loan" said as "mortgage" answers two of the question's words, as a note saying
+    "home loan" would: the note is not held to "answer two words" by a word memory never saw."""
+    search = _search(
+        tmp_path,
+        {
+            "memory/2026-05-01.md": "# 2026-05-01\n\n## Bank\n- Mortgage fixed at 3.1% until 2029.\n",
+            "memory/2026-05-02.md": "# 2026-05-02\n\n## Garden\n- Planted basil and mint at home.\n",
+            "memory/2026-05-03.md": "# 2026-05-03\n\n## Car\n- Car loan paid off in March.\n",
+            # alternatives are used only for words few notes hold
+            **{f"memory/2026-{m:02d}-{d:02d}.md": f"# x\n\n## Walk\n- Walked {m * d} steps.\n" for m in (3, 4) for d in range(1, 29)},
+        },
+    )
+    assert _paths(search, "home loan penalty")[:1] == ["memory/2026-05-01.md"]
+    assert search.search("basil penalty").results == []  # one word alone still is no answer
+
+
+def test_the_head_word_said_another_way_may_answer_alone(tmp_path: Path) -> None:
+    """The question's first word, the thing it asks about, said another way by a note (物理治疗师
+    as "physio") answers on its own; another word said otherwise, or the head unknown, does not."""
+    search = _search(
+        tmp_path,
+        {
+            "memory/2026-05-01.md": "# 2026-05-01\n\n## Knee\n- Physio says: ice the knee twice a day.\n",
+            "memory/2026-05-02.md": "# 2026-05-02\n\n## Garden\n- Planted basil and mint.\n",
+            **{f"memory/2026-{m:02d}-{d:02d}.md": f"# x\n\n## Walk\n- Walked {m * d} steps.\n" for m in (3, 4) for d in range(1, 29)},
+        },
+    )
+    assert _paths(search, "物理治疗师 建议")[:1] == ["memory/2026-05-01.md"]
+    assert search.search("建议 物理治疗师").results == []  # only the first word may answer alone
+    assert search.search("护照 物理治疗师").results == []
+
+
 # -- a singular query word finds a term the thesaurus lists only in the plural -------------------
 
 
