@@ -276,6 +276,19 @@ _SUMMARY_VALUES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
             r"|1[3-9]\d[ -]\d{4}[ -]\d{4}|(?:\(\d{3}\) ?|\d{3}[ -])\d{3}-\d{4})(?![\w-])"
         ),
     ),
+    (  # an ISO date: due 2027-02-20 (one value, not the year; a log's timestamp 2026-11-26T02:14 is none)
+        re.compile(r"\d-\d\d-\d"),
+        re.compile(r"(?<![\w.:-])\d{4}-\d{2}-\d{2}(?![\w:-]|\.\d)"),
+    ),
+    (  # a name in camelCase of three parts or more, as code and error codes spell it: errSecInternalComponent
+        # (not a piece of a longer token: a Gradle task `:app:minifyReleaseWithR8` is listed whole or not at all)
+        re.compile(r"[a-z][A-Z][a-z0-9]+[A-Z]"),
+        re.compile(r"(?<![\w./:-])[a-z]{2,}(?:[A-Z][a-z0-9]+){2,}(?![\w/:])"),
+    ),
+    (  # a release tag in capitals with a dated or numbered tail: RELEASE.2025-09-07T16-13-09Z
+        re.compile(r"[A-Z]{3}[.-]\d"),
+        re.compile(r"(?<![\w.-])[A-Z]{3,}[.-]\d[\w.:-]*[\dA-Z](?![\w-])"),
+    ),
     (  # a number in scientific notation: a learning rate 2e-4, a tolerance 1e-6
         re.compile(r"\d[eE][-+]\d"),
         re.compile(r"(?<![\w.])\d(?:\.\d+)?[eE][-+]\d{1,3}(?![\w.])"),
@@ -627,13 +640,16 @@ def proper_nouns(text: str) -> list[str]:
     DisneySea" (two or more capitalized words; a sentence's first word only when it is no common
     word), "巷子深火锅", "成都博物馆" (two to five characters before a kind of place)."""
     nouns: list[str] = []
+    headers = _table_headers(text)
     for match in _EN_PROPER.finditer(text):
+        if any(start <= match.start() < end for start, end in headers):
+            continue
         words = match.group(0).rstrip(".'’-").split(" ")
         if _SENTENCE_START.search(text[: match.start()]) and (
             words[0].casefold() in _NOT_PROPER or words[0].endswith(("ing", "ed"))
         ):
             words = words[1:]
-        while words and words[0].casefold() in _NOT_PROPER:
+        while words and (words[0].casefold() in _NOT_PROPER or words[0] in _LOG_LEVELS):
             words = words[1:]
         while words and words[-1] == "I":  # "Shall I send it?": the pronoun names nothing
             words = words[:-1]
@@ -650,6 +666,31 @@ def proper_nouns(text: str) -> list[str]:
                 nouns.append(text[start : match.end()])
         nouns += [m.group(0) for m in _ZH_BUILDING.finditer(text)]
     return nouns
+
+
+# A log line's level is no part of a name: "WARN Delivery failed", "E ProcessGroupNCCL.cpp:1234".
+_LOG_LEVELS = frozenset("E W F D TRACE DEBUG INFO NOTICE WARN WARNING ERR ERROR CRIT CRITICAL FATAL".split())
+_COLUMNS = re.compile(r" {2,}|\t")
+
+
+def _table_headers(text: str) -> list[tuple[int, int]]:
+    """Spans of the header rows of a table a command printed ("Filesystem  Size  Used Avail Use%",
+    "  PID TTY          TIME CMD"): columns apart by runs of spaces, no digit, above a row of
+    columns with figures. Its words are column names, not names of anything a person needs."""
+    if "  " not in text and "\t" not in text:
+        return []
+    spans = []
+    at = 0
+    rows = text.split("\n")
+    for row, below in zip(rows, [*rows[1:], ""]):
+        if _is_columns(row) and not _DIGIT.search(row) and _is_columns(below) and _DIGIT.search(below):
+            spans.append((at, at + len(row)))
+        at += len(row) + 1
+    return spans
+
+
+def _is_columns(row: str) -> bool:
+    return len(_COLUMNS.split(row.strip())) >= 2
 
 
 # An address: "27 Bath Street" (the number before a street's name is part of it), 星湖街 328 号,

@@ -56,3 +56,40 @@ def test_the_summary_keeps_an_address_whole_in_either_language():
     assert "14 Marsh Lane" in en
     zh = summarize(chat(("user", "新家地址是梧桐路 56 号，周五拿钥匙")))
     assert "梧桐路 56 号" in zh
+
+
+# ---------------------------------------------------------------- values the toolkit's patterns leave out
+
+
+def test_an_iso_date_is_one_value_but_a_log_timestamp_is_none():
+    assert "2027-03-31" in verbatim_ids("the filing is due 2027-03-31, I checked")
+    assert "2027-03-31" in verbatim_ids("申报截止 2027-03-31，别忘了")
+    assert not any(v.startswith("2026-10-02") for v in verbatim_ids("2026-10-02T08:15:00Z job started"))
+
+
+def test_a_camel_case_name_of_three_parts_is_one_value():
+    assert "errConnRefusedByPeer" in verbatim_ids("the client logs errConnRefusedByPeer on every retry")
+    assert "errConnRefusedByPeer" in verbatim_ids("日志里是 errConnRefusedByPeer，重试也一样")
+    assert "getToken" not in verbatim_ids("call getToken first")  # two parts: the toolkit's business
+
+
+def test_a_release_tag_in_capitals_is_one_value():
+    assert "BUILD.2026-04-11T09-30-00Z" in verbatim_ids("pin BUILD.2026-04-11T09-30-00Z for now")
+    assert "BUILD.2026-04-11T09-30-00Z" in verbatim_ids("先固定 BUILD.2026-04-11T09-30-00Z 这个版本")
+
+
+# ---------------------------------------------------------------- a table's header and a log's level name nothing
+
+
+def test_a_tables_header_row_names_nothing():
+    df = "Filesystem      Size  Used Avail Use% Mounted on\n/dev/sdb1       1.8T  20G  1.7T   2% /srv"
+    assert proper_nouns(df) == []
+    ps = "    PID TTY          TIME CMD\n   4411 pts/1    00:00:02 python3"
+    assert proper_nouns(ps) == []
+    # double spaces in prose are no table
+    assert "Nora Quist" in " ".join(proper_nouns("Done.  Ask Nora Quist  tomorrow"))
+
+
+def test_a_log_level_is_no_part_of_a_name():
+    assert proper_nouns("2026-11-30 WARN Delivery failed for Nora Quist") == ["Nora Quist"]
+    assert proper_nouns("E ProcessGroupGloo.cpp: 报错 Nora Quist") == ["Nora Quist"]
