@@ -171,7 +171,11 @@ PREFERENCE = _words(
         "|as usual|as always|like always|per usual"  # a habit named as one: "conventional commits as usual"
     ),
     "以后(?:都|就|每|凡|一律|不|别|要|改|统一|也|所有|任何)|凡是|每次|总是|一律|不要|(?<![特区告分类性级识个派])别(?![人的处墅])"
-    "|喜欢|不喜欢|不吃|习惯|规矩|偏好|只要|不想|最多|不超过|老规矩|照例|照常|跟以前一样|和以前一样|跟平时一样|和平时一样",
+    "|喜欢|不喜欢|不吃|习惯|规矩|偏好|只要|不想|最多|不超过|老规矩|照例|照常|跟以前一样|和以前一样|跟平时一样|和平时一样"
+    "|都用|一律用|全部用|全都用",  # a rule for every one of a kind: "脚本里注释都用中文写"
+    # a clause banning a named thing is a rule: "no 'tapestry', no 'poignant'", "agreed, no SMB1"
+    # (the thing quoted or spelled with a digit: "no worries", "no rush" ban nothing)
+    r"(?:^|[,.;:]\s+)no\s+(?:['\"‘“][\w -]+['\"’”]|[A-Za-z]+\d[\w.-]*)",
 )
 ABANDON = _words(
     en_words(

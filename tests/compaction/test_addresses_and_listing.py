@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from savenow.compaction.summary import _listable, proper_nouns, verbatim_ids
 
+from .test_summary_rules import chat, summarize
+
 # ---------------------------------------------------------------- an address keeps its number
 
 
@@ -50,7 +52,6 @@ def test_a_slash_between_chinese_words_is_no_identifier():
 
 
 def test_the_summary_keeps_an_address_whole_in_either_language():
-    from .test_summary_rules import chat, summarize
 
     en = summarize(chat(("user", "the new flat is 14 Marsh Lane, keys on Friday")))
     assert "14 Marsh Lane" in en
@@ -93,3 +94,24 @@ def test_a_tables_header_row_names_nothing():
 def test_a_log_level_is_no_part_of_a_name():
     assert proper_nouns("2026-11-30 WARN Delivery failed for Nora Quist") == ["Nora Quist"]
     assert proper_nouns("E ProcessGroupGloo.cpp: 报错 Nora Quist") == ["Nora Quist"]
+
+
+# ---------------------------------------------------------------- a user's rule with no preference word
+
+
+def _preferences(summary: str) -> str:
+    return summary.split("### Preferences", 1)[1].split("###", 1)[0] if "### Preferences" in summary else ""
+
+
+def test_a_rule_for_every_one_of_a_kind_is_a_preference():
+    zh = summarize(chat(("user", "对了，报表里金额都用两位小数写")))
+    assert "两位小数" in _preferences(zh)
+
+
+def test_a_clause_banning_a_named_thing_is_a_preference():
+    en = summarize(chat(("user", "keep the copy plain. no 'synergy', no 'leverage'")))
+    assert "synergy" in _preferences(en)
+    en = summarize(chat(("user", "fine, no TLS1.0 on the box. I'll update the printer driver later")))
+    assert "TLS1.0" in _preferences(en)
+    # "no worries" bans nothing
+    assert _preferences(summarize(chat(("user", "ok thanks, no worries, talk later")))) == ""
