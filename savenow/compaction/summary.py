@@ -171,7 +171,11 @@ PREFERENCE = _words(
         "|as usual|as always|like always|per usual"  # a habit named as one: "conventional commits as usual"
     ),
     "以后(?:都|就|每|凡|一律|不|别|要|改|统一|也|所有|任何)|凡是|每次|总是|一律|不要|(?<![特区告分类性级识个派])别(?![人的处墅])"
-    "|喜欢|不喜欢|不吃|习惯|规矩|偏好|只要|不想|最多|不超过|老规矩|照例|照常|跟以前一样|和以前一样|跟平时一样|和平时一样",
+    "|喜欢|不喜欢|不吃|习惯|规矩|偏好|只要|不想|最多|不超过|老规矩|照例|照常|跟以前一样|和以前一样|跟平时一样|和平时一样"
+    "|都用|一律用|全部用|全都用",  # a rule for every one of a kind: "脚本里注释都用中文写"
+    # a clause banning a named thing is a rule: "no 'tapestry', no 'poignant'", "agreed, no SMB1"
+    # (the thing quoted or spelled with a digit: "no worries", "no rush" ban nothing)
+    r"(?:^|[,.;:]\s+)no\s+(?:['\"‘“][\w -]+['\"’”]|[A-Za-z]+\d[\w.-]*)",
 )
 ABANDON = _words(
     en_words(
@@ -268,11 +272,26 @@ _SUMMARY_VALUES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
         re.compile(r"(?<![\w.-])\d{1,4}\.\d{1,4}\.\d{1,6}(?:-[A-Za-z][\w.]*)?(?![\w-]|\.\d)"),
     ),
     (  # a phone number in groups is one value, not its groups: +65 9123 7781, 139 1766 2084, (212) 555-0199
-        re.compile(r"\+\d| \d{4}[ -]\d{4}|-\d{3}-\d{4}|\) ?\d{3}-\d{4}"),  # each opens with a literal: fast
+        # …and a landline with its area code, 021-64370045, 0571-8788 1234
+        re.compile(r"\+\d| \d{4}[ -]\d{4}|-\d{3}-\d{4}|\) ?\d{3}-\d{4}|\d-\d{7}|\d-\d{4} \d{4}"),
         re.compile(
             r"(?<![\w+.-])(?:\+\d{1,3}[ -]?(?:\(\d{1,4}\)[ -]?)?\d{2,4}(?:[ -]\d{3,6}){1,3}"
+            r"|0\d{2,3}-\d{7,8}|0\d{2,3}-\d{4} \d{4}"
             r"|1[3-9]\d[ -]\d{4}[ -]\d{4}|(?:\(\d{3}\) ?|\d{3}[ -])\d{3}-\d{4})(?![\w-])"
         ),
+    ),
+    (  # an ISO date: due 2027-02-20 (one value, not the year; a log's timestamp 2026-11-26T02:14 is none)
+        re.compile(r"\d-\d\d-\d"),
+        re.compile(r"(?<![\w.:-])\d{4}-\d{2}-\d{2}(?![\w:-]|\.\d)"),
+    ),
+    (  # a name in camelCase of three parts or more, as code and error codes spell it: errSecInternalComponent
+        # (not a piece of a longer token: a Gradle task `:app:minifyReleaseWithR8` is listed whole or not at all)
+        re.compile(r"[a-z][A-Z][a-z0-9]+[A-Z]"),
+        re.compile(r"(?<![\w./:-])[a-z]{2,}(?:[A-Z][a-z0-9]+){2,}(?![\w/:])"),
+    ),
+    (  # a release tag in capitals with a dated or numbered tail: RELEASE.2025-09-07T16-13-09Z
+        re.compile(r"[A-Z]{3}[.-]\d"),
+        re.compile(r"(?<![\w.-])[A-Z]{3,}[.-]\d[\w.:-]*[\dA-Z](?![\w-])"),
     ),
     (  # a number in scientific notation: a learning rate 2e-4, a tolerance 1e-6
         re.compile(r"\d[eE][-+]\d"),
@@ -584,6 +603,7 @@ _ZH_PLACE_KIND = re.compile(
 _ZH_NAME_STOP = frozenset(
     "的一家个了是在去到和跟住订约那这边旁附近推荐位间我你他她们也就还先再把被给让从离回来过说刚找问对"
     "吃喝怕想要看"  # what one does at a place ends its name: "今晚吃火锅", "就怕吃医院的饭" name none
+    "下者属入"  # the tail of a word before the name: 看下, 或者, 附属, 转入 ("看下瑞金医院" names 瑞金医院)
 )
 
 
@@ -624,31 +644,84 @@ def proper_nouns(text: str) -> list[str]:
     DisneySea" (two or more capitalized words; a sentence's first word only when it is no common
     word), "巷子深火锅", "成都博物馆" (two to five characters before a kind of place)."""
     nouns: list[str] = []
+    headers = _table_headers(text)
     for match in _EN_PROPER.finditer(text):
+        if any(start <= match.start() < end for start, end in headers):
+            continue
         words = match.group(0).rstrip(".'’-").split(" ")
         if _SENTENCE_START.search(text[: match.start()]) and (
             words[0].casefold() in _NOT_PROPER or words[0].endswith(("ing", "ed"))
         ):
             words = words[1:]
-        while words and words[0].casefold() in _NOT_PROPER:
+        while words and (words[0].casefold() in _NOT_PROPER or words[0] in _LOG_LEVELS):
             words = words[1:]
         while words and words[-1] == "I":  # "Shall I send it?": the pronoun names nothing
             words = words[:-1]
         if len(words) >= 2 and not any(w.casefold().rstrip(".") in _CALENDAR_AND_KIN for w in words):
-            nouns.append(" ".join(words))
+            nouns.append(_with_house_number(text, match.start(), " ".join(words)))
     if _HAN.search(text):
         for match in _ZH_PLACE_KIND.finditer(text):
-            start = match.start()
-            while (
-                start > 0
-                and start > match.start() - 5
-                and _HAN.match(text[start - 1])
-                and text[start - 1] not in _ZH_NAME_STOP
-            ):
-                start -= 1
+            start = _zh_name_start(text, match.start())
             if match.start() - start >= 2:
                 nouns.append(text[start : match.end()])
+        for match in _ZH_STREET_NUMBER.finditer(text):
+            start = _zh_name_start(text, match.start())
+            if match.start() - start >= 1:
+                nouns.append(text[start : match.end()])
+        nouns += [m.group(0) for m in _ZH_BUILDING.finditer(text)]
     return nouns
+
+
+# A log line's level is no part of a name: "WARN Delivery failed", "E ProcessGroupNCCL.cpp:1234".
+_LOG_LEVELS = frozenset("E W F D TRACE DEBUG INFO NOTICE WARN WARNING ERR ERROR CRIT CRITICAL FATAL".split())
+_COLUMNS = re.compile(r" {2,}|\t")
+
+
+def _table_headers(text: str) -> list[tuple[int, int]]:
+    """Spans of the header rows of a table a command printed ("Filesystem  Size  Used Avail Use%",
+    "  PID TTY          TIME CMD"): columns apart by runs of spaces, no digit, above a row of
+    columns with figures. Its words are column names, not names of anything a person needs."""
+    if "  " not in text and "\t" not in text:
+        return []
+    spans = []
+    at = 0
+    rows = text.split("\n")
+    for row, below in zip(rows, [*rows[1:], ""]):
+        if _is_columns(row) and not _DIGIT.search(row) and _is_columns(below) and _DIGIT.search(below):
+            spans.append((at, at + len(row)))
+        at += len(row) + 1
+    return spans
+
+
+def _is_columns(row: str) -> bool:
+    return len(_COLUMNS.split(row.strip())) >= 2
+
+
+# An address: "27 Bath Street" (the number before a street's name is part of it), 星湖街 328 号,
+# 住院部 8 号楼. The street's kind says the number is a house number, not a time or a count.
+_STREET_KIND = frozenset(
+    "street st road rd avenue ave lane ln drive dr way place pl square sq crescent court terrace close"
+    " gardens row walk boulevard blvd".split()
+)
+_HOUSE_NUMBER = re.compile(r"(?<![\w.,:/£$€¥-])\d{1,4}[A-Za-z]? $")
+_ZH_STREET_NUMBER = re.compile(r"(?:大道|街|路|巷|弄) ?\d{1,5} ?号(?!楼)")
+_ZH_BUILDING = re.compile(r"(?<![\d.])\d{1,4} ?(?:号楼|栋|幢)")
+
+
+def _with_house_number(text: str, start: int, noun: str) -> str:
+    if noun.rsplit(" ", 1)[-1].casefold().rstrip(".") not in _STREET_KIND or not text.startswith(noun, start):
+        return noun
+    number = _HOUSE_NUMBER.search(text, max(0, start - 6), start)
+    return text[number.start() : start] + noun if number else noun
+
+
+def _zh_name_start(text: str, end: int) -> int:
+    """Where a Chinese name ending at ``end`` starts: up to five characters back, stopping at a
+    character that ends the words before it (的, 在, 去, 附属's 属…)."""
+    start = end
+    while start > 0 and start > end - 5 and _HAN.match(text[start - 1]) and text[start - 1] not in _ZH_NAME_STOP:
+        start -= 1
+    return start
 
 
 # English words this summary saw used as a person's name (a capitalized word is strong only then).
@@ -2553,7 +2626,13 @@ def _listable(value: str) -> bool:
         digits = _NON_DIGITS.sub("", value)
         # order numbers, phone numbers, chat ids; "41,233" (a count, written for reading) is no id
         return len(digits) >= 5 and "," not in value
+    if _HAN_SLASH.search(value):
+        return False
     return _strong(value) or _person_with_role(value)
+
+
+# Between Chinese words a slash means "or" (元/天, 抗凝/抗血小板药): no path, no identifier.
+_HAN_SLASH = re.compile("[" + HAN + "]/[" + HAN + "]")
 
 
 def _home_form_listed(value: str, files: dict[str, str]) -> bool:
