@@ -13,7 +13,10 @@
   section's terms at all), is what the chat is about: a note of that chat
   merges under it unless it names a product or host the section never does
   (then it must share a term with it). Owners, reply styles and notes closer
-  to another section keep their own place.
+  to another section keep their own place. A **faint home** — the only section
+  the chat touches at all, on little evidence — takes details the same way,
+  but not a new party (someone reached by a phone, e-mail or WeChat the
+  section never lists), and a section of preferences is never one.
 * **local topic** — the section the few messages before a note were about: a
   user's standing rule that names no system of its own merges there, and when
   the chat covers two sections in different parts, a word-only link to the
