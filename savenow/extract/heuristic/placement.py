@@ -102,6 +102,13 @@ def place(
         )
     sentences = tuple(b.bullet for b in bullets)
     text = " ".join(sentences)
+    if (
+        sentences
+        and NoteKind.FUTURE not in kinds  # "New ignore patterns always go …": a rule about any new one
+        and _introduces_new(sentences[0])
+        and not any(_changes_bullet(text, s.bullets) for s in sections)
+    ):
+        return Placement("add", None, None, "New durable fact.")  # "新客户 …", "New category …": a thing of its own
     note_ids = frozenset().union(*(b.ids for b in bullets)) if bullets else ids
     best: tuple[float, MemorySection] | None = None
     for section in sections:
@@ -483,6 +490,18 @@ def _new_party(text: str, section: MemorySection) -> bool:
 
 def _contact_marks(text: str) -> list[str]:
     return [m.group(0) for m in _CONTACT.finditer(text)]
+
+
+# A note that opens by introducing a new thing: "新增…", "新客户…", "New YNAB category …". Not a new
+# value of a known thing ("new port", "新的端口"): that is a change of a saved bullet.
+_INTRODUCES = re.compile(
+    r"^\s*(?:新增|新加了?|新开了?|新[客供][户应]|(?:a |an )?new (?!(?:one|number|value|address|time|price|rate|port|version|ip)\b)[A-Za-z])",
+    re.IGNORECASE,
+)
+
+
+def _introduces_new(sentence: str) -> bool:
+    return _INTRODUCES.search(sentence) is not None
 
 
 def _duplicate(
