@@ -13,7 +13,10 @@
   section's terms at all), is what the chat is about: a note of that chat
   merges under it unless it names a product or host the section never does
   (then it must share a term with it). Owners, reply styles and notes closer
-  to another section keep their own place.
+  to another section keep their own place. A **faint home** — the only section
+  the chat touches at all, on little evidence — takes details the same way,
+  but not a new party (someone reached by a phone, e-mail or WeChat the
+  section never lists), and a section of preferences is never one.
 * **local topic** — the section the few messages before a note were about: a
   user's standing rule that names no system of its own merges there, and when
   the chat covers two sections in different parts, a word-only link to the
@@ -38,6 +41,7 @@ from ...vocabulary import NoteKind
 from . import factkinds, signals
 from .cache import text_cache
 from .signals import LEX
+from .titles import KIND_LABEL
 from .words import fact_terms, quantities
 
 MERGE_MIN = 2.0
@@ -98,6 +102,13 @@ def place(
         )
     sentences = tuple(b.bullet for b in bullets)
     text = " ".join(sentences)
+    if (
+        sentences
+        and NoteKind.FUTURE not in kinds  # "New ignore patterns always go …": a rule about any new one
+        and _introduces_new(sentences[0])
+        and not any(_changes_bullet(text, s.bullets) for s in sections)
+    ):
+        return Placement("add", None, None, "New durable fact.")  # "新客户 …", "New category …": a thing of its own
     note_ids = frozenset().union(*(b.ids for b in bullets)) if bullets else ids
     best: tuple[float, MemorySection] | None = None
     for section in sections:
@@ -109,7 +120,7 @@ def place(
         best is not None
         and local is not None
         and local.section is not best[1]
-        and best[1] is not home
+        and not _is(best[1], home)
         and local.discusses(best[1])
         and not kinds & {NoteKind.OWNER, NoteKind.PREFERENCE}
         and not note_ids & identifiers(" ".join([best[1].title, *best[1].bullets]))
@@ -143,6 +154,7 @@ def place(
 HOME_MIN = 4.0  # how much of a section's vocabulary the chat must use to be about it
 HOME_LEAD = 2.0  # … and how many times more than the next section's
 HOME_ALONE_MIN = 3.0  # … or this much when the chat touches no other section at all
+HOME_FAINT_MIN = 1.0  # … or, as a faint home, this much (one heading word's half, a couple of its words)
 _EPISODE = frozenset({NoteKind.FIX, NoteKind.ROOT_CAUSE, NoteKind.CHANGE})
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]{4,}")
 
@@ -161,7 +173,40 @@ def topic_home(texts: Iterable[str], sections: Sequence[MemorySection]) -> Memor
     runner_up = scored[1][0] if len(scored) > 1 else 0.0
     if best >= (HOME_MIN if runner_up else HOME_ALONE_MIN) and best >= HOME_LEAD * runner_up:
         return sections[number]
+    if best >= HOME_FAINT_MIN and not runner_up and _faint_home(chat, sections[number], common):
+        # The chat touches this section only, if faintly: people rarely write the heading's words
+        # ("Knee rehab" for a physio's exercise plan, "妈妈的药" in an English chat) yet the chat is
+        # about it. A faint home takes details, not a new party (see :func:`_new_party`).
+        section = sections[number]
+        return FaintHome(section.title, section.bullets, section.time)
     return None
+
+
+def _faint_home(chat: str, section: MemorySection, common: frozenset[str]) -> bool:
+    """The little evidence is about the section's subject: never a section of preferences (its
+    words, "回复", "删除", "reply", are how anyone talks), and not counting the kind labels savenow
+    opens bullets with ("根因：", "Fix:"), which any incident's chat uses."""
+    if _PREFERENCE_SECTION.search(section.title):
+        return False
+    bullets = tuple(_LEADING_LABEL.sub(_drop_kind_label, b) for b in section.bullets)
+    return _home_score(chat, MemorySection(section.title, bullets), common) >= HOME_FAINT_MIN
+
+
+_LEADING_LABEL = re.compile(r"^\s*([^:：]{1,20})[:：]\s*")
+
+
+def _drop_kind_label(match: re.Match[str]) -> str:
+    return "" if KIND_LABEL.fullmatch(f": {match.group(1)}") else match.group(0)
+
+
+@dataclass(frozen=True)
+class FaintHome(MemorySection):
+    """A topic home found on little evidence: the only section the chat touches at all."""
+
+
+def _is(section: MemorySection, home: MemorySection | None) -> bool:
+    """``section`` is the home (a faint home is a copy of its section)."""
+    return home is not None and (section.title, section.bullets) == (home.title, home.bullets)
 
 
 def _home_score(chat: str, section: MemorySection, common: frozenset[str] = frozenset()) -> float:
@@ -403,6 +448,8 @@ def _belongs_home(text: str, note_ids: frozenset[str], kinds: set[str], home: Me
         return True  # who owns a part of the system the chat is about, when no section lists people
     if kinds & {NoteKind.OWNER, NoteKind.PREFERENCE}:
         return False
+    if isinstance(home, FaintHome) and _new_party(text, home):
+        return False  # how to reach someone the section never lists: a new supplier, doctor, class
     if USER_RULE in kinds:
         return True  # a rule the user set while the chat is about this section's subject belongs to it
     if not _other_system(text, home):
@@ -421,6 +468,40 @@ def _belongs_home(text: str, note_ids: frozenset[str], kinds: set[str], home: Me
         or any(_mentions(folded, word) for word in shared_words)
         or bool(han_ngrams(folded, 3) & han_ngrams(bullets, 3))
     )
+
+
+# How a person or business is reached: a phone number (7+ digits in groups, or +country), an e-mail
+# address, or the word for a contact channel. General language, both languages.
+_CONTACT = re.compile(
+    r"(?<![\w.])\+?\d{2,4}(?:[ -]?\d{3,4}){1,3}(?![\w.])|[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+    r"|微信|电话|手机|邮箱|联系方式|(?<![A-Za-z])(?:phone|tel|e-?mail|whatsapp|wechat|signal)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+
+def _new_party(text: str, section: MemorySection) -> bool:
+    """The note tells how to reach someone (a phone, an e-mail, a WeChat) and the section lists no
+    contact at all: a party of its own (a new supplier, a family doctor, a swimming class), not a
+    detail of the section's subject, however much the chat is about that subject."""
+    if not any(sum(c.isdigit() for c in m) >= 7 or not m[:1].isdigit() for m in _contact_marks(text)):
+        return False
+    return not _contact_marks(" ".join([section.title, *section.bullets]))
+
+
+def _contact_marks(text: str) -> list[str]:
+    return [m.group(0) for m in _CONTACT.finditer(text)]
+
+
+# A note that opens by introducing a new thing: "新增…", "新客户…", "New YNAB category …". Not a new
+# value of a known thing ("new port", "新的端口"): that is a change of a saved bullet.
+_INTRODUCES = re.compile(
+    r"^\s*(?:新增|新加了?|新开了?|新[客供][户应]|(?:a |an )?new (?!(?:one|number|value|address|time|price|rate|port|version|ip)\b)[A-Za-z])",
+    re.IGNORECASE,
+)
+
+
+def _introduces_new(sentence: str) -> bool:
+    return _INTRODUCES.search(sentence) is not None
 
 
 def _duplicate(
