@@ -719,7 +719,9 @@ def _zh_name_start(text: str, end: int) -> int:
     """Where a Chinese name ending at ``end`` starts: up to five characters back, stopping at a
     character that ends the words before it (的, 在, 去, 附属's 属…)."""
     start = end
-    while start > 0 and start > end - 5 and _HAN.match(text[start - 1]) and text[start - 1] not in _ZH_NAME_STOP:
+    while (
+        start > 0 and start > end - 5 and _HAN.match(text[start - 1]) and text[start - 1] not in _ZH_NAME_STOP
+    ):
         start -= 1
     return start
 

@@ -854,7 +854,14 @@ def _demand_two_words(
         if t.weight >= 1 and t.whole is None and t.term in weight_of and (not t.han or df.get(t.term)):
             group = group_of.get(t.term, t.term)
             words_in[group] = words_in.get(group, 0) + 1
-    head = next((group_of.get(t.term, t.term) for t in terms if t.weight >= 1 and t.whole is None and t.term in weight_of), None)
+    head = next(
+        (
+            group_of.get(t.term, t.term)
+            for t in terms
+            if t.weight >= 1 and t.whole is None and t.term in weight_of
+        ),
+        None,
+    )
     for candidate in candidates.values():
         answered = [
             group

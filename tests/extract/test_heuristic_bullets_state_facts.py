@@ -36,7 +36,7 @@ def test_an_abbreviation_in_the_middle_of_a_list_is_not_joined_to_a_lowercase_li
 # ----------------------------------------------------------------------------- remarks
 
 
-@pytest.mark.parametrize("remark", ["My bad", "Reading it again", "Middle act."])
+@pytest.mark.parametrize("remark", ["My bad", "Reading it again", "Sounds good."])
 def test_a_short_remark_with_no_value_goes_while_a_fact_stays(remark: str) -> None:
     assert once_each(["Target length 88,000 words.", remark], [FACT] * 2) == ["Target length 88,000 words."]
 
@@ -51,6 +51,30 @@ def test_short_facts_are_no_remarks(short: str) -> None:
         "Swim class Saturday 10:00 at the YMCA.",
         short,
     ]
+
+
+@pytest.mark.parametrize(
+    "short",
+    ["Allergic to penicillin.", "Lactose intolerant.", "Vegetarian.", "Works nights.", "Passport renewed."],
+)
+def test_a_short_fact_of_content_words_is_no_remark(short: str) -> None:
+    # (review, session 13: "three words, no value" also describes facts)
+    assert once_each(["Mum's GP is Dr. Patel at Elm Surgery.", short], [FACT] * 2) == [
+        "Mum's GP is Dr. Patel at Elm Surgery.",
+        short,
+    ]
+
+
+def test_a_street_abbreviation_ends_its_sentence() -> None:
+    bullets = ["The new office is at 40 Baker St.", "Parking is in basement level B2."]
+    assert once_each(bullets, [FACT] * 2) == bullets
+
+
+def test_a_restatement_with_the_same_values_goes_whatever_punctuation_follows_them() -> None:
+    said = once_each(
+        ["From now on keep 7 backups, run at 03:00.", "Keep 7 backups, run at 03:00 daily"], [RULE] * 2
+    )
+    assert len(said) == 1
 
 
 def test_a_remark_alone_stays_rather_than_an_empty_note() -> None:
@@ -173,3 +197,10 @@ def test_a_decimal_count_before_a_chinese_unit_is_a_count() -> None:
 
     assert _after_number("微克", "每天 62.5 微克。")
     assert not _after_number("微克", "微克单位换算。")
+
+
+def test_a_name_that_opens_on_a_numeral_is_no_count() -> None:
+    from savenow.extract.heuristic.titles import _ZH_CLAUSE
+
+    assert all(not _ZH_CLAUSE.search(name) for name in ("三星", "三亚", "一加", "九阳"))
+    assert all(_ZH_CLAUSE.search(count) for count in ("两次", "一节", "每周"))

@@ -261,7 +261,11 @@ def test_a_group_of_several_words_answers_as_many_words(tmp_path: Path) -> None:
             "memory/2026-05-02.md": "# 2026-05-02\n\n## Garden\n- Planted basil and mint at home.\n",
             "memory/2026-05-03.md": "# 2026-05-03\n\n## Car\n- Car loan paid off in March.\n",
             # alternatives are used only for words few notes hold
-            **{f"memory/2026-{m:02d}-{d:02d}.md": f"# x\n\n## Walk\n- Walked {m * d} steps.\n" for m in (3, 4) for d in range(1, 29)},
+            **{
+                f"memory/2026-{m:02d}-{d:02d}.md": f"# x\n\n## Walk\n- Walked {m * d} steps.\n"
+                for m in (3, 4)
+                for d in range(1, 29)
+            },
         },
     )
     assert _paths(search, "home loan penalty")[:1] == ["memory/2026-05-01.md"]
@@ -276,7 +280,11 @@ def test_the_head_word_said_another_way_may_answer_alone(tmp_path: Path) -> None
         {
             "memory/2026-05-01.md": "# 2026-05-01\n\n## Knee\n- Physio says: ice the knee twice a day.\n",
             "memory/2026-05-02.md": "# 2026-05-02\n\n## Garden\n- Planted basil and mint.\n",
-            **{f"memory/2026-{m:02d}-{d:02d}.md": f"# x\n\n## Walk\n- Walked {m * d} steps.\n" for m in (3, 4) for d in range(1, 29)},
+            **{
+                f"memory/2026-{m:02d}-{d:02d}.md": f"# x\n\n## Walk\n- Walked {m * d} steps.\n"
+                for m in (3, 4)
+                for d in range(1, 29)
+            },
         },
     )
     assert _paths(search, "物理治疗师 建议")[:1] == ["memory/2026-05-01.md"]

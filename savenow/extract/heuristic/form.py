@@ -719,7 +719,7 @@ def once_each(bullets: list[str], kinds: Sequence[AbstractSet[str]]) -> list[str
 
 
 # A number as written, with the letter or character glued to it: "25号", "3x30s", "v2".
-_WRITTEN_NUMBER = re.compile(r"\d[\d.,:/-]*[^\W\d_]?")
+_WRITTEN_NUMBER = re.compile(r"\d(?:[\d.,:/-]*\d)?[^\W\d_]?")  # "03:00," is 03:00, "7." is 7
 
 
 def _written_values_in(loser: str, keeper: str) -> bool:
@@ -730,7 +730,8 @@ def _written_values_in(loser: str, keeper: str) -> bool:
 
 
 # "Dr.", "Prof.": a title's abbreviation ends no sentence; the sentence splitter cut the name off it.
-_TITLE_ABBREVIATION = re.compile(r"(?<![\w.])(?:Dr|Prof|Mr|Mrs|Ms|Mx|St|Mt|Sr|Jr|Rev|Capt|Gen|Lt|Sgt)\.$")
+# (not St. or Mt.: "40 Baker St." ends a sentence as often as "St. Mary's" goes on)
+_TITLE_ABBREVIATION = re.compile(r"(?<![\w.])(?:Dr|Prof|Mr|Mrs|Ms|Mx|Sr|Jr|Rev|Capt|Gen|Lt|Sgt)\.$")
 
 
 def _rejoined(
@@ -749,25 +750,23 @@ def _rejoined(
     return out, out_kinds
 
 
-_REMARK_WORDS_MAX = 3
-_REMARK_VALUE = re.compile(r"\d|`|[A-Za-z]+[_./:@#-][A-Za-z0-9]|[:：]")
+# What a speaker says about their own reading or mistake, or an acknowledgement: never a fact.
+# Only these go; a short line of content words ("Allergic to penicillin.", "Works nights.") stays.
+_REMARK = re.compile(
+    r"^(?:my (?:bad|mistake)|never ?mind|(?:reading|looking at) it again|on second thought|fair enough|"
+    r"makes sense|sounds good|got it|no worries|all good|(?:ok(?:ay)?|sure|right|thanks?|cool|nice))[.!]*$",
+    re.IGNORECASE,
+)
 
 
 def _says_nothing(bullet: str) -> bool:
-    """A lone title abbreviation ("Dr."), or an English remark of three words at most with no
-    value, identifier, label or name after its first word ("My bad", "Reading it again",
-    "Middle act."): the chat's own words, not a fact. Chinese lines are judged by the clause
-    cleaner (:mod:`.clauses`), never here."""
+    """A lone title abbreviation ("Dr."), or an English remark about the chat itself ("My bad",
+    "Reading it again", "Sounds good"): the chat's own words, not a fact. Chinese lines are judged
+    by the clause cleaner (:mod:`.clauses`), never here."""
     text = bullet.strip().rstrip(".!。！")
     if _TITLE_ABBREVIATION.search(bullet.strip()) and len(text.split()) == 1:
         return True
-    words = text.split()
-    return (
-        0 < len(words) <= _REMARK_WORDS_MAX
-        and not _REMARK_VALUE.search(text)
-        and not has_cjk(text)
-        and not any(w[:1].isupper() for w in words[1:])
-    )
+    return bool(_REMARK.match(text))
 
 
 def _chattier(bullets: list[str], i: int, j: int) -> int:

@@ -108,7 +108,9 @@ def place(
         and _introduces_new(sentences[0])
         and not any(_changes_bullet(text, s.bullets) for s in sections)
     ):
-        return Placement("add", None, None, "New durable fact.")  # "新客户 …", "New category …": a thing of its own
+        return Placement(
+            "add", None, None, "New durable fact."
+        )  # "新客户 …", "New category …": a thing of its own
     note_ids = frozenset().union(*(b.ids for b in bullets)) if bullets else ids
     best: tuple[float, MemorySection] | None = None
     for section in sections:

@@ -1244,7 +1244,8 @@ _ZH_CLAUSE = re.compile(
     r"说$|说[:：]|调去|调到|改成|改为|改到|换成|新增|增加|记下|提前|推迟|踩|作废|停用|不再|至少|最多|已经|刚|[，。；！？~～]"
     r"|走(?![廊势访路])"  # "欧元收款走 Wise": routing through something is the predicate
     r"|(?<=[" + HAN + r"])了$"  # "付了": a done verb, not a name
-    r"|^[一两二三四五六七八九十几每半][" + HAN + r"]$"  # "一节 260 元", "两次": a count's measure word
+    # "一节 260 元", "两次": a numeral and a measure word (not 三星, 三亚, 一加: names that open on a numeral)
+    r"|^[一两二三四五六七八九十几每半][个次遍回节课天周月年岁位名本张只条件台份块瓶盒包支把层间趟场顿]$"
 )
 # A Chinese title opening with an adverb or a negation is a predicate cut from a sentence ("只允许",
 # "不发私聊", "已经办了"), not a name; the few nouns that begin so ("只读", "不锈钢", "别名") stay.
