@@ -673,7 +673,25 @@ def proper_nouns(text: str) -> list[str]:
 
 
 # A log line's level is no part of a name: "WARN Delivery failed", "E ProcessGroupNCCL.cpp:1234".
-_LOG_LEVELS = frozenset("E W F D TRACE DEBUG INFO NOTICE WARN WARNING ERR ERROR CRIT CRITICAL FATAL".split())
+_LOG_LEVELS = frozenset(
+    [
+        "E",
+        "W",
+        "F",
+        "D",
+        "TRACE",
+        "DEBUG",
+        "INFO",
+        "NOTICE",
+        "WARN",
+        "WARNING",
+        "ERR",
+        "ERROR",
+        "CRIT",
+        "CRITICAL",
+        "FATAL",
+    ]
+)
 _COLUMNS = re.compile(r" {2,}|\t")
 
 
@@ -700,8 +718,32 @@ def _is_columns(row: str) -> bool:
 # An address: "27 Bath Street" (the number before a street's name is part of it), 星湖街 328 号,
 # 住院部 8 号楼. The street's kind says the number is a house number, not a time or a count.
 _STREET_KIND = frozenset(
-    "street st road rd avenue ave lane ln drive dr way place pl square sq crescent court terrace close"
-    " gardens row walk boulevard blvd".split()
+    [
+        "street",
+        "st",
+        "road",
+        "rd",
+        "avenue",
+        "ave",
+        "lane",
+        "ln",
+        "drive",
+        "dr",
+        "way",
+        "place",
+        "pl",
+        "square",
+        "sq",
+        "crescent",
+        "court",
+        "terrace",
+        "close",
+        "gardens",
+        "row",
+        "walk",
+        "boulevard",
+        "blvd",
+    ]
 )
 _HOUSE_NUMBER = re.compile(r"(?<![\w.,:/£$€¥-])\d{1,4}[A-Za-z]? $")
 _ZH_STREET_NUMBER = re.compile(r"(?:大道|街|路|巷|弄) ?\d{1,5} ?号(?!楼)")
