@@ -2397,8 +2397,9 @@ def _restored(summary: str, restorer: ScriptRestorer) -> str:
 
 
 def _read_folded(message: SessionMessage) -> SessionMessage:
-    tool_input = fold_traditional(message.tool_input) if message.tool_input else message.tool_input
-    return replace(message, content=fold_traditional(message.content), tool_input=tool_input)
+    """The message as the rules read it; a tool call's input is machine text (a path, a command) and
+    stays as written."""
+    return replace(message, content=fold_traditional(message.content))
 
 
 class OfflineSummarizer:
