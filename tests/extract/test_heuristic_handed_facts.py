@@ -99,3 +99,21 @@ def test_a_name_the_user_turns_down_is_not_adopted() -> None:
         "u: 统一叫 TIDEWATCH_BROKER_URL 吧 TW_BROKER 太短了 代码和 .env 都改",
     )
     assert adopted_ids(read_chat(messages), 2) == frozenset()
+
+
+def test_work_just_done_answered_with_a_bare_haode_is_no_handed_fact_zh() -> None:
+    messages = chat(
+        "u: 刚把代码 push 到 feature/login-fix 分支了",
+        "a: 好的。",
+        "u: 我去吃饭了",
+    )
+    assert not any("feature/login-fix" in t for t in _texts(messages))
+
+
+def test_work_in_progress_answered_with_a_bare_okay_is_no_handed_fact_en() -> None:
+    messages = chat(
+        "u: I'm ssh'd into db-02.internal, checking the disk",
+        "a: Okay.",
+        "u: back in a bit",
+    )
+    assert not any("db-02.internal" in t for t in _texts(messages))

@@ -505,12 +505,27 @@ def confirmed_fact(chat: list[Message], index: int) -> bool:
     return bool(LEX.YES.search(reply.prose)) and bool(reply.ids & chat[index].ids) and not reply.rejects
 
 
+# What the speaker is doing or just did, not how a thing is: "刚把代码 push 到 feature/login-fix 分支了",
+# "正在 ssh 到 db-02", "I'm ssh'd into db-02.internal, checking the disk", "just pushed to main".
+# 刚好 / 刚需 are no "just now".
+_IN_PROGRESS = re.compile(
+    r"刚(?![好需])|正在|现在在|(?<![A-Za-z])(?:I'm|I am|we're|we are)\s+(?:now\s+|still\s+|currently\s+)?"
+    r"(?:[A-Za-z]+ing|[A-Za-z]+'?d\s+(?:into|in|on|onto))(?![A-Za-z])|(?<![A-Za-z])(?:just|currently|right now)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+
+
+def reports_progress(prose: str) -> bool:
+    """A status of the speaker's work (in progress, just done, a one-off), which a bare "好的。" only hears."""
+    return bool(_IN_PROGRESS.search(prose) or LEX.STATUS.search(prose) or LEX.ONE_OFF.search(prose))
+
+
 def takes_fact(chat: list[Message], index: int) -> bool:
     """ "peer for the new laptop is 10.8.0.14" — "Noted." / "好的。" / "记下了。": the assistant's next
     message only acknowledges the user's statement — a bare "noted", nothing asked back, nothing added,
     no value repeated. A fact handed over tersely is taken down so, with no marker to say it."""
     message = chat[index]
-    if message.role != "user" or message.is_paste or _asks(message):
+    if message.role != "user" or message.is_paste or _asks(message) or reports_progress(message.prose):
         return False
     if index + 1 >= len(chat) or chat[index + 1].role != "assistant" or chat[index + 1].is_paste:
         return False

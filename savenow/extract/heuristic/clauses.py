@@ -72,12 +72,10 @@ _SPARED = re.compile(r"就(?:不用|不必|用不着|省得)|也就不用")
 # A remark on the fact rather than the fact: "看着很乱", "有点多", "太麻烦了".
 _COMMENT = re.compile(rf"有点[多少乱烦慢]|太[{HAN}]{{0,4}}了|看着|哈哈|烦死|累死|差点|我觉得|懒得")
 _FIRST_PERSON = re.compile(r"我(?![爸妈们家司])")
-# Why the speaker wants it, in their own person: "方便我转给妈妈" (the assistant's "方便你…"), "别到时候我又催早了",
-# "最近好多加拿大客人" is the occasion. The fact stands without it; a clause with a value stays (above).
-_SPEAKERS_REASON = re.compile(
-    r"^(?:方便|好让|免得|省得|以免|不然|要不然|别到时候|到时候|省得到时候)[^，。；]{0,4}?(?:我(?![爸妈们家司])|你|您)"
-    r"|^最近(?:好多|很多|老是|总是|经常)"
-)
+# Why the speaker wants it, for their own convenience: "方便我转给妈妈" (the assistant's "方便你…").
+# The fact stands without it; a clause with a value stays (above). Only convenience: "不然我会过敏",
+# "免得我又吐" carry a consequence, "最近经常失眠" a symptom, "到时候你提醒我吃" a request — facts.
+_SPEAKERS_REASON = re.compile(r"^(?:方便|好让)[^，。；]{0,4}?(?:我(?![爸妈们家司])|你|您)")
 # The speaker as the clause's subject ("我差点忘了", "我自己会贴", "上次我发邮件…"): a remark
 # about the chat; "需要细节我再问" keeps its condition and only loses the 我.
 _SPEAKER_SUBJECT = re.compile(r"^(?:是|就是|上次|之前|刚才|刚刚)?我(?![爸妈们家司])")
