@@ -357,3 +357,119 @@ def test_an_acknowledgement_that_corrects_the_dose_replaces_the_old_one_en() -> 
     text = _all_text(messages)
     assert "2.5mg" in text
     assert "5mg every" not in text.replace("2.5mg every", "")
+
+
+# --- review mends: the assistant's words never replace the user's value on their own
+
+
+def test_sympathy_or_an_apology_from_the_assistant_corrects_no_measure_en() -> None:
+    messages = chat(
+        "u: doctor started me on metformin 500mg twice a day, remember that",
+        "a: Sorry to hear about the diagnosis. Many people start lower, at 250mg, and work up.",
+    )
+    text = _all_text(messages)
+    assert "500mg" in text
+    assert "250mg" not in text
+
+
+def test_an_invitation_to_point_out_mistakes_corrects_no_measure_zh() -> None:
+    from savenow.extract.heuristic.chat import read_chat
+    from savenow.extract.heuristic.later_values import find_corrections
+
+    messages = chat(
+        "u: 医生让我每天吃二甲双胍 500mg，记一下",
+        "a: 不对的地方请指出。一般起步是 250mg，再慢慢加。",
+        "u: 另外晚饭后散步 30 分钟",
+        "a: sorry for the wait — 有人从 250mg 开始。",
+    )
+    assert find_corrections(read_chat(messages)) == []
+
+
+def test_the_assistants_explicit_correction_must_not_contradict_the_user_just_before() -> None:
+    from savenow.extract.heuristic.chat import read_chat
+    from savenow.extract.heuristic.later_values import find_corrections
+
+    messages = chat(
+        "u: metformin 500mg twice a day",
+        "a: Noted: metformin 500mg twice a day.",
+        "u: and she takes it with breakfast 500mg",
+        "a: OK, correction: metformin 250mg.",
+    )
+    assert find_corrections(read_chat(messages)) == []
+
+
+def test_an_assistants_offer_the_user_turns_down_reassigns_nothing_en() -> None:
+    messages = chat(
+        "u: pgbouncer runs with `listen_port = 6432` on pool-1, remember that",
+        "a: Noted: pgbouncer on pool-1 listens on `listen_port = 6432`.",
+        "u: it shares the box with nothing else",
+        "a: If 6432 ever clashes you could use `listen_port = 6543` instead.",
+        "u: no need, it doesn't clash",
+    )
+    from savenow.extract.heuristic.chat import read_chat
+    from savenow.extract.heuristic.later_values import find_reassigned
+
+    assert find_reassigned(read_chat(messages)) == []
+    text = _all_text(messages)
+    assert "6432" in text and "6543" not in text
+
+
+def test_an_assistants_offer_the_user_turns_down_reassigns_nothing_zh() -> None:
+    from savenow.extract.heuristic.chat import read_chat
+    from savenow.extract.heuristic.later_values import find_reassigned
+
+    messages = chat(
+        "u: pgbouncer 用 `listen_port = 6432`，记一下",
+        "a: 好的，pgbouncer 端口 `listen_port = 6432`。",
+        "u: 这台机器上没别的服务",
+        "a: 如果以后冲突，可以改成 `listen_port = 6543`。",
+        "u: 不用，不会冲突",
+    )
+    assert find_reassigned(read_chat(messages)) == []
+
+
+def test_an_assistants_new_value_nobody_asked_for_reassigns_nothing() -> None:
+    from savenow.extract.heuristic.chat import read_chat
+    from savenow.extract.heuristic.later_values import find_reassigned
+
+    messages = chat(
+        "u: set `pool_mode = session` on pool-1",
+        "a: Done: `pool_mode = session`.",
+        "u: thanks, the app is back",
+        "a: Actually `pool_mode = transaction` is more common now.",
+    )
+    assert find_reassigned(read_chat(messages)) == []
+
+
+def test_a_prose_assignment_after_a_fenced_block_is_read_as_prose() -> None:
+    from savenow.extract.heuristic.chat import read_chat
+    from savenow.extract.heuristic.later_values import _assignments
+
+    (message,) = read_chat(chat("u: log:\n```\nshort\n```\nso set retention_full=4 please"))
+    assert ("retention_full", "retention_full=4") in _assignments(message)
+    (zh,) = read_chat(chat("u: 日志：\n```\nshort\n```\n所以改成 retention_full=4 吧"))
+    assert ("retention_full", "retention_full=4") in _assignments(zh)
+    # inline code in the prose is still code: its value is taken whole from the span, not as prose
+    (inline,) = read_chat(chat("u: log:\n```\nx\n```\nuse `retention_full=4 --force` now"))
+    assert ("retention_full", "retention_full=4") not in _assignments(inline)
+
+
+def test_advice_after_the_block_the_user_asked_for_is_no_offer() -> None:
+    from savenow.extract.heuristic.chat import read_chat
+    from savenow.extract.heuristic.later_values import find_reassigned
+
+    messages = chat(
+        "u: pool-1 config: `listen_port = 6432`",
+        "a: Noted.",
+        "u: security wants a non-default port, change it to 6543",
+        "a: Updated:\n```ini\nlisten_port = 6543\n```\nIf the app can't connect, open 6543 in the firewall.",
+    )
+    assert [(c.old, c.new) for c in find_reassigned(read_chat(messages))] == [("6432", "6543")]
+    offer = chat(
+        "u: pool-1 config: `listen_port = 6432`",
+        "a: Noted.",
+        "u: security wants a non-default port",
+        "a: If you like, you could switch to:\n```ini\nlisten_port = 6543\n```",
+        "u: nah, leave it",
+    )
+    assert find_reassigned(read_chat(offer)) == []

@@ -20,9 +20,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ...text.identifiers import identifiers
+from ...text.identifiers import INLINE_CODE, identifiers
 from ...vocabulary import NoteKind
+from .chat import ACK_START, rejected_after
 from .rules import MEASURE_CORRECTION_REACH
+from .signals import LEX
 
 if TYPE_CHECKING:
     from .chat import Message
@@ -111,8 +113,6 @@ def find_refuted(chat: Sequence[Message]) -> list[Change]:
     """ "我猜你之前连不上可能是因为防火墙没放行 873 端口？" — "不是，rsync 走 ssh 根本不用 873，…": a value the
     assistant named in a guess that the user's next message turns down, naming it again, is a disproven
     hypothesis: it is withdrawn (no new value), and the clauses naming it leave every bullet."""
-    from .signals import LEX
-
     changes: list[Change] = []
     for index, message in enumerate(chat):
         if index == 0 or message.role != "user" or message.is_paste or not _REFUSAL.search(message.prose):
@@ -153,6 +153,8 @@ def find_corrections(chat: Sequence[Message]) -> list[Change]:
         if len(given) != 1:
             continue
         amount, unit = given[0].group(1), given[0].group(2).casefold()
+        if message.role == "assistant" and not _backed_by_user(chat, index, amount, unit):
+            continue
         for before in reversed(chat[max(0, index - MEASURE_CORRECTION_REACH) : index]):
             # the latest message naming a measure of that unit is the one corrected
             earlier = [
@@ -185,9 +187,11 @@ def _assignments(message: Message) -> list[tuple[str, str]]:
         match = _ASSIGNMENT.match(line.strip())
         if match:
             found.append((match.group(1), match.group(0).rstrip(" ;,")))
-    for match in _ASSIGNMENT.finditer(re.sub(r"```.*?```", " ", message.text, flags=re.DOTALL)):
+    # the prose and its inline code spans are read on one string: an offset means the same in both
+    spans = [span.span() for span in INLINE_CODE.finditer(message.prose)]
+    for match in _ASSIGNMENT.finditer(message.prose):
         value = _PROSE_VALUE_END.split(match.group(3), maxsplit=1)[0]
-        if value and not _inside_inline_code(message.text, match.start()):
+        if value and not any(start < match.start() < end for start, end in spans):
             found.append((match.group(1), match.group(1) + match.group(2) + value))
     return found
 
@@ -197,15 +201,14 @@ def _code_of(text: str) -> list[str]:
     return blocks + re.findall(r"`([^`\n]+)`", re.sub(r"```.*?```", " ", text, flags=re.DOTALL))
 
 
-def _inside_inline_code(text: str, at: int) -> bool:
-    return text.count("`", 0, at) % 2 == 1
-
-
 def find_reassigned(chat: Sequence[Message]) -> list[Change]:
     """ "`listen_port = 6432`" … "6543" — "Updated: `listen_port = 6543`": a setting the chat assigns again,
     to another value, in a turn that says it changes or settles ("make it 03:30", "还是 6 吧" — "最终
     repo1-retention-full=6"), replaces its earlier value. Only the differing value is the change when it
-    is a plain value (6432 → 6543, so "yes 6432" reads 6543 too); otherwise the whole assignment is."""
+    is a plain value (6432 → 6543, so "yes 6432" reads 6543 too); otherwise the whole assignment is.
+    The assistant's new value counts only as the answer to the user asking for it, never as its own
+    offer ("If 6432 ever clashes you could use `listen_port = 6543`", "如果以后冲突，可以改成 …") or one
+    the user turns down."""
     changes: list[Change] = []
     latest: dict[str, str] = {}  # setting → its assignment as last written
     for index, message in enumerate(chat):
@@ -214,6 +217,8 @@ def find_reassigned(chat: Sequence[Message]) -> list[Change]:
         says_change = bool(_CHANGE.search(turn) or _SETTLES.search(turn))
         for setting, written in _assignments(message):
             before = latest.get(setting)
+            if _proposed(chat, index, before, written, setting):
+                continue  # a value the assistant proposed, not the one that stands
             latest[setting] = written
             if before is None or _value_part(before) == _value_part(written) or not says_change:
                 continue
@@ -226,21 +231,69 @@ def find_reassigned(chat: Sequence[Message]) -> list[Change]:
     return changes
 
 
+# A value put as a possibility, not a decision: "if it clashes", "you could use", "如果以后冲突，可以改成".
+_HYPOTHETICAL = re.compile(
+    r"(?<![A-Za-z])(?:if|could|might|in case|whenever|should you)(?![A-Za-z])|如果|要是|假如|万一|可以改|可以换|可以用",
+    re.IGNORECASE,
+)
+
+
+def _proposed(chat: Sequence[Message], index: int, before: str | None, written: str, setting: str) -> bool:
+    """The assistant gives ``setting`` another value as its own offer, unasked, or turned down."""
+    message = chat[index]
+    if message.role != "assistant" or before is None or _value_part(before) == _value_part(written):
+        return False
+    return _offered(message, setting) or not _asked_for(chat, index, before, written)
+
+
+def _offered(message: Message, setting: str) -> bool:
+    """The sentence assigning ``setting`` (for a block, the words leading into it) offers or supposes it.
+    Advice after a block ("If it still fails, …") is no offer of the value in it."""
+    lead = re.split(r"[.。!！?？\n]\s*(?=\S)", message.text.split("```", 1)[0].strip())[-1]
+    said = [sentence for _, sentence in message.items if setting in sentence] or [lead]
+    return any(_HYPOTHETICAL.search(sentence) or LEX.OFFER.search(sentence) for sentence in said)
+
+
+def _asked_for(chat: Sequence[Message], index: int, before: str, written: str) -> bool:
+    """The assistant's reassignment answers the user's turn just before asking for the change (naming
+    the new value, or saying it changes / settles), and the user does not then turn it down."""
+    start = _turn_start(chat, index)
+    asked = " ".join(m.prose for m in chat[start:index] if m.role == "user" and not m.is_paste)
+    if not asked or rejected_after(list(chat), index):
+        return False
+    new_tokens = [t for t in _value_part(written).split() if t not in _value_part(before).split()]
+    names_new = any(re.search(r"(?<![\w.])" + re.escape(token) + r"(?![\w.])", asked) for token in new_tokens)
+    return names_new or bool(_CHANGE.search(asked) or _SETTLES.search(asked))
+
+
 def _value_part(assignment: str) -> str:
     match = _ASSIGNMENT.match(assignment)
     return match.group(3).strip() if match else assignment
 
 
 def _corrects(message: Message) -> bool:
-    """The user opens by correcting ("sorry, 10mg"), or the assistant's acknowledgement does ("好的，更正为
-    62 元/块", "OK, correction: 2.5mg") — it takes down a value that replaces the one it wrote before."""
+    """The user opens by correcting ("sorry, 10mg"), or the assistant's acknowledgement does with the
+    word itself ("好的，更正为 62 元/块", "OK, correction: 2.5mg") — it takes down a value that replaces
+    the one it wrote before. "Sorry to hear …" / "sorry for the wait" / "不对的地方请指出" correct nothing."""
     if message.role == "user":
         return bool(_CORRECTION.search(message.prose))
-    return bool(_CORRECTION.search(_ACK_OPENER.sub("", message.prose, count=1)))
+    opener = ACK_START.match(message.prose)
+    rest = message.prose[opener.end() :] if opener else message.prose
+    return bool(_EXPLICIT_CORRECTION.match(rest))
 
 
-# An acknowledgement before the assistant's correction: "好的，" / "OK, " / "明白，".
-_ACK_OPENER = re.compile(r"^\W*(?:好的|好|明白|收到|ok(?:ay)?|got it|noted)[，,。.:：\s]+", re.IGNORECASE)
+# The assistant's own correction says so: "correction:", "更正为".
+_EXPLICIT_CORRECTION = re.compile(r"^\W*(?:更正|correction)(?![A-Za-z])", re.IGNORECASE)
+
+
+def _backed_by_user(chat: Sequence[Message], index: int, amount: str, unit: str) -> bool:
+    """An assistant's corrected measure stands on the user's message just before: it names that measure,
+    or no measure of that unit at all ("half of what she had"); never one the user just said otherwise."""
+    said = next((m for m in reversed(chat[:index]) if m.role == "user" and not m.is_paste), None)
+    if said is None:
+        return False
+    theirs = [m for m in _MEASURE.finditer(said.prose) if m.group(2).casefold() == unit]
+    return not theirs or any(m.group(1) == amount for m in theirs)
 
 
 def _shape(value: str) -> str:
