@@ -212,10 +212,13 @@ def find_reassigned(chat: Sequence[Message]) -> list[Change]:
     changes: list[Change] = []
     latest: dict[str, str] = {}  # setting → its assignment as last written
     for index, message in enumerate(chat):
+        assigned = _assignments(message)
+        if not assigned:
+            continue  # most messages set nothing: their turn is never read
         start = _turn_start(chat, index)
         turn = " ".join(m.prose for m in chat[start : index + 1] if not m.is_paste)
         says_change = bool(_CHANGE.search(turn) or _SETTLES.search(turn))
-        for setting, written in _assignments(message):
+        for setting, written in assigned:
             before = latest.get(setting)
             if _proposed(chat, index, before, written, setting):
                 continue  # a value the assistant proposed, not the one that stands
