@@ -16,7 +16,10 @@
   to another section keep their own place. A **faint home** — the only section
   the chat touches at all, on little evidence — takes details the same way,
   but not a new party (someone reached by a phone, e-mail or WeChat the
-  section never lists), and a section of preferences is never one.
+  section never lists), and a section of preferences is never one. A **contested
+  home** — two sections sharing the chat, close in score — sends a note under
+  the one it shares a term with (a heading word, an identifier, two names) when
+  it shares nothing with the other.
 * **local topic** — the section the few messages before a note were about: a
   user's standing rule that names no system of its own merges there, and when
   the chat covers two sections in different parts, a word-only link to the
@@ -139,7 +142,11 @@ def place(
         return _local_merge(local.section)
     if best is not None:
         return Placement("merge", best[1].title, None, f'Extends the existing section "{best[1].title}".')
-    if home is not None and _belongs_home(text, note_ids, kinds, home):
+    if isinstance(home, ContestedHome):
+        pick = _contested_pick(text, note_ids, kinds, home)
+        if pick is not None:
+            return Placement("merge", pick.title, None, f'Part of the conversation\'s topic "{pick.title}".')
+    elif home is not None and _belongs_home(text, note_ids, kinds, home):
         return Placement("merge", home.title, None, f'Part of the conversation\'s topic "{home.title}".')
     if (
         local is not None
@@ -168,7 +175,10 @@ def topic_home(texts: Iterable[str], sections: Sequence[MemorySection]) -> Memor
     chat = " ".join(texts).casefold()
     common = _common_terms(sections)
     scored = sorted(
-        ((_home_score(chat, section, common), number) for number, section in enumerate(sections)),
+        (
+            (_home_score(chat, _unlabelled(section), common), number)
+            for number, section in enumerate(sections)
+        ),
         reverse=True,
     )
     best, number = scored[0]
@@ -181,6 +191,12 @@ def topic_home(texts: Iterable[str], sections: Sequence[MemorySection]) -> Memor
         # about it. A faint home takes details, not a new party (see :func:`_new_party`).
         section = sections[number]
         return FaintHome(section.title, section.bullets, section.time)
+    third = scored[2][0] if len(scored) > 2 else 0.0
+    if best >= HOME_ALONE_MIN and runner_up >= HOME_FAINT_MIN and third * HOME_LEAD <= runner_up:
+        # Two sections share the chat ("Clients" beside "Invoicing", "Synology NAS" beside "路由器"):
+        # neither is the home, but each note goes under the one whose bullets it shares a term with.
+        section, rival = sections[number], sections[scored[1][1]]
+        return ContestedHome(section.title, section.bullets, section.time, rival=rival)
     return None
 
 
@@ -190,8 +206,14 @@ def _faint_home(chat: str, section: MemorySection, common: frozenset[str]) -> bo
     opens bullets with ("根因：", "Fix:"), which any incident's chat uses."""
     if _PREFERENCE_SECTION.search(section.title):
         return False
+    return _home_score(chat, _unlabelled(section), common) >= HOME_FAINT_MIN
+
+
+def _unlabelled(section: MemorySection) -> MemorySection:
+    """The section without the kind labels savenow opens bullets with ("根因：", "Fix:"): any
+    incident's chat writes those words, so they tell nothing about which section it is about."""
     bullets = tuple(_LEADING_LABEL.sub(_drop_kind_label, b) for b in section.bullets)
-    return _home_score(chat, MemorySection(section.title, bullets), common) >= HOME_FAINT_MIN
+    return MemorySection(section.title, bullets, section.time)
 
 
 _LEADING_LABEL = re.compile(r"^\s*([^:：]{1,20})[:：]\s*")
@@ -206,9 +228,38 @@ class FaintHome(MemorySection):
     """A topic home found on little evidence: the only section the chat touches at all."""
 
 
+@dataclass(frozen=True)
+class ContestedHome(MemorySection):
+    """The chat is about two sections, close in score: no home of its own (the pipeline's opening and
+    rule checks see none), but a note sharing a term with one of them only goes there."""
+
+    rival: MemorySection | None = None
+
+
 def _is(section: MemorySection, home: MemorySection | None) -> bool:
-    """``section`` is the home (a faint home is a copy of its section)."""
-    return home is not None and (section.title, section.bullets) == (home.title, home.bullets)
+    """``section`` is the home (a faint home is a copy of its section; a contested one is none)."""
+    return (
+        home is not None
+        and not isinstance(home, ContestedHome)
+        and (section.title, section.bullets) == (home.title, home.bullets)
+    )
+
+
+def _contested_pick(
+    text: str, note_ids: frozenset[str], kinds: set[str], home: ContestedHome
+) -> MemorySection | None:
+    """Of the two sections a chat shares, the one the note shares a term with (a heading word, an
+    identifier, two names, a Chinese phrase of its bullets) while it shares nothing at all with the
+    other; owners and preferences keep their own place, and a new party (a contact the section never
+    lists) is added."""
+    if kinds & {NoteKind.OWNER, NoteKind.PREFERENCE} or home.rival is None:
+        return None
+    section = MemorySection(home.title, home.bullets, home.time)
+    pair = (section, home.rival)
+    touched = [s for s in pair if _shares_section_term(text, note_ids, s)]
+    if len(touched) != 1 or not _shares_section_term(text, note_ids, touched[0], words=2):
+        return None  # both, or neither, or only by the one name the whole chat uses
+    return None if _new_party(text, touched[0]) else touched[0]
 
 
 def _home_score(chat: str, section: MemorySection, common: frozenset[str] = frozenset()) -> float:
@@ -388,6 +439,8 @@ def lists_people(sections: Sequence[MemorySection]) -> bool:
 
 def opens_on(user_texts: Sequence[str], section: MemorySection, first: int = 2) -> bool:
     """The user's first messages name the section's subject (a heading word): the problem the chat is about."""
+    if isinstance(section, ContestedHome):
+        return False  # two sections share the chat: it opened on neither as its home
     opening = " ".join(user_texts[:first]).casefold()
     return any(_mentions(opening, term) for term in _heading_words(section.title))
 
@@ -420,6 +473,8 @@ def about_opening(note_text: str, user_texts: Sequence[str], first: int = 3) -> 
 def on_topic(note_text: str, own: set[int], texts: Sequence[str], home: MemorySection) -> bool:
     """The note shares a term with the chat's *other* messages that talk about the home section:
     a rule about the alerts the chat was routing, not a new subject raised at the end."""
+    if isinstance(home, ContestedHome):
+        return False  # no home: a user's rule is placed by its own words
     terms = _heading_words(home.title)
     section_ids = _section_ids(" ".join(home.bullets))
     vocabulary: set[str] = set()
@@ -461,13 +516,20 @@ def _belongs_home(text: str, note_ids: frozenset[str], kinds: set[str], home: Me
         return True
     if NoteKind.FUTURE in kinds and not kinds & _EPISODE and _PREFERENCE_SECTION.search(home.title):
         return True  # the chat is about a section of conventions, and this is one more convention
+    return _shares_section_term(text, note_ids, home)
+
+
+def _shares_section_term(text: str, note_ids: frozenset[str], section: MemorySection, words: int = 1) -> bool:
+    """The note names a heading word, an identifier, ``words`` names or a Chinese phrase of the
+    section. Between two contested sections one shared name is no link (``words=2``): the product the
+    whole chat is about ("openclaw", "postgresql") is in most of its notes."""
     folded = text.casefold()
-    bullets = " ".join(home.bullets)
+    bullets = " ".join(section.bullets)
     shared_words = {w.casefold() for w in _LATIN_WORD.findall(bullets)} - EN_LONG_COMMON_WORDS
     return (
-        any(_mentions(folded, term) for term in _heading_words(home.title))
+        any(_mentions(folded, term) for term in _heading_words(section.title))
         or bool(note_ids & _section_ids(bullets))
-        or any(_mentions(folded, word) for word in shared_words)
+        or sum(1 for word in shared_words if _mentions(folded, word)) >= words
         or bool(han_ngrams(folded, 3) & han_ngrams(bullets, 3))
     )
 
