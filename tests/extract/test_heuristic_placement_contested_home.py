@@ -1,7 +1,7 @@
 """Placement: a contested home — two sections share the chat, close in score, so neither is its home —
 sends a note under the one whose bullets it shares a term with (a heading word, an identifier, two
 names), when it shares nothing with the other; a note touching both, or only by the one name the
-whole chat uses, keeps its own place."""
+whole chat uses, keeps its own place. savenow's bullet labels count for no home."""
 
 from __future__ import annotations
 
@@ -80,3 +80,28 @@ def test_a_note_touching_both_contested_sections_is_added_zh() -> None:
     sections = [NAS, ROUTER]
     home = topic_home(CHAT_ZH, sections)
     assert _place("晚上限速的时候访客网和 Jellyfin 都别动。", sections, home).action == "add"
+
+
+# savenow's bullet labels ("根因：", "Fix:") are no evidence for any home: every incident chat writes them.
+PHOTOS_ZH = MemorySection("照片同步", ("Immich 每晚同步手机相册。",))
+SERVER_ZH = MemorySection("服务器", ("根因：硬盘写满。", "修复：清理旧快照。"))
+PHOTOS_EN = MemorySection("Photo sync", ("Immich syncs the phone album nightly.",))
+SERVER_EN = MemorySection(
+    "Server", ("Root cause: the journal filled the disk.", "Fix: vacuum the journal weekly.")
+)
+
+
+def test_bullet_labels_give_no_section_a_share_of_the_chat_zh() -> None:
+    chat_zh = ["照片同步又失败了，根因找到了吗", "Immich 的日志说手机相册没权限", "修复了，重新授权就好"]
+    home = topic_home(chat_zh, [SERVER_ZH, PHOTOS_ZH])
+    assert home is not None and not isinstance(home, ContestedHome) and home.title == "照片同步"
+
+
+def test_bullet_labels_give_no_section_a_share_of_the_chat_en() -> None:
+    chat_en = [
+        "the photo upload failed again, root cause?",
+        "Immich says the album lost permission",
+        "fix: granted again",
+    ]
+    home = topic_home(chat_en, [SERVER_EN, PHOTOS_EN])
+    assert home is not None and not isinstance(home, ContestedHome) and home.title == "Photo sync"
