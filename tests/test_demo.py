@@ -27,4 +27,6 @@ def test_demo_previews_applies_and_prints_the_memory_file(tmp_path: Path) -> Non
     assert memory.startswith("# 2026-11-26\n")
     assert "## 09:12 - Deploy conventions" in memory  # the sample's own sections survive
     assert memory in text  # the resulting file is printed
+    # who owns another service is a section of its own, not a deploy convention
+    assert "## 18:30 - Owner of billing-service\n- Maya owns billing-service" in memory
     assert _package_files() == before
