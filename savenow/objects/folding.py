@@ -10,7 +10,7 @@ the rules wrote it. A conversation in Simplified or English goes through unchang
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from ..models import ChatMessage
@@ -27,22 +27,16 @@ class ObjectRestorer(ScriptRestorer):
     """A :class:`ScriptRestorer` that puts a proposed object's text fields back."""
 
     def restore(self, obj: MemoryObject) -> MemoryObject:
-        if not self._back:
-            return obj
-        changes: dict[str, object] = {
-            name: self.text(value) for name in _TEXT_FIELDS if isinstance(value := getattr(obj, name), str)
-        }
-        changes.update({name: [self.text(item) for item in getattr(obj, name)] for name in LIST_FIELDS})
-        changes["aliases"] = [self.text(alias) for alias in obj.aliases]
-        return replace(obj, **changes)  # type: ignore[arg-type]
+        return _with_texts(obj, self.text) if self else obj
 
 
-def _folded_object(obj: MemoryObject) -> MemoryObject:
+def _with_texts(obj: MemoryObject, change: Callable[[str], str]) -> MemoryObject:
+    """``obj`` with ``change`` applied to each of its text fields and list items."""
     changes: dict[str, object] = {
-        name: fold_traditional(value) for name in _TEXT_FIELDS if isinstance(value := getattr(obj, name), str)
+        name: change(value) for name in _TEXT_FIELDS if isinstance(value := getattr(obj, name), str)
     }
-    changes.update({name: [fold_traditional(item) for item in getattr(obj, name)] for name in LIST_FIELDS})
-    changes["aliases"] = [fold_traditional(alias) for alias in obj.aliases]
+    changes.update({name: [change(item) for item in getattr(obj, name)] for name in LIST_FIELDS})
+    changes["aliases"] = [change(alias) for alias in obj.aliases]
     return replace(obj, **changes)  # type: ignore[arg-type]
 
 
@@ -60,7 +54,11 @@ def folded_view(
         return list(messages), list(stored), restorer
     folded_messages = [replace(m, text=fold_traditional(m.text)) for m in messages]
     folded_stored = [
-        replace(s, text=fold_traditional(s.text), parsed=replace(s.parsed, obj=_folded_object(s.obj)))
+        replace(
+            s,
+            text=fold_traditional(s.text),
+            parsed=replace(s.parsed, obj=_with_texts(s.obj, fold_traditional)),
+        )
         for s in stored
     ]
     return folded_messages, folded_stored, restorer

@@ -63,10 +63,11 @@ class ScriptRestorer:
 
     def __init__(self, texts: Iterable[str]) -> None:
         written = list(texts)
-        originals = [text for text in written if fold_traditional(text) != text]
+        pairs = [(text, folded) for text in written if (folded := fold_traditional(text)) != text]
+        originals = [text for text, _ in pairs]
         seen: dict[str, Counter[str]] = {}
-        for text in originals:
-            for original, simple in zip(text, fold_traditional(text)):
+        for text, folded in pairs:  # each text folded once
+            for original, simple in zip(text, folded):
                 if original != simple:
                     seen.setdefault(simple, Counter())[original] += 1
         single = _single_traditional_form()
@@ -78,7 +79,7 @@ class ScriptRestorer:
         }
         self._written = "\0".join(written) if originals else ""
         self._original = "\0".join(originals)
-        self._folded = fold_traditional(self._original)
+        self._folded = "\0".join(folded for _, folded in pairs)
 
     def __bool__(self) -> bool:
         return self._on

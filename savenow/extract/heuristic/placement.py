@@ -450,17 +450,13 @@ _DOMAIN = re.compile(
 )
 
 
-# A service or machine named the way systems are: billing-service, staging-1, edge-gw (kebab case).
-_HOST_NAME = re.compile(r"(?<![\w./-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w/-])")
-
-
 def _other_system(text: str, section: MemorySection, names: bool = True) -> bool:
     """The note names a product or host the section never does ("Cloudflare's proxy", "cdn.example.com"):
     it is about that system, not the section's. ``names=False`` looks at hosts and kebab-case
     service names only (the capitalized name is the owner's)."""
     found = set(_DOMAIN.findall(text.casefold()))
-    if not names:  # who owns what: a service named the way systems are is another system too
-        found |= set(_HOST_NAME.findall(text.casefold()))
+    if not names:  # who owns what: a service named the way systems are (billing-service) is another system
+        found |= {i for i in identifiers(text) if "-" in i and i[:1].isalpha() and not set(i) & set("/.:@ ")}
     if names:
         found |= {
             w.casefold()
