@@ -32,8 +32,10 @@ DEV = [
     "fresh12",
     "fresh13",
     "fresh14",
+    "fresh15",
+    "fresh16",
 ]
-HELD = ["fresh15", "fresh16"]
+HELD = ["fresh17", "fresh18"]
 FILES = {
     "notes": ["cases.jsonl", "cases-a.jsonl", "cases-b.jsonl"],
     "search": ["search.json", "search-a.json", "search-b.json"],
