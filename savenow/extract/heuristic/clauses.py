@@ -31,9 +31,10 @@ __all__ = ["clean_zh_statement", "zh_clauses"]
 # A space between two Chinese characters is a spoken comma; so is ordinary punctuation.
 # ASCII punctuation ends a clause only before a space, the end or a Chinese character:
 # "(?i)" and "a,b" inside a value are no clause ends.
-# "编号 MB330106882 以后开药拿这个": a spoken space before 以后 starts a clause after a value too.
+# "编号 MB330106882 以后开药拿这个": a spoken space before 以后 starts a clause after a value too,
+# and before 已经 ("PRINTER_URL=… 已经改了": the report that it was done is a clause of its own).
 _CLAUSE_END = re.compile(
-    rf"[，；。！？]+|[,;!?]+(?=\s|$|[{HAN}])|(?<=[{HAN}])\s+(?=[{HAN}])|(?<=[A-Za-z0-9`])\s+(?=以后|今后)"
+    rf"[，；。！？]+|[,;!?]+(?=\s|$|[{HAN}])|(?<=[{HAN}])\s+(?=[{HAN}])|(?<=[A-Za-z0-9`])\s+(?=以后|今后|已经[改换加删装配设调开关弄搞做建跑写](?:好|完)?了\s*[。！]?$)"
 )
 # Never split inside a code span or a quotation: "「描述包含 美团」" is one value.
 _CODE_SPAN = re.compile(r"`[^`]*`|「[^」]*」|“[^”]*”|\"[^\"]*\"|（[^）]*）|\([^)]*\)")
@@ -46,7 +47,10 @@ _OPENER = re.compile(
     r"定了|最终(?![版稿价值结果方案报告])|就(?![是的业医诊近餐绪读职任地算像要会能可])|"  # "定了 TTL 48 小时", "就用 A"
     r"算了|但是|不过|可是|大体上|基本上|(?<![\w])是(?=\s)|"  # "是 pm2 里残留了…": a spoken "it is"
     r"(?:建议|推荐)(?:你|您)?(?=[^，。；\s]{2})(?![的是])|"  # the assistant's advice states the fix itself
-    r"这样的话|这样一来|这样(?=每|就|以后|下次|才)|其实|反正|总之|总之就是|顺便说一下|顺便确认一下|顺便确认下|确认一下|确认下|顺便|话说|说实话|我想想|嗯+|哦+|噢|诶|欸|"
+    r"(?:你|您)?可以(?=改用|改成|换成|用|把|先|直接)|"  # "可以改用 X": so does a suggestion taken
+    r"这样的话|这样一来|这样(?=每|就|以后|下次|才|\s)|"
+    r"第[一二三四五六七八九十\d]+(?:[个条点])?是(?=\S)|"  # "第三是换班必须…": counting the rules as said
+    r"其实|反正|总之|总之就是|顺便说一下|顺便确认一下|顺便确认下|确认一下|确认下|顺便|话说|说实话|我想想|嗯+|哦+|噢|诶|欸|"
     r"(?:好的?|行|收到了?|明白了?|OK|ok|Ok)(?=\s)|"
     r"那(?![边里个些天时会样么种位次份件条])"
     r")\s*"

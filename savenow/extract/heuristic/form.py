@@ -45,6 +45,7 @@ _EN_LEAD = (
     r"|i'll note that|(?:a|one|the) (?:simple |small |quick |golden |general )?rule(?: of thumb)?"
     r"|no|yes|yeah|yep|nope|ok|okay|sure|alright|great|perfect|cool"  # a reply word before the fact
     r"|thinking about it|on reflection|come to think of it|having thought about it"  # a second thought's lead
+    r"|annoying,? but fine|fine|fair enough|good idea|great idea|sounds good|works for me"  # a verdict on it
 )
 _ZH_LEAD = (
     r"原因找到了|找到原因了|问题找到了|找到问题了|找到了|就是这个|那就对了|这就对了|这就是原因|规则就是|结论就是|规矩就是"
@@ -53,6 +54,7 @@ _ZH_LEAD = (
     r"|还有一件事|改一下|更新一下|更正一下|补充一下|已更新|更新|已记录|已添加|改"
     r"|决定了|要的?|对的?|是的|没错|嗯+"  # the reply to the assistant's question before the fact ("要，电信宽带账号 …")
     r"|[一二两三四五六七八九十\d]+\s*条(?=\s*[:：])"  # "三条：" counts the rules that follow
+    r"|(?:那就|这就|这下)?(?:对得上了?|对上了)|好主意|这么干|就这么干|有道理|问了|问过了|查了|查过了"  # a verdict or a report on asking
 )
 _LEAD = re.compile(
     rf"^\s*(?:(?:{_EN_LEAD})\s*(?:[:,—–]|\s-\s)|(?:{_ZH_LEAD})\s*[:：，,—]|(?:顺便|另外)?(?:记一下|提醒一下)\s)\s*",
@@ -83,6 +85,56 @@ _MARK = re.compile(
 _CONFIRMED_LABEL = re.compile(
     r"^\s*(?:确认|已确认)(根因|原因)\s*[:：]|^\s*confirmed (root cause|cause)\s*:", re.IGNORECASE
 )
+
+# "根因是：" / "The cause is:" — a label said as a sentence; the note keeps the label ("根因：").
+_SPOKEN_LABEL = re.compile(
+    r"^\s*(根因|原因|结论|修法|做法)\s*(?:就)?是\s*[:：]\s*|^\s*the (root cause|cause|fix) (?:is|was)\s*:\s*",
+    re.IGNORECASE,
+)
+
+
+def _spoken_label(match: re.Match[str]) -> str:
+    label = match.group(1) or match.group(2)
+    return f"{label}：" if match.group(1) else f"{label[:1].upper()}{label[1:]}: "
+
+
+# "Remember to open 6543 in …", "Don't forget to …": the reminder is the chat's, the note says what to do.
+_EN_REMEMBER_TO = re.compile(
+    r"^(?:remember|don't forget|do not forget|make sure) to\s+(?=[a-z])", re.IGNORECASE
+)
+
+
+# "以前 line-length 是 88 现在改 100 了": a change told as then-and-now states the change itself,
+# "line-length 从 88 改为 100。" (the old value named as replaced, never as current).
+_ZH_THEN_AND_NOW = re.compile(
+    r"^(?:以前|之前|原来)\s*(?P<what>[^，,。：:\s是][^，,。：:是]{0,29}?)\s*是\s*(?P<old>[^\s，,。是]+)\s*[，,]?\s*"
+    r"现在(?:改成|改为|换成|改|是)\s*(?P<new>[^\s，,。][^，,。]*?)\s*了?\s*[。.]?$"
+)
+
+
+def _then_and_now(bullet: str) -> str:
+    match = _ZH_THEN_AND_NOW.match(bullet)
+    if match is None:
+        return bullet
+    said = ""
+    for piece in (match["what"], "从", match["old"], "改为", match["new"]):
+        # a space only beside a Latin word or a value: between two Chinese words it is a spoken comma
+        said += "" if not said or (is_cjk(said[-1]) and is_cjk(piece[0])) else " "
+        said += piece
+    return said + "。"
+
+
+# "Then set …", "And keep …": a line that opened with a joining word goes on from the chat's last
+# line; the note states the step on its own.
+_EN_JOINER = re.compile(r"^(?:and then|then|and|also|plus)\s+(?=[a-z`])", re.IGNORECASE)
+
+
+def _without_joiner(bullet: str) -> str:
+    rest = _EN_JOINER.sub("", bullet, count=1)
+    if rest == bullet or len(rest) < 12:
+        return bullet
+    return rest[:1].upper() + rest[1:]
+
 
 _DAY_WORDS = {
     "today": 0, "tonight": 0, "this morning": 0, "yesterday": -1, "tomorrow": 1,
@@ -143,6 +195,9 @@ def _without_requests(bullet: str) -> str:
         asked = _EN_ASK.sub("", kept).strip()
         if len(asked) >= 12 and asked != kept:
             kept = asked  # the request goes when a statement is left
+        reminded = _EN_REMEMBER_TO.sub("", kept)
+        if reminded != kept and len(reminded) >= 12:
+            kept = reminded[:1].upper() + reminded[1:]
         noted = _EN_NOTE_THAT.sub("", kept)
         if noted != kept and len(noted) >= 12:
             kept = noted[:1].upper() + noted[1:]
@@ -219,11 +274,13 @@ def _tidy(text: str, day: date | None, role: str) -> str:
         bullet = _LEAD.sub("", bullet)
         bullet = _without_mark(bullet)
         bullet = _CONFIRMED_LABEL.sub(lambda m: _label(m), bullet)
+        bullet = _SPOKEN_LABEL.sub(_spoken_label, bullet, count=1)
         if bullet == before:
             break
     bullet = _without_requests(_without_chat_lead(bullet))
     bullet = _without_mark(clean_zh_statement(bullet))  # spoken Chinese as a statement (:mod:`.clauses`)
     bullet = _SPOKEN_COPULA.sub("：", bullet)
+    bullet = _without_joiner(_then_and_now(bullet))
     bullet = without_withdrawn(bullet)  # "旧的 6140 作废", "(was $95)": what no longer holds
     bullet = _dates(unflattened_config(bullet), day)
     bullet = _without_asides(_ADDRESS.sub(_unaddress, bullet))
@@ -702,7 +759,12 @@ def once_each(bullets: list[str], kinds: Sequence[AbstractSet[str]]) -> list[str
         shared = len(terms[i] & terms[j])
         # A short wording held whole by the other ("回复不用 emoji。" in "回复里别用 emoji 了。") is the
         # same fact even with two terms; otherwise three shared terms at least.
-        contained = small >= 2 and shared == small
+        # A fragment of three words or fewer held whole ("On the 15th" under "Paydays: 15th and
+        # last day of the month.") says the other bullet's fact again, even with one term.
+        fragment = min(len(bullets[i].split()), len(bullets[j].split())) <= 3 and not has_cjk(
+            bullets[i] + bullets[j]
+        )
+        contained = (small >= 2 or (small == 1 and fragment)) and shared == small
         # Two wordings with the same values ("早报每天最多 2 条少数派…" / "早报里少数派最多放 2 条…")
         # are one fact at a lower share of words: the user said it, the assistant said it back.
         same_values = bool(values(bullets[i])) and values(bullets[i]) == values(bullets[j])

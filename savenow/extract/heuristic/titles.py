@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from ...text.cjk import HAN, han_runs, has_cjk, is_cjk
 from ...text.stopwords import EN_TITLE_STOPWORDS, ZH_EDGE_HAN, ZH_FUNCTION_HAN, ZH_TITLE_STOPWORDS
@@ -168,7 +169,90 @@ def note_title(
     alone ("价格", "目标", "Alerts") is said of what it belongs to (:func:`_qualified`)."""
     ids = set(ids)
     title = _chosen_title(bullets, kinds, ids, language, context, set(avoid))
-    return _qualified(title, bullets, ids, language, context)
+    return _qualified(_named_kind(title, bullets, language), bullets, ids, language, context)
+
+
+# A bare identifier: one token with a digit or a joining mark ("NJ-88Q2TL", "u398812", "v2.4.0").
+_BARE_IDENTIFIER = re.compile(r"(?=[\w.:/@#+-]*[\d_./:@#-])[\w.:/@#+-]+")
+_ZH_KIND_BEFORE = re.compile(rf"([{HAN}]{{2,10}})\s*[：:]?\s*(?:是\s*)?$")
+_EN_KIND_BEFORE = re.compile(r"((?:[A-Za-z][\w&'-]*\s+){0,2}[A-Za-z][\w&'-]*)\s*[:：]?\s*(?:is\s+)?$")
+
+
+def _named_kind(title: str, bullets: Sequence[str], language: str) -> str:
+    """An identifier alone names nothing a reader knows ("NJ-88Q2TL", "ZT-5530918"): the words the
+    note says it with, right before it, name what it is ("中通的月结账号 ZT-5530918" → "中通月结账号",
+    "Ticket ref NJ-88Q2TL" → "Ticket ref"). Without such words the identifier stands."""
+    bare = title.strip()
+    if not _BARE_IDENTIFIER.fullmatch(bare) or bare.isdigit():
+        return title
+    for bullet in bullets:
+        at = bullet.casefold().find(bare.casefold())
+        if at <= 0 or _inside_code(bullet, at):
+            continue  # "systemctl restart tidewatch-worker": a command's words name no kind
+        if not (bullet[at - 1].isspace() or bullet[at - 1] == "：" or is_cjk(bullet[at - 1])):
+            continue  # "YYYY-MM-DD", "github-claw:linyu/…": the same token goes on before it
+        before = bullet[:at].rstrip()
+        kind = _zh_kind_before(before) if language == "zh" else ""
+        kind = kind or _en_kind_before(before)
+        if kind and not title_faults(kind, bullets, language):
+            return kind
+    return title
+
+
+def _zh_kind_before(before: str) -> str:
+    match = _ZH_KIND_BEFORE.search(before)
+    if match is None:
+        return ""
+    run = match.group(1).replace("的", "")  # "中通的月结账号" is 中通 月结账号
+    # the words after the last verb or preposition: "备份存到保单号" names 保单号, not 备份
+    kind = re.split(r"[用到在是把给和与及或从叫为改换设]", run)[-1]
+    if (
+        len(kind) < 3
+        or set(kind) & _ZH_NOT_IN_A_KIND
+        or _PRONOUN_HAN.search(kind)  # "那个规则来源限制 srv-1": the chat pointing, no kind
+        or _zh_action(kind)
+        or _ZH_CLAUSE.search(kind)
+        or _ZH_WHEN_OR_HOW_MANY.match(kind)
+    ):
+        return ""
+    return kind
+
+
+# Function characters that never sit inside a noun phrase naming a kind of identifier ("容器里会以",
+# "还有一个" are the sentence around it); place words such as 中 / 上 do ("中通月结账号").
+_ZH_NOT_IN_A_KIND = ZH_FUNCTION_HAN - frozenset("中上下前后")
+
+
+def _en_kind_before(before: str) -> str:
+    match = _EN_KIND_BEFORE.search(before)
+    if match is None:
+        return ""
+    words = match.group(1).split()
+    while words and (words[0].casefold() in EN_TITLE_STOPWORDS or _EN_IMPERATIVE.fullmatch(words[0])):
+        words.pop(0)  # "Use Ticket ref", "the contract number": the noun phrase only
+    if not words:
+        return ""
+    last = words[-1]
+    if (
+        last.casefold() in EN_TITLE_STOPWORDS
+        or _EN_CLAUSE.fullmatch(last)
+        or (last.islower() and re.search(r"(?:ed|ies|es)$", last) and not last.endswith("ses"))
+        or sum(len(w) for w in words) < 5
+        or (len(words) == 1 and not _capitalized_inside(words[0], before))
+        or last.casefold().endswith("ing")
+    ):
+        return ""  # "carries", "is", "on": a verb or a preposition, not what the identifier is
+    return _capitalized(" ".join(words))
+
+
+def _inside_code(text: str, at: int) -> bool:
+    return text[:at].count("`") % 2 == 1
+
+
+def _capitalized_inside(word: str, text: str) -> bool:
+    """One word names a kind only as a name: capitalized inside the sentence ("via Ally"), not
+    the sentence's first word ("Hostname …") nor a plain word ("ref")."""
+    return word[:1].isupper() and re.search(r"\S\s+" + re.escape(word) + r"(?![\w'-])", text) is not None
 
 
 def _chosen_title(
@@ -184,7 +268,7 @@ def _chosen_title(
         if not _bare_word(first, context):
             return first
         phrase = _instead_of_word(first, bullets, language)
-        if phrase != first or not _names_nothing(first):
+        if phrase != first or not (_names_nothing(first) or _said_as_verb(first, bullets)):
             return phrase
         # A weekday, a unit or a reply alone names nothing ("Wednesdays", "合理"): the note's other
         # terms, else the subject the conversation opened with; the word only when there is neither.
@@ -323,6 +407,50 @@ def _names_nothing(word: str) -> bool:
 
 _WEEKDAY_SHORT = re.compile(r"mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun", re.IGNORECASE)
 
+# What says the next word is a verb: a subject pronoun, a modal or "to" before it ("It says 88 mcg",
+# "I can't lose the whaler stuff"), or, opening a sentence, an -ing form before an article or a
+# possessive ("Moving the send to Thursday").
+_EN_VERB_BEFORE = frozenset(
+    (
+        "i", "it", "we", "you", "he", "she", "they", "this", "that", "can", "can't", "cannot", "could",
+        "will", "won't", "would", "should", "must", "may", "might", "do", "don't", "does", "doesn't",
+        "did", "didn't", "to",
+    )
+)  # fmt: skip
+_EN_OBJECT_AFTER = frozenset(
+    ("the", "a", "an", "my", "our", "your", "his", "her", "their", "it", "this", "that", "them")
+)
+_EN_TOKEN = re.compile(r"[A-Za-z][A-Za-z']*|[^\sA-Za-z]+")  # a number or a mark between words is a token
+
+
+@lru_cache(maxsize=512)
+def _en_tokens(text: str) -> tuple[str, ...]:
+    return tuple(_EN_TOKEN.findall(text))
+
+
+def _said_as_verb(word: str, bullets: Sequence[str]) -> bool:
+    """The note uses the one word of its title as a verb: a heading names a thing, never what
+    someone does ("Says", "Lose", "Moving"). A scan of the words, no pattern per word."""
+    folded = word.casefold()
+    if not word.isascii() or not word.isalpha():
+        return False
+    for bullet in bullets:
+        tokens = _en_tokens(bullet)
+        for i, token in enumerate(tokens):
+            if token.casefold() != folded:
+                continue
+            if i > 0 and tokens[i - 1].casefold() in _EN_VERB_BEFORE:
+                return True
+            opening = i == 0 or token[:1].isupper()  # where bullets are joined, a capital opens one
+            if (
+                folded.endswith("ing")
+                and opening
+                and i + 1 < len(tokens)
+                and tokens[i + 1].casefold() in _EN_OBJECT_AFTER
+            ):
+                return True
+    return False
+
 
 # Words that name a field of something, not a thing of its own: what it is the price, the target,
 # the teacher, the alerts of. General language of both languages, not words of a case.
@@ -376,6 +504,7 @@ def _phrase_around(word: str, bullets: Sequence[str], language: str) -> str:
             and not candidate.casefold().endswith("ly")
             and candidate.casefold()
             not in ("plus", "minus", "only", "also", "too", "again", "net", "per", "vs")
+            and not _VAGUE_WORD.fullmatch(candidate)  # "whaler stuff": a vague word names nothing more
         )
 
     pattern = re.compile(
@@ -563,6 +692,7 @@ _FACETS: tuple[tuple[re.Pattern[str], str, str], ...] = (
         "schedule",
     ),
 )
+_CODE_SPAN = re.compile(r"`[^`]*`")
 _FACET_SYNONYMS = {
     "地址": ("ip", "host", "主机"),
     "address": ("ip", "host"),
@@ -583,7 +713,10 @@ _SUBSUMES = {"port": {"address"}, "dose": {"schedule"}, "deadline": {"schedule"}
 def _facet(text: str, language: str) -> str:
     """The one thing the note's values are about; none when they are about several (a class's
     time, place and teacher's phone make no one facet)."""
-    found = [(zh, en) for pattern, zh, en in _FACETS if pattern.search(text)]
+    # A schedule is said in words ("每周二", "daily at 03:00"); inside a command or a config line
+    # ("--keep-daily 7", "OnCalendar=…") a day word is an option's name, not when the thing happens.
+    prose = _CODE_SPAN.sub(" ", text)
+    found = [(zh, en) for pattern, zh, en in _FACETS if pattern.search(prose if en == "schedule" else text)]
     names = {en for _, en in found}
     kept = [(zh, en) for zh, en in found if not any(en in _SUBSUMES.get(other, ()) for other in names)]
     if len(kept) != 1:
@@ -675,6 +808,10 @@ def _zh_topic(text: str) -> str:
         if boundary is not None:
             end = min(end, boundary.start())
     topic = _ZH_TRAILING_WHEN.sub("", text[:end].strip()).removesuffix("的").strip()
+    if end < len(text) and text[end] in "在到成为":
+        # "群晖 DS224+ 固定在 …": after an identifier, the word before 在 / 到 is the predicate's verb
+        # ("GPU 预约在飞书表格" names 预约: after a plain name it may be a noun)
+        topic = re.sub(rf"(?<=[\d+_.-])\s+[{HAN}]{{1,2}}$", "", topic)
     numbered = re.fullmatch(r"[A-Z][A-Za-z]+ \d{1,4}", topic)  # "Task 2", "VM 210": a numbered thing
     if _ZH_NOT_A_NAME.search(topic) or (_LOOSE_VALUE.search(topic) and not numbered) or _zh_action(topic):
         return ""
@@ -941,6 +1078,8 @@ def _subject(text: str, ids: set[str], language: str, context: TitleContext, avo
             or term.isalpha()
             and term.islower()
             and _unit_of_a_number(term, text)
+            or _in_a_path(match, text)
+            or _said_as_verb(term, [text])  # "Replacing the 35 1.8": what someone does is no subject
         ):
             continue
         bonus = 2.0 if key in ids else 0.0
@@ -999,6 +1138,14 @@ def _subject(text: str, ids: set[str], language: str, context: TitleContext, avo
     else:
         chosen.sort(key=lambda term: folded.find(term.casefold()))
     return " ".join(chosen)
+
+
+def _in_a_path(match: re.Match[str], text: str) -> bool:
+    """The term is a piece of a path ("opt/erp/venv/bin/python" of "/opt/erp/venv/bin/python",
+    "srv/actions-runner"): a path names where a thing lives, not the thing, and cut at its first
+    slash it is no identifier the note holds either. "CI/CD", "TCP/IP" are words."""
+    term = match.group(0)
+    return "/" in term and (text[match.start() - 1 : match.start()] in ("/", "~") or term.count("/") >= 2)
 
 
 # Times and counts are no subject: "周四", "每月", "早上", "一袋", "三楼".
@@ -1210,6 +1357,7 @@ _VAGUE_WORDS = (
     r"|东西|事情|事|其他|其它|新|旧|所有|每个|默认"
     r"|其余|剩下|剩余|大约|大概|左右|差不多"  # "其余 15:45", "大约 100 位": the rest, roughly — of what?
 )
+_VAGUE_WORD = re.compile(_VAGUE_WORDS, re.IGNORECASE)
 _MONTH_NAME = re.compile(
     r"jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august"
     r"|september|october|november|december",
@@ -1237,12 +1385,16 @@ _EN_CLAUSE = re.compile(
     r"(?<![\w'-])(?:is|are|was|were|be|been|has|have|had|get|gets|got|goes|went|will|would|should|must|can"
     r"|could|says|said|now|only|ever|moved|changed|expires|lands|needs"
     r"|mandatory|required|optional|forbidden|allowed|compulsory)(?![\w'-])"  # "Mudguards mandatory"
-    r"|'s\s+(?:off|out|away|back|closed|open|done|gone|free|busy|sick)$",  # "Dario's off": "'s" is "is"
+    r"|'s\s+(?:off|out|away|back|closed|open|done|gone|free|busy|sick)$"  # "Dario's off": "'s" is "is"
+    # a verb and its object: a word, then an article or a possessive ("Bought a new lens", "Add an
+    # alert rule", "Moving the send"); a noun phrase has none after its first word
+    r"|^[A-Za-z]+\s+(?:a|an|the|my|our|your|his|her|their)\s",
     re.IGNORECASE,
 )
 _ZH_CLAUSE = re.compile(
     r"说$|说[:：]|调去|调到|改成|改为|改到|换成|新增|增加|记下|提前|推迟|踩|作废|停用|不再|至少|最多|已经|刚|[，。；！？~～]"
     r"|走(?![廊势访路])"  # "欧元收款走 Wise": routing through something is the predicate
+    r"|很|非常|为准|继续"  # "葡萄牙菜海鲜很多", "以 100 为准", "backup-1 继续备数据库": a predicate
     r"|(?<=[" + HAN + r"])了$"  # "付了": a done verb, not a name
     # "一节 260 元", "两次": a numeral and a measure word (not 三星, 三亚, 一加: names that open on a numeral)
     r"|^[一两二三四五六七八九十几每半][个次遍回节课天周月年岁位名本张只条件台份块瓶盒包支把层间趟场顿]$"
