@@ -45,6 +45,7 @@ from . import factkinds, signals
 from .cache import text_cache
 from .signals import LEX
 from .titles import KIND_LABEL
+from .titles import _about_replies as about_replies
 from .words import fact_terms, quantities
 
 MERGE_MIN = 2.0
@@ -115,6 +116,16 @@ def place(
             "add", None, None, "New durable fact."
         )  # "新客户 …", "New category …": a thing of its own
     note_ids = frozenset().union(*(b.ids for b in bullets)) if bullets else ids
+    if _to_the_user(text):
+        # How the assistant answers or tells the user ("No more emojis", "涨了就告诉我"): a rule about the
+        # assistant, not a detail of the subject the chat is on; only a section of preferences takes it.
+        # Only a section of preferences takes it — one whose own bullets are rules for the assistant
+        # (a team's conventions are the team's); placed by affinity like any note otherwise.
+        sections = [s for s in sections if _PREFERENCE_SECTION.search(s.title)]
+        home = local = None
+        for section in sections:
+            if any(_to_the_user(b) for b in section.bullets):
+                return Placement("merge", section.title, None, f'Extends the existing section "{section.title}".')
     best: tuple[float, MemorySection] | None = None
     for section in sections:
         lead_ids = bullets[0].ids if bullets else frozenset()
@@ -158,6 +169,20 @@ def place(
         # what the chat was on when it was said; one naming another tool or service is added.
         return _local_merge(local.section)
     return Placement("add", None, None, "New durable fact.")
+
+
+# The assistant telling the user something, in the user's words or the assistant's: "tell me",
+# "告诉我", "给我发消息", "not my DMs", "I'll let you know", "不发你私信".
+_TELL_ME = re.compile(
+    r"(?:告诉|通知|提醒|私信|私聊)[我你]|给[我你]发|发给[我你]|"
+    r"(?<![\w'])(?:(?:tell|notify|ping|message|text|alert) (?:me|you)|let (?:me|you) know|(?:my|your) DMs?)(?![\w'])",
+    re.IGNORECASE,
+)
+
+
+def _to_the_user(text: str) -> bool:
+    """A rule about how the assistant answers (``titles``' reply detector) or when it tells the user."""
+    return about_replies(text) or _TELL_ME.search(text) is not None
 
 
 HOME_MIN = 4.0  # how much of a section's vocabulary the chat must use to be about it
