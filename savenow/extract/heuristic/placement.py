@@ -475,6 +475,16 @@ _DOMAIN = re.compile(
 )
 
 
+# A person's title around a name: the name is someone's ("Yuki 老师", "Tan 医生", "Dr. Hale"), not a system's.
+_PERSON_TITLE_AFTER = re.compile(r"\s?(?:老师|医生|大夫|教练|先生|女士|师傅|主任|律师)")
+_PERSON_TITLE_BEFORE = re.compile(r"(?<![A-Za-z])(?:Dr|Mr|Mrs|Ms|Prof)\.?\s$")
+
+
+def _person(text: str, start: int, end: int) -> bool:
+    """The capitalized word at ``text[start:end]`` is a person's name: a title stands before or after it."""
+    return bool(_PERSON_TITLE_AFTER.match(text, end) or _PERSON_TITLE_BEFORE.search(text[max(0, start - 6) : start]))
+
+
 def _other_system(text: str, section: MemorySection, names: bool = True) -> bool:
     """The note names a product or host the section never does ("Cloudflare's proxy", "cdn.example.com"):
     it is about that system, not the section's. ``names=False`` looks at hosts and kebab-case
@@ -484,9 +494,11 @@ def _other_system(text: str, section: MemorySection, names: bool = True) -> bool
         found |= {i for i in identifiers(text) if "-" in i and i[:1].isalpha() and not set(i) & set("/.:@ ")}
     if names:
         found |= {
-            w.casefold()
-            for w in _CAPITALIZED.findall(text)
-            if not _WEEK_AND_MONTH.fullmatch(w) and re.match(r"[A-Z][a-z]{2}", w)  # a name, not an acronym
+            m.group(0).rstrip(".").casefold()  # "Thursday." ends a sentence: a day, not a product
+            for m in _CAPITALIZED.finditer(text)
+            if not _WEEK_AND_MONTH.fullmatch(m.group(0).rstrip("."))
+            and re.match(r"[A-Z][a-z]{2}", m.group(0))  # a name, not an acronym
+            and not _person(text, m.start(), m.end())
         }
     section_text = " ".join([section.title, *section.bullets]).casefold()
     return any(name not in section_text for name in found if len(name) >= 3)
