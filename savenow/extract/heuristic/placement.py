@@ -39,12 +39,13 @@ from ...text.cjk import HAN, han_ngrams, han_runs, has_cjk, is_cjk
 from ...text.concepts import ancestors, concepts_in, get_concept
 from ...text.identifiers import identifiers, values
 from ...text.normalize import compact
-from ...text.stopwords import EN_HEADING_FILLER, EN_LONG_COMMON_WORDS, ZH_FUNCTION_HAN
+from ...text.stopwords import EN_HEADING_FILLER, EN_LONG_COMMON_WORDS, EN_SMALL_WORDS, ZH_FUNCTION_HAN
 from ...vocabulary import NoteKind
 from . import factkinds, signals
 from .cache import text_cache
 from .signals import LEX
 from .titles import KIND_LABEL
+from .titles import _about_replies as about_replies
 from .words import fact_terms, quantities
 
 MERGE_MIN = 2.0
@@ -109,12 +110,22 @@ def place(
         sentences
         and NoteKind.FUTURE not in kinds  # "New ignore patterns always go …": a rule about any new one
         and _introduces_new(sentences[0])
-        and not any(_changes_bullet(text, s.bullets) for s in sections)
+        and not any(_changes_introduced(sentences[0], text, s.bullets) for s in sections)
     ):
         return Placement(
             "add", None, None, "New durable fact."
         )  # "新客户 …", "New category …": a thing of its own
     note_ids = frozenset().union(*(b.ids for b in bullets)) if bullets else ids
+    if _to_the_user(text):
+        # How the assistant answers or tells the user ("No more emojis", "涨了就告诉我"): a rule about the
+        # assistant, not a detail of the subject the chat is on; only a section of preferences takes it.
+        # Only a section of preferences takes it — one whose own bullets are rules for the assistant
+        # (a team's conventions are the team's); placed by affinity like any note otherwise.
+        sections = [s for s in sections if _PREFERENCE_SECTION.search(s.title)]
+        home = local = None
+        for section in sections:
+            if any(_to_the_user(b) for b in section.bullets):
+                return Placement("merge", section.title, None, f'Extends the existing section "{section.title}".')
     best: tuple[float, MemorySection] | None = None
     for section in sections:
         lead_ids = bullets[0].ids if bullets else frozenset()
@@ -158,6 +169,20 @@ def place(
         # what the chat was on when it was said; one naming another tool or service is added.
         return _local_merge(local.section)
     return Placement("add", None, None, "New durable fact.")
+
+
+# The assistant telling the user something, in the user's words or the assistant's: "tell me",
+# "告诉我", "给我发消息", "not my DMs", "I'll let you know", "不发你私信".
+_TELL_ME = re.compile(
+    r"(?:告诉|通知|提醒|私信|私聊)[我你]|给[我你]发|发给[我你]|"
+    r"(?<![\w'])(?:(?:tell|notify|ping|message|text|alert) (?:me|you)|let (?:me|you) know|(?:my|your) DMs?)(?![\w'])",
+    re.IGNORECASE,
+)
+
+
+def _to_the_user(text: str) -> bool:
+    """A rule about how the assistant answers (``titles``' reply detector) or when it tells the user."""
+    return about_replies(text) or _TELL_ME.search(text) is not None
 
 
 HOME_MIN = 4.0  # how much of a section's vocabulary the chat must use to be about it
@@ -450,6 +475,16 @@ _DOMAIN = re.compile(
 )
 
 
+# A person's title around a name: the name is someone's ("Yuki 老师", "Tan 医生", "Dr. Hale"), not a system's.
+_PERSON_TITLE_AFTER = re.compile(r"\s?(?:老师|医生|大夫|教练|先生|女士|师傅|主任|律师)")
+_PERSON_TITLE_BEFORE = re.compile(r"(?<![A-Za-z])(?:Dr|Mr|Mrs|Ms|Prof)\.?\s$")
+
+
+def _person(text: str, start: int, end: int) -> bool:
+    """The capitalized word at ``text[start:end]`` is a person's name: a title stands before or after it."""
+    return bool(_PERSON_TITLE_AFTER.match(text, end) or _PERSON_TITLE_BEFORE.search(text[max(0, start - 6) : start]))
+
+
 def _other_system(text: str, section: MemorySection, names: bool = True) -> bool:
     """The note names a product or host the section never does ("Cloudflare's proxy", "cdn.example.com"):
     it is about that system, not the section's. ``names=False`` looks at hosts and kebab-case
@@ -459,9 +494,11 @@ def _other_system(text: str, section: MemorySection, names: bool = True) -> bool
         found |= {i for i in identifiers(text) if "-" in i and i[:1].isalpha() and not set(i) & set("/.:@ ")}
     if names:
         found |= {
-            w.casefold()
-            for w in _CAPITALIZED.findall(text)
-            if not _WEEK_AND_MONTH.fullmatch(w) and re.match(r"[A-Z][a-z]{2}", w)  # a name, not an acronym
+            m.group(0).rstrip(".").casefold()  # "Thursday." ends a sentence: a day, not a product
+            for m in _CAPITALIZED.finditer(text)
+            if not _WEEK_AND_MONTH.fullmatch(m.group(0).rstrip("."))
+            and re.match(r"[A-Z][a-z]{2}", m.group(0))  # a name, not an acronym
+            and not _person(text, m.start(), m.end())
         }
     section_text = " ".join([section.title, *section.bullets]).casefold()
     return any(name not in section_text for name in found if len(name) >= 3)
@@ -567,8 +604,24 @@ _INTRODUCES = re.compile(
 )
 
 
+# What a note introduces: the introducer and the words after it, up to the first comma or full stop.
+_INTRODUCED_PHRASE = re.compile(r"\s*([^，,。.；;：:]{2,40})")
+
+
 def _introduces_new(sentence: str) -> bool:
     return _INTRODUCES.search(sentence) is not None
+
+
+def _changes_introduced(lead: str, text: str, bullets: Sequence[str]) -> bool:
+    """The note gives a saved bullet's value a new one, and that bullet is about the thing the note
+    introduces ("新增" + the words after it): "新增赡养老人，每月 3000 元" beside "子女教育扣除每月 2000 元"
+    shares the bullet's "每月" but introduces another deduction, a thing of its own."""
+    introduced = _INTRODUCED_PHRASE.match(lead)
+    if introduced is None:
+        return False
+    return any(
+        _changes_bullet(text, (bullet,)) and _shares_term(introduced.group(1), bullet) for bullet in bullets
+    )
 
 
 def _duplicate(
@@ -689,8 +742,25 @@ def _affinity(
         score += 2.0  # the note opens on someone or something the section's bullets name ("王师傅说…")
     if _changes_bullet(text, section.bullets):
         score += 2.0  # "包邮门槛从满 99 调到满 129" under "满 99 包邮": the note updates that bullet's value
+    elif _siblings(note_ids - section_ids, section_ids):
+        score += 2.0  # "v0.9.3" beside a saved "v0.9.2", "db-2" beside "db-1": one more of that section's kind
     score += factkinds.kind_affinity(factkinds.note_kinds(text, kinds), section.title, tuple(section.bullets))
     return score
+
+
+def _siblings(new_ids: Iterable[str], saved_ids: Iterable[str]) -> bool:
+    """A new identifier written like a saved one but for its numbers ("v0.9.3" and "v0.9.2", "gpu-02"
+    and "gpu-01"): the next release, host or account of the same series. Only names with letters in
+    them: bare numbers, dates and addresses all look alike."""
+    saved_shapes = {_shape(i) for i in saved_ids if _SERIES.fullmatch(i)}
+    return any(_shape(i) in saved_shapes for i in new_ids if _SERIES.fullmatch(i))
+
+
+_SERIES = re.compile(r"(?=.*\d)(?=.*[a-z])[a-z0-9][a-z0-9._-]{1,30}", re.IGNORECASE)  # a name with a number in it
+
+
+def _shape(identifier: str) -> str:
+    return re.sub(r"\d+", "0", identifier.casefold())
 
 
 def _changes_bullet(text: str, bullets: Sequence[str]) -> bool:
@@ -732,9 +802,24 @@ _MEASURE = re.compile(
 )
 
 
+# A count of things: a number and the English noun it counts ("97,000 words", "60 bags") or the Chinese
+# measure word after it ("20 张", "10 桌"; not a date's or a clock's 年/月/日/号/点/时/分). The same noun
+# after another number in a saved bullet is that bullet's count changed, whatever the noun.
+_COUNTED = re.compile(
+    r"(?<![\w.:,])(\d+(?:,\d{3})*(?:\.\d+)?)(?:\s([A-Za-z]{3,})(?![\w-])|\s?([" + HAN + r"]))"
+)
+_DATE_HAN = frozenset("年月日号点时分秒周")
+
+
 @text_cache  # each saved bullet's, asked about once per note
 def _measures(text: str) -> frozenset[tuple[str, str]]:
-    return frozenset((m.group(1), m.group(2).casefold()) for m in _MEASURE.finditer(text))
+    """A text's numbers with their units (``_MEASURE``) or the English noun they count (``_COUNTED``)."""
+    found = {(m.group(1), m.group(2).casefold()) for m in _MEASURE.finditer(text)}
+    for m in _COUNTED.finditer(text):
+        noun = (m.group(2) or m.group(3)).casefold()
+        if noun not in EN_SMALL_WORDS and noun not in _DATE_HAN:
+            found.add((m.group(1), noun))
+    return frozenset(found)
 
 
 def _shares_phrase(text: str, bullet: str) -> bool:
