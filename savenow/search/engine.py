@@ -1052,12 +1052,11 @@ def _supersedes(
             return True  # "升级到 Godot 4.3" after "锁定 Godot 4.2.2": a new version of the same thing
     # Same subject: query words the newer note lacks only because it is written in the other
     # language do not count against it (it may say 上游 where the older one said "upstream").
+    missing_words = [(t, w) for t, w in old_terms.items() if t not in new_terms and _is_word(t)]
+    if not missing_words:  # nothing to excuse (most pairs): the newer note's script is not read
+        return False
     new_is_han = _mostly_han(new.snippet)
-    excused = sum(
-        weight
-        for term, weight in old_terms.items()
-        if term not in new_terms and _is_word(term) and _is_han(term) != new_is_han
-    )
+    excused = sum(weight for term, weight in missing_words if _is_han(term) != new_is_han)
     if excused <= 0 or excused >= old_weight:
         return False
     same_subject = common()
@@ -1130,10 +1129,12 @@ def _is_word(term: str) -> bool:
     return term.isalpha()
 
 
+@functools.lru_cache(maxsize=1024)
 def _mostly_han(text: str) -> bool:
-    """Whether Han characters carry most of ``text`` (one token each; other text a token per 4 chars)."""
+    """Whether Han characters carry most of ``text`` (one token each; other text a token per 4 chars).
+    Asked of the same few snippets by many result pairs, so remembered."""
     han = sum(len(run) for run in HAN_RUN.findall(text))
-    other = sum(1 for ch in text if ch.isalnum()) - han
+    other = sum(map(str.isalnum, text)) - han
     return han > other / 4
 
 
