@@ -42,7 +42,7 @@ from ..text.tokens import count_cjk, estimate_tokens
 from .changes import setting_key, settings_changed, settings_rewritten
 from .chatsignals import CHITCHAT, DEFERRAL, RULED_OUT, Lexeme, chat_memo, is_question, sentences
 from .model import SessionMessage
-from .screen import Screened
+from .screen import Screened, quick_start
 from .withdrawn import apply_take_backs, cancel_withdrawn, may_withdraw, takes_back, without_take_back
 
 
@@ -241,62 +241,66 @@ _EN_DAY_FIRST_LOWER = re.compile(
 )  # as typed in a chat: "off on the 22nd dec till 2nd jan"
 # Values the summary needs on top of the toolkit's (:func:`written_values`), each tried only when a
 # cheap test says the text may hold one: a plain literal search the pattern's own match needs
-# (the patterns open with a lookbehind, which makes `re` try them at every character).
+# (the patterns open with a lookbehind, which makes `re` try them at every character: each is
+# behind a lookahead on its first characters too, see :func:`.screen.quick_start`).
 # (They belong beside the others in savenow/text/identifiers.py.)
-_SUMMARY_VALUES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
-    (  # a date as written: 12月15号, 2027年3月, 3月20日 (one value, not 15号)
-        re.compile("[月年]"),
-        # as typed with spaces too ("12 月 18 号": one date, not "18 号" alone)
-        re.compile(r"(?<!\d)(?:\d{4} ?年 ?)?\d{1,2} ?月(?: ?\d{1,2} ?[日号])?|(?<!\d)\d{4}年"),
-    ),
-    (  # a step of a schedule: day 7, week 2, phase 3
-        re.compile(r"(?:day|Day|week|Week|month|Month|phase|Phase|step|Step|round|Round) \d"),
-        re.compile(
-            r"(?<![A-Za-z])(?:[Dd]ay|[Ww]eek|[Mm]onth|[Pp]hase|[Ss]tep|[Rr]ound) \d{1,3}(?![\d.,]?\d)"
+_SUMMARY_VALUES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
+    (quick_start(hint), quick_start(pattern))
+    for hint, pattern in (
+        (  # a date as written: 12月15号, 2027年3月, 3月20日 (one value, not 15号)
+            re.compile("[月年]"),
+            # as typed with spaces too ("12 月 18 号": one date, not "18 号" alone)
+            re.compile(r"(?<!\d)(?:\d{4} ?年 ?)?\d{1,2} ?月(?: ?\d{1,2} ?[日号])?|(?<!\d)\d{4}年"),
         ),
-    ),
-    (  # a day of the month: "on the 26th", "by the 3rd"
-        re.compile(r"\d(?:st|nd|rd|th)"),
-        re.compile(r"(?<![\w.])\d{1,2}(?:st|nd|rd|th)(?![A-Za-z])"),
-    ),
-    (  # January 9, Dec 18th; 27 Nov, 5th December (the day first, as much of the world writes it)
-        re.compile("Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"),
-        re.compile(_EN_DATE.pattern + "|" + _EN_DAY_FIRST.pattern),
-    ),
-    (  # …and as typed in a chat, the month in lower case: "off on the 22nd dec till 2nd jan"
-        re.compile(" (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"),
-        _EN_DAY_FIRST_LOWER,
-    ),
-    (  # a version in three parts (release 0.5.0, nginx 1.25.3, 2.0.0-rc.1): the toolkit lists only v-prefixed ones
-        re.compile(r"\.\d+\.\d"),
-        re.compile(r"(?<![\w.-])\d{1,4}\.\d{1,4}\.\d{1,6}(?:-[A-Za-z][\w.]*)?(?![\w-]|\.\d)"),
-    ),
-    (  # a phone number in groups is one value, not its groups: +65 9123 7781, 139 1766 2084, (212) 555-0199
-        # …and a landline with its area code, 021-64370045, 0571-8788 1234
-        re.compile(r"\+\d| \d{4}[ -]\d{4}|-\d{3}-\d{4}|\) ?\d{3}-\d{4}|\d-\d{7}|\d-\d{4} \d{4}"),
-        re.compile(
-            r"(?<![\w+.-])(?:\+\d{1,3}[ -]?(?:\(\d{1,4}\)[ -]?)?\d{2,4}(?:[ -]\d{3,6}){1,3}"
-            r"|0\d{2,3}-\d{7,8}|0\d{2,3}-\d{4} \d{4}"
-            r"|1[3-9]\d[ -]\d{4}[ -]\d{4}|(?:\(\d{3}\) ?|\d{3}[ -])\d{3}-\d{4})(?![\w-])"
+        (  # a step of a schedule: day 7, week 2, phase 3
+            re.compile(r"(?:day|Day|week|Week|month|Month|phase|Phase|step|Step|round|Round) \d"),
+            re.compile(
+                r"(?<![A-Za-z])(?:[Dd]ay|[Ww]eek|[Mm]onth|[Pp]hase|[Ss]tep|[Rr]ound) \d{1,3}(?![\d.,]?\d)"
+            ),
         ),
-    ),
-    (  # an ISO date: due 2027-02-20 (one value, not the year; a log's timestamp 2026-11-26T02:14 is none)
-        re.compile(r"\d-\d\d-\d"),
-        re.compile(r"(?<![\w.:-])\d{4}-\d{2}-\d{2}(?![\w:-]|\.\d)"),
-    ),
-    (  # a name in camelCase of three parts or more, as code and error codes spell it: errSecInternalComponent
-        # (not a piece of a longer token: a Gradle task `:app:minifyReleaseWithR8` is listed whole or not at all)
-        re.compile(r"[a-z][A-Z][a-z0-9]+[A-Z]"),
-        re.compile(r"(?<![\w./:-])[a-z]{2,}(?:[A-Z][a-z0-9]+){2,}(?![\w/:])"),
-    ),
-    (  # a release tag in capitals with a dated or numbered tail: RELEASE.2025-09-07T16-13-09Z
-        re.compile(r"[A-Z]{3}[.-]\d"),
-        re.compile(r"(?<![\w.-])[A-Z]{3,}[.-]\d[\w.:-]*[\dA-Z](?![\w-])"),
-    ),
-    (  # a number in scientific notation: a learning rate 2e-4, a tolerance 1e-6
-        re.compile(r"\d[eE][-+]\d"),
-        re.compile(r"(?<![\w.])\d(?:\.\d+)?[eE][-+]\d{1,3}(?![\w.])"),
-    ),
+        (  # a day of the month: "on the 26th", "by the 3rd"
+            re.compile(r"\d(?:st|nd|rd|th)"),
+            re.compile(r"(?<![\w.])\d{1,2}(?:st|nd|rd|th)(?![A-Za-z])"),
+        ),
+        (  # January 9, Dec 18th; 27 Nov, 5th December (the day first, as much of the world writes it)
+            re.compile("Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"),
+            re.compile(_EN_DATE.pattern + "|" + _EN_DAY_FIRST.pattern),
+        ),
+        (  # …and as typed in a chat, the month in lower case: "off on the 22nd dec till 2nd jan"
+            re.compile(" (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"),
+            _EN_DAY_FIRST_LOWER,
+        ),
+        (  # a version in three parts (release 0.5.0, nginx 1.25.3, 2.0.0-rc.1): the toolkit lists only v-prefixed ones
+            re.compile(r"\.\d+\.\d"),
+            re.compile(r"(?<![\w.-])\d{1,4}\.\d{1,4}\.\d{1,6}(?:-[A-Za-z][\w.]*)?(?![\w-]|\.\d)"),
+        ),
+        (  # a phone number in groups is one value, not its groups: +65 9123 7781, 139 1766 2084, (212) 555-0199
+            # …and a landline with its area code, 021-64370045, 0571-8788 1234
+            re.compile(r"\+\d| \d{4}[ -]\d{4}|-\d{3}-\d{4}|\) ?\d{3}-\d{4}|\d-\d{7}|\d-\d{4} \d{4}"),
+            re.compile(
+                r"(?<![\w+.-])(?:\+\d{1,3}[ -]?(?:\(\d{1,4}\)[ -]?)?\d{2,4}(?:[ -]\d{3,6}){1,3}"
+                r"|0\d{2,3}-\d{7,8}|0\d{2,3}-\d{4} \d{4}"
+                r"|1[3-9]\d[ -]\d{4}[ -]\d{4}|(?:\(\d{3}\) ?|\d{3}[ -])\d{3}-\d{4})(?![\w-])"
+            ),
+        ),
+        (  # an ISO date: due 2027-02-20 (one value, not the year; a log's timestamp 2026-11-26T02:14 is none)
+            re.compile(r"\d-\d\d-\d"),
+            re.compile(r"(?<![\w.:-])\d{4}-\d{2}-\d{2}(?![\w:-]|\.\d)"),
+        ),
+        (  # a name in camelCase of three parts or more, as code and error codes spell it: errSecInternalComponent
+            # (not a piece of a longer token: a Gradle task `:app:minifyReleaseWithR8` is listed whole or not at all)
+            re.compile(r"[a-z][A-Z][a-z0-9]+[A-Z]"),
+            re.compile(r"(?<![\w./:-])[a-z]{2,}(?:[A-Z][a-z0-9]+){2,}(?![\w/:])"),
+        ),
+        (  # a release tag in capitals with a dated or numbered tail: RELEASE.2025-09-07T16-13-09Z
+            re.compile(r"[A-Z]{3}[.-]\d"),
+            re.compile(r"(?<![\w.-])[A-Z]{3,}[.-]\d[\w.:-]*[\dA-Z](?![\w-])"),
+        ),
+        (  # a number in scientific notation: a learning rate 2e-4, a tolerance 1e-6
+            re.compile(r"\d[eE][-+]\d"),
+            re.compile(r"(?<![\w.])\d(?:\.\d+)?[eE][-+]\d{1,3}(?![\w.])"),
+        ),
+    )
 )
 
 
@@ -307,7 +311,7 @@ _UNIT = re.compile(
     r"(?:kg|mg|lbs?|oz|km|cm|mm|mi|ft|ml|mL|kWh|kW|mAh|Ah|GHz|MHz|kHz|Hz|dBm|dB|°C|°F|℃"
     r"|公斤|千克|公里|千米|厘米|毫米|毫升|斤|克|米|升|瓦|伏)(?![A-Za-z])"
 )
-_NUMBER_BEFORE_UNIT = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?$")
+_NUMBER_BEFORE_UNIT = quick_start(re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?$"))
 
 
 def _measures(text: str) -> list[str]:
@@ -359,30 +363,34 @@ ZH_SURNAMES = (
     "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢"
     "姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
 )
-_ZH_NAME = re.compile(
-    r"(?:[老小阿]["
-    + HAN
-    + r"]|["
-    + HAN
-    + r"](?:阿姨|师傅|姐姐|哥哥|叔叔|老师|总|姐|哥))(?=[\s，,。！？、：:的说也和跟给让要在是会来去发帮有]|$)"
-    "|老妈|老爸|婆婆|公公|老婆|老公|太太|丈夫|表弟|表哥|表妹|表姐"
-    # a common surname with a title: 刘教授, 李医生, 王经理 (the surname list keeps out 看医生, 找律师)
-    "|[" + ZH_SURNAMES + "](?:教授|医生|大夫|经理|律师|主任|博士|老板|先生|女士|师兄|师姐|同学|主管|总监)"
+_ZH_NAME = quick_start(
+    re.compile(
+        r"(?:[老小阿]["
+        + HAN
+        + r"]|["
+        + HAN
+        + r"](?:阿姨|师傅|姐姐|哥哥|叔叔|老师|总|姐|哥))(?=[\s，,。！？、：:的说也和跟给让要在是会来去发帮有]|$)"
+        "|老妈|老爸|婆婆|公公|老婆|老公|太太|丈夫|表弟|表哥|表妹|表姐"
+        # a common surname with a title: 刘教授, 李医生, 王经理 (the surname list keeps out 看医生, 找律师)
+        "|[" + ZH_SURNAMES + "](?:教授|医生|大夫|经理|律师|主任|博士|老板|先生|女士|师兄|师姐|同学|主管|总监)"
+    )
 )
 # A full name, a common surname and two characters standing alone ("导师，陈立平，他…"): only in
 # a sentence that names a role, where a lone three-character run is rarely anything else.
-_ZH_FULL_NAME = re.compile(
-    r"(?:(?<=^)|(?<=[\s，,。：:、（(「“{是叫找问和跟给由请]))["
-    + ZH_SURNAMES
-    + "]["
-    + HAN
-    + r"]{2}(?=[\s，,。！？、：:）)」”}]|$)"
-    # a two-character name only right after 是 / 叫: "HR 是林芳，…"
-    + r"|(?<=[是叫])["
-    + ZH_SURNAMES
-    + "]["
-    + HAN
-    + r"](?=[\s，,。！？、：:）)」”}]|$)"
+_ZH_FULL_NAME = quick_start(
+    re.compile(
+        r"(?:(?<=^)|(?<=[\s，,。：:、（(「“{是叫找问和跟给由请]))["
+        + ZH_SURNAMES
+        + "]["
+        + HAN
+        + r"]{2}(?=[\s，,。！？、：:）)」”}]|$)"
+        # a two-character name only right after 是 / 叫: "HR 是林芳，…"
+        + r"|(?<=[是叫])["
+        + ZH_SURNAMES
+        + "]["
+        + HAN
+        + r"](?=[\s，,。！？、：:）)」”}]|$)"
+    )
 )
 _ZH_NOT_NAMES = frozenset(
     [
@@ -436,19 +444,21 @@ _ZH_NOT_NAMES = frozenset(
         "小问",
     ]
 )
-_EN_NAME = re.compile(
-    r"(?:\b(?:Mrs|Mr|Ms|Dr) (?P<t>[A-Z][a-z]{2,}))"
-    r"|(?<![A-Za-z])(?P<s>[A-Z][a-z]{2,})(?=(?:'s|’s)?\s+(?:asked|said|says|wants|wanted|thinks|told|tells|is doing|will do|"
-    r"hasn't|doesn't|gets|needs|can't|offered|agreed|prefers|likes|hates|reviews|reviewed|sent|owns|runs|hosts|"
-    r"loves|is obsessed|is allergic|is vegetarian|is vegan|just told|"
-    r"rang|called|emailed|texted|messaged|replied|confirmed|mentioned|suggested|recommended|"
-    # who they are with: "Marcus from Bean There rang"
-    r"from (?:[A-Z][\w'’&.-]* ){1,4}(?:rang|called|emailed|texted|messaged|said|says|asked|wants|wrote)|"
-    r"is (?:my|our|the|a|your))|,? (?:my|our|the|a|your) (?:friend|wife|husband|accountant|designer|reviewer|boss|colleague)"
-    r"|(?:'s|’s) (?:wife|husband|sister|brother|mum|mom|dad|son|daughter|kids?|partner|cousin|friend|boss)\b"
-    r"| \(\d{1,2}\))"  # a name with an age: "Layla (9)"
-    r"|\b(?:friend|wife|husband|accountant|designer|reviewer|boss|colleague|baker|customer|client|neighbou?r|contractor"
-    r"|cousin|ask|tell|told|with) (?P<r>[A-Z][a-z]{2,})"
+_EN_NAME = quick_start(
+    re.compile(
+        r"(?:\b(?:Mrs|Mr|Ms|Dr) (?P<t>[A-Z][a-z]{2,}))"
+        r"|(?<![A-Za-z])(?P<s>[A-Z][a-z]{2,})(?=(?:'s|’s)?\s+(?:asked|said|says|wants|wanted|thinks|told|tells|is doing|will do|"
+        r"hasn't|doesn't|gets|needs|can't|offered|agreed|prefers|likes|hates|reviews|reviewed|sent|owns|runs|hosts|"
+        r"loves|is obsessed|is allergic|is vegetarian|is vegan|just told|"
+        r"rang|called|emailed|texted|messaged|replied|confirmed|mentioned|suggested|recommended|"
+        # who they are with: "Marcus from Bean There rang"
+        r"from (?:[A-Z][\w'’&.-]* ){1,4}(?:rang|called|emailed|texted|messaged|said|says|asked|wants|wrote)|"
+        r"is (?:my|our|the|a|your))|,? (?:my|our|the|a|your) (?:friend|wife|husband|accountant|designer|reviewer|boss|colleague)"
+        r"|(?:'s|’s) (?:wife|husband|sister|brother|mum|mom|dad|son|daughter|kids?|partner|cousin|friend|boss)\b"
+        r"| \(\d{1,2}\))"  # a name with an age: "Layla (9)"
+        r"|\b(?:friend|wife|husband|accountant|designer|reviewer|boss|colleague|baker|customer|client|neighbou?r|contractor"
+        r"|cousin|ask|tell|told|with) (?P<r>[A-Z][a-z]{2,})"
+    )
 )
 _EN_NOT_NAMES_LIST = (
     "The",
@@ -518,9 +528,11 @@ def _names_a_role(text: str) -> bool:
 
 
 # What a person does at work: "Nadia from finance", "Keiko handles the release", "loop in Keiko".
-_EN_ROLE_VERB = re.compile(
-    r"[A-Z][a-z]{2,} (?:from|at|in) [a-z]|[A-Z][a-z]{2,} (?:handles|manages|runs|owns|leads|does|looks after|is in charge)"
-    r"|(?:called|named|loop in|cc|ping|ask|email|text|call) [A-Z][a-z]{2,}"
+_EN_ROLE_VERB = quick_start(
+    re.compile(
+        r"[A-Z][a-z]{2,} (?:from|at|in) [a-z]|[A-Z][a-z]{2,} (?:handles|manages|runs|owns|leads|does|looks after|is in charge)"
+        r"|(?:called|named|loop in|cc|ping|ask|email|text|call) [A-Z][a-z]{2,}"
+    )
 )
 
 
@@ -556,7 +568,9 @@ def verbatim_ids(text: str, names: list[str] | None = None) -> list[str]:
 
 
 _EN_NAME_WORD = re.compile(r"[A-Z][a-z]{2,}")
-_EN_PROPER = re.compile(r"(?<![\w'’-])[A-Z][\w’'&.-]*(?: (?:(?:of|de|la|du|the) )?[A-Z][\w’'&.-]*){1,4}")
+_EN_PROPER = quick_start(
+    re.compile(r"(?<![\w'’-])[A-Z][\w’'&.-]*(?: (?:(?:of|de|la|du|the) )?[A-Z][\w’'&.-]*){1,4}")
+)
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n)\W*$")
 _NOT_PROPER = (
     frozenset(w.casefold() for w in (*EN_NOT_NAMES, *_EN_NOT_NAMES_LIST))
@@ -745,7 +759,7 @@ _STREET_KIND = frozenset(
         "blvd",
     ]
 )
-_HOUSE_NUMBER = re.compile(r"(?<![\w.,:/£$€¥-])\d{1,4}[A-Za-z]? $")
+_HOUSE_NUMBER = quick_start(re.compile(r"(?<![\w.,:/£$€¥-])\d{1,4}[A-Za-z]? $"))
 _ZH_STREET_NUMBER = re.compile(r"(?:大道|街|路|巷|弄) ?\d{1,5} ?号(?!楼)")
 _ZH_BUILDING = re.compile(r"(?<![\d.])\d{1,4} ?(?:号楼|栋|幢)")
 
@@ -930,8 +944,8 @@ _INTERJECTION_LEAD = re.compile(
     "|^[^，,。!！?？]{0,8}(?:好冷|好热|好累|好困|好饿|好烦)啊",
     re.IGNORECASE,
 )
-_LAUGH_TAIL = re.compile(
-    r"(?<![A-Za-z])(?:lol|lmao|haha(?:ha)*|hehe)\W*$|(?:哈哈+|嘿嘿|笑死)\W*$", re.IGNORECASE
+_LAUGH_TAIL = quick_start(
+    re.compile(r"(?<![A-Za-z])(?:lol|lmao|haha(?:ha)*|hehe)\W*$|(?:哈哈+|嘿嘿|笑死)\W*$", re.IGNORECASE)
 )
 _LAUGH_LEAD = re.compile(
     r"^\W*(?:ha(?:ha)*|he(?:he)+|lol|lmao|rofl|哈哈+|嘿嘿|呵呵|笑死|2333+)(?![A-Za-z])", re.IGNORECASE
@@ -1501,8 +1515,10 @@ def _tidy_files(files: dict[str, str]) -> dict[str, str]:
 _PATH = re.compile(
     r"(?<![\w:/])(?:~|\.{1,2})?/[^\s'\"`;|&<>()]+|(?<![\w/.~-])[\w.-]+(?:/[\w.-]+)*\.[A-Za-z]\w{0,5}(?![\w/])"
 )
-_WRITES = re.compile(
-    r"\bsed\s+-i|\btee\b|(?<![0-9&2])>>?\s*[~/.\w]|\bmv\b|\bcp\b|\brm\b|\bchmod\b|\bchown\b|\btouch\b|\bmkdir\b|\binstall\b|\bln\s+-s"
+_WRITES = quick_start(
+    re.compile(
+        r"\bsed\s+-i|\btee\b|(?<![0-9&2])>>?\s*[~/.\w]|\bmv\b|\bcp\b|\brm\b|\bchmod\b|\bchown\b|\btouch\b|\bmkdir\b|\binstall\b|\bln\s+-s"
+    )
 )
 
 
@@ -1577,7 +1593,7 @@ def _looks_like_file(path: str) -> bool:
     return "." in tail or path.count("/") >= 2
 
 
-_REDIRECT_TARGET = re.compile(r"(?:\btee(?:\s+-a)?|(?<![0-9&2>])>>?)\s*([~/][^\s'\"`;|&<>()]+)")
+_REDIRECT_TARGET = quick_start(re.compile(r"(?:\btee(?:\s+-a)?|(?<![0-9&2>])>>?)\s*([~/][^\s'\"`;|&<>()]+)"))
 _WRITTEN = "modified!"  # a file the command surely wrote: kept by _tidy_files even without a suffix
 SET = "set"  # files[text] = SET: a setting a command changed (``concurrent = 6``), not a path
 
@@ -1805,7 +1821,7 @@ def _left_as_is(lines: Sequence[Line]) -> dict[str, int]:
     return dropped
 
 
-_LEFT_HINT = re.compile(r"不动|保持|不变|不改|维持|leave|keep|stays|remains|stay", re.IGNORECASE)
+_LEFT_HINT = quick_start(re.compile(r"不动|保持|不变|不改|维持|leave|keep|stays|remains|stay", re.IGNORECASE))
 
 
 # A count of something: "5 workers", "14 guests", "30 days", "14 个人", "5 个 worker", "30 天". Counts are
@@ -2003,8 +2019,11 @@ _SET_VALUE_BEFORE = re.compile(
     r"(?P<value2>[£$€¥]?\d[\d,.]*\s?[^\W\d_]{0,4})(?=\s+(?:now|then|instead)\b)",
     re.IGNORECASE,
 )
-_SET_HINT = re.compile(
-    r"now|bump|rais|increas|lower|reduc|cut|chang|mov|set|push|postpon|delay|" + _ZH_SET_VERBS, re.IGNORECASE
+_SET_HINT = quick_start(
+    re.compile(
+        r"now|bump|rais|increas|lower|reduc|cut|chang|mov|set|push|postpon|delay|" + _ZH_SET_VERBS,
+        re.IGNORECASE,
+    )
 )
 _SUBJECT_STOP = frozenset(
     [
@@ -2139,7 +2158,7 @@ def _drop_final_values(earlier: Sequence[Line], line: Line, dropped: dict[str, i
         _drop_earlier_values(earlier, [subject.group("subject")[-2:]], first, line, dropped)
 
 
-_MONEY_MARK = re.compile(CURRENCY_CODE + r"|[£$¥€]|yen|dollars?|euros?|円|元|块", re.IGNORECASE)
+_MONEY_MARK = quick_start(re.compile(CURRENCY_CODE + r"|[£$¥€]|yen|dollars?|euros?|円|元|块", re.IGNORECASE))
 
 
 def _is_en_date(value: str) -> bool:
@@ -2149,7 +2168,7 @@ def _is_en_date(value: str) -> bool:
 
 
 # A date in Chinese (12月18号, 12 月 22 日) and a clock time in either notation (23:30, 凌晨 1 点 15, 8 点半).
-_ZH_DATE = re.compile(r"(?:\d{4} ?年 ?)?\d{1,2} ?月 ?\d{1,2} ?[日号]")
+_ZH_DATE = quick_start(re.compile(r"(?:\d{4} ?年 ?)?\d{1,2} ?月 ?\d{1,2} ?[日号]"))
 _CLOCK = re.compile(r"\d{1,2}(?::\d{2}| ?点(?:半| ?\d{1,2} ?分?)?)")
 
 

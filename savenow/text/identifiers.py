@@ -275,15 +275,23 @@ _A = r"(?<![A-Za-z0-9])"  # \b fails next to a Han character (both are word char
 _Z = r"(?![A-Za-z0-9])"
 _CURRENCIES = ("CAD", "USD", "AUD", "NZD", "EUR", "GBP", "HKD", "SGD", "CNY", "RMB", "JPY", "CHF")
 CURRENCY_CODE = "(?:" + "|".join(_CURRENCIES) + r"|US\$|A\$|C\$|HK\$|NT\$)"
-_VALUE = re.compile(
-    r"(?:[£$¥€]\s?\d[\d,]*(?:\.\d+)?"
+_VALUES_BEFORE_EMAIL = (
+    r"[£$¥€]\s?\d[\d,]*(?:\.\d+)?"
     r"|(?<![A-Za-z0-9.])\d[\d,]*(?:\.\d+)?(?:\s?(?:元|块|万|%|％|[KMGT]i?B|天|小时|分钟|度|个月|号|日|点)|(?:h|m|s|d|ms)(?![A-Za-z]))"
-    rf"|{_A}\d{{1,2}}:\d{{2}}{_Z}|#\d+|{_A}[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+    rf"|{_A}\d{{1,2}}:\d{{2}}{_Z}|#\d+"
+)
+_EMAIL_VALUE = rf"|{_A}[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+_VALUES_AFTER_EMAIL = (
     rf"|{_A}[A-Z]{{1,4}}-?\d{{2,}}[A-Z0-9-]*{_Z}"
     rf"|{_A}(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{{6,}}{_Z}"  # tax ids, order codes: 91330106MA2H7K3L5Q
     rf"|{_A}(?=[a-f0-9]*\d)(?=[a-f0-9]*[a-f])[a-f0-9]{{7,40}}{_Z}"  # commits, key ids: 4e7a1c9
-    rf"|(?<![A-Za-z0-9.,])\d{{3,}}(?![\d.,]?\d))"
+    rf"|(?<![A-Za-z0-9.,])\d{{3,}}(?![\d.,]?\d)"
 )
+_VALUE = re.compile("(?:" + _VALUES_BEFORE_EMAIL + _EMAIL_VALUE + _VALUES_AFTER_EMAIL + ")")
+# The same alternatives for a text without "@" (no address to find), behind a lookahead on the
+# characters the rest can begin with: re tries every alternative at every character otherwise, and
+# the lookahead turns most characters (spaces, Han, most letters) away at once. Same matches.
+_VALUE_NO_EMAIL = re.compile(r"(?=[\d£$¥€#A-Za-f])(?:" + _VALUES_BEFORE_EMAIL + _VALUES_AFTER_EMAIL + ")")
 # More kinds of value, each run only when a cheap test says the text may hold one (speed: the
 # alternation above is tried at every character).
 _MORE_VALUES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
@@ -316,7 +324,7 @@ def written_values(text: str) -> list[str]:
     Unlike :func:`values` (case-folded, normalized, for comparing two facts), these are the spans
     themselves, repeats included: what the compaction summary keeps verbatim.
     """
-    found = [m.group(0) for m in _VALUE.finditer(text)]
+    found = [m.group(0) for m in (_VALUE if "@" in text else _VALUE_NO_EMAIL).finditer(text)]
     for hints, pattern in _MORE_VALUES:
         if any(hint in text for hint in hints):
             found += [m.group(0) for m in pattern.finditer(text)]
