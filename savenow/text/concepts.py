@@ -63,6 +63,7 @@ _SENTINEL = "\u9fa5"
 _TOO_SHORT = frozenset(["", *"abcdefghijklmnopqrstuvwxyz0123456789"])  # keys that would match anything
 # The longest English term, in words; longer runs are never tried.
 _MAX_WORDS = 6
+_REMEMBERED_TEXTS = 4096  # texts whose concepts a thesaurus remembers (a chat asks about a few hundred)
 
 
 class ConceptFileError(ValueError):
@@ -166,6 +167,7 @@ class Thesaurus:
         self._wide_keys: frozenset[str] = frozenset()  # the keys holding CJK
         self._cjk_longest: dict[str, int] = {}  # first character → longest CJK key starting with it
         self._en_longest: dict[str, int] = {}  # first word → most words of an English key starting with it
+        self._found: dict[str, frozenset[str]] = {}  # text → what concepts_in found in it (bounded)
         self._concepts: dict[str, Concept] | None = None
         self._check_forest(lines)
         self._index(lines)
@@ -176,8 +178,8 @@ class Thesaurus:
 
     def plain_state(self) -> dict[str, Any]:
         """The parsed indexes as plain data (strings, tuples, dicts), for a cache to keep; what is
-        built on first use (:attr:`concepts`) is left out, whether it was built yet or not."""
-        return {name: value for name, value in vars(self).items() if name != "_concepts"}
+        built on first use (:attr:`concepts`, what :meth:`concepts_in` remembers) is left out."""
+        return {name: value for name, value in vars(self).items() if name not in ("_concepts", "_found")}
 
     @classmethod
     def from_plain_state(cls, state: dict[str, Any]) -> Thesaurus:
@@ -185,6 +187,7 @@ class Thesaurus:
         loaded = cls.__new__(cls)
         loaded.__dict__.update(state)
         loaded._concepts = None
+        loaded._found = {}
         return loaded
 
     # -- building ---------------------------------------------------------------------------
@@ -347,6 +350,14 @@ class Thesaurus:
 
     def concepts_in(self, text: str) -> set[str]:
         """Ids of the concept groups whose terms occur in ``text`` (Chinese and English)."""
+        found = self._found.get(text)  # remembered: the same notes and sections are asked about again
+        if found is None:
+            if len(self._found) >= _REMEMBERED_TEXTS:
+                self._found.clear()
+            found = self._found[text] = frozenset(self._concepts_in(text))
+        return set(found)
+
+    def _concepts_in(self, text: str) -> set[str]:
         if not text:
             return set()
         compacted = compact_many([text.replace("\n", " ")])[0]

@@ -11,7 +11,8 @@ from savenow.extract.heuristic.signals import LEX
 
 def test_the_memo_lives_only_inside_its_block() -> None:
     with signals.chat_memo() as memo:
-        LEX.NOTE.search("for the notes: the port is 8443 (memo block)")
+        # (an ASCII sentence is lowercased in C without the memo: a sentence with Chinese uses it)
+        LEX.NOTE.search("for the notes: 端口是 8443 (memo block)")
         assert memo.lowered
     with signals.chat_memo() as fresh:
         assert not fresh.lowered

@@ -21,7 +21,10 @@ TEXTS = [
     "找到原因了：证书链缺了中间证书，修法：改成 fullchain.pem",
     "Still fails with the SAME ERROR 502",
     "I'll look at it TONIGHT, remind me",
-    "Café owner Zoë OWNS the billing service",  # cased letters outside ASCII: the plain pattern decides
+    "Café owner Zoë OWNS the billing service",  # cased letters outside ASCII that lowercase plainly
+    "RÉSUMÉ: from now on ÖFFNEN always 以后",
+    "ΣΟΦΙΑ owns it; Ωmega is in charge of 部署",  # final sigma: the plain pattern decides
+    "ǅ ǈ ß ẞ: still running",  # title-case and sharp s: IGNORECASE folds them specially
     "ſtill running",  # long s: IGNORECASE folds it onto "s"
     "\u212aeep in mind the disk",  # Kelvin sign folds onto "k"
     "İstanbul office: never deploy on Friday",

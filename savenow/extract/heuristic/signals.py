@@ -10,6 +10,7 @@ English first, and keeps the few single patterns that mix both languages.
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -18,6 +19,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache, wraps
 from typing import ParamSpec, TypeVar
 
+from ...text.alternation import compile_alternation
 from ...text.cjk import HAN, cjk_ratio, has_cjk
 from ...text.identifiers import INLINE_CODE as _INLINE_CODE
 from ...text.normalize import compact, compact_similarity
@@ -74,9 +76,11 @@ class Lexeme:
         "_regex",
         "_source",
         "search",
+        "sub",
     )
 
     search: Callable[[str], re.Match[str] | None]
+    sub: Callable[..., str]
 
     def __init__(
         self, regex: re.Pattern[str] | str, flags: int = 0, parts: tuple[str, ...] | None = None
@@ -106,6 +110,7 @@ class Lexeme:
         )
         # the C-level LRU answers a remembered text without a Python call; thread-safe and bounded
         self.search = lru_cache(maxsize=_REMEMBERED)(self._search_text)
+        self.sub = lru_cache(maxsize=_REMEMBERED)(self._sub)  # the same: a pure function of its arguments
 
     @property
     def regex(self) -> re.Pattern[str]:
@@ -119,6 +124,17 @@ class Lexeme:
         (its groups are lowercase, and every caller case-folds them). Remembered per process
         (``search``): a pure function of the text, asked again about every sentence of a chat
         that is previewed again, or whose last messages overlap the last preview's."""
+        if self._lowercase is None:
+            return self.regex.search(text)
+        if text.isascii():  # most sentences: lowercased in C, no memo needed (the same as _lowercase)
+            if self._ascii is None:
+                return self._lowercased_pattern().search(text.lower())
+            if self._empty_for_ascii:
+                return None
+            ascii_form = self._ascii
+            if isinstance(ascii_form, str):
+                ascii_form = self._ascii_pattern()
+            return ascii_form.search(text.lower())
         return self._search(text, _CHAT.get())
 
     def _search(self, text: str, chat: ChatMemo | None) -> re.Match[str] | None:
@@ -142,7 +158,7 @@ class Lexeme:
         if self._non_ascii is None:  # every alternative can match ASCII text: that half is the whole
             return self._ascii_pattern().search(lowered)
         if isinstance(self._non_ascii, str):
-            self._non_ascii = re.compile(self._non_ascii, self._flags & ~re.IGNORECASE)
+            self._non_ascii = compile_alternation(self._non_ascii, self._flags & ~re.IGNORECASE)
         ascii_half = None if self._empty_for_ascii else self._ascii_pattern()
         if self._non_ascii.groups or (ascii_half is not None and ascii_half.groups):
             return self._lowercased_pattern().search(lowered)  # groups numbered as in the whole
@@ -156,19 +172,20 @@ class Lexeme:
 
     def _ascii_pattern(self) -> re.Pattern[str]:
         if isinstance(self._ascii, str):
-            self._ascii = re.compile(self._ascii, self._flags & ~re.IGNORECASE)
+            self._ascii = compile_alternation(self._ascii, self._flags & ~re.IGNORECASE)
         assert self._ascii is not None
         return self._ascii
 
     def _lowercased_pattern(self) -> re.Pattern[str]:
         if isinstance(self._lowercase, str):
-            self._lowercase = re.compile(self._lowercase, self._flags & ~re.IGNORECASE)
+            self._lowercase = compile_alternation(self._lowercase, self._flags & ~re.IGNORECASE)
         assert self._lowercase is not None
         return self._lowercase
 
-    def sub(self, repl: str, text: str, count: int = 0) -> str:
-        """Like ``re.Pattern.sub``. Deleting matches (the lexicon's only use) goes through the
-        lowercased text too: its matches have the same spans, so the same slices go."""
+    def _sub(self, repl: str, text: str, count: int = 0) -> str:
+        """Like ``re.Pattern.sub`` (``sub``, remembered per process like ``search``). Deleting matches
+        (the lexicon's only use) goes through the lowercased text too: its matches have the same
+        spans, so the same slices go."""
         lowered = _lowercased(text, _CHAT.get()) if self._lowercase is not None and not repl else None
         if lowered is None:
             return self.regex.sub(repl, text, count)
@@ -281,9 +298,34 @@ def _lowercase(text: str) -> str | None:
     lowered: str | None = text.lower()
     if not text.isascii():
         rest = _ASCII_RUN.sub("", text)
-        if rest.lower() != rest or rest.upper() != rest:
+        if (rest.lower() != rest or rest.upper() != rest) and not all(map(_folds_plainly, rest)):
             lowered = None
     return lowered
+
+
+_SPECIAL_FOLDS: frozenset[str] | None
+try:  # the characters IGNORECASE folds together beyond their plain lower case ("ſ" with "s", "ς" with "σ")
+    _EXTRA_CASES: dict[int, tuple[int, ...]] = importlib.import_module("re._casefix")._EXTRA_CASES
+    _SPECIAL_FOLDS = frozenset(chr(code) for key, extra in _EXTRA_CASES.items() for code in (key, *extra))
+except (ImportError, AttributeError):  # pragma: no cover - another ``re``: every cased letter is special
+    _SPECIAL_FOLDS = None
+
+
+@lru_cache(maxsize=1024)
+def _folds_plainly(char: str) -> bool:
+    """An IGNORECASE match of this character is a plain match of its lower case: it lowercases to one
+    character that is no ASCII letter ("É" → "é", "Ö" → "ö"; not "İ", "K" (Kelvin), "ſ", "Σ"), and no other
+    character folds onto it. Uncased characters (Han, digits, punctuation) fold plainly too."""
+    if char.isascii() or (char.lower() == char and char.upper() == char):
+        return True
+    lower = char.lower()
+    return (
+        _SPECIAL_FOLDS is not None
+        and len(lower) == 1
+        and not lower.isascii()
+        and char not in _SPECIAL_FOLDS
+        and lower not in _SPECIAL_FOLDS
+    )
 
 
 class Lexicon:

@@ -113,9 +113,13 @@ class Statement:
     def grams(self) -> frozenset[str]:
         if self._grams is None:
             # the character bigrams of the compact bullet (grouping compares every pair of statements)
-            text = self.compact
-            self._grams = frozenset(text[i : i + 2] for i in range(len(text) - 1))
+            self._grams = _char_pairs(self.compact)
         return self._grams
+
+
+@text_cache  # the same bullets in every preview of a chat: computed once per text, not per statement
+def _char_pairs(text: str) -> frozenset[str]:
+    return frozenset(text[i : i + 2] for i in range(len(text) - 1))
 
 
 def statements(messages: Sequence[ChatMessage]) -> list[Statement]:
