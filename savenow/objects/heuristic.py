@@ -529,7 +529,8 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                  "不吃|吃素|忌口|过敏|不能吃|素食|不喝酒|戒糖|乳糖不耐|不碰|[不能少微特怕]辣|吃辣"), False),
     "units": (_rx(_en("EUR", "USD", "GBP", "CNY", "RMB", "JPY", "CAD", "AUD", "HKD", "SGD", "CHF", "VAT", "metric",
                       "imperial", "celsius", "fahrenheit", "date format", "24-hour", "miles", "kilometres",
-                      "kilometers", "km", "pounds", "kg", "kilos", "currency", "dd/mm", "yyyy-mm-dd", "mm/dd"),
+                      "kilometers", "km", "pounds", "kg", "kilos", "currency", "dd/mm", "yyyy-mm-dd", "mm/dd",
+                      "ISO(?: ?8601)?(?: dates?| format)?"),
                   "含税|不含税|公制|英制|摄氏|华氏|人民币|美元|欧元|港币|日元|日期格式|24 ?小时制|币种|公里|公斤|计价|金额"), True),
     "travel": (_rx(_en("aisles?(?: seats?)?", "window seats?", "red-eye", "direct flights?", "layovers?", "business class",
                        "economy class", "airlines?", "flights?", "trains?", "hotels?", "seats?", "hostels?", "airbnbs?"),
@@ -819,6 +820,46 @@ def _without_reason(value: str, key: str) -> str:
     for i in range(core[-1] + 1, len(pieces)):
         if _REASON.search(pieces[i].strip()):
             return value[: ends[i - 1]].rstrip(" ，,;；.")
+    return value
+
+
+# "从 Helix 换到 Zed", "switched from Vim to Helix": the value left behind is no part of the new one.
+_FROM_OLD = _rx(
+    r"\b(switched|switching|moved|moving|changed|changing|went) from [^,.;]{1,24}? (?=to )",
+    r"从\s?[^，。；\s]{1,16}\s?(?=(?:换到|换成|改到|改成|改用|转到|切到|切换到))",
+)
+# the words that make a piece part of the rule, not the complaint before it ("表格在手机上看着挤", "too long")
+_RULE_WORD = _rx(STANDING.pattern, "我要|我想要|给我|请")
+# what the user dislikes about the answers so far ("表格在手机上看着全挤在一起", "too long, hard to read")
+_COMPLAINT = _rx(
+    _en("too", "hard to read", "annoying", "ugh", "walls? of text", "cluttered", "messy", "tiring"),
+    "太|挤|累|烦|看不清|看不过来|乱|头疼|受不了",
+)
+# the words that open a rule for the time after today ("以后别给我表格了", "from now on, …")
+_RULE_OPENER = _rx(_en("from now on", "going forward", "in (?:the )?future"), "以后|今后|往后|从现在起|从今以后")
+
+
+def _without_old_value(value: str) -> str:
+    return _FROM_OLD.sub(lambda m: f"{m.group(1)} " if m.group(1) else "", value)
+
+
+def _from_lasting_cue(value: str, key: str) -> str:
+    """ "哎 表格在手机上看着全挤在一起 以后别给我表格了": the rule starts at the word that opens it; a
+    complaint before it that lays down nothing itself is what led to the rule, no part of it. Keys whose values are
+    times keep everything ("晚上 22:30 以后": there 以后 is "after")."""
+    if key in _TIMED_KEYS or key == "reminders":
+        return value
+    spans = _piece_spans(value)
+    for n, (a, b) in enumerate(spans[1:], start=1):
+        before = value[: spans[n - 1][1]]
+        if (
+            _RULE_OPENER.match(value[a:b])
+            and _COMPLAINT.search(before)
+            and not _RULE_WORD.search(before)
+            and not _spells_out(SELF_RULES[key][0], before)
+            and not re.search(r"[\d点时分天]\s*$", before)
+        ):
+            return value[a:]
     return value
 
 
@@ -1487,10 +1528,16 @@ class OfflineObjectExtractor:
                 ):  # "hmm actually drop the scopes" corrects the rule just given
                     corrected.update({k: pos for k, at in said_in.items() if at == msg.index})
                 continue
+            echoed = None if named_keys else _echoed_key(msgs, pos, values, said_in, mentioned_in, people)
+            if echoed is not None:
+                # u: "完全不要 emoji 吧" … u: "其实一个也行 结尾放一个可以" — a: "明白：最多在结尾放一个 emoji"
+                _go_on_with(msgs, pos, echoed, values, said_in, mentioned_in, corrected)
+                continue
             # u: "英文回复看技术问题有点累" (the key again, no rule) — u: "这样吧 技术问题用中文…": the user settles the
             # rule they came back to; it replaces the old one without a standing word
             reopened = {k for k in named_keys if values.get(k) and said_in.get(k, -1) < mentioned_in.get(k, -1)
                         == _prev_user_index(msgs, pos)}  # fmt: skip
+            mentioned_before = dict(mentioned_in)
             for key in named_keys:
                 mentioned_in[key] = msg.index
             said_before = ""
@@ -1630,9 +1677,14 @@ class OfflineObjectExtractor:
                     said_in[key] = msg.index
                     value = _clean(_CORRECTION_START.sub("", value) if correcting else value)
                     if not identity:
-                        value = _without_reason(value, key)
+                        value = _from_lasting_cue(_without_old_value(_without_reason(value, key)), key)
                     if value not in [v for v, _ in values[key]]:
                         values[key].append((value, msg.at))
+            if named_keys and not any(said_in.get(k) == msg.index for k in values):
+                # u: "列表可以 但每条一行" names the key but sets no rule of its own; the reply takes it on as one
+                echoed = _echoed_key(msgs, pos, values, said_in, mentioned_before, people)
+                if echoed in named_keys and echoed not in restated:
+                    _go_on_with(msgs, pos, echoed, values, said_in, mentioned_before, corrected)
         # "我叫许嘉文 叫我嘉文就行", "I'm Theodore, call me Theo": a nickname said with the name is part of the
         # name's object, not a second one
         if values.get("nickname") and values.get("name") and said_in.get("nickname") == said_in.get("name"):
@@ -2209,6 +2261,83 @@ def _goes_on_with_rule(msg: _Msg, people: _PeopleFinder) -> bool:
         and not msg.saved
         and len(sentences(text)) <= 2
     )
+
+
+# The user changes their mind ("其实一个也行", "actually one is fine"): the new rule replaces the old.
+_SECOND_THOUGHT = _rx(CORRECTION.pattern, "其实|想了想")
+
+# The assistant's reply opens by taking something on ("明白：…", "Got it: …"), not by asking or answering.
+_TAKES_ON = _rx(
+    r"^\s*(?:got it|understood|noted|ok(?:ay)?|sure|will do|of course)\b",
+    r"^\s*(?:明白|好的|好|收到|了解|没问题|可以)(?=[\s，,：:。！!]|$)",
+)
+
+
+def _echoed_key(
+    msgs: list[_Msg],
+    pos: int,
+    values: dict[str, list[tuple[str, str | None]]],
+    said_in: dict[str, int],
+    mentioned_in: dict[str, int],
+    people: _PeopleFinder,
+) -> str | None:
+    """The style or preference key a keyless user message goes on with, read from the assistant's reply:
+    the user set the rule (or came back to it) within their last three messages, and the reply takes the
+    message on in the rule's own words ("其实一个也行 结尾放一个可以" — "明白：最多在结尾放一个 emoji")."""
+    msg = msgs[pos]
+    if pos + 1 >= len(msgs) or msgs[pos + 1].user:
+        return None
+    reply = msgs[pos + 1].text
+    if (
+        not _TAKES_ON.match(reply)
+        or QUESTION.search(msg.text)
+        or ONE_OFF_DAY.search(msg.text)
+        or ACK.match(msg.text)
+        or len(norm_name(_clean(msg.text))) < 4
+        or not _plain_answer(msg.text, people)
+        or REMEMBER.search(msg.text)
+    ):
+        return None
+    echoed = [
+        key
+        for key, items in values.items()
+        if items
+        and SELF_KEYS[key] != "identity"
+        and SELF_RULES[key][0].search(reply)
+        and _user_turns_between(msgs, max(said_in.get(key, -1), mentioned_in.get(key, -1)), msg.index) <= 3
+    ]
+    return max(echoed, key=lambda k: max(said_in.get(k, -1), mentioned_in.get(k, -1))) if echoed else None
+
+
+def _go_on_with(
+    msgs: list[_Msg],
+    pos: int,
+    key: str,
+    values: dict[str, list[tuple[str, str | None]]],
+    said_in: dict[str, int],
+    mentioned_in: dict[str, int],
+    corrected: dict[str, int],
+) -> None:
+    """The user's message changes the rule (a change of mind, or the rule reopened just before) or goes on
+    with it."""
+    msg = msgs[pos]
+    value = _clean(_CORRECTION_START.sub("", msg.text)).lstrip("….")
+    if _SECOND_THOUGHT.search(msg.text[:16]) or _reopens(msgs, pos, key, said_in, mentioned_in):
+        values[key] = [(value, msg.at)]
+        corrected[key] = pos
+    else:
+        old = values[key][-1][0]
+        joiner = "；" if has_cjk(old) else "; "
+        values[key][-1] = (f"{old}{joiner}{value}", msg.at)
+    said_in[key] = msg.index
+
+
+def _reopens(
+    msgs: list[_Msg], pos: int, key: str, said_in: dict[str, int], mentioned_in: dict[str, int]
+) -> bool:
+    """The user's message just before named the key again without a rule ("刚才那个 emoji 的事我想了下"):
+    the rule that follows replaces the old one."""
+    return mentioned_in.get(key, -1) > said_in.get(key, -1) and mentioned_in.get(key) == _prev_user_index(msgs, pos)
 
 
 def _continued_correction(msgs: list[_Msg], pos: int, corrected: dict[str, int]) -> str | None:

@@ -1,0 +1,116 @@
+"""Ninth-round rules of the offline extractor (found by reading the untuned sets' failures by category: a
+superseded or withdrawn value kept in a self object), each in Chinese and in English with made-up phrasings
+(people, places and values of no evaluation case)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .test_offline_rules import _extract
+
+
+def _summary(objects: list[dict[str, Any]], key: str) -> str:
+    [obj] = [o for o in objects if o["type"] == "self" and o.get("key") == key and o["op"] != "skip"]
+    return str(obj["summary"])
+
+
+# -- the assistant's acknowledgement names the rule a keyless message changes or goes on with ----------------
+
+
+@pytest.mark.parametrize(
+    ("chat", "kept", "gone"),
+    [
+        # a change of mind replaces the rule
+        (["以后别用 emoji 了", "好的，不用 emoji。", "嗯…其实偶尔一个也行 只放在最后", "明白：只在最后偶尔放一个 emoji。"],
+         "只放在最后", "别用"),
+        (["no emoji at all please", "OK, no emoji.", "actually one at the very end is fine", "Got it: one emoji at the end at most."],
+         "very end", "at all"),
+    ],
+)  # fmt: skip
+def test_a_change_of_mind_the_reply_names_replaces_the_rule(
+    tmp_path: Path, chat: list[str], kept: str, gone: str
+) -> None:
+    summary = _summary(_extract(tmp_path, chat), "emoji_use")
+    assert kept in summary and gone not in summary
+
+
+@pytest.mark.parametrize(
+    ("chat", "words"),
+    [
+        (["以后别给我表格了", "好，那改用列表？", "列表可以 但每条一行", "好的：不用表格，用列表，每条一行。"],
+         ("表格", "每条一行")),
+        (["from now on no tables please", "Sure, bullets instead?", "bullets are fine but one line each",
+          "Got it: no tables, bullets, one line each."], ("tables", "one line each")),
+    ],
+)  # fmt: skip
+def test_a_keyless_addition_the_reply_names_goes_on_with_the_rule(
+    tmp_path: Path, chat: list[str], words: tuple[str, ...]
+) -> None:
+    summary = _summary(_extract(tmp_path, chat), "formatting")
+    assert all(word in summary for word in words)
+
+
+@pytest.mark.parametrize(
+    "chat",
+    [
+        ["以后别用 emoji 了", "好的，不用 emoji。", "帮我算下 18 乘 7", "好的：126。"],
+        ["no emoji please, ever", "OK, no emoji.", "what's 18 times 7", "Sure: 126."],
+    ],
+)
+def test_a_reply_that_names_no_rule_adds_nothing(tmp_path: Path, chat: list[str]) -> None:
+    assert "18" not in _summary(_extract(tmp_path, chat), "emoji_use")
+
+
+# -- the value left behind, and the complaint before the rule, are no part of it ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("chat", "kept", "gone"),
+    [
+        (["我换编辑器了 从 Sublime 换到 Kakoune", "好的。"], "Kakoune", "Sublime"),
+        (["I switched from Sublime to Kakoune for everything", "Nice."], "Kakoune", "Sublime"),
+    ],
+)
+def test_the_value_switched_from_is_dropped(tmp_path: Path, chat: list[str], kept: str, gone: str) -> None:
+    summary = _summary(_extract(tmp_path, chat), "tools")
+    assert kept in summary and gone not in summary
+
+
+@pytest.mark.parametrize(
+    ("chat", "kept", "gone"),
+    [
+        (["唉 回复太长了看着累 以后回复两句话就够", "好的。"], "两句话", "看着累"),
+        (["ugh, walls of text, from now on keep replies to two sentences", "OK."], "two sentences", "walls"),
+    ],
+)
+def test_the_complaint_before_a_rule_is_dropped(tmp_path: Path, chat: list[str], kept: str, gone: str) -> None:
+    summary = _summary(_extract(tmp_path, chat), "reply_length")
+    assert kept in summary and gone not in summary
+
+
+@pytest.mark.parametrize(
+    ("chat", "key", "words"),
+    [
+        # a rule before the standing word stays ("我要过道", "commit messages: …"); so does a time ("22:30 以后")
+        (["我要靠窗 以后订票都选靠窗", "好的。"], "travel", ("我要靠窗",)),
+        (["commit messages: imperative mood, from now on always with the ticket id", "OK."], "code_style",
+         ("imperative", "ticket")),
+        (["晚上 22:30 以后别给我发消息", "好的。"], "quiet_hours", ("22:30",)),
+    ],
+)  # fmt: skip
+def test_a_rule_before_the_standing_word_is_kept(
+    tmp_path: Path, chat: list[str], key: str, words: tuple[str, ...]
+) -> None:
+    summary = _summary(_extract(tmp_path, chat), key)
+    assert all(word in summary for word in words)
+
+
+@pytest.mark.parametrize(
+    "chat",
+    [["以后日期都用 ISO 格式写", "好的，比如 2027-03-04。"], ["from now on write dates as ISO, please", "Sure: 2027-03-04."]],
+)
+def test_iso_dates_are_a_units_rule(tmp_path: Path, chat: list[str]) -> None:
+    assert "ISO" in _summary(_extract(tmp_path, chat), "units")
