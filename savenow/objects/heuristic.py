@@ -595,6 +595,18 @@ FIRST_PERSON = _rx(
     _en("i", "i'm", "i've", "i'd", "me", "my", "we", "our", "us", "you", "your"), "我|你|给我|帮我"
 )
 THIRD_PERSON_START = re.compile(r"^\s*(?:他|她|他们|[Hh]e\b|[Ss]he\b|[Tt]hey\b)")
+# "有个家长每次都问能不能调座位", "someone on the team always asks for a window seat": someone, not the user
+SOMEONE_START = _rx(
+    r"^\s*(?:someone|somebody|one of (?:the|my|our) [a-z]+|a (?:parent|client|customer|guest|colleague|student))\b",
+    "^\\s*(?:有个|有位|有一个|有一位|有人|某个|某位)",
+)
+# "Jesse 不吃猪肉，他家是穆斯林", "Sasha 讨厌早上开会 11 点前别约他": a sentence that speaks of him or her and
+# does not open with the user is about that person, even when the name is one the rules do not know
+OTHER_PRONOUN = _rx(_en("he", "she", "him", "her", "his", "hers", "they", "them", "their"), "(?<!其)他|她")  # 其他 is "other"
+USER_OPENING = _rx(r"^\s*(?:I|I'm|I've|I'd|my|me)(?![A-Za-z])", "^\\s*(?:我|咱)")
+# "这个客户叫 Mateo，估计就这一单": a person the user expects to deal with once
+ONE_TIME = _rx(_en("one-time", "one-off", "just this once", "only this once", "never again"),
+               "就这一单|就这一次|只此一次|一次性|就这一回")
 REQUEST_CLAUSE = _rx(
     r"(?:^|\s)(?:帮我|给我|替我|你帮|你推荐|推荐个)", r"^\s*(?:can you|could you|please|pls)\b", flags=_I
 )
@@ -764,7 +776,7 @@ ONE_OFF_DAY = _rx(
         r"\w+ ago",
         "right now",
     ),
-    "今天|今晚|明天|昨天|昨晚|前天|后天|刚才|刚刚",
+    "今天|今晚|明天|昨天|昨晚|前天|后天|刚才|刚刚|到时候",
 )
 # A message that opens by replacing what was just said ("make that 9pm", "no, 3 days", "不对，…").
 _CORRECTION_START = _rx(
@@ -1324,13 +1336,23 @@ class OfflineObjectExtractor:
             cue = REMEMBER.search(cue_sentence)
             lead = _clean(cue_sentence[: cue.start()]) if cue else ""
             tail = cue_sentence[cue.end() :] if cue else ""
-            if tail.strip().endswith((":", "：")) or not tail.strip(" ：:，,") or re.match(r"\s*[:：]", tail):
+            if (
+                tail.strip().endswith((":", "："))
+                or not tail.strip(" ：:，,")
+                or re.match(r"\s*[:：]", tail)
+                or _LABEL_COLON.match(tail)  # "帮我记住这个规则：…；…": the label's colon opens the whole note
+            ):
                 # "remember this:" / "记住：…" — the note is all that follows the cue, to the message's end
                 start = msg.text.find(cue_sentence)
                 tail = msg.text[start + cue.end() :] if cue and start >= 0 else msg.text[match.end() :]
             content = re.sub(r"^(?:that|this)\s+", "", _clean(tail.lstrip(" ：:，,")), flags=_I)
             subject = _cue_noun(tail)
             points_back = _refers_back(tail) and not re.match(r"\s*[:：]\s*\S", tail)
+            earlier = msg.text[: msg.text.find(cue_sentence)] if cue_sentence in msg.text else ""
+            if cue and _BACK_CUE.search(cue.group(0)) and not lead and len(norm_name(earlier)) >= 8:
+                # "I drive tuesdays, … remember that, I always mix it up": "that" is what the message said
+                # before; what follows the cue is why
+                lead, points_back, subject = _clean(earlier), True, None
             if points_back:  # "remember this: …" points ahead
                 asked = msgs[pos - 1] if pos and not msgs[pos - 1].user else None
                 if (
@@ -1550,6 +1572,8 @@ class OfflineObjectExtractor:
                         REQUEST.search(sentence) and not STANDING.search(sentence)
                     )  # "can you … from now on" is a rule
                     or THIRD_PERSON_START.search(sentence)
+                    or SOMEONE_START.search(_clean(sentence))
+                    or (OTHER_PRONOUN.search(sentence) and not USER_OPENING.search(_clean(sentence)))
                     or DISMISS.search(sentence)
                     or QUESTION.search(sentence)
                 ):
@@ -1801,6 +1825,8 @@ class OfflineObjectExtractor:
                 continue
             if person.stored is None and not person.relation:
                 continue
+            if person.stored is None and any(ONE_TIME.search(f) for f in person.facts):
+                continue  # someone the user deals with once is no one to remember
             summary = person.stored.obj.summary if person.stored else person.facts[0]
             obj = MemoryObject(type="relationship", name=person.stored.obj.name if person.stored else person.name,
                                relation=person.stored.obj.relation if person.stored else person.relation,
@@ -2102,9 +2128,14 @@ _FOR_OTHERS = _rx(
 )
 
 
+# "总价 = 字数 / 1000 × 千字单价", "price = cost x 2.5 + shipping": a formula, whatever words it uses
+_FORMULA = re.compile(r"[=＝]\s*[^=，,。]{0,40}?[×x*/+÷]\s*[\w(（]", re.IGNORECASE)
+
+
 def _saved_or_self(candidates: list[Candidate]) -> list[Candidate]:
     """A note the user asked to remember that is also a self value is one or the other: a stable fact about
-    the user is their self object; a rule for how they treat others (clients, customers) stays a note."""
+    the user is their self object; a rule for how they treat others (clients, customers) stays a note, and
+    so does a formula ("字数" in it is no reply length)."""
 
     def same(a: Candidate, b: Candidate) -> bool:
         x, y = norm_name(a.obj.summary), norm_name(b.obj.summary)
@@ -2117,7 +2148,7 @@ def _saved_or_self(candidates: list[Candidate]) -> list[Candidate]:
         twins = [s for s in selves if same(note, s)]
         if not twins:
             continue
-        if _FOR_OTHERS.search(note.obj.summary) and all(
+        if (_FOR_OTHERS.search(note.obj.summary) or _FORMULA.search(note.obj.summary)) and all(
             SELF_KEYS[s.obj.key or ""] != "identity" for s in twins
         ):
             dropped.update(id(s) for s in twins)
@@ -3010,6 +3041,12 @@ _TERM = re.compile(r"(?<![A-Za-z])[A-Za-z]+-[A-Za-z0-9]+(?![A-Za-z])")
 _TAIL_CUT = re.compile(r"[，,。.!！;；]|(?<![A-Za-z])(?:for|so|because|when|please)(?![A-Za-z])", _I)
 _TAIL_FILLER = _rx(_en("this", "that", "it", "these", "those", "rule", "formula", "one", "thing", "number", "me",
                        "for me"), "这个|这条|这些|那个|上面的?|刚才的?|一下|规则|公式|数字?|吧|啊")  # fmt: skip
+
+
+# "这个规则：", "the rule:": a short label and its colon right after the cue
+_LABEL_COLON = re.compile(r"\s*[^，,。.!！?？:：;；]{1,12}[:：]\s*\S")
+# a cue whose own last word points back at what was just said ("remember that", "note that down")
+_BACK_CUE = re.compile(r"(?<![A-Za-z])(?:that|it)(?: down)?\s*$", re.IGNORECASE)
 
 
 def _refers_back(tail: str) -> bool:

@@ -114,3 +114,94 @@ def test_a_rule_before_the_standing_word_is_kept(
 )
 def test_iso_dates_are_a_units_rule(tmp_path: Path, chat: list[str]) -> None:
     assert "ISO" in _summary(_extract(tmp_path, chat), "units")
+
+
+# -- what a "remember" note is made of ---------------------------------------------------------------------
+
+
+def _note(objects: list[dict[str, Any]]) -> dict[str, Any]:
+    [note] = [o for o in objects if o["type"] == "saved" and o["op"] == "create"]
+    return note
+
+
+@pytest.mark.parametrize(
+    ("chat", "words"),
+    [
+        (["帮我记住这个规则：二线城市餐补 80 一天；发票抬头写「云栖木作有限公司」", "记住了。"], ("80", "云栖木作有限公司")),
+        (["remember this rule: meals up to 45 a day; invoices to Fernhill Works Ltd", "Noted."],
+         ("45", "Fernhill Works Ltd")),
+    ],
+)  # fmt: skip
+def test_a_labelled_note_runs_to_the_message_end(tmp_path: Path, chat: list[str], words: tuple[str, ...]) -> None:
+    summary = _note(_extract(tmp_path, chat))["summary"]
+    assert all(word in summary for word in words)
+
+
+@pytest.mark.parametrize(
+    ("chat", "kept", "gone"),
+    [
+        (["I take the bins out on mondays, Ola does fridays. remember that, I never get it right", "Saved."],
+         "fridays", "never get"),
+        (["bins go out mondays and the recycling on fridays. note that down, it keeps slipping my mind", "OK."],
+         "recycling", "slipping"),
+    ],
+)  # fmt: skip
+def test_remember_that_keeps_what_was_said_before_it(tmp_path: Path, chat: list[str], kept: str, gone: str) -> None:
+    summary = _note(_extract(tmp_path, chat))["summary"]
+    assert kept in summary and gone not in summary
+
+
+@pytest.mark.parametrize(
+    "chat",
+    [
+        ["帮我记住报价公式：总价 = 字数 / 500 × 单价 + 20", "记住了。"],
+        ["remember this formula: fee = words / 500 x rate + 20, the words count is the client's", "Noted."],
+    ],
+)
+def test_a_formula_to_remember_stays_a_note(tmp_path: Path, chat: list[str]) -> None:
+    objects = _extract(tmp_path, chat)
+    assert "500" in _note(objects)["summary"]
+    assert not [o for o in objects if o["type"] == "self"]
+
+
+# -- someone else's habit, and a person met once, are not kept ---------------------------------------------
+
+
+def _self_keys(objects: list[dict[str, Any]]) -> list[str]:
+    return [str(o.get("key")) for o in objects if o["type"] == "self" and o["op"] != "skip"]
+
+
+@pytest.mark.parametrize(
+    "chat",
+    [
+        ["有个家长每次都要靠窗的座位 烦", "理解。"],
+        ["someone on the team always wants a window seat, annoying", "Ha."],
+        ["Rosalind 不吃牛肉，她家信印度教", "好的。"],
+        ["Bartek hates early calls, never book him before 10", "Noted."],
+        ["我自己到时候不吃 在旁边看着就行", "好的。"],
+    ],
+)
+def test_another_persons_habit_or_a_one_occasion_plan_is_no_self_object(tmp_path: Path, chat: list[str]) -> None:
+    assert _self_keys(_extract(tmp_path, chat)) == []
+
+
+@pytest.mark.parametrize(
+    "chat",
+    [
+        ["以后技术问题用英文回答，其他的照旧中文", "好的。"],  # 其他 is "other", no one's pronoun
+        ["I don't eat pork, never have, unlike him", "Noted."],  # the user opens it
+    ],
+)
+def test_the_users_own_rule_beside_a_pronoun_is_kept(tmp_path: Path, chat: list[str]) -> None:
+    assert _self_keys(_extract(tmp_path, chat))
+
+
+@pytest.mark.parametrize(
+    "chat",
+    [
+        ["这个客户叫 Orlando，秘鲁的，估计就这一单", "好的，需要报价单吗？"],
+        ["the buyer is a guy called Orlando from Lima, a one-off order", "Want a quote template?"],
+    ],
+)
+def test_a_person_the_user_deals_with_once_is_not_kept(tmp_path: Path, chat: list[str]) -> None:
+    assert not [o for o in _extract(tmp_path, chat) if o["type"] == "relationship"]
