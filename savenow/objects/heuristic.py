@@ -195,6 +195,8 @@ PERSON_DURABLE = _rx(
         # a changed way to reach them ("he's got a new number", "her email is now …")
         "new (?:number|phone(?: number)?|mobile|email|address)", "(?:number|email|address) is now",
         "changed (?:his|her|their) (?:number|email|address)"),
+    # what the person insists on or needs ("阿哲一定要靠窗", "she wants to record on Tuesdays"), a job offer
+    _en("wants to", "needs to", "insists on", "has to have"), "一定要|非要|必须|最晚|最早|offer|续约|续租|"
     "调去|调到|搬到|升职|现在是|负责|过敏|不吃|不喝|不喜欢|讨厌|喜欢|永远|从来|一直|以后|每周|每天|每月|改成|入职|"
     "离职|换工作|生日|大寿|寿辰|住在|提前|退休|结婚|订婚|怀孕|接手|接替|开始|换了|考上|毕业|在读|上学|上班|工作|报了|爱吃|爱喝|"
     "不爱|最爱|受不了|怕|不能|只吃|只喝|习惯|平时|总是|经常|每次|不再|现在在|现在做|当了|成了|转岗|搬去|回国|出国|"
@@ -1864,7 +1866,11 @@ class OfflineObjectExtractor:
             return
 
     def _person_fact(self, sentence: str, person: _Person) -> str | None:
-        if REQUEST.search(sentence) or QUESTION.search(sentence) or ASK_WORD.search(sentence):
+        if QUESTION.search(sentence) and not REQUEST.search(sentence):
+            # "Geoff is vegetarian, is the tearoom any good for him?": the statement before the question is a
+            # fact; the question is not
+            sentence = _statement_before_question(sentence)
+        if REQUEST.search(sentence) or QUESTION.search(sentence) or ASK_WORD.search(sentence) or not sentence:
             return None  # questions and requests are not facts about a person
         if JOKE.search(
             sentence
@@ -2741,6 +2747,23 @@ def _role_at(text: str, relation: str) -> int:
     else:
         match = re.search(r"(?<![A-Za-z])(?:my|our) " + re.escape(relation) + r"(?![A-Za-z])", text, _I)
     return match.start() if match else -1
+
+
+# a clause that asks, though it has no mark of its own ("is the tearoom any good", "是不是还在")
+_ASKING_CLAUSE = _rx(r"^\s*(?:is|are|does|do|did|can|could|will|would|should|has|have|was|were|any)\s", "^\\s*(?:是不是|有没有|能不能|要不要)|吗|呢")
+
+
+def _statement_before_question(sentence: str) -> str:
+    """The clauses before the first one that asks, when each states something; else ""."""
+    parts = clauses(sentence)
+    kept: list[str] = []
+    for part in parts:
+        if QUESTION.search(part) or _ASKING_CLAUSE.search(part) or ASKS.search(part):
+            break
+        kept.append(part)
+    if not kept or len(kept) == len(parts):
+        return ""
+    return ("" if has_cjk(sentence) else " ").join(kept).rstrip("，, ")
 
 
 def _pronoun_fact_at(text: str) -> int:

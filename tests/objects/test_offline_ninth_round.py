@@ -205,3 +205,44 @@ def test_the_users_own_rule_beside_a_pronoun_is_kept(tmp_path: Path, chat: list[
 )
 def test_a_person_the_user_deals_with_once_is_not_kept(tmp_path: Path, chat: list[str]) -> None:
     assert not [o for o in _extract(tmp_path, chat) if o["type"] == "relationship"]
+
+
+# -- a person's fact said beside a question, or as what they need ------------------------------------------
+
+
+def _facts(objects: list[dict[str, Any]], name: str) -> str:
+    [person] = [o for o in objects if o["type"] == "relationship" and o.get("name") == name]
+    return " ".join(person.get("facts") or [])
+
+
+_ODA = {"type": "relationship", "name": "Oda", "relation": "friend", "summary": "Friend from the choir"}
+_LAN = {"type": "relationship", "name": "阿澜", "relation": "friend", "summary": "用户的大学同学"}
+
+
+@pytest.mark.parametrize(
+    ("chat", "before", "word"),
+    [
+        (["Oda is vegan now, is the bistro on Quay Street any good for her?", "They have two vegan mains."], _ODA,
+         "vegan"),
+        (["阿澜现在不吃海鲜了，那家店有别的菜吗？", "有几道素菜。"], _LAN, "海鲜"),
+    ],
+)  # fmt: skip
+def test_the_fact_before_a_question_is_kept(
+    tmp_path: Path, chat: list[str], before: dict[str, Any], word: str
+) -> None:
+    facts = _facts(_extract(tmp_path, chat, [before]), before["name"])
+    assert word in facts and "?" not in facts and "？" not in facts
+
+
+@pytest.mark.parametrize(
+    ("chat", "before", "word"),
+    [
+        (["Oda wants to sit near the door at concerts, always", "Noted."], _ODA, "door"),
+        (["阿澜一定要坐靠门的位置，她怕闷", "好的。"], _LAN, "靠门"),
+        (["阿澜拿到了一家设计院的 offer", "恭喜她！"], _LAN, "offer"),
+    ],
+)  # fmt: skip
+def test_what_a_person_needs_is_their_fact(
+    tmp_path: Path, chat: list[str], before: dict[str, Any], word: str
+) -> None:
+    assert word in _facts(_extract(tmp_path, chat, [before]), before["name"])
