@@ -724,6 +724,22 @@ def _from_replacement(value: str) -> str:
     return value
 
 
+# "别用表格了", "no more tables": the old value withdrawn, in the words of the correction
+_WITHDRAWN = _rx(r"(?<![A-Za-z])(?:no more|stop using|not|don't use|no)\s", "(?:别|不要|不用)[^，。]{1,10}了")
+
+
+def _without_withdrawn(value: str, key: str) -> str:
+    """ "还是别用表格了，用分点列表，每点一行": a correction that withdraws the old value and then gives the new
+    one keeps the new one only (the old one's words are what it replaces)."""
+    spans = _piece_spans(value)
+    pieces = [value[a:b] for a, b in spans]
+    rule = SELF_RULES[key][0]
+    for n, piece in enumerate(pieces[:-1]):
+        if _WITHDRAWN.search(piece) and any(rule.search(p) and not _WITHDRAWN.search(p) for p in pieces[n + 1 :]):
+            return _clean(value[spans[n + 1][0] :])
+    return value
+
+
 def _from_cue(value: str, pattern: re.Pattern[str]) -> str:
     parts = clauses(value)
     at = next((i for i, part in enumerate(parts) if pattern.search(part)), 0)
@@ -1687,7 +1703,7 @@ class OfflineObjectExtractor:
                         continue
                     if CORRECTION.search(sentence) or CORRECTION.search(msg.text[:12]):
                         values[key] = []
-                        value = _from_replacement(value)
+                        value = _without_withdrawn(_from_replacement(value), key)
                         corrected[key] = pos
                     elif key == going_on:
                         pass  # the correction goes on: its parts are one rule

@@ -246,3 +246,18 @@ def test_what_a_person_needs_is_their_fact(
     tmp_path: Path, chat: list[str], before: dict[str, Any], word: str
 ) -> None:
     assert word in _facts(_extract(tmp_path, chat, [before]), before["name"])
+
+
+@pytest.mark.parametrize(
+    ("chat", "kept", "gone"),
+    [
+        (["以后比较的时候用表格", "好的。", "算了 还是别用表格了，用编号列表，每条一行", "明白。"], "编号列表", "用表格"),
+        (["use tables for comparisons", "OK.", "actually no more tables, numbered lists with one line each", "OK."],
+         "numbered lists", "tables"),
+    ],
+)  # fmt: skip
+def test_a_correction_keeps_the_new_value_not_the_withdrawn_one(
+    tmp_path: Path, chat: list[str], kept: str, gone: str
+) -> None:
+    summary = _summary(_extract(tmp_path, chat), "formatting")
+    assert kept in summary and gone not in summary
