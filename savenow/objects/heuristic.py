@@ -195,6 +195,8 @@ PERSON_DURABLE = _rx(
         # a changed way to reach them ("he's got a new number", "her email is now …")
         "new (?:number|phone(?: number)?|mobile|email|address)", "(?:number|email|address) is now",
         "changed (?:his|her|their) (?:number|email|address)"),
+    # what the person insists on or needs ("阿哲一定要靠窗", "she wants to record on Tuesdays"), a job offer
+    _en("wants to", "needs to", "insists on", "has to have"), "一定要|非要|必须|最晚|最早|offer|续约|续租|"
     "调去|调到|搬到|升职|现在是|负责|过敏|不吃|不喝|不喜欢|讨厌|喜欢|永远|从来|一直|以后|每周|每天|每月|改成|入职|"
     "离职|换工作|生日|大寿|寿辰|住在|提前|退休|结婚|订婚|怀孕|接手|接替|开始|换了|考上|毕业|在读|上学|上班|工作|报了|爱吃|爱喝|"
     "不爱|最爱|受不了|怕|不能|只吃|只喝|习惯|平时|总是|经常|每次|不再|现在在|现在做|当了|成了|转岗|搬去|回国|出国|"
@@ -529,7 +531,8 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
                  "不吃|吃素|忌口|过敏|不能吃|素食|不喝酒|戒糖|乳糖不耐|不碰|[不能少微特怕]辣|吃辣"), False),
     "units": (_rx(_en("EUR", "USD", "GBP", "CNY", "RMB", "JPY", "CAD", "AUD", "HKD", "SGD", "CHF", "VAT", "metric",
                       "imperial", "celsius", "fahrenheit", "date format", "24-hour", "miles", "kilometres",
-                      "kilometers", "km", "pounds", "kg", "kilos", "currency", "dd/mm", "yyyy-mm-dd", "mm/dd"),
+                      "kilometers", "km", "pounds", "kg", "kilos", "currency", "dd/mm", "yyyy-mm-dd", "mm/dd",
+                      "ISO(?: ?8601)?(?: dates?| format)?"),
                   "含税|不含税|公制|英制|摄氏|华氏|人民币|美元|欧元|港币|日元|日期格式|24 ?小时制|币种|公里|公斤|计价|金额"), True),
     "travel": (_rx(_en("aisles?(?: seats?)?", "window seats?", "red-eye", "direct flights?", "layovers?", "business class",
                        "economy class", "airlines?", "flights?", "trains?", "hotels?", "seats?", "hostels?", "airbnbs?"),
@@ -594,6 +597,18 @@ FIRST_PERSON = _rx(
     _en("i", "i'm", "i've", "i'd", "me", "my", "we", "our", "us", "you", "your"), "我|你|给我|帮我"
 )
 THIRD_PERSON_START = re.compile(r"^\s*(?:他|她|他们|[Hh]e\b|[Ss]he\b|[Tt]hey\b)")
+# "有个家长每次都问能不能调座位", "someone on the team always asks for a window seat": someone, not the user
+SOMEONE_START = _rx(
+    r"^\s*(?:someone|somebody|one of (?:the|my|our) [a-z]+|a (?:parent|client|customer|guest|colleague|student))\b",
+    "^\\s*(?:有个|有位|有一个|有一位|有人|某个|某位)",
+)
+# "Jesse 不吃猪肉，他家是穆斯林", "Sasha 讨厌早上开会 11 点前别约他": a sentence that speaks of him or her and
+# does not open with the user is about that person, even when the name is one the rules do not know
+OTHER_PRONOUN = _rx(_en("he", "she", "him", "her", "his", "hers", "they", "them", "their"), "(?<!其)他|她")  # 其他 is "other"
+USER_OPENING = _rx(r"^\s*(?:I|I'm|I've|I'd|my|me)(?![A-Za-z])", "^\\s*(?:我|咱)")
+# "这个客户叫 Mateo，估计就这一单": a person the user expects to deal with once
+ONE_TIME = _rx(_en("one-time", "one-off", "just this once", "only this once", "never again"),
+               "就这一单|就这一次|只此一次|一次性|就这一回")
 REQUEST_CLAUSE = _rx(
     r"(?:^|\s)(?:帮我|给我|替我|你帮|你推荐|推荐个)", r"^\s*(?:can you|could you|please|pls)\b", flags=_I
 )
@@ -709,6 +724,22 @@ def _from_replacement(value: str) -> str:
     return value
 
 
+# "别用表格了", "no more tables": the old value withdrawn, in the words of the correction
+_WITHDRAWN = _rx(r"(?<![A-Za-z])(?:no more|stop using|not|don't use|no)\s", "(?:别|不要|不用)[^，。]{1,10}了")
+
+
+def _without_withdrawn(value: str, key: str) -> str:
+    """ "还是别用表格了，用分点列表，每点一行": a correction that withdraws the old value and then gives the new
+    one keeps the new one only (the old one's words are what it replaces)."""
+    spans = _piece_spans(value)
+    pieces = [value[a:b] for a, b in spans]
+    rule = SELF_RULES[key][0]
+    for n, piece in enumerate(pieces[:-1]):
+        if _WITHDRAWN.search(piece) and any(rule.search(p) and not _WITHDRAWN.search(p) for p in pieces[n + 1 :]):
+            return _clean(value[spans[n + 1][0] :])
+    return value
+
+
 def _from_cue(value: str, pattern: re.Pattern[str]) -> str:
     parts = clauses(value)
     at = next((i for i, part in enumerate(parts) if pattern.search(part)), 0)
@@ -763,7 +794,7 @@ ONE_OFF_DAY = _rx(
         r"\w+ ago",
         "right now",
     ),
-    "今天|今晚|明天|昨天|昨晚|前天|后天|刚才|刚刚",
+    "今天|今晚|明天|昨天|昨晚|前天|后天|刚才|刚刚|到时候",
 )
 # A message that opens by replacing what was just said ("make that 9pm", "no, 3 days", "不对，…").
 _CORRECTION_START = _rx(
@@ -819,6 +850,46 @@ def _without_reason(value: str, key: str) -> str:
     for i in range(core[-1] + 1, len(pieces)):
         if _REASON.search(pieces[i].strip()):
             return value[: ends[i - 1]].rstrip(" ，,;；.")
+    return value
+
+
+# "从 Helix 换到 Zed", "switched from Vim to Helix": the value left behind is no part of the new one.
+_FROM_OLD = _rx(
+    r"\b(switched|switching|moved|moving|changed|changing|went) from [^,.;]{1,24}? (?=to )",
+    r"从\s?[^，。；\s]{1,16}\s?(?=(?:换到|换成|改到|改成|改用|转到|切到|切换到))",
+)
+# the words that make a piece part of the rule, not the complaint before it ("表格在手机上看着挤", "too long")
+_RULE_WORD = _rx(STANDING.pattern, "我要|我想要|给我|请")
+# what the user dislikes about the answers so far ("表格在手机上看着全挤在一起", "too long, hard to read")
+_COMPLAINT = _rx(
+    _en("too", "hard to read", "annoying", "ugh", "walls? of text", "cluttered", "messy", "tiring"),
+    "太|挤|累|烦|看不清|看不过来|乱|头疼|受不了",
+)
+# the words that open a rule for the time after today ("以后别给我表格了", "from now on, …")
+_RULE_OPENER = _rx(_en("from now on", "going forward", "in (?:the )?future"), "以后|今后|往后|从现在起|从今以后")
+
+
+def _without_old_value(value: str) -> str:
+    return _FROM_OLD.sub(lambda m: f"{m.group(1)} " if m.group(1) else "", value)
+
+
+def _from_lasting_cue(value: str, key: str) -> str:
+    """ "哎 表格在手机上看着全挤在一起 以后别给我表格了": the rule starts at the word that opens it; a
+    complaint before it that lays down nothing itself is what led to the rule, no part of it. Keys whose values are
+    times keep everything ("晚上 22:30 以后": there 以后 is "after")."""
+    if key in _TIMED_KEYS or key == "reminders":
+        return value
+    spans = _piece_spans(value)
+    for n, (a, b) in enumerate(spans[1:], start=1):
+        before = value[: spans[n - 1][1]]
+        if (
+            _RULE_OPENER.match(value[a:b])
+            and _COMPLAINT.search(before)
+            and not _RULE_WORD.search(before)
+            and not _spells_out(SELF_RULES[key][0], before)
+            and not re.search(r"[\d点时分天]\s*$", before)
+        ):
+            return value[a:]
     return value
 
 
@@ -1283,13 +1354,23 @@ class OfflineObjectExtractor:
             cue = REMEMBER.search(cue_sentence)
             lead = _clean(cue_sentence[: cue.start()]) if cue else ""
             tail = cue_sentence[cue.end() :] if cue else ""
-            if tail.strip().endswith((":", "：")) or not tail.strip(" ：:，,") or re.match(r"\s*[:：]", tail):
+            if (
+                tail.strip().endswith((":", "："))
+                or not tail.strip(" ：:，,")
+                or re.match(r"\s*[:：]", tail)
+                or _LABEL_COLON.match(tail)  # "帮我记住这个规则：…；…": the label's colon opens the whole note
+            ):
                 # "remember this:" / "记住：…" — the note is all that follows the cue, to the message's end
                 start = msg.text.find(cue_sentence)
                 tail = msg.text[start + cue.end() :] if cue and start >= 0 else msg.text[match.end() :]
             content = re.sub(r"^(?:that|this)\s+", "", _clean(tail.lstrip(" ：:，,")), flags=_I)
             subject = _cue_noun(tail)
             points_back = _refers_back(tail) and not re.match(r"\s*[:：]\s*\S", tail)
+            earlier = msg.text[: msg.text.find(cue_sentence)] if cue_sentence in msg.text else ""
+            if cue and _BACK_CUE.search(cue.group(0)) and not lead and len(norm_name(earlier)) >= 8:
+                # "I drive tuesdays, … remember that, I always mix it up": "that" is what the message said
+                # before; what follows the cue is why
+                lead, points_back, subject = _clean(earlier), True, None
             if points_back:  # "remember this: …" points ahead
                 asked = msgs[pos - 1] if pos and not msgs[pos - 1].user else None
                 if (
@@ -1487,10 +1568,16 @@ class OfflineObjectExtractor:
                 ):  # "hmm actually drop the scopes" corrects the rule just given
                     corrected.update({k: pos for k, at in said_in.items() if at == msg.index})
                 continue
+            echoed = None if named_keys else _echoed_key(msgs, pos, values, said_in, mentioned_in, people)
+            if echoed is not None:
+                # u: "完全不要 emoji 吧" … u: "其实一个也行 结尾放一个可以" — a: "明白：最多在结尾放一个 emoji"
+                _go_on_with(msgs, pos, echoed, values, said_in, mentioned_in, corrected)
+                continue
             # u: "英文回复看技术问题有点累" (the key again, no rule) — u: "这样吧 技术问题用中文…": the user settles the
             # rule they came back to; it replaces the old one without a standing word
             reopened = {k for k in named_keys if values.get(k) and said_in.get(k, -1) < mentioned_in.get(k, -1)
                         == _prev_user_index(msgs, pos)}  # fmt: skip
+            mentioned_before = dict(mentioned_in)
             for key in named_keys:
                 mentioned_in[key] = msg.index
             said_before = ""
@@ -1503,6 +1590,8 @@ class OfflineObjectExtractor:
                         REQUEST.search(sentence) and not STANDING.search(sentence)
                     )  # "can you … from now on" is a rule
                     or THIRD_PERSON_START.search(sentence)
+                    or SOMEONE_START.search(_clean(sentence))
+                    or (OTHER_PRONOUN.search(sentence) and not USER_OPENING.search(_clean(sentence)))
                     or DISMISS.search(sentence)
                     or QUESTION.search(sentence)
                 ):
@@ -1614,7 +1703,7 @@ class OfflineObjectExtractor:
                         continue
                     if CORRECTION.search(sentence) or CORRECTION.search(msg.text[:12]):
                         values[key] = []
-                        value = _from_replacement(value)
+                        value = _without_withdrawn(_from_replacement(value), key)
                         corrected[key] = pos
                     elif key == going_on:
                         pass  # the correction goes on: its parts are one rule
@@ -1630,9 +1719,14 @@ class OfflineObjectExtractor:
                     said_in[key] = msg.index
                     value = _clean(_CORRECTION_START.sub("", value) if correcting else value)
                     if not identity:
-                        value = _without_reason(value, key)
+                        value = _from_lasting_cue(_without_old_value(_without_reason(value, key)), key)
                     if value not in [v for v, _ in values[key]]:
                         values[key].append((value, msg.at))
+            if named_keys and not any(said_in.get(k) == msg.index for k in values):
+                # u: "列表可以 但每条一行" names the key but sets no rule of its own; the reply takes it on as one
+                echoed = _echoed_key(msgs, pos, values, said_in, mentioned_before, people)
+                if echoed in named_keys and echoed not in restated:
+                    _go_on_with(msgs, pos, echoed, values, said_in, mentioned_before, corrected)
         # "我叫许嘉文 叫我嘉文就行", "I'm Theodore, call me Theo": a nickname said with the name is part of the
         # name's object, not a second one
         if values.get("nickname") and values.get("name") and said_in.get("nickname") == said_in.get("name"):
@@ -1749,6 +1843,8 @@ class OfflineObjectExtractor:
                 continue
             if person.stored is None and not person.relation:
                 continue
+            if person.stored is None and any(ONE_TIME.search(f) for f in person.facts):
+                continue  # someone the user deals with once is no one to remember
             summary = person.stored.obj.summary if person.stored else person.facts[0]
             obj = MemoryObject(type="relationship", name=person.stored.obj.name if person.stored else person.name,
                                relation=person.stored.obj.relation if person.stored else person.relation,
@@ -1786,7 +1882,11 @@ class OfflineObjectExtractor:
             return
 
     def _person_fact(self, sentence: str, person: _Person) -> str | None:
-        if REQUEST.search(sentence) or QUESTION.search(sentence) or ASK_WORD.search(sentence):
+        if QUESTION.search(sentence) and not REQUEST.search(sentence):
+            # "Geoff is vegetarian, is the tearoom any good for him?": the statement before the question is a
+            # fact; the question is not
+            sentence = _statement_before_question(sentence)
+        if REQUEST.search(sentence) or QUESTION.search(sentence) or ASK_WORD.search(sentence) or not sentence:
             return None  # questions and requests are not facts about a person
         if JOKE.search(
             sentence
@@ -2050,9 +2150,14 @@ _FOR_OTHERS = _rx(
 )
 
 
+# "总价 = 字数 / 1000 × 千字单价", "price = cost x 2.5 + shipping": a formula, whatever words it uses
+_FORMULA = re.compile(r"[=＝]\s*[^=，,。]{0,40}?[×x*/+÷]\s*[\w(（]", re.IGNORECASE)
+
+
 def _saved_or_self(candidates: list[Candidate]) -> list[Candidate]:
     """A note the user asked to remember that is also a self value is one or the other: a stable fact about
-    the user is their self object; a rule for how they treat others (clients, customers) stays a note."""
+    the user is their self object; a rule for how they treat others (clients, customers) stays a note, and
+    so does a formula ("字数" in it is no reply length)."""
 
     def same(a: Candidate, b: Candidate) -> bool:
         x, y = norm_name(a.obj.summary), norm_name(b.obj.summary)
@@ -2065,7 +2170,7 @@ def _saved_or_self(candidates: list[Candidate]) -> list[Candidate]:
         twins = [s for s in selves if same(note, s)]
         if not twins:
             continue
-        if _FOR_OTHERS.search(note.obj.summary) and all(
+        if (_FOR_OTHERS.search(note.obj.summary) or _FORMULA.search(note.obj.summary)) and all(
             SELF_KEYS[s.obj.key or ""] != "identity" for s in twins
         ):
             dropped.update(id(s) for s in twins)
@@ -2209,6 +2314,83 @@ def _goes_on_with_rule(msg: _Msg, people: _PeopleFinder) -> bool:
         and not msg.saved
         and len(sentences(text)) <= 2
     )
+
+
+# The user changes their mind ("其实一个也行", "actually one is fine"): the new rule replaces the old.
+_SECOND_THOUGHT = _rx(CORRECTION.pattern, "其实|想了想")
+
+# The assistant's reply opens by taking something on ("明白：…", "Got it: …"), not by asking or answering.
+_TAKES_ON = _rx(
+    r"^\s*(?:got it|understood|noted|ok(?:ay)?|sure|will do|of course)\b",
+    r"^\s*(?:明白|好的|好|收到|了解|没问题|可以)(?=[\s，,：:。！!]|$)",
+)
+
+
+def _echoed_key(
+    msgs: list[_Msg],
+    pos: int,
+    values: dict[str, list[tuple[str, str | None]]],
+    said_in: dict[str, int],
+    mentioned_in: dict[str, int],
+    people: _PeopleFinder,
+) -> str | None:
+    """The style or preference key a keyless user message goes on with, read from the assistant's reply:
+    the user set the rule (or came back to it) within their last three messages, and the reply takes the
+    message on in the rule's own words ("其实一个也行 结尾放一个可以" — "明白：最多在结尾放一个 emoji")."""
+    msg = msgs[pos]
+    if pos + 1 >= len(msgs) or msgs[pos + 1].user:
+        return None
+    reply = msgs[pos + 1].text
+    if (
+        not _TAKES_ON.match(reply)
+        or QUESTION.search(msg.text)
+        or ONE_OFF_DAY.search(msg.text)
+        or ACK.match(msg.text)
+        or len(norm_name(_clean(msg.text))) < 4
+        or not _plain_answer(msg.text, people)
+        or REMEMBER.search(msg.text)
+    ):
+        return None
+    echoed = [
+        key
+        for key, items in values.items()
+        if items
+        and SELF_KEYS[key] != "identity"
+        and SELF_RULES[key][0].search(reply)
+        and _user_turns_between(msgs, max(said_in.get(key, -1), mentioned_in.get(key, -1)), msg.index) <= 3
+    ]
+    return max(echoed, key=lambda k: max(said_in.get(k, -1), mentioned_in.get(k, -1))) if echoed else None
+
+
+def _go_on_with(
+    msgs: list[_Msg],
+    pos: int,
+    key: str,
+    values: dict[str, list[tuple[str, str | None]]],
+    said_in: dict[str, int],
+    mentioned_in: dict[str, int],
+    corrected: dict[str, int],
+) -> None:
+    """The user's message changes the rule (a change of mind, or the rule reopened just before) or goes on
+    with it."""
+    msg = msgs[pos]
+    value = _clean(_CORRECTION_START.sub("", msg.text)).lstrip("….")
+    if _SECOND_THOUGHT.search(msg.text[:16]) or _reopens(msgs, pos, key, said_in, mentioned_in):
+        values[key] = [(value, msg.at)]
+        corrected[key] = pos
+    else:
+        old = values[key][-1][0]
+        joiner = "；" if has_cjk(old) else "; "
+        values[key][-1] = (f"{old}{joiner}{value}", msg.at)
+    said_in[key] = msg.index
+
+
+def _reopens(
+    msgs: list[_Msg], pos: int, key: str, said_in: dict[str, int], mentioned_in: dict[str, int]
+) -> bool:
+    """The user's message just before named the key again without a rule ("刚才那个 emoji 的事我想了下"):
+    the rule that follows replaces the old one."""
+    return mentioned_in.get(key, -1) > said_in.get(key, -1) and mentioned_in.get(key) == _prev_user_index(msgs, pos)
 
 
 def _continued_correction(msgs: list[_Msg], pos: int, corrected: dict[str, int]) -> str | None:
@@ -2583,6 +2765,23 @@ def _role_at(text: str, relation: str) -> int:
     return match.start() if match else -1
 
 
+# a clause that asks, though it has no mark of its own ("is the tearoom any good", "是不是还在")
+_ASKING_CLAUSE = _rx(r"^\s*(?:is|are|does|do|did|can|could|will|would|should|has|have|was|were|any)\s", "^\\s*(?:是不是|有没有|能不能|要不要)|吗|呢")
+
+
+def _statement_before_question(sentence: str) -> str:
+    """The clauses before the first one that asks, when each states something; else ""."""
+    parts = clauses(sentence)
+    kept: list[str] = []
+    for part in parts:
+        if QUESTION.search(part) or _ASKING_CLAUSE.search(part) or ASKS.search(part):
+            break
+        kept.append(part)
+    if not kept or len(kept) == len(parts):
+        return ""
+    return ("" if has_cjk(sentence) else " ").join(kept).rstrip("，, ")
+
+
 def _pronoun_fact_at(text: str) -> int:
     """Where a clause of ``text`` says something durable about "him"/"her" (他/她 right before the cue), or -1."""
     for match in PRONOUN_SUBJECT.finditer(text):
@@ -2881,6 +3080,12 @@ _TERM = re.compile(r"(?<![A-Za-z])[A-Za-z]+-[A-Za-z0-9]+(?![A-Za-z])")
 _TAIL_CUT = re.compile(r"[，,。.!！;；]|(?<![A-Za-z])(?:for|so|because|when|please)(?![A-Za-z])", _I)
 _TAIL_FILLER = _rx(_en("this", "that", "it", "these", "those", "rule", "formula", "one", "thing", "number", "me",
                        "for me"), "这个|这条|这些|那个|上面的?|刚才的?|一下|规则|公式|数字?|吧|啊")  # fmt: skip
+
+
+# "这个规则：", "the rule:": a short label and its colon right after the cue
+_LABEL_COLON = re.compile(r"\s*[^，,。.!！?？:：;；]{1,12}[:：]\s*\S")
+# a cue whose own last word points back at what was just said ("remember that", "note that down")
+_BACK_CUE = re.compile(r"(?<![A-Za-z])(?:that|it)(?: down)?\s*$", re.IGNORECASE)
 
 
 def _refers_back(tail: str) -> bool:

@@ -93,8 +93,9 @@ def test_correct_then_re_extracting_the_old_chat_does_not_revert(install: Instal
     corrected = path.read_bytes()
     status, out, _ = savenow("objects", "extract", "--json", *scope_flags(22))
     assert [p["op"] for p in _json(out)["objects"]] == ["skip"]
-    # Even a direct upsert of the superseded value (an older chat re-read) changes nothing.
-    old = {**fixed, "summary": "你最近回复太长了；以后回复三句话以内就行"}
+    # Even a direct upsert of the superseded value (an older chat re-read) changes nothing (the complaint
+    # before the rule, "你最近回复太长了", is no part of it).
+    old = {**fixed, "summary": "以后回复三句话以内就行"}
     savenow("objects", "upsert", "--json-file", install.seed(old, "old.json"))
     assert path.read_bytes() == corrected
 
