@@ -308,7 +308,7 @@ STATUS = (
 
 # A report of a problem: an error code, a crash, a restart loop, "still 502", "又在疯狂重启".
 SYMPTOM = (
-    r"(?<![\w.:/-])[45]\d\d(?![\w.:/-])",
+    r"(?<![\w.:/$€£¥-])[45]\d\d(?![\w.:/-]|\s?(?:元|块|欧|dollars|euros|pounds))",  # an HTTP status, not an amount
     words(
         "errors?",
         "crash(?:es|ed|ing)?",
