@@ -505,3 +505,16 @@ def test_a_dose_changed_in_one_sentence_is_saved_without_the_old_dose_zh() -> No
     texts = [text_of(e) for e in saved(extract(messages))]
     assert any("62.5" in t for t in texts)
     assert not any("75 微克" in t for t in texts)
+
+
+def test_the_old_value_said_before_now_goes_zh() -> None:
+    from savenow.extract.heuristic.later_values import without_old_of_change
+
+    assert without_old_of_change("以前 line-length 是 88 现在改 100 了") == "line-length 现在改 100 了"
+    assert without_old_of_change("之前的版本 2.3 现在 2.4") == "之前的版本 2.3 现在 2.4"  # not a clean cut: kept
+
+
+def test_the_old_value_said_before_now_goes_en() -> None:
+    from savenow.extract.heuristic.later_values import without_old_of_change
+
+    assert without_old_of_change("the limit was 88, now 100") == "the limit now 100"

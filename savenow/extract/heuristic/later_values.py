@@ -499,6 +499,16 @@ _FROM_OLD_EN = re.compile(
 )
 
 
+# "以前 line-length 是 88 现在改 100 了", "the limit was 88, now 100": the old value said just before "now".
+_BEFORE_NOW_ZH = re.compile(
+    r"(?:以前|之前|原来)(?!的)\s*([^，。,；;\d]{0,20}?)\s*(?:是|为|用)?\s*[$€£¥]?\d[\d.,:]*\s?[^\s\d，。,；;]{0,3}?\s*[，,]?\s*"
+    r"(?=现在)"
+)
+_BEFORE_NOW_EN = re.compile(
+    r"\s+(?:was|used to be)\s+[$€£¥]?\d[\d.,:]*\s?[A-Za-z%]{0,6}\s*[,;]?\s+(?=now\s)", re.IGNORECASE
+)
+
+
 def without_old_of_change(bullet: str) -> str:
     """A change said in one sentence keeps its new value only: "从 88 改成 100" → "改成 100",
     "raised it from $95 to $110" → "raised it to $110". A range ("open from 9 to 5", "从 1 月到 3 月")
@@ -506,4 +516,6 @@ def without_old_of_change(bullet: str) -> str:
     if "`" in bullet:
         return bullet  # never inside code
     bullet = _FROM_OLD_ZH.sub("", bullet)
+    bullet = _BEFORE_NOW_ZH.sub(lambda m: m.group(1).strip() + " " if m.group(1).strip() else "", bullet)
+    bullet = _BEFORE_NOW_EN.sub(" ", bullet)
     return _FROM_OLD_EN.sub(lambda m: m.group(1) + " ", bullet)
