@@ -152,3 +152,21 @@ def test_a_count_of_rows_handed_over_is_a_status_en() -> None:
         "a: Noted.",
     )
     assert not any("2381" in t for t in _texts(messages))
+
+
+def test_a_ticket_reference_is_a_one_off_however_acknowledged_en() -> None:
+    messages = chat(
+        "u: booked the night train to Vienna",
+        "u: done. ticket ref NJ-88Q2TL",
+        "a: Noted.",
+    )
+    assert not any("nj-88q2tl" in t for t in _texts(messages))
+
+
+def test_a_ticket_order_number_is_a_one_off_however_acknowledged_zh() -> None:
+    messages = chat(
+        "u: 去杭州的高铁订好了",
+        "u: 车票订单号 E123456789",
+        "a: 好的。",
+    )
+    assert not any("e123456789" in t for t in _texts(messages))
