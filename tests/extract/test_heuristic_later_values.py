@@ -511,7 +511,8 @@ def test_the_old_value_said_before_now_goes_zh() -> None:
     from savenow.extract.heuristic.later_values import without_old_of_change
 
     assert without_old_of_change("以前 line-length 是 88 现在改 100 了") == "line-length 现在改 100 了"
-    assert without_old_of_change("之前的版本 2.3 现在 2.4") == "之前的版本 2.3 现在 2.4"  # not a clean cut: kept
+    # "之前的…" is no clean cut: kept
+    assert without_old_of_change("之前的版本 2.3 现在 2.4") == "之前的版本 2.3 现在 2.4"
 
 
 def test_the_old_value_said_before_now_goes_en() -> None:
