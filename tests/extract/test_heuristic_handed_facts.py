@@ -117,3 +117,56 @@ def test_work_in_progress_answered_with_a_bare_okay_is_no_handed_fact_en() -> No
         "u: back in a bit",
     )
     assert not any("db-02.internal" in t for t in _texts(messages))
+
+
+# --- a handed fact's value need not be an identifier: a code, an amount, a time (rules.HANDED_FACT)
+
+
+def test_a_passport_number_handed_over_is_kept_zh() -> None:
+    messages = chat(
+        "u: 日本签证的材料准备好了",
+        "a: 好的。",
+        "u: 护照号要更新 新的是 EK4419023",
+        "a: 好的。",
+        "u: 就这些",
+    )
+    assert any("ek4419023" in t for t in _texts(messages))
+
+
+def test_an_amount_handed_over_is_kept_en() -> None:
+    messages = chat(
+        "u: sorted out the accountant for this year",
+        "a: Great.",
+        "u: her fee is £450 a year",
+        "a: Noted.",
+        "u: that's all",
+    )
+    assert any("450" in t for t in _texts(messages))
+
+
+def test_a_count_of_rows_handed_over_is_a_status_en() -> None:
+    messages = chat(
+        "u: did the import finish?",
+        "a: Check the row count in the admin page.",
+        "u: imported 2381 rows",
+        "a: Noted.",
+    )
+    assert not any("2381" in t for t in _texts(messages))
+
+
+def test_a_ticket_reference_is_a_one_off_however_acknowledged_en() -> None:
+    messages = chat(
+        "u: booked the night train to Vienna",
+        "u: done. ticket ref NJ-88Q2TL",
+        "a: Noted.",
+    )
+    assert not any("nj-88q2tl" in t for t in _texts(messages))
+
+
+def test_a_ticket_order_number_is_a_one_off_however_acknowledged_zh() -> None:
+    messages = chat(
+        "u: 去杭州的高铁订好了",
+        "u: 车票订单号 E123456789",
+        "a: 好的。",
+    )
+    assert not any("e123456789" in t for t in _texts(messages))

@@ -473,3 +473,49 @@ def test_advice_after_the_block_the_user_asked_for_is_no_offer() -> None:
         "u: nah, leave it",
     )
     assert find_reassigned(read_chat(offer)) == []
+
+
+# --- a change said in one sentence: its old value is no part of the note (later_values.without_old_of_change)
+
+
+def test_the_old_value_of_a_change_in_one_sentence_goes_zh() -> None:
+    from savenow.extract.heuristic.later_values import without_old_of_change
+
+    assert without_old_of_change("医生说优甲乐从 75 微克减到 62.5 微克") == "医生说优甲乐减到 62.5 微克"
+    assert without_old_of_change("line-length 从 88 改成 100") == "line-length 改成 100"
+    assert without_old_of_change("从 1 月到 3 月每周上课") == "从 1 月到 3 月每周上课"  # a range
+
+
+def test_the_old_value_of_a_change_in_one_sentence_goes_en() -> None:
+    from savenow.extract.heuristic.later_values import without_old_of_change
+
+    assert without_old_of_change("changed the port from 6379 to 6380") == "changed the port to 6380"
+    assert without_old_of_change("rent went up from $1,800 to $1,950") == "rent went up to $1,950"
+    assert without_old_of_change("the shop is open from 9 to 5") == "the shop is open from 9 to 5"  # a range
+    assert without_old_of_change("ran `sed s/from 1 to 2/`") == "ran `sed s/from 1 to 2/`"  # code
+
+
+def test_a_dose_changed_in_one_sentence_is_saved_without_the_old_dose_zh() -> None:
+    messages = chat(
+        "u: 今天去复查了",
+        "a: 结果怎么样？",
+        "u: 医生说优甲乐从 75 微克减到 62.5 微克",
+        "a: 好的，每天 62.5 微克。",
+    )
+    texts = [text_of(e) for e in saved(extract(messages))]
+    assert any("62.5" in t for t in texts)
+    assert not any("75 微克" in t for t in texts)
+
+
+def test_the_old_value_said_before_now_goes_zh() -> None:
+    from savenow.extract.heuristic.later_values import without_old_of_change
+
+    assert without_old_of_change("以前 line-length 是 88 现在改 100 了") == "line-length 现在改 100 了"
+    # "之前的…" is no clean cut: kept
+    assert without_old_of_change("之前的版本 2.3 现在 2.4") == "之前的版本 2.3 现在 2.4"
+
+
+def test_the_old_value_said_before_now_goes_en() -> None:
+    from savenow.extract.heuristic.later_values import without_old_of_change
+
+    assert without_old_of_change("the limit was 88, now 100") == "the limit now 100"

@@ -452,7 +452,9 @@ def _bracket_depths(text: str) -> tuple[int, int]:
 def without_withdrawn(bullet: str) -> str:
     """ "药房现在是 6152，旧的 6140 作废。" → "药房现在是 6152。"; "Swim club $110/month (was $95)." →
     "Swim club $110/month."; "…，+65 6322 9017；Saffron Table 不用了。" → "…，+65 6322 9017。"
-    A clause that only says what no longer holds goes, when the bullet says something else."""
+    A clause that only says what no longer holds goes, when the bullet says something else; so does the
+    old value of a change said in one breath ("优甲乐从 75 微克减到 62.5 微克" → "优甲乐减到 62.5 微克")."""
+    bullet = without_old_of_change(bullet)
     for _ in range(3):
         cut = _withdrawn_clause(bullet)
         if cut is None:
@@ -482,3 +484,38 @@ def _withdrawn_clause(bullet: str) -> tuple[int, int] | None:
 _CHANGE_NEW = re.compile(
     r"现在|新的?|改成|改为|换成|以后|(?<![A-Za-z])(?:now|new|instead)(?![A-Za-z])", re.IGNORECASE
 )
+
+
+# "从 75 微克减到 62.5", "从 88 改成 100": the old value of a change and its unit, before the verb of change.
+_FROM_OLD_ZH = re.compile(
+    r"从\s*[$€£¥]?\d[\d.,:]*\s?[^\s\d，。,；;、]{0,3}?\s*"
+    r"(?=(?:改|减|涨|调|升|降|增|加|换|提|变|挪|延|推|缩)[^\s，。,；;]{0,2}?(?:到|成|为|至)\s*[$€£¥]?\d)"
+)
+# "raised the limit from 88 to 100", "moved it from 8:30 to 9:00": a change verb, then "from X to Y".
+_FROM_OLD_EN = re.compile(
+    r"(?<![A-Za-z])((?:[a-z]+ed|[a-z]+ing|went|goes|go|up|down)(?:\s+[\w-]+){0,2}?)"
+    r"\s+from\s+[$€£¥]?\d[\d.,:]*\s?[A-Za-z%]{0,6}\s+(?=to\s+[$€£¥]?\d)",
+    re.IGNORECASE,
+)
+
+
+# "以前 line-length 是 88 现在改 100 了", "the limit was 88, now 100": the old value said just before "now".
+_BEFORE_NOW_ZH = re.compile(
+    r"(?:以前|之前|原来)(?!的)\s*([^，。,；;\d]{0,20}?)\s*(?:是|为|用)?\s*[$€£¥]?\d[\d.,:]*\s?[^\s\d，。,；;]{0,3}?\s*[，,]?\s*"
+    r"(?=现在)"
+)
+_BEFORE_NOW_EN = re.compile(
+    r"\s+(?:was|used to be)\s+[$€£¥]?\d[\d.,:]*\s?[A-Za-z%]{0,6}\s*[,;]?\s+(?=now\s)", re.IGNORECASE
+)
+
+
+def without_old_of_change(bullet: str) -> str:
+    """A change said in one sentence keeps its new value only: "从 88 改成 100" → "改成 100",
+    "raised it from $95 to $110" → "raised it to $110". A range ("open from 9 to 5", "从 1 月到 3 月")
+    has no verb of change and stays."""
+    if "`" in bullet:
+        return bullet  # never inside code
+    bullet = _FROM_OLD_ZH.sub("", bullet)
+    bullet = _BEFORE_NOW_ZH.sub(lambda m: m.group(1).strip() + " " if m.group(1).strip() else "", bullet)
+    bullet = _BEFORE_NOW_EN.sub(" ", bullet)
+    return _FROM_OLD_EN.sub(lambda m: m.group(1) + " ", bullet)

@@ -308,7 +308,7 @@ STATUS = (
 
 # A report of a problem: an error code, a crash, a restart loop, "still 502", "又在疯狂重启".
 SYMPTOM = (
-    r"(?<![\w.:/-])[45]\d\d(?![\w.:/-])",
+    r"(?<![\w.:/$€£¥-])[45]\d\d(?![\w.:/-]|\s?(?:元|块|欧|dollars|euros|pounds))",  # an HTTP status, not an amount
     words(
         "errors?",
         "crash(?:es|ed|ing)?",
@@ -450,7 +450,7 @@ ONE_OFF = (
         "(?:this|next) (?:mon|tues|wednes|thurs|fri|satur|sun)day",
         "(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,? \\d{1,2}(?:st|nd|rd|th)? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*",
         "(?:order|ticket|booking|confirmation|tracking)(?: no\\.?| number)? ?#\\s?[a-z0-9-]{3,}",
-        "(?:support |service )?ticket(?: no\\.?| number)?:? [a-z]*-?\\d[a-z0-9-]{2,}",  # "ticket RC-77120"
+        "(?:support |service )?ticket(?: no\\.?| number| ref(?:erence)?)?:? [a-z]*-?\\d[a-z0-9-]{2,}",  # "ticket RC-77120"
         "the day after tomorrow",
     ),
 )

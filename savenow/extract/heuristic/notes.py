@@ -28,7 +28,7 @@ from .rules import (
 )
 from .signals import LEX, prose, sentences
 from .statements import PERSON, PERSON_PRONOUN, Statement, keywords, shares_subject, statements
-from .words import text_words
+from .words import quantities, text_words
 
 
 @dataclass
@@ -154,12 +154,26 @@ def _related(seed: Statement, other: Statement) -> bool:
         return True  # the user's words and the assistant's acknowledgement of them
     if 0 < distance <= 2 and seed.role != other.role and keywords(seed) & keywords(other):
         return True
+    if _takes_down_amount(seed, other) or _takes_down_amount(other, seed):
+        return True  # "医生说优甲乐减到 62.5 微克" and the reply's "好的，每天 62.5 微克。"
     # Far apart and with no identifier in common, only near-identical wording is the same fact:
     # two English rules about the same subject share many letters without being one note.
     return _alike_at_least(seed, other, SAME_TEXT if distance <= 2 else FAR_SAME_TEXT)
 
 
 _EPISODE = frozenset({NoteKind.ROOT_CAUSE, NoteKind.FIX})
+
+
+def _takes_down_amount(said: Statement, reply: Statement) -> bool:
+    """The assistant's reply right after the user's statement repeats one of its amounts or times
+    (`$12,000` for `12000`): it takes that fact down, so the two are one note, not two."""
+    if said.role != "user" or reply.role != "assistant" or reply.message != said.message + 1:
+        return False
+    return bool(_amounts(said.bullet) & _amounts(reply.bullet))
+
+
+def _amounts(text: str) -> frozenset[str]:
+    return frozenset(q.replace(",", "") for q in quantities(text))
 
 
 def _standing_rule(statement: Statement) -> bool:

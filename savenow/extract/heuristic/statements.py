@@ -654,9 +654,12 @@ def _score(statement: Statement, context: SentenceContext, carried: set[str], la
         score += rules.RECORDED.weight
     if context.corrected and _VALUE.search(statement.bullet):
         score += rules.CORRECTED_VALUE.weight
-    if context.taken and not context.handed and not statement.prior and _names_something(statement.ids):
+    if context.taken and not context.handed and not statement.prior and _asserts_value(statement):
         score += rules.HANDED_FACT.weight + rules.HANDED_VALUE.weight * min(
-            3, len(_VALUE.findall(statement.bullet))
+            3,
+            len(_VALUE.findall(statement.bullet))
+            + len(_CODE.findall(statement.bullet))  # a code or a price is two values
+            + len(_PRICE.findall(statement.bullet)),
         )
     if _names_something(context.adopted & statement.ids) and not statement.kinds & INCIDENT:
         score += rules.ADOPTED_OWN_WORDS.weight
@@ -689,6 +692,30 @@ def _names_something(ids: frozenset[str]) -> bool:
     return any(
         LONG_ID.fullmatch(i) or (not i.lstrip("-").isdigit() and not _MEASURE_ID.fullmatch(i)) for i in ids
     )
+
+
+# A code written in letters and digits ("EK4419023", "K7QW2M9"): a passport, a booking, a serial.
+_CODE = re.compile(r"(?<![\w.])(?=[A-Za-z0-9]*[A-Za-z])(?=[A-Za-z0-9]*\d)[A-Za-z0-9]{6,}(?![\w.])")
+
+
+# A count ("导进去了 2381 笔", "1391 条未读", "420 rows"): how many there were, which a status reports.
+_COUNTED = re.compile(
+    r"\d[\d,.]*\s?(?:[笔条个次件张份行封]|(?:rows?|records?|items?|entries|files?|messages?|times)\b)",
+    re.IGNORECASE,
+)
+
+
+# An amount of money: "£450", "¥5200", "450 元", "$1,950".
+_PRICE = re.compile(r"[$€£¥]\s?\d[\d,.]*|\d[\d,.]*\s?(?:元|块|欧|美元|英镑|dollars|euros|pounds)")
+
+
+def _asserts_value(statement: Statement) -> bool:
+    """A fact handed over states what a note keeps: an identifier that names a thing, a code, an amount or
+    time of two digits or more, ("Maurten 100", "£450", "新的是 EK4419023").
+    A bare count or measure of how a run went is a status, not a value (see :func:`_names_something`)."""
+    if _names_something(statement.ids) or _CODE.search(statement.bullet):
+        return True
+    return any(not _MEASURE_ID.fullmatch(q) for q in quantities(_COUNTED.sub(" ", statement.bullet)))
 
 
 def _dismissed(statement: Statement) -> float:
