@@ -163,19 +163,7 @@ def _question_spans(run: str) -> list[bool]:
         pair = run[i : i + 2]
         if pair in _ZH_STOP_WORDS or (pair[0] in _ZH_WHICH and pair[1] in _ZH_MEASURE_WORDS):
             marked[i] = marked[i + 1] = True
-    for i in range(len(run) - 1):
-        if _is_modal(run, marked, i):
-            marked[i] = True
     return marked
-
-
-def _is_modal(run: str, marked: list[bool], i: int) -> bool:
-    """Whether ``run[i]`` is the modal 会 ("will") before a one-character verb that ends the
-    question's words (膝盖为什么会痛, 保费会涨多少): the verb is the word, 会痛 is none. Before two
-    characters (会提醒) or a question word (家长会几点) it may be part of a word, and stays."""
-    if run[i] != "会" or marked[i] or marked[i + 1]:
-        return False
-    return i + 2 == len(run) or marked[i + 2]
 
 
 def _binds(run: str, i: int) -> bool:

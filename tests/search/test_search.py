@@ -223,13 +223,3 @@ def test_a_newer_version_of_the_same_thing_ranks_first(tmp_path: Path) -> None:
     search = MemorySearch(write_files(tmp_path / "ws", files), SearchOptions(), today=TODAY)
     results = search.search("which Godot version is the project on").results
     assert results[0].path == "memory/2026-04-01.md"
-
-
-def test_the_modal_hui_before_a_one_character_verb_is_no_word() -> None:
-    from savenow.search.tokenize import query_terms
-
-    # 会 ("will") before a verb that ends the question's words: 痛 / 涨 are the words, 会痛 is none.
-    assert "会痛" not in {t.term for t in query_terms("膝盖为什么会痛")}
-    assert "会涨" not in {t.term for t in query_terms("保费会涨多少")}
-    # Before two characters it may belong to a word (会议室), and stays.
-    assert "会议" in {t.term for t in query_terms("会议室在哪里")}
