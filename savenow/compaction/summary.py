@@ -182,6 +182,8 @@ ABANDON = _words(
     en_words(
         "dropped|abandon(?:ed)?|scrap(?:ped)?|no longer|instead of|rather than|not going with|obsolete|superseded"
         "|not worth(?: it)?|no point|pointless|won't work|doesn't work for|forget (?:the|that|about)|scratch (?:that|the)|never mind"
+        # someone declines a value: "he doesn't want 20m", "we don't want the 9:00 slot"
+        "|(?:doesn't|don't|does not|do not|didn't|did not) want"
     ),
     "作废|不要了|放弃|算了|取消|不用了|弃用|废弃|不再|而不是|别用|不做了|不搞了|不弄了|不考虑|否掉|pass 掉"
     "|不行|没意义|没必要|不划算|不值得|行不通|不合适",
@@ -1617,7 +1619,14 @@ def _note_file(files: dict[str, str], path: str, how: str) -> None:
 # --------------------------------------------------------------------------- abandoned values
 
 
-_AFTER_MARKERS = ("instead of", "rather than", "而不是", "别用", "不再")
+_AFTER_MARKERS = (
+    "instead of",
+    "rather than",
+    "而不是",
+    "别用",
+    "不再",
+    *(f"{neg} want" for neg in ("doesn't", "don't", "does not", "do not", "didn't", "did not")),
+)
 # "not worth it / 不划算 / 不行": a judgement on a value (a setting, a time, a price), never on where things live
 _SOFT_MARKERS = _words(
     en_words("not worth(?: it)?|no point|pointless|won't work|doesn't work for"),
@@ -1935,9 +1944,11 @@ def _set_against(line: Line, values: list[str], previous: Line | None) -> list[s
                 continue
             before_text, before_values = previous.text, sorted(previous.ids, key=len, reverse=True)
         elif match.group("open").isspace() and not any(before_text.rstrip().endswith(v) for v in values):
-            continue  # "do not want …": "not" right after a word, no value set against another
+            continue  # "do not need …": "not" right after a word, no value set against another
         end = _CONTRAST_END.search(line.text, match.end())
         after_text = line.text[match.end() : end.start() if end else len(line.text)]
+        if match.group("open").isspace() and not any(after_text.startswith(v) for v in values):
+            continue  # "512MB 不是因为索引要 256MB": a reason, not the value set against it
         later = line.text[end.end() :] if end else ""
         before = [v for v in before_values if v in before_text]
         old += [
