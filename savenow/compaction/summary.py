@@ -32,6 +32,7 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Protocol
 
+from ..text.changes import states_a_change
 from ..text.cjk import HAN
 from ..text.identifiers import CURRENCY_CODE, INLINE_CODE, identifiers, written_values
 from ..text.normalize import compact_similarity
@@ -181,6 +182,8 @@ ABANDON = _words(
     en_words(
         "dropped|abandon(?:ed)?|scrap(?:ped)?|no longer|instead of|rather than|not going with|obsolete|superseded"
         "|not worth(?: it)?|no point|pointless|won't work|doesn't work for|forget (?:the|that|about)|scratch (?:that|the)|never mind"
+        # someone declines a value: "he doesn't want 20m", "we don't want the 9:00 slot"
+        "|(?:doesn't|don't|does not|do not|didn't|did not) want"
     ),
     "作废|不要了|放弃|算了|取消|不用了|弃用|废弃|不再|而不是|别用|不做了|不搞了|不弄了|不考虑|否掉|pass 掉"
     "|不行|没意义|没必要|不划算|不值得|行不通|不合适",
@@ -1616,7 +1619,14 @@ def _note_file(files: dict[str, str], path: str, how: str) -> None:
 # --------------------------------------------------------------------------- abandoned values
 
 
-_AFTER_MARKERS = ("instead of", "rather than", "而不是", "别用", "不再")
+_AFTER_MARKERS = (
+    "instead of",
+    "rather than",
+    "而不是",
+    "别用",
+    "不再",
+    *(f"{neg} want" for neg in ("doesn't", "don't", "does not", "do not", "didn't", "did not")),
+)
 # "not worth it / 不划算 / 不行": a judgement on a value (a setting, a time, a price), never on where things live
 _SOFT_MARKERS = _words(
     en_words("not worth(?: it)?|no point|pointless|won't work|doesn't work for"),
@@ -1640,7 +1650,9 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
     """
     dropped: dict[str, float] = {}
     targets: dict[str, str] = {}  # "from A to B": A → B, the latest
+    previous: Line | None = None
     for line in lines:
+        previous, line_before = line, previous
         if not line.ids:
             continue
         values = sorted(line.ids, key=len, reverse=True)
@@ -1666,7 +1678,11 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
         abandon_in_line = _fast(ABANDON).search(line.text) is not None
         change_in_line = _fast(CHANGE_TO).search(line.text) is not None
         contrast_in_line = _CONTRAST_HINT.search(line.text) is not None
-        if not abandon_in_line and not change_in_line and not contrast_in_line:
+        if contrast_in_line:
+            for value in _set_against(line, values, line_before):
+                if _may_go(value):
+                    dropped.setdefault(value, line.order)
+        if not abandon_in_line and not change_in_line:
             continue
         clauses = [c for c in _CLAUSE.split(line.text) if c.strip()]
         at = 0
@@ -1686,16 +1702,6 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
                 if _SOFT_MARKERS.fullmatch(abandon.group(0)):
                     old = [v for v in old if not _PLACE.search(v)]
                 old = [v for v in old if v not in later and v not in clause[abandon.end() :]]
-            if index > 0 and (line.section == "decisions" or line.role == "user") and _CONTRAST.match(clause):
-                # "pool on 6433, not 6432", "改到 19:30，不是 19:00": the value set against the one
-                # before, when someone decides it (a finding such as "runs at 7:30, not 23:30" corrects
-                # a belief, and the intended 23:30 still stands)
-                before = ids_in(clauses[index - 1])
-                old += [
-                    v
-                    for v in ids_in(clause)
-                    if v not in later and any(_same_shape(v, b) for b in before if b != v)
-                ]
             change = _fast(CHANGE_TO).search(clause) if change_in_line else None
             if change:
                 new = ids_in(clause[change.end() :])
@@ -1710,11 +1716,7 @@ def abandoned_values(lines: Sequence[Line]) -> dict[str, float]:
                     if value not in new and any(_same_shape(value, other) for other in new)
                 ]
             for value in old:
-                if (
-                    not _PLAIN_QUANTITY.match(value)
-                    or _has_unit(value)
-                    or len(_NON_DIGITS.sub("", value)) >= 3
-                ):
+                if _may_go(value):
                     dropped.setdefault(value, line.order)
     for value, order in _superseded_by_subject(lines).items():
         dropped.setdefault(value, order)
@@ -1908,8 +1910,56 @@ def _recounted(lines: Sequence[Line]) -> dict[str, int]:
 
 
 # A clause that sets a value against the one before it: "…on 6433, not 6432", "…是 19:30，不是 19:00".
-_CONTRAST = re.compile(r"\s*(?:not(?![A-Za-z])|rather than|而不是|不是|而非)\s*(?=\S)", re.IGNORECASE)
-_CONTRAST_HINT = re.compile(r"[,，;；]\s*(?:not|rather than|而不是|不是|而非)", re.IGNORECASE)
+def _may_go(value: str) -> bool:
+    """A value a marker may drop: not a bare small number ("8", "3.5"), which names too many things."""
+    return not _PLAIN_QUANTITY.match(value) or _has_unit(value) or len(_NON_DIGITS.sub("", value)) >= 3
+
+
+# The marker opens a clause (after a comma, a full stop, an opening bracket: "1950. not 2100", "改成
+# 05:15（不是 05:30）") or follows the new value straight on ("pool at 12% not 10%").
+_CONTRAST = re.compile(
+    r"(?P<open>^|[,，;；(（]|\.(?=\s)|\s)\s*(?:not(?![A-Za-z])|rather than|而不是|不是|而非)\s*(?=\S)", re.IGNORECASE
+)
+_CONTRAST_HINT = quick_start(re.compile(r"not|rather than|而不是|不是|而非", re.IGNORECASE))
+_CONTRAST_END = re.compile(r"[,，;；)）。!！?？]|\.(?=\s|$)")
+_CONTRAST_START = re.compile(r".*(?:[,，;；(（。!！?？]|\.(?=\s))", re.DOTALL)
+
+
+def _set_against(line: Line, values: list[str], previous: Line | None) -> list[str]:
+    """ "pool on 6433, not 6432", "改到 19:30，不是 19:00", "1950. not 2100", "12% not 10%": the value set
+    against the one before it, when someone decides it (the user, a decision, or a line that states a
+    change, :func:`states_a_change`). A finding such as "runs at 7:30, not 23:30" corrects a belief,
+    and the intended 23:30 still stands. A line that opens on the marker ("1950." "not 2100.") is set
+    against the sentence said just before it (``previous``, the same speaker's)."""
+    if not (line.section == "decisions" or line.role == "user" or states_a_change(line.text)):
+        return []
+    old: list[str] = []
+    for match in _CONTRAST.finditer(line.text):
+        head = line.text[: match.start("open")]
+        start = _CONTRAST_START.match(head)
+        before_text = head[start.end() :] if start else head
+        before_values = values
+        if match.start() == 0:
+            if previous is None or previous.role != line.role or previous.turn != line.turn:
+                continue
+            before_text, before_values = previous.text, sorted(previous.ids, key=len, reverse=True)
+        elif match.group("open").isspace() and not any(before_text.rstrip().endswith(v) for v in values):
+            continue  # "do not need …": "not" right after a word, no value set against another
+        end = _CONTRAST_END.search(line.text, match.end())
+        after_text = line.text[match.end() : end.start() if end else len(line.text)]
+        if match.group("open").isspace() and not any(after_text.startswith(v) for v in values):
+            continue  # "512MB 不是因为索引要 256MB": a reason, not the value set against it
+        later = line.text[end.end() :] if end else ""
+        before = [v for v in before_values if v in before_text]
+        old += [
+            v
+            for v in values
+            if v in after_text
+            and v not in later
+            and v not in before_text
+            and any(_same_shape(v, b) for b in before if b != v)
+        ]
+    return old
 
 
 _ASSIGNED = re.compile(r"^(?P<key>[A-Za-z_][\w.-]*)\s?=\s?\S|^(?P<option>--[a-z][\w-]*)[ =][\w.:/@+-]+$")
