@@ -23,6 +23,10 @@ spans, in the same order of preference, and starts with plain characters:
 Anything it cannot rewrite this way (a capturing group, an anchor, a lookahead, a class or
 repetition in front, an alternative that may match the empty string) leaves the pattern as it
 was: :func:`compile_alternation` then returns the ordinary compiled pattern.
+
+:func:`quick_start` is the lighter tool for a pattern that cannot be rewritten (a value, a name,
+a code: classes and groups in front): it puts a lookahead on the characters a match can begin with,
+read off the parsed pattern, in front of the pattern as it is.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ try:  # the parser and compiler behind ``re`` (CPython 3.11+): parsed, rewritten
 except (ImportError, AttributeError):  # pragma: no cover - another implementation of ``re``: no rewriting
     _parser = None
 
-__all__ = ["compile_alternation", "rewritten"]
+__all__ = ["compile_alternation", "quick_start", "rewritten"]
 
 _LIMIT = 2000  # alternatives after distributing; beyond that, the pattern is left as it was
 _SMALL_CLASS = 8  # a class of at most this many plain characters in front is split into them
@@ -163,3 +167,118 @@ def _alternation(state: Any, alternatives: list[list[Item]]) -> list[Item]:
 
 def _same(a: Item | None, b: Item | None) -> bool:
     return a is not None and b is not None and repr(a) == repr(b)
+
+
+# -- quick_start: a lookahead on the characters a match can begin with ---------------------------
+
+_CATEGORIES: dict[Any, str] = (
+    {
+        _constants.CATEGORY_DIGIT: r"\d",
+        _constants.CATEGORY_NOT_DIGIT: r"\D",
+        _constants.CATEGORY_SPACE: r"\s",
+        _constants.CATEGORY_NOT_SPACE: r"\S",
+        _constants.CATEGORY_WORD: r"\w",
+        _constants.CATEGORY_NOT_WORD: r"\W",
+    }
+    if _parser is not None
+    else {}
+)
+
+
+class _Unsure(Exception):
+    """The first characters cannot be read off with certainty."""
+
+
+def quick_start(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """``pattern`` behind a lookahead on the characters its matches begin with, or ``pattern``
+    itself when they cannot be read off, when it can match nothing, or when ``re`` finds where
+    to begin on its own.
+
+    A pattern that opens with a lookbehind, or an alternation of classes (a value, a name, a code),
+    is tried alternative by alternative at every character; ``(?=[…])`` on the characters its
+    matches can begin with (read off the parsed pattern) turns most characters away after one
+    test. The pattern is wrapped as it is, so its matches and groups stay the same.
+    """
+    if _parser is None or pattern.pattern is None:  # None: compiled from a rewritten tree, no source
+        return pattern
+    try:
+        parsed = _parser.parse(pattern.pattern, pattern.flags)
+        if _skips_ahead(parsed.data, pattern.flags):
+            return pattern
+        members, empty = _first(parsed.data)
+        if empty or not members:
+            return pattern
+        flags = pattern.flags & ~re.UNICODE  # the inline flags of the source come back with it
+        return re.compile("(?=[" + "".join(dict.fromkeys(members)) + "])(?:" + pattern.pattern + ")", flags)
+    except (_Unsure, RecursionError, re.error):
+        return pattern
+
+
+def _class_char(code: int) -> str:
+    return f"\\U{code:08x}" if code > 0xFFFF else f"\\u{code:04x}"
+
+
+def _set_members(items: Any) -> list[str]:
+    """A parsed character class as members of a ``[...]`` class (a negated class: unsure)."""
+    members = []
+    for op, av in items:
+        if op is LITERAL:
+            members.append(_class_char(av))
+        elif op is _constants.RANGE:
+            members.append(_class_char(av[0]) + "-" + _class_char(av[1]))
+        elif op is _constants.CATEGORY and av in _CATEGORIES:
+            members.append(_CATEGORIES[av])
+        else:
+            raise _Unsure
+    return members
+
+
+def _first(items: Any) -> tuple[list[str], bool]:
+    """(class members a match of the sequence ``items`` can begin with, whether it can match nothing)."""
+    members: list[str] = []
+    for op, av in items:
+        if op is LITERAL:
+            return [*members, _class_char(av)], False
+        if op is IN:
+            return [*members, *_set_members(av)], False
+        if op is _constants.CATEGORY and av in _CATEGORIES:
+            return [*members, _CATEGORIES[av]], False
+        if op in (_constants.AT, ASSERT, ASSERT_NOT):
+            continue  # consumes nothing: the next item begins the match
+        if op is SUBPATTERN:
+            _group, add_flags, del_flags, inner = av
+            if add_flags or del_flags:
+                raise _Unsure  # a scoped flag changes what a character matches
+            found, empty = _first(inner.data)
+        elif op is _constants.ATOMIC_GROUP:
+            found, empty = _first(av.data)
+        elif op is BRANCH:
+            found, empty = [], False
+            for alternative in av[1]:
+                more, more_empty = _first(alternative.data)
+                found += more
+                empty = empty or more_empty
+        elif op in (MAX_REPEAT, MIN_REPEAT, _constants.POSSESSIVE_REPEAT):
+            found, empty = _first(av[2].data)
+            empty = empty or av[0] == 0
+        else:
+            raise _Unsure  # any character, a back-reference, a conditional
+        members += found
+        if not empty:
+            return members, False
+    return members, True
+
+
+def _skips_ahead(items: Any, flags: int) -> bool:
+    """``re`` already skips to where a match can begin: the pattern opens with a character, a
+    class, or an alternation of characters, matched with case (a lookahead would only slow it)."""
+    while items and items[0][0] is SUBPATTERN and not items[0][1][1] and not items[0][1][2]:
+        items = items[0][1][3].data
+    if not items or flags & re.IGNORECASE:
+        return False
+    op, av = items[0]
+    if op is BRANCH:
+        return all(alternative.data and alternative.data[0][0] is LITERAL for alternative in av[1])
+    if op in (MAX_REPEAT, MIN_REPEAT) and av[0] >= 1 and av[2].data:
+        op = av[2].data[0][0]  # [A-Z]{3}: a class, repeated
+    return op in (LITERAL, IN)

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from .alternation import compile_alternation as _fast  # re.compile, with the same matches found faster
+from .alternation import quick_start
 
 __all__ = [
     "CURRENCY_CODE",
@@ -292,9 +293,10 @@ _VALUES_AFTER_EMAIL = (
 )
 _VALUE = re.compile("(?:" + _VALUES_BEFORE_EMAIL + _EMAIL_VALUE + _VALUES_AFTER_EMAIL + ")")
 # The same alternatives for a text without "@" (no address to find), behind a lookahead on the
-# characters the rest can begin with: re tries every alternative at every character otherwise, and
-# the lookahead turns most characters (spaces, Han, most letters) away at once. Same matches.
-_VALUE_NO_EMAIL = re.compile(r"(?=[\d£$¥€#A-Za-f])(?:" + _VALUES_BEFORE_EMAIL + _VALUES_AFTER_EMAIL + ")")
+# characters they can begin with (read off by quick_start, so it follows when one is added): re
+# tries every alternative at every character otherwise, and the lookahead turns most characters
+# (spaces, Han, most letters) away at once. Same matches.
+_VALUE_NO_EMAIL = quick_start(re.compile("(?:" + _VALUES_BEFORE_EMAIL + _VALUES_AFTER_EMAIL + ")"))
 # More kinds of value, each run only when a cheap test says the text may hold one (speed: the
 # alternation above is tried at every character).
 _MORE_VALUES: tuple[tuple[tuple[str, ...], re.Pattern[str]], ...] = (
