@@ -112,6 +112,11 @@ def test_what_carries_the_fact_is_never_cut(kept: str) -> None:
         ("点菜前可以说：\"Sou alérgico a marisco\"。", "点菜前可以说：\"Sou alérgico a marisco\"。"),
         ("之前说 150 元一袋，今天谈下来了，145 一袋", "之前说 150 元一袋，今天谈下来了，145 一袋"),
         ("她说了", "她说了"),
+        # telling someone, saying often, a way of putting it: no one's words follow
+        ("跟仓库说好了，customer order number 填 Shoplazza 订单号", "跟仓库说好了，customer order number 填 Shoplazza 订单号"),
+        ("他最近老说头晕", "他最近老说头晕"),
+        ("Losartan 是医生说先不开", "Losartan 是医生说先不开"),
+        ("这次不是，单纯是地址变了。", "这次不是，单纯是地址变了。"),
     ],
 )
 def test_reported_speech_states_the_words_with_their_source(said: str, stated: str) -> None:

@@ -109,7 +109,7 @@ _ABOUT_REPLIES = (
     (re.compile(r"我(?=再|自己|来|会|都|也|先|去|查|看|对比|检查|只会)"), ""),  # the assistant narrating
 )
 # "<speaker>说(了)<content>": the speaker is short and names someone else.
-_REPORTED = re.compile(rf"^([{HAN}A-Za-z0-9 .·]{{1,12}}?)\s*说(?:了|过)?\s*[:：]?\s*(?=\S)(?![的过话法明])")
+_REPORTED = re.compile(rf"^([{HAN}A-Za-z0-9 .·]{{1,12}}?)\s*说(?:了|过)?\s*[:：]?\s*(?=\S)(?![的过话法明]|一下|下\b)")
 
 
 # In a Chinese sentence a comma or semicolon is the full-width one.
@@ -169,7 +169,7 @@ def _chat_only(clause: str) -> bool:
 # 这个来"): without a value of its own it says nothing a note reader could follow.
 _POINTS_BACK = re.compile(
     r"^(?:大体|基本|大致|就)?(?:照着|照此|照这个|按这个|照样)(?:来|做|办|弄)$|"  # "大体照着来": follow what was said
-    r"(?:这个|那个|这样|这些|这条|这么办|这么来|这么做)(?:来|为准|吧|了)?$|^(?:这个|这样|这些|这条|这次)[不没也都就还]?[^，。]{0,3}$"
+    r"(?:这个|那个|这样|这些|这条|这么办|这么来|这么做)(?:来|为准|吧|了)?$|^(?:这个|这样|这些|这条)[不没也都就还]?[^，。]{0,3}$|^这次也?(?:一样|是这样|照旧)$"
 )
 # "以后" / "今后" opening a clause is when the chat said it, not part of the rule: a note states
 # "回复不用 emoji", not "以后回复不用 emoji". Kept before 是 / 的 ("以后是每周四…" needs it), and
@@ -332,8 +332,14 @@ def _speaker_like(speaker: str) -> bool:
         and not _FIRST_PERSON.search(speaker)
         and "你" not in speaker
         and not _VALUE.fullmatch(speaker)
-        and not re.search(r"[在里先就都也再要会把被从到上可能该得想只不没前时]|这样|这么|怎", speaker)
+        and not re.search(r"[在里先就都也再要会把被从到上可能该得想只不没前时是发打问回咱]|这样|这么|怎|我们|大家", speaker)
+        and not _NOT_A_SPEAKER.search(speaker)
     )
+
+
+# "跟仓库说", "他最近老说", "简单说", "据说": telling someone, saying often, a way of putting it —
+# no one's words follow.
+_NOT_A_SPEAKER = re.compile(r"^(?:跟|和|对|给|向)|[老总常还又]$|^(?:简单|总的|换句话|比如|据|听|一般)$")
 
 
 def _speaker_only(clause: str) -> str:
