@@ -219,3 +219,38 @@ def test_a_tables_header_row_is_no_bullet() -> None:
 )
 def test_identifiers_and_code_are_kept_exactly(said: str, kept: str) -> None:
     assert tidy_bullet(said, DAY) == kept
+
+
+@pytest.mark.parametrize(
+    ("said", "stated"),
+    [
+        # who said it stays as the source; the saying, their "OK" and their "from now on" go
+        ("Dana said: OK, manual pushes go through her.", "Dana: manual pushes go through her."),
+        (
+            "Dr. Tan's nurse said from now on book follow-ups on WhatsApp +65 8123 4690.",
+            "Dr. Tan's nurse: book follow-ups on WhatsApp +65 8123 4690.",
+        ),
+        ("The landlord says rent is due on the 1st.", "The landlord: rent is due on the 1st."),
+        # the report of asking goes; a pronoun takes the name of the one asked, or names no one
+        ("I pinged Dana, she said manual pushes always needed her.", "Dana: manual pushes always needed her."),
+        ("He said the deposit comes back after the inspection.", "The deposit comes back after the inspection."),
+        # a thing that "says" is no speaker
+        ("It says 88 mcg.", "It says 88 mcg."),
+        ("The log says permission denied on /var/run.", "The log says permission denied on /var/run."),
+        ("`woodpecker-server --version` says 3.2.0.", "`woodpecker-server --version` says 3.2.0."),
+    ],
+)
+def test_reported_speech_in_english_states_the_words_with_their_source(said: str, stated: str) -> None:
+    assert tidy_bullet(said) == stated
+
+
+@pytest.mark.parametrize(
+    ("said", "stated"),
+    [
+        ("很好，备份每天 03:00 跑。", "备份每天 03:00 跑。"),  # praise before the fact
+        ("太好了：申根多次签，有效期至 2027-06-30。", "申根多次签，有效期至 2027-06-30。"),
+        ("：PO 只认微信发的", "PO 只认微信发的"),  # a bare colon left by a lead-in
+    ],
+)
+def test_praise_and_a_bare_colon_before_the_fact_go(said: str, stated: str) -> None:
+    assert tidy_bullet(said) == stated

@@ -14,7 +14,10 @@ clause and only with general features of spoken Chinese, never with a case's wor
   remark with no value and no rule word in it ("我差点忘了", "我自己会贴", "上次我发邮件拖了一周").
 * **First person to statement**: what the user says to the assistant about the assistant's
   replies ("回我" → "回复", "别给我中文的" → "别给中文的", "需要细节我再问" → "需要细节再问").
-* **Reported speech**: "徐姐说了 以后只认微信" → "徐姐说：以后只认微信", so the rule keeps its source.
+* **Reported speech**: the source stays, the saying goes: "徐姐说了 以后只认微信" → "徐姐：只认微信"
+  (the speaker's 以后, a leading "OK" / "好的" and the speaker's own 我们 go with the wrapper); a
+  pronoun speaker ("他说退房验完就转") names no one, so only what was said is kept, unless the
+  clause before reports asking a named person ("已经 ping Dana 了，她说…" → "Dana：…").
 
 Values, identifiers and rule words ("以后", "别", "只", "统一") are never removed: a clause
 holding one is kept, and a sentence the cleaner would empty is returned as it was.
@@ -35,6 +38,7 @@ __all__ = ["clean_zh_statement", "zh_clauses"]
 # and before 已经 ("PRINTER_URL=… 已经改了": the report that it was done is a clause of its own).
 _CLAUSE_END = re.compile(
     rf"[，；。！？]+|[,;!?]+(?=\s|$|[{HAN}])|(?<=[{HAN}])\s+(?=[{HAN}])|(?<=[A-Za-z0-9`])\s+(?=以后|今后|已经[改换加删装配设调开关弄搞做建跑写](?:好|完)?了\s*[。！]?$)"
+    r"|(?<=[A-Za-z0-9`])\s+(?=(?:他|她)们?说)"  # "押金 3000 他说退房验完就转": the report is a clause of its own
 )
 # Never split inside a code span or a quotation: "「描述包含 美团」" is one value.
 _CODE_SPAN = re.compile(r"`[^`]*`|「[^」]*」|“[^”]*”|\"[^\"]*\"|（[^）]*）|\([^)]*\)")
@@ -105,7 +109,7 @@ _ABOUT_REPLIES = (
     (re.compile(r"我(?=再|自己|来|会|都|也|先|去|查|看|对比|检查|只会)"), ""),  # the assistant narrating
 )
 # "<speaker>说(了)<content>": the speaker is short and names someone else.
-_REPORTED = re.compile(rf"^([{HAN}A-Za-z0-9 .·]{{1,12}}?)\s*说(?:了|过)?\s*[:：]?\s*(?=\S)(?![的过话法明])")
+_REPORTED = re.compile(rf"^([{HAN}A-Za-z0-9 .·]{{1,12}}?)\s*说(?:了|过)?\s*[:：]?\s*(?=\S)(?![的过话法明]|一下|下\b)")
 
 
 # In a Chinese sentence a comma or semicolon is the full-width one.
@@ -165,7 +169,7 @@ def _chat_only(clause: str) -> bool:
 # 这个来"): without a value of its own it says nothing a note reader could follow.
 _POINTS_BACK = re.compile(
     r"^(?:大体|基本|大致|就)?(?:照着|照此|照这个|按这个|照样)(?:来|做|办|弄)$|"  # "大体照着来": follow what was said
-    r"(?:这个|那个|这样|这些|这条|这么办|这么来|这么做)(?:来|为准|吧|了)?$|^(?:这个|这样|这些|这条)[不没也都就还]?[^，。]{0,3}$"
+    r"(?:这个|那个|这样|这些|这条|这么办|这么来|这么做)(?:来|为准|吧|了)?$|^(?:这个|这样|这些|这条)[不没也都就还]?[^，。]{0,3}$|^这次也?(?:一样|是这样|照旧)$"
 )
 # "以后" / "今后" opening a clause is when the chat said it, not part of the rule: a note states
 # "回复不用 emoji", not "以后回复不用 emoji". Kept before 是 / 的 ("以后是每周四…" needs it), and
@@ -190,15 +194,70 @@ def _stated_rule(clause: str, first: bool = True) -> str:
     return rest if len(rest) >= 2 else clause
 
 
-def _reported(clause: str) -> str:
-    """ "王老师说只收 PDF" → "王老师说：只收 PDF"; a speaker that is "我" / "你" is left as it is."""
+def _reported(clause: str) -> tuple[str, str] | None:
+    """ "王老师说只收 PDF" → ("王老师", "只收 PDF"); "她说 OK" → ("她", "OK"); None when the clause
+    reports no one else's words (a speaker that is "我" / "你", "可以这样说", "点菜前可以说")."""
     match = _REPORTED.match(clause)
     if match is None:
-        return clause
-    speaker = _SPOKEN_WHEN.sub("", match.group(1)).strip()
+        return None
+    speaker = _speaker_name(match.group(1))
     if not _speaker_like(speaker):
-        return clause
-    return f"{speaker}说：{clause[match.end() :].strip()}"
+        return None
+    said = clause[match.end() :].strip()
+    return speaker, "" if said in ("了", "过") else said  # "徐姐说了": the words come in the next clause
+
+
+def _speaker_name(said_by: str) -> str:
+    """"徐姐昨天" → "徐姐" (when it was said is the chat's), "老周那边" → "老周" (the side is the person)."""
+    return re.sub(r"(?<=\S)(?:那边|这边)$", "", _SPOKEN_WHEN.sub("", said_by).strip()).strip()
+
+
+# A pronoun says who only in the chat: "他说退房验完就转" keeps what was said, without the wrapper.
+_PRONOUN_SPEAKER = re.compile(r"^(?:他|她|它|对方)们?$")
+# "已经 ping Dana 了", "问了房东": the report of asking someone, before what they answered. The
+# answer is the fact; the person asked is its source when the answer's speaker is a pronoun.
+_ASKED_REPORT = re.compile(
+    rf"^(?:我|yes|ok|好的?)?\s*(?:已经|刚才?|刚刚|也)?\s*(?:ping|问|问过|打电话给|打给|发消息给|微信|联系|找)(?:了|过)?\s*"
+    rf"(?P<who>[{HAN}A-Za-z][{HAN}A-Za-z .·]{{0,10}}?)\s*(?:了|过|一下)?$",
+    re.IGNORECASE,
+)
+
+
+def _with_speakers(kept: list[tuple[str, str]]) -> list[tuple[str | None, str, str]]:
+    """(speaker, clause, separator): speaker is None for a clause nobody is reported to say, "" for
+    words whose speaker is only a pronoun. A speaker clause on its own ("徐姐说了", "她说 OK")
+    joins the clause it introduces."""
+    joined: list[tuple[str | None, str, str]] = []
+    waiting: str | None = None  # a speaker whose words are in the next clause
+    for clause, sep in kept:
+        reported = _reported(clause)
+        speaker, said = reported if reported else (_speaker_only(clause) or None, "")
+        if speaker is not None and _PRONOUN_SPEAKER.match(speaker):
+            asked = _ASKED_REPORT.match(joined[-1][1]) if joined and joined[-1][0] is None else None
+            if asked and _speaker_like(asked["who"].strip()):
+                joined.pop()  # the asking is the chat's; who answered is the source
+                speaker = asked["who"].strip()
+            else:
+                speaker = ""
+        if speaker is not None and (not said or _FILLER_CLAUSE.match(said)):
+            waiting = speaker  # "她说 OK，手动 push …": the OK is no fact, the words come next
+            continue
+        if waiting is not None and speaker is None:
+            speaker, said, waiting = waiting, clause, None
+        joined.append((speaker, said if speaker is not None else clause, sep))
+    if waiting is not None:
+        return [(None, c, s) for c, s in kept]  # a speaker with nothing after it: left as said
+    return joined
+
+
+# Inside what someone said: their "OK" / "好的" before it and their own 我们 ("王师傅说我们用的是
+# 全合成 0W-20") are the speaker talking, not the fact.
+_QUOTE_OPENING = re.compile(r"^(?:(?:好的?|行|OK|ok|Ok|okay)\s*[,，]?\s*)?(?:我们(?=[用是都会要只在给]))?")
+
+
+def _quote_opening(said: str) -> str:
+    rest = _QUOTE_OPENING.sub("", said, count=1).strip()
+    return rest if len(rest) >= 2 else said
 
 
 def _about_replies(clause: str) -> str:
@@ -230,17 +289,11 @@ def clean_zh_statement(text: str) -> str:
     kept = [(c, sep) for c, sep in pieces if c and not _chat_only(c)]
     if not kept:
         return original
-    # A speaker clause on its own ("徐姐说了") joins the clause it introduces.
-    joined: list[tuple[str, str]] = []
-    for clause, sep in kept:
-        speaker = _speaker_only(joined[-1][0]) if joined else ""
-        if speaker:
-            joined[-1] = (f"{speaker}说：{clause}", sep)
-        else:
-            joined.append((clause, sep))
+    joined = _with_speakers(kept)
     statement = ""
-    for number, (clause, sep) in enumerate(joined):
-        statement += _about_replies(_reported(_stated_rule(clause, number == 0)))
+    for number, (speaker, clause, sep) in enumerate(joined):
+        said = _about_replies(_stated_rule(_quote_opening(clause) if speaker is not None else clause, number == 0))
+        statement += f"{speaker}：{said}" if speaker else said
         if number < len(joined) - 1 or sep in _SENTENCE_END:
             statement += sep  # between clauses as said; at the end only a full stop or mark
     statement = re.sub(r"\s*：\s*", "：", statement).strip(" ，,")
@@ -275,16 +328,22 @@ def _speaker_like(speaker: str) -> bool:
     ("周末在家庭群里先说先用" has no speaker)."""
     return bool(
         speaker
-        and len(speaker) <= 10
+        and len(speaker) <= 12
         and not _FIRST_PERSON.search(speaker)
         and "你" not in speaker
         and not _VALUE.fullmatch(speaker)
-        and not re.search(r"[在里先就都也再要会把被从到上]", speaker)
+        and not re.search(r"[在里先就都也再要会把被从到上可能该得想只不没前时是发打问回咱]|这样|这么|怎|我们|大家", speaker)
+        and not _NOT_A_SPEAKER.search(speaker)
     )
+
+
+# "跟仓库说", "他最近老说", "简单说", "据说": telling someone, saying often, a way of putting it —
+# no one's words follow.
+_NOT_A_SPEAKER = re.compile(r"^(?:跟|和|对|给|向)|[老总常还又]$|^(?:简单|总的|换句话|比如|据|听|一般)$")
 
 
 def _speaker_only(clause: str) -> str:
     """The speaker of a clause that is only "<someone>说了", when someone else than 我 / 你."""
     match = _SPEAKER_ONLY.fullmatch(clause)
-    speaker = _SPOKEN_WHEN.sub("", match.group(1)).strip() if match else ""
+    speaker = _speaker_name(match.group(1)) if match else ""
     return speaker if _speaker_like(speaker) else ""

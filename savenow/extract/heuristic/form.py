@@ -55,6 +55,7 @@ _ZH_LEAD = (
     r"|决定了|要的?|对的?|是的|没错|嗯+"  # the reply to the assistant's question before the fact ("要，电信宽带账号 …")
     r"|[一二两三四五六七八九十\d]+\s*条(?=\s*[:：])"  # "三条：" counts the rules that follow
     r"|(?:那就|这就|这下)?(?:对得上了?|对上了)|好主意|这么干|就这么干|有道理|问了|问过了|查了|查过了"  # a verdict or a report on asking
+    r"|很好|太好了|好极了|完美|漂亮"  # praise before the fact
 )
 _LEAD = re.compile(
     rf"^\s*(?:(?:{_EN_LEAD})\s*(?:[:,—–]|\s-\s)|(?:{_ZH_LEAD})\s*[:：，,—]|(?:顺便|另外)?(?:记一下|提醒一下)\s)\s*",
@@ -277,7 +278,7 @@ def _tidy(text: str, day: date | None, role: str) -> str:
         bullet = _SPOKEN_LABEL.sub(_spoken_label, bullet, count=1)
         if bullet == before:
             break
-    bullet = _without_requests(_without_chat_lead(bullet))
+    bullet = _en_reported(_without_requests(_without_chat_lead(_BARE_COLON.sub("", bullet))))
     bullet = _without_mark(clean_zh_statement(bullet))  # spoken Chinese as a statement (:mod:`.clauses`)
     bullet = _SPOKEN_COPULA.sub("：", bullet)
     bullet = _without_joiner(_then_and_now(bullet))
@@ -359,6 +360,43 @@ def _without_chat_lead(bullet: str) -> str:
     ):
         return bullet
     return rest[:1].upper() + rest[1:] if rest[:1].islower() and bullet[:1].isupper() else rest
+
+
+# A line left opening with a bare colon (its lead-in went upstream) states what follows it.
+_BARE_COLON = re.compile(r"^\s*[:：]\s*(?=\S{2})")
+
+# "Dana said: OK, manual pushes go through her", "Tan's nurse said from now on book follow-ups on
+# WhatsApp": who said it stays as the source, the saying, their "OK" and their "from now on" go
+# ("Tan's nurse: book follow-ups on WhatsApp"). A pronoun names no one a note reader knows: the
+# words stand alone, or take the name of the person the line before it reports asking ("I pinged
+# Dana, she said …" → "Dana: …").
+_EN_PERSON = (
+    r"(?:Dr\.?\s+|Mr\.?\s+|Mrs\.?\s+|Ms\.?\s+)?(?!(?:It|This|That|These|Those|There|Then|The|What|Which|Who)\b)[A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*)?(?:['’]s\s+[a-z]+)?"
+    r"|(?:[Tt]he|[Mm]y|[Oo]ur|[Hh]is|[Hh]er|[Tt]heir)\s+(?:[a-z]+\s+)?(?:nurse|doctor|dentist|vet|landlord|landlady|teacher|coach"
+    r"|boss|manager|accountant|mechanic|agent|plumber|owner|client|editor|clinic|school|office|support|bank"
+    r"|team|lead|admin|receptionist|pharmacist|contractor|supplier|tutor|lawyer)"
+)
+_EN_REPORTED = re.compile(
+    rf"^(?:(?:I|[Ww]e)\s+(?:already\s+|just\s+)?(?:pinged|asked|called|emailed|messaged|texted|checked with)\s+"
+    rf"(?P<asked>{_EN_PERSON})[^,;.]*?[,;]\s*(?:and\s+)?)?"
+    rf"(?P<who>{_EN_PERSON}|[Hh]e|[Ss]he|[Tt]hey)\s+(?:said|says)(?:\s+that)?\s*[:,]?\s*"
+    r"(?i:(?:ok(?:ay)?|yes|yeah|sure|fine)\s*[,:]\s*)?(?i:from now on|going forward|in future)?\s*[,:]?\s*(?P<what>\S.{3,})$"
+)
+_EN_PRONOUN = re.compile(r"^(?:he|she|they)$", re.IGNORECASE)
+
+
+def _en_reported(bullet: str) -> str:
+    match = _EN_REPORTED.match(bullet)
+    if match is None or has_cjk(bullet):
+        return bullet
+    who, what = match["who"], match["what"].strip()
+    if _EN_PRONOUN.match(who):
+        who = match["asked"] or ""
+    elif match["asked"]:
+        return bullet  # asked one person, another answered: the line says both
+    if not who:
+        return what[:1].upper() + what[1:]
+    return f"{who[:1].upper()}{who[1:]}: {what}"
 
 
 # "周三就是：奶奶接", "runner-03 这边就是：tag gpu": the spoken "X is: …" states "X：…".
