@@ -104,3 +104,26 @@ def test_a_joining_word_at_the_start_goes(said: str, kept: str) -> None:
 )
 def test_a_change_told_as_then_and_now_states_the_change(said: str, kept: str) -> None:
     assert tidy_bullet(said, DAY) == kept
+
+
+def test_a_short_bullet_that_negates_the_other_is_no_restatement() -> None:
+    from savenow.extract.heuristic.form import once_each
+
+    assert once_each(["No peanuts", "Bring peanuts for the party on Saturday."], [set(), set()]) == [
+        "No peanuts",
+        "Bring peanuts for the party on Saturday.",
+    ]
+    assert len(once_each(["Not Fridays", "Standup moved to Fridays at 9:30."], [set(), set()])) == 2
+    # the same fact said shorter still goes
+    assert once_each(["On the 15th", "Paydays: 15th and last day of the month."], [set(), set()]) == [
+        "Paydays: 15th and last day of the month."
+    ]
+
+
+def test_a_done_verb_that_is_the_fact_stays_in_its_clause() -> None:
+    from savenow.extract.heuristic.clauses import zh_clauses
+
+    assert zh_clauses("路由器的 UPnP 已经关了。") == ["路由器的 UPnP 已经关了"]
+    assert zh_clauses("旧服务器上的 MySQL 5.7 已经删了") == ["旧服务器上的 MySQL 5.7 已经删了"]
+    # a changed value's report is still a clause of its own
+    assert zh_clauses("PRINTER_URL=http://10.0.0.9 已经改了") == ["PRINTER_URL=http://10.0.0.9", "已经改了"]

@@ -35,9 +35,10 @@ __all__ = ["clean_zh_statement", "zh_clauses"]
 # ASCII punctuation ends a clause only before a space, the end or a Chinese character:
 # "(?i)" and "a,b" inside a value are no clause ends.
 # "编号 MB330106882 以后开药拿这个": a spoken space before 以后 starts a clause after a value too,
-# and before 已经 ("PRINTER_URL=… 已经改了": the report that it was done is a clause of its own).
+# and before 已经改了 / 已经换了 ("PRINTER_URL=… 已经改了": the report that a value was changed is a
+# clause of its own). Not before 已经关了 / 删了 / 装了: there the verb is the fact ("SMB1 已经关了").
 _CLAUSE_END = re.compile(
-    rf"[，；。！？]+|[,;!?]+(?=\s|$|[{HAN}])|(?<=[{HAN}])\s+(?=[{HAN}])|(?<=[A-Za-z0-9`])\s+(?=以后|今后|已经[改换加删装配设调开关弄搞做建跑写](?:好|完)?了\s*[。！]?$)"
+    rf"[，；。！？]+|[,;!?]+(?=\s|$|[{HAN}])|(?<=[{HAN}])\s+(?=[{HAN}])|(?<=[A-Za-z0-9`])\s+(?=以后|今后|已经[改换](?:好|完)?了\s*[。！]?$)"
     r"|(?<=[A-Za-z0-9`])\s+(?=(?:他|她)们?说)"  # "押金 3000 他说退房验完就转": the report is a clause of its own
 )
 # Never split inside a code span or a quotation: "「描述包含 美团」" is one value.

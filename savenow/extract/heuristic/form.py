@@ -773,6 +773,17 @@ _CHAT_MARKS = re.compile(
 )
 
 
+# Words that narrow or negate what a bullet says: "No peanuts" beside "Bring peanuts for the party"
+# is a second fact about peanuts, not the same one said shorter.
+_RESTRICTING_WORD = re.compile(r"\b(?:no|not|never|don't|dont|without|except|only|skip|avoid)\b", re.IGNORECASE)
+
+
+def _restricts_the_other(first: str, second: str) -> bool:
+    """Whether one of the two bullets holds a negating or narrowing word the other lacks."""
+    said = [{w.lower() for w in _RESTRICTING_WORD.findall(b)} for b in (first, second)]
+    return said[0] != said[1]
+
+
 def once_each(bullets: list[str], kinds: Sequence[AbstractSet[str]]) -> list[str]:
     """The bullets without a second wording of a fact another bullet already states: the user's
     rule and the assistant's restatement of it ("以后回复里别用 emoji 了。" / "以后回复不用 emoji。")
@@ -802,6 +813,7 @@ def once_each(bullets: list[str], kinds: Sequence[AbstractSet[str]]) -> list[str
         fragment = min(len(bullets[i].split()), len(bullets[j].split())) <= 3 and not has_cjk(
             bullets[i] + bullets[j]
         )
+        fragment = fragment and not _restricts_the_other(bullets[i], bullets[j])
         contained = (small >= 2 or (small == 1 and fragment)) and shared == small
         # Two wordings with the same values ("早报每天最多 2 条少数派…" / "早报里少数派最多放 2 条…")
         # are one fact at a lower share of words: the user said it, the assistant said it back.
