@@ -786,9 +786,14 @@ def _affinity(
 def _siblings(new_ids: Iterable[str], saved_ids: Iterable[str]) -> bool:
     """A new identifier written like a saved one but for its numbers ("v0.9.3" and "v0.9.2", "gpu-02"
     and "gpu-01"): the next release, host or account of the same series. Only names with letters in
-    them: bare numbers, dates and addresses all look alike."""
-    saved_shapes = {_shape(i) for i in saved_ids if _SERIES.fullmatch(i)}
-    return any(_shape(i) in saved_shapes for i in new_ids if _SERIES.fullmatch(i))
+    them: bare numbers, dates and addresses all look alike, and so do sizes ("2tb" and "4tb", "16gb"
+    and "32gb" are amounts of anything, the :data:`_MEASURE` reading)."""
+    saved_shapes = {_shape(i) for i in saved_ids if _in_a_series(i)}
+    return any(_shape(i) in saved_shapes for i in new_ids if _in_a_series(i))
+
+
+def _in_a_series(identifier: str) -> bool:
+    return _SERIES.fullmatch(identifier) is not None and _MEASURE.fullmatch(identifier) is None
 
 
 _SERIES = re.compile(r"(?=.*\d)(?=.*[a-z])[a-z0-9][a-z0-9._-]{1,30}", re.IGNORECASE)  # a name with a number in it
