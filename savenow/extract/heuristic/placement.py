@@ -44,8 +44,7 @@ from ...vocabulary import NoteKind
 from . import factkinds, signals
 from .cache import text_cache
 from .signals import LEX
-from .titles import KIND_LABEL
-from .titles import _about_replies as about_replies
+from .titles import KIND_LABEL, about_replies
 from .words import fact_terms, quantities
 
 MERGE_MIN = 2.0

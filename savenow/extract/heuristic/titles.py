@@ -566,7 +566,7 @@ def _title(
         if language == "zh":
             return _joined(subject, "负责人", language)  # "举报负责人", "etl 负责人": no space inside Chinese
         return f"Owner of {subject}"
-    if kind in (NoteKind.PREFERENCE, "rule", NoteKind.NOTE) and _about_replies(text):
+    if kind in (NoteKind.PREFERENCE, "rule", NoteKind.NOTE) and about_replies(text):
         return "回复风格偏好" if language == "zh" else "Reply style"
     topic = (
         ""
@@ -741,7 +741,7 @@ _TO_THE_ASSISTANT = re.compile(r"你|给我|跟我|回我|(?<![\w'])(?:you|me)(?
 _REPLY_OBJECT = re.compile(r"(?<![\w'])(?:emails?|messages? to|邮件|评论)(?![\w'])", re.IGNORECASE)
 
 
-def _about_replies(text: str) -> bool:
+def about_replies(text: str) -> bool:
     """A rule about how the assistant answers ("以后回复先给结论", "No more emojis"): the reply
     words stand in its first clause ("密码私聊发，不在群里回复" is a rule about passwords)."""
     first = re.split(r"[，,;；。.:：]", _EN_OPENER.sub("", text).strip(), maxsplit=1)[0]
