@@ -418,6 +418,9 @@ _EN_VERB_BEFORE = frozenset(
         "did", "didn't", "to",
     )
 )  # fmt: skip
+# … of which these also stand before a name ("moved CI to GitHub Actions", "Flight to Lisbon", "that
+# Lisbon trip", "it Gitea"): there only a lower-case word after them is a verb.
+_EN_ALSO_BEFORE_A_NAME = frozenset(("to", "this", "that", "it"))
 _EN_OBJECT_AFTER = frozenset(
     ("the", "a", "an", "my", "our", "your", "his", "her", "their", "it", "this", "that", "them")
 )
@@ -440,7 +443,8 @@ def _said_as_verb(word: str, bullets: Sequence[str]) -> bool:
         for i, token in enumerate(tokens):
             if token.casefold() != folded:
                 continue
-            if i > 0 and tokens[i - 1].casefold() in _EN_VERB_BEFORE:
+            before = tokens[i - 1].casefold() if i > 0 else ""
+            if before in _EN_VERB_BEFORE and (token[:1].islower() or before not in _EN_ALSO_BEFORE_A_NAME):
                 return True
             opening = i == 0 or token[:1].isupper()  # where bullets are joined, a capital opens one
             if (

@@ -1,0 +1,32 @@
+"""Titles: mends of the review of round fourteen's title rounds (items 4–7), each in both languages
+where the rule says it in both (the verb scan and the English tokens are English only: their Chinese
+test guards the same note said in Chinese)."""
+
+from __future__ import annotations
+
+from savenow.extract.heuristic import titles
+from savenow.extract.heuristic.cache import TEXTS
+from savenow.extract.heuristic.titles import TitleContext, note_title
+from savenow.text.identifiers import identifiers
+from savenow.vocabulary import NoteKind
+
+
+def _title(bullet: str, language: str) -> str:
+    return note_title([bullet], {NoteKind.NOTE}, identifiers(bullet), language, TitleContext([bullet], [bullet]))
+
+
+# item 4: "to", "this", "that", "it" before a capitalized name do not make the name a verb
+
+
+def test_a_name_after_to_is_no_verb_en() -> None:
+    bullet = "We moved CI to GitHub Actions; the runner is gh-runner-02."
+    assert not titles._said_as_verb("GitHub", [bullet])
+    assert not titles._said_as_verb("Lisbon", ["Flight to Lisbon on May 3."])
+    assert not titles._said_as_verb("Lisbon", ["Booked that Lisbon hotel."])
+    assert _title(bullet, "en") == "GitHub Actions"
+    assert titles._said_as_verb("lose", ["I don't want to lose the whaler stuff."])  # still a verb
+    assert titles._said_as_verb("says", ["It says 88 mcg."])
+
+
+def test_a_name_after_to_is_no_verb_zh() -> None:
+    assert _title("CI 迁到 GitHub Actions 了，runner 是 gh-runner-02。", "zh") == "GitHub Actions"
