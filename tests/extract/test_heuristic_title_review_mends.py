@@ -30,3 +30,16 @@ def test_a_name_after_to_is_no_verb_en() -> None:
 
 def test_a_name_after_to_is_no_verb_zh() -> None:
     assert _title("CI 迁到 GitHub Actions 了，runner 是 gh-runner-02。", "zh") == "GitHub Actions"
+
+
+# item 5: "X is ID" / "X是ID" names the identifier by X
+
+
+def test_a_copula_before_an_identifier_names_it_en() -> None:
+    assert titles._named_kind("QX7-22", ["The booking code is QX7-22 for the hotel."], "en") == "Booking code"
+    assert titles._named_kind("QX7-22", ["Booking code: QX7-22"], "en") == "Booking code"
+
+
+def test_a_copula_before_an_identifier_names_it_zh() -> None:
+    assert titles._named_kind("ZT-5530918", ["中通的月结账号是 ZT-5530918"], "zh") == "中通月结账号"
+    assert titles._named_kind("ZT-5530918", ["中通的月结账号 ZT-5530918"], "zh") == "中通月结账号"

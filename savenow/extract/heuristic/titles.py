@@ -174,8 +174,9 @@ def note_title(
 
 # A bare identifier: one token with a digit or a joining mark ("NJ-88Q2TL", "u398812", "v2.4.0").
 _BARE_IDENTIFIER = re.compile(r"(?=[\w.:/@#+-]*[\d_./:@#-])[\w.:/@#+-]+")
-_ZH_KIND_BEFORE = re.compile(rf"([{HAN}]{{2,10}})\s*[：:]?\s*(?:是\s*)?$")
-_EN_KIND_BEFORE = re.compile(r"((?:[A-Za-z][\w&'-]*\s+){0,2}[A-Za-z][\w&'-]*)\s*[:：]?\s*(?:is\s+)?$")
+_ZH_KIND_BEFORE = re.compile(rf"([{HAN}]{{2,10}})\s*[：:]?$")
+_EN_KIND_BEFORE = re.compile(r"((?:[A-Za-z][\w&'-]*\s+){0,2}[A-Za-z][\w&'-]*)\s*[:：]?$")
+_COPULA_AFTER = re.compile(r"(?:\s*是|\s+(?:is|are|was|were))$", re.IGNORECASE)  # "X is ID", "X是ID"
 
 
 def _named_kind(title: str, bullets: Sequence[str], language: str) -> str:
@@ -191,7 +192,7 @@ def _named_kind(title: str, bullets: Sequence[str], language: str) -> str:
             continue  # "systemctl restart tidewatch-worker": a command's words name no kind
         if not (bullet[at - 1].isspace() or bullet[at - 1] == "：" or is_cjk(bullet[at - 1])):
             continue  # "YYYY-MM-DD", "github-claw:linyu/…": the same token goes on before it
-        before = bullet[:at].rstrip()
+        before = _COPULA_AFTER.sub("", bullet[:at].rstrip())  # "The booking code is QX7-22": the code
         kind = _zh_kind_before(before) if language == "zh" else ""
         kind = kind or _en_kind_before(before)
         if kind and not title_faults(kind, bullets, language):
