@@ -43,3 +43,13 @@ def test_a_copula_before_an_identifier_names_it_en() -> None:
 def test_a_copula_before_an_identifier_names_it_zh() -> None:
     assert titles._named_kind("ZT-5530918", ["中通的月结账号是 ZT-5530918"], "zh") == "中通月结账号"
     assert titles._named_kind("ZT-5530918", ["中通的月结账号 ZT-5530918"], "zh") == "中通月结账号"
+
+
+# item 6: after a versioned name only a placement verb before 在/到/成/为 is the predicate's (a Chinese
+# rule: the English subject reading has no such step)
+
+
+def test_a_noun_after_a_versioned_name_stays_in_the_topic_zh() -> None:
+    assert titles._zh_topic("Node 20 镜像在 Harbor 上") == "Node 20 镜像"
+    assert titles._zh_topic("群晖 DS224+ 固定在 192.168.1.20") == "群晖 DS224+"
+    assert titles._zh_topic("Postgres 16 部署到 db-1 上") == "Postgres 16"

@@ -805,6 +805,11 @@ def _topic(bullet: str) -> str:
     return _en_topic(text)
 
 
+# The verb of "固定在", "部署到", "迁到" after an identifier: only these put a thing somewhere; other
+# words there are a noun of the name ("Node 20 镜像在 Harbor 上" is about the image).
+_ZH_PLACED_AFTER_A_NAME = re.compile(r"(?<=[\d+_.-])\s+(?:放|存|装|挂|固定|部署|搬|迁|移|设|定)$")
+
+
 def _zh_topic(text: str) -> str:
     text = _ZH_TOPIC_LEAD.sub("", text)
     end = len(text)
@@ -819,8 +824,9 @@ def _zh_topic(text: str) -> str:
     if end < len(text) and text[end] in "在到成为":
         # "群晖 DS224+ 固定在 …": after an identifier, the word before 在 / 到 is the predicate's verb
         # ("GPU 预约在飞书表格" names 预约: after a plain name it may be a noun)
-        topic = re.sub(rf"(?<=[\d+_.-])\s+[{HAN}]{{1,2}}$", "", topic)
-    numbered = re.fullmatch(r"[A-Z][A-Za-z]+ \d{1,4}", topic)  # "Task 2", "VM 210": a numbered thing
+        topic = _ZH_PLACED_AFTER_A_NAME.sub("", topic)
+    # "Task 2", "VM 210", "Node 20 镜像": a numbered thing, or a noun of one
+    numbered = re.fullmatch(rf"[A-Z][A-Za-z]+ \d{{1,4}}(?:\s*[{HAN}]{{1,4}})?", topic)
     if _ZH_NOT_A_NAME.search(topic) or (_LOOSE_VALUE.search(topic) and not numbered) or _zh_action(topic):
         return ""
     if (
