@@ -53,3 +53,13 @@ def test_a_noun_after_a_versioned_name_stays_in_the_topic_zh() -> None:
     assert titles._zh_topic("Node 20 镜像在 Harbor 上") == "Node 20 镜像"
     assert titles._zh_topic("群晖 DS224+ 固定在 192.168.1.20") == "群晖 DS224+"
     assert titles._zh_topic("Postgres 16 部署到 db-1 上") == "Postgres 16"
+
+
+# item 7: the English tokens are remembered in the toolkit's one text cache
+
+
+def test_english_tokens_use_the_one_text_cache() -> None:
+    assert titles._en_tokens.cache_parameters()["maxsize"] == TEXTS
+    assert not hasattr(titles, "lru_cache")
+    assert titles._en_tokens("It says 88 mcg") == ("It", "says", "88", "mcg")
+    assert titles._en_tokens("Node 20 镜像") == ("Node", "20", "镜像")

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 
 from ...text.cjk import HAN, han_runs, has_cjk, is_cjk
 from ...text.stopwords import EN_TITLE_STOPWORDS, ZH_EDGE_HAN, ZH_FUNCTION_HAN, ZH_TITLE_STOPWORDS
 from ...vocabulary import NoteKind
 from . import signals
+from .cache import text_cache
 
 __all__ = ["KIND_LABEL", "TitleContext", "heading_subject", "note_language", "note_title", "title_faults"]
 
@@ -428,7 +428,7 @@ _EN_OBJECT_AFTER = frozenset(
 _EN_TOKEN = re.compile(r"[A-Za-z][A-Za-z']*|[^\sA-Za-z]+")  # a number or a mark between words is a token
 
 
-@lru_cache(maxsize=512)
+@text_cache
 def _en_tokens(text: str) -> tuple[str, ...]:
     return tuple(_EN_TOKEN.findall(text))
 
