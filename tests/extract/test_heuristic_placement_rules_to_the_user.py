@@ -5,6 +5,7 @@ under the chat's home; a section of preferences takes it, else it is added (two 
 from __future__ import annotations
 
 from savenow.extract.heuristic.placement import _to_the_user
+from savenow.extract.heuristic.titles import about_replies
 from savenow.models import MemorySection
 from tests.extract.support import chat, extract, saved, text_of
 
@@ -70,6 +71,34 @@ def test_what_counts_as_a_rule_for_the_assistant() -> None:
     assert _to_the_user("好的，以后涨了就告诉你。")  # the assistant saying it back
     assert not _to_the_user("告警发到飞书群。")  # where alerts go is the monitoring's own setting
     assert not _to_the_user("Tell Maya the deploy is done.")
+
+
+def test_someone_else_telling_the_user_is_no_rule_for_the_assistant_zh() -> None:
+    assert not _to_the_user("房东通知我下个月起房租每月涨到 3500 元。")
+    assert not _to_the_user("他会告诉我结果。")
+    assert _to_the_user("涨了就告诉我。")
+    assert _to_the_user("记得通知我。")
+    assert _to_the_user("以后告诉我一声。")
+    assert _to_the_user("房租从 3200 元涨到 3500 元，涨了就告诉我。")  # a request (placement still merges it)
+
+
+def test_someone_else_telling_the_user_is_no_rule_for_the_assistant_en() -> None:
+    assert not _to_the_user("Dr. Hale raised Apoquel from 16mg to 24mg; she'll text me the bloodwork results.")
+    assert not _to_the_user("Dr. Hale will let me know if it changes.")
+    assert _to_the_user("Let me know if it changes.")
+    assert _to_the_user("If the backup fails, tell me when it is fixed.")
+    assert _to_the_user("If the backup fails, please ping me.")
+    assert _to_the_user("Apoquel is now 24mg, just tell me if Biscuit itches again.")
+
+
+def test_the_reply_detector_is_public_for_placement_zh() -> None:
+    assert about_replies("以后回复先给结论。")
+    assert not about_replies("密码私聊发，不在群里回复。")  # a rule about passwords
+
+
+def test_the_reply_detector_is_public_for_placement_en() -> None:
+    assert about_replies("No more emojis in your replies.")
+    assert not about_replies("Send the weekly emails to Maya.")
 
 
 MINECRAFT = MemorySection("Minecraft server", ("Paper 1.21 on mc-01, port 25565.", "Nightly backup at 04:00 to /srv/backups."))

@@ -44,8 +44,7 @@ from ...vocabulary import NoteKind
 from . import factkinds, signals
 from .cache import text_cache
 from .signals import LEX
-from .titles import KIND_LABEL
-from .titles import _about_replies as about_replies
+from .titles import KIND_LABEL, about_replies
 from .words import fact_terms, quantities
 
 MERGE_MIN = 2.0
@@ -116,11 +115,11 @@ def place(
             "add", None, None, "New durable fact."
         )  # "新客户 …", "New category …": a thing of its own
     note_ids = frozenset().union(*(b.ids for b in bullets)) if bullets else ids
-    if _to_the_user(text):
+    if _to_the_user(text) and not any(_changes_bullet(text, s.bullets) for s in sections):
         # How the assistant answers or tells the user ("No more emojis", "涨了就告诉我"): a rule about the
-        # assistant, not a detail of the subject the chat is on; only a section of preferences takes it.
-        # Only a section of preferences takes it — one whose own bullets are rules for the assistant
-        # (a team's conventions are the team's); placed by affinity like any note otherwise.
+        # assistant, not a detail of the subject the chat is on, so only sections of preferences stay
+        # candidates; one whose own bullets are rules for the assistant takes it outright (a team's
+        # conventions are the team's). A new value of a saved bullet is that bullet's fact, told or not.
         sections = [s for s in sections if _PREFERENCE_SECTION.search(s.title)]
         home = local = None
         for section in sections:
@@ -178,11 +177,46 @@ _TELL_ME = re.compile(
     r"(?<![\w'])(?:(?:tell|notify|ping|message|text|alert) (?:me|you)|let (?:me|you) know|(?:my|your) DMs?)(?![\w'])",
     re.IGNORECASE,
 )
+# Said to the assistant wherever it stands in its clause: "let me know", "tell me when", "not my DMs".
+_TELL_ME_ANYWHERE = re.compile(r"let (?:me|you) know|tell (?:me|you) (?:when|if|whenever)|(?:my|your) DMs?", re.IGNORECASE)
+# What may stand before a request that opens its clause ("From now on, tell me", "以后告诉我"), and
+# the words that make one an imperative mid-clause ("涨了就告诉我", "记得通知我", "if it fails, then ping me").
+_REQUEST_OPENER = re.compile(
+    r"(?:(?:and|also|then|so|just|please|pls|always|only|from now on|以后|今后|然后|也|还|另外|麻烦)\s*)*$",
+    re.IGNORECASE,
+)
+_IMPERATIVE_BEFORE = re.compile(
+    r"(?:就|请|记得|麻烦|务必|及时|马上|立刻|第一时间|(?<![\w'])(?:please|just|then|always|also))$", re.IGNORECASE
+)
+# Someone else doing the telling: he/she/they or a name as the clause's subject ("she'll text me",
+# "Dr. Hale will let me know", "他会告诉我").
+_THIRD_PERSON_SUBJECT = re.compile(
+    r"(?:(?<![\w'])(?:he|she|they)|(?<![\w'])[A-Z][\w.'-]*(?:\s+[A-Z][\w.'-]*)*)(?:'ll|'d|'s)?\s+"
+    r"(?:(?:will|would|can|could|should|may|might|is|are|going|gonna|to|promised|agreed|always|usually|then)\s+)*$"
+    r"|(?:他|她|他们|她们)(?:会|要|说|答应|再|就)*$"
+)
+_CLAUSE_SPLIT = re.compile(r"[，,;；。！!？?：:\n]|\.(?:\s|$)")
 
 
 def _to_the_user(text: str) -> bool:
-    """A rule about how the assistant answers (``titles``' reply detector) or when it tells the user."""
-    return about_replies(text) or _TELL_ME.search(text) is not None
+    """A rule about how the assistant answers (``titles``' reply detector) or when it tells the user:
+    a telling said to the assistant (it opens its clause, or an imperative "就告诉我", "let me know"),
+    never one whose subject is someone else ("房东通知我…", "she'll text me the results")."""
+    return about_replies(text) or any(_told_to_the_assistant(c) for c in _CLAUSE_SPLIT.split(text))
+
+
+def _told_to_the_assistant(clause: str) -> bool:
+    for match in _TELL_ME.finditer(clause):
+        before = clause[: match.start()]
+        if _THIRD_PERSON_SUBJECT.search(before) and not _REQUEST_OPENER.fullmatch(before.strip()):
+            continue
+        if (
+            _REQUEST_OPENER.fullmatch(before.strip())
+            or _IMPERATIVE_BEFORE.search(before.rstrip())
+            or _TELL_ME_ANYWHERE.match(clause[match.start() :].rstrip())
+        ):
+            return True
+    return False
 
 
 HOME_MIN = 4.0  # how much of a section's vocabulary the chat must use to be about it
@@ -751,9 +785,14 @@ def _affinity(
 def _siblings(new_ids: Iterable[str], saved_ids: Iterable[str]) -> bool:
     """A new identifier written like a saved one but for its numbers ("v0.9.3" and "v0.9.2", "gpu-02"
     and "gpu-01"): the next release, host or account of the same series. Only names with letters in
-    them: bare numbers, dates and addresses all look alike."""
-    saved_shapes = {_shape(i) for i in saved_ids if _SERIES.fullmatch(i)}
-    return any(_shape(i) in saved_shapes for i in new_ids if _SERIES.fullmatch(i))
+    them: bare numbers, dates and addresses all look alike, and so do sizes ("2tb" and "4tb", "16gb"
+    and "32gb" are amounts of anything, the :data:`_MEASURE` reading)."""
+    saved_shapes = {_shape(i) for i in saved_ids if _in_a_series(i)}
+    return any(_shape(i) in saved_shapes for i in new_ids if _in_a_series(i))
+
+
+def _in_a_series(identifier: str) -> bool:
+    return _SERIES.fullmatch(identifier) is not None and _MEASURE.fullmatch(identifier) is None
 
 
 _SERIES = re.compile(r"(?=.*\d)(?=.*[a-z])[a-z0-9][a-z0-9._-]{1,30}", re.IGNORECASE)  # a name with a number in it

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from functools import lru_cache
 
 from ...text.cjk import HAN, han_runs, has_cjk, is_cjk
 from ...text.stopwords import EN_TITLE_STOPWORDS, ZH_EDGE_HAN, ZH_FUNCTION_HAN, ZH_TITLE_STOPWORDS
 from ...vocabulary import NoteKind
 from . import signals
+from .cache import text_cache
 
 __all__ = ["KIND_LABEL", "TitleContext", "heading_subject", "note_language", "note_title", "title_faults"]
 
@@ -174,8 +174,9 @@ def note_title(
 
 # A bare identifier: one token with a digit or a joining mark ("NJ-88Q2TL", "u398812", "v2.4.0").
 _BARE_IDENTIFIER = re.compile(r"(?=[\w.:/@#+-]*[\d_./:@#-])[\w.:/@#+-]+")
-_ZH_KIND_BEFORE = re.compile(rf"([{HAN}]{{2,10}})\s*[：:]?\s*(?:是\s*)?$")
-_EN_KIND_BEFORE = re.compile(r"((?:[A-Za-z][\w&'-]*\s+){0,2}[A-Za-z][\w&'-]*)\s*[:：]?\s*(?:is\s+)?$")
+_ZH_KIND_BEFORE = re.compile(rf"([{HAN}]{{2,10}})\s*[：:]?$")
+_EN_KIND_BEFORE = re.compile(r"((?:[A-Za-z][\w&'-]*\s+){0,2}[A-Za-z][\w&'-]*)\s*[:：]?$")
+_COPULA_AFTER = re.compile(r"(?:\s*是|\s+(?:is|are|was|were))$", re.IGNORECASE)  # "X is ID", "X是ID"
 
 
 def _named_kind(title: str, bullets: Sequence[str], language: str) -> str:
@@ -191,7 +192,7 @@ def _named_kind(title: str, bullets: Sequence[str], language: str) -> str:
             continue  # "systemctl restart tidewatch-worker": a command's words name no kind
         if not (bullet[at - 1].isspace() or bullet[at - 1] == "：" or is_cjk(bullet[at - 1])):
             continue  # "YYYY-MM-DD", "github-claw:linyu/…": the same token goes on before it
-        before = bullet[:at].rstrip()
+        before = _COPULA_AFTER.sub("", bullet[:at].rstrip())  # "The booking code is QX7-22": the code
         kind = _zh_kind_before(before) if language == "zh" else ""
         kind = kind or _en_kind_before(before)
         if kind and not title_faults(kind, bullets, language):
@@ -418,13 +419,16 @@ _EN_VERB_BEFORE = frozenset(
         "did", "didn't", "to",
     )
 )  # fmt: skip
+# … of which these also stand before a name ("moved CI to GitHub Actions", "Flight to Lisbon", "that
+# Lisbon trip", "it Gitea"): there only a lower-case word after them is a verb.
+_EN_ALSO_BEFORE_A_NAME = frozenset(("to", "this", "that", "it"))
 _EN_OBJECT_AFTER = frozenset(
     ("the", "a", "an", "my", "our", "your", "his", "her", "their", "it", "this", "that", "them")
 )
 _EN_TOKEN = re.compile(r"[A-Za-z][A-Za-z']*|[^\sA-Za-z]+")  # a number or a mark between words is a token
 
 
-@lru_cache(maxsize=512)
+@text_cache
 def _en_tokens(text: str) -> tuple[str, ...]:
     return tuple(_EN_TOKEN.findall(text))
 
@@ -440,7 +444,8 @@ def _said_as_verb(word: str, bullets: Sequence[str]) -> bool:
         for i, token in enumerate(tokens):
             if token.casefold() != folded:
                 continue
-            if i > 0 and tokens[i - 1].casefold() in _EN_VERB_BEFORE:
+            before = tokens[i - 1].casefold() if i > 0 else ""
+            if before in _EN_VERB_BEFORE and (token[:1].islower() or before not in _EN_ALSO_BEFORE_A_NAME):
                 return True
             opening = i == 0 or token[:1].isupper()  # where bullets are joined, a capital opens one
             if (
@@ -566,7 +571,7 @@ def _title(
         if language == "zh":
             return _joined(subject, "负责人", language)  # "举报负责人", "etl 负责人": no space inside Chinese
         return f"Owner of {subject}"
-    if kind in (NoteKind.PREFERENCE, "rule", NoteKind.NOTE) and _about_replies(text):
+    if kind in (NoteKind.PREFERENCE, "rule", NoteKind.NOTE) and about_replies(text):
         return "回复风格偏好" if language == "zh" else "Reply style"
     topic = (
         ""
@@ -741,7 +746,7 @@ _TO_THE_ASSISTANT = re.compile(r"你|给我|跟我|回我|(?<![\w'])(?:you|me)(?
 _REPLY_OBJECT = re.compile(r"(?<![\w'])(?:emails?|messages? to|邮件|评论)(?![\w'])", re.IGNORECASE)
 
 
-def _about_replies(text: str) -> bool:
+def about_replies(text: str) -> bool:
     """A rule about how the assistant answers ("以后回复先给结论", "No more emojis"): the reply
     words stand in its first clause ("密码私聊发，不在群里回复" is a rule about passwords)."""
     first = re.split(r"[，,;；。.:：]", _EN_OPENER.sub("", text).strip(), maxsplit=1)[0]
@@ -800,6 +805,11 @@ def _topic(bullet: str) -> str:
     return _en_topic(text)
 
 
+# The verb of "固定在", "部署到", "迁到" after an identifier: only these put a thing somewhere; other
+# words there are a noun of the name ("Node 20 镜像在 Harbor 上" is about the image).
+_ZH_PLACED_AFTER_A_NAME = re.compile(r"(?<=[\d+_.-])\s+(?:放|存|装|挂|固定|部署|搬|迁|移|设|定)$")
+
+
 def _zh_topic(text: str) -> str:
     text = _ZH_TOPIC_LEAD.sub("", text)
     end = len(text)
@@ -814,8 +824,9 @@ def _zh_topic(text: str) -> str:
     if end < len(text) and text[end] in "在到成为":
         # "群晖 DS224+ 固定在 …": after an identifier, the word before 在 / 到 is the predicate's verb
         # ("GPU 预约在飞书表格" names 预约: after a plain name it may be a noun)
-        topic = re.sub(rf"(?<=[\d+_.-])\s+[{HAN}]{{1,2}}$", "", topic)
-    numbered = re.fullmatch(r"[A-Z][A-Za-z]+ \d{1,4}", topic)  # "Task 2", "VM 210": a numbered thing
+        topic = _ZH_PLACED_AFTER_A_NAME.sub("", topic)
+    # "Task 2", "VM 210", "Node 20 镜像": a numbered thing, or a noun of one
+    numbered = re.fullmatch(rf"[A-Z][A-Za-z]+ \d{{1,4}}(?:\s*[{HAN}]{{1,4}})?", topic)
     if _ZH_NOT_A_NAME.search(topic) or (_LOOSE_VALUE.search(topic) and not numbered) or _zh_action(topic):
         return ""
     if (
