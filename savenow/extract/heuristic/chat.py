@@ -17,6 +17,7 @@ from ...text.identifiers import identifiers, values
 from ...text.stopwords import EN_COMMON_WORDS, EN_NOT_NAMES
 from ...vocabulary import NoteKind
 from . import signals
+from .cache import text_cache
 from .machine import is_machine_text
 from .rules import (
     APPLIED_SHARED_WORDS,
@@ -251,6 +252,7 @@ class SentenceContext:
     adopted: frozenset[str] = frozenset()  # (user) the assistant's proposed identifiers it applied / adopted
 
 
+@text_cache  # a pure function of the message, asked once per statement of it, in every preview
 def single_name(text: str) -> str | None:
     """The one capitalized name a message mentions (not at a sentence start), if exactly one."""
     names = {m.group(0) for m in NAME.finditer(text) if not m.group(0).isupper()}
