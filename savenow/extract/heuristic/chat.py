@@ -17,6 +17,7 @@ from ...text.identifiers import identifiers, values
 from ...text.stopwords import EN_COMMON_WORDS, EN_NOT_NAMES
 from ...vocabulary import NoteKind
 from . import signals
+from .cache import text_cache
 from .machine import is_machine_text
 from .rules import (
     APPLIED_SHARED_WORDS,
@@ -59,21 +60,33 @@ def read_chat(messages: Sequence[ChatMessage]) -> list[Message]:
     result = []
     for message in messages:
         text = message.text or ""
-        items = signals.sentence_items(text)
-        prose_chars = sum(len(sentence) for _, sentence in items)
-        prose = signals.prose(text)
-        is_paste = (bool(signals.code_blocks(text)) and prose_chars < 40) or is_machine_text(prose)
-        rejects = bool(LEX.REJECT.search(prose))
-        says_done = bool(LEX.CONFIRM.search(prose) or LEX.APPLIED.search(prose))
-        confirms = not rejects and says_done and not signals.is_question(prose.strip())
-        ids = frozenset(identifiers(prose))
-        result.append(Message(message.role, text, items, is_paste, prose, ids, confirms, rejects))
-        _whole_rule(result[-1])
+        items, is_paste, prose, ids, confirms, rejects = _read_message(message.role, text)
+        result.append(Message(message.role, text, list(items), is_paste, prose, ids, confirms, rejects))
     _mark_choices(result)
     _mark_recalled(result)
     _mark_accepted(result)
     _mark_listed(result)
     return result
+
+
+_Read = tuple[tuple[tuple[str | None, str], ...], bool, str, frozenset[str], bool, bool]
+
+
+@text_cache  # what one message says on its own: the same in every preview of a chat
+def _read_message(role: str, text: str) -> _Read:
+    """A message's sentences (a short rule kept whole), whether it is a paste, its prose and
+    identifiers, and whether it says it works now or still fails: a pure function of the two."""
+    items = signals.sentence_items(text)
+    prose_chars = sum(len(sentence) for _, sentence in items)
+    prose = signals.prose(text)
+    is_paste = (bool(signals.code_blocks(text)) and prose_chars < 40) or is_machine_text(prose)
+    rejects = bool(LEX.REJECT.search(prose))
+    says_done = bool(LEX.CONFIRM.search(prose) or LEX.APPLIED.search(prose))
+    confirms = not rejects and says_done and not signals.is_question(prose.strip())
+    ids = frozenset(identifiers(prose))
+    message = Message(role, text, items, is_paste, prose, ids, confirms, rejects)
+    _whole_rule(message)
+    return tuple(message.items), is_paste, prose, ids, confirms, rejects
 
 
 def _list_labels(message: Message) -> list[int]:
@@ -251,6 +264,7 @@ class SentenceContext:
     adopted: frozenset[str] = frozenset()  # (user) the assistant's proposed identifiers it applied / adopted
 
 
+@text_cache  # a pure function of the message, asked once per statement of it, in every preview
 def single_name(text: str) -> str | None:
     """The one capitalized name a message mentions (not at a sentence start), if exactly one."""
     names = {m.group(0) for m in NAME.finditer(text) if not m.group(0).isupper()}

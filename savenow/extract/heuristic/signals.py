@@ -71,6 +71,7 @@ class Lexeme:
         "_ascii",
         "_empty_for_ascii",
         "_flags",
+        "_halves",
         "_lowercase",
         "_non_ascii",
         "_regex",
@@ -108,6 +109,7 @@ class Lexeme:
         self._non_ascii: re.Pattern[str] | str | None = (
             "|".join(other_parts) if caseless and parts is not None and other_parts else None
         )
+        self._halves: tuple[re.Pattern[str] | None, re.Pattern[str] | None] | None = None  # _search_halves
         # the C-level LRU answers a remembered text without a Python call; thread-safe and bounded
         self.search = lru_cache(maxsize=_REMEMBERED)(self._search_text)
         self.sub = lru_cache(maxsize=_REMEMBERED)(self._sub)  # the same: a pure function of its arguments
@@ -135,7 +137,13 @@ class Lexeme:
             if isinstance(ascii_form, str):
                 ascii_form = self._ascii_pattern()
             return ascii_form.search(text.lower())
-        return self._search(text, _CHAT.get())
+        # text with a non-ASCII character: _search without its second isascii() and one call
+        lowered = _lowercased(text, _CHAT.get())
+        if lowered is None:
+            return self.regex.search(text)
+        if self._ascii is not None:
+            return self._search_halves(lowered)
+        return self._lowercased_pattern().search(lowered)
 
     def _search(self, text: str, chat: ChatMemo | None) -> re.Match[str] | None:
         if self._lowercase is None:
@@ -155,20 +163,35 @@ class Lexeme:
         """The whole pattern's search, from its two halves: the leftmost match of either, which is
         the whole pattern's (at that position no alternative of the other half matches). When both
         match at one position, the order of the alternatives decides, so the whole pattern does."""
-        if self._non_ascii is None:  # every alternative can match ASCII text: that half is the whole
-            return self._ascii_pattern().search(lowered)
-        if isinstance(self._non_ascii, str):
-            self._non_ascii = compile_alternation(self._non_ascii, self._flags & ~re.IGNORECASE)
-        ascii_half = None if self._empty_for_ascii else self._ascii_pattern()
-        if self._non_ascii.groups or (ascii_half is not None and ascii_half.groups):
-            return self._lowercased_pattern().search(lowered)  # groups numbered as in the whole
-        found = ascii_half.search(lowered) if ascii_half is not None else None
-        other = self._non_ascii.search(lowered)
+        halves = self._halves
+        if halves is None:
+            halves = self._halves = self._halves_plan()
+        first, second = halves
+        if second is None:
+            assert first is not None
+            return first.search(lowered)
+        other = second.search(lowered)
+        if first is None:
+            return other
+        found = first.search(lowered)
         if found is None or other is None:
             return other if found is None else found
         if found.start() != other.start():
             return found if found.start() < other.start() else other
         return self._lowercased_pattern().search(lowered)
+
+    def _halves_plan(self) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+        """What :meth:`_search_halves` searches with, settled (and compiled) on its first call:
+        (one pattern, None) when one search is the whole answer, else (the ASCII half or None, the
+        other half)."""
+        if self._non_ascii is None:  # every alternative can match ASCII text: that half is the whole
+            return self._ascii_pattern(), None
+        if isinstance(self._non_ascii, str):
+            self._non_ascii = compile_alternation(self._non_ascii, self._flags & ~re.IGNORECASE)
+        ascii_half = None if self._empty_for_ascii else self._ascii_pattern()
+        if self._non_ascii.groups or (ascii_half is not None and ascii_half.groups):
+            return self._lowercased_pattern(), None  # groups numbered as in the whole
+        return ascii_half, self._non_ascii
 
     def _ascii_pattern(self) -> re.Pattern[str]:
         if isinstance(self._ascii, str):
