@@ -1,0 +1,56 @@
+"""A chat sentence whose one identifier a saved bullet holds, with no identifier or number of its own,
+restates that bullet: it is reported as a skip in the bullet's wording (DESIGN §7)."""
+
+from __future__ import annotations
+
+from savenow.models import MemorySection
+from tests.extract.support import chat, extract
+
+
+def test_one_saved_identifier_restated_is_a_skip_en() -> None:
+    sections = [
+        MemorySection("Offsite backups", ["restic to Backblaze B2 bucket `hq-restic`, run by a systemd timer."])
+    ]
+    messages = chat(
+        "u: the nightly backup log is clean again",
+        "a: Good to hear.",
+        "u: Bucket is still hq-restic on b2",
+        "a: Right.",
+    )
+    skips = [e for e in extract(messages, sections) if e.action == "skip"]
+    assert skips and skips[0].title == "Offsite backups"
+    assert skips[0].bullets == ["restic to Backblaze B2 bucket `hq-restic`, run by a systemd timer."]
+
+
+def test_one_saved_identifier_restated_is_a_skip_zh() -> None:
+    sections = [MemorySection("监控 mon-01", ["告警发到飞书 webhook，机器人叫 `mon-bot`。"])]
+    messages = chat(
+        "u: 今天把 Grafana 的面板整理了一下",
+        "a: 好的。",
+        "u: 告警还是走飞书 mon-bot",
+        "a: 嗯。",
+    )
+    skips = [e for e in extract(messages, sections) if e.action == "skip"]
+    assert skips and skips[0].title == "监控 mon-01"
+    assert "mon-bot" in skips[0].bullets[0]
+
+
+def test_a_number_the_bullet_lacks_is_no_restatement_en() -> None:
+    # "20%" is new: the 20 inside the saved address is no 20 percent.
+    sections = [MemorySection("Proxmox (pve-01)", ["Proxmox VE 8.2 on pve-01 (10.0.20.5)"])]
+    messages = chat(
+        "u: NUT on pve-01 talking to the UPS, shutdown at 20% battery",
+        "a: OK.",
+    )
+    entries = extract(messages, sections)
+    assert not [e for e in entries if e.action == "skip" and e.title == "Proxmox (pve-01)"]
+
+
+def test_a_number_the_bullet_lacks_is_no_restatement_zh() -> None:
+    sections = [MemorySection("机房监控", ["server 1 的 node_exporter 在 `idc-01`，端口 9100。"])]
+    messages = chat(
+        "u: idc-01 的内存加到 64 G 了",
+        "a: 好。",
+    )
+    entries = extract(messages, sections)
+    assert not [e for e in entries if e.action == "skip" and e.title == "机房监控"]
