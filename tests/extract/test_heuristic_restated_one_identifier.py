@@ -9,7 +9,9 @@ from tests.extract.support import chat, extract
 
 def test_one_saved_identifier_restated_is_a_skip_en() -> None:
     sections = [
-        MemorySection("Offsite backups", ["restic to Backblaze B2 bucket `hq-restic`, run by a systemd timer."])
+        MemorySection(
+            "Offsite backups", ["restic to Backblaze B2 bucket `hq-restic`, run by a systemd timer."]
+        )
     ]
     messages = chat(
         "u: the nightly backup log is clean again",
@@ -54,3 +56,40 @@ def test_a_number_the_bullet_lacks_is_no_restatement_zh() -> None:
     )
     entries = extract(messages, sections)
     assert not [e for e in entries if e.action == "skip" and e.title == "机房监控"]
+
+
+def test_a_fact_said_to_still_hold_is_a_skip_en() -> None:
+    sections = [MemorySection("Staff rota", ["Marta opens Tue-Thu, Ollie weekends."])]
+    messages = chat(
+        "u: new espresso grinder arrived today",
+        "a: Nice.",
+        "u: Marta still opens tue to thu",
+        "a: Noted.",
+    )
+    skips = [e for e in extract(messages, sections) if e.action == "skip"]
+    assert [s.title for s in skips] == ["Staff rota"]
+    assert skips[0].bullets == ["Marta opens Tue-Thu, Ollie weekends."]
+
+
+def test_a_fact_said_to_still_hold_is_a_skip_zh() -> None:
+    sections = [MemorySection("复诊安排", ["妈妈在市一医院心内科看刘主任，每三个月复诊一次。"])]
+    messages = chat(
+        "u: 今天陪妈妈去医院了",
+        "a: 辛苦了。",
+        "u: 刘主任说还是三个月复查一次",
+        "a: 好的。",
+    )
+    skips = [e for e in extract(messages, sections) if e.action == "skip"]
+    assert [s.title for s in skips] == ["复诊安排"]
+
+
+def test_still_with_a_number_the_bullet_lacks_is_no_skip_en() -> None:
+    sections = [MemorySection("Staff rota", ["Marta opens Tue-Thu, Ollie weekends."])]
+    messages = chat("u: Marta still opens tue to thu but from 07:30 now", "a: Noted.")
+    assert not [e for e in extract(messages, sections) if e.action == "skip"]
+
+
+def test_still_with_a_number_the_bullet_lacks_is_no_skip_zh() -> None:
+    sections = [MemorySection("复诊安排", ["妈妈在市一医院心内科看刘主任，每三个月复诊一次。"])]
+    messages = chat("u: 刘主任说还是三个月复查一次，药量改成 10 mg", "a: 好的。")
+    assert not [e for e in extract(messages, sections) if e.action == "skip"]

@@ -25,9 +25,17 @@ from .placement import (
     on_topic,
     opens_on,
     place,
+    shared_fact_terms,
+    still_stands,
     topic_home,
 )
-from .rules import RESTATED_MIN_IDS, RESTATED_MIN_TERMS, RESTATED_TERM_SHARE, SEED_MIN
+from .rules import (
+    RESTATED_MIN_IDS,
+    RESTATED_MIN_TERMS,
+    RESTATED_STILL_TERMS,
+    RESTATED_TERM_SHARE,
+    SEED_MIN,
+)
 from .script_view import folded_input, restored_result
 from .statements import Statement, keywords, statements
 from .titles import TitleContext, heading_subject, note_language, note_title
@@ -161,6 +169,7 @@ def restated_skips(
                     shared >= RESTATED_MIN_IDS
                     or _restates_words(statement.bullet, bullet)
                     or (shared and _values_within(statement.text, bullet))
+                    or _still_as_saved(statement.text, bullet)
                 )
                 recalled = statement.prior and bool(
                     shared
@@ -185,6 +194,16 @@ def restated_skips(
         saved = Statement(statement.message, statement.role, bullet, bullet, statement.ids, statement.score)
         result.append((Note(seed=saved, members=[saved]), placement))
     return result
+
+
+def _still_as_saved(sentence: str, bullet: str) -> bool:
+    """ "Marta still opens tue to thu" against a saved "Marta opens Tue-Thu, Ollie weekends": the
+    sentence says its fact holds as before, shares words with the bullet and states no number it lacks."""
+    return (
+        still_stands(sentence)
+        and shared_fact_terms(sentence, bullet) >= RESTATED_STILL_TERMS
+        and _values_within(sentence, bullet)
+    )
 
 
 def _values_within(sentence: str, bullet: str) -> bool:
