@@ -93,3 +93,27 @@ def test_still_with_a_number_the_bullet_lacks_is_no_skip_zh() -> None:
     sections = [MemorySection("复诊安排", ["妈妈在市一医院心内科看刘主任，每三个月复诊一次。"])]
     messages = chat("u: 刘主任说还是三个月复查一次，药量改成 10 mg", "a: 好的。")
     assert not [e for e in extract(messages, sections) if e.action == "skip"]
+
+
+def test_a_saved_identifier_in_an_unrelated_remark_is_no_skip_en() -> None:
+    sections = [MemorySection("Vaultwarden", ["Vaultwarden runs on `pi-attic` via docker compose."])]
+    messages = chat("u: also pi-attic fan is loud tonight", "a: Might be worth cleaning it.")
+    assert not [e for e in extract(messages, sections) if e.action == "skip"]
+
+
+def test_a_saved_identifier_in_an_unrelated_remark_is_no_skip_zh() -> None:
+    sections = [MemorySection("训练机", ["`ws-titan`：Ubuntu 22.04，conda 环境 `vlm`。"])]
+    messages = chat("u: ws-titan 上 DDP 训练卡住了 一直不动", "a: 先看下日志。")
+    assert not [e for e in extract(messages, sections) if e.action == "skip"]
+
+
+def test_a_saved_identifier_said_to_be_there_already_is_a_skip_en() -> None:
+    sections = [MemorySection("Personal tooling", ["kubectx/kubens aliases in ~/.zshrc; k9s for browsing."])]
+    messages = chat(
+        "u: we moved the ingress to the new chart today",
+        "a: Good.",
+        "u: k9s is already in my toolbox",
+        "a: Right.",
+    )
+    skips = [e for e in extract(messages, sections) if e.action == "skip"]
+    assert [s.title for s in skips] == ["Personal tooling"]

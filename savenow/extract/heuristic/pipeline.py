@@ -168,7 +168,7 @@ def restated_skips(
                 restates = new == 0 and (
                     shared >= RESTATED_MIN_IDS
                     or _restates_words(statement.bullet, bullet)
-                    or (shared and _values_within(statement.text, bullet))
+                    or (shared and _one_id_restates(statement.text, bullet))
                     or _still_as_saved(statement.text, bullet)
                 )
                 recalled = statement.prior and bool(
@@ -194,6 +194,16 @@ def restated_skips(
         saved = Statement(statement.message, statement.role, bullet, bullet, statement.ids, statement.score)
         result.append((Note(seed=saved, members=[saved]), placement))
     return result
+
+
+def _one_id_restates(sentence: str, bullet: str) -> bool:
+    """A sentence with one of the bullet's identifiers (and none of its own) restates the bullet when it
+    shares another word with it or says it holds as before ("k9s is already in your setup"), and states
+    no number it lacks: "Bucket is still hq-restic on b2", not "pi-attic fan is loud tonight" against
+    "Vaultwarden runs on `pi-attic` …"."""
+    return _values_within(sentence, bullet) and (
+        shared_fact_terms(sentence, bullet) >= RESTATED_STILL_TERMS or still_stands(sentence)
+    )
 
 
 def _still_as_saved(sentence: str, bullet: str) -> bool:

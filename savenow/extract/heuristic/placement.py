@@ -917,7 +917,7 @@ def _title_terms(title: str) -> tuple[str, ...]:
 # "测试还是 uv run pytest", "仍然是三个月复查". Words of the language, not of a case; a question
 # ("A 还是 B？") never comes this far (restated skips read statements, not questions).
 _STILL_STANDS = re.compile(
-    r"\b(?:still|stays|stayed|as usual|as always)\b|还是|仍然|依然|照样|照旧|没变|不变", re.IGNORECASE
+    r"\b(?:still|already|stays|stayed|as usual|as always)\b|还是|仍然|依然|照样|照旧|没变|不变", re.IGNORECASE
 )
 
 
