@@ -25,13 +25,21 @@ from .placement import (
     on_topic,
     opens_on,
     place,
+    shared_fact_terms,
+    still_stands,
     topic_home,
 )
-from .rules import RESTATED_MIN_IDS, RESTATED_MIN_TERMS, RESTATED_TERM_SHARE, SEED_MIN
+from .rules import (
+    RESTATED_MIN_IDS,
+    RESTATED_MIN_TERMS,
+    RESTATED_STILL_TERMS,
+    RESTATED_TERM_SHARE,
+    SEED_MIN,
+)
 from .script_view import folded_input, restored_result
 from .statements import Statement, keywords, statements
 from .titles import TitleContext, heading_subject, note_language, note_title
-from .words import WORD, fact_terms
+from .words import WORD, fact_terms, quantities
 
 
 class HeuristicExtractor:
@@ -157,9 +165,12 @@ def restated_skips(
                 # A new identifier is new information: only a sentence wholly inside the bullet restates it.
                 shared = sum(1 for i in statement.ids if i in saved_text)
                 new = len(statement.ids) - shared
-                restates = (
-                    shared >= RESTATED_MIN_IDS or _restates_words(statement.bullet, bullet)
-                ) and new == 0
+                restates = new == 0 and (
+                    shared >= RESTATED_MIN_IDS
+                    or _restates_words(statement.bullet, bullet)
+                    or (shared and _one_id_restates(statement.text, bullet))
+                    or _still_as_saved(statement.text, bullet)
+                )
                 recalled = statement.prior and bool(
                     shared
                     or keywords(statement) & {w.casefold() for w in WORD.findall(bullet)}
@@ -183,6 +194,33 @@ def restated_skips(
         saved = Statement(statement.message, statement.role, bullet, bullet, statement.ids, statement.score)
         result.append((Note(seed=saved, members=[saved]), placement))
     return result
+
+
+def _one_id_restates(sentence: str, bullet: str) -> bool:
+    """A sentence with one of the bullet's identifiers (and none of its own) restates the bullet when it
+    shares another word with it or says it holds as before ("k9s is already in your setup"), and states
+    no number it lacks: "Bucket is still hq-restic on b2", not "pi-attic fan is loud tonight" against
+    "Vaultwarden runs on `pi-attic` …"."""
+    return _values_within(sentence, bullet) and (
+        shared_fact_terms(sentence, bullet) >= RESTATED_STILL_TERMS or still_stands(sentence)
+    )
+
+
+def _still_as_saved(sentence: str, bullet: str) -> bool:
+    """ "Marta still opens tue to thu" against a saved "Marta opens Tue-Thu, Ollie weekends": the
+    sentence says its fact holds as before, shares words with the bullet and states no number it lacks."""
+    return (
+        still_stands(sentence)
+        and shared_fact_terms(sentence, bullet) >= RESTATED_STILL_TERMS
+        and _values_within(sentence, bullet)
+    )
+
+
+def _values_within(sentence: str, bullet: str) -> bool:
+    """Every number the sentence states is one the bullet states: "Bucket is still hq-restic on b2"
+    against "restic to B2 bucket `hq-restic` …" adds nothing, "NUT on pve-01, shutdown at 20%" against
+    "Proxmox VE 8.2 on pve-01 (10.0.20.5)" adds a value (a 20 inside an address is no 20%)."""
+    return quantities(sentence) <= quantities(bullet)
 
 
 def _restates_words(sentence: str, bullet: str) -> bool:

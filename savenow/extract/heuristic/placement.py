@@ -950,3 +950,20 @@ def _title_terms(title: str) -> tuple[str, ...]:
         elif len(word) >= 3 and word not in EN_HEADING_FILLER:
             terms.append(word)
     return tuple(terms)
+
+
+# A sentence saying its fact holds as before: "Marta still opens Tue-Thu", "backup stays the Z6 II",
+# "测试还是 uv run pytest", "仍然是三个月复查". Words of the language, not of a case; a question
+# ("A 还是 B？") never comes this far (restated skips read statements, not questions).
+_STILL_STANDS = re.compile(
+    r"\b(?:still|already|stays|stayed|as usual|as always)\b|还是|仍然|依然|照样|照旧|没变|不变", re.IGNORECASE
+)
+
+
+def still_stands(text: str) -> bool:
+    return bool(_STILL_STANDS.search(text))
+
+
+def shared_fact_terms(sentence: str, bullet: str) -> int:
+    """How many content words and Chinese bigrams of the sentence the bullet also holds."""
+    return len(fact_terms(sentence) & fact_terms(bullet))

@@ -55,6 +55,7 @@ INTERVIEWER_LEAD_CHARS = 80  # what an interviewer says before its question, unl
 SUBSTANTIVE_HAN = 6  # Chinese characters an answer without values needs to open a subject
 RESTATED_MIN_IDS = 2  # identifiers a chat sentence must share with a saved bullet to restate it
 RESTATED_MIN_TERMS = 4  # words a sentence without identifiers must share with a saved bullet …
+RESTATED_STILL_TERMS = 2  # words a sentence saying its fact still holds must share with the bullet
 RESTATED_TERM_SHARE = 0.6  # … making up this share of the shorter of the two
 
 # Kinds that make an incident (what broke and what fixed it) and a standing rule.
