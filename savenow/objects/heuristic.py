@@ -598,14 +598,22 @@ FIRST_PERSON = _rx(
 )
 THIRD_PERSON_START = re.compile(r"^\s*(?:他|她|他们|[Hh]e\b|[Ss]he\b|[Tt]hey\b)")
 # "有个家长每次都问能不能调座位", "someone on the team always asks for a window seat": someone, not the user
+# ("one of my rules: …" is the user's own: only a noun for people makes "one of the …" someone else)
 SOMEONE_START = _rx(
-    r"^\s*(?:someone|somebody|one of (?:the|my|our) [a-z]+|a (?:parent|client|customer|guest|colleague|student))\b",
+    r"^\s*(?:someone|somebody|one of (?:the|my|our) (?:[a-z]+ )?(?:kids|children|friends|colleagues|coworkers|"
+    r"clients|customers|students|parents|guests|neighbou?rs|team(?:mates)?|staff|interns|reports|users|members|"
+    r"players|roommates|flatmates|cousins|sisters|brothers|sons|daughters)|"
+    r"a (?:parent|client|customer|guest|colleague|student))\b",
     "^\\s*(?:有个|有位|有一个|有一位|有人|某个|某位)",
 )
-# "Jesse 不吃猪肉，他家是穆斯林", "Sasha 讨厌早上开会 11 点前别约他": a sentence that speaks of him or her and
-# does not open with the user is about that person, even when the name is one the rules do not know
+# "Jesse 不吃猪肉，他家是穆斯林", "Bartek hates early calls, never book him": a clause that opens on a name, in a
+# sentence that goes on to speak of him or her, is that person's, even when the name is one the rules do not know
+NAMED_SUBJECT = re.compile(
+    r"^\s*(?!(?:English|Chinese|Mandarin|Emoji|Markdown|Metric|This|That|It|Everything|Nothing|Each|Every)\b)"
+    r"[A-Z][a-z]+(?:\s*(?=[\u4e00-\u9fff])|\s+(?:hates|loves|likes|prefers|wants|needs|doesn't|does not|can't|"
+    r"cannot|won't|isn't|is|never|always|only|eats|drinks|gets|works|lives|has|hasn't)\b)"
+)
 OTHER_PRONOUN = _rx(_en("he", "she", "him", "her", "his", "hers", "they", "them", "their"), "(?<!其)他|她")  # 其他 is "other"
-USER_OPENING = _rx(r"^\s*(?:I|I'm|I've|I'd|my|me)(?![A-Za-z])", "^\\s*(?:我|咱)")
 # "这个客户叫 Mateo，估计就这一单": a person the user expects to deal with once
 ONE_TIME = _rx(_en("one-time", "one-off", "just this once", "only this once", "never again"),
                "就这一单|就这一次|只此一次|一次性|就这一回")
@@ -651,6 +659,21 @@ def _clean(text: str) -> str:
 
 # One pass over the sentence first: most sentences speak to no key at all (a superset, case-insensitive).
 _SELF_GATE = re.compile("|".join(f"(?:{pattern.pattern})" for pattern, _ in SELF_RULES.values()), _I)
+
+
+def _someone_elses_rule(sentence: str) -> bool:
+    """Whether a clause that holds a rule's words has someone else for its subject ("someone on the team always
+    wants a window seat", "有个家长每次都要靠窗", "她过敏"). A pronoun elsewhere in the sentence leaves the user's
+    rule theirs: "no tables please, they look awful on my phone", "以后别用 emoji，他们说看着不专业"."""
+    for clause in clauses(sentence):
+        if not _SELF_GATE.search(clause):
+            continue
+        opening = _clean(clause)
+        if THIRD_PERSON_START.search(opening) or SOMEONE_START.search(opening) or _pronoun_fact_at(clause) >= 0:
+            return True
+        if NAMED_SUBJECT.search(opening) and OTHER_PRONOUN.search(sentence):
+            return True
+    return False
 
 
 def _self_hits(sentence: str, allowed: Callable[[str], bool]) -> list[tuple[str, str]]:
@@ -1590,8 +1613,7 @@ class OfflineObjectExtractor:
                         REQUEST.search(sentence) and not STANDING.search(sentence)
                     )  # "can you … from now on" is a rule
                     or THIRD_PERSON_START.search(sentence)
-                    or SOMEONE_START.search(_clean(sentence))
-                    or (OTHER_PRONOUN.search(sentence) and not USER_OPENING.search(_clean(sentence)))
+                    or _someone_elses_rule(sentence)
                     or DISMISS.search(sentence)
                     or QUESTION.search(sentence)
                 ):

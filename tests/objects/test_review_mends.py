@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from savenow.objects.extract import _restates
 from savenow.objects.llm import candidates_from_reply
 
@@ -48,3 +52,41 @@ def test_where_someone_is_from_is_not_where_they_live() -> None:
 
     assert not _ASKS_FOR["city"].search("你是哪里人？")
     assert _ASKS_FOR["city"].search("你现在住在哪里？")
+
+
+# -- session 14 review mends (ninth offline objects round) ---------------------------------------------------
+
+
+def _self_keys(tmp_path: Path, chat: list[str]) -> list[str]:
+    from .test_offline_rules import _extract
+
+    return [str(o.get("key")) for o in _extract(tmp_path, chat) if o["type"] == "self" and o["op"] != "skip"]
+
+
+@pytest.mark.parametrize(
+    ("chat", "key"),
+    [
+        (["No tables please, they look awful on my phone", "OK."], "formatting"),
+        (["Keep replies short from now on, they get cut off on my phone", "OK."], "reply_length"),
+        (["One of my rules: always reply in English from now on", "OK."], "language_preference"),
+        (["以后别用 emoji，他们说看着不专业", "好的。"], "emoji_use"),
+        (["以后回复短一点，她帮我看消息，长的她看不懂", "好的。"], "reply_length"),
+    ],
+)  # fmt: skip
+def test_a_pronoun_outside_the_rules_clause_leaves_the_rule_the_users(
+    tmp_path: Path, chat: list[str], key: str
+) -> None:
+    assert key in _self_keys(tmp_path, chat)
+
+
+@pytest.mark.parametrize(
+    "chat",
+    [
+        ["one of the parents always wants a window seat", "Ha."],
+        ["Kestrel never eats pork, she keeps halal", "Noted."],
+        ["有个同事每次都要靠窗的座位", "理解。"],
+        ["Ingrid 不吃海鲜，她过敏", "好的。"],
+    ],
+)
+def test_someone_else_as_the_rules_subject_is_still_theirs(tmp_path: Path, chat: list[str]) -> None:
+    assert _self_keys(tmp_path, chat) == []
