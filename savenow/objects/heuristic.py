@@ -532,7 +532,7 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
     "units": (_rx(_en("EUR", "USD", "GBP", "CNY", "RMB", "JPY", "CAD", "AUD", "HKD", "SGD", "CHF", "VAT", "metric",
                       "imperial", "celsius", "fahrenheit", "date format", "24-hour", "miles", "kilometres",
                       "kilometers", "km", "pounds", "kg", "kilos", "currency", "dd/mm", "yyyy-mm-dd", "mm/dd",
-                      "ISO(?: ?8601)?(?: dates?| format)?"),
+                      "ISO(?: ?8601)?(?! ?\\d)(?: dates?| format)?"),
                   "含税|不含税|公制|英制|摄氏|华氏|人民币|美元|欧元|港币|日元|日期格式|24 ?小时制|币种|公里|公斤|计价|金额"), True),
     "travel": (_rx(_en("aisles?(?: seats?)?", "window seats?", "red-eye", "direct flights?", "layovers?", "business class",
                        "economy class", "airlines?", "flights?", "trains?", "hotels?", "seats?", "hostels?", "airbnbs?"),

@@ -90,3 +90,30 @@ def test_a_pronoun_outside_the_rules_clause_leaves_the_rule_the_users(
 )
 def test_someone_else_as_the_rules_subject_is_still_theirs(tmp_path: Path, chat: list[str]) -> None:
     assert _self_keys(tmp_path, chat) == []
+
+
+@pytest.mark.parametrize(
+    "chat",
+    [
+        ["I always shoot at ISO 100, from now on assume that", "OK."],
+        ["我拍照一直用 ISO160，以后默认按这个来", "好的。"],
+    ],
+)
+def test_a_cameras_iso_is_no_units_rule(tmp_path: Path, chat: list[str]) -> None:
+    assert "units" not in _self_keys(tmp_path, chat)
+
+
+@pytest.mark.parametrize(
+    "chat",
+    [
+        ["from now on use ISO for everything", "OK."],
+        ["以后日期一律用 ISO 8601 格式", "好的。"],
+    ],
+)
+def test_iso_for_dates_is_still_a_units_rule(tmp_path: Path, chat: list[str]) -> None:
+    from savenow.objects.heuristic import SELF_RULES
+
+    units = SELF_RULES["units"][0]
+    assert all(units.search(said) for said in ("ISO 8601 dates", "ISO dates", "ISO8601 format"))
+    assert not units.search("ISO 100") and not units.search("ISO160")
+    assert "units" in _self_keys(tmp_path, chat)
