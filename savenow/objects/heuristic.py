@@ -614,9 +614,14 @@ NAMED_SUBJECT = re.compile(
     r"cannot|won't|isn't|is|never|always|only|eats|drinks|gets|works|lives|has|hasn't)\b)"
 )
 OTHER_PRONOUN = _rx(_en("he", "she", "him", "her", "his", "hers", "they", "them", "their"), "(?<!其)他|她")  # 其他 is "other"
-# "这个客户叫 Mateo，估计就这一单": a person the user expects to deal with once
-ONE_TIME = _rx(_en("one-time", "one-off", "just this once", "only this once", "never again"),
-               "就这一单|就这一次|只此一次|一次性|就这一回")
+# "a one-off client", "估计就这一次": a person the user expects to deal with once, said where they come in
+# (one-time / 一次性 / never again only of the order or the person: "one-time gloves" is no such thing)
+_ONCE_WHAT = r"(?:client|customer|buyer|order|job|deal|booking|gig|project|contract|sale|purchase)s?"
+ONE_TIME = _rx(
+    _en(f"one-off(?: {_ONCE_WHAT})?", f"one-time {_ONCE_WHAT}", "just this once", "only this once",
+        r"never (?:see|hear from|work with|deal with|book|hire|use) (?:him|her|them) again"),
+    "就这一次|只此一次|就这一回|只合作一次|一锤子买卖|一次性(?:的)?(?:订单|生意|买卖|合作|客户|单子)",
+)  # fmt: skip
 REQUEST_CLAUSE = _rx(
     r"(?:^|\s)(?:帮我|给我|替我|你帮|你推荐|推荐个)", r"^\s*(?:can you|could you|please|pls)\b", flags=_I
 )
@@ -1272,6 +1277,7 @@ class _Person:
     at: str | None = None
     order: int = 0
     fact_in: int = -1  # the message the last fact came from
+    introduced: str = ""  # the user's sentence that brought them in
 
 
 @dataclass
@@ -1808,11 +1814,13 @@ class OfflineObjectExtractor:
                     person = found.setdefault(
                         name, _Person(name=name, stored=stored, variant=variant, order=len(found))
                     )
+                    person.introduced = person.introduced or sentence
                 elif new is not None:
                     name, relation = new
                     person = found.setdefault(
                         name, _Person(name=name, stored=None, relation=relation, order=len(found))
                     )
+                    person.introduced = person.introduced or sentence
                     person.relation = person.relation or relation
                     intro = _clean(sentence)
                     passing = ONE_OFF.search(sentence) or JOKE.search(sentence) or ASK.search(sentence)
@@ -1865,7 +1873,7 @@ class OfflineObjectExtractor:
                 continue
             if person.stored is None and not person.relation:
                 continue
-            if person.stored is None and any(ONE_TIME.search(f) for f in person.facts):
+            if person.stored is None and ONE_TIME.search(person.introduced):
                 continue  # someone the user deals with once is no one to remember
             summary = person.stored.obj.summary if person.stored else person.facts[0]
             obj = MemoryObject(type="relationship", name=person.stored.obj.name if person.stored else person.name,
@@ -1897,6 +1905,7 @@ class OfflineObjectExtractor:
                 name, _Person(name=name, stored=None, relation=relation, order=len(found))
             )
             person.relation = person.relation or relation
+            person.introduced = person.introduced or part
             fact = _clean(part)
             if fact not in person.facts:
                 person.facts.append(fact)

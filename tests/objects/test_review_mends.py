@@ -117,3 +117,33 @@ def test_iso_for_dates_is_still_a_units_rule(tmp_path: Path, chat: list[str]) ->
     assert all(units.search(said) for said in ("ISO 8601 dates", "ISO dates", "ISO8601 format"))
     assert not units.search("ISO 100") and not units.search("ISO160")
     assert "units" in _self_keys(tmp_path, chat)
+
+
+def _people(tmp_path: Path, chat: list[str]) -> list[str]:
+    from .test_offline_rules import _extract
+
+    return [str(o.get("name")) for o in _extract(tmp_path, chat) if o["type"] == "relationship" and o["op"] != "skip"]
+
+
+@pytest.mark.parametrize(
+    "chat",
+    [
+        ["my colleague Lena is allergic to latex, even one-time gloves", "Noted."],
+        ["我同事 Lena 对乳胶过敏，一次性手套也不行", "好的。"],
+        ["my colleague Lena runs our payroll. Never again am I doing it by hand", "Noted."],
+        ["我同事 Lena 管我们的报销。就这一次我自己填了表", "好的。"],
+    ],
+)
+def test_a_one_time_word_that_is_not_about_the_person_keeps_them(tmp_path: Path, chat: list[str]) -> None:
+    assert _people(tmp_path, chat) == ["Lena"]
+
+
+@pytest.mark.parametrize(
+    "chat",
+    [
+        ["the buyer is a guy called Tavish from Perth, a one-off client", "Want a quote template?"],
+        ["这个客户叫 Tavish，澳洲的，一次性的订单", "好的，需要报价单吗？"],
+    ],
+)
+def test_a_person_introduced_as_a_one_off_is_not_kept(tmp_path: Path, chat: list[str]) -> None:
+    assert _people(tmp_path, chat) == []
