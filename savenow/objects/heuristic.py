@@ -2181,8 +2181,9 @@ _FOR_OTHERS = _rx(
 )
 
 
-# "总价 = 字数 / 1000 × 千字单价", "price = cost x 2.5 + shipping": a formula, whatever words it uses
-_FORMULA = re.compile(r"[=＝]\s*[^=，,。]{0,40}?[×x*/+÷]\s*[\w(（]", re.IGNORECASE)
+# "总价 = 字数 / 1000 × 千字单价", "price = cost x 2.5 + shipping": a formula, whatever words it uses (an "x"
+# or "/" counts only between spaces or digits: "= https://…" and "= Max" are no formulas)
+_FORMULA = re.compile(r"[=＝]\s*[^=，,。]{0,40}?(?:[×*÷+]|\s[x/]\s|\d\s*/\s*\d)\s*[\w(（]")
 
 
 def _saved_or_self(candidates: list[Candidate]) -> list[Candidate]:

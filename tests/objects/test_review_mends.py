@@ -147,3 +147,23 @@ def test_a_one_time_word_that_is_not_about_the_person_keeps_them(tmp_path: Path,
 )
 def test_a_person_introduced_as_a_one_off_is_not_kept(tmp_path: Path, chat: list[str]) -> None:
     assert _people(tmp_path, chat) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "formula"),
+    [
+        ("总价 = 字数 / 1000 × 千字单价", True),
+        ("报价 = 工时*时薪+材料费", True),
+        ("分给我的 = 利润的 3/4 左右", True),
+        ("price = cost x 2.5 + shipping", True),
+        ("fee = hours / 8 days", True),
+        ("资料链接 = https://example.com/docs/units", False),
+        ("the units wiki = https://wiki.example.org/x/metric", False),
+        ("负责人 = Max", False),
+        ("owner = Alex from ops", False),
+    ],
+)
+def test_a_link_or_a_word_with_x_is_no_formula(said: str, formula: bool) -> None:
+    from savenow.objects.heuristic import _FORMULA
+
+    assert bool(_FORMULA.search(said)) is formula
