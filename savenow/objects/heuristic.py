@@ -610,7 +610,7 @@ SOMEONE_START = _rx(
 # sentence that goes on to speak of him or her, is that person's, even when the name is one the rules do not know
 NAMED_SUBJECT = re.compile(
     r"^\s*(?!(?:English|Chinese|Mandarin|Emoji|Markdown|Metric|This|That|It|Everything|Nothing|Each|Every)\b)"
-    r"[A-Z][a-z]+(?:\s*(?=[\u4e00-\u9fff])|\s+(?:hates|loves|likes|prefers|wants|needs|doesn't|does not|can't|"
+    r"[A-Z][a-z]+(?:\s*(?=[" + HAN + r"])|\s+(?:hates|loves|likes|prefers|wants|needs|doesn't|does not|can't|"
     r"cannot|won't|isn't|is|never|always|only|eats|drinks|gets|works|lives|has|hasn't)\b)"
 )
 OTHER_PRONOUN = _rx(_en("he", "she", "him", "her", "his", "hers", "they", "them", "their"), "(?<!其)他|她")  # 其他 is "other"
