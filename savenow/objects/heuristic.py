@@ -532,7 +532,7 @@ SELF_RULES: dict[str, tuple[re.Pattern[str], bool]] = {
     "units": (_rx(_en("EUR", "USD", "GBP", "CNY", "RMB", "JPY", "CAD", "AUD", "HKD", "SGD", "CHF", "VAT", "metric",
                       "imperial", "celsius", "fahrenheit", "date format", "24-hour", "miles", "kilometres",
                       "kilometers", "km", "pounds", "kg", "kilos", "currency", "dd/mm", "yyyy-mm-dd", "mm/dd",
-                      "ISO(?: ?8601)?(?: dates?| format)?"),
+                      "ISO(?: ?8601)?(?! ?\\d)(?: dates?| format)?"),
                   "含税|不含税|公制|英制|摄氏|华氏|人民币|美元|欧元|港币|日元|日期格式|24 ?小时制|币种|公里|公斤|计价|金额"), True),
     "travel": (_rx(_en("aisles?(?: seats?)?", "window seats?", "red-eye", "direct flights?", "layovers?", "business class",
                        "economy class", "airlines?", "flights?", "trains?", "hotels?", "seats?", "hostels?", "airbnbs?"),
@@ -598,17 +598,30 @@ FIRST_PERSON = _rx(
 )
 THIRD_PERSON_START = re.compile(r"^\s*(?:他|她|他们|[Hh]e\b|[Ss]he\b|[Tt]hey\b)")
 # "有个家长每次都问能不能调座位", "someone on the team always asks for a window seat": someone, not the user
+# ("one of my rules: …" is the user's own: only a noun for people makes "one of the …" someone else)
 SOMEONE_START = _rx(
-    r"^\s*(?:someone|somebody|one of (?:the|my|our) [a-z]+|a (?:parent|client|customer|guest|colleague|student))\b",
+    r"^\s*(?:someone|somebody|one of (?:the|my|our) (?:[a-z]+ )?(?:kids|children|friends|colleagues|coworkers|"
+    r"clients|customers|students|parents|guests|neighbou?rs|team(?:mates)?|staff|interns|reports|users|members|"
+    r"players|roommates|flatmates|cousins|sisters|brothers|sons|daughters)|"
+    r"a (?:parent|client|customer|guest|colleague|student))\b",
     "^\\s*(?:有个|有位|有一个|有一位|有人|某个|某位)",
 )
-# "Jesse 不吃猪肉，他家是穆斯林", "Sasha 讨厌早上开会 11 点前别约他": a sentence that speaks of him or her and
-# does not open with the user is about that person, even when the name is one the rules do not know
+# "Jesse 不吃猪肉，他家是穆斯林", "Bartek hates early calls, never book him": a clause that opens on a name, in a
+# sentence that goes on to speak of him or her, is that person's, even when the name is one the rules do not know
+NAMED_SUBJECT = re.compile(
+    r"^\s*(?!(?:English|Chinese|Mandarin|Emoji|Markdown|Metric|This|That|It|Everything|Nothing|Each|Every)\b)"
+    r"[A-Z][a-z]+(?:\s*(?=[" + HAN + r"])|\s+(?:hates|loves|likes|prefers|wants|needs|doesn't|does not|can't|"
+    r"cannot|won't|isn't|is|never|always|only|eats|drinks|gets|works|lives|has|hasn't)\b)"
+)
 OTHER_PRONOUN = _rx(_en("he", "she", "him", "her", "his", "hers", "they", "them", "their"), "(?<!其)他|她")  # 其他 is "other"
-USER_OPENING = _rx(r"^\s*(?:I|I'm|I've|I'd|my|me)(?![A-Za-z])", "^\\s*(?:我|咱)")
-# "这个客户叫 Mateo，估计就这一单": a person the user expects to deal with once
-ONE_TIME = _rx(_en("one-time", "one-off", "just this once", "only this once", "never again"),
-               "就这一单|就这一次|只此一次|一次性|就这一回")
+# "a one-off client", "估计就这一次": a person the user expects to deal with once, said where they come in
+# (one-time / 一次性 / never again only of the order or the person: "one-time gloves" is no such thing)
+_ONCE_WHAT = r"(?:client|customer|buyer|order|job|deal|booking|gig|project|contract|sale|purchase)s?"
+ONE_TIME = _rx(
+    _en(f"one-off(?: {_ONCE_WHAT})?", f"one-time {_ONCE_WHAT}", "just this once", "only this once",
+        r"never (?:see|hear from|work with|deal with|book|hire|use) (?:him|her|them) again"),
+    "就这一次|只此一次|就这一回|只合作一次|一锤子买卖|一次性(?:的)?(?:订单|生意|买卖|合作|客户|单子)",
+)  # fmt: skip
 REQUEST_CLAUSE = _rx(
     r"(?:^|\s)(?:帮我|给我|替我|你帮|你推荐|推荐个)", r"^\s*(?:can you|could you|please|pls)\b", flags=_I
 )
@@ -651,6 +664,21 @@ def _clean(text: str) -> str:
 
 # One pass over the sentence first: most sentences speak to no key at all (a superset, case-insensitive).
 _SELF_GATE = re.compile("|".join(f"(?:{pattern.pattern})" for pattern, _ in SELF_RULES.values()), _I)
+
+
+def _someone_elses_rule(sentence: str) -> bool:
+    """Whether a clause that holds a rule's words has someone else for its subject ("someone on the team always
+    wants a window seat", "有个家长每次都要靠窗", "她过敏"). A pronoun elsewhere in the sentence leaves the user's
+    rule theirs: "no tables please, they look awful on my phone", "以后别用 emoji，他们说看着不专业"."""
+    for clause in clauses(sentence):
+        if not _SELF_GATE.search(clause):
+            continue
+        opening = _clean(clause)
+        if THIRD_PERSON_START.search(opening) or SOMEONE_START.search(opening) or _pronoun_fact_at(clause) >= 0:
+            return True
+        if NAMED_SUBJECT.search(opening) and OTHER_PRONOUN.search(sentence):
+            return True
+    return False
 
 
 def _self_hits(sentence: str, allowed: Callable[[str], bool]) -> list[tuple[str, str]]:
@@ -1249,6 +1277,7 @@ class _Person:
     at: str | None = None
     order: int = 0
     fact_in: int = -1  # the message the last fact came from
+    introduced: str = ""  # the user's sentence that brought them in
 
 
 @dataclass
@@ -1590,8 +1619,7 @@ class OfflineObjectExtractor:
                         REQUEST.search(sentence) and not STANDING.search(sentence)
                     )  # "can you … from now on" is a rule
                     or THIRD_PERSON_START.search(sentence)
-                    or SOMEONE_START.search(_clean(sentence))
-                    or (OTHER_PRONOUN.search(sentence) and not USER_OPENING.search(_clean(sentence)))
+                    or _someone_elses_rule(sentence)
                     or DISMISS.search(sentence)
                     or QUESTION.search(sentence)
                 ):
@@ -1786,11 +1814,13 @@ class OfflineObjectExtractor:
                     person = found.setdefault(
                         name, _Person(name=name, stored=stored, variant=variant, order=len(found))
                     )
+                    person.introduced = person.introduced or sentence
                 elif new is not None:
                     name, relation = new
                     person = found.setdefault(
                         name, _Person(name=name, stored=None, relation=relation, order=len(found))
                     )
+                    person.introduced = person.introduced or sentence
                     person.relation = person.relation or relation
                     intro = _clean(sentence)
                     passing = ONE_OFF.search(sentence) or JOKE.search(sentence) or ASK.search(sentence)
@@ -1843,7 +1873,7 @@ class OfflineObjectExtractor:
                 continue
             if person.stored is None and not person.relation:
                 continue
-            if person.stored is None and any(ONE_TIME.search(f) for f in person.facts):
+            if person.stored is None and ONE_TIME.search(person.introduced):
                 continue  # someone the user deals with once is no one to remember
             summary = person.stored.obj.summary if person.stored else person.facts[0]
             obj = MemoryObject(type="relationship", name=person.stored.obj.name if person.stored else person.name,
@@ -1875,6 +1905,7 @@ class OfflineObjectExtractor:
                 name, _Person(name=name, stored=None, relation=relation, order=len(found))
             )
             person.relation = person.relation or relation
+            person.introduced = person.introduced or part
             fact = _clean(part)
             if fact not in person.facts:
                 person.facts.append(fact)
@@ -2150,8 +2181,9 @@ _FOR_OTHERS = _rx(
 )
 
 
-# "总价 = 字数 / 1000 × 千字单价", "price = cost x 2.5 + shipping": a formula, whatever words it uses
-_FORMULA = re.compile(r"[=＝]\s*[^=，,。]{0,40}?[×x*/+÷]\s*[\w(（]", re.IGNORECASE)
+# "总价 = 字数 / 1000 × 千字单价", "price = cost x 2.5 + shipping": a formula, whatever words it uses (an "x"
+# or "/" counts only between spaces or digits: "= https://…" and "= Max" are no formulas)
+_FORMULA = re.compile(r"[=＝]\s*[^=，,。]{0,40}?(?:[×*÷+]|\s[x/]\s|\d\s*/\s*\d)\s*[\w(（]")
 
 
 def _saved_or_self(candidates: list[Candidate]) -> list[Candidate]:

@@ -199,7 +199,7 @@ def test_the_users_own_rule_beside_a_pronoun_is_kept(tmp_path: Path, chat: list[
 @pytest.mark.parametrize(
     "chat",
     [
-        ["这个客户叫 Orlando，秘鲁的，估计就这一单", "好的，需要报价单吗？"],
+        ["这个客户叫 Orlando，秘鲁的，估计就这一次", "好的，需要报价单吗？"],
         ["the buyer is a guy called Orlando from Lima, a one-off order", "Want a quote template?"],
     ],
 )

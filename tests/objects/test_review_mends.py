@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from savenow.objects.extract import _restates
 from savenow.objects.llm import candidates_from_reply
 
@@ -48,3 +52,118 @@ def test_where_someone_is_from_is_not_where_they_live() -> None:
 
     assert not _ASKS_FOR["city"].search("你是哪里人？")
     assert _ASKS_FOR["city"].search("你现在住在哪里？")
+
+
+# -- session 14 review mends (ninth offline objects round) ---------------------------------------------------
+
+
+def _self_keys(tmp_path: Path, chat: list[str]) -> list[str]:
+    from .test_offline_rules import _extract
+
+    return [str(o.get("key")) for o in _extract(tmp_path, chat) if o["type"] == "self" and o["op"] != "skip"]
+
+
+@pytest.mark.parametrize(
+    ("chat", "key"),
+    [
+        (["No tables please, they look awful on my phone", "OK."], "formatting"),
+        (["Keep replies short from now on, they get cut off on my phone", "OK."], "reply_length"),
+        (["One of my rules: always reply in English from now on", "OK."], "language_preference"),
+        (["以后别用 emoji，他们说看着不专业", "好的。"], "emoji_use"),
+        (["以后回复短一点，她帮我看消息，长的她看不懂", "好的。"], "reply_length"),
+    ],
+)  # fmt: skip
+def test_a_pronoun_outside_the_rules_clause_leaves_the_rule_the_users(
+    tmp_path: Path, chat: list[str], key: str
+) -> None:
+    assert key in _self_keys(tmp_path, chat)
+
+
+@pytest.mark.parametrize(
+    "chat",
+    [
+        ["one of the parents always wants a window seat", "Ha."],
+        ["Kestrel never eats pork, she keeps halal", "Noted."],
+        ["有个同事每次都要靠窗的座位", "理解。"],
+        ["Ingrid 不吃海鲜，她过敏", "好的。"],
+    ],
+)
+def test_someone_else_as_the_rules_subject_is_still_theirs(tmp_path: Path, chat: list[str]) -> None:
+    assert _self_keys(tmp_path, chat) == []
+
+
+@pytest.mark.parametrize(
+    "chat",
+    [
+        ["I always shoot at ISO 100, from now on assume that", "OK."],
+        ["我拍照一直用 ISO160，以后默认按这个来", "好的。"],
+    ],
+)
+def test_a_cameras_iso_is_no_units_rule(tmp_path: Path, chat: list[str]) -> None:
+    assert "units" not in _self_keys(tmp_path, chat)
+
+
+@pytest.mark.parametrize(
+    "chat",
+    [
+        ["from now on use ISO for everything", "OK."],
+        ["以后日期一律用 ISO 8601 格式", "好的。"],
+    ],
+)
+def test_iso_for_dates_is_still_a_units_rule(tmp_path: Path, chat: list[str]) -> None:
+    from savenow.objects.heuristic import SELF_RULES
+
+    units = SELF_RULES["units"][0]
+    assert all(units.search(said) for said in ("ISO 8601 dates", "ISO dates", "ISO8601 format"))
+    assert not units.search("ISO 100") and not units.search("ISO160")
+    assert "units" in _self_keys(tmp_path, chat)
+
+
+def _people(tmp_path: Path, chat: list[str]) -> list[str]:
+    from .test_offline_rules import _extract
+
+    return [str(o.get("name")) for o in _extract(tmp_path, chat) if o["type"] == "relationship" and o["op"] != "skip"]
+
+
+@pytest.mark.parametrize(
+    "chat",
+    [
+        ["my colleague Lena is allergic to latex, even one-time gloves", "Noted."],
+        ["我同事 Lena 对乳胶过敏，一次性手套也不行", "好的。"],
+        ["my colleague Lena runs our payroll. Never again am I doing it by hand", "Noted."],
+        ["我同事 Lena 管我们的报销。就这一次我自己填了表", "好的。"],
+    ],
+)
+def test_a_one_time_word_that_is_not_about_the_person_keeps_them(tmp_path: Path, chat: list[str]) -> None:
+    assert _people(tmp_path, chat) == ["Lena"]
+
+
+@pytest.mark.parametrize(
+    "chat",
+    [
+        ["the buyer is a guy called Tavish from Perth, a one-off client", "Want a quote template?"],
+        ["这个客户叫 Tavish，澳洲的，一次性的订单", "好的，需要报价单吗？"],
+    ],
+)
+def test_a_person_introduced_as_a_one_off_is_not_kept(tmp_path: Path, chat: list[str]) -> None:
+    assert _people(tmp_path, chat) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "formula"),
+    [
+        ("总价 = 字数 / 1000 × 千字单价", True),
+        ("报价 = 工时*时薪+材料费", True),
+        ("分给我的 = 利润的 3/4 左右", True),
+        ("price = cost x 2.5 + shipping", True),
+        ("fee = hours / 8 days", True),
+        ("资料链接 = https://example.com/docs/units", False),
+        ("the units wiki = https://wiki.example.org/x/metric", False),
+        ("负责人 = Max", False),
+        ("owner = Alex from ops", False),
+    ],
+)
+def test_a_link_or_a_word_with_x_is_no_formula(said: str, formula: bool) -> None:
+    from savenow.objects.heuristic import _FORMULA
+
+    assert bool(_FORMULA.search(said)) is formula
