@@ -14,7 +14,6 @@ estimates only plan a prompt before it is sent.
 from __future__ import annotations
 
 import functools
-import math
 import re
 from collections.abc import Iterable, Mapping
 
@@ -83,9 +82,9 @@ def count_cjk(text: str) -> int:
 def estimate_tokens(text: str) -> int:
     """1 token per CJK character + the other characters / 4 (rounded up)."""
     if text.isascii():  # most tool output and code: no CJK to look for, the same figure
-        return math.ceil(len(text) / 4)
+        return (len(text) + 3) // 4  # = ceil(len / 4), in integers
     cjk = count_cjk(text)
-    return cjk + math.ceil((len(text) - cjk) / 4)
+    return cjk + (len(text) - cjk + 3) // 4
 
 
 def estimate_messages_tokens(messages: Iterable[Mapping[str, str]]) -> int:
