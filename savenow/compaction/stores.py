@@ -132,7 +132,7 @@ class SessionFileStore:
             if not messages and summary is None and _is_seed_summary(raw):
                 summary = str(raw.get("content") or "")
                 continue
-            message = _seed_message(raw, index, chain, self.path, with_id=ids)
+            message = _seed_message(raw, index, chain, self.path, ids)
             messages.append(message)
             chain = message.id
         history = [
@@ -200,7 +200,7 @@ def _is_seed_summary(raw: dict[str, Any]) -> bool:
 
 
 def _seed_message(
-    raw: dict[str, Any], index: int, previous_id: str, path: Path, *, with_id: bool = True
+    raw: dict[str, Any], index: int, previous_id: str, path: Path, with_id: bool = True
 ) -> SessionMessage:
     """A seed message; its id hashes its content and the previous message's id (``""`` without
     ``with_id``: hashing is most of the cost of reading a long session for `status`).
