@@ -9,10 +9,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, tzinfo
+from typing import TYPE_CHECKING
 
 from .errors import ConfigError
 from .messages import Text
+
+if TYPE_CHECKING:  # datetime loads on first use: `compact status` never asks the time
+    from datetime import date, datetime, tzinfo
 
 NOW_ENV = "SAVENOW_NOW"
 
@@ -31,6 +34,8 @@ def load_timezone(name: str | None) -> tzinfo | None:
 
 def parse_now(value: str, tz: tzinfo | None = None) -> datetime:
     """Parse a ``SAVENOW_NOW`` value; a naive time is taken in ``tz`` (or local)."""
+    from datetime import datetime
+
     try:
         parsed = datetime.fromisoformat(value.strip())
     except ValueError as exc:
@@ -65,6 +70,8 @@ class Clock:
         elif self._source is not None:
             current = self._source()
         else:
+            from datetime import datetime
+
             current = datetime.now().astimezone()
         return current.astimezone(self.tz) if self.tz else current.astimezone()
 
@@ -73,4 +80,6 @@ class Clock:
 
     def advance(self, **delta: float) -> None:
         """Move a fixed clock forward (tests)."""
+        from datetime import timedelta
+
         self.fixed = self.now() + timedelta(**delta)

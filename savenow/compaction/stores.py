@@ -29,7 +29,7 @@ from ..errors import CompactionStoreError
 from ..messages import Text
 from ..storage.files import atomic_write, read_exact
 from ..storage.locks import file_lock
-from .model import Compaction, HistoryItem, SessionMessage, SessionSnapshot
+from .model import Compaction, HistoryItem, SessionMessage, SessionSnapshot, session_message
 
 SEED_VERSION = 1
 SUMMARY_FLAG = "compacted"
@@ -132,7 +132,7 @@ class SessionFileStore:
             if not messages and summary is None and _is_seed_summary(raw):
                 summary = str(raw.get("content") or "")
                 continue
-            message = _seed_message(raw, index, chain, self.path, with_id=ids)
+            message = _seed_message(raw, index, chain, self.path, ids)
             messages.append(message)
             chain = message.id
         history = [
@@ -200,7 +200,7 @@ def _is_seed_summary(raw: dict[str, Any]) -> bool:
 
 
 def _seed_message(
-    raw: dict[str, Any], index: int, previous_id: str, path: Path, *, with_id: bool = True
+    raw: dict[str, Any], index: int, previous_id: str, path: Path, with_id: bool = True
 ) -> SessionMessage:
     """A seed message; its id hashes its content and the previous message's id (``""`` without
     ``with_id``: hashing is most of the cost of reading a long session for `status`).
@@ -234,15 +234,8 @@ def _seed_message(
         digest = hashlib.sha256("\x1f".join(fields).encode("utf-8", "surrogatepass")).hexdigest()[:16]
     usage = raw.get("usage")
     reported = usage.get("totalTokens") if isinstance(usage, dict) else None
-    return SessionMessage(
-        id=digest,
-        role=role,
-        content=content,
-        timestamp=timestamp,
-        tool_name=name,
-        tool_input=tool_input,
-        usage_tokens=reported if isinstance(reported, int) and reported > 0 else None,
-    )
+    usage_tokens = reported if isinstance(reported, int) and reported > 0 else None
+    return session_message(digest, role, content, timestamp, name, tool_input, None, usage_tokens)
 
 
 # --------------------------------------------------------------------------- the recorder's transcripts

@@ -18,8 +18,10 @@ __all__ = ["TOOL_CALL_TOKENS", "message_tokens", "session_tokens"]
 
 
 def message_tokens(message: SessionMessage) -> int:
-    tokens = estimate_tokens(message.content)
-    if message.is_tool_call:
+    content = message.content
+    # estimate_tokens' ASCII case inline: most messages take it, and status estimates every one.
+    tokens = (len(content) + 3) // 4 if content.isascii() else estimate_tokens(content)
+    if message.tool_name is not None:  # is_tool_call, without a property call per message
         tokens += estimate_tokens(f"{message.tool_name} {message.tool_input or ''}") + TOOL_CALL_TOKENS
     return tokens
 
@@ -30,10 +32,9 @@ def session_tokens(messages: Sequence[SessionMessage], summary: str | None) -> i
     When a reply carries the usage a server reported, that figure stands for
     everything up to and including it, and only what came after is estimated.
     """
-    reported_at = next(
-        (i for i in range(len(messages) - 1, -1, -1) if messages[i].usage_tokens is not None), None
-    )
-    if reported_at is not None:
-        reported = messages[reported_at].usage_tokens or 0
-        return reported + sum(message_tokens(m) for m in messages[reported_at + 1 :])
-    return estimate_tokens(summary or "") + sum(message_tokens(m) for m in messages)
+    usage = [m.usage_tokens for m in messages]
+    if usage.count(None) < len(usage):  # counted in C: most sessions carry no reported usage
+        reported_at = max(i for i, tokens in enumerate(usage) if tokens is not None)
+        reported = usage[reported_at] or 0
+        return reported + sum(map(message_tokens, messages[reported_at + 1 :]))
+    return estimate_tokens(summary or "") + sum(map(message_tokens, messages))

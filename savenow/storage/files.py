@@ -16,10 +16,10 @@
 
 from __future__ import annotations
 
+import _thread
 import errno
 import os
 import stat
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal
@@ -215,7 +215,7 @@ class _LeftoverIndex:
 
     def __init__(self) -> None:
         self._names: dict[str, set[str]] = {}
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()  # = threading.Lock(), without importing threading
 
     def take(self, folder: Path, matches: Callable[[str], bool]) -> list[str]:
         key = os.path.abspath(folder)

@@ -124,3 +124,20 @@ def test_long_pasted_blocks_are_shortened_and_repeats_sent_once() -> None:
     assert "…(91 lines)" in lines[0]
     assert "line 0:" in lines[0] and "line 99:" in lines[0] and "line 50:" not in lines[0]
     assert lines[1] == "U: (the same text as an earlier message)"
+
+
+def test_cjk_count_matches_the_character_class_on_every_code_point() -> None:
+    """count_cjk matches UTF-8 bytes (cheap to compile); it must count what the str class counts."""
+    import re
+
+    from savenow.text.cjk import CJK_LETTER_RANGES, CJK_PUNCTUATION_RANGES, char_class
+
+    ranges = CJK_PUNCTUATION_RANGES + CJK_LETTER_RANGES
+    reference = re.compile("[" + char_class(ranges) + "]")
+    everything = "".join(map(chr, range(0x110000)))  # lone surrogates included
+    assert count_cjk(everything) == len(reference.findall(everything))
+    edges = {code + step for low, high in ranges for code in (low, high) for step in (-1, 0, 1)}
+    for code in sorted(edges):
+        assert count_cjk(chr(code)) == len(reference.findall(chr(code))), hex(code)
+    mixed = "端口 8080，ok！ｘ\U00020000\U0003134f\U00031350\ud800한글カナ…\u3000"
+    assert count_cjk(mixed) == len(reference.findall(mixed)) == 12
