@@ -1918,7 +1918,8 @@ def _may_go(value: str) -> bool:
 # The marker opens a clause (after a comma, a full stop, an opening bracket: "1950. not 2100", "改成
 # 05:15（不是 05:30）") or follows the new value straight on ("pool at 12% not 10%").
 _CONTRAST = re.compile(
-    r"(?P<open>^|[,，;；(（]|\.(?=\s)|\s)\s*(?:not(?![A-Za-z])|rather than|而不是|不是|而非)\s*(?=\S)", re.IGNORECASE
+    r"(?P<open>^|[,，;；(（]|\.(?=\s)|\s)\s*(?:not(?![A-Za-z])|rather than|而不是|不是|而非)\s*(?=\S)",
+    re.IGNORECASE,
 )
 _CONTRAST_HINT = quick_start(re.compile(r"not|rather than|而不是|不是|而非", re.IGNORECASE))
 _CONTRAST_END = re.compile(r"[,，;；)）。!！?？]|\.(?=\s|$)")

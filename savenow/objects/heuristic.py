@@ -613,7 +613,9 @@ NAMED_SUBJECT = re.compile(
     r"[A-Z][a-z]+(?:\s*(?=[" + HAN + r"])|\s+(?:hates|loves|likes|prefers|wants|needs|doesn't|does not|can't|"
     r"cannot|won't|isn't|is|never|always|only|eats|drinks|gets|works|lives|has|hasn't)\b)"
 )
-OTHER_PRONOUN = _rx(_en("he", "she", "him", "her", "his", "hers", "they", "them", "their"), "(?<!其)他|她")  # 其他 is "other"
+OTHER_PRONOUN = _rx(
+    _en("he", "she", "him", "her", "his", "hers", "they", "them", "their"), "(?<!其)他|她"
+)  # 其他 is "other"
 # "a one-off client", "估计就这一次": a person the user expects to deal with once, said where they come in
 # (one-time / 一次性 / never again only of the order or the person: "one-time gloves" is no such thing)
 _ONCE_WHAT = r"(?:client|customer|buyer|order|job|deal|booking|gig|project|contract|sale|purchase)s?"
@@ -674,7 +676,11 @@ def _someone_elses_rule(sentence: str) -> bool:
         if not _SELF_GATE.search(clause):
             continue
         opening = _clean(clause)
-        if THIRD_PERSON_START.search(opening) or SOMEONE_START.search(opening) or _pronoun_fact_at(clause) >= 0:
+        if (
+            THIRD_PERSON_START.search(opening)
+            or SOMEONE_START.search(opening)
+            or _pronoun_fact_at(clause) >= 0
+        ):
             return True
         if NAMED_SUBJECT.search(opening) and OTHER_PRONOUN.search(sentence):
             return True
@@ -763,7 +769,9 @@ def _without_withdrawn(value: str, key: str) -> str:
     pieces = [value[a:b] for a, b in spans]
     rule = SELF_RULES[key][0]
     for n, piece in enumerate(pieces[:-1]):
-        if _WITHDRAWN.search(piece) and any(rule.search(p) and not _WITHDRAWN.search(p) for p in pieces[n + 1 :]):
+        if _WITHDRAWN.search(piece) and any(
+            rule.search(p) and not _WITHDRAWN.search(p) for p in pieces[n + 1 :]
+        ):
             return _clean(value[spans[n + 1][0] :])
     return value
 
@@ -894,7 +902,9 @@ _COMPLAINT = _rx(
     "太|挤|累|烦|看不清|看不过来|乱|头疼|受不了",
 )
 # the words that open a rule for the time after today ("以后别给我表格了", "from now on, …")
-_RULE_OPENER = _rx(_en("from now on", "going forward", "in (?:the )?future"), "以后|今后|往后|从现在起|从今以后")
+_RULE_OPENER = _rx(
+    _en("from now on", "going forward", "in (?:the )?future"), "以后|今后|往后|从现在起|从今以后"
+)
 
 
 def _without_old_value(value: str) -> str:
@@ -1387,7 +1397,9 @@ class OfflineObjectExtractor:
                 tail.strip().endswith((":", "："))
                 or not tail.strip(" ：:，,")
                 or re.match(r"\s*[:：]", tail)
-                or _LABEL_COLON.match(tail)  # "帮我记住这个规则：…；…": the label's colon opens the whole note
+                or _LABEL_COLON.match(
+                    tail
+                )  # "帮我记住这个规则：…；…": the label's colon opens the whole note
             ):
                 # "remember this:" / "记住：…" — the note is all that follows the cue, to the message's end
                 start = msg.text.find(cue_sentence)
@@ -2422,7 +2434,9 @@ def _reopens(
 ) -> bool:
     """The user's message just before named the key again without a rule ("刚才那个 emoji 的事我想了下"):
     the rule that follows replaces the old one."""
-    return mentioned_in.get(key, -1) > said_in.get(key, -1) and mentioned_in.get(key) == _prev_user_index(msgs, pos)
+    return mentioned_in.get(key, -1) > said_in.get(key, -1) and mentioned_in.get(key) == _prev_user_index(
+        msgs, pos
+    )
 
 
 def _continued_correction(msgs: list[_Msg], pos: int, corrected: dict[str, int]) -> str | None:
@@ -2798,7 +2812,10 @@ def _role_at(text: str, relation: str) -> int:
 
 
 # a clause that asks, though it has no mark of its own ("is the tearoom any good", "是不是还在")
-_ASKING_CLAUSE = _rx(r"^\s*(?:is|are|does|do|did|can|could|will|would|should|has|have|was|were|any)\s", "^\\s*(?:是不是|有没有|能不能|要不要)|吗|呢")
+_ASKING_CLAUSE = _rx(
+    r"^\s*(?:is|are|does|do|did|can|could|will|would|should|has|have|was|were|any)\s",
+    "^\\s*(?:是不是|有没有|能不能|要不要)|吗|呢",
+)
 
 
 def _statement_before_question(sentence: str) -> str:

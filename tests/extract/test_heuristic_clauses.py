@@ -101,19 +101,28 @@ def test_what_carries_the_fact_is_never_cut(kept: str) -> None:
             "Dr. Tan 的护士说以后约复诊别打电话了 用诊所的 WhatsApp +65 8123 4690 约",
             "Dr. Tan 的护士：约复诊别打电话了，用诊所的 WhatsApp +65 8123 4690 约。",
         ),
-        ("王师傅说我们用的是全合成 0W-20, 10,000 km 或者 12 个月", "王师傅：用的是全合成 0W-20，10,000 km 或者 12 个月。"),
-        ("老周那边说 worker 机器是 worker-03 和 worker-04 两台", "老周：worker 机器是 worker-03 和 worker-04 两台。"),
+        (
+            "王师傅说我们用的是全合成 0W-20, 10,000 km 或者 12 个月",
+            "王师傅：用的是全合成 0W-20，10,000 km 或者 12 个月。",
+        ),
+        (
+            "老周那边说 worker 机器是 worker-03 和 worker-04 两台",
+            "老周：worker 机器是 worker-03 和 worker-04 两台。",
+        ),
         # a pronoun names no one: what was said is kept, the wrapper goes
         ("房东 周先生 押金 3000 他说退房验完就转", "房东，周先生，押金 3000，退房验完就转。"),
         # the report of asking someone goes; the one asked is the answer's source
         ("已经 ping Dana 了, 她说 OK, 手动 push 以前就得找她 这次也一样", "Dana：手动 push 以前就得找她。"),
         # no one else's words: left as they are
         ("可以这样说：「不好意思催一下」", "可以这样说：「不好意思催一下」"),
-        ("点菜前可以说：\"Sou alérgico a marisco\"。", "点菜前可以说：\"Sou alérgico a marisco\"。"),
+        ('点菜前可以说："Sou alérgico a marisco"。', '点菜前可以说："Sou alérgico a marisco"。'),
         ("之前说 150 元一袋，今天谈下来了，145 一袋", "之前说 150 元一袋，今天谈下来了，145 一袋"),
         ("她说了", "她说了"),
         # telling someone, saying often, a way of putting it: no one's words follow
-        ("跟仓库说好了，customer order number 填 Shoplazza 订单号", "跟仓库说好了，customer order number 填 Shoplazza 订单号"),
+        (
+            "跟仓库说好了，customer order number 填 Shoplazza 订单号",
+            "跟仓库说好了，customer order number 填 Shoplazza 订单号",
+        ),
         ("他最近老说头晕", "他最近老说头晕"),
         ("Losartan 是医生说先不开", "Losartan 是医生说先不开"),
         ("这次不是，单纯是地址变了。", "这次不是，单纯是地址变了。"),

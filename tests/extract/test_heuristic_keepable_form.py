@@ -30,7 +30,10 @@ def title(bullets: list[str], kinds: set[str], language: str, chat: list[str] | 
         ("刚记下：单次维修 200 元以下房东承担。", "单次维修 200 元以下房东承担。"),
         ("收到～周三奶奶接，15:40，西门。", "周三奶奶接，15:40，西门。"),
         ("第四个，燃气户号 1029384756。", "燃气户号 1029384756。"),
-        ("收到～看：Amlodipine 从 5mg 加到 10mg。", "Amlodipine 加到 10mg。"),  # the old dose goes (later_values)
+        (
+            "收到～看：Amlodipine 从 5mg 加到 10mg。",
+            "Amlodipine 加到 10mg。",
+        ),  # the old dose goes (later_values)
         ("补进 matrix 的记录里：coturn 在 `vps-tyo`，端口 3478。", "coturn 在 `vps-tyo`，端口 3478。"),
         (
             "第 2 步，在笔记本上同步配置：`rsync -avz ~/.openclaw/ vps:~/.openclaw/`",

@@ -232,8 +232,14 @@ def test_identifiers_and_code_are_kept_exactly(said: str, kept: str) -> None:
         ),
         ("The landlord says rent is due on the 1st.", "The landlord: rent is due on the 1st."),
         # the report of asking goes; a pronoun takes the name of the one asked, or names no one
-        ("I pinged Dana, she said manual pushes always needed her.", "Dana: manual pushes always needed her."),
-        ("He said the deposit comes back after the inspection.", "The deposit comes back after the inspection."),
+        (
+            "I pinged Dana, she said manual pushes always needed her.",
+            "Dana: manual pushes always needed her.",
+        ),
+        (
+            "He said the deposit comes back after the inspection.",
+            "The deposit comes back after the inspection.",
+        ),
         # a thing that "says" is no speaker
         ("It says 88 mcg.", "It says 88 mcg."),
         ("The log says permission denied on /var/run.", "The log says permission denied on /var/run."),

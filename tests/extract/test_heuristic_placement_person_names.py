@@ -31,7 +31,9 @@ GARDEN = MemorySection("Garden", ("Tomatoes in the south bed.",))
 def test_names_with_a_title_are_people_and_products_are_other_systems() -> None:
     assert not _other_system("italki Yuki 老师，每周六 10:00 一小时口语课。", STUDY)
     assert not _other_system("Booked a check-up with Dr Hale on Thursday.", VET)
-    assert _other_system("Booked a check-up through Petplan on Thursday.", VET)  # a product the section never names
+    assert _other_system(
+        "Booked a check-up through Petplan on Thursday.", VET
+    )  # a product the section never names
     assert not _other_system("Watering is on Thursday.", GARDEN)  # a day ending the sentence
 
 

@@ -10,7 +10,9 @@ from savenow.models import MemorySection
 from tests.extract.support import chat, extract, saved, text_of
 
 DOG = MemorySection("Biscuit (dog)", ("Apoquel 16mg once a day with breakfast.", "Vet: Dr. Hale, Thursdays."))
-STYLE = MemorySection("Reply style", ("Answers short, conclusion first.", "When something fails, let me know in the group."))
+STYLE = MemorySection(
+    "Reply style", ("Answers short, conclusion first.", "When something fails, let me know in the group.")
+)
 GARDEN = MemorySection("Garden", ("Tomatoes in the south bed.",))
 
 
@@ -83,7 +85,9 @@ def test_someone_else_telling_the_user_is_no_rule_for_the_assistant_zh() -> None
 
 
 def test_someone_else_telling_the_user_is_no_rule_for_the_assistant_en() -> None:
-    assert not _to_the_user("Dr. Hale raised Apoquel from 16mg to 24mg; she'll text me the bloodwork results.")
+    assert not _to_the_user(
+        "Dr. Hale raised Apoquel from 16mg to 24mg; she'll text me the bloodwork results."
+    )
     assert not _to_the_user("Dr. Hale will let me know if it changes.")
     assert _to_the_user("Let me know if it changes.")
     assert _to_the_user("If the backup fails, tell me when it is fixed.")
@@ -101,7 +105,9 @@ def test_the_reply_detector_is_public_for_placement_en() -> None:
     assert not about_replies("Send the weekly emails to Maya.")
 
 
-MINECRAFT = MemorySection("Minecraft server", ("Paper 1.21 on mc-01, port 25565.", "Nightly backup at 04:00 to /srv/backups."))
+MINECRAFT = MemorySection(
+    "Minecraft server", ("Paper 1.21 on mc-01, port 25565.", "Nightly backup at 04:00 to /srv/backups.")
+)
 KIDS = MemorySection("Kids", ("Screen time ends at 20:00.",))
 
 

@@ -18,7 +18,9 @@ RELEASES = MemorySection(
     "Lanternfall releases",
     ("Releases are git tags; CI builds on tag push.", "v0.9.2 went to the Steam beta branch on 2026-11-25."),
 )
-SERVER = MemorySection("Lanternfall server", ("Dedicated server default port 27015 (UDP).", "Windows depot 3318441."))
+SERVER = MemorySection(
+    "Lanternfall server", ("Dedicated server default port 27015 (UDP).", "Windows depot 3318441.")
+)
 
 
 def _only(entries: list, word: str):
@@ -64,7 +66,10 @@ def test_what_counts_as_one_more_of_a_series() -> None:
 
 MANUSCRIPT = MemorySection(
     "Manuscript: The Salt Ledger",
-    ("Historical fiction set in 1780s Liverpool; current draft 97,000 words.", "Beta readers: Imogen and Dev."),
+    (
+        "Historical fiction set in 1780s Liverpool; current draft 97,000 words.",
+        "Beta readers: Imogen and Dev.",
+    ),
 )
 NEWSLETTER = MemorySection("Newsletter", ("Buttondown, goes out the first Friday of every month.",))
 
@@ -88,7 +93,9 @@ def test_a_count_of_the_same_thing_is_a_change_zh() -> None:
     assert not _changes_bullet("Target length 88,000 words.", ["Current draft 97,000 copies."])
 
 
-DEDUCTIONS = MemorySection("子女教育扣除", ("女儿 2025 年 9 月上小学，子女教育扣除每月 2000 元，我和老婆各 50%。",))
+DEDUCTIONS = MemorySection(
+    "子女教育扣除", ("女儿 2025 年 9 月上小学，子女教育扣除每月 2000 元，我和老婆各 50%。",)
+)
 TAX_APP = MemorySection("个税 App 账号", ("个人所得税 App 用手机号登录，已完成实名认证。",))
 
 
@@ -111,12 +118,16 @@ TAX_LOGIN = MemorySection("Tax app login", ("Logged in with the phone number, id
 
 
 def _deduction_note(line: str):
-    messages = chat("u: redoing the tax deductions for next year", "a: What changes?", f"u: {line} Please remember that.")
+    messages = chat(
+        "u: redoing the tax deductions for next year", "a: What changes?", f"u: {line} Please remember that."
+    )
     return _only(extract(messages, [TAX_LOGIN, TAX_DEDUCTIONS]), "2027")
 
 
 def test_a_new_allowance_is_added_and_a_new_amount_of_the_saved_one_is_a_change_en() -> None:
     # Both share the saved bullet's "EUR per year"; only the second names the saved bullet's thing.
-    assert _deduction_note("New elderly parent allowance, 3000 EUR per year from January 2027.").action == "add"
+    assert (
+        _deduction_note("New elderly parent allowance, 3000 EUR per year from January 2027.").action == "add"
+    )
     note = _deduction_note("New childcare deduction for our daughter, 2500 EUR per year from January 2027.")
     assert (note.action, note.merge_target_title) == ("merge", "Tax deductions")

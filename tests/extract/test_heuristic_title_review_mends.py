@@ -12,7 +12,9 @@ from savenow.vocabulary import NoteKind
 
 
 def _title(bullet: str, language: str) -> str:
-    return note_title([bullet], {NoteKind.NOTE}, identifiers(bullet), language, TitleContext([bullet], [bullet]))
+    return note_title(
+        [bullet], {NoteKind.NOTE}, identifiers(bullet), language, TitleContext([bullet], [bullet])
+    )
 
 
 # item 4: "to", "this", "that", "it" before a capitalized name do not make the name a verb

@@ -86,7 +86,9 @@ def test_the_value_switched_from_is_dropped(tmp_path: Path, chat: list[str], kep
         (["ugh, walls of text, from now on keep replies to two sentences", "OK."], "two sentences", "walls"),
     ],
 )
-def test_the_complaint_before_a_rule_is_dropped(tmp_path: Path, chat: list[str], kept: str, gone: str) -> None:
+def test_the_complaint_before_a_rule_is_dropped(
+    tmp_path: Path, chat: list[str], kept: str, gone: str
+) -> None:
     summary = _summary(_extract(tmp_path, chat), "reply_length")
     assert kept in summary and gone not in summary
 
@@ -110,7 +112,10 @@ def test_a_rule_before_the_standing_word_is_kept(
 
 @pytest.mark.parametrize(
     "chat",
-    [["以后日期都用 ISO 格式写", "好的，比如 2027-03-04。"], ["from now on write dates as ISO, please", "Sure: 2027-03-04."]],
+    [
+        ["以后日期都用 ISO 格式写", "好的，比如 2027-03-04。"],
+        ["from now on write dates as ISO, please", "Sure: 2027-03-04."],
+    ],
 )
 def test_iso_dates_are_a_units_rule(tmp_path: Path, chat: list[str]) -> None:
     assert "ISO" in _summary(_extract(tmp_path, chat), "units")
@@ -132,7 +137,9 @@ def _note(objects: list[dict[str, Any]]) -> dict[str, Any]:
          ("45", "Fernhill Works Ltd")),
     ],
 )  # fmt: skip
-def test_a_labelled_note_runs_to_the_message_end(tmp_path: Path, chat: list[str], words: tuple[str, ...]) -> None:
+def test_a_labelled_note_runs_to_the_message_end(
+    tmp_path: Path, chat: list[str], words: tuple[str, ...]
+) -> None:
     summary = _note(_extract(tmp_path, chat))["summary"]
     assert all(word in summary for word in words)
 
@@ -146,7 +153,9 @@ def test_a_labelled_note_runs_to_the_message_end(tmp_path: Path, chat: list[str]
          "recycling", "slipping"),
     ],
 )  # fmt: skip
-def test_remember_that_keeps_what_was_said_before_it(tmp_path: Path, chat: list[str], kept: str, gone: str) -> None:
+def test_remember_that_keeps_what_was_said_before_it(
+    tmp_path: Path, chat: list[str], kept: str, gone: str
+) -> None:
     summary = _note(_extract(tmp_path, chat))["summary"]
     assert kept in summary and gone not in summary
 
@@ -181,7 +190,9 @@ def _self_keys(objects: list[dict[str, Any]]) -> list[str]:
         ["我自己到时候不吃 在旁边看着就行", "好的。"],
     ],
 )
-def test_another_persons_habit_or_a_one_occasion_plan_is_no_self_object(tmp_path: Path, chat: list[str]) -> None:
+def test_another_persons_habit_or_a_one_occasion_plan_is_no_self_object(
+    tmp_path: Path, chat: list[str]
+) -> None:
     assert _self_keys(_extract(tmp_path, chat)) == []
 
 

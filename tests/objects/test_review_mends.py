@@ -122,7 +122,11 @@ def test_iso_for_dates_is_still_a_units_rule(tmp_path: Path, chat: list[str]) ->
 def _people(tmp_path: Path, chat: list[str]) -> list[str]:
     from .test_offline_rules import _extract
 
-    return [str(o.get("name")) for o in _extract(tmp_path, chat) if o["type"] == "relationship" and o["op"] != "skip"]
+    return [
+        str(o.get("name"))
+        for o in _extract(tmp_path, chat)
+        if o["type"] == "relationship" and o["op"] != "skip"
+    ]
 
 
 @pytest.mark.parametrize(

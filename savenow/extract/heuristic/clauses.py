@@ -110,7 +110,9 @@ _ABOUT_REPLIES = (
     (re.compile(r"我(?=再|自己|来|会|都|也|先|去|查|看|对比|检查|只会)"), ""),  # the assistant narrating
 )
 # "<speaker>说(了)<content>": the speaker is short and names someone else.
-_REPORTED = re.compile(rf"^([{HAN}A-Za-z0-9 .·]{{1,12}}?)\s*说(?:了|过)?\s*[:：]?\s*(?=\S)(?![的过话法明]|一下|下\b)")
+_REPORTED = re.compile(
+    rf"^([{HAN}A-Za-z0-9 .·]{{1,12}}?)\s*说(?:了|过)?\s*[:：]?\s*(?=\S)(?![的过话法明]|一下|下\b)"
+)
 
 
 # In a Chinese sentence a comma or semicolon is the full-width one.
@@ -209,7 +211,7 @@ def _reported(clause: str) -> tuple[str, str] | None:
 
 
 def _speaker_name(said_by: str) -> str:
-    """"徐姐昨天" → "徐姐" (when it was said is the chat's), "老周那边" → "老周" (the side is the person)."""
+    """ "徐姐昨天" → "徐姐" (when it was said is the chat's), "老周那边" → "老周" (the side is the person)."""
     return re.sub(r"(?<=\S)(?:那边|这边)$", "", _SPOKEN_WHEN.sub("", said_by).strip()).strip()
 
 
@@ -293,7 +295,9 @@ def clean_zh_statement(text: str) -> str:
     joined = _with_speakers(kept)
     statement = ""
     for number, (speaker, clause, sep) in enumerate(joined):
-        said = _about_replies(_stated_rule(_quote_opening(clause) if speaker is not None else clause, number == 0))
+        said = _about_replies(
+            _stated_rule(_quote_opening(clause) if speaker is not None else clause, number == 0)
+        )
         statement += f"{speaker}：{said}" if speaker else said
         if number < len(joined) - 1 or sep in _SENTENCE_END:
             statement += sep  # between clauses as said; at the end only a full stop or mark
@@ -333,7 +337,9 @@ def _speaker_like(speaker: str) -> bool:
         and not _FIRST_PERSON.search(speaker)
         and "你" not in speaker
         and not _VALUE.fullmatch(speaker)
-        and not re.search(r"[在里先就都也再要会把被从到上可能该得想只不没前时是发打问回咱]|这样|这么|怎|我们|大家", speaker)
+        and not re.search(
+            r"[在里先就都也再要会把被从到上可能该得想只不没前时是发打问回咱]|这样|这么|怎|我们|大家", speaker
+        )
         and not _NOT_A_SPEAKER.search(speaker)
     )
 

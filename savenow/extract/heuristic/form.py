@@ -775,7 +775,9 @@ _CHAT_MARKS = re.compile(
 
 # Words that narrow or negate what a bullet says: "No peanuts" beside "Bring peanuts for the party"
 # is a second fact about peanuts, not the same one said shorter.
-_RESTRICTING_WORD = re.compile(r"\b(?:no|not|never|don't|dont|without|except|only|skip|avoid)\b", re.IGNORECASE)
+_RESTRICTING_WORD = re.compile(
+    r"\b(?:no|not|never|don't|dont|without|except|only|skip|avoid)\b", re.IGNORECASE
+)
 
 
 def _restricts_the_other(first: str, second: str) -> bool:

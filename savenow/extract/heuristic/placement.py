@@ -124,7 +124,9 @@ def place(
         home = local = None
         for section in sections:
             if any(_to_the_user(b) for b in section.bullets):
-                return Placement("merge", section.title, None, f'Extends the existing section "{section.title}".')
+                return Placement(
+                    "merge", section.title, None, f'Extends the existing section "{section.title}".'
+                )
     best: tuple[float, MemorySection] | None = None
     for section in sections:
         lead_ids = bullets[0].ids if bullets else frozenset()
@@ -178,7 +180,9 @@ _TELL_ME = re.compile(
     re.IGNORECASE,
 )
 # Said to the assistant wherever it stands in its clause: "let me know", "tell me when", "not my DMs".
-_TELL_ME_ANYWHERE = re.compile(r"let (?:me|you) know|tell (?:me|you) (?:when|if|whenever)|(?:my|your) DMs?", re.IGNORECASE)
+_TELL_ME_ANYWHERE = re.compile(
+    r"let (?:me|you) know|tell (?:me|you) (?:when|if|whenever)|(?:my|your) DMs?", re.IGNORECASE
+)
 # What may stand before a request that opens its clause ("From now on, tell me", "以后告诉我"), and
 # the words that make one an imperative mid-clause ("涨了就告诉我", "记得通知我", "if it fails, then ping me").
 _REQUEST_OPENER = re.compile(
@@ -186,7 +190,8 @@ _REQUEST_OPENER = re.compile(
     re.IGNORECASE,
 )
 _IMPERATIVE_BEFORE = re.compile(
-    r"(?:就|请|记得|麻烦|务必|及时|马上|立刻|第一时间|(?<![\w'])(?:please|just|then|always|also))$", re.IGNORECASE
+    r"(?:就|请|记得|麻烦|务必|及时|马上|立刻|第一时间|(?<![\w'])(?:please|just|then|always|also))$",
+    re.IGNORECASE,
 )
 # Someone else doing the telling: he/she/they or a name as the clause's subject ("she'll text me",
 # "Dr. Hale will let me know", "他会告诉我").
@@ -516,7 +521,9 @@ _PERSON_TITLE_BEFORE = re.compile(r"(?<![A-Za-z])(?:Dr|Mr|Mrs|Ms|Prof)\.?\s$")
 
 def _person(text: str, start: int, end: int) -> bool:
     """The capitalized word at ``text[start:end]`` is a person's name: a title stands before or after it."""
-    return bool(_PERSON_TITLE_AFTER.match(text, end) or _PERSON_TITLE_BEFORE.search(text[max(0, start - 6) : start]))
+    return bool(
+        _PERSON_TITLE_AFTER.match(text, end) or _PERSON_TITLE_BEFORE.search(text[max(0, start - 6) : start])
+    )
 
 
 def _other_system(text: str, section: MemorySection, names: bool = True) -> bool:
@@ -777,7 +784,9 @@ def _affinity(
     if _changes_bullet(text, section.bullets):
         score += 2.0  # "包邮门槛从满 99 调到满 129" under "满 99 包邮": the note updates that bullet's value
     elif _siblings(note_ids - section_ids, section_ids):
-        score += 2.0  # "v0.9.3" beside a saved "v0.9.2", "db-2" beside "db-1": one more of that section's kind
+        score += (
+            2.0  # "v0.9.3" beside a saved "v0.9.2", "db-2" beside "db-1": one more of that section's kind
+        )
     score += factkinds.kind_affinity(factkinds.note_kinds(text, kinds), section.title, tuple(section.bullets))
     return score
 
@@ -795,7 +804,9 @@ def _in_a_series(identifier: str) -> bool:
     return _SERIES.fullmatch(identifier) is not None and _MEASURE.fullmatch(identifier) is None
 
 
-_SERIES = re.compile(r"(?=.*\d)(?=.*[a-z])[a-z0-9][a-z0-9._-]{1,30}", re.IGNORECASE)  # a name with a number in it
+_SERIES = re.compile(
+    r"(?=.*\d)(?=.*[a-z])[a-z0-9][a-z0-9._-]{1,30}", re.IGNORECASE
+)  # a name with a number in it
 
 
 def _shape(identifier: str) -> str:
