@@ -4,24 +4,13 @@ separator before their digits still do (review of round fourteen, item 2)."""
 
 from __future__ import annotations
 
-from savenow.extract.heuristic.placement import _siblings, place
+from savenow.extract.heuristic.placement import _siblings
 from savenow.models import MemorySection
-from savenow.text.identifiers import identifiers
+
+from .placing import placed as _placed
 
 NAS = MemorySection("NAS", ("Synology DS224+ with two 4TB drives in RAID 1.", "Router has 16GB of RAM."))
 ZH_NAS = MemorySection("NAS", ("群晖 DS224+，两块 4TB 硬盘做 RAID 1。", "路由器内存 16GB。"))
-
-
-class _Said:
-    def __init__(self, bullet: str) -> None:
-        self.bullet = bullet
-        self.ids = frozenset(identifiers(bullet))
-
-
-def _placed(text: str, sections: list[MemorySection]) -> tuple[str, str | None]:
-    placement = place([_Said(text)], frozenset(identifiers(text)), set(), False, sections)
-    assert placement is not None
-    return placement.action, placement.section_title
 
 
 def test_sizes_are_no_series_but_names_are() -> None:

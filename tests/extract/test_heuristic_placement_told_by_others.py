@@ -5,26 +5,14 @@ test_heuristic_placement_rules_to_the_user."""
 
 from __future__ import annotations
 
-from savenow.extract.heuristic.placement import place
 from savenow.models import MemorySection
-from savenow.text.identifiers import identifiers
+
+from .placing import placed as _placed
 
 RENT = MemorySection("房租", ("房租每月 3200 元，每月 5 号前转给房东。",))
 DOG = MemorySection("Biscuit (dog)", ("Apoquel 16mg once a day with breakfast.", "Vet: Dr. Hale, Thursdays."))
 STYLE = MemorySection("Reply style", ("Answers short, conclusion first.",))
 ZH_STYLE = MemorySection("通知偏好", ("磁盘有异常就告诉我。",))
-
-
-class _Said:
-    def __init__(self, bullet: str) -> None:
-        self.bullet = bullet
-        self.ids = frozenset(identifiers(bullet))
-
-
-def _placed(text: str, sections: list[MemorySection]) -> tuple[str, str | None]:
-    placement = place([_Said(text)], frozenset(identifiers(text)), set(), False, sections)
-    assert placement is not None
-    return placement.action, placement.section_title
 
 
 def test_a_new_rent_told_by_the_landlord_merges_under_the_rent_zh() -> None:
