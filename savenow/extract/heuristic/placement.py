@@ -249,7 +249,7 @@ def topic_home(texts: Iterable[str], sections: Sequence[MemorySection]) -> Memor
     runner_up = scored[1][0] if len(scored) > 1 else 0.0
     if best >= (HOME_MIN if runner_up else HOME_ALONE_MIN) and best >= HOME_LEAD * runner_up:
         return sections[number]
-    if best >= HOME_FAINT_MIN and not runner_up and _faint_home(chat, sections[number], common):
+    if best >= HOME_FAINT_MIN and not runner_up and not _PREFERENCE_SECTION.search(sections[number].title):
         # The chat touches this section only, if faintly: people rarely write the heading's words
         # ("Knee rehab" for a physio's exercise plan, "妈妈的药" in an English chat) yet the chat is
         # about it. A faint home takes details, not a new party (see :func:`_new_party`).
@@ -262,15 +262,6 @@ def topic_home(texts: Iterable[str], sections: Sequence[MemorySection]) -> Memor
         section, rival = sections[number], sections[scored[1][1]]
         return ContestedHome(section.title, section.bullets, section.time, rival=rival)
     return None
-
-
-def _faint_home(chat: str, section: MemorySection, common: frozenset[str]) -> bool:
-    """The little evidence is about the section's subject: never a section of preferences (its
-    words, "回复", "删除", "reply", are how anyone talks), and not counting the kind labels savenow
-    opens bullets with ("根因：", "Fix:"), which any incident's chat uses."""
-    if _PREFERENCE_SECTION.search(section.title):
-        return False
-    return _home_score(chat, _unlabelled(section), common) >= HOME_FAINT_MIN
 
 
 def _unlabelled(section: MemorySection) -> MemorySection:
