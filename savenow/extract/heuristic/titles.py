@@ -12,6 +12,7 @@ are never cut inside a value.
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Iterable, Sequence
 
 from ...text.cjk import HAN, han_runs, has_cjk, is_cjk
@@ -1314,7 +1315,7 @@ def _with_number(term: str, text: str) -> str:
     return term
 
 
-_ASCII_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_ASCII_ALNUM = frozenset(string.ascii_letters + string.digits)  # a set: "" is never in it
 _COUNT_BEFORE = re.compile(
     r"(?<![\d.,])\d{1,3}(?:\.\d{1,2})? ?$"
 )  # "2 号机", "62.5 微克": a count right before a term
@@ -1543,8 +1544,8 @@ def _names_before(title: str, text: str) -> list[str]:
     return words
 
 
-_ASCII_UPPER = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
-_ASCII_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
+_ASCII_UPPER = frozenset(string.ascii_uppercase)
+_ASCII_LOWER = frozenset(string.ascii_lowercase)
 
 
 def _whole_name(title: str, bullets: Sequence[str]) -> str:
