@@ -11,9 +11,8 @@ answer is the lexicon's own: the words are a necessary condition, never a suffic
 A pattern whose words cannot be read off with certainty (a scoped inline flag, an alternative
 without a literal) is searched as it is.
 
-:func:`quick_start` (a general regex tool: it lives in :mod:`savenow.text.alternation` and is
-re-exported here for the summary's patterns) does the same for a pattern with no such words (a
-value, a name, a code): a lookahead on the characters a match can begin with. Same matches.
+For a pattern with no such words (a value, a name, a code) see
+:func:`savenow.text.alternation.quick_start`: a lookahead on the characters a match can begin with.
 """
 
 from __future__ import annotations
@@ -23,10 +22,9 @@ from re import _constants as _sre  # type: ignore[attr-defined]
 from re import _parser as _sre_parse  # type: ignore[attr-defined]
 from typing import Any
 
-from ..text.alternation import quick_start
 from .chatsignals import Lexeme, lowercased
 
-__all__ = ["Screened", "quick_start", "required_literals"]
+__all__ = ["Screened", "required_literals"]
 
 _ZERO_WIDTH = (_sre.AT, _sre.ASSERT, _sre.ASSERT_NOT)
 

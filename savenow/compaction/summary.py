@@ -32,6 +32,7 @@ from functools import lru_cache
 from itertools import pairwise
 from typing import Protocol
 
+from ..text.alternation import quick_start
 from ..text.changes import states_a_change
 from ..text.cjk import HAN
 from ..text.identifiers import CURRENCY_CODE, INLINE_CODE, identifiers, written_values
@@ -43,7 +44,7 @@ from ..text.tokens import count_cjk, estimate_tokens
 from .changes import setting_key, settings_changed, settings_rewritten
 from .chatsignals import CHITCHAT, DEFERRAL, RULED_OUT, Lexeme, chat_memo, is_question, sentences
 from .model import SessionMessage
-from .screen import Screened, quick_start
+from .screen import Screened
 from .withdrawn import apply_take_backs, cancel_withdrawn, may_withdraw, takes_back, without_take_back
 
 
@@ -245,7 +246,7 @@ _EN_DAY_FIRST_LOWER = re.compile(
 # Values the summary needs on top of the toolkit's (:func:`written_values`), each tried only when a
 # cheap test says the text may hold one: a plain literal search the pattern's own match needs
 # (the patterns open with a lookbehind, which makes `re` try them at every character: each is
-# behind a lookahead on its first characters too, see :func:`.screen.quick_start`).
+# behind a lookahead on its first characters too, see :func:`savenow.text.alternation.quick_start`).
 # (They belong beside the others in savenow/text/identifiers.py.)
 _SUMMARY_VALUES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = tuple(
     (quick_start(hint), quick_start(pattern))

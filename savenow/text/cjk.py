@@ -94,18 +94,15 @@ def cjk_ratio(text: str) -> float:
 
 
 @cache
-def _han_run(shortest: int) -> re.Pattern[str]:
-    return re.compile(f"[{HAN}]{{{shortest},}}")  # compiled on first use: the drop-ins never need it
-
-
 def han_run_pattern(shortest: int = 1) -> re.Pattern[str]:
-    """The pattern of a run of at least ``shortest`` Chinese characters (compiled once, on first use)."""
-    return _han_run(shortest)
+    """The pattern of a run of at least ``shortest`` Chinese characters (compiled once, on first use:
+    the drop-ins never need it)."""
+    return re.compile(f"[{HAN}]{{{shortest},}}")
 
 
 def han_runs(text: str, shortest: int = 1) -> list[str]:
     """The runs of Chinese characters in ``text`` at least ``shortest`` long, in order."""
-    return _han_run(shortest).findall(text)
+    return han_run_pattern(shortest).findall(text)
 
 
 @lru_cache(maxsize=4096)  # the same sentences and bullets are asked about again and again

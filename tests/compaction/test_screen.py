@@ -6,8 +6,9 @@ import pytest
 
 from savenow.compaction import summary, withdrawn
 from savenow.compaction.chatsignals import Lexeme
-from savenow.compaction.screen import Screened, quick_start, required_literals
+from savenow.compaction.screen import Screened, required_literals
 from savenow.text import identifiers
+from savenow.text.alternation import quick_start
 
 from .test_summary import CHAT
 
