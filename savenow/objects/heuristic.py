@@ -1598,9 +1598,7 @@ class OfflineObjectExtractor:
                 continue
             if not named_keys and going_on and values.get(going_on) and _goes_on_with_rule(msg, people):
                 # "hmm actually drop the scopes" — "just `type: subject`, max 60 chars": the correction goes on
-                old = values[going_on][-1][0]
-                joiner = "；" if has_cjk(old) else "; "
-                values[going_on][-1] = (f"{old}{joiner}{_clean(msg.text)}", msg.at)
+                _add_to_rule(values, going_on, _clean(msg.text), msg.at)
                 said_in[going_on] = msg.index
                 continue
             if not named_keys and self._self_follow_up(msgs, pos, values, said_in, mentioned_in):
@@ -2423,10 +2421,15 @@ def _go_on_with(
         values[key] = [(value, msg.at)]
         corrected[key] = pos
     else:
-        old = values[key][-1][0]
-        joiner = "；" if has_cjk(old) else "; "
-        values[key][-1] = (f"{old}{joiner}{value}", msg.at)
+        _add_to_rule(values, key, value, msg.at)
     said_in[key] = msg.index
+
+
+def _add_to_rule(values: dict[str, list[tuple[str, str | None]]], key: str, text: str, at: str | None) -> None:
+    """The key's last value goes on with ``text`` (one rule, said over two messages)."""
+    old = values[key][-1][0]
+    joiner = "；" if has_cjk(old) else "; "
+    values[key][-1] = (f"{old}{joiner}{text}", at)
 
 
 def _reopens(
