@@ -1614,8 +1614,7 @@ class OfflineObjectExtractor:
                 continue
             # u: "英文回复看技术问题有点累" (the key again, no rule) — u: "这样吧 技术问题用中文…": the user settles the
             # rule they came back to; it replaces the old one without a standing word
-            reopened = {k for k in named_keys if values.get(k) and said_in.get(k, -1) < mentioned_in.get(k, -1)
-                        == _prev_user_index(msgs, pos)}  # fmt: skip
+            reopened = {k for k in named_keys if values.get(k) and _reopens(msgs, pos, k, said_in, mentioned_in)}
             mentioned_before = dict(mentioned_in)
             for key in named_keys:
                 mentioned_in[key] = msg.index
