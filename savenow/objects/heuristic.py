@@ -2384,11 +2384,8 @@ def _echoed_key(
     reply = msgs[pos + 1].text
     if (
         not _TAKES_ON.match(reply)
-        or QUESTION.search(msg.text)
-        or ONE_OFF_DAY.search(msg.text)
-        or ACK.match(msg.text)
         or len(norm_name(_clean(msg.text))) < 4
-        or not _plain_answer(msg.text, people)
+        or not _plain_answer(msg.text, people)  # (no question, one-off day or acknowledgement)
         or REMEMBER.search(msg.text)
     ):
         return None
