@@ -1614,7 +1614,9 @@ class OfflineObjectExtractor:
                 continue
             # u: "英文回复看技术问题有点累" (the key again, no rule) — u: "这样吧 技术问题用中文…": the user settles the
             # rule they came back to; it replaces the old one without a standing word
-            reopened = {k for k in named_keys if values.get(k) and _reopens(msgs, pos, k, said_in, mentioned_in)}
+            reopened = {
+                k for k in named_keys if values.get(k) and _reopens(msgs, pos, k, said_in, mentioned_in)
+            }
             mentioned_before = dict(mentioned_in)
             for key in named_keys:
                 mentioned_in[key] = msg.index
@@ -2421,7 +2423,9 @@ def _go_on_with(
     said_in[key] = msg.index
 
 
-def _add_to_rule(values: dict[str, list[tuple[str, str | None]]], key: str, text: str, at: str | None) -> None:
+def _add_to_rule(
+    values: dict[str, list[tuple[str, str | None]]], key: str, text: str, at: str | None
+) -> None:
     """The key's last value goes on with ``text`` (one rule, said over two messages)."""
     old = values[key][-1][0]
     joiner = "；" if has_cjk(old) else "; "
