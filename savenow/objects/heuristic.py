@@ -1598,9 +1598,7 @@ class OfflineObjectExtractor:
                 continue
             if not named_keys and going_on and values.get(going_on) and _goes_on_with_rule(msg, people):
                 # "hmm actually drop the scopes" — "just `type: subject`, max 60 chars": the correction goes on
-                old = values[going_on][-1][0]
-                joiner = "；" if has_cjk(old) else "; "
-                values[going_on][-1] = (f"{old}{joiner}{_clean(msg.text)}", msg.at)
+                _add_to_rule(values, going_on, _clean(msg.text), msg.at)
                 said_in[going_on] = msg.index
                 continue
             if not named_keys and self._self_follow_up(msgs, pos, values, said_in, mentioned_in):
@@ -1616,8 +1614,9 @@ class OfflineObjectExtractor:
                 continue
             # u: "英文回复看技术问题有点累" (the key again, no rule) — u: "这样吧 技术问题用中文…": the user settles the
             # rule they came back to; it replaces the old one without a standing word
-            reopened = {k for k in named_keys if values.get(k) and said_in.get(k, -1) < mentioned_in.get(k, -1)
-                        == _prev_user_index(msgs, pos)}  # fmt: skip
+            reopened = {
+                k for k in named_keys if values.get(k) and _reopens(msgs, pos, k, said_in, mentioned_in)
+            }
             mentioned_before = dict(mentioned_in)
             for key in named_keys:
                 mentioned_in[key] = msg.index
@@ -2387,11 +2386,8 @@ def _echoed_key(
     reply = msgs[pos + 1].text
     if (
         not _TAKES_ON.match(reply)
-        or QUESTION.search(msg.text)
-        or ONE_OFF_DAY.search(msg.text)
-        or ACK.match(msg.text)
         or len(norm_name(_clean(msg.text))) < 4
-        or not _plain_answer(msg.text, people)
+        or not _plain_answer(msg.text, people)  # (no question, one-off day or acknowledgement)
         or REMEMBER.search(msg.text)
     ):
         return None
@@ -2423,10 +2419,17 @@ def _go_on_with(
         values[key] = [(value, msg.at)]
         corrected[key] = pos
     else:
-        old = values[key][-1][0]
-        joiner = "；" if has_cjk(old) else "; "
-        values[key][-1] = (f"{old}{joiner}{value}", msg.at)
+        _add_to_rule(values, key, value, msg.at)
     said_in[key] = msg.index
+
+
+def _add_to_rule(
+    values: dict[str, list[tuple[str, str | None]]], key: str, text: str, at: str | None
+) -> None:
+    """The key's last value goes on with ``text`` (one rule, said over two messages)."""
+    old = values[key][-1][0]
+    joiner = "；" if has_cjk(old) else "; "
+    values[key][-1] = (f"{old}{joiner}{text}", at)
 
 
 def _reopens(

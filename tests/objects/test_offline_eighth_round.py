@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .test_offline_rules import _extract
+from .test_offline_rules import _extract, _self_summary
 
 
 def _self(key: str, category: str, summary: str) -> dict[str, Any]:
@@ -67,11 +67,6 @@ def test_a_zone_said_by_its_city_is_a_restated_timezone(tmp_path: Path, chat: li
 # -- an introduction: answers to the assistant's questions and a bare place ---------------------------------
 
 
-def _value(objects: list[dict[str, Any]], key: str) -> str:
-    [obj] = [o for o in objects if o["type"] == "self" and o.get("key") == key and o["op"] != "skip"]
-    return str(obj["summary"])
-
-
 @pytest.mark.parametrize(
     ("chat", "kept"),
     [(["我叫宋知微", "你好知微！做什么工作呀？", "室内设计 在一家小事务所"], "室内设计"),
@@ -81,7 +76,7 @@ def _value(objects: list[dict[str, Any]], key: str) -> str:
 def test_the_answer_to_what_the_user_does_is_their_occupation(
     tmp_path: Path, chat: list[str], kept: str
 ) -> None:
-    assert kept in _value(_extract(tmp_path, chat), "occupation")
+    assert kept in _self_summary(_extract(tmp_path, chat), "occupation")
 
 
 @pytest.mark.parametrize(
@@ -90,7 +85,7 @@ def test_the_answer_to_what_the_user_does_is_their_occupation(
      ["我叫宋知微，在洛阳，做室内设计", "了解。"]],
 )  # fmt: skip
 def test_a_bare_place_in_an_introduction_is_the_users_city(tmp_path: Path, chat: list[str]) -> None:
-    assert "洛阳" in _value(_extract(tmp_path, chat), "city")
+    assert "洛阳" in _self_summary(_extract(tmp_path, chat), "city")
 
 
 @pytest.mark.parametrize(
@@ -160,7 +155,7 @@ def test_a_new_job_is_an_occupation_only_when_it_says_what_it_is(
 def test_the_message_after_a_correction_completes_the_new_rule(
     tmp_path: Path, chat: list[str], final: str, dropped: str | None
 ) -> None:
-    value = _value(_extract(tmp_path, chat), "formatting")
+    value = _self_summary(_extract(tmp_path, chat), "formatting")
     assert final in value
     assert dropped is None or dropped not in value
 

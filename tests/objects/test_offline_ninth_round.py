@@ -9,13 +9,7 @@ from typing import Any
 
 import pytest
 
-from .test_offline_rules import _extract
-
-
-def _summary(objects: list[dict[str, Any]], key: str) -> str:
-    [obj] = [o for o in objects if o["type"] == "self" and o.get("key") == key and o["op"] != "skip"]
-    return str(obj["summary"])
-
+from .test_offline_rules import _extract, _self_keys, _self_summary
 
 # -- the assistant's acknowledgement names the rule a keyless message changes or goes on with ----------------
 
@@ -33,7 +27,7 @@ def _summary(objects: list[dict[str, Any]], key: str) -> str:
 def test_a_change_of_mind_the_reply_names_replaces_the_rule(
     tmp_path: Path, chat: list[str], kept: str, gone: str
 ) -> None:
-    summary = _summary(_extract(tmp_path, chat), "emoji_use")
+    summary = _self_summary(_extract(tmp_path, chat), "emoji_use")
     assert kept in summary and gone not in summary
 
 
@@ -49,7 +43,7 @@ def test_a_change_of_mind_the_reply_names_replaces_the_rule(
 def test_a_keyless_addition_the_reply_names_goes_on_with_the_rule(
     tmp_path: Path, chat: list[str], words: tuple[str, ...]
 ) -> None:
-    summary = _summary(_extract(tmp_path, chat), "formatting")
+    summary = _self_summary(_extract(tmp_path, chat), "formatting")
     assert all(word in summary for word in words)
 
 
@@ -61,7 +55,7 @@ def test_a_keyless_addition_the_reply_names_goes_on_with_the_rule(
     ],
 )
 def test_a_reply_that_names_no_rule_adds_nothing(tmp_path: Path, chat: list[str]) -> None:
-    assert "18" not in _summary(_extract(tmp_path, chat), "emoji_use")
+    assert "18" not in _self_summary(_extract(tmp_path, chat), "emoji_use")
 
 
 # -- the value left behind, and the complaint before the rule, are no part of it ---------------------------
@@ -75,7 +69,7 @@ def test_a_reply_that_names_no_rule_adds_nothing(tmp_path: Path, chat: list[str]
     ],
 )
 def test_the_value_switched_from_is_dropped(tmp_path: Path, chat: list[str], kept: str, gone: str) -> None:
-    summary = _summary(_extract(tmp_path, chat), "tools")
+    summary = _self_summary(_extract(tmp_path, chat), "tools")
     assert kept in summary and gone not in summary
 
 
@@ -89,7 +83,7 @@ def test_the_value_switched_from_is_dropped(tmp_path: Path, chat: list[str], kep
 def test_the_complaint_before_a_rule_is_dropped(
     tmp_path: Path, chat: list[str], kept: str, gone: str
 ) -> None:
-    summary = _summary(_extract(tmp_path, chat), "reply_length")
+    summary = _self_summary(_extract(tmp_path, chat), "reply_length")
     assert kept in summary and gone not in summary
 
 
@@ -106,7 +100,7 @@ def test_the_complaint_before_a_rule_is_dropped(
 def test_a_rule_before_the_standing_word_is_kept(
     tmp_path: Path, chat: list[str], key: str, words: tuple[str, ...]
 ) -> None:
-    summary = _summary(_extract(tmp_path, chat), key)
+    summary = _self_summary(_extract(tmp_path, chat), key)
     assert all(word in summary for word in words)
 
 
@@ -118,7 +112,7 @@ def test_a_rule_before_the_standing_word_is_kept(
     ],
 )
 def test_iso_dates_are_a_units_rule(tmp_path: Path, chat: list[str]) -> None:
-    assert "ISO" in _summary(_extract(tmp_path, chat), "units")
+    assert "ISO" in _self_summary(_extract(tmp_path, chat), "units")
 
 
 # -- what a "remember" note is made of ---------------------------------------------------------------------
@@ -174,10 +168,6 @@ def test_a_formula_to_remember_stays_a_note(tmp_path: Path, chat: list[str]) -> 
 
 
 # -- someone else's habit, and a person met once, are not kept ---------------------------------------------
-
-
-def _self_keys(objects: list[dict[str, Any]]) -> list[str]:
-    return [str(o.get("key")) for o in objects if o["type"] == "self" and o["op"] != "skip"]
 
 
 @pytest.mark.parametrize(
@@ -270,5 +260,5 @@ def test_what_a_person_needs_is_their_fact(
 def test_a_correction_keeps_the_new_value_not_the_withdrawn_one(
     tmp_path: Path, chat: list[str], kept: str, gone: str
 ) -> None:
-    summary = _summary(_extract(tmp_path, chat), "formatting")
+    summary = _self_summary(_extract(tmp_path, chat), "formatting")
     assert kept in summary and gone not in summary

@@ -34,6 +34,16 @@ def _extract(
     ]
 
 
+def _self_summary(objects: list[dict[str, Any]], key: str) -> str:
+    """The summary of the one self object proposed (not skipped) for ``key``."""
+    [obj] = [o for o in objects if o["type"] == "self" and o.get("key") == key and o["op"] != "skip"]
+    return str(obj["summary"])
+
+
+def _self_keys(objects: list[dict[str, Any]]) -> list[str]:
+    return [str(o.get("key")) for o in objects if o["type"] == "self" and o["op"] != "skip"]
+
+
 def _writes(objects: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
     return [
         (o["type"], o["op"], o.get("key") or o.get("name") or o.get("title") or "")

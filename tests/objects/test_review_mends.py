@@ -57,10 +57,10 @@ def test_where_someone_is_from_is_not_where_they_live() -> None:
 # -- session 14 review mends (ninth offline objects round) ---------------------------------------------------
 
 
-def _self_keys(tmp_path: Path, chat: list[str]) -> list[str]:
-    from .test_offline_rules import _extract
+def _self_keys_said(tmp_path: Path, chat: list[str]) -> list[str]:
+    from .test_offline_rules import _extract, _self_keys
 
-    return [str(o.get("key")) for o in _extract(tmp_path, chat) if o["type"] == "self" and o["op"] != "skip"]
+    return _self_keys(_extract(tmp_path, chat))
 
 
 @pytest.mark.parametrize(
@@ -76,7 +76,7 @@ def _self_keys(tmp_path: Path, chat: list[str]) -> list[str]:
 def test_a_pronoun_outside_the_rules_clause_leaves_the_rule_the_users(
     tmp_path: Path, chat: list[str], key: str
 ) -> None:
-    assert key in _self_keys(tmp_path, chat)
+    assert key in _self_keys_said(tmp_path, chat)
 
 
 @pytest.mark.parametrize(
@@ -89,7 +89,7 @@ def test_a_pronoun_outside_the_rules_clause_leaves_the_rule_the_users(
     ],
 )
 def test_someone_else_as_the_rules_subject_is_still_theirs(tmp_path: Path, chat: list[str]) -> None:
-    assert _self_keys(tmp_path, chat) == []
+    assert _self_keys_said(tmp_path, chat) == []
 
 
 @pytest.mark.parametrize(
@@ -100,7 +100,7 @@ def test_someone_else_as_the_rules_subject_is_still_theirs(tmp_path: Path, chat:
     ],
 )
 def test_a_cameras_iso_is_no_units_rule(tmp_path: Path, chat: list[str]) -> None:
-    assert "units" not in _self_keys(tmp_path, chat)
+    assert "units" not in _self_keys_said(tmp_path, chat)
 
 
 @pytest.mark.parametrize(
@@ -116,7 +116,7 @@ def test_iso_for_dates_is_still_a_units_rule(tmp_path: Path, chat: list[str]) ->
     units = SELF_RULES["units"][0]
     assert all(units.search(said) for said in ("ISO 8601 dates", "ISO dates", "ISO8601 format"))
     assert not units.search("ISO 100") and not units.search("ISO160")
-    assert "units" in _self_keys(tmp_path, chat)
+    assert "units" in _self_keys_said(tmp_path, chat)
 
 
 def _people(tmp_path: Path, chat: list[str]) -> list[str]:
