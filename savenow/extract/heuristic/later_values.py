@@ -225,8 +225,7 @@ def find_reassigned(chat: Sequence[Message]) -> list[Change]:
             latest[setting] = written
             if before is None or _value_part(before) == _value_part(written) or not says_change:
                 continue
-            old_tokens = [t for t in _value_part(before).split() if t not in _value_part(written).split()]
-            new_tokens = [t for t in _value_part(written).split() if t not in _value_part(before).split()]
+            old_tokens, new_tokens = _tokens_only_in(before, written), _tokens_only_in(written, before)
             if len(old_tokens) == 1 and len(new_tokens) == 1 and chat_values(old_tokens[0]) == old_tokens:
                 changes.append(Change(index, old_tokens[0], new_tokens[0]))
             else:
@@ -264,9 +263,15 @@ def _asked_for(chat: Sequence[Message], index: int, before: str, written: str) -
     asked = " ".join(m.prose for m in chat[start:index] if m.role == "user" and not m.is_paste)
     if not asked or rejected_after(list(chat), index):
         return False
-    new_tokens = [t for t in _value_part(written).split() if t not in _value_part(before).split()]
+    new_tokens = _tokens_only_in(written, before)
     names_new = any(re.search(r"(?<![\w.])" + re.escape(token) + r"(?![\w.])", asked) for token in new_tokens)
     return names_new or bool(_CHANGE.search(asked) or _SETTLES.search(asked))
+
+
+def _tokens_only_in(assignment: str, other: str) -> list[str]:
+    """The words of ``assignment``'s value that ``other``'s value lacks (what a reassignment changed)."""
+    theirs = _value_part(other).split()
+    return [t for t in _value_part(assignment).split() if t not in theirs]
 
 
 def _value_part(assignment: str) -> str:

@@ -137,24 +137,10 @@ class Lexeme:
             if isinstance(ascii_form, str):
                 ascii_form = self._ascii_pattern()
             return ascii_form.search(text.lower())
-        # text with a non-ASCII character: _search without its second isascii() and one call
+        # text with a non-ASCII character: lowercased through the chat's memo
         lowered = _lowercased(text, _CHAT.get())
         if lowered is None:
             return self.regex.search(text)
-        if self._ascii is not None:
-            return self._search_halves(lowered)
-        return self._lowercased_pattern().search(lowered)
-
-    def _search(self, text: str, chat: ChatMemo | None) -> re.Match[str] | None:
-        if self._lowercase is None:
-            return self.regex.search(text)
-        lowered = _lowercased(text, chat)
-        if lowered is None:
-            return self.regex.search(text)
-        if self._ascii is not None and text.isascii():
-            if self._empty_for_ascii:
-                return None
-            return self._ascii_pattern().search(lowered)
         if self._ascii is not None:
             return self._search_halves(lowered)
         return self._lowercased_pattern().search(lowered)
